@@ -1,0 +1,85 @@
+// The table of contents of the API: one Polka instance, global middleware, then each module in order.
+import { randomUUID } from 'node:crypto';
+import polka, { type Polka } from 'polka';
+import type { AppContext } from './context.ts';
+import { authenticate } from './http/auth.ts';
+import { AppError, toAppError } from './http/errors.ts';
+import { ApiRouter, sendJson } from './http/router.ts';
+import type { GatehouseRequest } from './http/types.ts';
+import { registerEventRoutes } from './modules/events/routes.ts';
+import { registerTokenRoutes } from './modules/tokens/routes.ts';
+import { registerUserRoutes } from './modules/users/routes.ts';
+
+type Route = { method: string; pattern: RegExp };
+
+/** Methods registered for `path`, to tell 405 from 404. */
+function allowedMethods(app: Polka<GatehouseRequest>, path: string): string[] {
+  const routes = (app as unknown as { routes: Route[] }).routes;
+  return [...new Set(routes.filter((r) => r.method !== '' && r.pattern.test(path)).map((r) => r.method))];
+}
+
+export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
+  const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
+    onError(err, req, res) {
+      const known = toAppError(err);
+      if (!known) {
+        // Internal details go to the log under the request id, never to the client.
+        ctx.log.error('unhandled error', {
+          request_id: req.requestId,
+          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
+        });
+      }
+      const error = known ?? new AppError('internal', 'an unexpected error occurred; quote the request id when reporting it');
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      sendJson(
+        res,
+        error.status,
+        { code: error.code, message: error.message, details: error.details, request_id: req.requestId },
+        { ...error.headers, 'X-Request-Id': req.requestId },
+      );
+    },
+    onNoMatch(req) {
+      const allowed = allowedMethods(app, req.path);
+      if (allowed.length > 0) {
+        throw new AppError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`, [], {
+          Allow: allowed.join(', '),
+        });
+      }
+      throw new AppError('not_found', `no route for ${req.method} ${req.path}`);
+    },
+  });
+
+  app.use((req, res, next) => {
+    req.requestId = randomUUID();
+    req.startedAt = process.hrtime.bigint();
+    res.setHeader('X-Request-Id', req.requestId);
+    res.on('finish', () => {
+      ctx.log.info('request', {
+        method: req.method,
+        path: req.routeTemplate ?? '(no route)',
+        status: res.statusCode,
+        duration_ms: Number(process.hrtime.bigint() - req.startedAt) / 1e6,
+        request_id: req.requestId,
+        token_label: req.caller?.tokenLabel ?? null,
+      });
+    });
+    next();
+  });
+
+  app.get('/healthz', (req, res) => {
+    req.routeTemplate = '/healthz';
+    sendJson(res, 200, { status: 'ok' });
+  });
+
+  app.use(authenticate(ctx));
+
+  const v1 = new ApiRouter(app, ctx, '/v1');
+  registerUserRoutes(v1, ctx);
+  registerTokenRoutes(v1, ctx);
+  registerEventRoutes(v1, ctx);
+
+  return app;
+}

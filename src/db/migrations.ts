@@ -1,0 +1,12 @@
+// The migrations, in order. Each file in sql/ is listed here once; esbuild inlines the text.
+import m0001 from '../../sql/0001_foundation.sql';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: '0001_foundation', sql: m0001 },
+];

@@ -1,0 +1,54 @@
+// Bearer-token authentication for everything under /v1, and the READ_ONLY rule.
+import type { Middleware } from 'polka';
+import type { AppContext } from '../context.ts';
+import { AppError } from './errors.ts';
+import type { GatehouseRequest } from './types.ts';
+
+const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** last_used_at is written at most this often per token, so reads stay reads. */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+function unauthenticated(message: string): AppError {
+  return new AppError('unauthenticated', message, [], { 'WWW-Authenticate': 'Bearer' });
+}
+
+/**
+ * Resolves the caller from `Authorization: Bearer <token>` and attaches it to the request.
+ * Throws unauthenticated for a missing, malformed, unknown, expired or revoked token, and
+ * forbidden when a READ_ONLY token tries anything but a read.
+ */
+export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
+  const { tokens } = ctx.stores;
+  return (req, _res, next) => {
+    if (!req.path.startsWith('/v1/') && req.path !== '/v1') return next();
+
+    const header = req.headers.authorization;
+    if (!header) throw unauthenticated('an Authorization: Bearer <token> header is required');
+    const secret = BEARER.exec(header)?.[1];
+    if (!secret) throw unauthenticated('the Authorization header must be "Bearer <token>"');
+
+    const now = ctx.clock.now();
+    const holder = tokens.findBySecret(secret);
+    if (!holder || (holder.expiresAt !== null && holder.expiresAt <= now.toISOString())) {
+      throw unauthenticated('the token is not valid: unknown, revoked or expired');
+    }
+    if (holder.accessLevel === 'READ_ONLY' && !READ_METHODS.has(req.method)) {
+      throw new AppError('forbidden', 'this token is READ_ONLY: it may only read');
+    }
+    if (holder.lastUsedAt === null || now.getTime() - Date.parse(holder.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {
+      tokens.markUsed(holder.tokenId, now);
+    }
+    req.caller = {
+      userId: holder.userId,
+      name: holder.name,
+      email: holder.email,
+      tokenId: holder.tokenId,
+      tokenLabel: holder.label,
+      tokenPreview: holder.preview,
+      accessLevel: holder.accessLevel,
+      ip: req.socket.remoteAddress ?? null,
+    };
+    return next();
+  };
+}

@@ -1,0 +1,63 @@
+// Valibot pieces every module's schemas are built from: ids, query-string numbers and lists, paging.
+import * as v from 'valibot';
+
+export const Uuid = v.pipe(v.string('must be a string'), v.uuid('must be a UUID'));
+
+/** A non-empty string without surrounding whitespace noise, capped so one field cannot fill the database. */
+export const Text = (max = 1000) =>
+  v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
+
+export const Name = (max = 200) =>
+  v.pipe(Text(max), v.trim(), v.minLength(1, 'must not be empty'));
+
+/** A whole number carried as query-string text. */
+export const QueryInteger = (min: number, max: number) =>
+  v.pipe(
+    v.string('must be given once'),
+    v.regex(/^-?\d{1,15}$/, 'must be a whole number'),
+    v.transform(Number),
+    v.minValue(min, `must be at least ${min}`),
+    v.maxValue(max, `must be at most ${max}`),
+  );
+
+/**
+ * A list in the query string: repeated keys (`?id=a&id=b`) and, where the reference says
+ * `explode: false`, comma-separated values (`?id=a,b`), each item checked by `item`.
+ */
+export const QueryList = <S extends v.GenericSchema<string, unknown>>(item: S, options: { commaSeparated?: boolean } = {}) =>
+  v.pipe(
+    v.union([v.string(), v.array(v.string())], 'must be a string or a list of strings'),
+    v.transform((raw: string | string[]) => {
+      const values = Array.isArray(raw) ? raw : [raw];
+      return options.commaSeparated ? values.flatMap((value) => value.split(',')) : values;
+    }),
+    v.maxLength(1000, 'must list at most 1000 values'),
+    v.array(item),
+  );
+
+export const QueryBoolean = v.pipe(
+  v.picklist(['true', 'false'], 'must be true or false'),
+  v.transform((raw) => raw === 'true'),
+);
+
+export const PAGE_SIZE_DEFAULT = 200;
+export const PAGE_SIZE_MAX = 1000;
+
+/** `cursor` and `page_size`, to spread into a list endpoint's query schema. */
+export const PageQueryEntries = {
+  cursor: v.optional(v.pipe(v.string('must be given once'), v.minLength(1, 'must not be empty'))),
+  page_size: v.optional(QueryInteger(1, PAGE_SIZE_MAX), String(PAGE_SIZE_DEFAULT)),
+};
+
+export interface PageQuery {
+  cursor?: string | undefined;
+  page_size: number;
+}
+
+/** Access-edge durations: minutes, 0 meaning indefinite, at most a year (525960 minutes). */
+export const EdgeDurationMinutes = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be a whole number'),
+  v.minValue(0, 'must be at least 0'),
+  v.maxValue(525960, 'must be at most 525960'),
+);

@@ -1,0 +1,50 @@
+// Keyset paging shared by every list endpoint: decode the cursor, then cut the page and sign the next one.
+import { createCursorCodec, type CursorCodec, type CursorKey } from '../lib/cursor.ts';
+import type { PageQuery } from './common-schemas.ts';
+import { invalidField } from './errors.ts';
+
+export interface Page<T> {
+  results: T[];
+  next: string | null;
+  previous: string | null;
+}
+
+export class Pager {
+  readonly #codec: CursorCodec;
+
+  constructor(secret: string) {
+    this.#codec = createCursorCodec(secret);
+  }
+
+  /**
+   * The key the page starts after, or null for the first page.
+   * Throws validation_failed (path `cursor`) for a cursor this list did not issue.
+   */
+  after(list: string, query: PageQuery): CursorKey | null {
+    if (query.cursor === undefined) return null;
+    const key = this.#codec.decode(list, query.cursor);
+    if (key === null) throw invalidField('cursor', 'is not a cursor this list issued; start again without one');
+    return key;
+  }
+
+  /** Like `after`, for lists keyed by sequence number alone. */
+  afterSeq(list: string, query: PageQuery): number | null {
+    const key = this.after(list, query);
+    if (key !== null && typeof key !== 'number') throw invalidField('cursor', 'is not a cursor this list issued; start again without one');
+    return key;
+  }
+
+  /**
+   * `rows` were fetched with LIMIT page_size + 1: the extra row only says another page exists.
+   * `keyOf` gives the key of the last row served, and `toItem` maps a row to its API shape.
+   */
+  page<R, T>(list: string, query: PageQuery, rows: R[], keyOf: (row: R) => CursorKey, toItem: (row: R) => T): Page<T> {
+    const more = rows.length > query.page_size;
+    const served = more ? rows.slice(0, query.page_size) : rows;
+    return {
+      results: served.map(toItem),
+      next: more ? this.#codec.encode(list, keyOf(served.at(-1)!)) : null,
+      previous: query.cursor ?? null,
+    };
+  }
+}

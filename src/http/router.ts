@@ -1,0 +1,103 @@
+// The thin layer between Polka and the modules: a handler gets an ApiRequest and returns a Reply;
+// this file reads input, writes JSON, and records the route template for the logs.
+import type { ServerResponse } from 'node:http';
+import type { Polka } from 'polka';
+import type * as v from 'valibot';
+import type { AppContext } from '../context.ts';
+import { readJsonBody } from './body.ts';
+import { AppError, invalidField } from './errors.ts';
+import { isUuid } from '../lib/ids.ts';
+import { parse } from './parse.ts';
+import type { Caller, GatehouseRequest } from './types.ts';
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+}
+
+export const ok = (body: unknown): Reply => ({ status: 200, body });
+export const created = (body: unknown): Reply => ({ status: 201, body });
+/** The reference's body-less successes (deletes, detaches) answer 200 with an empty JSON object. */
+export const done = (): Reply => ({ status: 200, body: {} });
+
+export interface ApiRequest {
+  readonly caller: Caller;
+  readonly requestId: string;
+  /** The path parameter `name`, checked to be a UUID (400 naming it otherwise). */
+  uuidParam(name: string): string;
+  /** The raw path parameter `name`. */
+  param(name: string): string;
+  /** The query string, validated by `schema`. */
+  query<S extends v.GenericSchema>(schema: S): v.InferOutput<S>;
+  /** The JSON body, validated by `schema`. */
+  body<S extends v.GenericSchema>(schema: S): Promise<v.InferOutput<S>>;
+}
+
+export type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, {
+    ...headers,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-store',
+  });
+  res.end(text);
+}
+
+function apiRequest(req: GatehouseRequest, maxBodyBytes: number): ApiRequest {
+  return {
+    get caller() {
+      if (!req.caller) throw new AppError('unauthenticated', 'a bearer token is required');
+      return req.caller;
+    },
+    requestId: req.requestId,
+    param: (name) => req.params[name] ?? '',
+    uuidParam: (name) => {
+      const raw = req.params[name];
+      if (raw === undefined || !isUuid(raw)) throw invalidField(name, 'must be a UUID');
+      return raw.toLowerCase();
+    },
+    query: (schema) => parse(schema, req.query, 'query'),
+    body: async (schema) => parse(schema, await readJsonBody(req, maxBodyBytes), 'body'),
+  };
+}
+
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+
+/** Registers handlers under a base path (/v1) on the one Polka instance. */
+export class ApiRouter {
+  constructor(
+    private readonly app: Polka<GatehouseRequest>,
+    private readonly ctx: AppContext,
+    private readonly base = '/v1',
+  ) {}
+
+  get(path: string, handler: Handler): this {
+    return this.add('get', path, handler);
+  }
+  post(path: string, handler: Handler): this {
+    return this.add('post', path, handler);
+  }
+  put(path: string, handler: Handler): this {
+    return this.add('put', path, handler);
+  }
+  patch(path: string, handler: Handler): this {
+    return this.add('patch', path, handler);
+  }
+  delete(path: string, handler: Handler): this {
+    return this.add('delete', path, handler);
+  }
+
+  private add(method: Method, path: string, handler: Handler): this {
+    const template = this.base + path;
+    const maxBodyBytes = this.ctx.config.maxBodyBytes;
+    this.app[method](template, async (req, res) => {
+      req.routeTemplate = template;
+      const reply = await handler(apiRequest(req, maxBodyBytes));
+      sendJson(res, reply.status, reply.body);
+    });
+    return this;
+  }
+}

@@ -1,0 +1,22 @@
+// The request as Gatehouse's HTTP layer sees it, and who is calling.
+import type { Request } from 'polka';
+
+/** The authenticated caller, resolved from the bearer token; also the actor of audit events. */
+export interface Caller {
+  userId: string;
+  name: string;
+  email: string;
+  tokenId: string | null;
+  tokenLabel: string | null;
+  tokenPreview: string | null;
+  accessLevel: 'FULL_ACCESS' | 'READ_ONLY';
+  ip: string | null;
+}
+
+export interface GatehouseRequest extends Request {
+  requestId: string;
+  startedAt: bigint;
+  caller?: Caller;
+  /** The matched route's pattern, e.g. /v1/users/:user_id, for logs. */
+  routeTemplate?: string;
+}

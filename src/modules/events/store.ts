@@ -1,0 +1,151 @@
+// The audit trail: appending events (always inside the caller's transaction) and reading them back.
+import type { Db } from '../../db/open.ts';
+import type { Caller } from '../../http/types.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+
+/** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
+export interface SubEvent {
+  sub_event_type: string;
+  [field: string]: string | number | boolean | null;
+}
+
+/** Who did it, as far as the trail cares: a Caller, or an operator acting through the CLI. */
+export type Actor = Pick<Caller, 'userId' | 'name' | 'email' | 'tokenLabel' | 'tokenPreview' | 'ip'>;
+
+export interface EventFilter {
+  startAt?: string | undefined;
+  /** Events up to and including this instant… */
+  endAt?: string | undefined;
+  /** …or strictly before this one (a whole end date). */
+  endBefore?: string | undefined;
+  actorId?: string | undefined;
+  objectId?: string | undefined;
+  eventType?: string | undefined;
+  tokenName?: string | undefined;
+  tokenPreview?: string | undefined;
+}
+
+interface EventRow {
+  seq: number;
+  id: string;
+  event_type: string;
+  actor_user_id: string;
+  actor_name: string;
+  actor_email: string | null;
+  actor_ip_address: string | null;
+  api_token_name: string | null;
+  api_token_preview: string | null;
+  sub_events: string;
+  created_at: string;
+}
+
+export interface ApiEvent {
+  event_id: string;
+  actor_user_id: string;
+  actor_name: string;
+  actor_email?: string;
+  actor_ip_address?: string;
+  api_token_name?: string;
+  api_token_preview?: string;
+  event_type: string;
+  created_at: string;
+  sub_events: SubEvent[];
+}
+
+export function toApiEvent(row: EventRow): ApiEvent {
+  return {
+    event_id: row.id,
+    actor_user_id: row.actor_user_id,
+    actor_name: row.actor_name,
+    ...(row.actor_email !== null && { actor_email: row.actor_email }),
+    ...(row.actor_ip_address !== null && { actor_ip_address: row.actor_ip_address }),
+    ...(row.api_token_name !== null && { api_token_name: row.api_token_name }),
+    ...(row.api_token_preview !== null && { api_token_preview: row.api_token_preview }),
+    event_type: row.event_type,
+    created_at: row.created_at,
+    sub_events: JSON.parse(row.sub_events) as SubEvent[],
+  };
+}
+
+/** Each filter given adds one condition; statements are prepared once per combination and kept. */
+const FILTER_SQL: Record<keyof EventFilter, string> = {
+  startAt: 'created_at >= @startAt',
+  endAt: 'created_at <= @endAt',
+  endBefore: 'created_at < @endBefore',
+  actorId: 'actor_user_id = @actorId',
+  objectId: 'seq IN (SELECT event_seq FROM event_objects WHERE object_id = @objectId)',
+  eventType: 'event_type = @eventType',
+  tokenName: 'api_token_name = @tokenName',
+  tokenPreview: 'api_token_preview = @tokenPreview',
+};
+const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof EventFilter)[];
+
+export function createEventStore(db: Db, clock: Clock) {
+  const insertEvent = db.prepare<[string, string, string, string, string | null, string | null, string | null, string | null, string, string]>(
+    `INSERT INTO events (id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
+                         api_token_name, api_token_preview, sub_events, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const insertObject = db.prepare<[string, number | bigint]>(
+    'INSERT OR IGNORE INTO event_objects (object_id, event_seq) VALUES (?, ?)',
+  );
+  const byId = db.prepare<[string], EventRow>('SELECT * FROM events WHERE id = ?');
+  const listStatements = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, EventRow>>>();
+
+  function listStatement(filter: EventFilter) {
+    const used = FILTER_KEYS.filter((key) => filter[key] !== undefined);
+    const key = used.join(',');
+    let statement = listStatements.get(key);
+    if (!statement) {
+      const where = ['seq < @before', ...used.map((k) => FILTER_SQL[k])].join(' AND ');
+      statement = db.prepare<Record<string, unknown>, EventRow>(
+        `SELECT * FROM events WHERE ${where} ORDER BY seq DESC LIMIT @limit`,
+      );
+      listStatements.set(key, statement);
+    }
+    return statement;
+  }
+
+  return {
+    /**
+     * Appends one event with its sub-events. Call it inside the transaction that made the change,
+     * so the change and its record commit or roll back together. Returns the event id.
+     */
+    record(actor: Actor, eventType: string, subEvents: SubEvent[]): string {
+      const id = newId();
+      const { lastInsertRowid } = insertEvent.run(
+        id,
+        eventType,
+        actor.userId,
+        actor.name,
+        actor.email,
+        actor.ip,
+        actor.tokenLabel,
+        actor.tokenPreview,
+        JSON.stringify(subEvents),
+        clock.now().toISOString(),
+      );
+      for (const sub of subEvents) {
+        for (const [field, value] of Object.entries(sub)) {
+          if (field.endsWith('_id') && typeof value === 'string') insertObject.run(value, lastInsertRowid);
+        }
+      }
+      return id;
+    },
+
+    get(id: string): ApiEvent | undefined {
+      const row = byId.get(id);
+      return row && toApiEvent(row);
+    },
+
+    /** Newest first; `before` is the seq of the last event already served (null for the first page). */
+    list(filter: EventFilter, before: number | null, limit: number): EventRow[] {
+      const params: Record<string, unknown> = { before: before ?? Number.MAX_SAFE_INTEGER, limit };
+      for (const key of FILTER_KEYS) if (filter[key] !== undefined) params[key] = filter[key];
+      return listStatement(filter).all(params);
+    },
+  };
+}
+
+export type EventStore = ReturnType<typeof createEventStore>;

@@ -1,0 +1,33 @@
+// GET /tokens and DELETE /tokens/{token_id} as the reference has them; POST /tokens is Gatehouse's own.
+import type { AppContext } from '../../context.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { toApiToken } from './store.ts';
+import { CreateTokenBody, ListTokensQuery } from './schemas.ts';
+import { issueToken, revokeToken } from './service.ts';
+
+export function registerTokenRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { tokens } = ctx.stores;
+
+  router.get('/tokens', (req) => {
+    const query = req.query(ListTokensQuery);
+    const filter = { tokenIds: query.token_ids?.map((id) => id.toLowerCase()), userId: query.user_id?.toLowerCase() };
+    const rows = tokens.list(filter, ctx.pager.afterSeq('tokens', query), query.page_size + 1);
+    return ok(ctx.pager.page('tokens', query, rows, (row) => row.seq, toApiToken));
+  });
+
+  // The secret is in this response and nowhere else, ever.
+  router.post('/tokens', async (req) => {
+    const body = await req.body(CreateTokenBody);
+    const issued = issueToken(ctx, req.caller, {
+      userId: body.user_id?.toLowerCase() ?? req.caller.userId,
+      label: body.token_label,
+      accessLevel: body.access_level,
+    });
+    return ok({ ...issued.token, token: issued.secret });
+  });
+
+  router.delete('/tokens/:token_id', (req) => {
+    revokeToken(ctx, req.caller, req.uuidParam('token_id'));
+    return done();
+  });
+}

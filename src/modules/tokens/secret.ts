@@ -1,0 +1,23 @@
+// Token secrets: how they are made, found and compared. No SQL and no HTTP here.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export const TOKEN_PREFIX = 'gth_';
+/** Rows are found by this many leading characters; the hash comparison decides. */
+export const LOOKUP_LENGTH = 16;
+
+/** A new secret: the recognisable prefix and 192 random bits, base64url. */
+export function newTokenSecret(): string {
+  return TOKEN_PREFIX + randomBytes(24).toString('base64url');
+}
+
+export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+
+export const lookupOf = (secret: string): string => secret.slice(0, LOOKUP_LENGTH);
+
+/** What events and listings show instead of the secret: its last four characters behind a mask. */
+export const previewOf = (secret: string): string => '*'.repeat(12) + secret.slice(-4);
+
+export function secretMatches(secret: string, storedHash: Buffer): boolean {
+  const hash = hashSecret(secret);
+  return hash.length === storedHash.length && timingSafeEqual(hash, storedHash);
+}

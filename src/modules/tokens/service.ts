@@ -1,0 +1,85 @@
+// Issuing and revoking API tokens, and the first admin of an empty database.
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Actor } from '../events/store.ts';
+import type { AccessLevel, ApiToken } from './store.ts';
+import { newTokenSecret } from './secret.ts';
+
+export interface IssuedToken {
+  token: ApiToken;
+  /** The plaintext secret: returned once, never stored. */
+  secret: string;
+}
+
+/**
+ * Issues a token for `userId` and records API_TOKENS_CREATED.
+ * `secret` is for the bootstrap token an operator chose; otherwise a random one is made.
+ * Throws not_found when the user does not exist.
+ */
+export function issueToken(
+  ctx: AppContext,
+  actor: Actor,
+  input: { userId: string; label: string; accessLevel: AccessLevel; secret?: string },
+): IssuedToken {
+  const { users, tokens, events } = ctx.stores;
+  const secret = input.secret ?? newTokenSecret();
+  return ctx.db.transaction(() => {
+    if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
+    const token = tokens.create(
+      { secret, label: input.label, accessLevel: input.accessLevel, userId: input.userId, creatorUserId: actor.userId },
+      ctx.clock.now(),
+    );
+    events.record(actor, 'API_TOKENS_CREATED', [
+      { sub_event_type: 'API_TOKENS_CREATED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id, access_level: token.access_level },
+    ]);
+    return { token, secret };
+  })();
+}
+
+/** Deletes a token and records API_TOKENS_DELETED; throws not_found for an unknown id. */
+export function revokeToken(ctx: AppContext, actor: Actor, tokenId: string): ApiToken {
+  const { tokens, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    const token = tokens.get(tokenId);
+    if (!token) throw notFound('token', tokenId);
+    tokens.delete(tokenId);
+    events.record(actor, 'API_TOKENS_DELETED', [
+      { sub_event_type: 'API_TOKENS_DELETED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id },
+    ]);
+    return token;
+  })();
+}
+
+export const ADMIN_EMAIL = 'admin@gatehouse.local';
+
+/** The actor for what an operator does through the CLI, or what a user's own setup records. */
+export function actorFor(user: { user_id: string; full_name: string; email: string }): Actor {
+  return { userId: user.user_id, name: user.full_name, email: user.email, tokenLabel: null, tokenPreview: null, ip: null };
+}
+
+/**
+ * On a database with no users, creates the admin user and its FULL_ACCESS token, in one transaction.
+ * The token is `chosenSecret` when given (GATEHOUSE_BOOTSTRAP_TOKEN), else a random one.
+ * Returns undefined when the database already has users (a chosen secret is then ignored).
+ */
+export function bootstrapAdmin(ctx: AppContext, chosenSecret: string | undefined): IssuedToken | undefined {
+  const { users, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    if (users.count() > 0) return undefined;
+    const admin = users.create(
+      { email: ADMIN_EMAIL, full_name: 'Gatehouse Admin', first_name: 'Gatehouse', last_name: 'Admin', position: 'Administrator', manager_id: null },
+      ctx.clock.now(),
+    );
+    // Nobody exists to have created the first user: its creation is recorded as its own act.
+    const self = actorFor(admin);
+    events.record(self, 'USERS_CREATED', [
+      { sub_event_type: 'USERS_CREATED', user_id: admin.user_id, user_name: admin.full_name, user_email: admin.email },
+    ]);
+    return issueToken(ctx, self, {
+      userId: admin.user_id,
+      label: 'bootstrap',
+      accessLevel: 'FULL_ACCESS',
+      ...(chosenSecret !== undefined && { secret: chosenSecret }),
+    });
+  }).immediate();
+}

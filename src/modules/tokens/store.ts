@@ -1,0 +1,130 @@
+// API tokens: the only SQL that touches them.
+import type { Db } from '../../db/open.ts';
+import { newId } from '../../lib/ids.ts';
+import { hashSecret, lookupOf, previewOf, secretMatches } from './secret.ts';
+
+export type AccessLevel = 'FULL_ACCESS' | 'READ_ONLY';
+
+interface TokenRow {
+  seq: number;
+  id: string;
+  lookup: string;
+  secret_hash: Buffer;
+  preview: string;
+  label: string;
+  access_level: AccessLevel;
+  user_id: string;
+  creator_user_id: string;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+}
+
+export interface ApiToken {
+  token_id: string;
+  created_at: string;
+  token_label: string;
+  creator_user_id: string;
+  user_id: string;
+  last_used_at: string | null;
+  access_level: AccessLevel;
+  expires_at: string | null;
+}
+
+export const toApiToken = (row: TokenRow): ApiToken => ({
+  token_id: row.id,
+  created_at: row.created_at,
+  token_label: row.label,
+  creator_user_id: row.creator_user_id,
+  user_id: row.user_id,
+  last_used_at: row.last_used_at,
+  access_level: row.access_level,
+  expires_at: row.expires_at,
+});
+
+/** A token found by its secret, with what authentication needs of its user. */
+export interface TokenHolder {
+  tokenId: string;
+  label: string;
+  preview: string;
+  accessLevel: AccessLevel;
+  userId: string;
+  name: string;
+  email: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+}
+
+export interface NewToken {
+  secret: string;
+  label: string;
+  accessLevel: AccessLevel;
+  userId: string;
+  creatorUserId: string;
+}
+
+export function createTokenStore(db: Db) {
+  const insert = db.prepare<[string, string, Buffer, string, string, AccessLevel, string, string, string]>(
+    `INSERT INTO api_tokens (id, lookup, secret_hash, preview, label, access_level, user_id, creator_user_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const candidates = db.prepare<[string], TokenRow & { full_name: string; email: string }>(
+    `SELECT t.*, u.full_name, u.email FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.lookup = ?`,
+  );
+  const byId = db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?');
+  const touch = db.prepare<[string, string]>('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
+  const remove = db.prepare<[string]>('DELETE FROM api_tokens WHERE id = ?');
+  const page = db.prepare<{ ids: string | null; userId: string | null; after: number; limit: number }, TokenRow>(
+    `SELECT * FROM api_tokens
+     WHERE (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
+       AND (@userId IS NULL OR user_id = @userId)
+       AND seq > @after
+     ORDER BY seq LIMIT @limit`,
+  );
+
+  return {
+    /** Stores a token by the hash of its secret; the secret itself is never written. */
+    create(token: NewToken, at: Date): ApiToken {
+      const id = newId();
+      insert.run(id, lookupOf(token.secret), hashSecret(token.secret), previewOf(token.secret), token.label,
+        token.accessLevel, token.userId, token.creatorUserId, at.toISOString());
+      return toApiToken(byId.get(id)!);
+    },
+    /** The token whose secret this is, or undefined. */
+    findBySecret(secret: string): TokenHolder | undefined {
+      for (const row of candidates.all(lookupOf(secret))) {
+        if (secretMatches(secret, row.secret_hash)) {
+          return {
+            tokenId: row.id,
+            label: row.label,
+            preview: row.preview,
+            accessLevel: row.access_level,
+            userId: row.user_id,
+            name: row.full_name,
+            email: row.email,
+            lastUsedAt: row.last_used_at,
+            expiresAt: row.expires_at,
+          };
+        }
+      }
+      return undefined;
+    },
+    get(id: string): ApiToken | undefined {
+      const row = byId.get(id);
+      return row && toApiToken(row);
+    },
+    markUsed(id: string, at: Date): void {
+      touch.run(at.toISOString(), id);
+    },
+    /** Returns whether a token was deleted. */
+    delete(id: string): boolean {
+      return remove.run(id).changes > 0;
+    },
+    list(filter: { tokenIds?: string[] | undefined; userId?: string | undefined }, after: number | null, limit: number): TokenRow[] {
+      const ids = filter.tokenIds === undefined ? null : JSON.stringify(filter.tokenIds);
+      return page.all({ ids, userId: filter.userId ?? null, after: after ?? 0, limit });
+    },
+  };
+}
+
+export type TokenStore = ReturnType<typeof createTokenStore>;

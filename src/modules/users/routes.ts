@@ -1,0 +1,58 @@
+// Users (created here, since no identity provider syncs them) and their remote accounts.
+import type { AppContext } from '../../context.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { parse } from '../../http/parse.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { toApiRemoteUser, toApiUser } from './store.ts';
+import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, RemoteUserProviderParam } from './schemas.ts';
+import { addRemoteUser, createUser, removeRemoteUser } from './service.ts';
+
+export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { users } = ctx.stores;
+
+  router.post('/users', async (req) => ok(createUser(ctx, req.caller, await req.body(CreateUserBody))));
+
+  router.get('/users', (req) => {
+    const query = req.query(ListUsersQuery);
+    const rows = users.list(ctx.pager.afterSeq('users', query), query.page_size + 1);
+    return ok(ctx.pager.page('users', query, rows, (row) => row.seq, toApiUser));
+  });
+
+  // Registered before /users/:user_id/… so "remote_users" is never read as a user id.
+  router.get('/users/remote_users', (req) => {
+    const query = req.query(ListRemoteUsersQuery);
+    const filter = {
+      providers: query.third_party_provider,
+      userIds: query.user_id?.map((id) => id.toLowerCase()),
+      remoteIds: query.remote_id,
+    };
+    const rows = users.listRemote(filter, ctx.pager.afterSeq('remote_users', query), query.page_size + 1);
+    return ok(ctx.pager.page('remote_users', query, rows, (row) => row.seq, toApiRemoteUser));
+  });
+
+  router.post('/users/remote_users', async (req) => {
+    const body = await req.body(CreateRemoteUserBody);
+    return ok(addRemoteUser(ctx, req.caller, body.user_id.toLowerCase(), body.third_party_provider, body.remote_id));
+  });
+
+  router.delete('/users/:user_id/remote_users/:third_party_provider', (req) => {
+    const provider = parse(RemoteUserProviderParam, req.param('third_party_provider'), 'path');
+    removeRemoteUser(ctx, req.caller, req.uuidParam('user_id'), provider);
+    return done();
+  });
+
+  router.get('/user', (req) => {
+    const query = req.query(GetUserQuery);
+    // The reference: user_id wins when both are given.
+    const user = query.user_id !== undefined ? users.get(query.user_id.toLowerCase()) : users.getByEmail(query.email!);
+    if (!user) throw new AppError('not_found', 'no user matches', [{ path: query.user_id !== undefined ? 'user_id' : 'email', message: 'no such user' }]);
+    return ok(user);
+  });
+
+  router.get('/users/:user_id', (req) => {
+    const id = req.uuidParam('user_id');
+    const user = users.get(id);
+    if (!user) throw notFound('user', id);
+    return ok(user);
+  });
+}

@@ -1,0 +1,57 @@
+// Valibot schemas for users and remote user accounts.
+import * as v from 'valibot';
+import { Name, PageQueryEntries, QueryList, Text, Uuid } from '../../http/common-schemas.ts';
+
+/** The reference's ThirdPartyProviderEnum, spelled exactly. */
+export const THIRD_PARTY_PROVIDERS = [
+  'AUTH0', 'SLACK', 'GOOGLE_CHAT', 'JIRA', 'LINEAR', 'SERVICE_NOW', 'FRESH_SERVICE',
+  'SHORTCUT', 'PAGER_DUTY', 'OPSGENIE', 'GIT_HUB', 'GIT_LAB', 'GIT_LAB_CONNECTION', 'TELEPORT',
+] as const;
+
+const Provider = v.picklist(THIRD_PARTY_PROVIDERS, `must be one of ${THIRD_PARTY_PROVIDERS.join(', ')}`);
+
+export const Email = v.pipe(
+  v.string('must be a string'),
+  v.trim(),
+  v.maxLength(320, 'must be at most 320 characters'),
+  v.email('must be an email address'),
+);
+
+export const CreateUserBody = v.object({
+  email: Email,
+  full_name: Name(200),
+  first_name: v.optional(Text(100)),
+  last_name: v.optional(Text(100)),
+  position: v.optional(Text(200), ''),
+  manager_id: v.optional(v.nullable(Uuid)),
+});
+
+export const ListUsersQuery = v.object({ ...PageQueryEntries });
+
+export const GetUserQuery = v.pipe(
+  v.object({
+    user_id: v.optional(Uuid),
+    email: v.optional(v.pipe(v.string('must be given once'), v.minLength(1, 'must not be empty'))),
+  }),
+  v.check((q) => q.user_id !== undefined || q.email !== undefined, 'give user_id or email'),
+);
+
+export const ListRemoteUsersQuery = v.object({
+  ...PageQueryEntries,
+  third_party_provider: v.optional(QueryList(Provider)),
+  user_id: v.optional(QueryList(Uuid)),
+  remote_id: v.optional(QueryList(v.string())),
+});
+
+export const CreateRemoteUserBody = v.object({
+  user_id: Uuid,
+  third_party_provider: Provider,
+  remote_id: v.pipe(
+    v.union([v.string(), v.number()], 'must be a string'),
+    v.transform(String),
+    v.minLength(1, 'must not be empty'),
+    v.maxLength(200, 'must be at most 200 characters'),
+  ),
+});
+
+export const RemoteUserProviderParam = Provider;

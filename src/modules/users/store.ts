@@ -1,0 +1,158 @@
+// Users and their remote (third-party) accounts: the only SQL for either.
+import type { Db } from '../../db/open.ts';
+import { newId } from '../../lib/ids.ts';
+
+interface UserRow {
+  seq: number;
+  id: string;
+  email: string;
+  full_name: string;
+  first_name: string;
+  last_name: string;
+  position: string;
+  manager_id: string | null;
+  hr_idp_status: string;
+  created_at: string;
+}
+
+export interface ApiUser {
+  user_id: string;
+  email: string;
+  full_name: string;
+  first_name: string;
+  last_name: string;
+  position: string;
+  hr_idp_status: string;
+  manager_id?: string;
+}
+
+export function toApiUser(row: UserRow): ApiUser {
+  return {
+    user_id: row.id,
+    email: row.email,
+    full_name: row.full_name,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    position: row.position,
+    hr_idp_status: row.hr_idp_status,
+    ...(row.manager_id !== null && { manager_id: row.manager_id }),
+  };
+}
+
+export interface NewUser {
+  email: string;
+  full_name: string;
+  first_name: string;
+  last_name: string;
+  position: string;
+  manager_id: string | null;
+}
+
+interface RemoteUserRow {
+  seq: number;
+  user_id: string;
+  third_party_provider: string;
+  remote_id: string;
+}
+
+export interface ApiRemoteUser {
+  user_id: string;
+  remote_id: string;
+  third_party_provider: string;
+}
+
+export const toApiRemoteUser = (row: RemoteUserRow): ApiRemoteUser => ({
+  user_id: row.user_id,
+  remote_id: row.remote_id,
+  third_party_provider: row.third_party_provider,
+});
+
+export interface RemoteUserFilter {
+  providers?: string[] | undefined;
+  userIds?: string[] | undefined;
+  remoteIds?: string[] | undefined;
+}
+
+export function createUserStore(db: Db) {
+  const insert = db.prepare<[string, string, string, string, string, string, string | null, string]>(
+    `INSERT INTO users (id, email, full_name, first_name, last_name, position, manager_id, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
+  const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
+  const page = db.prepare<[number, number], UserRow>('SELECT * FROM users WHERE seq > ? ORDER BY seq LIMIT ?');
+  const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users');
+
+  const insertRemote = db.prepare<[string, string, string, string]>(
+    'INSERT INTO remote_users (user_id, third_party_provider, remote_id, created_at) VALUES (?, ?, ?, ?)',
+  );
+  const remoteByKey = db.prepare<[string, string], RemoteUserRow>(
+    'SELECT * FROM remote_users WHERE user_id = ? AND third_party_provider = ?',
+  );
+  const deleteRemote = db.prepare<[string, string]>(
+    'DELETE FROM remote_users WHERE user_id = ? AND third_party_provider = ?',
+  );
+  // The three list filters are optional: each is a JSON array, or null for "any".
+  const remotePage = db.prepare<
+    { providers: string | null; userIds: string | null; remoteIds: string | null; after: number; limit: number },
+    RemoteUserRow
+  >(
+    `SELECT * FROM remote_users
+     WHERE (@providers IS NULL OR third_party_provider IN (SELECT value FROM json_each(@providers)))
+       AND (@userIds IS NULL OR user_id IN (SELECT value FROM json_each(@userIds)))
+       AND (@remoteIds IS NULL OR remote_id IN (SELECT value FROM json_each(@remoteIds)))
+       AND seq > @after
+     ORDER BY seq LIMIT @limit`,
+  );
+  const asJson = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
+
+  return {
+    /** Inserts a user; a duplicate email raises SQLite's unique error (→ 409). */
+    create(user: NewUser, at: Date): ApiUser {
+      const id = newId();
+      insert.run(id, user.email, user.full_name, user.first_name, user.last_name, user.position, user.manager_id, at.toISOString());
+      return toApiUser(byId.get(id)!);
+    },
+    get(id: string): ApiUser | undefined {
+      const row = byId.get(id);
+      return row && toApiUser(row);
+    },
+    getByEmail(email: string): ApiUser | undefined {
+      const row = byEmail.get(email);
+      return row && toApiUser(row);
+    },
+    exists(id: string): boolean {
+      return byId.get(id) !== undefined;
+    },
+    count(): number {
+      return count.get()!.n;
+    },
+    list(after: number | null, limit: number): UserRow[] {
+      return page.all(after ?? 0, limit);
+    },
+
+    addRemote(userId: string, provider: string, remoteId: string, at: Date): ApiRemoteUser {
+      insertRemote.run(userId, provider, remoteId, at.toISOString());
+      return toApiRemoteUser(remoteByKey.get(userId, provider)!);
+    },
+    getRemote(userId: string, provider: string): ApiRemoteUser | undefined {
+      const row = remoteByKey.get(userId, provider);
+      return row && toApiRemoteUser(row);
+    },
+    /** Returns whether an account was removed. */
+    removeRemote(userId: string, provider: string): boolean {
+      return deleteRemote.run(userId, provider).changes > 0;
+    },
+    listRemote(filter: RemoteUserFilter, after: number | null, limit: number): RemoteUserRow[] {
+      return remotePage.all({
+        providers: asJson(filter.providers),
+        userIds: asJson(filter.userIds),
+        remoteIds: asJson(filter.remoteIds),
+        after: after ?? 0,
+        limit,
+      });
+    },
+  };
+}
+
+export type UserStore = ReturnType<typeof createUserStore>;

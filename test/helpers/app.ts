@@ -1,0 +1,62 @@
+// Boots the real service for a test: a fresh SQLite file in a temp dir, a manual clock, port 0.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.ts';
+import { createContext, type AppContext } from '../../src/context.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { createLogger } from '../../src/lib/log.ts';
+import { bootstrapAdmin } from '../../src/modules/tokens/service.ts';
+import { startServer, type RunningServer } from '../../src/server.ts';
+import { ApiClient } from './client.ts';
+
+export const ADMIN_TOKEN = 'gth_test-admin-token-0123456789abcdefghij';
+
+export interface TestApp {
+  /** Client authenticated as the admin. */
+  api: ApiClient;
+  url: string;
+  ctx: AppContext;
+  clock: ManualClock;
+  dbFile: string;
+  dir: string;
+  adminUserId: string;
+  /** Stops the server and closes the database; `keepFiles` leaves the temp dir for a restart. */
+  close(options?: { keepFiles?: boolean }): Promise<void>;
+}
+
+export interface TestAppOptions {
+  /** Reuse a database file (restart tests); by default a new temp dir is made. */
+  dbFile?: string;
+  clock?: ManualClock;
+  env?: Record<string, string>;
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dir = options.dbFile ? join(options.dbFile, '..') : mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
+  const dbFile = options.dbFile ?? join(dir, 'gatehouse.db');
+  const clock = options.clock ?? new ManualClock('2026-03-01T09:00:00.000Z');
+  const config = loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent', ...options.env }, { db: dbFile, host: '127.0.0.1', port: '0' });
+  const db = openDatabase(dbFile);
+  migrate(db, clock.now());
+  const ctx = createContext({ db, clock, config, log: createLogger(config.logLevel) });
+  bootstrapAdmin(ctx, ADMIN_TOKEN);
+  const running: RunningServer = await startServer(ctx);
+  const adminUserId = ctx.stores.users.getByEmail('admin@gatehouse.local')!.user_id;
+  return {
+    api: new ApiClient(running.url, ADMIN_TOKEN),
+    url: running.url,
+    ctx,
+    clock,
+    dbFile,
+    dir,
+    adminUserId,
+    async close({ keepFiles = false } = {}) {
+      await running.close();
+      db.close();
+      if (!keepFiles) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
