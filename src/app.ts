@@ -6,6 +6,15 @@ import { authenticate } from './http/auth.ts';
 import { AppError, toAppError } from './http/errors.ts';
 import { ApiRouter, sendJson } from './http/router.ts';
 import type { GatehouseRequest } from './http/types.ts';
+import { registerOwnerRoutes } from './modules/owners/routes.ts';
+import { registerAppRoutes } from './modules/apps/routes.ts';
+import { registerResourceRoutes } from './modules/resources/routes.ts';
+import { registerGroupRoutes } from './modules/groups/routes.ts';
+import { registerTagRoutes } from './modules/tags/routes.ts';
+import { registerBundleRoutes } from './modules/bundles/routes.ts';
+import { registerNonHumanIdentityRoutes } from './modules/non-human-identities/routes.ts';
+import { registerSessionRoutes } from './modules/sessions/routes.ts';
+import { registerResourceAccessRoutes } from './modules/resource-access/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
@@ -80,6 +89,15 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   registerUserRoutes(v1, ctx);
   registerTokenRoutes(v1, ctx);
   registerEventRoutes(v1, ctx);
+  registerOwnerRoutes(v1, ctx);
+  registerAppRoutes(v1, ctx);
+  registerResourceRoutes(v1, ctx);
+  registerGroupRoutes(v1, ctx);
+  registerTagRoutes(v1, ctx);
+  registerBundleRoutes(v1, ctx);
+  registerNonHumanIdentityRoutes(v1, ctx);
+  registerSessionRoutes(v1, ctx);
+  registerResourceAccessRoutes(v1, ctx);
 
   return app;
 }

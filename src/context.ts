@@ -5,6 +5,15 @@ import type { Db } from './db/open.ts';
 import { Pager } from './http/paging.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Logger } from './lib/log.ts';
+import { createOwnerStore } from './modules/owners/store.ts';
+import { createAppStore } from './modules/apps/store.ts';
+import { createResourceStore } from './modules/resources/store.ts';
+import { createGroupStore } from './modules/groups/store.ts';
+import { createTagStore } from './modules/tags/store.ts';
+import { createBundleStore } from './modules/bundles/store.ts';
+import { createNonHumanIdentityStore } from './modules/non-human-identities/store.ts';
+import { createSessionStore } from './modules/sessions/store.ts';
+import { createResourceAccessStore } from './modules/resource-access/store.ts';
 import { createEventStore } from './modules/events/store.ts';
 import { createTokenStore } from './modules/tokens/store.ts';
 import { createUserStore } from './modules/users/store.ts';
@@ -15,6 +24,15 @@ function createStores(db: Db, clock: Clock) {
     events: createEventStore(db, clock),
     users: createUserStore(db),
     tokens: createTokenStore(db),
+    owners: createOwnerStore(db),
+    apps: createAppStore(db),
+    resources: createResourceStore(db),
+    groups: createGroupStore(db),
+    tags: createTagStore(db),
+    bundles: createBundleStore(db),
+    nonHumanIdentities: createNonHumanIdentityStore(db),
+    sessions: createSessionStore(db),
+    resourceAccess: createResourceAccessStore(db),
   };
 }
 

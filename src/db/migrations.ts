@@ -1,5 +1,6 @@
 // The migrations, in order. Each file in sql/ is listed here once; esbuild inlines the text.
 import m0001 from '../../sql/0001_foundation.sql';
+import m0002 from '../../sql/0002_catalogue.sql';
 
 export interface Migration {
   version: number;
@@ -9,4 +10,5 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: '0001_foundation', sql: m0001 },
+  { version: 2, name: '0002_catalogue', sql: m0002 },
 ];

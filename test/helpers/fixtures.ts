@@ -20,3 +20,51 @@ export async function createToken(api: ApiClient, overrides: Record<string, unkn
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return { secret: res.body.token as string, tokenId: res.body.token_id as string };
 }
+
+// Catalogue builders. Each creates what it depends on when the override does not name it.
+
+/** POST /owners → Owner. */
+export async function createOwner(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  const res = await api.post('/owners', { name: unique('owner'), user_ids: [], ...overrides });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { owner_id: string; name: string };
+}
+
+/** POST /apps → App (a CUSTOM app owned by a new owner unless given). */
+export async function createApp(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  const admin_owner_id = overrides.admin_owner_id ?? (await createOwner(api)).owner_id;
+  const res = await api.post('/apps', { name: unique('app'), description: 'test app', app_type: 'CUSTOM', admin_owner_id, ...overrides });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { app_id: string; name: string; admin_owner_id: string };
+}
+
+/** POST /resources → Resource (CUSTOM, in a new app unless given). */
+export async function createResource(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  const app_id = overrides.app_id ?? (await createApp(api)).app_id;
+  const res = await api.post('/resources', { name: unique('resource'), resource_type: 'CUSTOM', app_id, ...overrides });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { resource_id: string; name: string; app_id: string; admin_owner_id: string };
+}
+
+/** POST /groups → Group (OPAL_GROUP, in a new app unless given). */
+export async function createGroup(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  const app_id = overrides.app_id ?? (await createApp(api)).app_id;
+  const res = await api.post('/groups', { name: unique('group'), group_type: 'OPAL_GROUP', app_id, ...overrides });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { group_id: string; name: string; app_id: string; admin_owner_id: string };
+}
+
+/** POST /tag → Tag. */
+export async function createTag(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  const res = await api.post('/tag', { tag_key: unique('key'), tag_value: 'v', ...overrides });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { tag_id: string; key: string; value: string };
+}
+
+/** POST /bundles → Bundle (201). */
+export async function createBundle(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  const admin_owner_id = overrides.admin_owner_id ?? (await createOwner(api)).owner_id;
+  const res = await api.post('/bundles', { name: unique('bundle'), admin_owner_id, ...overrides });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body as { bundle_id: string; id: string; name: string };
+}

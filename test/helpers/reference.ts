@@ -20,6 +20,15 @@ export const GATEHOUSE_EXTENSIONS: Record<string, Record<number, string | null>>
   'POST /users/remote_users': { 200: 'RemoteUser' },
   'DELETE /users/{user_id}/remote_users/{third_party_provider}': { 200: null },
   'POST /tokens': { 200: 'Token' },
+  // owners:
+  // apps:
+  // resources:
+  // groups:
+  // tags:
+  // bundles:
+  // non-human-identities:
+  // sessions:
+  // resource-access:
 };
 
 /** The one error shape every failure has (documented in the README). */
