@@ -1,6 +1,12 @@
-// Placeholder: the resources area's SQL lives here.
+// The resources area's SQL lives here (placeholder until the area is built out).
 import type { Db } from '../../db/open.ts';
 
-export function createResourceStore(_db: Db) {
-  return {};
+export function createResourceStore(db: Db) {
+  const byId = db.prepare<[string], { id: string }>('SELECT id FROM resources WHERE id = ?');
+  return {
+    /** Whether a record with this id exists; other areas use it to check references. */
+    exists(id: string): boolean {
+      return byId.get(id) !== undefined;
+    },
+  };
 }
