@@ -7,7 +7,7 @@ import { createContext, type AppContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { createLogger } from '../../src/lib/log.ts';
+import type { Logger, LogFields } from '../../src/lib/log.ts';
 import { bootstrapAdmin } from '../../src/modules/tokens/service.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { ApiClient } from './client.ts';
@@ -23,6 +23,8 @@ export interface TestApp {
   dbFile: string;
   dir: string;
   adminUserId: string;
+  /** Every line the service logged, in order (the real logger is silent in tests). */
+  logs: LogLine[];
   /** Stops the server and closes the database; `keepFiles` leaves the temp dir for a restart. */
   close(options?: { keepFiles?: boolean }): Promise<void>;
 }
@@ -32,6 +34,21 @@ export interface TestAppOptions {
   dbFile?: string;
   clock?: ManualClock;
   env?: Record<string, string>;
+  /** The admin token to bootstrap an empty database with (ignored, like in production, when it has users). */
+  bootstrapToken?: string;
+}
+
+export interface LogLine extends LogFields {
+  level: 'info' | 'error';
+  msg: string;
+}
+
+/** A logger that keeps lines in memory, so tests can assert on what the service logged. */
+function capturingLogger(lines: LogLine[]): Logger {
+  return {
+    info: (msg, fields) => void lines.push({ level: 'info', msg, ...fields }),
+    error: (msg, fields) => void lines.push({ level: 'error', msg, ...fields }),
+  };
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -41,18 +58,20 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const config = loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent', ...options.env }, { db: dbFile, host: '127.0.0.1', port: '0' });
   const db = openDatabase(dbFile);
   migrate(db, clock.now());
-  const ctx = createContext({ db, clock, config, log: createLogger(config.logLevel) });
-  bootstrapAdmin(ctx, ADMIN_TOKEN);
+  const logs: LogLine[] = [];
+  const ctx = createContext({ db, clock, config, log: capturingLogger(logs) });
+  bootstrapAdmin(ctx, options.bootstrapToken ?? ADMIN_TOKEN);
   const running: RunningServer = await startServer(ctx);
   const adminUserId = ctx.stores.users.getByEmail('admin@gatehouse.local')!.user_id;
   return {
-    api: new ApiClient(running.url, ADMIN_TOKEN),
+    api: new ApiClient(running.url, options.bootstrapToken ?? ADMIN_TOKEN),
     url: running.url,
     ctx,
     clock,
     dbFile,
     dir,
     adminUserId,
+    logs,
     async close({ keepFiles = false } = {}) {
       await running.close();
       db.close();
