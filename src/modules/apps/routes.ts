@@ -1,5 +1,34 @@
-// Placeholder: the apps area registers its routes here.
+// Apps: the systems resources and groups live in. Registered through the API, since nothing syncs them here.
 import type { AppContext } from '../../context.ts';
-import type { ApiRouter } from '../../http/router.ts';
+import { notFound } from '../../http/errors.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { CreateAppBody, ListAppsQuery, UpdateAppBody } from './schemas.ts';
+import { createApp, deleteApp, updateApp } from './service.ts';
 
-export function registerAppRoutes(_router: ApiRouter, _ctx: AppContext): void {}
+export function registerAppRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { apps } = ctx.stores;
+
+  router.post('/apps', async (req) => ok(createApp(ctx, req.caller, await req.body(CreateAppBody))));
+
+  router.get('/apps', (req) => {
+    const query = req.query(ListAppsQuery);
+    return ok({ apps: apps.list({ appTypes: query.app_type_filter, ownerId: query.owner_filter?.toLowerCase() }) });
+  });
+
+  router.get('/apps/:app_id', (req) => {
+    const id = req.uuidParam('app_id');
+    const app = apps.get(id);
+    if (!app) throw notFound('app', id);
+    return ok(app);
+  });
+
+  router.put('/apps/:app_id', async (req) => {
+    const id = req.uuidParam('app_id');
+    return ok(updateApp(ctx, req.caller, id, await req.body(UpdateAppBody)));
+  });
+
+  router.delete('/apps/:app_id', (req) => {
+    deleteApp(ctx, req.caller, req.uuidParam('app_id'));
+    return done();
+  });
+}

@@ -1,5 +1,57 @@
-// Placeholder: the owners area registers its routes here.
+// Owners: the teams that administer apps, resources, groups, bundles and tags, and review requests.
 import type { AppContext } from '../../context.ts';
-import type { ApiRouter } from '../../http/router.ts';
+import { notFound } from '../../http/errors.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { toApiOwner } from './store.ts';
+import { CreateOwnerBody, ListOwnersQuery, SetOwnerUsersBody, UpdateOwnersBody } from './schemas.ts';
+import { createOwner, deleteOwner, ownerUsers, setOwnerUsers, updateOwners } from './service.ts';
 
-export function registerOwnerRoutes(_router: ApiRouter, _ctx: AppContext): void {}
+export function registerOwnerRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { owners } = ctx.stores;
+
+  /** The owner in the path, or 404. */
+  const ownerFromPath = (id: string) => {
+    const row = owners.get(id);
+    if (!row) throw notFound('owner', id);
+    return row;
+  };
+
+  router.post('/owners', async (req) => ok(createOwner(ctx, req.caller, await req.body(CreateOwnerBody))));
+
+  router.get('/owners', (req) => {
+    const query = req.query(ListOwnersQuery);
+    const rows = owners.list(query.name ?? null, ctx.pager.afterSeq('owners', query), query.page_size + 1);
+    return ok(ctx.pager.page('owners', query, rows, (row) => row.seq, toApiOwner));
+  });
+
+  router.put('/owners', async (req) => {
+    const body = await req.body(UpdateOwnersBody);
+    return ok({ owners: updateOwners(ctx, req.caller, body.owners) });
+  });
+
+  // Registered before /owners/:owner_id so "name" is never read as an owner id.
+  router.get('/owners/name/:owner_name', (req) => {
+    const name = req.param('owner_name');
+    const row = owners.getByName(name);
+    if (!row) throw notFound('owner named', JSON.stringify(name));
+    return ok(toApiOwner(row));
+  });
+
+  router.get('/owners/:owner_id', (req) => ok(toApiOwner(ownerFromPath(req.uuidParam('owner_id')))));
+
+  router.delete('/owners/:owner_id', (req) => {
+    deleteOwner(ctx, req.caller, req.uuidParam('owner_id'));
+    return done();
+  });
+
+  router.get('/owners/:owner_id/users', (req) => {
+    const id = ownerFromPath(req.uuidParam('owner_id')).id;
+    return ok({ users: ownerUsers(ctx, id) });
+  });
+
+  router.put('/owners/:owner_id/users', async (req) => {
+    const id = req.uuidParam('owner_id');
+    const body = await req.body(SetOwnerUsersBody);
+    return ok({ users: setOwnerUsers(ctx, req.caller, id, body.user_ids) });
+  });
+}

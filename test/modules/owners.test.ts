@@ -1,0 +1,344 @@
+// Owners and their user lists through HTTP: create, read, page, bulk update, delete, users.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApp, createBundle, createGroup, createOwner, createResource, createUser, unique } from '../helpers/fixtures.ts';
+
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+
+describe('owners', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  /** Events touching `id`, optionally of one type. */
+  const eventsFor = async (id: string, type?: string) => {
+    const res = await app.api.get('/events', { object_filter: id, page_size: 1000, event_type_filter: type });
+    assert.equal(res.status, 200);
+    return res.body.results as { event_type: string; sub_events: Record<string, unknown>[] }[];
+  };
+  const countEvents = async (type: string) =>
+    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
+  const allOwners = async () => (await app.api.get('/owners', { page_size: 1000 })).body.results;
+
+  describe('POST /owners', () => {
+    it('creates an owner with every field, readable by id, by name and in the list; users keep their order', async () => {
+      const [u1, u2] = [await createUser(app.api), await createUser(app.api)];
+      const name = `${unique('Platform Team')} ünïcode`;
+      const channel = '37cb7e41-12ba-46da-92ff-030abe0450b1';
+      const res = await app.api.post('/owners', {
+        name, description: 'runs the platform', access_request_escalation_period: 120,
+        user_ids: [u2.user_id, u1.user_id.toUpperCase()], reviewer_message_channel_id: channel,
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const { owner_id: id, ...fields } = res.body;
+      assert.deepEqual(fields, { name, description: 'runs the platform', access_request_escalation_period: 120, reviewer_message_channel_id: channel });
+      assert.deepEqual((await app.api.get(`/owners/${id}`)).body, res.body);
+      assert.deepEqual((await app.api.get(`/owners/${id.toUpperCase()}`)).body, res.body);
+      assert.deepEqual((await app.api.get(`/owners/name/${encodeURIComponent(name)}`)).body, res.body);
+      assert.deepEqual((await app.api.get('/owners', { name })).body.results, [res.body]);
+      const users = await app.api.get(`/owners/${id}/users`);
+      assert.deepEqual(users.body.users.map((u: { user_id: string }) => u.user_id), [u2.user_id, u1.user_id]);
+
+      const [event] = await eventsFor(id, 'OWNERS_CREATED');
+      assert.ok(event);
+      assert.equal(event.sub_events[0]!.owner_name, name);
+      assert.equal((await eventsFor(u1.user_id, 'OWNERS_CREATED')).length, 1, 'the users added are findable too');
+    });
+
+    it('defaults description to "" and the escalation period to 0 (no escalation)', async () => {
+      const res = await app.api.post('/owners', { name: unique('bare'), user_ids: [] });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.description, '');
+      assert.equal(res.body.access_request_escalation_period, 0);
+      assert.equal('source_group_id' in res.body, false);
+      assert.deepEqual((await app.api.get(`/owners/${res.body.owner_id}/users`)).body, { users: [] });
+    });
+
+    it('names every invalid field with 400 and creates nothing', async () => {
+      const cases: [Record<string, unknown>, string[]][] = [
+        [{}, ['name', 'user_ids']],
+        [{ name: '   ', user_ids: [] }, ['name']],
+        [{ name: 'x', user_ids: 'abc' }, ['user_ids']],
+        [{ name: 'x', user_ids: ['nope'] }, ['user_ids.0']],
+        [{ name: 'x', user_ids: [NO_SUCH_ID, NO_SUCH_ID] }, ['user_ids']],
+        [{ name: 'x', user_ids: [], access_request_escalation_period: -1 }, ['access_request_escalation_period']],
+        [{ name: 'x', user_ids: [], access_request_escalation_period: 1.5 }, ['access_request_escalation_period']],
+        [{ name: 'x', user_ids: [], access_request_escalation_period: '60' }, ['access_request_escalation_period']],
+        [{ name: 'x', user_ids: [], reviewer_message_channel_id: 'general' }, ['reviewer_message_channel_id']],
+        [{ name: 'x', user_ids: [], source_group_id: 'g' }, ['source_group_id']],
+        [{ name: 'x', user_ids: [], description: 7 }, ['description']],
+      ];
+      const before = await countEvents('OWNERS_CREATED');
+      for (const [body, expected] of cases) {
+        const res = await app.api.post('/owners', body);
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.equal(res.body.code, 'validation_failed');
+        assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+      }
+      assert.equal(await countEvents('OWNERS_CREATED'), before);
+      assert.equal((await app.api.get('/owners', { name: 'x' })).body.results.length, 0);
+    });
+
+    it('refuses user_ids alongside source_group_id (the source group supplies the users)', async () => {
+      const user = await createUser(app.api);
+      const res = await app.api.post('/owners', { name: unique('o'), user_ids: [user.user_id], source_group_id: NO_SUCH_ID });
+      assert.equal(res.status, 400);
+      assert.deepEqual(paths(res.body), ['user_ids']);
+    });
+
+    it('404s naming user_ids.N or source_group_id for unknown references, recording nothing', async () => {
+      const user = await createUser(app.api);
+      const before = await countEvents('OWNERS_CREATED');
+      const name = unique('o');
+      const badUser = await app.api.post('/owners', { name, user_ids: [user.user_id, NO_SUCH_ID] });
+      assert.equal(badUser.status, 404);
+      assert.equal(badUser.body.code, 'not_found');
+      assert.deepEqual(paths(badUser.body), ['user_ids.1']);
+      const badGroup = await app.api.post('/owners', { name, user_ids: [], source_group_id: NO_SUCH_ID });
+      assert.equal(badGroup.status, 404);
+      assert.deepEqual(paths(badGroup.body), ['source_group_id']);
+      assert.equal((await app.api.get('/owners', { name })).body.results.length, 0);
+      assert.equal(await countEvents('OWNERS_CREATED'), before);
+    });
+
+    it('refuses a duplicate name with 409 naming the field, recording nothing', async () => {
+      const owner = await createOwner(app.api);
+      const before = await countEvents('OWNERS_CREATED');
+      const res = await app.api.post('/owners', { name: owner.name, user_ids: [] });
+      assert.equal(res.status, 409);
+      assert.equal(res.body.code, 'conflict');
+      assert.deepEqual(paths(res.body), ['name']);
+      assert.equal(await countEvents('OWNERS_CREATED'), before);
+    });
+  });
+
+  describe('GET /owners', () => {
+    it('pages through every owner exactly once, in creation order', async () => {
+      for (let i = 0; i < 5; i++) await createOwner(app.api);
+      const everyone = await allOwners();
+      assert.ok(everyone.length >= 5);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const res = await app.api.get('/owners', { page_size: 2, cursor });
+        assert.equal(res.status, 200);
+        assert.ok(res.body.results.length <= 2);
+        assert.equal(res.body.previous, cursor ?? null);
+        seen.push(...res.body.results.map((o: { owner_id: string }) => o.owner_id));
+        cursor = res.body.next ?? undefined;
+        pages++;
+      } while (cursor !== undefined);
+      assert.ok(pages >= 3);
+      assert.deepEqual(seen, everyone.map((o: { owner_id: string }) => o.owner_id));
+    });
+
+    it('filters by exact name (not substring, case-sensitive)', async () => {
+      const owner = await createOwner(app.api, { name: unique('Exact') });
+      await createOwner(app.api, { name: `${owner.name}-longer` });
+      assert.deepEqual((await app.api.get('/owners', { name: owner.name })).body.results.map((o: { owner_id: string }) => o.owner_id), [owner.owner_id]);
+      assert.equal((await app.api.get('/owners', { name: owner.name.slice(0, -1) })).body.results.length, 0);
+      assert.equal((await app.api.get('/owners', { name: owner.name.toLowerCase() })).body.results.length, 0);
+    });
+
+    it('400s on a bad cursor or page_size, naming it', async () => {
+      const cursor = await app.api.get('/owners', { cursor: 'garbage' });
+      assert.equal(cursor.status, 400);
+      assert.deepEqual(paths(cursor.body), ['cursor']);
+      const size = await app.api.get('/owners', { page_size: 0 });
+      assert.equal(size.status, 400);
+      assert.deepEqual(paths(size.body), ['page_size']);
+    });
+
+    it('400s on a non-UUID id and 404s on unknown ids and names', async () => {
+      const bad = await app.api.get('/owners/not-a-uuid');
+      assert.equal(bad.status, 400);
+      assert.deepEqual(paths(bad.body), ['owner_id']);
+      assert.equal((await app.api.get(`/owners/${NO_SUCH_ID}`)).status, 404);
+      assert.equal((await app.api.get(`/owners/name/${unique('nobody')}`)).status, 404);
+      assert.equal((await app.api.get(`/owners/${NO_SUCH_ID}/users`)).status, 404);
+    });
+  });
+
+  describe('PUT /owners (bulk update)', () => {
+    it('updates several owners, clears links with "", and records one event naming each', async () => {
+      const a = await createOwner(app.api, { reviewer_message_channel_id: '37cb7e41-12ba-46da-92ff-030abe0450b1' });
+      const b = await createOwner(app.api, { description: 'b' });
+      const newName = unique('renamed');
+      const res = await app.api.put('/owners', {
+        owners: [
+          { owner_id: a.owner_id, name: newName, access_request_escalation_period: 30, reviewer_message_channel_id: '' },
+          { owner_id: b.owner_id.toUpperCase(), description: 'B!' },
+        ],
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const readA = (await app.api.get(`/owners/${a.owner_id}`)).body;
+      const readB = (await app.api.get(`/owners/${b.owner_id}`)).body;
+      assert.deepEqual(res.body, { owners: [readA, readB] });
+      assert.deepEqual(readA, { owner_id: a.owner_id, name: newName, description: '', access_request_escalation_period: 30 });
+      assert.equal(readB.name, b.name, 'fields left out keep their value');
+      assert.equal(readB.description, 'B!');
+      const [event] = await eventsFor(b.owner_id, 'OWNERS_UPDATED');
+      assert.ok(event);
+      assert.deepEqual(event.sub_events.map((s) => s.owner_id), [a.owner_id, b.owner_id]);
+    });
+
+    it('lets two owners swap names in one call', async () => {
+      const [a, b] = [await createOwner(app.api), await createOwner(app.api)];
+      const res = await app.api.put('/owners', { owners: [{ owner_id: a.owner_id, name: b.name }, { owner_id: b.owner_id, name: a.name }] });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal((await app.api.get(`/owners/${a.owner_id}`)).body.name, b.name);
+      assert.equal((await app.api.get(`/owners/${b.owner_id}`)).body.name, a.name);
+    });
+
+    it('changes nothing and records nothing when any item is bad', async () => {
+      const [a, b, other] = [await createOwner(app.api), await createOwner(app.api), await createOwner(app.api)];
+      const snapshot = await allOwners();
+      const updatesBefore = await countEvents('OWNERS_UPDATED');
+      const good = { owner_id: a.owner_id, name: unique('should-not-stick'), description: 'nope' };
+      const cases: [unknown[], number, string][] = [
+        [[good, { owner_id: NO_SUCH_ID, name: 'x' }], 404, 'owners.1.owner_id'],
+        [[good, { owner_id: b.owner_id, access_request_escalation_period: -5 }], 400, 'owners.1.access_request_escalation_period'],
+        [[good, { owner_id: b.owner_id, name: other.name }], 409, 'owners.1.name'],
+        [[good, { owner_id: b.owner_id, name: good.name }], 409, 'owners.1.name'],
+        [[good, { owner_id: a.owner_id, description: 'twice' }], 400, 'owners.1.owner_id'],
+        [[good, { owner_id: b.owner_id, source_group_id: NO_SUCH_ID }], 404, 'owners.1.source_group_id'],
+        [[good, { owner_id: b.owner_id, reviewer_message_channel_id: 'general' }], 400, 'owners.1.reviewer_message_channel_id'],
+        [[good, { name: 'no id' }], 400, 'owners.1.owner_id'],
+      ];
+      for (const [owners, status, path] of cases) {
+        const res = await app.api.put('/owners', { owners });
+        assert.equal(res.status, status, JSON.stringify(owners));
+        assert.deepEqual(paths(res.body), [path], JSON.stringify(owners));
+        assert.deepEqual(await allOwners(), snapshot, `nothing changed after ${JSON.stringify(owners)}`);
+      }
+      assert.equal(await countEvents('OWNERS_UPDATED'), updatesBefore);
+      assert.equal((await app.api.put('/owners', {})).status, 400);
+    });
+
+    it('accepts an empty list, changing and recording nothing', async () => {
+      const before = await countEvents('OWNERS_UPDATED');
+      const res = await app.api.put('/owners', { owners: [] });
+      assert.deepEqual([res.status, res.body], [200, { owners: [] }]);
+      assert.equal(await countEvents('OWNERS_UPDATED'), before);
+    });
+  });
+
+  describe('DELETE /owners/{owner_id}', () => {
+    it('refuses while the owner administers an app, naming it, then deletes once it owns nothing', async () => {
+      const owner = await createOwner(app.api);
+      const owned = await createApp(app.api, { admin_owner_id: owner.owner_id });
+      const refused = await app.api.delete(`/owners/${owner.owner_id}`);
+      assert.equal(refused.status, 409);
+      assert.equal(refused.body.code, 'conflict');
+      assert.match(refused.body.message, /1 app\b/);
+      assert.equal((await app.api.get(`/owners/${owner.owner_id}`)).status, 200);
+      assert.equal((await eventsFor(owner.owner_id, 'OWNERS_DELETED')).length, 0);
+
+      assert.equal((await app.api.delete(`/apps/${owned.app_id}`)).status, 200);
+      const res = await app.api.delete(`/owners/${owner.owner_id}`);
+      assert.deepEqual([res.status, res.body], [200, {}]);
+      assert.equal((await app.api.get(`/owners/${owner.owner_id}`)).status, 404);
+      assert.equal((await eventsFor(owner.owner_id, 'OWNERS_DELETED')).length, 1);
+      assert.equal((await app.api.delete(`/owners/${owner.owner_id}`)).status, 404);
+    });
+
+    it('drops the owner\'s user list with it, and frees the name', async () => {
+      const user = await createUser(app.api);
+      const owner = await createOwner(app.api, { user_ids: [user.user_id] });
+      assert.equal((await app.api.delete(`/owners/${owner.owner_id}`)).status, 200);
+      assert.equal((await app.api.get(`/owners/name/${owner.name}`)).status, 404);
+      const again = await createOwner(app.api, { name: owner.name });
+      assert.deepEqual((await app.api.get(`/owners/${again.owner_id}/users`)).body, { users: [] });
+    });
+
+    it('names every kind of thing it still administers', async () => {
+      const owner = await createOwner(app.api);
+      const ownedApp = await createApp(app.api, { admin_owner_id: owner.owner_id });
+      const resource = await createResource(app.api, { app_id: ownedApp.app_id });
+      const group = await createGroup(app.api, { app_id: ownedApp.app_id });
+      await createBundle(app.api, { admin_owner_id: owner.owner_id });
+      await createBundle(app.api, { admin_owner_id: owner.owner_id });
+      const res = await app.api.delete(`/owners/${owner.owner_id}`);
+      assert.equal(res.status, 409);
+      assert.match(res.body.message, /\b1 app\b/);
+      assert.match(res.body.message, /\b2 bundles\b/);
+      // Resources and groups made in an app are administered by the app's owner unless their area says otherwise.
+      if (resource.admin_owner_id === owner.owner_id) assert.match(res.body.message, /\b1 resource\b/);
+      if (group.admin_owner_id === owner.owner_id) assert.match(res.body.message, /\b1 group\b/);
+      assert.equal((await app.api.get(`/owners/${owner.owner_id}`)).status, 200);
+    });
+
+    it('400s on a non-UUID id', async () => {
+      const res = await app.api.delete('/owners/xyz');
+      assert.equal(res.status, 400);
+      assert.deepEqual(paths(res.body), ['owner_id']);
+    });
+  });
+
+  describe('owner users', () => {
+    it('replaces the set in the order given and records who joined and left', async () => {
+      const [u1, u2, u3] = [await createUser(app.api), await createUser(app.api), await createUser(app.api)];
+      const owner = await createOwner(app.api, { user_ids: [u1.user_id, u2.user_id] });
+      const res = await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [u3.user_id, u1.user_id] });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const ids = (body: { users: { user_id: string }[] }) => body.users.map((u) => u.user_id);
+      assert.deepEqual(ids(res.body), [u3.user_id, u1.user_id]);
+      assert.deepEqual(ids((await app.api.get(`/owners/${owner.owner_id}/users`)).body), [u3.user_id, u1.user_id]);
+      assert.equal(res.body.users[0].email, u3.email);
+
+      const [event] = await eventsFor(owner.owner_id, 'OWNER_USERS_UPDATED');
+      assert.ok(event);
+      const subs = event.sub_events.map((s) => `${s.sub_event_type}:${s.user_id ?? ''}`).sort();
+      assert.deepEqual(subs, ['OWNER_USERS_UPDATED:', `OWNER_USER_ADDED:${u3.user_id}`, `OWNER_USER_REMOVED:${u2.user_id}`].sort());
+      assert.equal((await eventsFor(u2.user_id, 'OWNER_USERS_UPDATED')).length, 1);
+
+      const cleared = await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [] });
+      assert.deepEqual(cleared.body, { users: [] });
+    });
+
+    it('404s naming user_ids.N for an unknown user, and changes nothing', async () => {
+      const user = await createUser(app.api);
+      const owner = await createOwner(app.api, { user_ids: [user.user_id] });
+      const before = await countEvents('OWNER_USERS_UPDATED');
+      const res = await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [NO_SUCH_ID] });
+      assert.equal(res.status, 404);
+      assert.deepEqual(paths(res.body), ['user_ids.0']);
+      const now = (await app.api.get(`/owners/${owner.owner_id}/users`)).body.users;
+      assert.deepEqual(now.map((u: { user_id: string }) => u.user_id), [user.user_id]);
+      assert.equal(await countEvents('OWNER_USERS_UPDATED'), before);
+    });
+
+    it('takes users from a source group: direct edits are refused until the link is cleared', async () => {
+      const group = await createGroup(app.api);
+      const owner = await createOwner(app.api, { source_group_id: group.group_id });
+      assert.equal((owner as unknown as { source_group_id: string }).source_group_id, group.group_id);
+      const user = await createUser(app.api);
+      const refused = await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [user.user_id] });
+      assert.equal(refused.status, 409);
+      assert.deepEqual(paths(refused.body), ['user_ids']);
+
+      const cleared = await app.api.put('/owners', { owners: [{ owner_id: owner.owner_id, source_group_id: '' }] });
+      assert.equal(cleared.status, 200);
+      assert.equal('source_group_id' in cleared.body.owners[0], false);
+      assert.equal((await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [user.user_id] })).status, 200);
+      const relinked = await app.api.put('/owners', { owners: [{ owner_id: owner.owner_id, source_group_id: group.group_id }] });
+      assert.equal(relinked.body.owners[0].source_group_id, group.group_id);
+    });
+
+    it('validates the body and the owner', async () => {
+      const owner = await createOwner(app.api);
+      for (const [body, path] of [[{}, 'user_ids'], [{ user_ids: ['x'] }, 'user_ids.0']] as const) {
+        const res = await app.api.put(`/owners/${owner.owner_id}/users`, body);
+        assert.equal(res.status, 400);
+        assert.deepEqual(paths(res.body), [path]);
+      }
+      assert.equal((await app.api.put(`/owners/${NO_SUCH_ID}/users`, { user_ids: [] })).status, 404);
+      assert.equal((await app.api.put('/owners/x/users', { user_ids: [] })).status, 400);
+    });
+  });
+});
