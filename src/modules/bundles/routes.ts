@@ -1,5 +1,84 @@
-// Placeholder: the bundles area registers its routes here.
+// Bundles as the reference has them: CRUD on /bundles, and the resources and groups each holds.
 import type { AppContext } from '../../context.ts';
-import type { ApiRouter } from '../../http/router.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { created, done, ok, type ApiRouter } from '../../http/router.ts';
+import {
+  AddBundleGroupBody, AddBundleResourceBody, CreateBundleBody, ListBundleItemsQuery, ListBundlesQuery, RemoveBundleItemQuery, UpdateBundleBody,
+} from './schemas.ts';
+import { addBundleItem, createBundle, deleteBundle, removeBundleItem, updateBundle } from './service.ts';
+import { toApiBundle, toApiBundleItem, type BundleItemKind } from './store.ts';
 
-export function registerBundleRoutes(_router: ApiRouter, _ctx: AppContext): void {}
+export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { bundles } = ctx.stores;
+
+  router.get('/bundles', (req) => {
+    const query = req.query(ListBundlesQuery);
+    const { rows, total } = bundles.list(query.contains ?? null, ctx.pager.afterSeq('bundles', query), query.page_size + 1);
+    const page = ctx.pager.page('bundles', query, rows, (row) => row.seq, toApiBundle);
+    return ok({ bundles: page.results, next: page.next, previous: page.previous, total_count: total });
+  });
+
+  router.post('/bundles', async (req) => {
+    const body = await req.body(CreateBundleBody);
+    return created(createBundle(ctx, req.caller, { ...body, admin_owner_id: body.admin_owner_id.toLowerCase() }));
+  });
+
+  router.get('/bundles/:bundle_id', (req) => {
+    const id = req.uuidParam('bundle_id');
+    const bundle = bundles.get(id);
+    if (!bundle) throw notFound('bundle', id, 'bundle_id');
+    return ok(bundle);
+  });
+
+  router.put('/bundles/:bundle_id', async (req) => {
+    const id = req.uuidParam('bundle_id');
+    const body = await req.body(UpdateBundleBody);
+    for (const field of ['bundle_id', 'id'] as const) {
+      if (body[field] !== undefined && body[field].toLowerCase() !== id) throw invalidField(field, 'does not match the bundle_id in the path');
+    }
+    return ok(updateBundle(ctx, req.caller, id, {
+      ...(body.name !== undefined && { name: body.name }),
+      ...(body.description !== undefined && { description: body.description }),
+      ...(body.admin_owner_id !== undefined && { admin_owner_id: body.admin_owner_id.toLowerCase() }),
+    }));
+  });
+
+  router.delete('/bundles/:bundle_id', (req) => {
+    deleteBundle(ctx, req.caller, req.uuidParam('bundle_id'));
+    return done();
+  });
+
+  const itemRoutes = (kind: BundleItemKind, plural: 'resources' | 'groups', column: 'resource_id' | 'group_id') => {
+    router.get(`/bundles/:bundle_id/${plural}`, (req) => {
+      const id = req.uuidParam('bundle_id');
+      const query = req.query(ListBundleItemsQuery);
+      if (!bundles.exists(id)) throw notFound('bundle', id, 'bundle_id');
+      const list = `bundle_${plural}`;
+      const { rows, total } = bundles.listItems(kind, id, ctx.pager.afterSeq(list, query), query.page_size + 1);
+      const page = ctx.pager.page(list, query, rows, (row) => row.seq, toApiBundleItem(kind));
+      return ok({ [list]: page.results, next: page.next, previous: page.previous, total_count: total });
+    });
+
+    router.delete(`/bundles/:bundle_id/${plural}/:${column}`, (req) => {
+      const query = req.query(RemoveBundleItemQuery);
+      removeBundleItem(ctx, req.caller, req.uuidParam('bundle_id'), kind, req.uuidParam(column), query.access_level_remote_id);
+      return done();
+    });
+  };
+  itemRoutes('resource', 'resources', 'resource_id');
+  itemRoutes('group', 'groups', 'group_id');
+
+  router.post('/bundles/:bundle_id/resources', async (req) => {
+    const id = req.uuidParam('bundle_id');
+    const body = await req.body(AddBundleResourceBody);
+    const input = { itemId: body.resource_id.toLowerCase(), remoteId: body.access_level_remote_id, name: body.access_level_name };
+    return created(addBundleItem(ctx, req.caller, id, 'resource', input));
+  });
+
+  router.post('/bundles/:bundle_id/groups', async (req) => {
+    const id = req.uuidParam('bundle_id');
+    const body = await req.body(AddBundleGroupBody);
+    const input = { itemId: body.group_id.toLowerCase(), remoteId: body.access_level_remote_id, name: body.access_level_name };
+    return created(addBundleItem(ctx, req.caller, id, 'group', input));
+  });
+}

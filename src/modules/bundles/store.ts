@@ -1,12 +1,197 @@
-// The bundles area's SQL lives here (placeholder until the area is built out).
+// Bundles and the resources and groups they hold: the only SQL for either.
+// Item counts are never stored: every bundle read counts its items in the same query.
 import type { Db } from '../../db/open.ts';
+import { newId } from '../../lib/ids.ts';
+
+interface BundleRow {
+  seq: number;
+  id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  created_at: string;
+  updated_at: string;
+  total_num_resources: number;
+  total_num_groups: number;
+}
+
+/** The spec names the id `id`, the reference `bundle_id`; both are sent, with the same value. */
+export interface ApiBundle {
+  id: string;
+  bundle_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  created_at: string;
+  updated_at: string;
+  total_num_items: number;
+  total_num_resources: number;
+  total_num_groups: number;
+}
+
+export function toApiBundle(row: BundleRow): ApiBundle {
+  return {
+    id: row.id,
+    bundle_id: row.id,
+    name: row.name,
+    description: row.description,
+    admin_owner_id: row.admin_owner_id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    total_num_items: row.total_num_resources + row.total_num_groups,
+    total_num_resources: row.total_num_resources,
+    total_num_groups: row.total_num_groups,
+  };
+}
+
+/** What a bundle holds; each kind has its own table and id column. */
+export const BUNDLE_ITEM_KINDS = {
+  resource: { table: 'bundle_resources', column: 'resource_id' },
+  group: { table: 'bundle_groups', column: 'group_id' },
+} as const;
+export type BundleItemKind = keyof typeof BUNDLE_ITEM_KINDS;
+
+interface ItemRow {
+  seq: number;
+  bundle_id: string;
+  item_id: string;
+  access_level_remote_id: string;
+  access_level_name: string;
+}
+
+/** One item as the reference's BundleResource / BundleGroup: `resource_id` or `group_id` beside the bundle. */
+export type ApiBundleItem = { bundle_id: string; access_level_name: string; access_level_remote_id: string } & Record<string, string>;
+
+export const toApiBundleItem = (kind: BundleItemKind) => (row: ItemRow): ApiBundleItem => ({
+  bundle_id: row.bundle_id,
+  [BUNDLE_ITEM_KINDS[kind].column]: row.item_id,
+  access_level_name: row.access_level_name,
+  access_level_remote_id: row.access_level_remote_id,
+});
+
+export interface BundleFields {
+  name: string;
+  description: string;
+  admin_owner_id: string;
+}
+
+interface ItemKey {
+  bundleId: string;
+  itemId: string;
+  remoteId: string;
+}
+
+/** The same statements for resources and groups; table and column come from BUNDLE_ITEM_KINDS, never from input. */
+function itemStatements(db: Db, kind: BundleItemKind) {
+  const { table, column } = BUNDLE_ITEM_KINDS[kind];
+  const columns = `seq, bundle_id, ${column} AS item_id, access_level_remote_id, access_level_name`;
+  return {
+    insert: db.prepare<ItemKey & { name: string }>(
+      `INSERT INTO ${table} (bundle_id, ${column}, access_level_remote_id, access_level_name)
+       VALUES (@bundleId, @itemId, @remoteId, @name) ON CONFLICT DO NOTHING`,
+    ),
+    remove: db.prepare<ItemKey>(`DELETE FROM ${table} WHERE bundle_id = @bundleId AND ${column} = @itemId AND access_level_remote_id = @remoteId`),
+    get: db.prepare<ItemKey, ItemRow>(
+      `SELECT ${columns} FROM ${table} WHERE bundle_id = @bundleId AND ${column} = @itemId AND access_level_remote_id = @remoteId`,
+    ),
+    page: db.prepare<{ bundleId: string; after: number; limit: number }, ItemRow>(
+      `SELECT ${columns} FROM ${table} WHERE bundle_id = @bundleId AND seq > @after ORDER BY seq LIMIT @limit`,
+    ),
+    all: db.prepare<{ bundleId: string }, ItemRow>(`SELECT ${columns} FROM ${table} WHERE bundle_id = @bundleId ORDER BY seq`),
+    count: db.prepare<{ bundleId: string }, { n: number }>(`SELECT count(*) AS n FROM ${table} WHERE bundle_id = @bundleId`),
+  };
+}
 
 export function createBundleStore(db: Db) {
-  const byId = db.prepare<[string], { id: string }>('SELECT id FROM bundles WHERE id = ?');
+  // SQLite's own lower() folds ASCII only; `contains` should match "Équipe" with "équipe" too.
+  db.function('gatehouse_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
+
+  const SELECT_BUNDLE = `
+    SELECT bundles.*,
+           (SELECT count(*) FROM bundle_resources WHERE bundle_id = bundles.id) AS total_num_resources,
+           (SELECT count(*) FROM bundle_groups WHERE bundle_id = bundles.id)    AS total_num_groups
+    FROM bundles`;
+  const CONTAINS = '(@contains IS NULL OR instr(gatehouse_lower(name), @contains) > 0)';
+
+  const insert = db.prepare<BundleFields & { id: string; at: string }>(
+    `INSERT INTO bundles (id, name, description, admin_owner_id, created_at, updated_at)
+     VALUES (@id, @name, @description, @admin_owner_id, @at, @at)`,
+  );
+  const update = db.prepare<BundleFields & { id: string; at: string }>(
+    `UPDATE bundles SET name = @name, description = @description, admin_owner_id = @admin_owner_id, updated_at = @at WHERE id = @id`,
+  );
+  const touch = db.prepare<{ id: string; at: string }>('UPDATE bundles SET updated_at = @at WHERE id = @id');
+  const remove = db.prepare<[string]>('DELETE FROM bundles WHERE id = ?');
+  const byId = db.prepare<{ id: string }, BundleRow>(`${SELECT_BUNDLE} WHERE id = @id`);
+  const page = db.prepare<{ contains: string | null; after: number; limit: number }, BundleRow>(
+    `${SELECT_BUNDLE} WHERE ${CONTAINS} AND seq > @after ORDER BY seq LIMIT @limit`,
+  );
+  const count = db.prepare<{ contains: string | null }, { n: number }>(`SELECT count(*) AS n FROM bundles WHERE ${CONTAINS}`);
+  const items = { resource: itemStatements(db, 'resource'), group: itemStatements(db, 'group') };
+
   return {
+    create(fields: BundleFields, at: Date): ApiBundle {
+      const id = newId();
+      insert.run({ ...fields, id, at: at.toISOString() });
+      return toApiBundle(byId.get({ id })!);
+    },
+    /** Overwrites the editable fields and updated_at. */
+    update(id: string, fields: BundleFields, at: Date): ApiBundle {
+      update.run({ ...fields, id, at: at.toISOString() });
+      return toApiBundle(byId.get({ id })!);
+    },
+    /** Marks the bundle changed (its items were). */
+    touch(id: string, at: Date): void {
+      touch.run({ id, at: at.toISOString() });
+    },
+    /** Deletes a bundle; its items go with it (ON DELETE CASCADE). */
+    delete(id: string): void {
+      remove.run(id);
+    },
+    get(id: string): ApiBundle | undefined {
+      const row = byId.get({ id });
+      return row && toApiBundle(row);
+    },
     /** Whether a record with this id exists; other areas use it to check references. */
     exists(id: string): boolean {
-      return byId.get(id) !== undefined;
+      return byId.get({ id }) !== undefined;
+    },
+    /**
+     * A keyset page of bundles whose name contains `contains` (any case), or all when null, and the size
+     * of the whole filtered set; both read in one transaction so they agree.
+     */
+    list(contains: string | null, after: number | null, limit: number): { rows: BundleRow[]; total: number } {
+      const folded = contains === null ? null : contains.toLowerCase();
+      return db.transaction(() => ({
+        rows: page.all({ contains: folded, after: after ?? 0, limit }),
+        total: count.get({ contains: folded })!.n,
+      }))();
+    },
+
+    /** Adds an item at an access level; returns false when the bundle already holds it at that level. */
+    addItem(kind: BundleItemKind, key: ItemKey, name: string): boolean {
+      return items[kind].insert.run({ ...key, name }).changes > 0;
+    },
+    /** Removes an item at an access level; returns false when the bundle did not hold it. */
+    removeItem(kind: BundleItemKind, key: ItemKey): boolean {
+      return items[kind].remove.run(key).changes > 0;
+    },
+    getItem(kind: BundleItemKind, key: ItemKey): ApiBundleItem | undefined {
+      const row = items[kind].get.get(key);
+      return row && toApiBundleItem(kind)(row);
+    },
+    /** Every item of one kind in a bundle, in the order they were added. */
+    allItems(kind: BundleItemKind, bundleId: string): ApiBundleItem[] {
+      return items[kind].all.all({ bundleId }).map(toApiBundleItem(kind));
+    },
+    /** A keyset page of one kind of item, and how many the bundle holds in all (read in one transaction). */
+    listItems(kind: BundleItemKind, bundleId: string, after: number | null, limit: number): { rows: ItemRow[]; total: number } {
+      return db.transaction(() => ({
+        rows: items[kind].page.all({ bundleId, after: after ?? 0, limit }),
+        total: items[kind].count.get({ bundleId })!.n,
+      }))();
     },
   };
 }
+
+export type BundleStore = ReturnType<typeof createBundleStore>;

@@ -1,5 +1,72 @@
-// Placeholder: the tags area registers its routes here.
+// Tags as the reference has them: /tag (create, find, get, delete), /tags (list, attach, detach),
+// and the tags of one user, group or resource.
 import type { AppContext } from '../../context.ts';
-import type { ApiRouter } from '../../http/router.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { AttachTagBody, CreateTagBody, CreateTagQuery, GetTagQuery, ListTagsQuery } from './schemas.ts';
+import { attachTag, createTag, deleteTag, detachTag, tagsOf } from './service.ts';
+import { TAG_TARGETS, toApiTag, type TagTarget } from './store.ts';
 
-export function registerTagRoutes(_router: ApiRouter, _ctx: AppContext): void {}
+/** Path segment of each target kind: /tags/{tag_id}/users/{user_id} and /users/{user_id}/tags. */
+const PLURAL: Record<TagTarget, string> = { user: 'users', group: 'groups', resource: 'resources' };
+
+export function registerTagRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { tags } = ctx.stores;
+
+  // The reference keeps tag_key, tag_value and admin_owner_id as deprecated query parameters beside the
+  // CreateTagInfo body; both are accepted, and for each field the body wins when both give it.
+  router.post('/tag', async (req) => {
+    const query = req.query(CreateTagQuery);
+    const body = (await req.body(CreateTagBody)) ?? {};
+    const key = body.tag_key ?? query.tag_key;
+    if (key === undefined) throw new AppError('validation_failed', 'tag_key is required (in the body or the query)', [{ path: 'tag_key', message: 'is required' }]);
+    const adminOwnerId = body.admin_owner_id !== undefined ? body.admin_owner_id : (query.admin_owner_id ?? null);
+    return ok(createTag(ctx, req.caller, {
+      key,
+      value: body.tag_value ?? query.tag_value ?? '',
+      adminOwnerId: adminOwnerId?.toLowerCase() ?? null,
+    }));
+  });
+
+  router.get('/tag', (req) => {
+    const query = req.query(GetTagQuery);
+    const tag = tags.getByKeyValue(query.tag_key, query.tag_value);
+    if (!tag) throw new AppError('not_found', 'no tag has this key and value', [{ path: 'tag_key', message: 'no tag with this key and value' }]);
+    return ok(tag);
+  });
+
+  router.get('/tag/:tag_id', (req) => {
+    const id = req.uuidParam('tag_id');
+    const tag = tags.get(id);
+    if (!tag) throw notFound('tag', id, 'tag_id');
+    return ok(tag);
+  });
+
+  router.delete('/tag/:tag_id', (req) => {
+    deleteTag(ctx, req.caller, req.uuidParam('tag_id'));
+    return done();
+  });
+
+  router.get('/tags', (req) => {
+    const query = req.query(ListTagsQuery);
+    const rows = tags.list(ctx.pager.afterSeq('tags', query), query.page_size + 1);
+    return ok(ctx.pager.page('tags', query, rows, (row) => row.seq, toApiTag));
+  });
+
+  for (const kind of Object.keys(TAG_TARGETS) as TagTarget[]) {
+    const column = TAG_TARGETS[kind].column;
+    router.post(`/tags/:tag_id/${PLURAL[kind]}/:${column}`, async (req) => {
+      const tagId = req.uuidParam('tag_id');
+      const targetId = req.uuidParam(column);
+      await req.body(AttachTagBody);
+      attachTag(ctx, req.caller, tagId, kind, targetId);
+      return done();
+    });
+    router.delete(`/tags/:tag_id/${PLURAL[kind]}/:${column}`, (req) => {
+      detachTag(ctx, req.caller, req.uuidParam('tag_id'), kind, req.uuidParam(column));
+      return done();
+    });
+    // The schema names the array `tags` (a reference sample says `results`); the schema wins.
+    router.get(`/${PLURAL[kind]}/:${column}/tags`, (req) => ok({ tags: tagsOf(ctx, kind, req.uuidParam(column)) }));
+  }
+}

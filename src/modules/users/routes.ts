@@ -14,7 +14,8 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
 
   router.get('/users', (req) => {
     const query = req.query(ListUsersQuery);
-    const rows = users.list(ctx.pager.afterSeq('users', query), query.page_size + 1);
+    const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()) };
+    const rows = users.list(filter, ctx.pager.afterSeq('users', query), query.page_size + 1);
     return ok(ctx.pager.page('users', query, rows, (row) => row.seq, toApiUser));
   });
 

@@ -26,7 +26,11 @@ export const CreateUserBody = v.object({
   manager_id: v.optional(v.nullable(Uuid)),
 });
 
-export const ListUsersQuery = v.object({ ...PageQueryEntries });
+export const ListUsersQuery = v.object({
+  ...PageQueryEntries,
+  // Users having ANY of these tags; repeated keys or comma-separated ids.
+  tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
+});
 
 export const GetUserQuery = v.pipe(
   v.object({

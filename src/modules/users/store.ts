@@ -80,7 +80,13 @@ export function createUserStore(db: Db) {
   );
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
   const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
-  const page = db.prepare<[number, number], UserRow>('SELECT * FROM users WHERE seq > ? ORDER BY seq LIMIT ?');
+  // tagIds: a JSON array of tag ids (users having any of them), or null for every user.
+  const page = db.prepare<{ tagIds: string | null; after: number; limit: number }, UserRow>(
+    `SELECT * FROM users
+     WHERE (@tagIds IS NULL OR id IN (SELECT user_id FROM tag_users WHERE tag_id IN (SELECT value FROM json_each(@tagIds))))
+       AND seq > @after
+     ORDER BY seq LIMIT @limit`,
+  );
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users');
 
   const insertRemote = db.prepare<[string, string, string, string]>(
@@ -127,8 +133,9 @@ export function createUserStore(db: Db) {
     count(): number {
       return count.get()!.n;
     },
-    list(after: number | null, limit: number): UserRow[] {
-      return page.all(after ?? 0, limit);
+    /** A keyset page of users; `filter.tagIds` keeps those having any of these tags. */
+    list(filter: { tagIds?: string[] | undefined }, after: number | null, limit: number): UserRow[] {
+      return page.all({ tagIds: asJson(filter.tagIds), after: after ?? 0, limit });
     },
 
     addRemote(userId: string, provider: string, remoteId: string, at: Date): ApiRemoteUser {
