@@ -60,7 +60,12 @@ function apiRequest(req: GatehouseRequest, maxBodyBytes: number): ApiRequest {
       return raw.toLowerCase();
     },
     query: (schema) => parse(schema, req.query, 'query'),
-    body: async (schema) => parse(schema, await readJsonBody(req, maxBodyBytes), 'body'),
+    body: async (schema) => {
+      const raw = await readJsonBody(req, maxBodyBytes);
+      // Valibot's object schemas accept arrays; no endpoint takes a top-level array, so refuse it here once.
+      if (Array.isArray(raw)) throw invalidField('body', 'must be a JSON object, not an array');
+      return parse(schema, raw, 'body');
+    },
   };
 }
 

@@ -43,9 +43,13 @@ describe('errors', () => {
   });
 
   it('a body that is not an object → 400 naming the body', async () => {
-    const res = await app.api.post('/users', [1, 2]);
-    assert.equal(res.status, 400);
-    assert.equal(res.body.code, 'validation_failed');
+    for (const body of [[1, 2], [], 'text', 7, null]) {
+      const res = await app.api.post('/tokens', body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.code, 'validation_failed');
+    }
+    const array = await app.api.post('/tokens', []);
+    assert.equal(array.body.details[0].path, 'body');
   });
 
   it('a missing body where one is required → 400', async () => {
