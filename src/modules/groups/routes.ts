@@ -1,5 +1,41 @@
-// Placeholder: the groups area registers its routes here.
+// Groups: create, list with the reference's filters, read, bulk update, delete.
 import type { AppContext } from '../../context.ts';
-import type { ApiRouter } from '../../http/router.ts';
+import { notFound } from '../../http/errors.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
+import { createGroup, deleteGroup, updateGroups } from './service.ts';
 
-export function registerGroupRoutes(_router: ApiRouter, _ctx: AppContext): void {}
+export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { groups } = ctx.stores;
+
+  router.post('/groups', async (req) => ok(createGroup(ctx, req.caller, await req.body(CreateGroupBody))));
+
+  router.get('/groups', (req) => {
+    const query = req.query(ListGroupsQuery);
+    const filter = {
+      groupType: query.group_type_filter,
+      groupIds: query.group_ids?.map((id) => id.toLowerCase()),
+      name: query.group_name,
+      tagIds: query.tag_ids?.map((id) => id.toLowerCase()),
+    };
+    const rows = groups.list(filter, ctx.pager.afterSeq('groups', query), query.page_size + 1);
+    return ok(ctx.pager.page('groups', query, rows, (row) => row.seq, groups.toApi));
+  });
+
+  router.put('/groups', async (req) => {
+    const body = await req.body(UpdateGroupsBody);
+    return ok({ groups: updateGroups(ctx, req.caller, body.groups) });
+  });
+
+  router.get('/groups/:group_id', (req) => {
+    const id = req.uuidParam('group_id');
+    const group = groups.get(id);
+    if (!group) throw notFound('group', id);
+    return ok(group);
+  });
+
+  router.delete('/groups/:group_id', (req) => {
+    deleteGroup(ctx, req.caller, req.uuidParam('group_id'));
+    return done();
+  });
+}

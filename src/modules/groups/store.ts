@@ -1,12 +1,174 @@
-// The groups area's SQL lives here (placeholder until the area is built out).
+// Groups and their leaders: the only SQL for either.
 import type { Db } from '../../db/open.ts';
+import { newId } from '../../lib/ids.ts';
+import {
+  DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow,
+} from '../item-settings.ts';
+
+export interface GroupRow extends RequestSettingsRow {
+  seq: number;
+  id: string;
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  group_type: string;
+  remote_id: string | null;
+  remote_name: string | null;
+  remote_info: string | null;
+  metadata: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Everything stored about a group but its id, times and leaders. */
+export interface GroupState {
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  group_type: string;
+  remote_id: string | null;
+  remote_name: string | null;
+  remote_info: Record<string, unknown> | null;
+  metadata: string | null;
+  settings: RequestSettings;
+}
+
+export interface GroupFilter {
+  groupType?: string | undefined;
+  groupIds?: string[] | undefined;
+  name?: string | undefined;
+  tagIds?: string[] | undefined;
+}
+
+export function stateFromRow(row: GroupRow): GroupState {
+  return {
+    app_id: row.app_id,
+    name: row.name,
+    description: row.description,
+    admin_owner_id: row.admin_owner_id,
+    group_type: row.group_type,
+    remote_id: row.remote_id,
+    remote_name: row.remote_name,
+    remote_info: row.remote_info === null ? null : (JSON.parse(row.remote_info) as Record<string, unknown>),
+    metadata: row.metadata,
+    settings: requestSettingsFromRow(row),
+  };
+}
+
+function columns(state: GroupState) {
+  return {
+    app_id: state.app_id,
+    name: state.name,
+    description: state.description,
+    admin_owner_id: state.admin_owner_id,
+    group_type: state.group_type,
+    remote_id: state.remote_id,
+    remote_name: state.remote_name,
+    remote_info: state.remote_info === null ? null : JSON.stringify(state.remote_info),
+    metadata: state.metadata,
+    ...requestSettingsColumns(state.settings),
+  };
+}
+type Columns = ReturnType<typeof columns>;
+// Every written column, read off the mapping itself so the SQL can never miss one.
+const COLUMN_NAMES = Object.keys(columns({
+  app_id: '', name: '', description: '', admin_owner_id: '', group_type: '', remote_id: null, remote_name: null,
+  remote_info: null, metadata: null, settings: DEFAULT_REQUEST_SETTINGS,
+}));
 
 export function createGroupStore(db: Db) {
-  const byId = db.prepare<[string], { id: string }>('SELECT id FROM groups WHERE id = ?');
+  const insert = db.prepare<Columns & { id: string; at: string }>(
+    `INSERT INTO groups (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
+     VALUES (@id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @at, @at)`,
+  );
+  const update = db.prepare<Columns & { id: string; at: string }>(
+    `UPDATE groups SET ${COLUMN_NAMES.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @at WHERE id = @id`,
+  );
+  const remove = db.prepare<[string]>('DELETE FROM groups WHERE id = ?');
+  const byId = db.prepare<[string], GroupRow>('SELECT * FROM groups WHERE id = ?');
+  const page = db.prepare<
+    { type: string | null; ids: string | null; name: string | null; tags: string | null; after: number; limit: number },
+    GroupRow
+  >(
+    `SELECT * FROM groups
+     WHERE (@type IS NULL OR group_type = @type)
+       AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
+       AND (@name IS NULL OR instr(lower(name), lower(@name)) > 0)
+       AND (@tags IS NULL OR id IN (SELECT group_id FROM tag_groups WHERE tag_id IN (SELECT value FROM json_each(@tags))))
+       AND seq > @after
+     ORDER BY seq LIMIT @limit`,
+  );
+  // A set: listed in id order (the table is WITHOUT ROWID and keeps no position).
+  const leaders = db.prepare<[string], { user_id: string }>('SELECT user_id FROM group_leaders WHERE group_id = ? ORDER BY user_id');
+  const clearLeaders = db.prepare<[string]>('DELETE FROM group_leaders WHERE group_id = ?');
+  const insertLeader = db.prepare<[string, string]>('INSERT INTO group_leaders (group_id, user_id) VALUES (?, ?)');
+
+  const json = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
+
+  /** A row as the API's Group. */
+  function toApi(row: GroupRow) {
+    const state = stateFromRow(row);
+    return {
+      group_id: row.id,
+      app_id: row.app_id,
+      name: row.name,
+      description: row.description,
+      admin_owner_id: row.admin_owner_id,
+      group_leader_user_ids: leaders.all(row.id).map((r) => r.user_id),
+      ...(row.remote_id !== null && { remote_id: row.remote_id }),
+      ...(row.remote_name !== null && { remote_name: row.remote_name }),
+      group_type: row.group_type,
+      ...requestSettingsToApi(state.settings),
+      ...(row.metadata !== null && { metadata: row.metadata }),
+      ...(state.remote_info !== null && { remote_info: state.remote_info }),
+    };
+  }
+
   return {
     /** Whether a record with this id exists; other areas use it to check references. */
     exists(id: string): boolean {
       return byId.get(id) !== undefined;
     },
+    getRow(id: string): GroupRow | undefined {
+      return byId.get(id);
+    },
+    get(id: string) {
+      const row = byId.get(id);
+      return row && toApi(row);
+    },
+    toApi,
+    /** Inserts a group and returns its id. */
+    create(state: GroupState, at: Date): string {
+      const id = newId();
+      insert.run({ id, ...columns(state), at: at.toISOString() });
+      return id;
+    },
+    update(id: string, state: GroupState, at: Date): void {
+      update.run({ id, ...columns(state), at: at.toISOString() });
+    },
+    /** Deletes the group; its leaders, tag links, bundle items and access edges go with it (ON DELETE CASCADE). */
+    delete(id: string): void {
+      remove.run(id);
+    },
+    list(filter: GroupFilter, after: number | null, limit: number): GroupRow[] {
+      return page.all({
+        type: filter.groupType ?? null,
+        ids: json(filter.groupIds),
+        name: filter.name ?? null,
+        tags: json(filter.tagIds),
+        after: after ?? 0,
+        limit,
+      });
+    },
+    /** Replaces the group's leaders. */
+    setLeaders(groupId: string, userIds: string[]): void {
+      clearLeaders.run(groupId);
+      for (const userId of userIds) insertLeader.run(groupId, userId);
+    },
   };
 }
+
+export type GroupStore = ReturnType<typeof createGroupStore>;
+export type ApiGroup = ReturnType<GroupStore['toApi']>;

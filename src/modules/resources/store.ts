@@ -1,12 +1,290 @@
-// The resources area's SQL lives here (placeholder until the area is built out).
+// Resources, their tree (parent → children) and the access levels each offers: the only SQL for them.
 import type { Db } from '../../db/open.ts';
+import { newId } from '../../lib/ids.ts';
+import {
+  DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow,
+} from '../item-settings.ts';
+
+export interface ResourceRow extends RequestSettingsRow {
+  seq: number;
+  id: string;
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  resource_type: string;
+  remote_resource_id: string | null;
+  remote_resource_name: string | null;
+  remote_info: string | null;
+  metadata: string | null;
+  parent_resource_id: string | null;
+  require_mfa_to_connect: number;
+  ticket_propagation: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TicketPropagation {
+  enabled_on_grant: boolean;
+  enabled_on_revocation: boolean;
+  ticket_provider?: string | undefined;
+  ticket_project_id?: string | undefined;
+}
+
+/** Everything stored about a resource but its id, times and access levels. */
+export interface ResourceState {
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  resource_type: string;
+  remote_resource_id: string | null;
+  remote_resource_name: string | null;
+  remote_info: Record<string, unknown> | null;
+  metadata: string | null;
+  parent_resource_id: string | null;
+  require_mfa_to_connect: boolean;
+  ticket_propagation: TicketPropagation | null;
+  settings: RequestSettings;
+}
+
+export interface AccessLevel {
+  access_level_name: string;
+  access_level_remote_id: string;
+}
+
+/** The default access level every resource offers. */
+export const DEFAULT_ACCESS_LEVEL: AccessLevel = { access_level_name: '', access_level_remote_id: '' };
+
+export interface ResourceFilter {
+  resourceType?: string | undefined;
+  resourceIds?: string[] | undefined;
+  name?: string | undefined;
+  parentId?: string | undefined;
+  ancestorId?: string | undefined;
+  remoteId?: string | undefined;
+  tagIds?: string[] | undefined;
+}
+
+export function stateFromRow(row: ResourceRow): ResourceState {
+  return {
+    app_id: row.app_id,
+    name: row.name,
+    description: row.description,
+    admin_owner_id: row.admin_owner_id,
+    resource_type: row.resource_type,
+    remote_resource_id: row.remote_resource_id,
+    remote_resource_name: row.remote_resource_name,
+    remote_info: row.remote_info === null ? null : (JSON.parse(row.remote_info) as Record<string, unknown>),
+    metadata: row.metadata,
+    parent_resource_id: row.parent_resource_id,
+    require_mfa_to_connect: row.require_mfa_to_connect === 1,
+    ticket_propagation: row.ticket_propagation === null ? null : (JSON.parse(row.ticket_propagation) as TicketPropagation),
+    settings: requestSettingsFromRow(row),
+  };
+}
+
+function columns(state: ResourceState) {
+  return {
+    app_id: state.app_id,
+    name: state.name,
+    description: state.description,
+    admin_owner_id: state.admin_owner_id,
+    resource_type: state.resource_type,
+    remote_resource_id: state.remote_resource_id,
+    remote_resource_name: state.remote_resource_name,
+    remote_info: state.remote_info === null ? null : JSON.stringify(state.remote_info),
+    metadata: state.metadata,
+    parent_resource_id: state.parent_resource_id,
+    require_mfa_to_connect: state.require_mfa_to_connect ? 1 : 0,
+    ticket_propagation: state.ticket_propagation === null ? null : JSON.stringify(state.ticket_propagation),
+    ...requestSettingsColumns(state.settings),
+  };
+}
+type Columns = ReturnType<typeof columns>;
+// Every written column, read off the mapping itself so the SQL can never miss one.
+const COLUMN_NAMES = Object.keys(columns({
+  app_id: '', name: '', description: '', admin_owner_id: '', resource_type: '', remote_resource_id: null, remote_resource_name: null,
+  remote_info: null, metadata: null, parent_resource_id: null, require_mfa_to_connect: false, ticket_propagation: null,
+  settings: DEFAULT_REQUEST_SETTINGS,
+}));
 
 export function createResourceStore(db: Db) {
-  const byId = db.prepare<[string], { id: string }>('SELECT id FROM resources WHERE id = ?');
+  const insert = db.prepare<Columns & { id: string; at: string }>(
+    `INSERT INTO resources (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
+     VALUES (@id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @at, @at)`,
+  );
+  const update = db.prepare<Columns & { id: string; at: string }>(
+    `UPDATE resources SET ${COLUMN_NAMES.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @at WHERE id = @id`,
+  );
+  const remove = db.prepare<[string]>('DELETE FROM resources WHERE id = ?');
+  const byId = db.prepare<[string], ResourceRow>('SELECT * FROM resources WHERE id = ?');
+  const firstChild = db.prepare<[string], { id: string }>('SELECT id FROM resources WHERE parent_resource_id = ? LIMIT 1');
+  // Nearest first. The depth cap only guards against a cycle the service should never have let in.
+  const ancestors = db.prepare<[string], { id: string }>(
+    `WITH RECURSIVE up(id, depth) AS (
+       SELECT parent_resource_id, 1 FROM resources WHERE id = ? AND parent_resource_id IS NOT NULL
+       UNION ALL
+       SELECT r.parent_resource_id, up.depth + 1 FROM resources r JOIN up ON r.id = up.id
+       WHERE r.parent_resource_id IS NOT NULL AND up.depth < 100000
+     )
+     SELECT id FROM up ORDER BY depth`,
+  );
+  // Breadth first: children, then grandchildren, each level in creation order.
+  const descendants = db.prepare<[string], { id: string }>(
+    `WITH RECURSIVE down(id, depth) AS (
+       SELECT id, 1 FROM resources WHERE parent_resource_id = ?
+       UNION ALL
+       SELECT r.id, down.depth + 1 FROM resources r JOIN down ON r.parent_resource_id = down.id WHERE down.depth < 100000
+     )
+     SELECT down.id FROM down JOIN resources r ON r.id = down.id ORDER BY down.depth, r.seq`,
+  );
+  const isDescendant = db.prepare<{ root: string; candidate: string }, { found: number }>(
+    `WITH RECURSIVE down(id) AS (
+       SELECT id FROM resources WHERE parent_resource_id = @root
+       UNION
+       SELECT r.id FROM resources r JOIN down ON r.parent_resource_id = down.id
+     )
+     SELECT 1 AS found FROM down WHERE id = @candidate LIMIT 1`,
+  );
+  // Each filter is optional (null: any); lists are JSON arrays.
+  const page = db.prepare<
+    { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; after: number; limit: number },
+    ResourceRow
+  >(
+    `WITH RECURSIVE under(id) AS (
+       SELECT id FROM resources WHERE @ancestor IS NOT NULL AND parent_resource_id = @ancestor
+       UNION
+       SELECT r.id FROM resources r JOIN under ON r.parent_resource_id = under.id
+     )
+     SELECT * FROM resources
+     WHERE (@type IS NULL OR resource_type = @type)
+       AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
+       AND (@name IS NULL OR instr(lower(name), lower(@name)) > 0)
+       AND (@parent IS NULL OR parent_resource_id = @parent)
+       AND (@ancestor IS NULL OR id IN (SELECT id FROM under))
+       AND (@remote IS NULL OR remote_resource_id = @remote)
+       AND (@tags IS NULL OR id IN (SELECT resource_id FROM tag_resources WHERE tag_id IN (SELECT value FROM json_each(@tags))))
+       AND seq > @after
+     ORDER BY seq LIMIT @limit`,
+  );
+  const pageOfTypes = db.prepare<{ types: string; after: number; limit: number }, ResourceRow>(
+    `SELECT * FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND seq > @after ORDER BY seq LIMIT @limit`,
+  );
+  const typeOf = db.prepare<[string], { resource_type: string }>('SELECT resource_type FROM resources WHERE id = ?');
+
+  const levels = db.prepare<[string], { remote_id: string; name: string }>(
+    'SELECT remote_id, name FROM resource_access_levels WHERE resource_id = ? ORDER BY remote_id',
+  );
+  const level = db.prepare<[string, string], { remote_id: string; name: string }>(
+    'SELECT remote_id, name FROM resource_access_levels WHERE resource_id = ? AND remote_id = ?',
+  );
+  const clearLevels = db.prepare<[string]>('DELETE FROM resource_access_levels WHERE resource_id = ?');
+  const insertLevel = db.prepare<[string, string, string]>('INSERT INTO resource_access_levels (resource_id, remote_id, name) VALUES (?, ?, ?)');
+
+  const json = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
+  const accessLevels = (id: string): AccessLevel[] => [
+    DEFAULT_ACCESS_LEVEL,
+    ...levels.all(id).map((row) => ({ access_level_name: row.name, access_level_remote_id: row.remote_id })),
+  ];
+
+  /** A row as the API's Resource (plus Gatehouse's access_levels). */
+  function toApi(row: ResourceRow) {
+    const state = stateFromRow(row);
+    return {
+      resource_id: row.id,
+      app_id: row.app_id,
+      name: row.name,
+      description: row.description,
+      admin_owner_id: row.admin_owner_id,
+      ...(row.remote_resource_id !== null && { remote_resource_id: row.remote_resource_id }),
+      ...(row.remote_resource_name !== null && { remote_resource_name: row.remote_resource_name }),
+      resource_type: row.resource_type,
+      ...requestSettingsToApi(state.settings),
+      require_mfa_to_connect: state.require_mfa_to_connect,
+      ...(row.parent_resource_id !== null && { parent_resource_id: row.parent_resource_id }),
+      ...(state.ticket_propagation !== null && { ticket_propagation: state.ticket_propagation }),
+      ...(row.metadata !== null && { metadata: row.metadata }),
+      ...(state.remote_info !== null && { remote_info: state.remote_info }),
+      ancestor_resource_ids: ancestors.all(row.id).map((r) => r.id),
+      descendant_resource_ids: descendants.all(row.id).map((r) => r.id),
+      access_levels: accessLevels(row.id),
+    };
+  }
+
   return {
     /** Whether a record with this id exists; other areas use it to check references. */
     exists(id: string): boolean {
       return byId.get(id) !== undefined;
     },
+    getRow(id: string): ResourceRow | undefined {
+      return byId.get(id);
+    },
+    get(id: string) {
+      const row = byId.get(id);
+      return row && toApi(row);
+    },
+    toApi,
+    /** Inserts a resource and returns its id. */
+    create(state: ResourceState, at: Date): string {
+      const id = newId();
+      insert.run({ id, ...columns(state), at: at.toISOString() });
+      return id;
+    },
+    update(id: string, state: ResourceState, at: Date): void {
+      update.run({ id, ...columns(state), at: at.toISOString() });
+    },
+    /** Deletes the resource; its access levels, tag links, bundle items and edges go with it (ON DELETE CASCADE). */
+    delete(id: string): void {
+      remove.run(id);
+    },
+    hasChildren(id: string): boolean {
+      return firstChild.get(id) !== undefined;
+    },
+    /** Whether `candidate` lies anywhere below `root` in the tree. */
+    isDescendant(root: string, candidate: string): boolean {
+      return isDescendant.get({ root, candidate }) !== undefined;
+    },
+    list(filter: ResourceFilter, after: number | null, limit: number): ResourceRow[] {
+      return page.all({
+        type: filter.resourceType ?? null,
+        ids: json(filter.resourceIds),
+        name: filter.name ?? null,
+        parent: filter.parentId ?? null,
+        ancestor: filter.ancestorId ?? null,
+        remote: filter.remoteId ?? null,
+        tags: json(filter.tagIds),
+        after: after ?? 0,
+        limit,
+      });
+    },
+    /** One page of the resources of any of `types` (the non-human identities list uses it). */
+    listByTypes(types: readonly string[], after: number | null, limit: number): ResourceRow[] {
+      return pageOfTypes.all({ types: JSON.stringify(types), after: after ?? 0, limit });
+    },
+    /** The resource's resource_type, or undefined when there is no such resource. */
+    resourceType(id: string): string | undefined {
+      return typeOf.get(id)?.resource_type;
+    },
+
+    /** The resource's access levels, the default one ('' / '') first. */
+    accessLevels,
+    /**
+     * The access level of resource `resourceId` whose remote id is `remoteId`, or undefined when the
+     * resource does not exist or offers no such level. '' is the default level every resource offers.
+     */
+    accessLevel(resourceId: string, remoteId: string): AccessLevel | undefined {
+      if (remoteId === '') return byId.get(resourceId) ? DEFAULT_ACCESS_LEVEL : undefined;
+      const row = level.get(resourceId, remoteId);
+      return row && { access_level_name: row.name, access_level_remote_id: row.remote_id };
+    },
+    /** Replaces the resource's non-default access levels. */
+    setAccessLevels(resourceId: string, list: AccessLevel[]): void {
+      clearLevels.run(resourceId);
+      for (const item of list) insertLevel.run(resourceId, item.access_level_remote_id, item.access_level_name);
+    },
   };
 }
+
+export type ResourceStore = ReturnType<typeof createResourceStore>;
+export type ApiResource = ReturnType<ResourceStore['toApi']>;

@@ -1,0 +1,114 @@
+// Use cases that write groups: reference checks, then one transaction with the audit event.
+import type { AppContext } from '../../context.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import type { Actor } from '../events/store.ts';
+import {
+  applyRequestSettings, checkMetadata, checkRemoteInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS,
+} from '../item-settings.ts';
+import { GROUP_METADATA_KINDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
+import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
+import { stateFromRow, type ApiGroup, type GroupState } from './store.ts';
+
+/** Throws not_found naming `${path}.N` for the first leader that is not a user. */
+function checkLeaders(ctx: AppContext, userIds: string[], path: string): void {
+  userIds.forEach((id, index) => {
+    if (!ctx.stores.users.exists(id)) throw notFound('user', id, `${path}.${index}`);
+  });
+}
+
+/**
+ * Creates a group (its owner defaults to its app's owner) with its leaders, and records GROUPS_CREATED.
+ * Nothing is created in a remote system: without remote_info the group exists in Gatehouse only.
+ * Throws validation_failed for bad metadata, remote_info or settings; not_found naming app_id,
+ * admin_owner_id, group_leader_user_ids.N or a request configuration's reference.
+ */
+export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInput): ApiGroup {
+  const { apps, owners, groups, events } = ctx.stores;
+  if (input.metadata !== undefined) checkMetadata(input.metadata, GROUP_METADATA_KINDS, input.group_type, 'metadata');
+  if (input.remote_info !== undefined) checkRemoteInfo(input.remote_info, GROUP_REMOTE_INFO_KINDS, input.group_type, 'remote_info');
+  const settings = applyRequestSettings(DEFAULT_REQUEST_SETTINGS, input);
+  return ctx.db.transaction(() => {
+    const appId = input.app_id.toLowerCase();
+    const app = apps.get(appId);
+    if (!app) throw notFound('app', appId, 'app_id');
+    const ownerId = input.admin_owner_id?.toLowerCase() ?? app.admin_owner_id;
+    if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
+    checkLeaders(ctx, input.group_leader_user_ids, 'group_leader_user_ids');
+    checkRequestSettingReferences(ctx, settings, input);
+    const state: GroupState = {
+      app_id: appId,
+      name: input.name,
+      description: input.description,
+      admin_owner_id: ownerId,
+      group_type: input.group_type,
+      remote_id: input.remote_group_id ?? null,
+      remote_name: null,
+      remote_info: input.remote_info ?? null,
+      metadata: input.metadata ?? null,
+      settings,
+    };
+    const id = groups.create(state, ctx.clock.now());
+    groups.setLeaders(id, input.group_leader_user_ids);
+    events.record(actor, 'GROUPS_CREATED', [
+      { sub_event_type: 'GROUPS_CREATED', group_id: id, group_name: state.name, group_type: state.group_type, app_id: appId, admin_owner_id: ownerId },
+    ]);
+    return groups.get(id)!;
+  })();
+}
+
+/**
+ * Updates several groups, all or nothing, and records one GROUPS_UPDATED with a sub-event each.
+ * Throws (naming `groups.N.field`) validation_failed for a group listed twice or bad settings;
+ * not_found for an unknown group, owner, leader or request configuration reference.
+ */
+export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupInput[]) {
+  const { owners, groups, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    const seen = new Set<string>();
+    const at = ctx.clock.now();
+    const subEvents = items.map((item, index) => {
+      const path = `groups.${index}.`;
+      const id = item.group_id.toLowerCase();
+      if (seen.has(id)) throw invalidField(`${path}group_id`, 'lists a group a second time');
+      seen.add(id);
+      const row = groups.getRow(id);
+      if (!row) throw notFound('group', id, `${path}group_id`);
+      const state = stateFromRow(row);
+      const ownerId = item.admin_owner_id?.toLowerCase();
+      if (ownerId !== undefined && !owners.exists(ownerId)) throw notFound('owner', ownerId, `${path}admin_owner_id`);
+      if (item.group_leader_user_ids) checkLeaders(ctx, item.group_leader_user_ids, `${path}group_leader_user_ids`);
+      const settings = applyRequestSettings(state.settings, item, path);
+      checkRequestSettingReferences(ctx, settings, item, path);
+      const next: GroupState = {
+        ...state,
+        name: item.name ?? state.name,
+        description: item.description ?? state.description,
+        admin_owner_id: ownerId ?? state.admin_owner_id,
+        settings,
+      };
+      groups.update(id, next, at);
+      if (item.group_leader_user_ids) groups.setLeaders(id, item.group_leader_user_ids);
+      return {
+        sub_event_type: 'GROUPS_UPDATED', group_id: id, group_name: next.name,
+        updated_fields: Object.keys(item).filter((key) => key !== 'group_id').join(','),
+      };
+    });
+    if (subEvents.length > 0) events.record(actor, 'GROUPS_UPDATED', subEvents);
+    return items.map((item) => {
+      // UpdateGroupInfo types request_configuration_list as an object; the list is in request_configurations.
+      const { request_configuration_list: _deprecated, ...rest } = groups.get(item.group_id.toLowerCase())!;
+      return rest;
+    });
+  })();
+}
+
+/** Deletes a group and records GROUPS_DELETED; its leaders, tags, bundle items and access go with it. Throws not_found for an unknown id. */
+export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
+  const { groups, events } = ctx.stores;
+  ctx.db.transaction(() => {
+    const row = groups.getRow(id);
+    if (!row) throw notFound('group', id);
+    groups.delete(id);
+    events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }]);
+  })();
+}

@@ -1,0 +1,141 @@
+// Use cases that write resources: reference and tree checks, then one transaction with the audit event.
+import type { AppContext } from '../../context.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
+import type { Actor } from '../events/store.ts';
+import {
+  applyRequestSettings, checkMetadata, checkRemoteInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS,
+} from '../item-settings.ts';
+import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
+import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
+import { stateFromRow, type ApiResource, type ResourceState } from './store.ts';
+
+/** Throws not_found naming `path` when the parent does not exist, validation_failed when it would close a cycle. */
+function checkParent(ctx: AppContext, resourceId: string | null, parentId: string, path: string): void {
+  const { resources } = ctx.stores;
+  if (!resources.exists(parentId)) throw notFound('resource', parentId, path);
+  if (resourceId !== null && (parentId === resourceId || resources.isDescendant(resourceId, parentId))) {
+    throw invalidField(path, 'would make the resource its own ancestor');
+  }
+}
+
+/**
+ * Creates a resource (its owner defaults to its app's owner) with its access levels, and records
+ * RESOURCES_CREATED. Throws validation_failed for bad metadata, remote_info or settings; not_found
+ * naming app_id, admin_owner_id, parent_resource_id or a request configuration's reference.
+ */
+export function createResource(ctx: AppContext, actor: Actor, input: CreateResourceInput): ApiResource {
+  const { apps, owners, resources, events } = ctx.stores;
+  if (input.metadata !== undefined) checkMetadata(input.metadata, RESOURCE_METADATA_KINDS, input.resource_type, 'metadata');
+  if (input.remote_info !== undefined) checkRemoteInfo(input.remote_info, RESOURCE_REMOTE_INFO_KINDS, input.resource_type, 'remote_info');
+  const settings = applyRequestSettings(DEFAULT_REQUEST_SETTINGS, input);
+  return ctx.db.transaction(() => {
+    const appId = input.app_id.toLowerCase();
+    const app = apps.get(appId);
+    if (!app) throw notFound('app', appId, 'app_id');
+    const ownerId = input.admin_owner_id?.toLowerCase() ?? app.admin_owner_id;
+    if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
+    const parentId = input.parent_resource_id?.toLowerCase() ?? null;
+    if (parentId !== null) checkParent(ctx, null, parentId, 'parent_resource_id');
+    checkRequestSettingReferences(ctx, settings, input);
+    const state: ResourceState = {
+      app_id: appId,
+      name: input.name,
+      description: input.description,
+      admin_owner_id: ownerId,
+      resource_type: input.resource_type,
+      remote_resource_id: input.remote_resource_id ?? null,
+      remote_resource_name: input.remote_resource_name ?? null,
+      remote_info: input.remote_info ?? null,
+      metadata: input.metadata ?? null,
+      parent_resource_id: parentId,
+      require_mfa_to_connect: input.require_mfa_to_connect ?? false,
+      ticket_propagation: input.ticket_propagation ?? null,
+      settings,
+    };
+    const id = resources.create(state, ctx.clock.now());
+    if (input.access_levels) resources.setAccessLevels(id, input.access_levels);
+    events.record(actor, 'RESOURCES_CREATED', [
+      {
+        sub_event_type: 'RESOURCES_CREATED', resource_id: id, resource_name: state.name, resource_type: state.resource_type,
+        app_id: appId, admin_owner_id: ownerId, ...(parentId !== null && { parent_resource_id: parentId }),
+      },
+    ]);
+    return resources.get(id)!;
+  })();
+}
+
+/** The API shape of an updated item: the whole Resource, less the one field UpdateResourceInfo types differently (an object). */
+function asUpdateInfo(resource: ApiResource) {
+  const { request_configuration_list: _deprecated, ...rest } = resource;
+  return rest;
+}
+
+/**
+ * Updates several resources, all or nothing, and records one RESOURCES_UPDATED with a sub-event each.
+ * Items apply in order, so a later item's tree check sees an earlier item's new parent.
+ * Throws (naming `resources.N.field`) validation_failed for a resource listed twice, a cycle or bad
+ * settings; not_found for an unknown resource, owner, parent or request configuration reference.
+ */
+export function updateResources(ctx: AppContext, actor: Actor, items: UpdateResourceInput[]) {
+  const { owners, resources, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    const seen = new Set<string>();
+    const at = ctx.clock.now();
+    const subEvents = items.map((item, index) => {
+      const path = `resources.${index}.`;
+      const id = item.resource_id.toLowerCase();
+      if (seen.has(id)) throw invalidField(`${path}resource_id`, 'lists a resource a second time');
+      seen.add(id);
+      const row = resources.getRow(id);
+      if (!row) throw notFound('resource', id, `${path}resource_id`);
+      const state = stateFromRow(row);
+      const ownerId = item.admin_owner_id?.toLowerCase();
+      if (ownerId !== undefined && !owners.exists(ownerId)) throw notFound('owner', ownerId, `${path}admin_owner_id`);
+      const parentId = item.parent_resource_id === undefined ? state.parent_resource_id : item.parent_resource_id?.toLowerCase() ?? null;
+      if (parentId !== null && parentId !== state.parent_resource_id) checkParent(ctx, id, parentId, `${path}parent_resource_id`);
+      const settings = applyRequestSettings(state.settings, item, path);
+      checkRequestSettingReferences(ctx, settings, item, path);
+      const next: ResourceState = {
+        ...state,
+        name: item.name ?? state.name,
+        description: item.description ?? state.description,
+        admin_owner_id: ownerId ?? state.admin_owner_id,
+        parent_resource_id: parentId,
+        require_mfa_to_connect: item.require_mfa_to_connect ?? state.require_mfa_to_connect,
+        ticket_propagation: item.ticket_propagation === undefined ? state.ticket_propagation : item.ticket_propagation,
+        settings,
+      };
+      resources.update(id, next, at);
+      if (item.access_levels) resources.setAccessLevels(id, item.access_levels);
+      return {
+        sub_event_type: 'RESOURCES_UPDATED', resource_id: id, resource_name: next.name,
+        updated_fields: Object.keys(item).filter((key) => key !== 'resource_id').join(','),
+        ...(parentId !== null && { parent_resource_id: parentId }),
+      };
+    });
+    if (subEvents.length > 0) events.record(actor, 'RESOURCES_UPDATED', subEvents);
+    // Read back after every item applied, so tree fields reflect the final state.
+    return items.map((item) => asUpdateInfo(resources.get(item.resource_id.toLowerCase())!));
+  })();
+}
+
+/**
+ * Deletes a resource and records RESOURCES_DELETED; its access levels, tags, bundle items, access and
+ * sessions go with it. Throws not_found for an unknown id, conflict while it has child resources.
+ */
+export function deleteResource(ctx: AppContext, actor: Actor, id: string): void {
+  const { resources, events } = ctx.stores;
+  ctx.db.transaction(() => {
+    const row = resources.getRow(id);
+    if (!row) throw notFound('resource', id);
+    if (resources.hasChildren(id)) {
+      throw new AppError('conflict', `resource ${id} has child resources; delete or move them first`, [
+        { path: 'resource_id', message: 'has child resources' },
+      ]);
+    }
+    resources.delete(id);
+    events.record(actor, 'RESOURCES_DELETED', [
+      { sub_event_type: 'RESOURCES_DELETED', resource_id: id, resource_name: row.name, app_id: row.app_id },
+    ]);
+  })();
+}
