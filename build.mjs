@@ -25,21 +25,25 @@
 // "TypeError: fetch failed"), cannot embed assets, and shells out to
 // `npx postject`. So we do by hand the three steps pkg --sea performs.
 //
-// Env: GATEHOUSE_STRIP=0 skips `strip` (saves ~12 MB when binutils exist).
+// Usage: node build.mjs [--out FILE]   (default dist/gatehouse; the tests build into a temp dir)
+// Env: GATEHOUSE_STRIP=0 skips `strip` (stripping saves ~12 MB when binutils exist).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(fileURLToPath(import.meta.url));
+const { values: args } = parseArgs({ options: { out: { type: 'string' } } });
 const entry = path.join(root, 'src/main.ts');
-const work = path.join(root, 'dist/.sea');
+const out = path.resolve(args.out ?? path.join(root, 'dist/gatehouse'));
+// Intermediate files sit beside the output, so concurrent builds to different places never collide.
+const work = path.join(path.dirname(out), `.sea-${path.basename(out)}`);
 const bundle = path.join(work, 'gatehouse.cjs');
 const blob = path.join(work, 'gatehouse.blob');
-const out = path.join(root, 'dist/gatehouse');
 const ADDON_ASSET = 'better_sqlite3.node'; // must match src/db/native-addon.ts
 const addon = path.join(path.dirname(require.resolve('better-sqlite3/package.json')), 'build/Release/better_sqlite3.node');
 const SEA_FUSE = ['NODE_SEA_FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].join('_');
@@ -63,6 +67,7 @@ try {
   if (process.platform !== 'linux') fail(`this script builds Linux executables; host is ${process.platform}`);
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
+  const started = Date.now();
 
   step(`bundle ${path.relative(root, entry)} (esbuild, cjs, node20)`);
   await build({
@@ -114,10 +119,11 @@ try {
   fs.renameSync(tmpOut, out);
 
   step('verify: SEA fuse flipped');
-  if (!fs.readFileSync(out).includes(`${SEA_FUSE}:1`)) fail('SEA fuse not set in dist/gatehouse');
+  if (!fs.readFileSync(out).includes(`${SEA_FUSE}:1`)) fail(`SEA fuse not set in ${out}`);
 
+  fs.rmSync(work, { recursive: true, force: true });
   const mb = (fs.statSync(out).size / 1048576).toFixed(1);
-  console.log(`build: OK ${path.relative(root, out)} (${mb} MB)`);
+  console.log(`build: OK ${path.relative(root, out)} (${mb} MB, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
 } catch (err) {
   fail(err instanceof Error ? err.stack ?? err.message : String(err));
 }

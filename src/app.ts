@@ -21,6 +21,23 @@ import { registerUserRoutes } from './modules/users/routes.ts';
 
 type Route = { method: string; pattern: RegExp };
 
+/**
+ * The template of the route `method path` would reach, for logging requests that never got there
+ * (refused by authentication or throttling). Rebuilt from the compiled pattern, since Polka keeps
+ * no route strings: /^\/v1\/users\/([^/]+?)\/?$/i with keys [user_id] → /v1/users/:user_id.
+ */
+function routeTemplateFor(app: Polka<GatehouseRequest>, method: string, path: string): string | undefined {
+  const routes = (app as unknown as { routes: (Route & { keys: string[] | false })[] }).routes;
+  const route = routes.find((r) => r.method === method && r.pattern.test(path));
+  if (!route || !Array.isArray(route.keys)) return undefined;
+  const keys = [...route.keys];
+  return route.pattern.source
+    .replace(/^\^/, '')
+    .replace(/\\\/\?\$$/, '')
+    .replace(/\(\[\^\/\]\+\?\)/g, () => `:${keys.shift() ?? 'param'}`)
+    .replace(/\\(.)/g, '$1');
+}
+
 /** Methods registered for `path`, to tell 405 from 404. */
 function allowedMethods(app: Polka<GatehouseRequest>, path: string): string[] {
   const routes = (app as unknown as { routes: Route[] }).routes;
@@ -68,7 +85,7 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
     res.on('finish', () => {
       ctx.log.info('request', {
         method: req.method,
-        path: req.routeTemplate ?? '(no route)',
+        path: req.routeTemplate ?? routeTemplateFor(app, req.method, req.path) ?? '(no route)',
         status: res.statusCode,
         duration_ms: Number(process.hrtime.bigint() - req.startedAt) / 1e6,
         request_id: req.requestId,

@@ -1,14 +1,18 @@
-// Operator verbs over the same stores the API uses: serve, token, migrate, version, help.
+// Operator verbs over the same stores the API uses: serve, token create/revoke, migrate, backup, check, version, help.
+import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, loadConfig, type Config, type Flags } from './config.ts';
+import { ConfigError, ENVIRONMENT, loadConfig, type Config, type Flags } from './config.ts';
 import { createContext, type AppContext } from './context.ts';
+import { backupDatabase, BackupError } from './db/backup.ts';
+import { checkDatabase } from './db/check.ts';
 import { migrate, SchemaTooNewError } from './db/migrate.ts';
-import { openDatabase } from './db/open.ts';
+import { MIGRATIONS } from './db/migrations.ts';
+import { openDatabase, type Db } from './db/open.ts';
 import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { createLogger } from './lib/log.ts';
-import { startServer } from './server.ts';
-import { actorFor, bootstrapAdmin, issueToken } from './modules/tokens/service.ts';
+import { serve } from './service.ts';
+import { actorFor, issueToken, revokeToken } from './modules/tokens/service.ts';
 import { VERSION } from './version.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -16,6 +20,8 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 interface Command {
   usage: string;
   summary: string;
+  /** Shown by `--help`: one line per option, and anything else worth knowing. */
+  help?: string[];
   options: Options;
   run(flags: Flags, env: NodeJS.ProcessEnv): Promise<number>;
 }
@@ -25,6 +31,7 @@ class UsageError extends Error {}
 
 const DB_OPTIONS: Options = { db: { type: 'string' } };
 const SERVER_OPTIONS: Options = { ...DB_OPTIONS, host: { type: 'string' }, port: { type: 'string' } };
+const DB_HELP = '  --db FILE        the database file (GATEHOUSE_DB, default ./data/gatehouse.db)';
 
 /** Opens and migrates the configured database and builds the context every verb works through. */
 function openContext(config: Config): AppContext {
@@ -33,40 +40,43 @@ function openContext(config: Config): AppContext {
   return createContext({ db, clock: systemClock, config, log: createLogger(config.logLevel) });
 }
 
+/**
+ * Opens an existing database file without migrating it (backup and check must not change it).
+ * Read-write nonetheless: a read-only connection cannot remove the -wal/-shm files it creates,
+ * and ones left behind by another user (root running `check`) would lock the service out.
+ */
+function openExisting(config: Config): Db {
+  if (!fs.existsSync(config.dbFile)) throw new ConfigError(`there is no database at ${config.dbFile}`);
+  return openDatabase(config.dbFile, { mustExist: true, asIs: true });
+}
+
 const COMMANDS: Record<string, Command> = {
   serve: {
     usage: 'gatehouse serve [--db FILE] [--host HOST] [--port PORT]',
     summary: 'serve the API (creates the database and an admin token on first start)',
+    help: [
+      DB_HELP,
+      '  --host HOST      address to listen on (GATEHOUSE_HOST, default 127.0.0.1)',
+      '  --port PORT      port to listen on, 0 for any free one (GATEHOUSE_PORT, default 8080)',
+      '',
+      'Pending migrations are applied at start. SIGTERM or SIGINT stops it cleanly: requests in',
+      'flight get GATEHOUSE_SHUTDOWN_TIMEOUT_MS to finish, then the database is checkpointed and closed.',
+    ],
     options: SERVER_OPTIONS,
     async run(flags, env) {
-      const config = loadConfig(env, flags);
-      const ctx = openContext(config);
-      const issued = bootstrapAdmin(ctx, config.bootstrapToken);
-      if (issued && config.bootstrapToken === undefined) {
-        process.stdout.write(
-          `Created the admin user ${issued.token.user_id}. Its FULL_ACCESS API token, shown only this once:\n\n  ${issued.secret}\n\n`,
-        );
-      }
-      const running = await startServer(ctx);
-      ctx.log.info('listening', { url: running.url, db: config.dbFile, version: VERSION });
-      return new Promise<number>((resolve) => {
-        const stop = (signal: string) => {
-          ctx.log.info('shutting down', { signal });
-          void running.close().then(() => {
-            ctx.db.close();
-            ctx.log.info('stopped');
-            resolve(0);
-          });
-        };
-        process.once('SIGTERM', () => stop('SIGTERM'));
-        process.once('SIGINT', () => stop('SIGINT'));
-      });
+      return serve(loadConfig(env, flags));
     },
   },
 
   'token create': {
     usage: 'gatehouse token create --email EMAIL --label LABEL [--read-only] [--db FILE]',
     summary: 'issue an API token for an existing user and print it alone on stdout',
+    help: [
+      '  --email EMAIL    the user the token acts as (must exist)',
+      '  --label LABEL    a name for the token, shown in logs and the audit trail',
+      '  --read-only      a READ_ONLY token (default FULL_ACCESS)',
+      DB_HELP,
+    ],
     options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' } },
     async run(flags, env) {
       if (typeof flags.email !== 'string' || typeof flags.label !== 'string') throw new UsageError('--email and --label are required');
@@ -87,9 +97,38 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 
+  'token revoke': {
+    usage: 'gatehouse token revoke (--id TOKEN_ID | --label LABEL) [--db FILE]',
+    summary: 'delete an API token at once (its next request gets 401)',
+    help: [
+      '  --id TOKEN_ID    the token\'s token_id, as GET /v1/tokens lists it',
+      '  --label LABEL    the token with this label; refused when several tokens share it',
+      DB_HELP,
+    ],
+    options: { ...DB_OPTIONS, id: { type: 'string' }, label: { type: 'string' } },
+    async run(flags, env) {
+      const { id, label } = flags;
+      if ((typeof id === 'string') === (typeof label === 'string')) throw new UsageError('give exactly one of --id and --label');
+      const ctx = openContext(loadConfig(env, flags));
+      try {
+        const token = typeof id === 'string' ? ctx.stores.tokens.get(id.toLowerCase()) : onlyTokenLabelled(ctx, label as string);
+        if (!token) throw new AppError('not_found', `no token has the id ${String(id)}`);
+        // The CLI acts as the token's own user, as `token create` does: the operator has no account.
+        const user = ctx.stores.users.get(token.user_id);
+        if (!user) throw new AppError('not_found', `the token's user ${token.user_id} no longer exists`);
+        revokeToken(ctx, actorFor(user), token.token_id);
+        process.stdout.write(`revoked token ${token.token_id} (${token.token_label})\n`);
+        return 0;
+      } finally {
+        ctx.db.close();
+      }
+    },
+  },
+
   migrate: {
     usage: 'gatehouse migrate [--db FILE]',
     summary: 'bring the database file up to this version\'s schema, then exit',
+    help: [DB_HELP, '', '`serve` does the same at every start; this verb lets you do it (after a backup) on its own.'],
     options: DB_OPTIONS,
     async run(flags, env) {
       const config = loadConfig(env, flags);
@@ -104,16 +143,95 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 
+  backup: {
+    usage: 'gatehouse backup --to FILE [--db FILE]',
+    summary: 'copy the database, consistently, while the service keeps running',
+    help: [
+      '  --to FILE        where to write the copy; replaced atomically if it exists',
+      DB_HELP,
+      '',
+      'Uses SQLite\'s online backup: one consistent snapshot, taken without stopping writers.',
+      'The copy is checked (as `gatehouse check` does) before it replaces FILE. Restore by',
+      'stopping the service and putting the copy in place of the database file.',
+    ],
+    options: { ...DB_OPTIONS, to: { type: 'string' } },
+    async run(flags, env) {
+      if (typeof flags.to !== 'string' || flags.to === '') throw new UsageError('--to FILE is required');
+      const config = loadConfig(env, flags);
+      const db = openExisting(config);
+      try {
+        const started = process.hrtime.bigint();
+        const result = await backupDatabase(db, flags.to);
+        const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+        process.stdout.write(`backed up ${config.dbFile} to ${result.file}: ${result.pages} pages, ${result.bytes} bytes, ${ms} ms\n`);
+        return 0;
+      } finally {
+        db.close();
+      }
+    },
+  },
+
+  check: {
+    usage: 'gatehouse check [--db FILE]',
+    summary: 'check the database file\'s integrity and foreign keys; exit 1 on any problem',
+    help: [DB_HELP, '', 'Read-only; safe while the service runs. Runs PRAGMA integrity_check and foreign_key_check.'],
+    options: DB_OPTIONS,
+    async run(flags, env) {
+      const config = loadConfig(env, flags);
+      let db: Db | undefined;
+      try {
+        db = openExisting(config);
+        const known = MIGRATIONS.at(-1)?.version ?? 0;
+        const result = checkDatabase(db);
+        const version = recordedSchemaVersion(db);
+        if (version === undefined) result.problems.push('this is not a Gatehouse database (it has no schema_migrations table)');
+        else if (version > known) result.problems.push(`schema version ${version} is newer than this Gatehouse knows (${known})`);
+        for (const problem of result.problems) process.stdout.write(problem + '\n');
+        const ok = result.problems.length === 0;
+        process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${config.dbFile} (schema version ${version ?? 'none'})\n`);
+        return ok ? 0 : 1;
+      } catch (err) {
+        // A file damaged badly enough makes SQLite refuse to read it at all: that is a finding too.
+        if (!(err instanceof Error && err.name === 'SqliteError')) throw err;
+        process.stdout.write(`FAILED: ${config.dbFile}: ${err.message}\n`);
+        return 1;
+      } finally {
+        db?.close();
+      }
+    },
+  },
+
   version: {
     usage: 'gatehouse version',
-    summary: 'print the version',
+    summary: 'print the version and the newest schema version it knows',
     options: {},
     async run() {
-      process.stdout.write(`gatehouse ${VERSION}\n`);
+      process.stdout.write(`gatehouse ${VERSION} (schema ${MIGRATIONS.at(-1)?.version ?? 0}, node ${process.version})\n`);
       return 0;
     },
   },
 };
+
+/** The schema version a file records, without creating anything; undefined when it has no migrations table. */
+function recordedSchemaVersion(db: Db): number | undefined {
+  const table = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'").get();
+  if (!table) return undefined;
+  return (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+}
+
+/** The one token with `label`; throws when none or several have it (then the ids are listed). */
+function onlyTokenLabelled(ctx: AppContext, label: string) {
+  const found = ctx.stores.tokens.findByLabel(label);
+  if (found.length === 0) throw new AppError('not_found', `no token has the label "${label}"`);
+  if (found.length > 1) {
+    throw new AppError('conflict', `${found.length} tokens have the label "${label}"; revoke one by --id: ${found.map((t) => t.token_id).join(', ')}`);
+  }
+  return found[0];
+}
+
+function commandHelp(command: Command): string {
+  return [`usage: ${command.usage}`, '', command.summary, ...(command.help ? ['', ...command.help] : []), ''].join('\n');
+}
 
 function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -125,10 +243,17 @@ function helpText(): string {
     ...lines,
     `  ${'help'.padEnd(width)}  show this help, or a command's with "gatehouse <command> --help"`,
     '',
-    'environment: GATEHOUSE_DB, GATEHOUSE_HOST, GATEHOUSE_PORT, GATEHOUSE_BOOTSTRAP_TOKEN,',
-    '             GATEHOUSE_MAX_BODY_BYTES, GATEHOUSE_LOG_LEVEL (flags win over the environment)',
+    'environment (flags win over it):',
+    ...ENVIRONMENT.map((name) => `  ${name}`),
     '',
   ].join('\n');
+}
+
+/** Help for a command group like `token`: its subcommands. */
+function groupHelp(group: string): string | undefined {
+  const members = Object.entries(COMMANDS).filter(([name]) => name.startsWith(`${group} `));
+  if (members.length === 0) return undefined;
+  return [`usage: gatehouse ${group} <command> [options]`, '', ...members.map(([name, c]) => `  ${name.padEnd(14)}  ${c.summary}`), ''].join('\n');
 }
 
 /** Runs one CLI invocation; returns the process exit status. */
@@ -137,14 +262,20 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     const topic = first === 'help' ? argv.slice(1).join(' ') : '';
     const command = COMMANDS[topic];
-    process.stdout.write(command ? `usage: ${command.usage}\n\n${command.summary}\n` : helpText());
+    process.stdout.write(command ? commandHelp(command) : (groupHelp(topic) ?? helpText()));
     return 0;
   }
   const twoWord = second !== undefined ? `${first} ${second}` : '';
   const name = COMMANDS[twoWord] ? twoWord : first;
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`gatehouse: unknown command "${argv.slice(0, 2).join(' ')}"\n\n${helpText()}`);
+    const group = groupHelp(first);
+    if (group && (second === '--help' || second === '-h')) {
+      process.stdout.write(group);
+      return 0;
+    }
+    const problem = !group ? `unknown command "${first}"` : second === undefined ? `${first}: which one?` : `unknown command "${first} ${second}"`;
+    process.stderr.write(`gatehouse: ${problem}\n\n${group ?? helpText()}`);
     return 2;
   }
   const rest = argv.slice(name.split(' ').length);
@@ -156,7 +287,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
       strict: true,
     });
     if (values.help) {
-      process.stdout.write(`usage: ${command.usage}\n\n${command.summary}\n`);
+      process.stdout.write(commandHelp(command));
       return 0;
     }
     if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
@@ -166,7 +297,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
       process.stderr.write(`gatehouse ${name}: ${err.message}\nusage: ${command.usage}\n`);
       return 2;
     }
-    if (err instanceof ConfigError || err instanceof SchemaTooNewError || err instanceof AppError) {
+    if (err instanceof ConfigError || err instanceof SchemaTooNewError || err instanceof AppError || err instanceof BackupError) {
       process.stderr.write(`gatehouse ${name}: ${err.message}\n`);
       return 1;
     }

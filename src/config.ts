@@ -11,6 +11,19 @@ export interface Config {
   maxBodyBytes: number;
   /** Log level: 'info' writes a line per request; 'silent' writes nothing (tests). */
   logLevel: 'info' | 'error' | 'silent';
+  /** A client must send all request headers within this many ms (slow-header attacks). */
+  headersTimeoutMs: number;
+  /** A client must send the whole request, body included, within this many ms (slow-body attacks). */
+  requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this many ms. */
+  keepAliveTimeoutMs: number;
+  /** Open connections beyond this are refused at accept. */
+  maxConnections: number;
+  /** Failed authentications one client address may make per window before it gets 429; 0 turns throttling off. */
+  authFailureLimit: number;
+  authFailureWindowMs: number;
+  /** On SIGTERM/SIGINT, requests in flight get this long to finish before their connections are cut. */
+  shutdownTimeoutMs: number;
 }
 
 export const DEFAULTS = {
@@ -18,7 +31,24 @@ export const DEFAULTS = {
   host: '127.0.0.1',
   port: 8080,
   maxBodyBytes: 1024 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1_000,
+  // Generous enough that a person mistyping, or a test suite probing 401s, never trips it;
+  // far too few for guessing a 128-bit token to matter.
+  authFailureLimit: 30,
+  authFailureWindowMs: 60_000,
+  shutdownTimeoutMs: 10_000,
 } as const;
+
+/** Every environment variable Gatehouse reads, for `gatehouse help` (the README has the long form). */
+export const ENVIRONMENT = [
+  'GATEHOUSE_DB', 'GATEHOUSE_HOST', 'GATEHOUSE_PORT', 'GATEHOUSE_BOOTSTRAP_TOKEN', 'GATEHOUSE_LOG_LEVEL',
+  'GATEHOUSE_MAX_BODY_BYTES', 'GATEHOUSE_HEADERS_TIMEOUT_MS', 'GATEHOUSE_REQUEST_TIMEOUT_MS',
+  'GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS', 'GATEHOUSE_MAX_CONNECTIONS', 'GATEHOUSE_AUTH_FAILURE_LIMIT',
+  'GATEHOUSE_AUTH_FAILURE_WINDOW_MS', 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS', 'GATEHOUSE_CACHE_DIR',
+] as const;
 
 /** Flags given on the command line, already split into name → value. They win over the environment. */
 export type Flags = Record<string, string | true | undefined>;
@@ -32,11 +62,19 @@ function integerSetting(name: string, raw: string, min: number, max: number): nu
   return Number(raw);
 }
 
+/** An optional integer variable: its default when unset or empty. */
+function integerEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? fallback : integerSetting(name, raw, min, max);
+}
+
 function stringFlag(flags: Flags, name: string): string | undefined {
   const value = flags[name];
   if (value === true) throw new ConfigError(`--${name} needs a value`);
   return value;
 }
+
+const HOUR_MS = 3_600_000;
 
 /** Reads GATEHOUSE_* variables and --db/--host/--port flags; throws ConfigError on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
@@ -45,17 +83,30 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     throw new ConfigError('GATEHOUSE_BOOTSTRAP_TOKEN must be at least 32 characters long');
   }
   const port = stringFlag(flags, 'port') ?? env.GATEHOUSE_PORT;
-  const maxBody = env.GATEHOUSE_MAX_BODY_BYTES;
-  const logLevel = env.GATEHOUSE_LOG_LEVEL ?? 'info';
+  const logLevel = env.GATEHOUSE_LOG_LEVEL || 'info';
   if (logLevel !== 'info' && logLevel !== 'error' && logLevel !== 'silent') {
     throw new ConfigError(`GATEHOUSE_LOG_LEVEL must be info, error or silent, got "${logLevel}"`);
   }
-  return {
+  const config: Config = {
     dbFile: stringFlag(flags, 'db') ?? (env.GATEHOUSE_DB || DEFAULTS.dbFile),
     host: stringFlag(flags, 'host') ?? (env.GATEHOUSE_HOST || DEFAULTS.host),
     port: port === undefined || port === '' ? DEFAULTS.port : integerSetting('port', port, 0, 65535),
     bootstrapToken,
-    maxBodyBytes: maxBody ? integerSetting('GATEHOUSE_MAX_BODY_BYTES', maxBody, 1024, 64 * 1024 * 1024) : DEFAULTS.maxBodyBytes,
+    maxBodyBytes: integerEnv(env, 'GATEHOUSE_MAX_BODY_BYTES', DEFAULTS.maxBodyBytes, 1024, 64 * 1024 * 1024),
     logLevel,
+    headersTimeoutMs: integerEnv(env, 'GATEHOUSE_HEADERS_TIMEOUT_MS', DEFAULTS.headersTimeoutMs, 100, HOUR_MS),
+    requestTimeoutMs: integerEnv(env, 'GATEHOUSE_REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs, 100, HOUR_MS),
+    keepAliveTimeoutMs: integerEnv(env, 'GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS', DEFAULTS.keepAliveTimeoutMs, 100, HOUR_MS),
+    maxConnections: integerEnv(env, 'GATEHOUSE_MAX_CONNECTIONS', DEFAULTS.maxConnections, 1, 1_000_000),
+    authFailureLimit: integerEnv(env, 'GATEHOUSE_AUTH_FAILURE_LIMIT', DEFAULTS.authFailureLimit, 0, 1_000_000),
+    authFailureWindowMs: integerEnv(env, 'GATEHOUSE_AUTH_FAILURE_WINDOW_MS', DEFAULTS.authFailureWindowMs, 1000, 24 * HOUR_MS),
+    shutdownTimeoutMs: integerEnv(env, 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS', DEFAULTS.shutdownTimeoutMs, 0, HOUR_MS),
   };
+  // Node refuses a server whose header deadline is later than its whole-request deadline.
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    throw new ConfigError(
+      `GATEHOUSE_HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
+    );
+  }
+  return config;
 }

@@ -4,6 +4,7 @@ import { cursorSecret } from './db/meta.ts';
 import type { Db } from './db/open.ts';
 import { Pager } from './http/paging.ts';
 import type { Clock } from './lib/clock.ts';
+import { BackgroundJobs } from './lib/jobs.ts';
 import type { Logger } from './lib/log.ts';
 import { createOwnerStore } from './modules/owners/store.ts';
 import { createAppStore } from './modules/apps/store.ts';
@@ -45,6 +46,8 @@ export interface AppContext {
   log: Logger;
   pager: Pager;
   stores: Stores;
+  /** Background jobs (none yet) register their stop function here; shutdown stops them before closing db. */
+  jobs: BackgroundJobs;
 }
 
 /** Builds the context over a migrated database. */
@@ -53,5 +56,6 @@ export function createContext(parts: { db: Db; clock: Clock; config: Config; log
     ...parts,
     pager: new Pager(cursorSecret(parts.db)),
     stores: createStores(parts.db, parts.clock),
+    jobs: new BackgroundJobs(),
   };
 }

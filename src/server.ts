@@ -1,38 +1,92 @@
-// The HTTP server around the app: listen, and close without cutting off requests in flight.
+// The HTTP server around the app: listen with abuse limits, and close without cutting off requests in flight.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
+
+export interface ClosedServer {
+  /** Requests still unanswered when the grace period ran out; their connections were cut. */
+  abandoned: number;
+}
 
 export interface RunningServer {
   server: Server;
   /** Base URL of the API, e.g. http://127.0.0.1:8080/v1 */
   url: string;
   port: number;
-  /** Stops accepting connections and resolves when the requests in flight have finished. */
-  close(): Promise<void>;
+  /** Requests received and not yet answered. */
+  inFlight(): number;
+  /**
+   * Stops accepting connections, lets the requests in flight finish for up to `graceMs`
+   * (default config.shutdownTimeoutMs), then cuts whatever is left. Idempotent.
+   */
+  close(graceMs?: number): Promise<ClosedServer>;
 }
 
+/** How often keep-alive connections that have gone idle are closed while shutting down. */
+const IDLE_SWEEP_MS = 25;
+
+/**
+ * Starts listening on config.host:config.port (0 picks a free port). Rejects with the listen
+ * error (EADDRINUSE, EACCES...) when the address cannot be taken.
+ */
 export function startServer(ctx: AppContext): Promise<RunningServer> {
+  const { config } = ctx;
   const app = createApp(ctx);
   // Polka's handler takes (req, res, next?) and fills in the Polka request fields itself.
-  const server = createServer(app.handler as unknown as RequestListener);
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      keepAliveTimeout: config.keepAliveTimeoutMs,
+      // Node enforces the two deadlines above only when it sweeps its connections (every 30 s by
+      // default), so a short deadline would be a long one; sweep often enough to keep them honest.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 2))),
+    },
+    app.handler as unknown as RequestListener,
+  );
+  server.maxConnections = config.maxConnections;
+
+  let inFlight = 0;
+  let closing = false;
+  server.on('request', (_req, res) => {
+    inFlight += 1;
+    // During shutdown, tell keep-alive clients not to send another request on this connection.
+    if (closing) res.shouldKeepAlive = false;
+    res.once('close', () => {
+      inFlight -= 1;
+    });
+  });
+
+  let closed: Promise<ClosedServer> | undefined;
+  const close = (graceMs = config.shutdownTimeoutMs): Promise<ClosedServer> => {
+    closed ??= new Promise<ClosedServer>((done) => {
+      closing = true;
+      let abandoned = 0;
+      // A connection that finished its request sits idle until we close it; server.close() only
+      // waits, it never ends busy keep-alive connections itself.
+      const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      const deadline = setTimeout(() => {
+        abandoned = inFlight;
+        server.closeAllConnections();
+      }, graceMs);
+      server.close(() => {
+        clearInterval(sweep);
+        clearTimeout(deadline);
+        done({ abandoned });
+      });
+      server.closeIdleConnections();
+    });
+    return closed;
+  };
+
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(ctx.config.port, ctx.config.host, () => {
+    server.listen(config.port, config.host, () => {
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
-      const host = ctx.config.host.includes(':') ? `[${ctx.config.host}]` : ctx.config.host;
-      resolve({
-        server,
-        port,
-        url: `http://${host}:${port}/v1`,
-        close: () =>
-          new Promise<void>((done) => {
-            server.close(() => done());
-            server.closeIdleConnections();
-          }),
-      });
+      const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+      resolve({ server, port, url: `http://${host}:${port}/v1`, inFlight: () => inFlight, close });
     });
   });
 }

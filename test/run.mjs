@@ -5,6 +5,9 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+// A test that hangs fails after this long instead of holding CI to its 90-minute limit.
+const TEST_TIMEOUT_MS = 180_000;
+
 const root = fileURLToPath(new URL('..', import.meta.url));
 const only = process.argv.slice(2);
 
@@ -26,7 +29,7 @@ if (files.length === 0) {
 
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', '--test', '--test-reporter=spec', ...files],
+  ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', '--test', '--test-reporter=spec', `--test-timeout=${TEST_TIMEOUT_MS}`, ...files],
   { cwd: root, stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

@@ -65,25 +65,42 @@ function hasContent(file: string, hash: string): boolean {
 }
 
 /**
- * $GATEHOUSE_CACHE_DIR, else $XDG_CACHE_HOME/gatehouse, else ~/.cache/gatehouse,
- * else <tmpdir>/gatehouse-<uid>. The directory is created 0700; one
- * directory owned by someone else or world-writable is refused, so another
- * user cannot plant a library for us to load.
+ * The first usable of: $GATEHOUSE_CACHE_DIR; $CACHE_DIRECTORY (set by systemd's CacheDirectory=);
+ * $XDG_CACHE_HOME/gatehouse; ~/.cache/gatehouse; <tmpdir>/gatehouse-<uid>. A candidate is usable
+ * when it can be created (0700) and is owned by us and not world-writable, so another user cannot
+ * plant a library for us to load. An explicit GATEHOUSE_CACHE_DIR that is unusable is an error;
+ * the others fall through (a service account often has no writable home).
  */
 function cacheDir(): string {
   const env = process.env;
+  const explicit = env.GATEHOUSE_CACHE_DIR;
+  if (explicit) return usableDir(explicit);
   const home = env.HOME || safeHomedir();
-  const dir =
-    env.GATEHOUSE_CACHE_DIR ||
-    (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'gatehouse') : undefined) ||
-    (home ? path.join(home, '.cache', 'gatehouse') : undefined) ||
-    path.join(os.tmpdir(), `gatehouse-${process.getuid?.() ?? 'user'}`);
+  const candidates = [
+    env.CACHE_DIRECTORY?.split(':')[0],
+    env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, 'gatehouse') : undefined,
+    home ? path.join(home, '.cache', 'gatehouse') : undefined,
+    path.join(os.tmpdir(), `gatehouse-${process.getuid?.() ?? 'user'}`),
+  ].filter((dir): dir is string => Boolean(dir));
+  const failures: string[] = [];
+  for (const dir of candidates) {
+    try {
+      return usableDir(dir);
+    } catch (err) {
+      failures.push(err instanceof Error ? err.message : String(err));
+    }
+  }
+  throw new Error(`gatehouse: no usable cache directory for the SQLite addon; set GATEHOUSE_CACHE_DIR (${failures.join('; ')})`);
+}
+
+function usableDir(dir: string): string {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const st = fs.statSync(dir);
   const uid = process.getuid?.();
   if (uid !== undefined && (st.uid !== uid || (st.mode & 0o002) !== 0)) {
     throw new Error(`gatehouse: refusing unsafe cache directory ${dir} (not owned by uid ${uid}, or world-writable)`);
   }
+  fs.accessSync(dir, fs.constants.W_OK);
   return dir;
 }
 

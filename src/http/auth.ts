@@ -2,6 +2,7 @@
 import type { Middleware } from 'polka';
 import type { AppContext } from '../context.ts';
 import { AppError } from './errors.ts';
+import { createFailureThrottle } from './throttle.ts';
 import type { GatehouseRequest } from './types.ts';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
@@ -16,22 +17,39 @@ function unauthenticated(message: string): AppError {
 /**
  * Resolves the caller from `Authorization: Bearer <token>` and attaches it to the request.
  * Throws unauthenticated for a missing, malformed, unknown, expired or revoked token, and
- * forbidden when a READ_ONLY token tries anything but a read.
+ * forbidden when a READ_ONLY token tries anything but a read. A client address that presented
+ * too many bad tokens (config.authFailureLimit per authFailureWindowMs) gets too_many_requests.
  */
 export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
   const { tokens } = ctx.stores;
+  const throttle = createFailureThrottle(ctx.config.authFailureLimit, ctx.config.authFailureWindowMs);
+  // Only a token that was presented and is wrong counts: a missing header is a mistake, not a guess.
+  const rejected = (address: string, nowMs: number, message: string): AppError => {
+    if (throttle.fail(address, nowMs)) {
+      ctx.log.info('authentication throttled', { ip: address, failures: ctx.config.authFailureLimit });
+    }
+    return unauthenticated(message);
+  };
   return (req, _res, next) => {
     if (!req.path.startsWith('/v1/') && req.path !== '/v1') return next();
+
+    const now = ctx.clock.now();
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const wait = throttle.retryAfter(address, now.getTime());
+    if (wait > 0) {
+      throw new AppError('too_many_requests', `too many failed authentications from this address; retry in ${wait} s`, [], {
+        'Retry-After': String(wait),
+      });
+    }
 
     const header = req.headers.authorization;
     if (!header) throw unauthenticated('an Authorization: Bearer <token> header is required');
     const secret = BEARER.exec(header)?.[1];
-    if (!secret) throw unauthenticated('the Authorization header must be "Bearer <token>"');
+    if (!secret) throw rejected(address, now.getTime(), 'the Authorization header must be "Bearer <token>"');
 
-    const now = ctx.clock.now();
     const holder = tokens.findBySecret(secret);
     if (!holder || (holder.expiresAt !== null && holder.expiresAt <= now.toISOString())) {
-      throw unauthenticated('the token is not valid: unknown, revoked or expired');
+      throw rejected(address, now.getTime(), 'the token is not valid: unknown, revoked or expired');
     }
     if (holder.accessLevel === 'READ_ONLY' && !READ_METHODS.has(req.method)) {
       throw new AppError('forbidden', 'this token is READ_ONLY: it may only read');

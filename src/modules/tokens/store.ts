@@ -72,6 +72,7 @@ export function createTokenStore(db: Db) {
     `SELECT t.*, u.full_name, u.email FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.lookup = ?`,
   );
   const byId = db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?');
+  const byLabel = db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE label = ? ORDER BY seq');
   const touch = db.prepare<[string, string]>('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
   const remove = db.prepare<[string]>('DELETE FROM api_tokens WHERE id = ?');
   const page = db.prepare<{ ids: string | null; userId: string | null; after: number; limit: number }, TokenRow>(
@@ -112,6 +113,10 @@ export function createTokenStore(db: Db) {
     get(id: string): ApiToken | undefined {
       const row = byId.get(id);
       return row && toApiToken(row);
+    },
+    /** Every token with exactly this label (labels are not unique), oldest first; for `gatehouse token revoke --label`. */
+    findByLabel(label: string): ApiToken[] {
+      return byLabel.all(label).map(toApiToken);
     },
     markUsed(id: string, at: Date): void {
       touch.run(at.toISOString(), id);

@@ -1,0 +1,97 @@
+// `gatehouse serve` from start to exit: open and migrate, bootstrap, listen, then on SIGTERM/SIGINT
+// drain requests, stop background jobs, checkpoint and close the database.
+import path from 'node:path';
+import { ConfigError, type Config } from './config.ts';
+import { createContext, type AppContext } from './context.ts';
+import { migrate, schemaVersion } from './db/migrate.ts';
+import { checkpointAndClose, openDatabase } from './db/open.ts';
+import { systemClock } from './lib/clock.ts';
+import { createLogger } from './lib/log.ts';
+import { bootstrapAdmin } from './modules/tokens/service.ts';
+import { startServer, type RunningServer } from './server.ts';
+import { VERSION } from './version.ts';
+
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * Runs the service until SIGTERM or SIGINT, then shuts down cleanly and resolves 0.
+ * Prints the admin token on stdout when it bootstraps an empty database with a random one.
+ * Throws ConfigError when the address cannot be listened on (the database is closed first),
+ * SchemaTooNewError when the file belongs to a newer Gatehouse.
+ */
+export async function serve(config: Config): Promise<number> {
+  const log = createLogger(config.logLevel);
+  const db = openDatabase(config.dbFile);
+  let ctx: AppContext;
+  let running: RunningServer | undefined;
+  try {
+    const applied = migrate(db, systemClock.now());
+    log.info('starting', {
+      version: VERSION,
+      pid: process.pid,
+      db: path.resolve(config.dbFile),
+      schema_version: schemaVersion(db),
+      migrations_applied: applied.map((m) => m.name),
+    });
+    ctx = createContext({ db, clock: systemClock, config, log });
+    running = await startServer(ctx).catch((err: unknown) => {
+      throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    // Only once the port is ours: a start that fails to listen must not use up the one-time banner.
+    // No request can arrive in between: this runs before the event loop takes its next I/O.
+    const issued = bootstrapAdmin(ctx, config.bootstrapToken);
+    if (issued && config.bootstrapToken === undefined) {
+      process.stdout.write(
+        `Created the admin user ${issued.token.user_id}. Its FULL_ACCESS API token, shown only this once:\n\n  ${issued.secret}\n\n`,
+      );
+    }
+  } catch (err) {
+    running?.server.close();
+    db.close();
+    throw err;
+  }
+  log.info('listening', {
+    url: running.url,
+    limits: {
+      max_body_bytes: config.maxBodyBytes,
+      headers_timeout_ms: config.headersTimeoutMs,
+      request_timeout_ms: config.requestTimeoutMs,
+      keep_alive_timeout_ms: config.keepAliveTimeoutMs,
+      max_connections: config.maxConnections,
+      auth_failure_limit: config.authFailureLimit,
+      auth_failure_window_ms: config.authFailureWindowMs,
+      shutdown_timeout_ms: config.shutdownTimeoutMs,
+    },
+  });
+
+  const signal = await new Promise<string>((resolve) => {
+    for (const name of SIGNALS) process.once(name, () => resolve(name));
+  });
+  // A second signal while draining means "now": cut the remaining connections; the database is
+  // still checkpointed and closed.
+  const hurry = (name: string) => {
+    log.info('second signal: closing all connections now', { signal: name });
+    running.server.closeAllConnections();
+  };
+  for (const name of SIGNALS) process.on(name, hurry);
+  try {
+    return await shutdown(ctx, running, signal);
+  } finally {
+    for (const name of SIGNALS) process.off(name, hurry);
+  }
+}
+
+async function shutdown(ctx: AppContext, running: RunningServer, signal: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  ctx.log.info('shutting down', { signal, in_flight: running.inFlight(), grace_ms: ctx.config.shutdownTimeoutMs });
+  const { abandoned } = await running.close();
+  for (const failure of await ctx.jobs.stopAll()) ctx.log.error('background job did not stop cleanly', { error: failure.message });
+  const checkpoint = checkpointAndClose(ctx.db);
+  ctx.log.info('stopped', {
+    signal,
+    abandoned_requests: abandoned,
+    checkpoint,
+    duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
+  });
+  return 0;
+}

@@ -1,0 +1,184 @@
+// The operator CLI as a user runs it: help, usage errors and exit codes, migrate, token create/revoke, check.
+import assert from 'node:assert/strict';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { ADMIN_TOKEN, startTestApp } from '../helpers/app.ts';
+import { runGatehouse } from './helpers/gatehouse-process.ts';
+
+const VERBS = ['serve', 'token create', 'token revoke', 'migrate', 'backup', 'check', 'version'];
+
+describe('cli', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('lists every verb and every environment variable in `help`, and explains each verb with --help', async () => {
+    const help = await runGatehouse(['help']);
+    assert.equal(help.code, 0);
+    for (const verb of VERBS) assert.match(help.stdout, new RegExp(`^  ${verb} `, 'm'), verb);
+    for (const name of ['GATEHOUSE_DB', 'GATEHOUSE_AUTH_FAILURE_LIMIT', 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS', 'GATEHOUSE_CACHE_DIR']) {
+      assert.match(help.stdout, new RegExp(name));
+    }
+    const runs = await Promise.all([
+      ...VERBS.map((verb) => runGatehouse([...verb.split(' '), '--help'])),
+      runGatehouse(['token', '--help']),
+      runGatehouse(['help', 'backup']),
+    ]);
+    VERBS.forEach((verb, i) => {
+      assert.equal(runs[i]!.code, 0, verb);
+      assert.match(runs[i]!.stdout, new RegExp(`^usage: gatehouse ${verb}`), verb);
+    });
+    assert.match(runs[VERBS.length]!.stdout, /token create[\s\S]*token revoke/);
+    assert.match(runs[VERBS.length + 1]!.stdout, /--to FILE/);
+  });
+
+  it('fails usage mistakes with status 2 and a message naming the mistake', async () => {
+    const cases: [string[], RegExp][] = [
+      [['frobnicate'], /unknown command "frobnicate"/],
+      [['token'], /token: which one\?/],
+      [['token', 'frobnicate'], /unknown command "token frobnicate"/],
+      [['serve', '--bogus'], /Unknown option '--bogus'/],
+      [['check', 'extra'], /unexpected argument "extra"/],
+      [['backup'], /--to FILE is required/],
+      [['token', 'create', '--email', 'a@example.com'], /--email and --label are required/],
+      [['token', 'revoke'], /exactly one of --id and --label/],
+      [['token', 'revoke', '--id', 'x', '--label', 'y'], /exactly one of --id and --label/],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => runGatehouse(args, { cwd: dir })));
+    cases.forEach(([args, message], i) => {
+      assert.equal(runs[i]!.code, 2, args.join(' '));
+      assert.match(runs[i]!.stderr, message, args.join(' '));
+    });
+  });
+
+  it('fails bad settings and missing files with status 1', async () => {
+    const [badPort, badEnv, noDb] = await Promise.all([
+      runGatehouse(['serve', '--port', 'eighty', '--db', join(dir, 'never.db')], { cwd: dir }),
+      runGatehouse(['serve', '--db', join(dir, 'never.db')], { cwd: dir, env: { ...process.env, GATEHOUSE_REQUEST_TIMEOUT_MS: 'x' } }),
+      runGatehouse(['check', '--db', join(dir, 'absent.db')], { cwd: dir }),
+    ]);
+    assert.equal(badPort.code, 1);
+    assert.match(badPort.stderr, /port must be a whole number/);
+    assert.equal(badEnv.code, 1);
+    assert.match(badEnv.stderr, /GATEHOUSE_REQUEST_TIMEOUT_MS/);
+    assert.equal(noDb.code, 1);
+    assert.match(noDb.stderr, /there is no database at/);
+  });
+
+  it('migrates once, then has nothing to do; version names the schema it knows', async () => {
+    const db = join(dir, 'migrate', 'g.db');
+    const first = await runGatehouse(['migrate', '--db', db]);
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(first.stdout, /^applied 0001_foundation, /);
+    const second = await runGatehouse(['migrate'], { env: { ...process.env, GATEHOUSE_DB: db } });
+    assert.equal(second.stdout, 'already up to date\n', 'GATEHOUSE_DB is honoured');
+    const version = await runGatehouse(['version']);
+    assert.match(version.stdout, /^gatehouse \d+\.\d+\.\d+ \(schema \d+, node v\d+/);
+  });
+
+  it('creates and revokes tokens by id and by label; a revoked token is refused at once', async () => {
+    const app = await startTestApp();
+    try {
+      const db = app.dbFile;
+      const created = await runGatehouse(['token', 'create', '--db', db, '--email', 'admin@gatehouse.local', '--label', 'ops', '--read-only']);
+      assert.equal(created.code, 0, created.stderr);
+      const secret = created.stdout.trim();
+      assert.equal((await app.api.as(secret).get('/users')).status, 200);
+      assert.equal((await app.api.as(secret).post('/users', { email: 'ro@example.com', full_name: 'Read Only' })).status, 403);
+
+      const unknownUser = await runGatehouse(['token', 'create', '--db', db, '--email', 'nobody@example.com', '--label', 'x']);
+      assert.equal(unknownUser.code, 1);
+      assert.match(unknownUser.stderr, /no user has the email/);
+
+      const byLabel = await runGatehouse(['token', 'revoke', '--db', db, '--label', 'ops']);
+      assert.equal(byLabel.code, 0, byLabel.stderr);
+      assert.match(byLabel.stdout, /^revoked token [0-9a-f-]{36} \(ops\)$/m);
+      assert.equal((await app.api.as(secret).get('/users')).status, 401);
+
+      // Two tokens with one label: revoking by label is refused and lists the ids to choose from.
+      const ids: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await app.api.post('/tokens', { token_label: 'twin' });
+        ids.push(res.body.token_id);
+      }
+      const ambiguous = await runGatehouse(['token', 'revoke', '--db', db, '--label', 'twin']);
+      assert.equal(ambiguous.code, 1);
+      for (const id of ids) assert.match(ambiguous.stderr, new RegExp(id));
+      const byId = await runGatehouse(['token', 'revoke', '--db', db, '--id', ids[0]!.toUpperCase()]);
+      assert.equal(byId.code, 0, byId.stderr);
+      const remaining = await app.api.get('/tokens', { token_ids: ids });
+      assert.deepEqual(remaining.body.results.map((t: { token_id: string }) => t.token_id), [ids[1]]);
+
+      const events = await app.api.get('/events', { object_filter: ids[0] });
+      assert.ok(events.body.results.some((e: { event_type: string }) => e.event_type === 'API_TOKENS_DELETED'), 'revocation is audited');
+
+      const missing = await runGatehouse(['token', 'revoke', '--db', db, '--id', '00000000-0000-4000-8000-000000000000']);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /no token has the id/);
+      assert.equal((await app.api.as(ADMIN_TOKEN).get('/users')).status, 200, 'the admin token was never touched');
+    } finally {
+      await app.close();
+    }
+  });
+
+  describe('check', () => {
+    it('passes a sound database', async () => {
+      const db = join(dir, 'sound.db');
+      assert.equal((await runGatehouse(['migrate', '--db', db])).code, 0);
+      const res = await runGatehouse(['check', '--db', db]);
+      assert.equal(res.code, 0);
+      assert.match(res.stdout, /^ok: .*sound\.db \(schema version \d+\)$/m);
+    });
+
+    it('fails a broken foreign key, naming the table', async () => {
+      const db = join(dir, 'fk.db');
+      assert.equal((await runGatehouse(['migrate', '--db', db])).code, 0);
+      const file = new Database(db);
+      file.pragma('foreign_keys = OFF');
+      file.prepare(
+        `INSERT INTO api_tokens (id, lookup, secret_hash, preview, label, access_level, user_id, creator_user_id, created_at)
+         VALUES ('t1', 'x', x'00', 'x', 'orphan', 'READ_ONLY', 'no-such-user', 'no-such-user', '2026-01-01T00:00:00.000Z')`,
+      ).run();
+      file.close();
+      const res = await runGatehouse(['check', '--db', db]);
+      assert.equal(res.code, 1);
+      assert.match(res.stdout, /foreign key: api_tokens row \d+ refers to a missing users row/);
+      assert.match(res.stdout, /^FAILED: /m);
+    });
+
+    it('fails a file whose pages were damaged', async () => {
+      const db = join(dir, 'damaged.db');
+      assert.equal((await runGatehouse(['migrate', '--db', db])).code, 0);
+      const file = new Database(db);
+      const insert = file.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+      file.transaction(() => {
+        for (let i = 0; i < 2000; i++) insert.run(`key-${i}`, 'v'.repeat(100));
+      })();
+      file.pragma('wal_checkpoint(TRUNCATE)');
+      file.close();
+      // Scribble over the second half of the file (table and index pages), keeping the header.
+      const size = statSync(db).size;
+      const fd = openSync(db, 'r+');
+      writeSync(fd, Buffer.alloc(size / 2, 0x5a), 0, size / 2, size / 2);
+      closeSync(fd);
+      const res = await runGatehouse(['check', '--db', db]);
+      assert.equal(res.code, 1, res.stdout + res.stderr);
+      assert.match(res.stdout, /FAILED/);
+    });
+
+    it('fails a file that is not a Gatehouse database', async () => {
+      const db = join(dir, 'other.db');
+      const file = new Database(db);
+      file.exec('CREATE TABLE t (x)');
+      file.close();
+      const res = await runGatehouse(['check', '--db', db]);
+      assert.equal(res.code, 1);
+      assert.match(res.stdout, /not a Gatehouse database/);
+    });
+  });
+});

@@ -1,0 +1,67 @@
+// The single executable: built by build.mjs into a temp dir, copied ALONE into an empty directory,
+// run with an empty environment (like `env -i`): no Node, no node_modules, no sources beside it.
+import assert from 'node:assert/strict';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ROOT, runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
+
+describe('single executable', { skip: process.platform !== 'linux' && 'build.mjs makes Linux executables' }, () => {
+  let work: string;
+  let built: string;
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'gatehouse-exe-'));
+    built = join(work, 'build', 'gatehouse');
+    const build = await runGatehouse(['--out', built], { command: [process.execPath, join(ROOT, 'build.mjs')] });
+    assert.equal(build.code, 0, `build failed:\n${build.stdout}\n${build.stderr}`);
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  it('serves alone from an empty directory with an empty environment, and stops cleanly', async (t) => {
+    const dir = join(work, 'empty');
+    mkdirSync(dir);
+    copyFileSync(built, join(dir, 'gatehouse'));
+    chmodSync(join(dir, 'gatehouse'), 0o755);
+    const alone = { command: ['./gatehouse'], cwd: dir, env: {} };
+
+    const version = await runGatehouse(['version'], alone);
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stdout, /^gatehouse \d+\.\d+\.\d+ \(schema 2, /);
+
+    const spawned = process.hrtime.bigint();
+    const service = await ServiceProcess.start(['--port', '0'], alone);
+    try {
+      const token = service.adminToken();
+      const res = await fetch(`${service.url}/users`, { headers: { authorization: `Bearer ${token}` } });
+      const answeredMs = Number(process.hrtime.bigint() - spawned) / 1e6;
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { results: { email: string }[] };
+      assert.deepEqual(body.results.map((u) => u.email), ['admin@gatehouse.local']);
+      t.diagnostic(
+        `executable ${(statSync(built).size / 1048576).toFixed(1)} MB; spawn → first answered request ${answeredMs.toFixed(0)} ms`,
+      );
+
+      const line = await service.waitFor((r) => r.msg === 'request' && r.path === '/v1/users');
+      assert.equal(line.token_label, 'bootstrap');
+      assert.equal(line.status, 200);
+      assert.ok(!service.stdout.split('\n').some((l) => l.startsWith('{') && l.includes(token)), 'the token is never logged');
+
+      assert.deepEqual(await service.stop('SIGTERM'), { code: 0, signal: null });
+      assert.ok(service.logs.some((r) => r.msg === 'stopped'));
+    } finally {
+      await service.stop('SIGKILL');
+    }
+
+    // The default database location is ./data/gatehouse.db, checkpointed into one file.
+    assert.deepEqual(readdirSync(dir).sort(), ['data', 'gatehouse']);
+    assert.ok(!existsSync(join(dir, 'data', 'gatehouse.db-wal')));
+
+    const check = await runGatehouse(['check'], alone);
+    assert.equal(check.code, 0, check.stdout + check.stderr);
+    const backup = await runGatehouse(['backup', '--to', 'copy.db'], alone);
+    assert.equal(backup.code, 0, backup.stderr);
+    const checkCopy = await runGatehouse(['check', '--db', 'copy.db'], alone);
+    assert.equal(checkCopy.code, 0, checkCopy.stdout);
+  });
+});
