@@ -11,7 +11,8 @@ CREATE TABLE owners (
   id                               TEXT NOT NULL UNIQUE,
   name                             TEXT NOT NULL UNIQUE,
   description                      TEXT NOT NULL DEFAULT '',
-  -- Minutes before an unanswered access request escalates to the next owner user; NULL: never.
+  -- Minutes before an unanswered access request escalates to the next owner user; 0 (the API's
+  -- default; NULL reads as 0): never.
   access_request_escalation_period INTEGER,
   reviewer_message_channel_id      TEXT,
   source_group_id                  TEXT REFERENCES groups (id) ON DELETE SET NULL,
@@ -191,7 +192,10 @@ CREATE TABLE bundle_groups (
 CREATE INDEX bundle_groups_by_group ON bundle_groups (group_id);
 
 -- Access of a user to a resource at an access level, until expiration_date (NULL: no expiry).
+-- An expired row is dead: it is never reported, and granting the same edge again replaces it.
+-- seq gives the per-resource lists a keyset to page on.
 CREATE TABLE resource_users (
+  seq                    INTEGER PRIMARY KEY,
   resource_id            TEXT NOT NULL REFERENCES resources (id) ON DELETE CASCADE,
   user_id                TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
   access_level_remote_id TEXT NOT NULL DEFAULT '',
@@ -199,23 +203,28 @@ CREATE TABLE resource_users (
   expiration_date        TEXT,
   created_at             TEXT NOT NULL,
   updated_at             TEXT NOT NULL,
-  PRIMARY KEY (resource_id, user_id, access_level_remote_id)
-) STRICT, WITHOUT ROWID;
+  UNIQUE (resource_id, user_id, access_level_remote_id)
+) STRICT;
+CREATE INDEX resource_users_by_resource ON resource_users (resource_id, seq);
 CREATE INDEX resource_users_by_user ON resource_users (user_id);
 
--- A non-human identity (itself a resource) given access to a resource.
+-- A non-human identity (itself a resource) given access to a resource. Expired rows are dead, as
+-- for resource_users; seq is the keyset of the per-resource list.
 CREATE TABLE resource_non_human_identities (
+  seq                    INTEGER PRIMARY KEY,
   resource_id            TEXT NOT NULL REFERENCES resources (id) ON DELETE CASCADE,
   non_human_identity_id  TEXT NOT NULL REFERENCES resources (id) ON DELETE CASCADE,
   access_level_remote_id TEXT NOT NULL DEFAULT '',
   access_level_name      TEXT NOT NULL DEFAULT '',
   expiration_date        TEXT,
   created_at             TEXT NOT NULL,
-  PRIMARY KEY (resource_id, non_human_identity_id, access_level_remote_id)
-) STRICT, WITHOUT ROWID;
+  UNIQUE (resource_id, non_human_identity_id, access_level_remote_id)
+) STRICT;
+CREATE INDEX resource_nhis_by_resource ON resource_non_human_identities (resource_id, seq);
 CREATE INDEX resource_nhis_by_nhi ON resource_non_human_identities (non_human_identity_id);
 
--- A user's open connection to a resource they hold access to.
+-- A user's connection to a resource they hold access to. It is open while ended_at is NULL and
+-- expiration_date (never later than the access edge's expiry) is in the future.
 CREATE TABLE sessions (
   seq                    INTEGER PRIMARY KEY,
   connection_id          TEXT NOT NULL UNIQUE,

@@ -22,12 +22,17 @@ export const GATEHOUSE_EXTENSIONS: Record<string, Record<number, string | null>>
   'POST /tokens': { 200: 'Token' },
   // owners:
   // apps:
+  'POST /apps': { 200: 'App' },
+  'PUT /apps/{app_id}': { 200: 'App' },
+  'DELETE /apps/{app_id}': { 200: null },
   // resources:
   // groups:
   // tags:
   // bundles:
   // non-human-identities:
   // sessions:
+  'POST /sessions': { 200: 'Session' },
+  'DELETE /sessions/{connection_id}': { 200: null },
   // resource-access:
 };
 

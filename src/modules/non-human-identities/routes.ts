@@ -1,5 +1,43 @@
-// Placeholder: the non-human-identities area registers its routes here.
+// Non-human identities: the list of them, and their direct access to resources
+// (/resources/{resource_id}/non-human-identities[/{non_human_identity_id}]), as the reference has them.
 import type { AppContext } from '../../context.ts';
-import type { ApiRouter } from '../../http/router.ts';
+import { notFound } from '../../http/errors.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { AttachNonHumanIdentityBody, ListEdgesQuery, ListNonHumanIdentitiesQuery, RemoveEdgeQuery } from './schemas.ts';
+import { attachNonHumanIdentity, detachNonHumanIdentity } from './service.ts';
+import { NON_HUMAN_IDENTITY_TYPES, toApiAccess } from './store.ts';
 
-export function registerNonHumanIdentityRoutes(_router: ApiRouter, _ctx: AppContext): void {}
+export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { resources, nonHumanIdentities } = ctx.stores;
+
+  router.get('/non-human-identities', (req) => {
+    const query = req.query(ListNonHumanIdentitiesQuery);
+    const rows = resources.listByTypes(NON_HUMAN_IDENTITY_TYPES, ctx.pager.afterSeq('non_human_identities', query), query.page_size + 1);
+    return ok(ctx.pager.page('non_human_identities', query, rows, (row) => row.seq, resources.toApi));
+  });
+
+  // The reference answers an AccessList of results alone; next and previous are added so that
+  // `limit` never cuts a list short without saying so.
+  router.get('/resources/:resource_id/non-human-identities', (req) => {
+    const resourceId = req.uuidParam('resource_id');
+    const query = req.query(ListEdgesQuery);
+    if (!resources.exists(resourceId)) throw notFound('resource', resourceId, 'resource_id');
+    const rows = nonHumanIdentities.list(resourceId, ctx.clock.now(), ctx.pager.afterSeq('resource_nhis', query), query.page_size + 1);
+    return ok(ctx.pager.page('resource_nhis', query, rows, (row) => row.seq, toApiAccess));
+  });
+
+  router.post('/resources/:resource_id/non-human-identities/:non_human_identity_id', async (req) => {
+    const resourceId = req.uuidParam('resource_id');
+    const nhiId = req.uuidParam('non_human_identity_id');
+    const body = await req.body(AttachNonHumanIdentityBody);
+    return ok(attachNonHumanIdentity(ctx, req.caller, { resourceId, nhiId, level: body.access_level_remote_id, durationMinutes: body.duration_minutes }));
+  });
+
+  router.delete('/resources/:resource_id/non-human-identities/:non_human_identity_id', (req) => {
+    const resourceId = req.uuidParam('resource_id');
+    const nhiId = req.uuidParam('non_human_identity_id');
+    const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);
+    detachNonHumanIdentity(ctx, req.caller, { resourceId, nhiId, level });
+    return done();
+  });
+}

@@ -1,5 +1,36 @@
-// Placeholder: the sessions area registers its routes here.
+// Sessions: GET /sessions as the reference has it; POST /sessions and DELETE /sessions/{connection_id}
+// are Gatehouse's own, to open and end one.
 import type { AppContext } from '../../context.ts';
-import type { ApiRouter } from '../../http/router.ts';
+import { notFound } from '../../http/errors.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { ListSessionsQuery, OpenSessionBody } from './schemas.ts';
+import { endSession, openSession } from './service.ts';
+import { toApiSession } from './store.ts';
 
-export function registerSessionRoutes(_router: ApiRouter, _ctx: AppContext): void {}
+export function registerSessionRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { resources, sessions } = ctx.stores;
+
+  router.get('/sessions', (req) => {
+    const query = req.query(ListSessionsQuery);
+    const resourceId = query.resource_id.toLowerCase();
+    if (!resources.exists(resourceId)) throw notFound('resource', resourceId, 'resource_id');
+    const filter = { resourceId, userId: query.user_id?.toLowerCase() };
+    const rows = sessions.list(filter, ctx.clock.now(), ctx.pager.afterSeq('sessions', query), query.page_size + 1);
+    return ok(ctx.pager.page('sessions', query, rows, (row) => row.seq, toApiSession));
+  });
+
+  router.post('/sessions', async (req) => {
+    const body = await req.body(OpenSessionBody);
+    return ok(openSession(ctx, req.caller, {
+      resourceId: body.resource_id.toLowerCase(),
+      userId: body.user_id?.toLowerCase() ?? req.caller.userId,
+      level: body.access_level_remote_id,
+      durationMinutes: body.duration_minutes,
+    }));
+  });
+
+  router.delete('/sessions/:connection_id', (req) => {
+    endSession(ctx, req.caller, req.uuidParam('connection_id'));
+    return done();
+  });
+}

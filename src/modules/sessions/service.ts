@@ -1,0 +1,64 @@
+// Use cases that open and end sessions: each change and its audit event commit together.
+import type { AppContext } from '../../context.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import type { Actor, SubEvent } from '../events/store.ts';
+import { accessLevelName } from '../resource-access/service.ts';
+import type { ApiSession } from './store.ts';
+
+export interface OpenSessionInput {
+  resourceId: string;
+  userId: string;
+  level: string;
+  durationMinutes: number;
+}
+
+const sessionSubEvent = (type: string, session: ApiSession): SubEvent => ({
+  sub_event_type: type,
+  connection_id: session.connection_id,
+  resource_id: session.resource_id,
+  user_id: session.user_id,
+  access_level_remote_id: session.access_level.access_level_remote_id,
+  expiration_date: session.expiration_date,
+});
+
+/**
+ * Opens a session for a user on a resource they hold unexpired access to at the level, ending after
+ * the duration or when that access ends, whichever is first; records SESSIONS_CREATED.
+ * Throws not_found naming resource_id, user_id or access_level_remote_id for an unknown one, and
+ * conflict (user_id) when the user holds no unexpired access at that level.
+ */
+export function openSession(ctx: AppContext, actor: Actor, input: OpenSessionInput): ApiSession {
+  const { resources, users, resourceAccess, sessions, events } = ctx.stores;
+  const now = ctx.clock.now();
+  return ctx.db.transaction(() => {
+    if (!resources.exists(input.resourceId)) throw notFound('resource', input.resourceId, 'resource_id');
+    if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
+    accessLevelName(ctx, input.resourceId, input.level);
+    const edge = resourceAccess.held(input, now);
+    if (!edge) {
+      throw new AppError('conflict', `user ${input.userId} holds no unexpired access to resource ${input.resourceId} at this access level`, [
+        { path: 'user_id', message: 'holds no unexpired access to this resource at this access level' },
+      ]);
+    }
+    const wanted = new Date(now.getTime() + input.durationMinutes * 60_000).toISOString();
+    const expiresAt = edge.expiration_date !== null && edge.expiration_date < wanted ? edge.expiration_date : wanted;
+    const session = sessions.open({ ...input, levelName: edge.access_level_name, expiresAt }, now);
+    events.record(actor, 'SESSIONS_CREATED', [sessionSubEvent('SESSIONS_CREATED', session)]);
+    return session;
+  })();
+}
+
+/**
+ * Ends an open session now; records SESSIONS_ENDED. A session already ended or expired is an empty
+ * success that records nothing. Throws not_found for a connection id that never existed.
+ */
+export function endSession(ctx: AppContext, actor: Actor, connectionId: string): void {
+  const { sessions, events } = ctx.stores;
+  const now = ctx.clock.now();
+  ctx.db.transaction(() => {
+    if (!sessions.exists(connectionId)) throw notFound('session', connectionId, 'connection_id');
+    const session = sessions.getOpen(connectionId, now);
+    if (!session || !sessions.end(connectionId, now)) return;
+    events.record(actor, 'SESSIONS_ENDED', [sessionSubEvent('SESSIONS_ENDED', session)]);
+  })();
+}
