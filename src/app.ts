@@ -4,7 +4,7 @@ import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
 import { AppError, toAppError } from './http/errors.ts';
-import { ApiRouter, sendJson } from './http/router.ts';
+import { ApiRouter, RouteTable, sendJson } from './http/router.ts';
 import type { GatehouseRequest } from './http/types.ts';
 import { registerOwnerRoutes } from './modules/owners/routes.ts';
 import { registerAppRoutes } from './modules/apps/routes.ts';
@@ -19,32 +19,8 @@ import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
 
-type Route = { method: string; pattern: RegExp };
-
-/**
- * The template of the route `method path` would reach, for logging requests that never got there
- * (refused by authentication or throttling). Rebuilt from the compiled pattern, since Polka keeps
- * no route strings: /^\/v1\/users\/([^/]+?)\/?$/i with keys [user_id] → /v1/users/:user_id.
- */
-function routeTemplateFor(app: Polka<GatehouseRequest>, method: string, path: string): string | undefined {
-  const routes = (app as unknown as { routes: (Route & { keys: string[] | false })[] }).routes;
-  const route = routes.find((r) => r.method === method && r.pattern.test(path));
-  if (!route || !Array.isArray(route.keys)) return undefined;
-  const keys = [...route.keys];
-  return route.pattern.source
-    .replace(/^\^/, '')
-    .replace(/\\\/\?\$$/, '')
-    .replace(/\(\[\^\/\]\+\?\)/g, () => `:${keys.shift() ?? 'param'}`)
-    .replace(/\\(.)/g, '$1');
-}
-
-/** Methods registered for `path`, to tell 405 from 404. */
-function allowedMethods(app: Polka<GatehouseRequest>, path: string): string[] {
-  const routes = (app as unknown as { routes: Route[] }).routes;
-  return [...new Set(routes.filter((r) => r.method !== '' && r.pattern.test(path)).map((r) => r.method))];
-}
-
 export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
+  const routes = new RouteTable();
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
       const known = toAppError(err);
@@ -68,7 +44,7 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
       );
     },
     onNoMatch(req) {
-      const allowed = allowedMethods(app, req.path);
+      const allowed = routes.methodsFor(req.path);
       if (allowed.length > 0) {
         throw new AppError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`, [], {
           Allow: allowed.join(', '),
@@ -85,7 +61,8 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
     res.on('finish', () => {
       ctx.log.info('request', {
         method: req.method,
-        path: req.routeTemplate ?? routeTemplateFor(app, req.method, req.path) ?? '(no route)',
+        // A request refused before its handler (401, 429) is logged under the route it was headed for.
+        path: req.routeTemplate ?? routes.templateFor(req.method, req.path) ?? '(no route)',
         status: res.statusCode,
         duration_ms: Number(process.hrtime.bigint() - req.startedAt) / 1e6,
         request_id: req.requestId,
@@ -102,7 +79,7 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
 
   app.use(authenticate(ctx));
 
-  const v1 = new ApiRouter(app, ctx, '/v1');
+  const v1 = new ApiRouter(app, ctx, routes, '/v1');
   registerUserRoutes(v1, ctx);
   registerTokenRoutes(v1, ctx);
   registerEventRoutes(v1, ctx);

@@ -71,11 +71,34 @@ function apiRequest(req: GatehouseRequest, maxBodyBytes: number): ApiRequest {
 
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
+/**
+ * The routes registered through ApiRouter, with their templates: Polka keeps only compiled
+ * patterns, and the logs and the 405 answer need to know what a path would have matched.
+ */
+export class RouteTable {
+  readonly #routes: { method: string; template: string; pattern: RegExp }[] = [];
+
+  add(method: string, template: string, pattern: RegExp): void {
+    this.#routes.push({ method, template, pattern });
+  }
+
+  /** The template of the route `method path` reaches, e.g. /v1/users/:user_id. */
+  templateFor(method: string, path: string): string | undefined {
+    return this.#routes.find((r) => r.method === method && r.pattern.test(path))?.template;
+  }
+
+  /** Every method registered for `path`, to tell 405 from 404. */
+  methodsFor(path: string): string[] {
+    return [...new Set(this.#routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+  }
+}
+
 /** Registers handlers under a base path (/v1) on the one Polka instance. */
 export class ApiRouter {
   constructor(
     private readonly app: Polka<GatehouseRequest>,
     private readonly ctx: AppContext,
+    private readonly table: RouteTable,
     private readonly base = '/v1',
   ) {}
 
@@ -103,6 +126,9 @@ export class ApiRouter {
       const reply = await handler(apiRequest(req, maxBodyBytes));
       sendJson(res, reply.status, reply.body);
     });
+    // Polka compiled the template into the route it just appended; keep the pair.
+    const compiled = (this.app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!;
+    this.table.add(method.toUpperCase(), template, compiled.pattern);
     return this;
   }
 }

@@ -128,7 +128,7 @@ export function createEventStore(db: Db, clock: Clock) {
       );
       for (const sub of subEvents) {
         for (const [field, value] of Object.entries(sub)) {
-          if (field.endsWith('_id') && typeof value === 'string') insertObject.run(value, lastInsertRowid);
+          if (field.endsWith('_id') && typeof value === 'string' && value !== '') insertObject.run(value, lastInsertRowid);
         }
       }
       return id;
