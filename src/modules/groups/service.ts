@@ -2,9 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import {
-  applyRequestSettings, checkMetadata, checkRemoteInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS,
-} from '../item-settings.ts';
+import { applyRequestSettings, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS } from '../item-settings.ts';
+import { checkMetadata, checkRemoteInfo } from '../one-kind.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
 import { stateFromRow, type ApiGroup, type GroupState } from './store.ts';
