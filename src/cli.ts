@@ -5,7 +5,7 @@ import { ConfigError, ENVIRONMENT, loadConfig, type Config, type Flags } from '.
 import { createContext, type AppContext } from './context.ts';
 import { backupDatabase, BackupError } from './db/backup.ts';
 import { checkDatabase } from './db/check.ts';
-import { migrate, SchemaTooNewError } from './db/migrate.ts';
+import { migrate, recordedSchemaVersion, SchemaTooNewError } from './db/migrate.ts';
 import { MIGRATIONS } from './db/migrations.ts';
 import { openDatabase, type Db } from './db/open.ts';
 import { AppError } from './http/errors.ts';
@@ -211,13 +211,6 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
-
-/** The schema version a file records, without creating anything; undefined when it has no migrations table. */
-function recordedSchemaVersion(db: Db): number | undefined {
-  const table = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'").get();
-  if (!table) return undefined;
-  return (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
-}
 
 /** The one token with `label`; throws when none or several have it (then the ids are listed). */
 function onlyTokenLabelled(ctx: AppContext, label: string) {

@@ -4,12 +4,18 @@ import { MIGRATIONS, type Migration } from './migrations.ts';
 
 export class SchemaTooNewError extends Error {}
 
-/** The highest migration version recorded in the file, 0 for a new file. */
+/** The schema version a file records, without creating anything; undefined when it has no migrations table. */
+export function recordedSchemaVersion(db: Db): number | undefined {
+  const table = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'").get();
+  if (!table) return undefined;
+  return (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+}
+
+/** The highest migration version recorded in the file (creating the record table), 0 for a new file. */
 export function schemaVersion(db: Db): number {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL) STRICT`);
-  const row = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };
-  return row.v ?? 0;
+  return recordedSchemaVersion(db) ?? 0;
 }
 
 /**
