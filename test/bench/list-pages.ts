@@ -1,10 +1,16 @@
 // Benchmark: a deep page costs what the first does. Seeds a large database, then times the first
-// page and a page near the end of /users and /events (with and without a filter) over HTTP.
+// page and a page near the end of /users, /events (with and without a filter) and /resources over HTTP.
+// Resources are fewer (ROWS / 10) and each one's page row carries its ancestors, descendants and
+// access levels, so their pages cost more per row.
 // Run: npm run bench   (not part of npm test: timings belong here, not in tests)
 //
 // Targets: a deep page's median within 1.5× of the first page's; every median under 50 ms for
 // page_size=200 on the project's 2-core machines.
+import * as v from 'valibot';
+import { createResource } from '../../src/modules/resources/service.ts';
+import { CreateResourceBody } from '../../src/modules/resources/schemas.ts';
 import { startTestApp } from '../helpers/app.ts';
+import { createApp } from '../helpers/fixtures.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -31,6 +37,15 @@ app.ctx.db.transaction(() => {
   }
 })();
 
+const RESOURCES = ROWS / 10;
+const { app_id } = await createApp(app.api);
+console.log(`seeding ${RESOURCES} resources…`);
+app.ctx.db.transaction(() => {
+  for (let i = 0; i < RESOURCES; i++) {
+    createResource(app.ctx, actor, v.parse(CreateResourceBody, { name: `resource ${i}`, resource_type: 'CUSTOM', app_id }));
+  }
+})();
+
 async function pageAt(path: string, query: Record<string, string>, skipRows: number): Promise<string | undefined> {
   // Walk to the deep page once with the largest pages; the walk itself is not timed.
   let cursor: string | undefined;
@@ -41,8 +56,14 @@ async function pageAt(path: string, query: Record<string, string>, skipRows: num
 }
 
 let failed = false;
-for (const [path, query] of [['/users', {}], ['/events', {}], ['/events', { event_type_filter: 'RARE_EVENT' }]] as const) {
-  const deepCursor = await pageAt(path, query, path === '/events' && 'event_type_filter' in query ? ROWS / 10 - 1000 : ROWS - 1000);
+const lists = [
+  ['/users', {}, ROWS],
+  ['/events', {}, ROWS],
+  ['/events', { event_type_filter: 'RARE_EVENT' }, ROWS / 10],
+  ['/resources', {}, RESOURCES],
+] as const;
+for (const [path, query, rows] of lists) {
+  const deepCursor = await pageAt(path, query, rows - 1000);
   const first = await median(async () => void (await app.api.get(path, { ...query, page_size: 200 })));
   const deep = await median(async () => void (await app.api.get(path, { ...query, page_size: 200, cursor: deepCursor })));
   const ratio = deep / first;

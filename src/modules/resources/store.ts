@@ -132,12 +132,13 @@ export function createResourceStore(db: Db) {
   );
   // Breadth first: children, then grandchildren, each level in creation order.
   const descendants = db.prepare<[string], { id: string }>(
-    `WITH RECURSIVE down(id, depth) AS (
-       SELECT id, 1 FROM resources WHERE parent_resource_id = ?
+    // seq rides along in the CTE: joining back to resources for it made SQLite scan the whole table per call.
+    `WITH RECURSIVE down(id, seq, depth) AS (
+       SELECT id, seq, 1 FROM resources WHERE parent_resource_id = ?
        UNION ALL
-       SELECT r.id, down.depth + 1 FROM resources r JOIN down ON r.parent_resource_id = down.id WHERE down.depth < 100000
+       SELECT r.id, r.seq, down.depth + 1 FROM resources r JOIN down ON r.parent_resource_id = down.id WHERE down.depth < 100000
      )
-     SELECT down.id FROM down JOIN resources r ON r.id = down.id ORDER BY down.depth, r.seq`,
+     SELECT id FROM down ORDER BY depth, seq`,
   );
   const isDescendant = db.prepare<{ root: string; candidate: string }, { found: number }>(
     `WITH RECURSIVE down(id) AS (
