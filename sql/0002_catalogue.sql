@@ -20,6 +20,8 @@ CREATE TABLE owners (
   updated_at                       TEXT NOT NULL
 ) STRICT;
 
+CREATE INDEX owners_by_source_group ON owners (source_group_id);
+
 -- An owner's users, in escalation order.
 CREATE TABLE owner_users (
   owner_id TEXT NOT NULL REFERENCES owners (id) ON DELETE CASCADE,
@@ -137,6 +139,8 @@ CREATE TABLE tags (
   updated_at      TEXT NOT NULL,
   UNIQUE (key, value)
 ) STRICT;
+
+CREATE INDEX tags_by_owner ON tags (admin_owner_id);
 
 CREATE TABLE tag_users (
   tag_id  TEXT NOT NULL REFERENCES tags (id) ON DELETE CASCADE,
