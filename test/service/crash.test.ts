@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { ApiClient } from '../helpers/client.ts';
 import { runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
 
 const TOKEN = 'gth_crash-test-admin-token-0123456789abc';
@@ -20,6 +21,7 @@ describe('crash safety', () => {
     const env = { ...process.env, GATEHOUSE_LOG_LEVEL: 'info', GATEHOUSE_BOOTSTRAP_TOKEN: TOKEN };
     const service = await ServiceProcess.start(['--db', db, '--port', '0'], { env });
     try {
+      const api = new ApiClient(service.url, TOKEN);
       const acked = new Map<string, string>(); // user_id → email
       let failedAfterKill = 0;
       let killed = false;
@@ -30,14 +32,9 @@ describe('crash safety', () => {
         for (let i = 0; ; i++) {
           const email = `burst-${n}-${i}@example.com`;
           try {
-            const res = await fetch(`${service.url}/users`, {
-              method: 'POST',
-              headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
-              body: JSON.stringify({ email, full_name: `Burst ${n} ${i}` }),
-            });
-            const body = (await res.json()) as { user_id: string };
-            assert.equal(res.status, 200, JSON.stringify(body));
-            acked.set(body.user_id, email);
+            const res = await api.post('/users', { email, full_name: `Burst ${n} ${i}` });
+            assert.equal(res.status, 200, JSON.stringify(res.body));
+            acked.set(res.body.user_id, email);
             if (acked.size >= ACKED_BEFORE_KILL) reachedTarget();
           } catch (err) {
             if (!killed) throw err;
@@ -62,9 +59,9 @@ describe('crash safety', () => {
       const restarted = await ServiceProcess.start(['--db', db, '--port', '0'], { env });
       try {
         for (const [userId, email] of acked) {
-          const res = await fetch(`${restarted.url}/users/${userId}`, { headers: { authorization: `Bearer ${TOKEN}` } });
+          const res = await new ApiClient(restarted.url, TOKEN).get(`/users/${userId}`);
           assert.equal(res.status, 200, `acknowledged user ${email} is missing after the crash`);
-          assert.equal(((await res.json()) as { email: string }).email, email);
+          assert.equal(res.body.email, email);
         }
 
         // Each user and its USERS_CREATED event were written in one transaction: either both or neither.
