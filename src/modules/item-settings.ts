@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { Text, Uuid } from '../http/common-schemas.ts';
-import { invalidField, notFound } from '../http/errors.ts';
+import { AppError, invalidField, notFound } from '../http/errors.ts';
 
 export const RISK_SENSITIVITIES = ['UNKNOWN', 'CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
 export type RiskSensitivity = (typeof RISK_SENSITIVITIES)[number];
@@ -225,6 +225,21 @@ export function checkRequestSettingReferences(ctx: AppContext, settings: Request
       });
     });
   });
+}
+
+/**
+ * Throws conflict when a request configuration of any resource or group still names `id` (as a
+ * reviewer owner, a service user or a condition's group), so deleting it would leave a dangling id.
+ * `path` is the field the error names (the deleted record's id parameter).
+ */
+export function refuseIfNamedInConfigurations(ctx: AppContext, what: string, id: string, path: string): void {
+  const resources = ctx.stores.resources.countConfigurationsNaming(id);
+  const groups = ctx.stores.groups.countConfigurationsNaming(id);
+  if (resources + groups === 0) return;
+  const where = [resources && `${resources} resource${resources === 1 ? '' : 's'}`, groups && `${groups} group${groups === 1 ? '' : 's'}`].filter(Boolean).join(' and ');
+  throw new AppError('conflict', `${what} ${id} is named in the request configurations of ${where}; change those first`, [
+    { path, message: `is named in the request configurations of ${where}` },
+  ]);
 }
 
 /** The columns the settings are stored in (booleans as 0/1, the list as JSON text). */

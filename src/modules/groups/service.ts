@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { applyRequestSettings, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS } from '../item-settings.ts';
+import { applyRequestSettings, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations } from '../item-settings.ts';
 import { checkMetadata, checkRemoteInfo } from '../one-kind.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
@@ -101,12 +101,16 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
   })();
 }
 
-/** Deletes a group and records GROUPS_DELETED; its leaders, tags, bundle items and access go with it. Throws not_found for an unknown id. */
+/**
+ * Deletes a group and records GROUPS_DELETED; its leaders, tags, bundle items and access go with it.
+ * Throws not_found for an unknown id, conflict while a request configuration names it.
+ */
 export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
   const { groups, events } = ctx.stores;
   ctx.db.transaction(() => {
     const row = groups.getRow(id);
     if (!row) throw notFound('group', id);
+    refuseIfNamedInConfigurations(ctx, 'group', id, 'group_id');
     groups.delete(id);
     events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }]);
   })();

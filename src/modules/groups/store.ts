@@ -88,6 +88,10 @@ export function createGroupStore(db: Db) {
   );
   const remove = db.prepare<[string]>('DELETE FROM groups WHERE id = ?');
   const byId = db.prepare<[string], GroupRow>('SELECT * FROM groups WHERE id = ?');
+  // Ids are UUIDs, so finding one in the JSON text cannot match anything but that id.
+  const configurationsNaming = db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM groups WHERE instr(request_configurations, ?) > 0',
+  );
   const page = db.prepare<
     { type: string | null; ids: string | null; name: string | null; tags: string | null; after: number; limit: number },
     GroupRow
@@ -128,6 +132,10 @@ export function createGroupStore(db: Db) {
 
   return {
     /** Whether a record with this id exists; other areas use it to check references. */
+    /** How many groups have a request configuration naming `id` (an owner, user or group). */
+    countConfigurationsNaming(id: string): number {
+      return configurationsNaming.get(id)!.n;
+    },
     exists(id: string): boolean {
       return byId.get(id) !== undefined;
     },

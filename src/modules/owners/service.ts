@@ -5,6 +5,7 @@ import type { Actor } from '../events/store.ts';
 import type { ApiUser } from '../users/store.ts';
 import { toApiOwner, type ApiOwner, type OwnerFields, type OwnerRow } from './store.ts';
 import type { UpdateOwnerInput } from './schemas.ts';
+import { refuseIfNamedInConfigurations } from '../item-settings.ts';
 
 export interface CreateOwnerInput {
   name: string;
@@ -121,7 +122,8 @@ export function updateOwners(ctx: AppContext, actor: Actor, items: UpdateOwnerIn
 
 /**
  * Deletes an owner that administers nothing, with its user list, and records OWNERS_DELETED.
- * Throws not_found for an unknown owner and conflict, listing what it still owns, otherwise.
+ * Throws not_found for an unknown owner; conflict, listing what it still owns, or while a request
+ * configuration names it as a reviewer.
  */
 export function deleteOwner(ctx: AppContext, actor: Actor, ownerId: string): void {
   const { owners, events } = ctx.stores;
@@ -136,6 +138,7 @@ export function deleteOwner(ctx: AppContext, actor: Actor, ownerId: string): voi
         { path: 'owner_id', message: `still administers ${what}` },
       ]);
     }
+    refuseIfNamedInConfigurations(ctx, 'owner', ownerId, 'owner_id');
     owners.delete(ownerId);
     events.record(actor, 'OWNERS_DELETED', [{ sub_event_type: 'OWNERS_DELETED', owner_id: row.id, owner_name: row.name }]);
   })();

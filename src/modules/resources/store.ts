@@ -119,6 +119,10 @@ export function createResourceStore(db: Db) {
   );
   const remove = db.prepare<[string]>('DELETE FROM resources WHERE id = ?');
   const byId = db.prepare<[string], ResourceRow>('SELECT * FROM resources WHERE id = ?');
+  // Ids are UUIDs, so finding one in the JSON text cannot match anything but that id.
+  const configurationsNaming = db.prepare<[string], { n: number }>(
+    'SELECT count(*) AS n FROM resources WHERE instr(request_configurations, ?) > 0',
+  );
   const firstChild = db.prepare<[string], { id: string }>('SELECT id FROM resources WHERE parent_resource_id = ? LIMIT 1');
   // Nearest first. The depth cap only guards against a cycle the service should never have let in.
   const ancestors = db.prepare<[string], { id: string }>(
@@ -215,6 +219,10 @@ export function createResourceStore(db: Db) {
 
   return {
     /** Whether a record with this id exists; other areas use it to check references. */
+    /** How many resources have a request configuration naming `id` (an owner, user or group). */
+    countConfigurationsNaming(id: string): number {
+      return configurationsNaming.get(id)!.n;
+    },
     exists(id: string): boolean {
       return byId.get(id) !== undefined;
     },
