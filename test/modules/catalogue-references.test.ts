@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup, createOwner, createResource } from '../helpers/fixtures.ts';
+import { createGroup, createOwner, createResource, createTag } from '../helpers/fixtures.ts';
 
 const DEFAULT_CONFIG = { allow_requests: true, auto_approval: false, require_mfa_to_request: false, require_support_ticket: false, priority: 0 };
 
@@ -50,5 +50,15 @@ describe('references held in request configurations', () => {
 
     await app.api.put('/groups', { groups: [{ group_id: guarded.group_id, request_configurations: [DEFAULT_CONFIG] }] });
     assert.equal((await app.api.delete(`/groups/${condition.group_id}`)).status, 200);
+  });
+
+  it('an owner that administers a tag cannot be deleted until the tag is gone', async () => {
+    const owner = await createOwner(app.api);
+    const tag = await createTag(app.api, { admin_owner_id: owner.owner_id });
+    const refused = await app.api.delete(`/owners/${owner.owner_id}`);
+    assert.equal(refused.status, 409);
+    assert.match(refused.body.message, /1 tag\b/);
+    assert.equal((await app.api.delete(`/tag/${tag.tag_id}`)).status, 200);
+    assert.equal((await app.api.delete(`/owners/${owner.owner_id}`)).status, 200);
   });
 });
