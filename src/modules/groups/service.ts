@@ -1,8 +1,10 @@
 // Use cases that write groups: reference checks, then one transaction with the audit event.
 import type { AppContext } from '../../context.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { applyRequestSettings, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations } from '../item-settings.ts';
+import {
+  applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
+} from '../item-settings.ts';
 import { checkMetadata, checkRemoteInfo } from '../one-kind.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
@@ -61,20 +63,14 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
  * not_found for an unknown group, owner, leader or request configuration reference.
  */
 export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupInput[]) {
-  const { owners, groups, events } = ctx.stores;
+  const { groups, events } = ctx.stores;
   return ctx.db.transaction(() => {
     const seen = new Set<string>();
     const at = ctx.clock.now();
     const subEvents = items.map((item, index) => {
       const path = `groups.${index}.`;
-      const id = item.group_id.toLowerCase();
-      if (seen.has(id)) throw invalidField(`${path}group_id`, 'lists a group a second time');
-      seen.add(id);
-      const row = groups.getRow(id);
-      if (!row) throw notFound('group', id, `${path}group_id`);
+      const { id, row, ownerId } = startBulkItem(ctx, { ...item, id: item.group_id }, 'group', seen, path, groups.getRow);
       const state = stateFromRow(row);
-      const ownerId = item.admin_owner_id?.toLowerCase();
-      if (ownerId !== undefined && !owners.exists(ownerId)) throw notFound('owner', ownerId, `${path}admin_owner_id`);
       if (item.group_leader_user_ids) checkLeaders(ctx, item.group_leader_user_ids, `${path}group_leader_user_ids`);
       const settings = applyRequestSettings(state.settings, item, path);
       checkRequestSettingReferences(ctx, settings, item, path);
@@ -93,11 +89,7 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
       };
     });
     if (subEvents.length > 0) events.record(actor, 'GROUPS_UPDATED', subEvents);
-    return items.map((item) => {
-      // UpdateGroupInfo types request_configuration_list as an object; the list is in request_configurations.
-      const { request_configuration_list: _deprecated, ...rest } = groups.get(item.group_id.toLowerCase())!;
-      return rest;
-    });
+    return items.map((item) => asUpdateInfo(groups.get(item.group_id.toLowerCase())!));
   })();
 }
 

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { applyRequestSettings, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS } from '../item-settings.ts';
+import { applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, startBulkItem } from '../item-settings.ts';
 import { checkMetadata, checkRemoteInfo } from '../one-kind.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
@@ -63,12 +63,6 @@ export function createResource(ctx: AppContext, actor: Actor, input: CreateResou
   })();
 }
 
-/** The API shape of an updated item: the whole Resource, less the one field UpdateResourceInfo types differently (an object). */
-function asUpdateInfo(resource: ApiResource) {
-  const { request_configuration_list: _deprecated, ...rest } = resource;
-  return rest;
-}
-
 /**
  * Updates several resources, all or nothing, and records one RESOURCES_UPDATED with a sub-event each.
  * Items apply in order, so a later item's tree check sees an earlier item's new parent.
@@ -76,20 +70,14 @@ function asUpdateInfo(resource: ApiResource) {
  * settings; not_found for an unknown resource, owner, parent or request configuration reference.
  */
 export function updateResources(ctx: AppContext, actor: Actor, items: UpdateResourceInput[]) {
-  const { owners, resources, events } = ctx.stores;
+  const { resources, events } = ctx.stores;
   return ctx.db.transaction(() => {
     const seen = new Set<string>();
     const at = ctx.clock.now();
     const subEvents = items.map((item, index) => {
       const path = `resources.${index}.`;
-      const id = item.resource_id.toLowerCase();
-      if (seen.has(id)) throw invalidField(`${path}resource_id`, 'lists a resource a second time');
-      seen.add(id);
-      const row = resources.getRow(id);
-      if (!row) throw notFound('resource', id, `${path}resource_id`);
+      const { id, row, ownerId } = startBulkItem(ctx, { ...item, id: item.resource_id }, 'resource', seen, path, resources.getRow);
       const state = stateFromRow(row);
-      const ownerId = item.admin_owner_id?.toLowerCase();
-      if (ownerId !== undefined && !owners.exists(ownerId)) throw notFound('owner', ownerId, `${path}admin_owner_id`);
       const parentId = item.parent_resource_id === undefined ? state.parent_resource_id : item.parent_resource_id?.toLowerCase() ?? null;
       if (parentId !== null && parentId !== state.parent_resource_id) checkParent(ctx, id, parentId, `${path}parent_resource_id`);
       const settings = applyRequestSettings(state.settings, item, path);
