@@ -146,7 +146,7 @@ export function deleteOwner(ctx: AppContext, actor: Actor, ownerId: string): voi
 
 /** The owner's users in escalation order. */
 export function ownerUsers(ctx: AppContext, ownerId: string): ApiUser[] {
-  return ctx.stores.owners.userIds(ownerId).map((id) => ctx.stores.users.get(id)!);
+  return ctx.stores.owners.users(ownerId);
 }
 
 /**
