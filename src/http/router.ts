@@ -62,9 +62,8 @@ function apiRequest(req: GatehouseRequest, maxBodyBytes: number): ApiRequest {
     query: (schema) => parse(schema, req.query, 'query'),
     body: async (schema) => {
       const raw = await readJsonBody(req, maxBodyBytes);
-      // Valibot's object schemas accept arrays; no endpoint takes a top-level array, so refuse it here once.
-      if (Array.isArray(raw)) throw invalidField('body', 'must be a JSON object, not an array');
-      return parse(schema, raw, 'body');
+      // Generated clients send the JSON `null` when the caller gives no body: it means "no body".
+      return parse(schema, raw === null ? undefined : raw, 'body');
     },
   };
 }

@@ -43,7 +43,7 @@ const describe = (type: FieldType) => (type === 'string' ? 'a string' : type ===
  * Returns the kind, or a problem: `where` is the dotted place inside `value` ('' for the whole).
  */
 export function checkOneKind(value: unknown, table: KindTable, itemType: string): { kind: string } | { where: string; message: string } {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { where: '', message: 'must be an object' };
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { where: '', message: 'must be a JSON object' };
   const keys = Object.keys(value);
   if (keys.length !== 1) return { where: '', message: `must have exactly one property naming its kind, not ${keys.length}` };
   const kind = keys[0]!;
@@ -51,7 +51,7 @@ export function checkOneKind(value: unknown, table: KindTable, itemType: string)
   if (!spec) return { where: kind, message: `is not a known kind (known: ${Object.keys(table).join(', ')})` };
   if (!spec.types.includes(itemType)) return { where: kind, message: `describes ${spec.types.join(' or ')}, not ${itemType}` };
   const body = (value as Record<string, unknown>)[kind];
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { where: kind, message: 'must be an object' };
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { where: kind, message: 'must be a JSON object' };
   for (const key of Object.keys(body)) {
     if (!spec.fields.some((field) => field.name === key)) return { where: `${kind}.${key}`, message: 'is not a field of this kind' };
   }

@@ -22,17 +22,16 @@ export const CreateAppBody = v.object({
 });
 
 /**
- * Fields left out keep their value. The type is fixed at registration (resources and groups were made
- * for it), so app_type, like any unknown key, is refused rather than silently ignored.
+ * Fields left out keep their value; unknown and read-only fields (app_id, …) are ignored, like on every
+ * body. The type is fixed at registration (resources and groups were made for it): app_type may be sent
+ * back as it is, and is refused by the service when it differs.
  */
-export const UpdateAppBody = v.strictObject(
-  {
-    name: v.optional(Name(200)),
-    description: v.optional(Text(2000)),
-    admin_owner_id: v.optional(Uuid),
-  },
-  'may only set name, description and admin_owner_id',
-);
+export const UpdateAppBody = v.object({
+  name: v.optional(Name(200)),
+  description: v.optional(Text(2000)),
+  admin_owner_id: v.optional(Uuid),
+  app_type: v.optional(AppType),
+});
 
 export type UpdateAppInput = v.InferOutput<typeof UpdateAppBody>;
 

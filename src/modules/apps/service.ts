@@ -1,6 +1,6 @@
 // Use cases that write apps: check the owner, then one transaction with the audit event.
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import type { ApiApp } from './store.ts';
 import type { UpdateAppInput } from './schemas.ts';
@@ -31,13 +31,17 @@ export function createApp(ctx: AppContext, actor: Actor, input: CreateAppInput):
 
 /**
  * Renames, re-describes or re-owns an app and records APPS_UPDATED.
- * Throws not_found for an unknown app, or naming admin_owner_id for an unknown owner.
+ * Throws not_found for an unknown app, or naming admin_owner_id for an unknown owner; validation_failed
+ * naming app_type when it differs from the stored type.
  */
 export function updateApp(ctx: AppContext, actor: Actor, appId: string, input: UpdateAppInput): ApiApp {
   const { apps, owners, events } = ctx.stores;
   return ctx.db.transaction(() => {
     const app = apps.get(appId);
     if (!app) throw notFound('app', appId);
+    if (input.app_type !== undefined && input.app_type !== app.app_type) {
+      throw invalidField('app_type', `cannot change (it is ${app.app_type}); register a new app instead`);
+    }
     const ownerId = input.admin_owner_id?.toLowerCase() ?? app.admin_owner_id;
     if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
     const updated = apps.update(

@@ -27,7 +27,7 @@ export const CreateGroupBody = v.object({
   app_id: Uuid,
   description: v.optional(Text(2000), ''),
   admin_owner_id: v.optional(Uuid),
-  remote_info: v.optional(v.record(v.string(), v.unknown(), 'must be an object')),
+  remote_info: v.optional(v.record(v.string(), v.unknown(), 'must be a JSON object')),
   remote_group_id: v.optional(RemoteText),
   metadata: v.optional(Text(10000)),
   group_leader_user_ids: v.optional(LeaderIds, []),

@@ -7,8 +7,14 @@ export { ListEdgesQuery, RemoveEdgeQuery } from '../resource-access/schemas.ts';
 
 export const ListNonHumanIdentitiesQuery = v.object({ ...PageQueryEntries });
 
-// The reference marks the body optional but requires duration_minutes in it, so a body is needed.
-export const AttachNonHumanIdentityBody = v.object({
-  duration_minutes: EdgeDurationMinutes,
-  access_level_remote_id: v.optional(AccessLevelRemoteId, ''),
-});
+/**
+ * The reference makes the body optional but requires duration_minutes inside one. No body (or a JSON
+ * null) grants the default access level indefinitely (duration 0), as an empty grant would elsewhere.
+ */
+export const AttachNonHumanIdentityBody = v.optional(
+  v.object({
+    duration_minutes: EdgeDurationMinutes,
+    access_level_remote_id: v.optional(AccessLevelRemoteId, ''),
+  }),
+  { duration_minutes: 0, access_level_remote_id: '' },
+);

@@ -1,6 +1,7 @@
 // A user's direct access to a resource: /resources/{resource_id}/users[/{user_id}], as the reference has them.
 import type { AppContext } from '../../context.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { notFound } from '../../http/errors.ts';
+import { fail } from '../../http/parse.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { AddResourceUserBody, AddResourceUserQuery, ListEdgesQuery, RemoveEdgeQuery, UpdateResourceUserBody } from './schemas.ts';
 import { addResourceUser, removeResourceUser, updateResourceUser } from './service.ts';
@@ -34,7 +35,8 @@ export function registerResourceAccessRoutes(router: ApiRouter, ctx: AppContext)
     const query = req.query(AddResourceUserQuery);
     const body = await req.body(AddResourceUserBody);
     const durationMinutes = body.duration_minutes ?? query.duration_minutes;
-    if (durationMinutes === undefined) throw invalidField('duration_minutes', 'is required, in the body or the query string');
+    // Either place will do, so the fault is reported as the body's, in the words every route uses.
+    if (durationMinutes === undefined) fail('body', [{ path: 'duration_minutes', message: 'is required' }]);
     const level = body.access_level_remote_id ?? query.access_level_remote_id ?? '';
     return ok(addResourceUser(ctx, req.caller, { resourceId, userId, level, durationMinutes }));
   });

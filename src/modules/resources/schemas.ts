@@ -33,7 +33,7 @@ const AccessLevels = v.pipe(
   v.check((levels) => new Set(levels.map((level) => level.access_level_remote_id)).size === levels.length, 'must not list a remote id twice'),
 );
 
-const RemoteInfo = v.record(v.string(), v.unknown(), 'must be an object');
+const RemoteInfo = v.record(v.string(), v.unknown(), 'must be a JSON object');
 
 /** Fields settable both at creation and by update (beyond the reference's CreateResourceInfo, on purpose). */
 const SharedEntries = {

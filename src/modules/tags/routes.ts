@@ -2,6 +2,7 @@
 // and the tags of one user, group or resource.
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { fail } from '../../http/parse.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { AttachTagBody, CreateTagBody, CreateTagQuery, GetTagQuery, ListTagsQuery } from './schemas.ts';
 import { attachTag, createTag, deleteTag, detachTag, tagsOf } from './service.ts';
@@ -19,7 +20,7 @@ export function registerTagRoutes(router: ApiRouter, ctx: AppContext): void {
     const query = req.query(CreateTagQuery);
     const body = (await req.body(CreateTagBody)) ?? {};
     const key = body.tag_key ?? query.tag_key;
-    if (key === undefined) throw new AppError('validation_failed', 'tag_key is required (in the body or the query)', [{ path: 'tag_key', message: 'is required' }]);
+    if (key === undefined) fail('body', [{ path: 'tag_key', message: 'is required' }]);
     const adminOwnerId = body.admin_owner_id !== undefined ? body.admin_owner_id : (query.admin_owner_id ?? null);
     return ok(createTag(ctx, req.caller, {
       key,
