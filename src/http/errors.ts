@@ -78,7 +78,9 @@ export function toAppError(err: unknown): AppError | null {
     if (err.code === 'SQLITE_CONSTRAINT_FOREIGNKEY') {
       return new AppError('conflict', 'the change would leave a reference to a record that does not exist');
     }
-    if (err.code === 'SQLITE_BUSY') {
+    // BUSY, BUSY_SNAPSHOT, BUSY_RECOVERY, BUSY_TIMEOUT, LOCKED, LOCKED_SHAREDCACHE…: another writer
+    // (the CLI, a backup) held the database past busy_timeout. Nothing was written; retrying is right.
+    if (/^SQLITE_(BUSY|LOCKED)(_|$)/.test(err.code)) {
       return new AppError('unavailable', 'the database is busy; try again', [], { 'Retry-After': '1' });
     }
   }

@@ -26,7 +26,7 @@ export function createApp(ctx: AppContext, actor: Actor, input: CreateAppInput):
       { sub_event_type: 'APPS_CREATED', app_id: app.app_id, app_name: app.name, app_type: app.app_type, owner_id: ownerId },
     ]);
     return app;
-  })();
+  }).immediate();
 }
 
 /**
@@ -53,7 +53,7 @@ export function updateApp(ctx: AppContext, actor: Actor, appId: string, input: U
       { sub_event_type: 'APPS_UPDATED', app_id: appId, app_name: updated.name, owner_id: ownerId },
     ]);
     return updated;
-  })();
+  }).immediate();
 }
 
 /**
@@ -72,5 +72,5 @@ export function deleteApp(ctx: AppContext, actor: Actor, appId: string): void {
     }
     apps.delete(appId);
     events.record(actor, 'APPS_DELETED', [{ sub_event_type: 'APPS_DELETED', app_id: appId, app_name: app.name }]);
-  })();
+  }).immediate();
 }

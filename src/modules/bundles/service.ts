@@ -40,7 +40,7 @@ export function createBundle(ctx: AppContext, actor: Actor, fields: BundleFields
     const bundle = bundles.create(fields, ctx.clock.now());
     events.record(actor, 'BUNDLES_CREATED', [bundleSubEvent('BUNDLES_CREATED', bundle)]);
     return bundle;
-  })();
+  }).immediate();
 }
 
 /**
@@ -63,7 +63,7 @@ export function updateBundle(ctx: AppContext, actor: Actor, bundleId: string, ch
     const updated = bundles.update(bundleId, next, ctx.clock.now());
     events.record(actor, 'BUNDLES_UPDATED', [{ ...bundleSubEvent('BUNDLES_UPDATED', updated), updated_fields: changed.join(',') }]);
     return updated;
-  })();
+  }).immediate();
 }
 
 /**
@@ -80,7 +80,7 @@ export function deleteBundle(ctx: AppContext, actor: Actor, bundleId: string): v
     );
     bundles.delete(bundleId);
     events.record(actor, 'BUNDLES_DELETED', [bundleSubEvent('BUNDLES_DELETED', bundle), ...items]);
-  })();
+  }).immediate();
 }
 
 export interface BundleItemInput {
@@ -136,7 +136,7 @@ export function addBundleItem(ctx: AppContext, actor: Actor, bundleId: string, k
     const item = bundles.getItem(kind, key)!;
     events.record(actor, ITEM_EVENTS[kind].added, [itemSubEvent(ITEM_EVENTS[kind].added, kind, item)]);
     return item;
-  })();
+  }).immediate();
 }
 
 /**
@@ -154,5 +154,5 @@ export function removeBundleItem(ctx: AppContext, actor: Actor, bundleId: string
     if (!item || !bundles.removeItem(kind, key)) return;
     bundles.touch(bundleId, ctx.clock.now());
     events.record(actor, ITEM_EVENTS[kind].removed, [itemSubEvent(ITEM_EVENTS[kind].removed, kind, item)]);
-  })();
+  }).immediate();
 }

@@ -54,7 +54,7 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
       { sub_event_type: 'GROUPS_CREATED', group_id: id, group_name: state.name, group_type: state.group_type, app_id: appId, admin_owner_id: ownerId },
     ]);
     return groups.get(id)!;
-  })();
+  }).immediate();
 }
 
 /**
@@ -90,7 +90,7 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
     });
     if (subEvents.length > 0) events.record(actor, 'GROUPS_UPDATED', subEvents);
     return items.map((item) => asUpdateInfo(groups.get(item.group_id.toLowerCase())!));
-  })();
+  }).immediate();
 }
 
 /**
@@ -105,5 +105,5 @@ export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
     refuseIfNamedInConfigurations(ctx, 'group', id, 'group_id');
     groups.delete(id);
     events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }]);
-  })();
+  }).immediate();
 }

@@ -54,7 +54,7 @@ export function attachNonHumanIdentity(ctx: AppContext, actor: Actor, input: Att
     const row = nonHumanIdentities.held(input, now)!;
     events.record(actor, 'RESOURCE_NON_HUMAN_IDENTITIES_ADDED', [subEvent('RESOURCE_NON_HUMAN_IDENTITIES_ADDED', row)]);
     return toApiResourceNhi(row);
-  })();
+  }).immediate();
 }
 
 /**
@@ -70,5 +70,5 @@ export function detachNonHumanIdentity(ctx: AppContext, actor: Actor, key: NhiLi
     const row = nonHumanIdentities.held(key, now);
     nonHumanIdentities.detach(key);
     if (row) events.record(actor, 'RESOURCE_NON_HUMAN_IDENTITIES_REMOVED', [subEvent('RESOURCE_NON_HUMAN_IDENTITIES_REMOVED', row)]);
-  })();
+  }).immediate();
 }

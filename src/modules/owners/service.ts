@@ -56,7 +56,7 @@ export function createOwner(ctx: AppContext, actor: Actor, input: CreateOwnerInp
       ...input.user_ids.map((id) => ({ sub_event_type: 'OWNER_USER_ADDED', owner_id: row.id, user_id: id })),
     ]);
     return toApiOwner(row);
-  })();
+  }).immediate();
 }
 
 /** The stored fields after applying one update item ("" clears a link; absent keeps it). */
@@ -117,7 +117,7 @@ export function updateOwners(ctx: AppContext, actor: Actor, items: UpdateOwnerIn
       );
     }
     return updated.map(toApiOwner);
-  })();
+  }).immediate();
 }
 
 /**
@@ -141,7 +141,7 @@ export function deleteOwner(ctx: AppContext, actor: Actor, ownerId: string): voi
     refuseIfNamedInConfigurations(ctx, 'owner', ownerId, 'owner_id');
     owners.delete(ownerId);
     events.record(actor, 'OWNERS_DELETED', [{ sub_event_type: 'OWNERS_DELETED', owner_id: row.id, owner_name: row.name }]);
-  })();
+  }).immediate();
 }
 
 /** The owner's users in escalation order. */
@@ -174,5 +174,5 @@ export function setOwnerUsers(ctx: AppContext, actor: Actor, ownerId: string, us
       ...before.filter((id) => !userIds.includes(id)).map((id) => ({ sub_event_type: 'OWNER_USER_REMOVED', owner_id: row.id, user_id: id })),
     ]);
     return ownerUsers(ctx, ownerId);
-  })();
+  }).immediate();
 }

@@ -67,7 +67,7 @@ export function addResourceUser(ctx: AppContext, actor: Actor, input: AddResourc
     const row = resourceAccess.held(input, now)!;
     events.record(actor, 'RESOURCE_USERS_ADDED', [subEvent('RESOURCE_USERS_ADDED', row)]);
     return toApiResourceUser(row);
-  })();
+  }).immediate();
 }
 
 /**
@@ -92,7 +92,7 @@ export function updateResourceUser(ctx: AppContext, actor: Actor, input: AddReso
     const row = resourceAccess.held(input, now)!;
     events.record(actor, 'RESOURCE_USERS_UPDATED', [subEvent('RESOURCE_USERS_UPDATED', row)]);
     return toApiResourceUser(row);
-  })();
+  }).immediate();
 }
 
 /**
@@ -115,5 +115,5 @@ export function removeResourceUser(ctx: AppContext, actor: Actor, key: EdgeKey):
         sub_event_type: 'SESSIONS_ENDED', connection_id: connectionId, resource_id: key.resourceId, user_id: key.userId,
       })),
     ]);
-  })();
+  }).immediate();
 }

@@ -60,7 +60,7 @@ export function createResource(ctx: AppContext, actor: Actor, input: CreateResou
       },
     ]);
     return resources.get(id)!;
-  })();
+  }).immediate();
 }
 
 /**
@@ -103,7 +103,7 @@ export function updateResources(ctx: AppContext, actor: Actor, items: UpdateReso
     if (subEvents.length > 0) events.record(actor, 'RESOURCES_UPDATED', subEvents);
     // Read back after every item applied, so tree fields reflect the final state.
     return items.map((item) => asUpdateInfo(resources.get(item.resource_id.toLowerCase())!));
-  })();
+  }).immediate();
 }
 
 /**
@@ -124,5 +124,5 @@ export function deleteResource(ctx: AppContext, actor: Actor, id: string): void 
     events.record(actor, 'RESOURCES_DELETED', [
       { sub_event_type: 'RESOURCES_DELETED', resource_id: id, resource_name: row.name, app_id: row.app_id },
     ]);
-  })();
+  }).immediate();
 }

@@ -45,7 +45,7 @@ export function openSession(ctx: AppContext, actor: Actor, input: OpenSessionInp
     const session = sessions.open({ ...input, levelName: edge.access_level_name, expiresAt }, now);
     events.record(actor, 'SESSIONS_CREATED', [sessionSubEvent('SESSIONS_CREATED', session)]);
     return session;
-  })();
+  }).immediate();
 }
 
 /**
@@ -60,5 +60,5 @@ export function endSession(ctx: AppContext, actor: Actor, connectionId: string):
     const session = sessions.getOpen(connectionId, now);
     if (!session || !sessions.end(connectionId, now)) return;
     events.record(actor, 'SESSIONS_ENDED', [sessionSubEvent('SESSIONS_ENDED', session)]);
-  })();
+  }).immediate();
 }

@@ -28,7 +28,7 @@ export function createTag(ctx: AppContext, actor: Actor, input: CreateTagInput):
       { sub_event_type: 'TAGS_CREATED', tag_id: tag.tag_id, tag_key: tag.key, tag_value: tag.value, admin_owner_id: input.adminOwnerId },
     ]);
     return tag;
-  })();
+  }).immediate();
 }
 
 /**
@@ -49,7 +49,7 @@ export function deleteTag(ctx: AppContext, actor: Actor, tagId: string): void {
       { sub_event_type: 'TAGS_DELETED', tag_id: tagId, tag_key: tag.key, tag_value: tag.value },
       ...detached,
     ]);
-  })();
+  }).immediate();
 }
 
 /** Throws not_found naming the path parameter when the user, group or resource does not exist. */
@@ -81,7 +81,7 @@ export function attachTag(ctx: AppContext, actor: Actor, tagId: string, kind: Ta
     assertTargetExists(ctx, kind, targetId);
     if (!tags.attach(kind, tagId, targetId)) return;
     events.record(actor, 'ENTITY_TAG_ADDED', [tagSubEvent('ENTITY_TAG_ADDED', tag, kind, targetId)]);
-  })();
+  }).immediate();
 }
 
 /**
@@ -96,7 +96,7 @@ export function detachTag(ctx: AppContext, actor: Actor, tagId: string, kind: Ta
     assertTargetExists(ctx, kind, targetId);
     if (!tags.detach(kind, tagId, targetId)) return;
     events.record(actor, 'ENTITY_TAG_REMOVED', [tagSubEvent('ENTITY_TAG_REMOVED', tag, kind, targetId)]);
-  })();
+  }).immediate();
 }
 
 /** The tags attached to one user, group or resource; throws not_found for an unknown one. */

@@ -33,7 +33,7 @@ export function issueToken(
       { sub_event_type: 'API_TOKENS_CREATED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id, access_level: token.access_level },
     ]);
     return { token, secret };
-  })();
+  }).immediate();
 }
 
 /** Deletes a token and records API_TOKENS_DELETED; throws not_found for an unknown id. */
@@ -47,7 +47,7 @@ export function revokeToken(ctx: AppContext, actor: Actor, tokenId: string): Api
       { sub_event_type: 'API_TOKENS_DELETED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id },
     ]);
     return token;
-  })();
+  }).immediate();
 }
 
 export const ADMIN_EMAIL = 'admin@gatehouse.local';

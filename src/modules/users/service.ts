@@ -47,7 +47,7 @@ export function createUser(ctx: AppContext, actor: Actor, input: CreateUserInput
       { sub_event_type: 'USERS_CREATED', user_id: user.user_id, user_name: user.full_name, user_email: user.email },
     ]);
     return user;
-  })();
+  }).immediate();
 }
 
 /** Records a user's account on a third-party system; conflict when the user already has one there or the account is taken. */
@@ -64,7 +64,7 @@ export function addRemoteUser(ctx: AppContext, actor: Actor, userId: string, pro
       { sub_event_type: 'REMOTE_USERS_CREATED', user_id: userId, user_name: user.full_name, third_party_provider: provider, remote_id: remoteId },
     ]);
     return remote;
-  })();
+  }).immediate();
 }
 
 /** Forgets a user's account on a provider; removing one that is not there is an empty success and records nothing. */
@@ -76,5 +76,5 @@ export function removeRemoteUser(ctx: AppContext, actor: Actor, userId: string, 
     events.record(actor, 'REMOTE_USERS_DELETED', [
       { sub_event_type: 'REMOTE_USERS_DELETED', user_id: userId, third_party_provider: provider },
     ]);
-  })();
+  }).immediate();
 }
