@@ -1,5 +1,6 @@
 // Valibot pieces every module's schemas are built from: ids, query-string numbers and lists, paging.
 import * as v from 'valibot';
+import { parseDateInput, type DateInput } from '../lib/dates.ts';
 
 export const Uuid = v.pipe(v.string('must be a string'), v.uuid('must be a UUID'));
 
@@ -61,3 +62,18 @@ export const EdgeDurationMinutes = v.pipe(
   v.minValue(0, 'must be at least 0'),
   v.maxValue(525960, 'must be at most 525960'),
 );
+
+/**
+ * A date filter in the query string: a date (`2021-11-01`, a whole UTC day) or a date-time with a zone
+ * (`2025-01-01T00:00:00Z`, `2025-01-01 00:00:00+00:00`). Impossible dates and times are refused.
+ */
+export const QueryDate = v.pipe(
+  v.string('must be given once'),
+  v.rawTransform(({ dataset, addIssue, NEVER }) => {
+    const parsed = parseDateInput(dataset.value);
+    if (parsed) return parsed;
+    addIssue({ message: 'must be a real date (YYYY-MM-DD) or date-time with a time zone (YYYY-MM-DDTHH:MM:SSZ, YYYY-MM-DD HH:MM:SS+00:00)' });
+    return NEVER;
+  }),
+);
+export type { DateInput };

@@ -320,8 +320,7 @@ describe('bundles', () => {
         ['resources', { resource_id: resource.resource_id, access_level_remote_id: 5 }, 400, 'access_level_remote_id'],
         ['resources', { resource_id: MISSING }, 404, 'resource_id'],
         ['resources', { resource_id: resource.resource_id, access_level_remote_id: 'write' }, 404, 'access_level_remote_id'],
-        ['resources', { resource_id: resource.resource_id, access_level_remote_id: 'read', access_level_name: 'Writer' }, 400, 'access_level_name'],
-        ['resources', { resource_id: resource.resource_id, access_level_name: 'Default' }, 400, 'access_level_name'],
+        // A name that differs from the stored one is accepted (deprecated, derived): see client-inputs.test.ts.
         ['groups', {}, 400, 'group_id'],
         ['groups', { group_id: 'nope' }, 400, 'group_id'],
         ['groups', { group_id: MISSING }, 404, 'group_id'],

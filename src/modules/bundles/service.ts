@@ -1,6 +1,6 @@
 // Use cases that write bundles and their items: each change and its audit event commit together.
 import type { AppContext } from '../../context.ts';
-import { AppError, invalidField, notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { BUNDLE_ITEM_KINDS, type ApiBundle, type ApiBundleItem, type BundleFields, type BundleItemKind } from './store.ts';
 
@@ -92,7 +92,8 @@ export interface BundleItemInput {
 
 /**
  * The access level name to store with an item. A resource's level must exist on the resource ('' always
- * does) and a given name must match it; groups keep no catalogue of levels, so any level is taken as given.
+ * does) and its stored name is used whatever name was given; groups keep no catalogue of levels, so any
+ * level is taken as given.
  */
 function itemLevelName(ctx: AppContext, kind: BundleItemKind, input: BundleItemInput): string {
   if (kind === 'group') return input.name ?? '';
@@ -102,9 +103,8 @@ function itemLevelName(ctx: AppContext, kind: BundleItemKind, input: BundleItemI
       { path: 'access_level_remote_id', message: 'no access level with this remote id on this resource' },
     ]);
   }
-  if (input.name !== undefined && input.name !== level.access_level_name) {
-    throw invalidField('access_level_name', `does not match the name of this access level ("${level.access_level_name}")`);
-  }
+  // The reference marks access_level_name deprecated and derived from the remote id: a name that
+  // differs (stale, or a client's own label) is accepted and the stored name wins.
   return level.access_level_name;
 }
 
@@ -115,8 +115,8 @@ function requireItemTarget(ctx: AppContext, kind: BundleItemKind, id: string): v
 
 /**
  * Adds a resource or group to a bundle at an access level and records BUNDLE_RESOURCES_ADDED / BUNDLE_GROUPS_ADDED.
- * Throws not_found for an unknown bundle, resource/group or resource access level; validation_failed when
- * access_level_name disagrees with the resource's level; conflict when the bundle already holds it at that level.
+ * Throws not_found for an unknown bundle, resource/group or resource access level; conflict when the
+ * bundle already holds it at that level.
  */
 export function addBundleItem(ctx: AppContext, actor: Actor, bundleId: string, kind: BundleItemKind, input: BundleItemInput): ApiBundleItem {
   const { bundles, events } = ctx.stores;

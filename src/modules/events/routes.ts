@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import { toApiEvent, type EventFilter } from './store.ts';
-import { isDateOnly, ListEventsQuery } from './schemas.ts';
+import { ListEventsQuery } from './schemas.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -24,11 +24,12 @@ export function registerEventRoutes(router: ApiRouter, ctx: AppContext): void {
       eventType: query.event_type_filter,
       ...(query.api_token_filter !== undefined && tokenFilter(query.api_token_filter)),
     };
-    if (query.start_date_filter) filter.startAt = new Date(query.start_date_filter).toISOString();
+    if (query.start_date_filter) filter.startAt = query.start_date_filter.at.toISOString();
     if (query.end_date_filter) {
       // A bare end date includes that whole day; a date-time is inclusive to the millisecond.
-      if (isDateOnly(query.end_date_filter)) filter.endBefore = new Date(Date.parse(query.end_date_filter) + DAY_MS).toISOString();
-      else filter.endAt = new Date(query.end_date_filter).toISOString();
+      const end = query.end_date_filter;
+      if (end.wholeDay) filter.endBefore = new Date(end.at.getTime() + DAY_MS).toISOString();
+      else filter.endAt = end.at.toISOString();
     }
     const before = ctx.pager.afterSeq('events', query);
     const rows = events.list(filter, before, query.page_size + 1);
