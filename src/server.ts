@@ -1,6 +1,8 @@
 // The HTTP server around the app: listen with abuse limits, and close without cutting off requests in flight.
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.ts';
 import type { AppContext } from './context.ts';
 
@@ -23,6 +25,37 @@ export interface RunningServer {
   close(graceMs?: number): Promise<ClosedServer>;
 }
 
+/** Seconds a client over the connection limit is asked to wait before retrying. */
+export const OVER_CAPACITY_RETRY_AFTER_S = 1;
+
+/**
+ * Answers a request on a connection over the limit: 503 + Retry-After, in the one error shape, then
+ * closes. The request is read to its end first, so closing leaves no unread input (which would reset).
+ */
+function refuseOverCapacity(req: IncomingMessage, res: ServerResponse): void {
+  const send = () => {
+    const requestId = randomUUID();
+    const body = JSON.stringify({
+      code: 'unavailable',
+      message: `the service is at its connection limit; retry in ${OVER_CAPACITY_RETRY_AFTER_S} s`,
+      details: [],
+      request_id: requestId,
+    });
+    res.shouldKeepAlive = false;
+    res.writeHead(503, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Cache-Control': 'no-store',
+      'Retry-After': String(OVER_CAPACITY_RETRY_AFTER_S),
+      'X-Request-Id': requestId,
+      Connection: 'close',
+    });
+    res.end(body);
+  };
+  if (req.readableEnded) send();
+  else req.once('end', send).resume();
+}
+
 /** How often keep-alive connections that have gone idle are closed while shutting down. */
 const IDLE_SWEEP_MS = 25;
 
@@ -33,6 +66,7 @@ const IDLE_SWEEP_MS = 25;
 export function startServer(ctx: AppContext): Promise<RunningServer> {
   const { config } = ctx;
   const app = createApp(ctx);
+  const handler = app.handler as unknown as RequestListener;
   // Polka's handler takes (req, res, next?) and fills in the Polka request fields itself.
   const server = createServer(
     {
@@ -43,9 +77,21 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       // default), so a short deadline would be a long one; sweep often enough to keep them honest.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 2))),
     },
-    app.handler as unknown as RequestListener,
+    (req, res) => (overCapacity.has(req.socket) ? refuseOverCapacity(req, res) : handler(req, res)),
   );
-  server.maxConnections = config.maxConnections;
+  // Connections past maxConnections are not dropped at accept (the client would see a reset): each
+  // gets one answer, 503 with Retry-After, and is then closed. Only past twice the limit (a flood, not
+  // a burst) are connections destroyed at accept, to keep file descriptors bounded.
+  const overCapacity = new WeakSet<Socket>();
+  let open = 0;
+  server.on('connection', (socket: Socket) => {
+    open += 1;
+    socket.once('close', () => {
+      open -= 1;
+    });
+    if (open > 2 * config.maxConnections) socket.destroy();
+    else if (open > config.maxConnections) overCapacity.add(socket);
+  });
 
   let inFlight = 0;
   let closing = false;

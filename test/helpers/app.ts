@@ -25,6 +25,8 @@ export interface TestApp {
   adminUserId: string;
   /** Every line the service logged, in order (the real logger is silent in tests). */
   logs: LogLine[];
+  /** The listening server (connection counts for the connection-limit tests). */
+  server: RunningServer['server'];
   /** Stops the server and closes the database; `keepFiles` leaves the temp dir for a restart. */
   close(options?: { keepFiles?: boolean }): Promise<void>;
 }
@@ -72,6 +74,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     dir,
     adminUserId,
     logs,
+    server: running.server,
     async close({ keepFiles = false } = {}) {
       await running.close();
       db.close();

@@ -62,17 +62,18 @@ describe('limits', () => {
     }
   });
 
-  it('refuses connections past GATEHOUSE_MAX_CONNECTIONS', async () => {
+  it('answers connections past GATEHOUSE_MAX_CONNECTIONS with 503 + Retry-After, then closes them', async () => {
     const app = await startTestApp({ env: { GATEHOUSE_MAX_CONNECTIONS: '1' } });
     try {
       const first = await rawSocket(app.url);
       first.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
       while (!first.received().includes('"ok"')) await new Promise((resolve) => setTimeout(resolve, 5));
-      // The first connection is open (keep-alive): the second is closed without an answer.
+      // The first connection is open (keep-alive): the second gets one answer, 503, and is closed.
       const second = await rawSocket(app.url);
       second.socket.write('GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n');
       await second.closed;
-      assert.equal(second.received(), '');
+      assert.match(second.received(), /^HTTP\/1\.1 503 /);
+      assert.match(second.received(), /\r\nretry-after: 1\r\n/i);
       first.socket.destroy();
       await first.closed;
       const health = await fetch(app.url.replace(/\/v1$/, '/healthz'));
