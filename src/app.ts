@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
+import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
 import { ApiRouter, RouteTable, sendJson } from './http/router.ts';
 import type { GatehouseRequest } from './http/types.ts';
@@ -54,8 +55,10 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
     },
   });
 
+  const clientAddress = clientAddressOf(ctx.config.trustedProxies);
   app.use((req, res, next) => {
     req.requestId = randomUUID();
+    req.clientIp = clientAddress(req);
     req.startedAt = process.hrtime.bigint();
     res.setHeader('X-Request-Id', req.requestId);
     res.on('finish', () => {
@@ -66,6 +69,7 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
         status: res.statusCode,
         duration_ms: Number(process.hrtime.bigint() - req.startedAt) / 1e6,
         request_id: req.requestId,
+        ip: req.clientIp,
         token_label: req.caller?.tokenLabel ?? null,
       });
     });

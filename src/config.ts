@@ -1,4 +1,5 @@
 // Environment and flags → one typed Config, read once at start-up.
+import { trustedProxyList } from './http/client-address.ts';
 
 export interface Config {
   /** SQLite database file; created with its directory on first start. */
@@ -24,6 +25,11 @@ export interface Config {
   authFailureWindowMs: number;
   /** On SIGTERM/SIGINT, requests in flight get this long to finish before their connections are cut. */
   shutdownTimeoutMs: number;
+  /**
+   * Reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For names the client, for throttling,
+   * the request log and audit events. Empty (the default): the socket's peer is the client.
+   */
+  trustedProxies: string[];
 }
 
 export const DEFAULTS = {
@@ -48,6 +54,7 @@ export const ENVIRONMENT = [
   'GATEHOUSE_MAX_BODY_BYTES', 'GATEHOUSE_HEADERS_TIMEOUT_MS', 'GATEHOUSE_REQUEST_TIMEOUT_MS',
   'GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS', 'GATEHOUSE_MAX_CONNECTIONS', 'GATEHOUSE_AUTH_FAILURE_LIMIT',
   'GATEHOUSE_AUTH_FAILURE_WINDOW_MS', 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS', 'GATEHOUSE_CACHE_DIR',
+  'GATEHOUSE_TRUSTED_PROXIES',
 ] as const;
 
 /** Flags given on the command line, already split into name → value. They win over the environment. */
@@ -76,6 +83,17 @@ function stringFlag(flags: Flags, name: string): string | undefined {
 
 const HOUR_MS = 3_600_000;
 
+/** A comma-separated list of addresses and CIDR ranges; throws ConfigError naming a bad entry. */
+function addressListEnv(env: NodeJS.ProcessEnv, name: string): string[] {
+  const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  try {
+    trustedProxyList(entries);
+  } catch (err) {
+    throw new ConfigError(`${name}: ${(err as Error).message}`);
+  }
+  return entries;
+}
+
 /** Reads GATEHOUSE_* variables and --db/--host/--port flags; throws ConfigError on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
   const bootstrapToken = env.GATEHOUSE_BOOTSTRAP_TOKEN || undefined;
@@ -101,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
     authFailureLimit: integerEnv(env, 'GATEHOUSE_AUTH_FAILURE_LIMIT', DEFAULTS.authFailureLimit, 0, 1_000_000),
     authFailureWindowMs: integerEnv(env, 'GATEHOUSE_AUTH_FAILURE_WINDOW_MS', DEFAULTS.authFailureWindowMs, 1000, 24 * HOUR_MS),
     shutdownTimeoutMs: integerEnv(env, 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS', DEFAULTS.shutdownTimeoutMs, 0, HOUR_MS),
+    trustedProxies: addressListEnv(env, 'GATEHOUSE_TRUSTED_PROXIES'),
   };
   // Node refuses a server whose header deadline is later than its whole-request deadline.
   if (config.headersTimeoutMs > config.requestTimeoutMs) {

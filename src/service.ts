@@ -61,6 +61,7 @@ export async function serve(config: Config): Promise<number> {
       auth_failure_limit: config.authFailureLimit,
       auth_failure_window_ms: config.authFailureWindowMs,
       shutdown_timeout_ms: config.shutdownTimeoutMs,
+      trusted_proxies: config.trustedProxies,
     },
   });
 

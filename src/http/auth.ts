@@ -34,7 +34,7 @@ export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
     if (!req.path.startsWith('/v1/') && req.path !== '/v1') return next();
 
     const now = ctx.clock.now();
-    const address = req.socket.remoteAddress ?? 'unknown';
+    const address = req.clientIp;
     const wait = throttle.retryAfter(address, now.getTime());
     if (wait > 0) {
       throw new AppError('too_many_requests', `too many failed authentications from this address; retry in ${wait} s`, [], {
@@ -65,7 +65,7 @@ export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
       tokenLabel: holder.label,
       tokenPreview: holder.preview,
       accessLevel: holder.accessLevel,
-      ip: req.socket.remoteAddress ?? null,
+      ip: req.clientIp,
     };
     return next();
   };

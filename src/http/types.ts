@@ -16,6 +16,8 @@ export interface Caller {
 export interface GatehouseRequest extends Request {
   requestId: string;
   startedAt: bigint;
+  /** The client's address: the socket's peer, or what trusted proxies forwarded (client-address.ts). */
+  clientIp: string;
   caller?: Caller;
   /** The matched route's pattern, e.g. /v1/users/:user_id, for logs. */
   routeTemplate?: string;
