@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import { casefoldSql } from '../lib/casefold.ts';
 import { nativeAddonPath } from './native-addon.ts';
 
 export type Db = Database.Database;
@@ -24,6 +25,8 @@ export interface OpenOptions {
  *   revocation that was answered must not roll back on power loss, so FULL stays.
  * - foreign_keys: SQLite leaves them off by default; the schema depends on them.
  * - busy_timeout: a second process (backup, `gatehouse token create`) waits instead of failing.
+ * - casefold(text): the one case-folding rule of every case-insensitive filter (src/lib/casefold.ts);
+ *   SQLite's lower() folds ASCII only, so "équipe" would miss "Équipe".
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
   if (file !== ':memory:' && !options.readonly && !options.mustExist) mkdirSync(dirname(file), { recursive: true });
@@ -37,6 +40,7 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  db.function('casefold', { deterministic: true }, casefoldSql);
   return db;
 }
 

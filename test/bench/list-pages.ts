@@ -61,6 +61,8 @@ const lists = [
   ['/events', {}, ROWS],
   ['/events', { event_type_filter: 'RARE_EVENT' }, ROWS / 10],
   ['/resources', {}, RESOURCES],
+  // A case-insensitive name filter folds every candidate row's name ("resource 9…": 1111 rows match).
+  ['/resources', { resource_name: 'RESOURCE 9' }, 1111],
 ] as const;
 for (const [path, query, rows] of lists) {
   const deepCursor = await pageAt(path, query, rows - 1000);

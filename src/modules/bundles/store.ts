@@ -1,5 +1,6 @@
 // Bundles and the resources and groups they hold: the only SQL for either.
 // Item counts are never stored: every bundle read counts its items in the same query.
+import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 
@@ -103,15 +104,12 @@ function itemStatements(db: Db, kind: BundleItemKind) {
 }
 
 export function createBundleStore(db: Db) {
-  // SQLite's own lower() folds ASCII only; `contains` should match "Équipe" with "équipe" too.
-  db.function('gatehouse_lower', { deterministic: true }, (text: unknown) => (typeof text === 'string' ? text.toLowerCase() : text));
-
   const SELECT_BUNDLE = `
     SELECT bundles.*,
            (SELECT count(*) FROM bundle_resources WHERE bundle_id = bundles.id) AS total_num_resources,
            (SELECT count(*) FROM bundle_groups WHERE bundle_id = bundles.id)    AS total_num_groups
     FROM bundles`;
-  const CONTAINS = '(@contains IS NULL OR instr(gatehouse_lower(name), @contains) > 0)';
+  const CONTAINS = '(@contains IS NULL OR instr(casefold(name), @contains) > 0)';
 
   const insert = db.prepare<BundleFields & { id: string; at: string }>(
     `INSERT INTO bundles (id, name, description, admin_owner_id, created_at, updated_at)
@@ -161,7 +159,7 @@ export function createBundleStore(db: Db) {
      * of the whole filtered set; both read in one transaction so they agree.
      */
     list(contains: string | null, after: number | null, limit: number): { rows: BundleRow[]; total: number } {
-      const folded = contains === null ? null : contains.toLowerCase();
+      const folded = contains === null ? null : casefold(contains);
       return db.transaction(() => ({
         rows: page.all({ contains: folded, after: after ?? 0, limit }),
         total: count.get({ contains: folded })!.n,

@@ -1,4 +1,5 @@
 // Groups and their leaders: the only SQL for either.
+import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import {
@@ -99,7 +100,7 @@ export function createGroupStore(db: Db) {
     `SELECT * FROM groups
      WHERE (@type IS NULL OR group_type = @type)
        AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
-       AND (@name IS NULL OR instr(lower(name), lower(@name)) > 0)
+       AND (@name IS NULL OR instr(casefold(name), @name) > 0)
        AND (@tags IS NULL OR id IN (SELECT group_id FROM tag_groups WHERE tag_id IN (SELECT value FROM json_each(@tags))))
        AND seq > @after
      ORDER BY seq LIMIT @limit`,
@@ -164,7 +165,7 @@ export function createGroupStore(db: Db) {
       return page.all({
         type: filter.groupType ?? null,
         ids: json(filter.groupIds),
-        name: filter.name ?? null,
+        name: filter.name === undefined ? null : casefold(filter.name),
         tags: json(filter.tagIds),
         after: after ?? 0,
         limit,

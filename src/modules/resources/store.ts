@@ -1,4 +1,5 @@
 // Resources, their tree (parent → children) and the access levels each offers: the only SQL for them.
+import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import {
@@ -165,7 +166,7 @@ export function createResourceStore(db: Db) {
      SELECT * FROM resources
      WHERE (@type IS NULL OR resource_type = @type)
        AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
-       AND (@name IS NULL OR instr(lower(name), lower(@name)) > 0)
+       AND (@name IS NULL OR instr(casefold(name), @name) > 0)
        AND (@parent IS NULL OR parent_resource_id = @parent)
        AND (@ancestor IS NULL OR id IN (SELECT id FROM under))
        AND (@remote IS NULL OR remote_resource_id = @remote)
@@ -258,7 +259,7 @@ export function createResourceStore(db: Db) {
       return page.all({
         type: filter.resourceType ?? null,
         ids: json(filter.resourceIds),
-        name: filter.name ?? null,
+        name: filter.name === undefined ? null : casefold(filter.name),
         parent: filter.parentId ?? null,
         ancestor: filter.ancestorId ?? null,
         remote: filter.remoteId ?? null,
