@@ -67,6 +67,20 @@ export function checkOneKind(value: unknown, table: KindTable, itemType: string)
   return { kind };
 }
 
+/**
+ * The remote id a (valid) remote_info names: the fields `remoteIdFields` lists for its kind, else its
+ * required fields, joined with '.' (e.g. snowflake_table → "db.schema.table"). Null when a field is absent.
+ */
+export function remoteIdOf(remoteInfo: Record<string, unknown>, table: KindTable, remoteIdFields: Record<string, string[]>): string | null {
+  const [kind] = Object.keys(remoteInfo);
+  const spec = kind === undefined ? undefined : table[kind];
+  if (!spec) return null;
+  const body = remoteInfo[kind!] as Record<string, unknown>;
+  const fields = remoteIdFields[kind!] ?? spec.fields.filter((field) => field.required).map((field) => field.name);
+  const parts = fields.map((name) => body[name]);
+  return parts.every((part) => typeof part === 'string' && part !== '') ? parts.join('.') : null;
+}
+
 /** Validates remote_info (an object); throws validation_failed naming `${path}.<kind>.<field>`. */
 export function checkRemoteInfo(value: unknown, table: KindTable, itemType: string, path: string): void {
   const result = checkOneKind(value, table, itemType);

@@ -46,6 +46,9 @@ export const GROUP_REMOTE_INFO_KINDS = kindTable({
   hubspot_team: 'team_id',
 });
 
+/** Remote-id fields where a kind has more than one required field (none today: each names its one id). */
+export const GROUP_REMOTE_ID_FIELDS: Record<string, string[]> = {};
+
 /** The deprecated metadata's schema (the reference's "Group Metadata" JSON schema in CreateGroupInfo). */
 export const GROUP_METADATA_KINDS = kindTable({
   ad_group: ['object_guid', 'ACTIVE_DIRECTORY_GROUP'],

@@ -5,8 +5,8 @@ import type { Actor } from '../events/store.ts';
 import {
   applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
 } from '../item-settings.ts';
-import { checkMetadata, checkRemoteInfo } from '../one-kind.ts';
-import { GROUP_METADATA_KINDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
+import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
+import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
 import { stateFromRow, type ApiGroup, type GroupState } from './store.ts';
 
@@ -42,7 +42,8 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
       description: input.description,
       admin_owner_id: ownerId,
       group_type: input.group_type,
-      remote_id: input.remote_group_id ?? null,
+      // remote_info replaces the deprecated remote_group_id; an explicit one still wins.
+      remote_id: input.remote_group_id ?? (input.remote_info ? remoteIdOf(input.remote_info, GROUP_REMOTE_INFO_KINDS, GROUP_REMOTE_ID_FIELDS) : null),
       remote_name: null,
       remote_info: input.remote_info ?? null,
       metadata: input.metadata ?? null,

@@ -102,6 +102,26 @@ export const RESOURCE_REMOTE_INFO_KINDS = kindTable({
 });
 
 /**
+ * Which remote_info fields make a resource's remote_resource_id, where the kind has more than one
+ * required field (the others use their one required field; see docs/client-compatibility.md).
+ */
+export const RESOURCE_REMOTE_ID_FIELDS: Record<string, string[]> = {
+  databricks_account_service_principal: ['application_id'],
+  aws_permission_set: ['arn'],
+  aws_ec2_instance: ['instance_id'],
+  aws_rds_cluster: ['resource_id'],
+  aws_rds_instance: ['resource_id'],
+  custom_connector: ['remote_resource_id'],
+  gcp_compute_instance: ['instance_id'],
+  gcp_big_query_dataset: ['project_id', 'dataset_id'],
+  gcp_big_query_table: ['project_id', 'dataset_id', 'table_id'],
+  gcp_sql_instance: ['project_id', 'instance_id'],
+  gcp_service_account: ['service_account_id'],
+  salesforce_profile: ['profile_id'],
+  openai_platform_service_account: ['service_account_id'],
+};
+
+/**
  * The deprecated metadata's schema (the reference's "Resource Metadata" JSON schema in CreateResourceInfo):
  * every field a required string, nothing extra. AwsPermissionSetMetadata is not part of that schema.
  */

@@ -3,8 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, startBulkItem } from '../item-settings.ts';
-import { checkMetadata, checkRemoteInfo } from '../one-kind.ts';
-import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
+import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
+import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_ID_FIELDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
 import { stateFromRow, type ApiResource, type ResourceState } from './store.ts';
 
@@ -42,7 +42,8 @@ export function createResource(ctx: AppContext, actor: Actor, input: CreateResou
       description: input.description,
       admin_owner_id: ownerId,
       resource_type: input.resource_type,
-      remote_resource_id: input.remote_resource_id ?? null,
+      // remote_info replaces the deprecated remote_resource_id; an explicit one still wins.
+      remote_resource_id: input.remote_resource_id ?? (input.remote_info ? remoteIdOf(input.remote_info, RESOURCE_REMOTE_INFO_KINDS, RESOURCE_REMOTE_ID_FIELDS) : null),
       remote_resource_name: input.remote_resource_name ?? null,
       remote_info: input.remote_info ?? null,
       metadata: input.metadata ?? null,
