@@ -18,6 +18,8 @@ import { registerResourceAccessRoutes } from './modules/resource-access/routes.t
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
+import { registerGroupBindingRoutes } from './modules/group-bindings/routes.ts';
+import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/routes.ts';
 
 export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   const routes = new RouteTable();
@@ -92,6 +94,8 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   registerNonHumanIdentityRoutes(v1, ctx);
   registerSessionRoutes(v1, ctx);
   registerResourceAccessRoutes(v1, ctx);
+  registerGroupBindingRoutes(v1, ctx);
+  registerIdpGroupMappingRoutes(v1, ctx);
 
   return app;
 }
