@@ -20,6 +20,7 @@ import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
 import { registerGroupBindingRoutes } from './modules/group-bindings/routes.ts';
 import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/routes.ts';
+import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
 
 export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   const routes = new RouteTable();
@@ -96,6 +97,7 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   registerResourceAccessRoutes(v1, ctx);
   registerGroupBindingRoutes(v1, ctx);
   registerIdpGroupMappingRoutes(v1, ctx);
+  registerIntegrationRecordRoutes(v1, ctx);
 
   return app;
 }

@@ -20,6 +20,7 @@ import { createTokenStore } from './modules/tokens/store.ts';
 import { createUserStore } from './modules/users/store.ts';
 import { createGroupBindingStore } from './modules/group-bindings/store.ts';
 import { createIdpGroupMappingStore } from './modules/idp-group-mappings/store.ts';
+import { createIntegrationRecordStore } from './modules/integration-records/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -38,6 +39,7 @@ function createStores(db: Db, clock: Clock) {
     resourceAccess: createResourceAccessStore(db),
     groupBindings: createGroupBindingStore(db),
     idpGroupMappings: createIdpGroupMappingStore(db),
+    integrationRecords: createIntegrationRecordStore(db),
   };
 }
 
