@@ -21,6 +21,7 @@ import { registerUserRoutes } from './modules/users/routes.ts';
 import { registerGroupBindingRoutes } from './modules/group-bindings/routes.ts';
 import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/routes.ts';
 import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
+import { registerQueryRoutes } from './modules/queries/routes.ts';
 
 export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   const routes = new RouteTable();
@@ -98,6 +99,7 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   registerGroupBindingRoutes(v1, ctx);
   registerIdpGroupMappingRoutes(v1, ctx);
   registerIntegrationRecordRoutes(v1, ctx);
+  registerQueryRoutes(v1, ctx);
 
   return app;
 }

@@ -21,6 +21,7 @@ import { createUserStore } from './modules/users/store.ts';
 import { createGroupBindingStore } from './modules/group-bindings/store.ts';
 import { createIdpGroupMappingStore } from './modules/idp-group-mappings/store.ts';
 import { createIntegrationRecordStore } from './modules/integration-records/store.ts';
+import { createQueryStore } from './modules/queries/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -40,6 +41,7 @@ function createStores(db: Db, clock: Clock) {
     groupBindings: createGroupBindingStore(db),
     idpGroupMappings: createIdpGroupMappingStore(db),
     integrationRecords: createIntegrationRecordStore(db),
+    queries: createQueryStore(db),
   };
 }
 
