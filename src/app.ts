@@ -19,6 +19,10 @@ import { registerResourceAccessRoutes } from './modules/resource-access/routes.t
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
+import { registerGroupBindingRoutes } from './modules/group-bindings/routes.ts';
+import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/routes.ts';
+import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
+import { registerQueryRoutes } from './modules/queries/routes.ts';
 
 export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   const routes = new RouteTable();
@@ -96,6 +100,10 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   registerNonHumanIdentityRoutes(v1, ctx);
   registerSessionRoutes(v1, ctx);
   registerResourceAccessRoutes(v1, ctx);
+  registerGroupBindingRoutes(v1, ctx);
+  registerIdpGroupMappingRoutes(v1, ctx);
+  registerIntegrationRecordRoutes(v1, ctx);
+  registerQueryRoutes(v1, ctx);
 
   return app;
 }

@@ -18,6 +18,10 @@ import { createResourceAccessStore } from './modules/resource-access/store.ts';
 import { createEventStore } from './modules/events/store.ts';
 import { createTokenStore } from './modules/tokens/store.ts';
 import { createUserStore } from './modules/users/store.ts';
+import { createGroupBindingStore } from './modules/group-bindings/store.ts';
+import { createIdpGroupMappingStore } from './modules/idp-group-mappings/store.ts';
+import { createIntegrationRecordStore } from './modules/integration-records/store.ts';
+import { createQueryStore } from './modules/queries/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -34,6 +38,10 @@ function createStores(db: Db, clock: Clock) {
     nonHumanIdentities: createNonHumanIdentityStore(db),
     sessions: createSessionStore(db),
     resourceAccess: createResourceAccessStore(db),
+    groupBindings: createGroupBindingStore(db),
+    idpGroupMappings: createIdpGroupMappingStore(db),
+    integrationRecords: createIntegrationRecordStore(db),
+    queries: createQueryStore(db),
   };
 }
 

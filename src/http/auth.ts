@@ -7,6 +7,8 @@ import type { GatehouseRequest } from './types.ts';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** POSTs that only read (their query is too large for a query string), so READ_ONLY tokens may send them. */
+const READING_POSTS = new Set(['/v1/queries/run']);
 /** last_used_at is written at most this often per token, so reads stay reads. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
@@ -51,7 +53,7 @@ export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
     if (!holder || (holder.expiresAt !== null && holder.expiresAt <= now.toISOString())) {
       throw rejected(address, now.getTime(), 'the token is not valid: unknown, revoked or expired');
     }
-    if (holder.accessLevel === 'READ_ONLY' && !READ_METHODS.has(req.method)) {
+    if (holder.accessLevel === 'READ_ONLY' && !READ_METHODS.has(req.method) && !(req.method === 'POST' && READING_POSTS.has(req.path))) {
       throw new AppError('forbidden', 'this token is READ_ONLY: it may only read');
     }
     if (holder.lastUsedAt === null || now.getTime() - Date.parse(holder.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {

@@ -34,6 +34,18 @@ export class Pager {
     return key;
   }
 
+  /** The key a cursor of `list` carries. Throws validation_failed naming `field` for a cursor this list did not issue. */
+  key(list: string, cursor: string, field: string): CursorKey {
+    const key = this.#codec.decode(list, cursor);
+    if (key === null) throw invalidField(field, 'is not a cursor this list issued; start again without one');
+    return key;
+  }
+
+  /** A signed cursor for `key`, for answers that give each item its own cursor. */
+  cursor(list: string, key: CursorKey): string {
+    return this.#codec.encode(list, key);
+  }
+
   /**
    * `rows` were fetched with LIMIT page_size + 1: the extra row only says another page exists.
    * `keyOf` gives the key of the last row served, and `toItem` maps a row to its API shape.

@@ -57,7 +57,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dir = options.dbFile ? join(options.dbFile, '..') : mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const dbFile = options.dbFile ?? join(dir, 'gatehouse.db');
   const clock = options.clock ?? new ManualClock('2026-03-01T09:00:00.000Z');
-  const config = loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent', ...options.env }, { db: dbFile, host: '127.0.0.1', port: '0' });
+  // A keep-alive timeout far beyond any pause between a test's requests: with the default 5 s, a test
+  // pausing about that long under load (first load of the reference schemas) can reuse a socket at the
+  // instant the server closes it, and fetch fails with "other side closed".
+  const config = loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS: '120000', ...options.env }, { db: dbFile, host: '127.0.0.1', port: '0' });
   const db = openDatabase(dbFile);
   migrate(db, clock.now());
   const logs: LogLine[] = [];

@@ -7,6 +7,7 @@ import {
 } from '../item-settings.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
+import { refuseIfBound } from '../group-bindings/service.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
 import { stateFromRow, type ApiGroup, type GroupState } from './store.ts';
 
@@ -96,7 +97,8 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
 
 /**
  * Deletes a group and records GROUPS_DELETED; its leaders, tags, bundle items and access go with it.
- * Throws not_found for an unknown id, conflict while a request configuration names it.
+ * Throws not_found for an unknown id, conflict while a request configuration names it or it belongs
+ * to a group binding.
  */
 export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
   const { groups, events } = ctx.stores;
@@ -104,6 +106,7 @@ export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
     const row = groups.getRow(id);
     if (!row) throw notFound('group', id);
     refuseIfNamedInConfigurations(ctx, 'group', id, 'group_id');
+    refuseIfBound(ctx, id, 'group_id');
     groups.delete(id);
     events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }]);
   }).immediate();

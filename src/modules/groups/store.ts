@@ -109,12 +109,15 @@ export function createGroupStore(db: Db) {
   const leaders = db.prepare<[string], { user_id: string }>('SELECT user_id FROM group_leaders WHERE group_id = ? ORDER BY user_id');
   const clearLeaders = db.prepare<[string]>('DELETE FROM group_leaders WHERE group_id = ?');
   const insertLeader = db.prepare<[string, string]>('INSERT INTO group_leaders (group_id, user_id) VALUES (?, ?)');
+  // The binding is kept in its own table (sql/0004), keyed by group: at most one per group.
+  const bindingOf = db.prepare<[string], { group_binding_id: string }>('SELECT group_binding_id FROM group_binding_groups WHERE group_id = ?');
 
   const json = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
 
   /** A row as the API's Group. */
   function toApi(row: GroupRow) {
     const state = stateFromRow(row);
+    const binding = bindingOf.get(row.id);
     return {
       group_id: row.id,
       app_id: row.app_id,
@@ -125,6 +128,7 @@ export function createGroupStore(db: Db) {
       ...(row.remote_id !== null && { remote_id: row.remote_id }),
       ...(row.remote_name !== null && { remote_name: row.remote_name }),
       group_type: row.group_type,
+      ...(binding && { group_binding_id: binding.group_binding_id }),
       ...requestSettingsToApi(state.settings),
       ...(row.metadata !== null && { metadata: row.metadata }),
       ...(state.remote_info !== null && { remote_info: state.remote_info }),

@@ -1,0 +1,46 @@
+// The tables of record kinds and link kinds: statements, schemas, routes and events are all read off these.
+
+/** Records of a third-party object Gatehouse does not talk to: a Slack channel, a PagerDuty schedule. */
+export const RECORD_KINDS = {
+  message_channel: {
+    table: 'message_channels',
+    idField: 'message_channel_id',
+    path: 'message-channels',
+    listKey: 'channels',
+    label: 'message channel',
+    providers: ['SLACK'],
+    // The reference's MessageChannel has is_private; OnCallSchedule has not.
+    hasPrivacy: true,
+    createdEvent: 'MESSAGE_CHANNELS_CREATED',
+  },
+  on_call_schedule: {
+    table: 'on_call_schedules',
+    idField: 'on_call_schedule_id',
+    path: 'on-call-schedules',
+    listKey: 'on_call_schedules',
+    label: 'on-call schedule',
+    providers: ['OPSGENIE', 'PAGER_DUTY'],
+    hasPrivacy: false,
+    createdEvent: 'ON_CALL_SCHEDULES_CREATED',
+  },
+} as const;
+export type RecordKind = keyof typeof RECORD_KINDS;
+
+/** Which records a resource or group names, each kind in its own link table. */
+export const LINK_KINDS = {
+  resource_message_channels: { table: 'resource_message_channels', owner: 'resource', ownerColumn: 'resource_id', record: 'message_channel', event: 'RESOURCE_MESSAGE_CHANNELS_UPDATED' },
+  group_message_channels: { table: 'group_message_channels', owner: 'group', ownerColumn: 'group_id', record: 'message_channel', event: 'GROUP_MESSAGE_CHANNELS_UPDATED' },
+  group_on_call_schedules: { table: 'group_on_call_schedules', owner: 'group', ownerColumn: 'group_id', record: 'on_call_schedule', event: 'GROUP_ON_CALL_SCHEDULES_UPDATED' },
+} as const;
+export type LinkKind = keyof typeof LINK_KINDS;
+
+/** The reference's RolePermissionTargetTypeEnum and RolePermissionNameEnum. */
+export const ROLE_PERMISSION_TARGET_TYPES = ['RESOURCE', 'CONNECTION', 'GROUP', 'BUNDLE', 'USER', 'ACCESS_REVIEW', 'OWNER'] as const;
+export const ROLE_PERMISSION_NAMES = [
+  'READ', 'READ_ASSIGNMENTS', 'CREATE', 'IMPORT', 'EXPORT', 'SYNC', 'DELETE', 'READ_SETTINGS', 'EDIT_TAGS', 'EDIT_SETTINGS',
+  'EDIT_SYNC_SETTINGS', 'EDIT_ASSIGNMENTS', 'EDIT_REQUEST_CONFIGURATIONS', 'EDIT_EVENT_STREAM', 'ASSIGN_UAR_REVIEWERS',
+  'SEND_REMINDERS', 'STOP', 'REQUEST_ON_BEHALF', 'RESET_MFA',
+] as const;
+
+/** Only resources of this type have scoped role permissions (the reference says so). */
+export const SCOPED_ROLE_TYPE = 'OPAL_SCOPED_ROLE';

@@ -1,0 +1,9 @@
+// POST /queries/run: the reference's ad-hoc node queries over users, groups and resources. A read that writes nothing.
+import type { AppContext } from '../../context.ts';
+import { ok, type ApiRouter } from '../../http/router.ts';
+import { RunQueryBody } from './schemas.ts';
+import { runNodeQuery } from './service.ts';
+
+export function registerQueryRoutes(router: ApiRouter, ctx: AppContext): void {
+  router.post('/queries/run', async (req) => ok(runNodeQuery(ctx, await req.body(RunQueryBody))));
+}

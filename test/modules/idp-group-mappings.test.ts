@@ -1,0 +1,183 @@
+// Identity-provider group mappings through HTTP: upsert, read, replace all-or-nothing, delete, events.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApp, createGroup, createResource } from '../helpers/fixtures.ts';
+
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+
+describe('idp group mappings', () => {
+  let app: TestApp;
+  let appId: string;
+  before(async () => {
+    app = await startTestApp();
+    appId = (await createApp(app.api)).app_id;
+  });
+  after(() => app.close());
+
+  const oktaApp = async () => (await createResource(app.api, { app_id: appId, resource_type: 'OKTA_APP' })).resource_id;
+  const group = async () => (await createGroup(app.api, { app_id: appId, group_type: 'OKTA_GROUP' })).group_id;
+  const base = (appResourceId: string) => `/idp-group-mappings/${appResourceId}`;
+  const one = (appResourceId: string, groupId: string) => `${base(appResourceId)}/groups/${groupId}`;
+  const countEvents = async (type: string) =>
+    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
+  const eventsFor = async (id: string, type: string) =>
+    (await app.api.get('/events', { object_filter: id, event_type_filter: type, page_size: 1000 })).body.results as {
+      sub_events: Record<string, unknown>[];
+    }[];
+
+  describe('POST …/groups/{group_id} (upsert)', () => {
+    it('creates with defaults, then changes only the fields given; every answer carries app_resource_id', async () => {
+      const appResource = await oktaApp();
+      const g = await group();
+      const created = await app.api.post(one(appResource, g));
+      assert.equal(created.status, 200, JSON.stringify(created.body));
+      assert.deepEqual(created.body, { app_resource_id: appResource, group_id: g, hidden_from_end_user: false });
+
+      const aliased = await app.api.post(one(appResource.toUpperCase(), g.toUpperCase()), { alias: 'finance-team' });
+      assert.deepEqual(aliased.body, { app_resource_id: appResource, group_id: g, alias: 'finance-team', hidden_from_end_user: false });
+      const hidden = await app.api.post(one(appResource, g), { hidden_from_end_user: true });
+      assert.deepEqual(hidden.body, { app_resource_id: appResource, group_id: g, alias: 'finance-team', hidden_from_end_user: true });
+      const keptOnNull = await app.api.post(one(appResource, g), { hidden_from_end_user: null });
+      assert.equal(keptOnNull.body.hidden_from_end_user, true, 'null leaves the flag as it is');
+      const cleared = await app.api.post(one(appResource, g), { alias: null });
+      assert.deepEqual(cleared.body, { app_resource_id: appResource, group_id: g, hidden_from_end_user: true });
+      const nullBody = await app.api.post(one(appResource, g), null);
+      assert.deepEqual(nullBody.body, cleared.body, 'a JSON null body changes nothing');
+
+      assert.deepEqual((await app.api.get(one(appResource, g))).body, cleared.body);
+      assert.deepEqual((await app.api.get(base(appResource))).body, { mappings: [cleared.body] });
+
+      assert.equal((await eventsFor(g, 'IDP_GROUP_MAPPINGS_CREATED')).length, 1);
+      const updates = await eventsFor(appResource, 'IDP_GROUP_MAPPINGS_UPDATED');
+      assert.equal(updates.length, 5);
+      assert.deepEqual(updates.map((e) => e.sub_events[0]!.alias), [null, null, 'finance-team', 'finance-team', 'finance-team'], 'newest first');
+    });
+
+    it('400s naming bad fields and ids, 404s naming an unknown app resource or group, recording nothing', async () => {
+      const appResource = await oktaApp();
+      const g = await group();
+      const custom = (await createResource(app.api, { app_id: appId })).resource_id;
+      const before = await countEvents('IDP_GROUP_MAPPINGS_CREATED');
+      const cases: [string, unknown, number, string[]][] = [
+        [one(appResource, g), { alias: 7 }, 400, ['alias']],
+        [one(appResource, g), { hidden_from_end_user: 'yes' }, 400, ['hidden_from_end_user']],
+        [one(appResource, g), { alias: 'x'.repeat(201) }, 400, ['alias']],
+        [one('nope', g), {}, 400, ['app_resource_id']],
+        [one(appResource, 'nope'), {}, 400, ['group_id']],
+        [one(custom, g), {}, 400, ['app_resource_id']],
+        [one(NO_SUCH_ID, g), {}, 404, ['app_resource_id']],
+        [one(appResource, NO_SUCH_ID), {}, 404, ['group_id']],
+      ];
+      for (const [path, body, status, expected] of cases) {
+        const res = await app.api.post(path, body);
+        assert.equal(res.status, status, `${path} ${JSON.stringify(body)}`);
+        assert.deepEqual(paths(res.body), expected, `${path} ${JSON.stringify(body)}`);
+      }
+      assert.match((await app.api.post(one(custom, g), {})).body.message, /OKTA_APP/);
+      assert.equal(await countEvents('IDP_GROUP_MAPPINGS_CREATED'), before);
+      assert.deepEqual((await app.api.get(base(appResource))).body, { mappings: [] });
+    });
+  });
+
+  describe('GET', () => {
+    it('404s naming group_id for a group that is not mapped, and checks the app resource on reads too', async () => {
+      const appResource = await oktaApp();
+      const g = await group();
+      const notMapped = await app.api.get(one(appResource, g));
+      assert.equal(notMapped.status, 404);
+      assert.deepEqual(paths(notMapped.body), ['group_id']);
+      assert.equal((await app.api.get(base(NO_SUCH_ID))).status, 404);
+      const custom = (await createResource(app.api, { app_id: appId })).resource_id;
+      const wrongType = await app.api.get(base(custom));
+      assert.equal(wrongType.status, 400);
+      assert.deepEqual(paths(wrongType.body), ['app_resource_id']);
+    });
+  });
+
+  describe('PUT /idp-group-mappings/{app_resource_id}', () => {
+    it('replaces the whole set in the order given, recording what was created, changed and deleted', async () => {
+      const appResource = await oktaApp();
+      const [g1, g2, g3] = [await group(), await group(), await group()];
+      await app.api.post(one(appResource, g1), { alias: 'one' });
+      await app.api.post(one(appResource, g2), { alias: 'two' });
+      const res = await app.api.put(base(appResource), {
+        mappings: [{ group_id: g3, alias: 'three', hidden_from_end_user: true }, { group_id: g2.toUpperCase(), alias: 'two' }],
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const expected = [
+        { app_resource_id: appResource, group_id: g3, alias: 'three', hidden_from_end_user: true },
+        { app_resource_id: appResource, group_id: g2, alias: 'two', hidden_from_end_user: false },
+      ];
+      assert.deepEqual(res.body, { mappings: expected });
+      assert.deepEqual((await app.api.get(base(appResource))).body, { mappings: expected });
+      assert.equal((await app.api.get(one(appResource, g1))).status, 404);
+
+      const [event] = await eventsFor(appResource, 'IDP_GROUP_MAPPINGS_UPDATED');
+      assert.ok(event);
+      assert.deepEqual(event.sub_events.map((s) => `${s.sub_event_type}:${s.group_id ?? s.mapping_count}`), [
+        'IDP_GROUP_MAPPINGS_REPLACED:2', `IDP_GROUP_MAPPINGS_CREATED:${g3}`, `IDP_GROUP_MAPPINGS_DELETED:${g1}`,
+      ], 'g2 is unchanged, so it has no sub-event');
+
+      const emptied = await app.api.put(base(appResource), { mappings: [] });
+      assert.deepEqual(emptied.body, { mappings: [] });
+      assert.deepEqual((await app.api.get(base(appResource))).body, { mappings: [] });
+    });
+
+    it('is all or nothing: a bad item leaves the set as it was, naming mappings.N.field, recording nothing', async () => {
+      const appResource = await oktaApp();
+      const [g1, g2] = [await group(), await group()];
+      await app.api.post(one(appResource, g1), { alias: 'kept' });
+      const before = (await app.api.get(base(appResource))).body;
+      const beforeEvents = await countEvents('IDP_GROUP_MAPPINGS_UPDATED');
+      const cases: [unknown, number, string[]][] = [
+        [{}, 400, ['mappings']],
+        [{ mappings: {} }, 400, ['mappings']],
+        [{ mappings: [{ group_id: g2 }, {}] }, 400, ['mappings.1.group_id']],
+        [{ mappings: [{ group_id: g2, hidden_from_end_user: 1 }] }, 400, ['mappings.0.hidden_from_end_user']],
+        [{ mappings: [{ group_id: g2, alias: ['a'] }] }, 400, ['mappings.0.alias']],
+        [{ mappings: [{ group_id: g2 }, { group_id: g2.toUpperCase() }] }, 400, ['mappings.1.group_id']],
+        [{ mappings: [{ group_id: g2 }, { group_id: NO_SUCH_ID }] }, 404, ['mappings.1.group_id']],
+      ];
+      for (const [body, status, expected] of cases) {
+        const res = await app.api.put(base(appResource), body);
+        assert.equal(res.status, status, JSON.stringify(body));
+        assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+      }
+      assert.equal((await app.api.put(base(NO_SUCH_ID), { mappings: [] })).status, 404);
+      assert.deepEqual((await app.api.get(base(appResource))).body, before);
+      assert.equal(await countEvents('IDP_GROUP_MAPPINGS_UPDATED'), beforeEvents);
+    });
+  });
+
+  describe('DELETE …/groups/{group_id}', () => {
+    it('deletes once with an event; deleting again is an empty success that records nothing', async () => {
+      const appResource = await oktaApp();
+      const g = await group();
+      await app.api.post(one(appResource, g), { alias: 'gone soon' });
+      const res = await app.api.delete(one(appResource, g));
+      assert.equal(res.status, 200);
+      assert.deepEqual(res.body, {});
+      assert.equal((await app.api.get(one(appResource, g))).status, 404);
+      const deleted = await eventsFor(g, 'IDP_GROUP_MAPPINGS_DELETED');
+      assert.equal(deleted.length, 1);
+      assert.equal(deleted[0]!.sub_events[0]!.alias, 'gone soon');
+
+      const again = await app.api.delete(one(appResource, g));
+      assert.equal(again.status, 200);
+      assert.deepEqual(again.body, {});
+      assert.equal((await eventsFor(g, 'IDP_GROUP_MAPPINGS_DELETED')).length, 1);
+      assert.equal((await app.api.delete(one(NO_SUCH_ID, g))).status, 404, 'an unknown app resource is still a 404');
+      assert.equal((await app.api.delete(one(appResource, 'x'))).status, 400);
+    });
+
+    it('a mapping goes with its group when the group is deleted', async () => {
+      const appResource = await oktaApp();
+      const [kept, dropped] = [await group(), await group()];
+      await app.api.put(base(appResource), { mappings: [{ group_id: kept }, { group_id: dropped }] });
+      assert.equal((await app.api.delete(`/groups/${dropped}`)).status, 200);
+      assert.deepEqual((await app.api.get(base(appResource))).body.mappings.map((m: { group_id: string }) => m.group_id), [kept]);
+    });
+  });
+});

@@ -1,0 +1,173 @@
+// POST /queries/run through HTTP: node filters over users, groups and resources, paging, refusals.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApp, createGroup, createResource, createTag, createToken, createUser } from '../helpers/fixtures.ts';
+
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+
+interface Edge {
+  node: { id: string; name: string; entityType: string; entityItemType: string };
+  cursor: string;
+}
+
+describe('POST /queries/run', () => {
+  let app: TestApp;
+  // A small catalogue whose every answer is known.
+  const ids: Record<string, string> = {};
+  before(async () => {
+    app = await startTestApp();
+    const appA = await createApp(app.api, { name: 'App A' });
+    const appB = await createApp(app.api, { name: 'App B' });
+    ids.appA = appA.app_id;
+    ids.appB = appB.app_id;
+    ids.ann = (await createUser(app.api, { full_name: 'Ann Platform', email: 'ann@example.com' })).user_id;
+    ids.bob = (await createUser(app.api, { full_name: 'Bob 100% Sales', email: 'bob@example.com' })).user_id;
+    ids.eng = (await createGroup(app.api, { app_id: ids.appA, name: 'Engineering', group_type: 'OKTA_GROUP' })).group_id;
+    ids.sales = (await createGroup(app.api, { app_id: ids.appB, name: 'Sales team', group_type: 'OPAL_GROUP' })).group_id;
+    ids.prodDb = (await createResource(app.api, { app_id: ids.appA, name: 'prod-db', resource_type: 'CUSTOM' })).resource_id;
+    ids.stagingDb = (await createResource(app.api, { app_id: ids.appA, name: 'staging-db', resource_type: 'CUSTOM' })).resource_id;
+    ids.okta = (await createResource(app.api, { app_id: ids.appB, name: 'Okta Prod', resource_type: 'OKTA_APP' })).resource_id;
+    const prod = await createTag(app.api, { tag_key: 'env', tag_value: 'prod' });
+    const staging = await createTag(app.api, { tag_key: 'env', tag_value: 'staging' });
+    const team = await createTag(app.api, { tag_key: 'team', tag_value: 'platform' });
+    const attach = async (tag: string, kind: string, id: string) => {
+      const res = await app.api.post(`/tags/${tag}/${kind}/${id}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    await attach(prod.tag_id, 'resources', ids.prodDb!);
+    await attach(prod.tag_id, 'resources', ids.okta!);
+    await attach(staging.tag_id, 'resources', ids.stagingDb!);
+    await attach(team.tag_id, 'users', ids.ann!);
+    await attach(team.tag_id, 'groups', ids.eng!);
+    await attach(prod.tag_id, 'groups', ids.eng!);
+  });
+  after(() => app.close());
+
+  const run = async (body: Record<string, unknown>) => {
+    const res = await app.api.post('/queries/run', body);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return res.body as { type: string; edges: Edge[]; pageInfo: Record<string, unknown> };
+  };
+  const names = async (nodeFilters: Record<string, unknown>) =>
+    (await run({ type: 'NODE', query: { nodeFilters } })).edges.map((e) => e.node.name);
+
+  it('with no filter lists users, then groups, then resources, each in creation order, with their types', async () => {
+    const res = await run({ type: 'NODE' });
+    assert.equal(res.type, 'NODE');
+    assert.deepEqual(res.edges.map((e) => [e.node.name, e.node.entityType, e.node.entityItemType]), [
+      [res.edges[0]!.node.name, 'USER', 'USER'],
+      ['Ann Platform', 'USER', 'USER'],
+      ['Bob 100% Sales', 'USER', 'USER'],
+      ['Engineering', 'GROUP', 'OKTA_GROUP'],
+      ['Sales team', 'GROUP', 'OPAL_GROUP'],
+      ['prod-db', 'RESOURCE', 'CUSTOM'],
+      ['staging-db', 'RESOURCE', 'CUSTOM'],
+      ['Okta Prod', 'RESOURCE', 'OKTA_APP'],
+    ]);
+    assert.equal(res.edges[0]!.node.id, app.adminUserId, 'the bootstrap admin is the first user');
+    assert.equal(res.edges[1]!.node.id, ids.ann);
+    assert.deepEqual(res.pageInfo, {
+      hasNextPage: false, hasPreviousPage: false, startCursor: res.edges[0]!.cursor, endCursor: res.edges.at(-1)!.cursor,
+    });
+  });
+
+  it('pages with first and after across the kinds, every node exactly once', async () => {
+    const all = (await run({ type: 'NODE' })).edges.map((e) => e.node.id);
+    const seen: string[] = [];
+    let after: string | undefined;
+    let pages = 0;
+    for (;;) {
+      const res = await run({ type: 'NODE', first: 3, ...(after && { after }) });
+      assert.ok(res.edges.length <= 3);
+      assert.equal(res.pageInfo.hasPreviousPage, after !== undefined);
+      seen.push(...res.edges.map((e) => e.node.id));
+      pages++;
+      if (!res.pageInfo.hasNextPage) break;
+      after = res.pageInfo.endCursor as string;
+      assert.equal(after, res.edges.at(-1)!.cursor);
+    }
+    assert.equal(pages, 3);
+    assert.deepEqual(seen, all);
+    // Any edge's cursor continues right after that edge.
+    const fromGroup = await run({ type: 'NODE', after: (await run({ type: 'NODE' })).edges[3]!.cursor });
+    assert.deepEqual(fromGroup.edges.map((e) => e.node.id), all.slice(4));
+    const empty = await run({ type: 'NODE', query: { nodeFilters: { entityIDs: [NO_SUCH_ID] } } });
+    assert.deepEqual(empty, { type: 'NODE', edges: [], pageInfo: { hasNextPage: false, hasPreviousPage: false, startCursor: '', endCursor: '' } });
+  });
+
+  it('filters by type, item type, name, tag, ids and app', async () => {
+    assert.deepEqual(await names({ entityTypes: ['RESOURCE'] }), ['prod-db', 'staging-db', 'Okta Prod']);
+    assert.deepEqual(await names({ entityTypes: ['GROUP', 'USER'], entityName: { stringMatchType: 'CONTAINS', string: 'SALES' } }), ['Bob 100% Sales', 'Sales team']);
+    assert.deepEqual(await names({ entityItemTypes: ['OKTA_APP', 'OKTA_GROUP'] }), ['Engineering', 'Okta Prod']);
+    assert.deepEqual(await names({ entityItemTypes: ['USER'], entityName: { stringMatchType: 'STARTS_WITH', string: 'ann' } }), ['Ann Platform']);
+    assert.deepEqual(await names({ entityName: { stringMatchType: 'ENDS_WITH', string: '-DB' } }), ['prod-db', 'staging-db']);
+    assert.deepEqual(await names({ entityName: { stringMatchType: 'EQUALS', string: 'engineering' } }), ['Engineering']);
+    assert.deepEqual(await names({ entityName: { stringMatchType: 'CONTAINS', string: '100%' } }), ['Bob 100% Sales'], '% is a plain character');
+    assert.deepEqual(await names({ entityName: { stringMatchType: 'CONTAINS', string: '_' } }), [], '_ is a plain character');
+    assert.deepEqual(await names({ entityTag: { key: 'env', value: 'prod' } }), ['Engineering', 'prod-db', 'Okta Prod']);
+    assert.deepEqual(await names({ entityTag: { key: 'env' } }), ['Engineering', 'prod-db', 'staging-db', 'Okta Prod']);
+    assert.deepEqual(await names({ entityTag: { key: 'team', value: 'platform' } }), ['Ann Platform', 'Engineering']);
+    assert.deepEqual(await names({ entityIDs: [ids.okta!.toUpperCase(), ids.bob!, NO_SUCH_ID] }), ['Bob 100% Sales', 'Okta Prod']);
+    assert.deepEqual(await names({ importedFromApp: [ids.appB!] }), ['Sales team', 'Okta Prod'], 'users come from no app');
+    assert.deepEqual(await names({ entityIDs: [] }), []);
+  });
+
+  it('composes allOf, anyOf and not, to any depth within the bound', async () => {
+    // The reference's own example: resources tagged env=prod, but not Okta apps.
+    assert.deepEqual(await names({
+      entityTypes: ['RESOURCE'],
+      allOf: [{ entityTag: { key: 'env', value: 'prod' } }],
+      not: { entityItemTypes: ['OKTA_APP'] },
+    }), ['prod-db']);
+    assert.deepEqual(await names({ anyOf: [{ entityTypes: ['USER'], entityTag: { key: 'team' } }, { entityName: { stringMatchType: 'EQUALS', string: 'staging-db' } }] }), [
+      'Ann Platform', 'staging-db',
+    ]);
+    assert.deepEqual(await names({ not: { anyOf: [{ entityTypes: ['USER', 'RESOURCE'] }, { importedFromApp: [ids.appA!] }] } }), ['Sales team']);
+    assert.deepEqual(await names({ anyOf: [] }), [], 'an empty anyOf matches nothing');
+    assert.deepEqual((await names({ allOf: [] })).length, 8, 'an empty allOf matches everything');
+    assert.deepEqual(await names({ not: { not: { not: { not: { entityIDs: [ids.eng!] } } } } }), ['Engineering']);
+  });
+
+  it('names every refused field with 400', async () => {
+    let deep: Record<string, unknown> = { entityTypes: ['USER'] };
+    for (let i = 0; i < 9; i++) deep = { not: deep };
+    const cases: [unknown, string[]][] = [
+      [{}, ['type']],
+      [{ type: 'EDGE' }, ['type']],
+      [{ type: 'NODE', first: 0 }, ['first']],
+      [{ type: 'NODE', first: 1001 }, ['first']],
+      [{ type: 'NODE', first: 2.5 }, ['first']],
+      [{ type: 'NODE', after: 'garbage' }, ['after']],
+      [{ type: 'NODE', query: { nodeFilters: { entityTypes: ['TEAM'] } } }, ['query.nodeFilters.entityTypes.0']],
+      [{ type: 'NODE', query: { nodeFilters: { entityItemTypes: ['SPACESHIP'] } } }, ['query.nodeFilters.entityItemTypes.0']],
+      [{ type: 'NODE', query: { nodeFilters: { allOf: [{ entityName: { stringMatchType: 'LIKE', string: 'x' } }] } } }, ['query.nodeFilters.allOf.0.entityName.stringMatchType']],
+      [{ type: 'NODE', query: { nodeFilters: { anyOf: [{ entityTag: { value: 'x' } }] } } }, ['query.nodeFilters.anyOf.0.entityTag.key']],
+      [{ type: 'NODE', query: { nodeFilters: { entityIDs: ['x'] } } }, ['query.nodeFilters.entityIDs.0']],
+      [{ type: 'NODE', query: { nodeFilters: { not: { roleNames: ['Admin'] } } } }, ['query.nodeFilters.not.roleNames']],
+      [{ type: 'NODE', query: { nodeFilters: { roleRemoteIds: ['r'] } } }, ['query.nodeFilters.roleRemoteIds']],
+      [{ type: 'NODE', query: { nodeFilters: { entityTag: { key: 'env', connectionId: NO_SUCH_ID } } } }, ['query.nodeFilters.entityTag.connectionId']],
+      [{ type: 'NODE', query: { accessFilters: { isAccessibleBy: { entityTypes: ['USER'] } } } }, ['query.accessFilters.isAccessibleBy']],
+      [{ type: 'NODE', query: { accessFilters: { hasAccessTo: {} } } }, ['query.accessFilters.hasAccessTo']],
+      [{ type: 'NODE', query: { nodeFilters: deep } }, [`query.nodeFilters${'.not'.repeat(9)}`]],
+    ];
+    for (const [body, expected] of cases) {
+      const res = await app.api.post('/queries/run', body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(res.body.code, 'validation_failed');
+      assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+    }
+  });
+
+  it('is a read: a READ_ONLY token may run it, and nothing is recorded', async () => {
+    const eventsBefore = (await app.api.get('/events', { page_size: 1000 })).body.results.length;
+    const reader = app.api.as((await createToken(app.api, { access_level: 'READ_ONLY' })).secret);
+    const res = await reader.post('/queries/run', { type: 'NODE', query: { nodeFilters: { entityTypes: ['GROUP'] } } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.edges.map((e: Edge) => e.node.id), [ids.eng, ids.sales]);
+    assert.equal((await reader.post('/message-channels', { third_party_provider: 'SLACK', remote_id: 'C1' })).status, 403, 'other POSTs stay refused');
+    // Only the token issued above was recorded.
+    assert.equal((await app.api.get('/events', { page_size: 1000 })).body.results.length, eventsBefore + 1);
+  });
+});
