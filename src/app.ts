@@ -19,8 +19,8 @@ import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
 
-export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
-  const routes = new RouteTable();
+/** The app over `ctx`; `routes` receives every /v1 route registered (tests read it back). */
+export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
       const known = toAppError(err);

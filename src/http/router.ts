@@ -87,6 +87,11 @@ export class RouteTable {
     return this.#routes.find((r) => r.method === method && r.pattern.test(path))?.template;
   }
 
+  /** Every route registered so far, as method and template (`GET`, `/v1/users/:user_id`), in order. */
+  list(): { method: string; template: string }[] {
+    return this.#routes.map(({ method, template }) => ({ method, template }));
+  }
+
   /** Every method registered for `path`, to tell 405 from 404. */
   methodsFor(path: string): string[] {
     return [...new Set(this.#routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
