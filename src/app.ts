@@ -19,7 +19,7 @@ import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
 
-/** The app over `ctx`; `routes` receives every /v1 route registered (tests read it back). */
+/** `routes` is filled with every route registered; tests pass their own to read it. */
 export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {

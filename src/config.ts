@@ -14,6 +14,8 @@ export interface Setting<T> {
   description: string;
   /** What it accepts, for people ("a whole number from 1 to 1000000"); absent for free text. */
   accepts?: string;
+  /** A valid raw value other than the default, for test/docs/settings.test.ts; needed only by `setting(…)` entries. */
+  example?: string;
   /** Turns a non-empty raw value into the setting's value; throws ConfigError naming `source`. */
   parse(raw: string, source: string): T;
 }
@@ -21,6 +23,11 @@ export interface Setting<T> {
 export class ConfigError extends Error {}
 
 type Common = Pick<Setting<unknown>, 'env' | 'flag' | 'defaultText' | 'description'>;
+
+/** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
+export function setting<T>(def: Setting<T>): Setting<T> {
+  return def;
+}
 
 /** A whole number from `min` to `max`. */
 function integer(def: Common & { default: number; min: number; max: number }): Setting<number> {
@@ -67,8 +74,10 @@ const HOUR_MS = 3_600_000;
 
 /**
  * The settings, in the order help and the README list them. To add one: add an entry here (its
- * key becomes the Config field), run `npm run docs:settings` to refresh the README table, use
- * `ctx.config.<key>`. Checks that span settings go in `loadConfig`.
+ * key becomes the Config field and its type), run `npm run docs:settings` to refresh the README
+ * table, read it as `ctx.config.<key>`. `integer`, `text` and `oneOf` cover most; a setting of
+ * another shape (a list, say) is `setting({ env, default, description, accepts, example, parse })`.
+ * Checks that span settings go in `loadConfig`.
  */
 export const SETTINGS = {
   dbFile: text({

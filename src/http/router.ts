@@ -87,9 +87,9 @@ export class RouteTable {
     return this.#routes.find((r) => r.method === method && r.pattern.test(path))?.template;
   }
 
-  /** Every route registered so far, as method and template (`GET`, `/v1/users/:user_id`), in order. */
-  list(): { method: string; template: string }[] {
-    return this.#routes.map(({ method, template }) => ({ method, template }));
+  /** Every route, in registration order, as `GET /v1/users/:user_id` (the API document test compares them). */
+  list(): string[] {
+    return this.#routes.map((r) => `${r.method} ${r.template}`);
   }
 
   /** Every method registered for `path`, to tell 405 from 404. */

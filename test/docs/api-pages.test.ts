@@ -1,4 +1,4 @@
-// The API pages in docs/ and the router agree: every /v1 route is documented in some docs/*.md page,
+// The API pages in docs/ and the router agree: every route in the table is named on some docs/*.md page,
 // and every operation a page (or the README) names as a code span (`GET /v1/users/{user_id}`) is routed.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -34,12 +34,13 @@ const asDocumented = (template: string) => template.replace(/:([A-Za-z_]+)/g, '{
 
 describe('API pages in docs/', () => {
   let app: TestApp;
-  let routes: { method: string; template: string }[];
+  /** Every route in the table, as a page names it: `GET /v1/users/{user_id}`. */
+  let routes: string[];
   before(async () => {
     app = await startTestApp();
     const table = new RouteTable();
     createApp(app.ctx, table);
-    routes = table.list();
+    routes = table.list().map(asDocumented);
   });
   after(() => app.close());
 
@@ -50,19 +51,20 @@ describe('API pages in docs/', () => {
 
   it('document every registered route', () => {
     const documented = new Set(documentedOperations().map((c) => `${c.method} ${c.path}`));
-    const missing = routes.map((r) => `${r.method} ${asDocumented(r.template)}`).filter((op) => !documented.has(op));
-    assert.deepEqual(missing, [], 'routes no docs/*.md page names as a code span `METHOD /v1/path/{param}`');
+    const missing = routes.filter((op) => !documented.has(op));
+    assert.deepEqual(missing, [], 'routes no docs/*.md page names as a code span `METHOD /path/{param}`');
   });
 
   it('name only operations that are routed, placeholders spelled as the route\'s parameters', async () => {
-    const routed = new Set(routes.map((r) => `${r.method} ${asDocumented(r.template)}`));
+    const routed = new Set(routes);
     const unknown: string[] = [];
     for (const claim of documentedOperations({ withReadme: true })) {
+      if (routed.has(`${claim.method} ${claim.path}`)) continue;
       if (claim.path.startsWith('/v1/')) {
-        if (!routed.has(`${claim.method} ${claim.path}`)) unknown.push(`${claim.file}: ${claim.method} ${claim.path}`);
+        unknown.push(`${claim.file}: ${claim.method} ${claim.path}`);
         continue;
       }
-      // Outside /v1 (health, the API document) nothing goes through the route table: ask the service.
+      // Outside /v1 a route may be registered on Polka directly, past the table: ask the service.
       // With a token, because an unknown path answers 401 rather than 404 to a caller without one.
       if (/[{}]/.test(claim.path)) unknown.push(`${claim.file}: ${claim.method} ${claim.path} (placeholders outside /v1)`);
       const res = await fetch(new URL(claim.path, app.url), { method: claim.method, headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });

@@ -21,16 +21,18 @@ describe('settings', () => {
   });
 
   it('reads each variable, and each flag wins over its variable', () => {
-    // Values every setting accepts and none has as its default.
-    const sample = (s: Setting<unknown>) => (s.accepts?.startsWith('a whole number') ? '1234' : s.accepts?.startsWith('`') ? 'error' : 'x'.repeat(40));
+    // A value each setting accepts and does not have as its default.
+    const sample = (s: Setting<unknown>) =>
+      s.example ?? (s.accepts?.startsWith('a whole number') ? '1234' : s.accepts?.startsWith('`') ? 'error' : 'x'.repeat(40));
     for (const [key, setting] of entries) {
       const raw = sample(setting);
-      const expected = typeof setting.default === 'number' ? Number(raw) : raw;
+      const expected = setting.parse(raw, setting.env);
+      assert.notDeepEqual(expected, setting.default, `${setting.env}: the sample ${raw} is the default; give the setting an example`);
       // The header deadline may not exceed the request deadline: keep it low while others move.
       const env = { GATEHOUSE_HEADERS_TIMEOUT_MS: '100', [setting.env]: raw };
-      assert.equal(loadConfig(env)[key], expected, setting.env);
+      assert.deepEqual(loadConfig(env)[key], expected, setting.env);
       if (setting.flag) {
-        assert.equal(loadConfig({ ...env, [setting.env]: 'ignored' }, { [setting.flag.name]: raw })[key], expected, `--${setting.flag.name}`);
+        assert.deepEqual(loadConfig({ ...env, [setting.env]: 'ignored' }, { [setting.flag.name]: raw })[key], expected, `--${setting.flag.name}`);
       }
     }
   });
