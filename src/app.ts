@@ -24,8 +24,8 @@ import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/rout
 import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
 import { registerQueryRoutes } from './modules/queries/routes.ts';
 
-export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
-  const routes = new RouteTable();
+/** `routes` is filled with every route registered; tests pass their own to read it. */
+export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
       const known = toAppError(err);

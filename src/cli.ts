@@ -1,7 +1,7 @@
 // Operator verbs over the same stores the API uses: serve, token create/revoke, migrate, backup, check, version, help.
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, ENVIRONMENT, loadConfig, type Config, type Flags } from './config.ts';
+import { ConfigError, defaultText, loadConfig, SETTINGS, type Config, type Flags, type SettingName } from './config.ts';
 import { createContext, type AppContext } from './context.ts';
 import { backupDatabase, BackupError } from './db/backup.ts';
 import { checkDatabase } from './db/check.ts';
@@ -29,9 +29,25 @@ interface Command {
 /** A usage mistake: printed with the command's usage, exit status 2. */
 class UsageError extends Error {}
 
-const DB_OPTIONS: Options = { db: { type: 'string' } };
-const SERVER_OPTIONS: Options = { ...DB_OPTIONS, host: { type: 'string' }, port: { type: 'string' } };
-const DB_HELP = '  --db FILE        the database file (GATEHOUSE_DB, default ./data/gatehouse.db)';
+/** The parseArgs option for a setting's flag. */
+function settingOption(name: SettingName): Options {
+  const flag = SETTINGS[name].flag!;
+  return { [flag.name]: { type: 'string' } };
+}
+
+/** Settings are described in Markdown for the README; help is plain text. */
+const plain = (markdown: string) => markdown.replaceAll('`', '');
+
+/** The `--help` line for a setting's flag, from its definition. */
+function settingHelp(name: SettingName): string {
+  const setting = SETTINGS[name];
+  const flag = setting.flag!;
+  return `  ${`--${flag.name} ${flag.value}`.padEnd(17)}${plain(setting.description)} (${setting.env}, default ${plain(defaultText(setting))})`;
+}
+
+const DB_OPTIONS: Options = settingOption('dbFile');
+const SERVER_OPTIONS: Options = { ...DB_OPTIONS, ...settingOption('host'), ...settingOption('port') };
+const DB_HELP = settingHelp('dbFile');
 
 /** Opens and migrates the configured database and builds the context every verb works through. */
 function openContext(config: Config): AppContext {
@@ -56,8 +72,8 @@ const COMMANDS: Record<string, Command> = {
     summary: 'serve the API (creates the database and an admin token on first start)',
     help: [
       DB_HELP,
-      '  --host HOST      address to listen on (GATEHOUSE_HOST, default 127.0.0.1)',
-      '  --port PORT      port to listen on, 0 for any free one (GATEHOUSE_PORT, default 8080)',
+      settingHelp('host'),
+      settingHelp('port'),
       '',
       'Pending migrations are applied at start. SIGTERM or SIGINT stops it cleanly: requests in',
       'flight get GATEHOUSE_SHUTDOWN_TIMEOUT_MS to finish, then the database is checkpointed and closed.',
@@ -237,7 +253,10 @@ function helpText(): string {
     `  ${'help'.padEnd(width)}  show this help, or a command's with "gatehouse <command> --help"`,
     '',
     'environment (flags win over it):',
-    ...ENVIRONMENT.map((name) => `  ${name}`),
+    ...Object.values(SETTINGS).flatMap((s) => [
+      `  ${s.env}${s.flag ? ` (--${s.flag.name})` : ''}  default ${plain(defaultText(s))}${s.accepts ? `; ${plain(s.accepts)}` : ''}`,
+      `      ${plain(s.description)}`,
+    ]),
     '',
   ].join('\n');
 }

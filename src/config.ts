@@ -1,131 +1,237 @@
-// Environment and flags → one typed Config, read once at start-up.
+// Every setting Gatehouse reads, defined once in SETTINGS; loadConfig, `gatehouse help` and the
+// README's configuration table (src/dev/settings-table.ts) are all made from it.
 import { trustedProxyList } from './http/client-address.ts';
 
-export interface Config {
-  /** SQLite database file; created with its directory on first start. */
-  dbFile: string;
-  host: string;
-  port: number;
-  /** Used as the admin token when the service starts on an empty database. */
-  bootstrapToken: string | undefined;
-  /** Largest request body accepted, in bytes. */
-  maxBodyBytes: number;
-  /** Log level: 'info' writes a line per request; 'silent' writes nothing (tests). */
-  logLevel: 'info' | 'error' | 'silent';
-  /** A client must send all request headers within this many ms (slow-header attacks). */
-  headersTimeoutMs: number;
-  /** A client must send the whole request, body included, within this many ms (slow-body attacks). */
-  requestTimeoutMs: number;
-  /** An idle keep-alive connection is closed after this many ms. */
-  keepAliveTimeoutMs: number;
-  /** Open connections beyond this are refused at accept. */
-  maxConnections: number;
-  /** Failed authentications one client address may make per window before it gets 429; 0 turns throttling off. */
-  authFailureLimit: number;
-  authFailureWindowMs: number;
-  /** On SIGTERM/SIGINT, requests in flight get this long to finish before their connections are cut. */
-  shutdownTimeoutMs: number;
-  /**
-   * Reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For names the client, for throttling,
-   * the request log and audit events. Empty (the default): the socket's peer is the client.
-   */
-  trustedProxies: string[];
+/** One setting: where it comes from, what it defaults to, what it accepts, what it means. */
+export interface Setting<T> {
+  /** The environment variable. */
+  env: `GATEHOUSE_${string}`;
+  /** The command-line flag that overrides the variable, e.g. `{ name: 'db', value: 'FILE' }` for `--db FILE`. */
+  flag?: { name: string; value: string };
+  default: T;
+  /** How the default reads in help and the README, when the plain value would not say it well. */
+  defaultText?: string;
+  /** One line for people: what it does. */
+  description: string;
+  /** What it accepts, for people ("a whole number from 1 to 1000000"); absent for free text. */
+  accepts?: string;
+  /** A valid raw value other than the default, for test/docs/settings.test.ts; needed only by `setting(…)` entries. */
+  example?: string;
+  /** Turns a non-empty raw value into the setting's value; throws ConfigError naming `source`. */
+  parse(raw: string, source: string): T;
 }
-
-export const DEFAULTS = {
-  dbFile: './data/gatehouse.db',
-  host: '127.0.0.1',
-  port: 8080,
-  maxBodyBytes: 1024 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 1_000,
-  // Generous enough that a person mistyping, or a test suite probing 401s, never trips it;
-  // far too few for guessing a 128-bit token to matter.
-  authFailureLimit: 30,
-  authFailureWindowMs: 60_000,
-  shutdownTimeoutMs: 10_000,
-} as const;
-
-/** Every environment variable Gatehouse reads, for `gatehouse help` (the README has the long form). */
-export const ENVIRONMENT = [
-  'GATEHOUSE_DB', 'GATEHOUSE_HOST', 'GATEHOUSE_PORT', 'GATEHOUSE_BOOTSTRAP_TOKEN', 'GATEHOUSE_LOG_LEVEL',
-  'GATEHOUSE_MAX_BODY_BYTES', 'GATEHOUSE_HEADERS_TIMEOUT_MS', 'GATEHOUSE_REQUEST_TIMEOUT_MS',
-  'GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS', 'GATEHOUSE_MAX_CONNECTIONS', 'GATEHOUSE_AUTH_FAILURE_LIMIT',
-  'GATEHOUSE_AUTH_FAILURE_WINDOW_MS', 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS', 'GATEHOUSE_CACHE_DIR',
-  'GATEHOUSE_TRUSTED_PROXIES',
-] as const;
-
-/** Flags given on the command line, already split into name → value. They win over the environment. */
-export type Flags = Record<string, string | true | undefined>;
 
 export class ConfigError extends Error {}
 
-function integerSetting(name: string, raw: string, min: number, max: number): number {
-  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-  }
-  return Number(raw);
+type Common = Pick<Setting<unknown>, 'env' | 'flag' | 'defaultText' | 'description'>;
+
+/** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
+export function setting<T>(def: Setting<T>): Setting<T> {
+  return def;
 }
 
-/** An optional integer variable: its default when unset or empty. */
-function integerEnv(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  return raw === undefined || raw === '' ? fallback : integerSetting(name, raw, min, max);
+/** A whole number from `min` to `max`. */
+function integer(def: Common & { default: number; min: number; max: number }): Setting<number> {
+  const { min, max } = def;
+  return {
+    ...def,
+    accepts: `a whole number from ${min} to ${max}`,
+    parse(raw, source) {
+      if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+        throw new ConfigError(`${source} must be a whole number from ${min} to ${max}, got "${raw}"`);
+      }
+      return Number(raw);
+    },
+  };
 }
 
-function stringFlag(flags: Flags, name: string): string | undefined {
-  const value = flags[name];
-  if (value === true) throw new ConfigError(`--${name} needs a value`);
-  return value;
+/** Free text, taken as given. */
+function text<T extends string | undefined>(def: Common & { default: T; minLength?: number }): Setting<string | T> {
+  const { minLength } = def;
+  return {
+    ...def,
+    ...(minLength ? { accepts: `at least ${minLength} characters` } : {}),
+    parse(raw, source) {
+      if (minLength && raw.length < minLength) throw new ConfigError(`${source} must be at least ${minLength} characters long`);
+      return raw;
+    },
+  };
+}
+
+/** One of a closed list of words. */
+function oneOf<const V extends readonly string[]>(def: Common & { values: V; default: V[number] }): Setting<V[number]> {
+  const { values } = def;
+  return {
+    ...def,
+    accepts: values.map((value) => `\`${value}\``).join(', '),
+    parse(raw, source) {
+      if (!values.includes(raw)) throw new ConfigError(`${source} must be one of ${values.join(', ')}, got "${raw}"`);
+      return raw as V[number];
+    },
+  };
 }
 
 const HOUR_MS = 3_600_000;
 
-/** A comma-separated list of addresses and CIDR ranges; throws ConfigError naming a bad entry. */
-function addressListEnv(env: NodeJS.ProcessEnv, name: string): string[] {
-  const entries = (env[name] ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
-  try {
-    trustedProxyList(entries);
-  } catch (err) {
-    throw new ConfigError(`${name}: ${(err as Error).message}`);
-  }
-  return entries;
-}
+/**
+ * The settings, in the order help and the README list them. To add one: add an entry here (its
+ * key becomes the Config field and its type), run `npm run docs:settings` to refresh the README
+ * table, read it as `ctx.config.<key>`. `integer`, `text` and `oneOf` cover most; a setting of
+ * another shape (a list, say) is `setting({ env, default, description, accepts, example, parse })`.
+ * Checks that span settings go in `loadConfig`.
+ */
+export const SETTINGS = {
+  dbFile: text({
+    env: 'GATEHOUSE_DB',
+    flag: { name: 'db', value: 'FILE' },
+    default: './data/gatehouse.db',
+    description: 'the SQLite database file; it and its directory are created on first start',
+  }),
+  host: text({
+    env: 'GATEHOUSE_HOST',
+    flag: { name: 'host', value: 'HOST' },
+    default: '127.0.0.1',
+    description: 'address to listen on',
+  }),
+  port: integer({
+    env: 'GATEHOUSE_PORT',
+    flag: { name: 'port', value: 'PORT' },
+    default: 8080,
+    min: 0,
+    max: 65535,
+    description: 'port to listen on; 0 picks a free one',
+  }),
+  bootstrapToken: text({
+    env: 'GATEHOUSE_BOOTSTRAP_TOKEN',
+    default: undefined,
+    defaultText: 'unset',
+    minLength: 32,
+    description: 'on an empty database, becomes the admin\'s token instead of a random one, and is not printed; ignored once the database has users',
+  }),
+  maxBodyBytes: integer({
+    env: 'GATEHOUSE_MAX_BODY_BYTES',
+    default: 1024 * 1024,
+    defaultText: '1048576 (1 MiB)',
+    min: 1024,
+    max: 64 * 1024 * 1024,
+    description: 'largest request body accepted, in bytes; larger ones get 413',
+  }),
+  logLevel: oneOf({
+    env: 'GATEHOUSE_LOG_LEVEL',
+    values: ['info', 'error', 'silent'],
+    default: 'info',
+    description: '`info` writes a JSON line per request, `error` only errors, `silent` nothing',
+  }),
+  headersTimeoutMs: integer({
+    env: 'GATEHOUSE_HEADERS_TIMEOUT_MS',
+    default: 10_000,
+    min: 100,
+    max: HOUR_MS,
+    description: 'a client must send all request headers within this many ms (else 408); at most the request timeout',
+  }),
+  requestTimeoutMs: integer({
+    env: 'GATEHOUSE_REQUEST_TIMEOUT_MS',
+    default: 30_000,
+    min: 100,
+    max: HOUR_MS,
+    description: 'a client must send the whole request, body included, within this many ms',
+  }),
+  keepAliveTimeoutMs: integer({
+    env: 'GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS',
+    default: 5_000,
+    min: 100,
+    max: HOUR_MS,
+    description: 'an idle keep-alive connection is closed after this many ms',
+  }),
+  maxConnections: integer({
+    env: 'GATEHOUSE_MAX_CONNECTIONS',
+    default: 1_000,
+    min: 1,
+    max: 1_000_000,
+    description: 'open connections beyond this are dropped on accept',
+  }),
+  authFailureLimit: integer({
+    env: 'GATEHOUSE_AUTH_FAILURE_LIMIT',
+    // Generous enough that a person mistyping, or a test suite probing 401s, never trips it;
+    // far too few for guessing a 128-bit token to matter.
+    default: 30,
+    min: 0,
+    max: 1_000_000,
+    description: 'wrong or malformed tokens one client address may send per window before it gets 429 and `Retry-After`; 0 turns throttling off',
+  }),
+  authFailureWindowMs: integer({
+    env: 'GATEHOUSE_AUTH_FAILURE_WINDOW_MS',
+    default: 60_000,
+    min: 1000,
+    max: 24 * HOUR_MS,
+    description: 'the throttling window, in ms',
+  }),
+  shutdownTimeoutMs: integer({
+    env: 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS',
+    default: 10_000,
+    min: 0,
+    max: HOUR_MS,
+    description: 'on SIGTERM/SIGINT, how many ms requests in flight get to finish before their connections are cut',
+  }),
+  trustedProxies: setting<string[]>({
+    env: 'GATEHOUSE_TRUSTED_PROXIES',
+    default: [],
+    defaultText: 'none: the socket\'s peer is the client',
+    description: 'reverse proxies (addresses and CIDR ranges) whose X-Forwarded-For names the client, for throttling, the request log and audit events',
+    accepts: 'a comma-separated list of IP addresses and CIDR ranges',
+    example: '127.0.0.1,10.0.0.0/8',
+    parse(raw, source) {
+      const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+      try {
+        trustedProxyList(entries);
+      } catch (err) {
+        throw new ConfigError(`${source}: ${(err as Error).message}`);
+      }
+      return entries;
+    },
+  }),
+  // src/db/native-addon.ts reads the variable itself: it runs before any config is loaded.
+  cacheDir: text({
+    env: 'GATEHOUSE_CACHE_DIR',
+    default: undefined,
+    defaultText: 'the first usable of `$CACHE_DIRECTORY`, `$XDG_CACHE_HOME/gatehouse`, `~/.cache/gatehouse`, `/tmp/gatehouse-<uid>`',
+    description: 'the executable only: where the SQLite addon is unpacked on first run',
+  }),
+};
 
-/** Reads GATEHOUSE_* variables and --db/--host/--port flags; throws ConfigError on a bad value. */
+type Settings = typeof SETTINGS;
+export type SettingName = keyof Settings;
+
+/** Every setting's value, read once at start-up. */
+export type Config = { [K in SettingName]: Settings[K] extends Setting<infer T> ? T : never };
+
+/** The default of every setting. */
+export const DEFAULTS = Object.fromEntries(Object.entries(SETTINGS).map(([key, s]) => [key, s.default])) as Config;
+
+/** Flags given on the command line, already split into name → value. They win over the environment. */
+export type Flags = Record<string, string | true | undefined>;
+
+/** Reads every setting from its flag (if it has one and it was given) or its variable; throws ConfigError on a bad value. */
 export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
-  const bootstrapToken = env.GATEHOUSE_BOOTSTRAP_TOKEN || undefined;
-  if (bootstrapToken !== undefined && bootstrapToken.length < 32) {
-    throw new ConfigError('GATEHOUSE_BOOTSTRAP_TOKEN must be at least 32 characters long');
+  const config: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
+    const flagValue = setting.flag ? flags[setting.flag.name] : undefined;
+    if (flagValue === true) throw new ConfigError(`--${setting.flag!.name} needs a value`);
+    const [raw, source] = flagValue !== undefined ? [flagValue, `--${setting.flag!.name}`] : [env[setting.env], setting.env];
+    // An empty variable counts as unset, as shells and unit files make it easy to set one to "".
+    config[key] = raw === undefined || raw === '' ? setting.default : setting.parse(raw, source);
   }
-  const port = stringFlag(flags, 'port') ?? env.GATEHOUSE_PORT;
-  const logLevel = env.GATEHOUSE_LOG_LEVEL || 'info';
-  if (logLevel !== 'info' && logLevel !== 'error' && logLevel !== 'silent') {
-    throw new ConfigError(`GATEHOUSE_LOG_LEVEL must be info, error or silent, got "${logLevel}"`);
-  }
-  const config: Config = {
-    dbFile: stringFlag(flags, 'db') ?? (env.GATEHOUSE_DB || DEFAULTS.dbFile),
-    host: stringFlag(flags, 'host') ?? (env.GATEHOUSE_HOST || DEFAULTS.host),
-    port: port === undefined || port === '' ? DEFAULTS.port : integerSetting('port', port, 0, 65535),
-    bootstrapToken,
-    maxBodyBytes: integerEnv(env, 'GATEHOUSE_MAX_BODY_BYTES', DEFAULTS.maxBodyBytes, 1024, 64 * 1024 * 1024),
-    logLevel,
-    headersTimeoutMs: integerEnv(env, 'GATEHOUSE_HEADERS_TIMEOUT_MS', DEFAULTS.headersTimeoutMs, 100, HOUR_MS),
-    requestTimeoutMs: integerEnv(env, 'GATEHOUSE_REQUEST_TIMEOUT_MS', DEFAULTS.requestTimeoutMs, 100, HOUR_MS),
-    keepAliveTimeoutMs: integerEnv(env, 'GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS', DEFAULTS.keepAliveTimeoutMs, 100, HOUR_MS),
-    maxConnections: integerEnv(env, 'GATEHOUSE_MAX_CONNECTIONS', DEFAULTS.maxConnections, 1, 1_000_000),
-    authFailureLimit: integerEnv(env, 'GATEHOUSE_AUTH_FAILURE_LIMIT', DEFAULTS.authFailureLimit, 0, 1_000_000),
-    authFailureWindowMs: integerEnv(env, 'GATEHOUSE_AUTH_FAILURE_WINDOW_MS', DEFAULTS.authFailureWindowMs, 1000, 24 * HOUR_MS),
-    shutdownTimeoutMs: integerEnv(env, 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS', DEFAULTS.shutdownTimeoutMs, 0, HOUR_MS),
-    trustedProxies: addressListEnv(env, 'GATEHOUSE_TRUSTED_PROXIES'),
-  };
+  const loaded = config as Config;
   // Node refuses a server whose header deadline is later than its whole-request deadline.
-  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+  if (loaded.headersTimeoutMs > loaded.requestTimeoutMs) {
     throw new ConfigError(
-      `GATEHOUSE_HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS (${config.requestTimeoutMs})`,
+      `GATEHOUSE_HEADERS_TIMEOUT_MS (${loaded.headersTimeoutMs}) must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS (${loaded.requestTimeoutMs})`,
     );
   }
-  return config;
+  return loaded;
+}
+
+/** How a setting's default reads for people. */
+export function defaultText(setting: Setting<unknown>): string {
+  return setting.defaultText ?? String(setting.default);
 }

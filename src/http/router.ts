@@ -86,6 +86,11 @@ export class RouteTable {
     return this.#routes.find((r) => r.method === method && r.pattern.test(path))?.template;
   }
 
+  /** Every route, in registration order, as `GET /v1/users/:user_id` (the API document test compares them). */
+  list(): string[] {
+    return this.#routes.map((r) => `${r.method} ${r.template}`);
+  }
+
   /** Every method registered for `path`, to tell 405 from 404. */
   methodsFor(path: string): string[] {
     return [...new Set(this.#routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];

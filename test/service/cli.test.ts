@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { SETTINGS } from '../../src/config.ts';
 import { ADMIN_TOKEN, startTestApp } from '../helpers/app.ts';
 import { runGatehouse } from './helpers/gatehouse-process.ts';
 
@@ -21,9 +22,7 @@ describe('cli', () => {
     const help = await runGatehouse(['help']);
     assert.equal(help.code, 0);
     for (const verb of VERBS) assert.match(help.stdout, new RegExp(`^  ${verb} `, 'm'), verb);
-    for (const name of ['GATEHOUSE_DB', 'GATEHOUSE_AUTH_FAILURE_LIMIT', 'GATEHOUSE_SHUTDOWN_TIMEOUT_MS', 'GATEHOUSE_CACHE_DIR']) {
-      assert.match(help.stdout, new RegExp(name));
-    }
+    for (const { env } of Object.values(SETTINGS)) assert.match(help.stdout, new RegExp(`^  ${env}\\b`, 'm'), env);
     const runs = await Promise.all([
       ...VERBS.map((verb) => runGatehouse([...verb.split(' '), '--help'])),
       runGatehouse(['token', '--help']),
