@@ -32,12 +32,13 @@
 //   At run time src/db/native-addon.ts extracts the addon asset to a per-user cache file and hands
 //   its path to better-sqlite3 (a .node file can only be dlopen()ed from disk).
 //
-// Why pkg 6.14.2 and its SEA builder rather than the `pkg` CLI: @yao-pkg/pkg >= 6.15 refuses hosts
-// below Node 22, and the 6.14 CLI in --sea mode always downloads Node from nodejs.org; its exported
-// builder takes `nodePath` instead. pkg's classic (non-SEA) mode downloads patched base binaries.
+// Why pkg 6.14.2, called through its SEA builder rather than the `pkg` CLI: @yao-pkg/pkg >= 6.15
+// refuses hosts below Node 22 (the build runs on the machine's Node), and the 6.14 CLI's --sea hands
+// the builder neither `nodePath` nor `seaConfig`, so it would download Node from nodejs.org and could
+// not embed the addon. pkg's classic (non-SEA) mode downloads patched base binaries.
 //
 // Usage: node build.mjs [--out FILE]   (default dist/gatehouse; the tests build into a temp dir)
-// Env: GATEHOUSE_STRIP=0 skips `strip` (stripping the runtime saves ~25 MB when binutils exist).
+// Env: GATEHOUSE_STRIP=0 skips `strip` (stripping the runtime saves ~18 MB when binutils exist).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,8 +62,8 @@ const SEA_FUSE = ['NODE_SEA_FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].join('_')
 
 // Files imported as text, the same way src/dev/sql-hooks.mjs serves them under tsx. To embed another
 // kind of file (a viewer's .css or a prebuilt .js from an npm package, say), add its extension here
-// and to the dev hook; a file whose extension must keep its normal meaning elsewhere can be imported
-// with `with { type: 'text' }` instead (esbuild >= 0.25).
+// and to the dev hook. (A single file can instead be imported `with { type: 'text' }`, which esbuild
+// honours; the dev hook would then have to honour it too.)
 const TEXT_LOADERS = { '.sql': 'text' };
 
 function step(name) {
