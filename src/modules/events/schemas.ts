@@ -6,7 +6,7 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2})$/i;
 
 /** A date (`2021-11-01`, a whole UTC day) or an ISO 8601 date-time with a zone (`2025-01-01T00:00:00Z`). */
-const DateOrDateTime = v.pipe(
+export const DateOrDateTime = v.pipe(
   v.string('must be given once'),
   v.check((raw) => (DATE_ONLY.test(raw) || DATE_TIME.test(raw)) && !Number.isNaN(Date.parse(raw)),
     'must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone'),
