@@ -13,6 +13,8 @@ import { systemClock } from './lib/clock.ts';
 import { createLogger } from './lib/log.ts';
 import { serve } from './service.ts';
 import { actorFor, issueToken, revokeToken } from './modules/tokens/service.ts';
+import { exportEvents, parseAnchor, verifyDatabase, verifyExportFile, type VerifyResult } from './modules/audit/service.ts';
+import { parseDateInput } from './lib/dates.ts';
 import { VERSION } from './version.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -137,6 +139,85 @@ const COMMANDS: Record<string, Command> = {
         return 0;
       } finally {
         ctx.db.close();
+      }
+    },
+  },
+
+  'audit verify': {
+    usage: 'gatehouse audit verify [--db FILE | --file EXPORT.jsonl] [--anchor SEQ:HASH]',
+    summary: 'check the audit log\'s hash chain; exit 1 naming the first event altered, removed or reordered',
+    help: [
+      DB_HELP,
+      '  --file FILE      check an `audit export` file instead, offline (no database needed)',
+      '  --anchor SEQ:HASH  a head printed by an earlier verify: the chain must still give SEQ that hash',
+      '',
+      'Read-only; safe while the service runs (one read snapshot). On success prints the count and the',
+      'head as SEQ:HASH: keep it somewhere else, and a later --anchor catches a log rewritten or cut short.',
+    ],
+    options: { ...DB_OPTIONS, file: { type: 'string' }, anchor: { type: 'string' } },
+    async run(flags, env) {
+      if (typeof flags.file === 'string' && typeof flags.db === 'string') throw new UsageError('give --db or --file, not both');
+      const anchor = typeof flags.anchor === 'string' ? parseAnchor(flags.anchor) : undefined;
+      if (typeof flags.anchor === 'string' && !anchor) throw new UsageError('--anchor must be SEQ:HASH, as verify prints the head');
+      const started = process.hrtime.bigint();
+      let result: VerifyResult;
+      let source: string;
+      if (typeof flags.file === 'string') {
+        if (!fs.existsSync(flags.file)) throw new AppError('not_found', `there is no file at ${flags.file}`);
+        source = flags.file;
+        result = verifyExportFile(flags.file, anchor);
+      } else {
+        const config = loadConfig(env, flags);
+        source = config.dbFile;
+        const db = openExisting(config);
+        try {
+          result = verifyDatabase(db, anchor);
+        } finally {
+          db.close();
+        }
+      }
+      const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+      if (result.problem) {
+        process.stdout.write(`FAILED: ${source}: ${result.problem.message}\n(${result.count} events before it are intact)\n`);
+        return 1;
+      }
+      const { first, last } = result;
+      const span = first && last ? ` (seq ${first.seq}–${last.seq})` : '';
+      const start = !first ? '' : first.prevHash === '0'.repeat(64) ? ', from the first event' : `, anchored on previous hash ${first.prevHash}`;
+      process.stdout.write(`ok: ${source}: ${result.count} events${span} chained intact${start}, ${ms} ms\n`);
+      if (last) process.stdout.write(`head: ${last.seq}:${last.hash}\n`);
+      return 0;
+    },
+  },
+
+  'audit export': {
+    usage: 'gatehouse audit export [--since DATE] [--db FILE] > export.jsonl',
+    summary: 'write the audit log with its hashes as JSON Lines, verifiable offline',
+    help: [
+      '  --since DATE     start at the first event recorded at or after DATE (YYYY-MM-DD, a whole UTC',
+      '                   day, or an ISO 8601 date-time with a zone); every later event follows',
+      DB_HELP,
+      '',
+      'One event a line, in seq order, from one read snapshot. The first line\'s prev_hash ties a partial',
+      'export to what came before. Check a file with `gatehouse audit verify --file FILE` (docs/audit-log.md).',
+    ],
+    options: { ...DB_OPTIONS, since: { type: 'string' } },
+    async run(flags, env) {
+      let since: string | undefined;
+      if (typeof flags.since === 'string') {
+        // The same reader as the API's date filters: strict, so an impossible date is refused.
+        const parsed = parseDateInput(flags.since);
+        if (!parsed) throw new UsageError('--since must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone');
+        since = parsed.at.toISOString();
+      }
+      const config = loadConfig(env, flags);
+      const db = openExisting(config);
+      try {
+        const count = exportEvents(db, since, (chunk) => process.stdout.write(chunk));
+        process.stderr.write(`exported ${count} events from ${config.dbFile}\n`);
+        return 0;
+      } finally {
+        db.close();
       }
     },
   },

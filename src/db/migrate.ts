@@ -37,6 +37,7 @@ export function migrate(db: Db, now: Date, migrations: readonly Migration[] = MI
     const record = db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)');
     for (const m of pending) {
       db.exec(m.sql);
+      m.after?.(db);
       record.run(m.version, m.name, now.toISOString());
     }
     return pending;

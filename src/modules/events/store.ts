@@ -3,6 +3,7 @@ import type { Db } from '../../db/open.ts';
 import type { Caller } from '../../http/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import { eventHash, GENESIS_HASH, type HashedValues } from '../audit/chain.ts';
 
 /** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
 export interface SubEvent {
@@ -38,6 +39,8 @@ interface EventRow {
   api_token_preview: string | null;
   sub_events: string;
   created_at: string;
+  prev_hash: string;
+  hash: string;
 }
 
 export interface ApiEvent {
@@ -82,11 +85,16 @@ const FILTER_SQL: Record<keyof EventFilter, string> = {
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof EventFilter)[];
 
 export function createEventStore(db: Db, clock: Clock) {
-  const insertEvent = db.prepare<[string, string, string, string, string | null, string | null, string | null, string | null, string, string]>(
-    `INSERT INTO events (id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
-                         api_token_name, api_token_preview, sub_events, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  // Columns in HASHED_FIELDS order (src/modules/audit/chain.ts), then the hash: one array feeds both.
+  const insertEvent = db.prepare<[...HashedValues, string]>(
+    `INSERT INTO events (prev_hash, seq, id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
+                         api_token_name, api_token_preview, created_at, sub_events, hash)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
+  // The chain's head: one seek to the end of the seq (rowid) b-tree. Read inside the writing
+  // transaction, never cached: the CLI and the server both append, and only the write lock
+  // makes "the newest event" a fact rather than a guess.
+  const head = db.prepare<[], { seq: number; hash: string }>('SELECT seq, hash FROM events ORDER BY seq DESC LIMIT 1');
   const insertObject = db.prepare<[string, number | bigint]>(
     'INSERT OR IGNORE INTO event_objects (object_id, event_seq) VALUES (?, ?)',
   );
@@ -107,31 +115,46 @@ export function createEventStore(db: Db, clock: Clock) {
     return statement;
   }
 
+  /** record() inside a transaction: the new event takes the head's hash as its previous one. */
+  function append(actor: Actor, eventType: string, subEvents: SubEvent[]): string {
+    const id = newId();
+    const last = head.get();
+    const seq = last ? last.seq + 1 : 1;
+    const values: HashedValues = [
+      last?.hash ?? GENESIS_HASH,
+      seq,
+      id,
+      eventType,
+      actor.userId,
+      actor.name,
+      actor.email,
+      actor.ip,
+      actor.tokenLabel,
+      actor.tokenPreview,
+      clock.now().toISOString(),
+      JSON.stringify(subEvents),
+    ];
+    insertEvent.run(...values, eventHash(values));
+    for (const sub of subEvents) {
+      for (const [field, value] of Object.entries(sub)) {
+        if (field.endsWith('_id') && typeof value === 'string' && value !== '') insertObject.run(value, seq);
+      }
+    }
+    return id;
+  }
+
+  const appendAlone = db.transaction(append);
+
   return {
     /**
      * Appends one event with its sub-events. Call it inside the transaction that made the change,
-     * so the change and its record commit or roll back together. Returns the event id.
+     * so the change and its record commit or roll back together (alone, it opens its own). The event
+     * is chained to the newest one: it stores that event's hash and its own (docs/audit-log.md).
+     * Returns the event id.
      */
     record(actor: Actor, eventType: string, subEvents: SubEvent[]): string {
-      const id = newId();
-      const { lastInsertRowid } = insertEvent.run(
-        id,
-        eventType,
-        actor.userId,
-        actor.name,
-        actor.email,
-        actor.ip,
-        actor.tokenLabel,
-        actor.tokenPreview,
-        JSON.stringify(subEvents),
-        clock.now().toISOString(),
-      );
-      for (const sub of subEvents) {
-        for (const [field, value] of Object.entries(sub)) {
-          if (field.endsWith('_id') && typeof value === 'string' && value !== '') insertObject.run(value, lastInsertRowid);
-        }
-      }
-      return id;
+      // Outside a transaction the head read and the insert could straddle another process's write.
+      return db.inTransaction ? append(actor, eventType, subEvents) : appendAlone.immediate(actor, eventType, subEvents);
     },
 
     get(id: string): ApiEvent | undefined {

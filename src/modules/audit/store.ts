@@ -1,0 +1,78 @@
+// SQL for the audit chain: reading events in chain order for verify and export, and the one-time
+// hashing of events recorded before migration 0006.
+import type { Db } from '../../db/open.ts';
+import { eventHash, GENESIS_HASH, type EventPlace, type HashedValues } from './chain.ts';
+
+/** The columns behind HASHED_FIELDS, in its order (event_id is stored as id), then the stored hash. */
+const CHAIN_COLUMNS = `prev_hash, seq, id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
+  api_token_name, api_token_preview, created_at, sub_events, hash`;
+
+/** A stored event as one array: the hashed values, then the hash (null only if written outside Gatehouse). */
+export type ChainRow = [...HashedValues, string | null];
+
+/**
+ * Gives every event that has no hash yet its place in the chain, oldest first, each linked to the
+ * one before. Run by migration 0006 inside the migration's transaction (SQLite cannot hash); a
+ * no-op on a new database. Returns how many events it hashed.
+ */
+export function hashUnchainedEvents(db: Db): number {
+  const batch = db.prepare<[number], ChainRow>(
+    `SELECT ${CHAIN_COLUMNS} FROM events WHERE seq > ? AND hash IS NULL ORDER BY seq LIMIT 5000`,
+  ).raw();
+  const before = db.prepare<[number], { hash: string | null }>('SELECT hash FROM events WHERE seq < ? ORDER BY seq DESC LIMIT 1');
+  const update = db.prepare<[string, string, number]>('UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?');
+  let after = 0;
+  let prev: string | undefined;
+  let count = 0;
+  for (let rows = batch.all(after); rows.length > 0; rows = batch.all(after)) {
+    for (const row of rows) {
+      const seq = row[1];
+      prev ??= before.get(seq)?.hash ?? GENESIS_HASH;
+      const values = row.slice(0, 12) as HashedValues;
+      values[0] = prev;
+      prev = eventHash(values);
+      update.run(values[0], prev, seq);
+      after = seq;
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Chain reads over one database; `hasChain` is false for a file older than migration 0006. */
+export function createAuditStore(db: Db) {
+  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('events')").all();
+  const hasChain = columns.some((c) => c.name === 'hash');
+  if (!hasChain) return { hasChain } as const;
+
+  const fromSeq = db.prepare<[number], ChainRow>(`SELECT ${CHAIN_COLUMNS} FROM events WHERE seq >= ? ORDER BY seq`).raw();
+  // Only used after a break is found: a scan, once, is cheaper than an index every write must keep.
+  const byHash = db.prepare<[string], { seq: number; id: string }>('SELECT seq, id FROM events WHERE hash = ? LIMIT 1');
+  const firstSince = db.prepare<[string], { seq: number | null }>('SELECT min(seq) AS seq FROM events WHERE created_at >= ?');
+
+  return {
+    hasChain,
+
+    /** Every event from `seq` on, in chain order. Run inside snapshot() to see one state of the file. */
+    iterateFrom(seq: number): IterableIterator<ChainRow> {
+      return fromSeq.iterate(seq);
+    },
+
+    findByHash(hash: string): EventPlace | undefined {
+      const row = byHash.get(hash);
+      return row && { seq: row.seq, eventId: row.id };
+    },
+
+    /** The first event (lowest seq) recorded at or after `at`, so an export from it is an unbroken run. */
+    firstSeqSince(at: string): number | undefined {
+      return firstSince.get(at)?.seq ?? undefined;
+    },
+
+    /** Runs `fn` in one read transaction: every read inside sees the same state, whatever writers do meanwhile. */
+    snapshot<T>(fn: () => T): T {
+      return db.transaction(fn)();
+    },
+  } as const;
+}
+
+export type AuditStore = ReturnType<typeof createAuditStore>;
