@@ -1,6 +1,7 @@
 // The migrations, in order. Each file in sql/ is listed here once; esbuild inlines the text.
 import m0001 from '../../sql/0001_foundation.sql';
 import m0002 from '../../sql/0002_catalogue.sql';
+import m0003 from '../../sql/0003_access_graph.sql';
 
 export interface Migration {
   version: number;
@@ -11,4 +12,5 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: '0001_foundation', sql: m0001 },
   { version: 2, name: '0002_catalogue', sql: m0002 },
+  { version: 3, name: '0003_access_graph', sql: m0003 },
 ];
