@@ -86,6 +86,7 @@ CREATE INDEX resource_users_by_user ON resource_users (user_id, resource_id);
 
 ALTER TABLE resource_non_human_identities ADD COLUMN source TEXT NOT NULL DEFAULT 'DIRECT' CHECK (source IN ('DIRECT', 'REQUEST', 'RULE'));
 ALTER TABLE resource_non_human_identities ADD COLUMN source_id TEXT;
+ALTER TABLE resource_non_human_identities ADD COLUMN updated_at TEXT;  -- NULL on links made before this migration
 CREATE INDEX resource_nhis_by_expiry ON resource_non_human_identities (expiration_date) WHERE expiration_date IS NOT NULL;
 
 -- Offboarding and the sweep end a user's open sessions.

@@ -14,7 +14,8 @@ import { registerTagRoutes } from './modules/tags/routes.ts';
 import { registerBundleRoutes } from './modules/bundles/routes.ts';
 import { registerNonHumanIdentityRoutes } from './modules/non-human-identities/routes.ts';
 import { registerSessionRoutes } from './modules/sessions/routes.ts';
-import { registerResourceAccessRoutes } from './modules/resource-access/routes.ts';
+import { registerAccessRoutes } from './modules/access/routes.ts';
+import { registerAccessRuleRoutes } from './modules/access-rules/routes.ts';
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
@@ -91,7 +92,8 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
   registerBundleRoutes(v1, ctx);
   registerNonHumanIdentityRoutes(v1, ctx);
   registerSessionRoutes(v1, ctx);
-  registerResourceAccessRoutes(v1, ctx);
+  registerAccessRoutes(v1, ctx);
+  registerAccessRuleRoutes(v1, ctx);
 
   return app;
 }
