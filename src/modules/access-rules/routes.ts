@@ -11,7 +11,9 @@ export function registerAccessRuleRoutes(router: ApiRouter, ctx: AppContext): vo
   router.get('/access-rules', (req) => {
     const query = req.query(ListAccessRulesQuery);
     const rows = accessRules.list(ctx.pager.afterSeq('access_rules', query), query.page_size + 1);
-    return ok(ctx.pager.page('access_rules', query, rows, (row) => row.seq, toApiAccessRule));
+    const { results, next, previous } = ctx.pager.page('access_rules', query, rows, (row) => row.seq, toApiAccessRule);
+    // The reference's PaginatedAccessRulesList has non-nullable next/previous: absent rather than null.
+    return ok({ results, ...(next !== null && { next }), ...(previous !== null && { previous }) });
   });
   router.post('/access-rules', async (req) => created(createAccessRule(ctx, req.caller, await req.body(AccessRuleBody))));
   router.get('/access-rules/:access_rule_id', (req) => {

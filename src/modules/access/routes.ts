@@ -171,6 +171,6 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
     const containingId = req.uuidParam('containing_group_id');
     const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);
     revokeEdge(ctx, req.caller, 'group_group', { principalId: groupId, itemId: containingId, level });
-    return done();
+    return { status: 204 }; // the reference's answer here, unlike the other edge deletes' 200
   });
 }

@@ -311,3 +311,20 @@ export function setGroupResources(ctx: AppContext, actor: Actor, groupId: string
     }
   });
 }
+
+/**
+ * Offboarding: removes every edge the user holds (direct resource access and group memberships,
+ * including rule memberships) and ends their open sessions. Returns the sub-events to record with
+ * the status change; call inside its transaction.
+ */
+export function offboardUser(ctx: AppContext, userId: string, now: Date): SubEvent[] {
+  const { access } = ctx.stores;
+  const sub: SubEvent[] = [];
+  for (const kind of ['resource_user', 'group_user'] as const) {
+    for (const row of access.revokeAllOfPrincipal(kind, userId, now)) {
+      const live = row.expiration_date === null || row.expiration_date > now.toISOString();
+      if (live) sub.push(edgeSubEvent(ctx, kind, EDGE_KINDS[kind].events.removed, row));
+    }
+  }
+  return [...sub, ...reconcileSessions(ctx, { userId }, now)];
+}

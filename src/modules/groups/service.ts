@@ -50,6 +50,7 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
     };
     const id = groups.create(state, ctx.clock.now());
     groups.setLeaders(id, input.group_leader_user_ids);
+    if (input.access_levels) ctx.stores.access.setGroupLevels(id, input.access_levels);
     events.record(actor, 'GROUPS_CREATED', [
       { sub_event_type: 'GROUPS_CREATED', group_id: id, group_name: state.name, group_type: state.group_type, app_id: appId, admin_owner_id: ownerId },
     ]);
@@ -83,6 +84,7 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
       };
       groups.update(id, next, at);
       if (item.group_leader_user_ids) groups.setLeaders(id, item.group_leader_user_ids);
+      if (item.access_levels) ctx.stores.access.setGroupLevels(id, item.access_levels);
       return {
         sub_event_type: 'GROUPS_UPDATED', group_id: id, group_name: next.name,
         updated_fields: Object.keys(item).filter((key) => key !== 'group_id').join(','),
