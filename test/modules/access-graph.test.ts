@@ -260,6 +260,21 @@ describe('access graph', () => {
     });
   });
 
+  it('deleting a group ends the sessions held through it', async () => {
+    const group = await createGroup(app.api);
+    const resource = await createResource(app.api);
+    const user = await createUser(app.api);
+    await grantGroup(group.group_id, resource.resource_id);
+    await join(group.group_id, user.user_id);
+    const session = await app.api.post('/sessions', { resource_id: resource.resource_id, user_id: user.user_id, duration_minutes: 60 });
+    assert.equal(session.status, 200);
+    assert.equal((await app.api.delete(`/groups/${group.group_id}`)).status, 200);
+    assert.deepEqual((await app.api.get('/sessions', { resource_id: resource.resource_id })).body.results, []);
+    assert.deepEqual(await holders(resource.resource_id), []);
+    const [deleted] = await eventsFor(group.group_id, 'GROUPS_DELETED');
+    assert.ok(deleted!.sub_events.some((s) => s.sub_event_type === 'SESSIONS_ENDED' && s.connection_id === session.body.connection_id));
+  });
+
   describe('resource users (direct edges in the graph)', () => {
     it('PUT changes the one level held to the body level, or the held level when the body names none', async () => {
       const resource = await createResource(app.api, { access_levels: [{ access_level_name: 'R', access_level_remote_id: 'read' }, { access_level_name: 'W', access_level_remote_id: 'write' }] });

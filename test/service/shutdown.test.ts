@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { MIGRATIONS } from '../../src/db/migrations.ts';
 import { ServiceProcess } from './helpers/gatehouse-process.ts';
 
 const TOKEN = 'gth_shutdown-test-admin-token-0123456789';
@@ -69,7 +70,7 @@ describe('shutdown', () => {
     try {
       const starting = service.logs.find((r) => r.msg === 'starting');
       assert.ok(starting, 'a start-up line');
-      assert.equal(starting.schema_version, 2);
+      assert.equal(starting.schema_version, MIGRATIONS.length);
       assert.ok(Array.isArray(starting.migrations_applied) && starting.migrations_applied.length > 0);
 
       const held = await holdRequest(service.url, { email: 'late@example.com', full_name: 'Late Comer' });

@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
+import { reconcileSessions } from '../access/service.ts';
 import {
   applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
 } from '../item-settings.ts';
@@ -106,6 +107,8 @@ export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
     if (!row) throw notFound('group', id);
     refuseIfNamedInConfigurations(ctx, 'group', id, 'group_id');
     groups.delete(id);
-    events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }]);
+    // Its memberships and grants went with it: sessions that relied on them end now.
+    const ended = reconcileSessions(ctx, {}, ctx.clock.now());
+    events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }, ...ended]);
   })();
 }

@@ -52,7 +52,7 @@ export function deleteTag(ctx: AppContext, actor: Actor, tagId: string): void {
     ]);
     // Access rules select users by tag: their members change with the tag, in this transaction.
     if (detached.some((sub) => 'user_id' in sub)) syncActiveRules(ctx, actor, ctx.clock.now());
-  })();
+  }).immediate();
 }
 
 /** Throws not_found naming the path parameter when the user, group or resource does not exist. */
@@ -85,7 +85,7 @@ export function attachTag(ctx: AppContext, actor: Actor, tagId: string, kind: Ta
     if (!tags.attach(kind, tagId, targetId)) return;
     events.record(actor, 'ENTITY_TAG_ADDED', [tagSubEvent('ENTITY_TAG_ADDED', tag, kind, targetId)]);
     if (kind === 'user') syncActiveRules(ctx, actor, ctx.clock.now());
-  })();
+  }).immediate();
 }
 
 /**
@@ -101,7 +101,7 @@ export function detachTag(ctx: AppContext, actor: Actor, tagId: string, kind: Ta
     if (!tags.detach(kind, tagId, targetId)) return;
     events.record(actor, 'ENTITY_TAG_REMOVED', [tagSubEvent('ENTITY_TAG_REMOVED', tag, kind, targetId)]);
     if (kind === 'user') syncActiveRules(ctx, actor, ctx.clock.now());
-  })();
+  }).immediate();
 }
 
 /** The tags attached to one user, group or resource; throws not_found for an unknown one. */
