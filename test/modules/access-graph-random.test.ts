@@ -22,7 +22,7 @@ const SEED = Number(process.env.GATEHOUSE_TEST_SEED ?? Math.floor(Math.random() 
 const MINUTE = 60_000;
 const NEVER = Number.POSITIVE_INFINITY;
 /** Sized for about a minute on a loaded 2-core machine: about 2,000 edges over the run. */
-const SIZE = { users: 50, groups: 26, layers: 5, rules: 4, resources: 70, userResource: 500, userGroup: 240, groupResourceSets: 16, groupResource: 200, nestings: 48 };
+const SIZE = { users: 50, groups: 26, layers: 5, rules: 4, resources: 70, userResource: 500, userGroup: 240, groupResource: 200, nestings: 48 };
 /** Durations in minutes (0: indefinite); few distinct values, so many edges expire at the same instants. */
 const DURATIONS = [0, 0, 0, 30, 60, 60, 90, 120, 240, 600];
 const TAGS = ['dept=eng', 'dept=ops', 'dept=sales', 'site=lon', 'site=nyc', 'senior=yes', 'contractor=yes'];
@@ -510,10 +510,12 @@ describe(`access graph against brute force (seed ${SEED})`, () => {
       compare(`${when} GET /groups/${g.label}/users`, expected, rows, (row) => `${label(row.user_id)} '${levelOf(row)}'`, memberShape);
     });
 
-    // Per-pair reads: half the samples held, half drawn at random (mostly not held).
-    const heldTriples = users.flatMap((u) => [...model.get(u.id)!.resources.keys()].map((k) => [u, ...splitKey(k)] as const));
+    // Per-pair reads: a third held directly, a third held only through groups, a third drawn at random.
+    const held = users.flatMap((u) => [...model.get(u.id)!.resources].map(([k, h]) => ({ u, r: byId.get(splitKey(k)[0]) as Item, level: splitKey(k)[1], direct: h.direct })));
+    const [direct, viaGroups] = [held.filter((t) => t.direct), held.filter((t) => !t.direct)];
     const sample = () => {
-      if (heldTriples.length > 0 && chance(0.5)) { const [u, r, level] = pick(heldTriples); return { u, r: byId.get(r) as Item, level }; }
+      const from = pick([direct, viaGroups, []]);
+      if (from.length > 0) return pick(from);
       const r = pick(resources);
       return { u: pick(users), r, level: pick(r.levels).remote };
     };
@@ -545,10 +547,13 @@ describe(`access graph against brute force (seed ${SEED})`, () => {
     await createEntities();
     for (const user of users) for (const tag of TAGS) if (chance(0.3)) await setTag(user, tag, true);
     for (let i = 0; i < SIZE.rules; i++) await createRule(i);
+    // One chain four deep that never expires (g0 in g1 in … g4, by layer), with a member at the bottom.
+    for (let i = 0; i < 4; i++) await grant('groupGroup', groups[i]!.id, groups[i + 1]!.id, pick(groups[i + 1]!.levels).remote, 0);
+    await grant('userGroup', users[0]!.id, groups[0]!.id, '', 0);
     await grantRandom('groupGroup', SIZE.nestings);
     for (let i = 0; i < 6; i++) await attemptCycle();
     await grantRandom('userGroup', SIZE.userGroup);
-    const sets = groups.slice(0, SIZE.groupResourceSets).map((g) => [g, randomResourceSet(5 + int(30))] as const);
+    const sets = groups.map((g) => [g, randomResourceSet(5 + int(40))] as const);
     await inPool([...sets], ([g, items]) => setGroupResources(g, items));
     await grantRandom('groupResource', SIZE.groupResource);
     await grantRandom('userResource', SIZE.userResource);
