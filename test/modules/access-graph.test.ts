@@ -6,10 +6,26 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createGroup, createOwner, createResource, createTag, createUser } from '../helpers/fixtures.ts';
 import { tick as sweep } from '../../src/modules/access/sweep.ts';
+import { mergeSmallest } from '../../src/modules/access/holdings-store.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const CONNECTION = '11111111-2222-4333-8444-555555555555';
 const ids = (rows: { user_id?: string; group_id?: string; resource_id?: string }[], key: 'user_id' | 'group_id' | 'resource_id') => rows.map((r) => r[key]!).sort();
+
+describe('mergeSmallest (the k-way merge behind holder pages)', () => {
+  it('matches sorting the union, for random lists, starting points and limits', () => {
+    let seed = 7;
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    for (let round = 0; round < 300; round++) {
+      const lists = Array.from({ length: 1 + rnd(6) }, () => [...new Set(Array.from({ length: rnd(40) }, () => String(rnd(100)).padStart(3, '0')))].sort());
+      const from = String(rnd(100)).padStart(3, '0');
+      const limit = 1 + rnd(30);
+      const expected = [...new Set(lists.flat())].filter((id) => id >= from).sort().slice(0, limit);
+      const readers = lists.map((list) => (start: string, n: number) => list.filter((id) => id >= start).slice(0, n));
+      assert.deepEqual(mergeSmallest(readers, from, limit), expected, JSON.stringify({ lists, from, limit }));
+    }
+  });
+});
 
 describe('access graph', () => {
   let app: TestApp;
@@ -343,8 +359,10 @@ describe('access graph', () => {
       await app.api.delete(`/tags/${eng.tag_id}/users/${u1.user_id}`);
       assert.deepEqual((await members(ruleId)).map((m) => m.user_id), [u2.user_id]);
 
-      // Members of a rule cannot be added by hand.
+      // Members of a rule cannot be added, changed or removed by hand.
       assert.equal((await app.api.post(`/groups/${ruleId}/users/${u1.user_id}`, { duration_minutes: 0 })).status, 400);
+      assert.equal((await app.api.put(`/groups/${ruleId}/users/${u2.user_id}`, { duration_minutes: 5 })).body.details[0].path, 'group_id');
+      assert.equal((await app.api.delete(`/groups/${ruleId}/users/${u2.user_id}`)).body.details[0].path, 'group_id');
 
       await app.api.post(`/tags/${ops.tag_id}/users/${u1.user_id}`);
       const edited = await app.api.put(`/access-rules/${ruleId}`, { ...body, ruleClauses: clauses('ops') });

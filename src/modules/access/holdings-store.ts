@@ -53,6 +53,36 @@ const sourceCte = (type: ItemType) => {
 const AGGREGATE = `max(p.level_name) AS level_name, max(p.exp) AS exp, max(p.via IS NULL) AS direct,
                    count(DISTINCT p.via) + max(p.via IS NULL) AS paths`;
 
+/**
+ * The `limit` smallest distinct ids across sorted lists, reading each list in growing chunks only as
+ * far as needed (a k-way merge that cannot hold cursors open: better-sqlite3 allows one running
+ * statement per connection). An id is final once every unfinished list has read past it.
+ * `read(from, n)` answers up to n ids >= from, ascending.
+ */
+export function mergeSmallest(lists: ((from: string, n: number) => string[])[], from: string, limit: number): string[] {
+  const found = new Set<string>();
+  const state = lists.map(() => ({ last: null as string | null, done: false, chunk: Math.ceil(limit / lists.length) + 1 }));
+  const read = (i: number) => {
+    const s = state[i]!;
+    // Ids equal to `last` were read already; re-reading from it keeps the query a simple >=.
+    const rows = lists[i]!(s.last ?? from, s.chunk + (s.last === null ? 0 : 1)).filter((id) => s.last === null || id > s.last);
+    for (const id of rows) found.add(id);
+    if (rows.length < s.chunk) s.done = true;
+    else s.last = rows.at(-1)!;
+    s.chunk *= 2;
+  };
+  lists.forEach((_, i) => read(i));
+  for (;;) {
+    const open = state.filter((s) => !s.done);
+    // Every id up to the smallest `last` among unfinished lists is known.
+    const bound = open.reduce<string | null>((min, s) => (min === null || s.last! < min ? s.last! : min), null);
+    const settled = bound === null ? found.size : [...found].filter((id) => id <= bound).length;
+    if (settled >= limit || bound === null) break;
+    state.forEach((s, i) => { if (!s.done && s.last === bound) read(i); });
+  }
+  return [...found].sort().slice(0, limit);
+}
+
 export function createHoldingsStore(db: Db) {
   const userGroups = db.prepare<{ userId: string; now: string; never: string }, HoldingRow>(
     `WITH RECURSIVE ${MEMBER_CTE}
@@ -67,7 +97,7 @@ export function createHoldingsStore(db: Db) {
        FROM resource_users ru WHERE ru.user_id = @userId AND ${LIVE('ru')} AND (@resourceId IS NULL OR ru.resource_id = @resourceId)
        UNION ALL
        SELECT gr.resource_id, gr.access_level_remote_id, gr.access_level_name, min(h.exp, coalesce(gr.expiration_date, @never)), gr.group_id
-       FROM held h JOIN group_resources gr ON gr.group_id = h.group_id WHERE ${LIVE('gr')} AND (@resourceId IS NULL OR gr.resource_id = @resourceId)
+       FROM held h CROSS JOIN group_resources gr ON gr.group_id = h.group_id WHERE ${LIVE('gr')} AND (@resourceId IS NULL OR gr.resource_id = @resourceId)
      )
      SELECT @userId AS user_id, p.resource_id AS item_id, p.level, ${AGGREGATE}
      FROM paths p GROUP BY p.resource_id, p.level ORDER BY p.resource_id, p.level`,
@@ -88,10 +118,10 @@ export function createHoldingsStore(db: Db) {
          chosen(user_id) AS (SELECT value FROM json_each(@users)),
          paths(user_id, level, level_name, exp, via) AS (
            SELECT d.user_id, d.access_level_remote_id, d.access_level_name, coalesce(d.expiration_date, @never), NULL
-           FROM chosen c JOIN ${direct} d ON d.${directItem} = @itemId AND d.user_id = c.user_id WHERE ${LIVE('d')}
+           FROM chosen c CROSS JOIN ${direct} d ON d.${directItem} = @itemId AND d.user_id = c.user_id WHERE ${LIVE('d')}
            UNION ALL
            SELECT gu.user_id, s.level, s.level_name, min(s.exp, coalesce(gu.expiration_date, @never)), s.via
-           FROM chosen c JOIN group_users gu ON gu.user_id = c.user_id JOIN src s ON s.group_id = gu.group_id WHERE ${LIVE('gu')}
+           FROM chosen c CROSS JOIN group_users gu ON gu.user_id = c.user_id JOIN src s ON s.group_id = gu.group_id WHERE ${LIVE('gu')}
          )
          SELECT p.user_id, @itemId AS item_id, p.level, ${AGGREGATE}
          FROM paths p GROUP BY p.user_id, p.level ORDER BY p.user_id, p.level`,
@@ -123,11 +153,12 @@ export function createHoldingsStore(db: Db) {
     holdersOf(type: ItemType, itemId: string, now: Date, after: string, limit: number): HoldingRow[] {
       const st = holders[type];
       const base = { itemId, now: iso(now), never: NEVER };
-      const users = new Set(st.directCandidates.all({ itemId, after, now: base.now, limit }).map((r) => r.user_id));
-      for (const { group_id: groupId } of st.sourceGroups.all(base)) {
-        for (const row of groupCandidates.all({ groupId, after, now: base.now, limit })) users.add(row.user_id);
-      }
-      const chosen = [...users].sort().slice(0, limit);
+      const lists: ((from: string, n: number) => string[])[] = [
+        (from, n) => st.directCandidates.all({ itemId, after: from, now: base.now, limit: n }).map((r) => r.user_id),
+        ...st.sourceGroups.all(base).map(({ group_id: groupId }) =>
+          (from: string, n: number) => groupCandidates.all({ groupId, after: from, now: base.now, limit: n }).map((r) => r.user_id)),
+      ];
+      const chosen = mergeSmallest(lists, after, limit);
       if (chosen.length === 0) return [];
       return st.rows.all({ ...base, users: JSON.stringify(chosen) });
     },

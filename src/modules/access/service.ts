@@ -156,6 +156,11 @@ export function writeGrant(ctx: AppContext, actor: Actor, input: GrantInput): Ed
   return row;
 }
 
+/** An access rule's members follow its clauses alone: throws validation_failed naming `path` for such an edge. */
+function refuseRuleEdge(row: EdgeRow, path: string): void {
+  if (row.source === 'RULE') throw invalidField(path, "is an access rule: its members follow the rule's clauses and cannot be changed by hand");
+}
+
 /** Runs `fn` in an immediate write transaction. */
 export const inWriteTransaction = <T>(ctx: AppContext, fn: () => T): T => ctx.db.transaction(fn).immediate();
 
@@ -219,11 +224,13 @@ export function changeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
     requireEnd(ctx, k.itemType, key.itemId, paths.item);
     requireEnd(ctx, k.principalType, key.principalId, paths.principal);
     accessLevelName(ctx, k.itemType, key.itemId, key.level);
-    if (!access.live(kind, key, now)) {
+    const held = access.live(kind, key, now);
+    if (!held) {
       throw new AppError('not_found', `${paths.principal.replace(/_id$/, '')} ${key.principalId} holds no such access`, [
         { path: paths.principal, message: 'holds no live access at this access level; POST gives it' },
       ]);
     }
+    refuseRuleEdge(held, paths.item);
     let current = key;
     if (newLevel !== undefined && newLevel !== key.level) {
       const name = accessLevelName(ctx, k.itemType, key.itemId, newLevel);
@@ -254,6 +261,7 @@ export function revokeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
     requireEnd(ctx, k.itemType, key.itemId, PATH_OF[kind].item);
     requireEnd(ctx, k.principalType, key.principalId, PATH_OF[kind].principal);
     const wasLive = access.live(kind, key, now);
+    if (wasLive) refuseRuleEdge(wasLive, PATH_OF[kind].item);
     access.revoke(kind, key, now);
     if (!wasLive) return;
     const ended = afterEdgeChange(ctx, kind, wasLive, now);
