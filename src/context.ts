@@ -14,7 +14,9 @@ import { createTagStore } from './modules/tags/store.ts';
 import { createBundleStore } from './modules/bundles/store.ts';
 import { createNonHumanIdentityStore } from './modules/non-human-identities/store.ts';
 import { createSessionStore } from './modules/sessions/store.ts';
-import { createResourceAccessStore } from './modules/resource-access/store.ts';
+import { createAccessStore } from './modules/access/store.ts';
+import { createHoldingsStore } from './modules/access/holdings-store.ts';
+import { createAccessRuleStore } from './modules/access-rules/store.ts';
 import { createEventStore } from './modules/events/store.ts';
 import { createTokenStore } from './modules/tokens/store.ts';
 import { createUserStore } from './modules/users/store.ts';
@@ -37,7 +39,9 @@ function createStores(db: Db, clock: Clock) {
     bundles: createBundleStore(db),
     nonHumanIdentities: createNonHumanIdentityStore(db),
     sessions: createSessionStore(db),
-    resourceAccess: createResourceAccessStore(db),
+    access: createAccessStore(db),
+    holdings: createHoldingsStore(db),
+    accessRules: createAccessRuleStore(db),
     groupBindings: createGroupBindingStore(db),
     idpGroupMappings: createIdpGroupMappingStore(db),
     integrationRecords: createIntegrationRecordStore(db),
@@ -54,7 +58,7 @@ export interface AppContext {
   log: Logger;
   pager: Pager;
   stores: Stores;
-  /** Background jobs (none yet) register their stop function here; shutdown stops them before closing db. */
+  /** Background jobs (src/jobs.ts) register their stop function here; shutdown stops them before closing db. */
   jobs: BackgroundJobs;
 }
 

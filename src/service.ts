@@ -6,6 +6,7 @@ import { createContext, type AppContext } from './context.ts';
 import { migrate, schemaVersion } from './db/migrate.ts';
 import { checkpointAndClose, openDatabase } from './db/open.ts';
 import { systemClock } from './lib/clock.ts';
+import { startJobs } from './jobs.ts';
 import { createLogger } from './lib/log.ts';
 import { bootstrapAdmin } from './modules/tokens/service.ts';
 import { startServer, type RunningServer } from './server.ts';
@@ -45,6 +46,7 @@ export async function serve(config: Config): Promise<number> {
         `Created the admin user ${issued.token.user_id}. Its FULL_ACCESS API token, shown only this once:\n\n  ${issued.secret}\n\n`,
       );
     }
+    startJobs(ctx);
   } catch (err) {
     running?.server.close();
     db.close();

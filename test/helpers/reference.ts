@@ -33,7 +33,9 @@ export const GATEHOUSE_EXTENSIONS: Record<string, Record<number, string | null>>
   // sessions:
   'POST /sessions': { 200: 'Session' },
   'DELETE /sessions/{connection_id}': { 200: null },
-  // resource-access:
+  // access graph (graph helper):
+  'PUT /users/{user_id}': { 200: 'User' },
+  'DELETE /groups/{group_id}/resources/{resource_id}': { 200: null },
 };
 
 /**

@@ -21,6 +21,19 @@ const LeaderIds = v.pipe(
   v.check((ids) => new Set(ids).size === ids.length, 'must not list a user twice'),
 );
 
+/** Gatehouse's extension, as resources have it: the access levels a group offers besides the default one ('' / ''). Replaces the set. */
+const AccessLevels = v.pipe(
+  v.array(
+    v.object({
+      access_level_name: Text(200),
+      access_level_remote_id: v.pipe(RemoteText, v.minLength(1, 'must not be empty (the default level needs no entry)')),
+    }),
+    'must be a list of access levels',
+  ),
+  v.maxLength(1000, 'must list at most 1000 access levels'),
+  v.check((levels) => new Set(levels.map((level) => level.access_level_remote_id)).size === levels.length, 'must not list a remote id twice'),
+);
+
 export const CreateGroupBody = v.object({
   name: Name(200),
   group_type: GroupType,
@@ -31,6 +44,7 @@ export const CreateGroupBody = v.object({
   remote_group_id: v.optional(RemoteText),
   metadata: v.optional(Text(10000)),
   group_leader_user_ids: v.optional(LeaderIds, []),
+  access_levels: v.optional(AccessLevels),
   ...RequestSettingEntries,
 });
 export type CreateGroupInput = v.InferOutput<typeof CreateGroupBody>;
@@ -41,6 +55,7 @@ export const UpdateGroupItem = v.object({
   description: v.optional(Text(2000)),
   admin_owner_id: v.optional(Uuid),
   group_leader_user_ids: v.optional(LeaderIds),
+  access_levels: v.optional(AccessLevels),
   ...RequestSettingEntries,
 });
 export type UpdateGroupInput = v.InferOutput<typeof UpdateGroupItem>;

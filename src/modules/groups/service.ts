@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
+import { reconcileSessions } from '../access/service.ts';
 import {
   applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
 } from '../item-settings.ts';
@@ -52,6 +53,7 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
     };
     const id = groups.create(state, ctx.clock.now());
     groups.setLeaders(id, input.group_leader_user_ids);
+    if (input.access_levels) ctx.stores.access.setGroupLevels(id, input.access_levels);
     events.record(actor, 'GROUPS_CREATED', [
       { sub_event_type: 'GROUPS_CREATED', group_id: id, group_name: state.name, group_type: state.group_type, app_id: appId, admin_owner_id: ownerId },
     ]);
@@ -85,6 +87,7 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
       };
       groups.update(id, next, at);
       if (item.group_leader_user_ids) groups.setLeaders(id, item.group_leader_user_ids);
+      if (item.access_levels) ctx.stores.access.setGroupLevels(id, item.access_levels);
       return {
         sub_event_type: 'GROUPS_UPDATED', group_id: id, group_name: next.name,
         updated_fields: Object.keys(item).filter((key) => key !== 'group_id').join(','),
@@ -108,6 +111,8 @@ export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
     refuseIfNamedInConfigurations(ctx, 'group', id, 'group_id');
     refuseIfBound(ctx, id, 'group_id');
     groups.delete(id);
-    events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }]);
+    // Its memberships and grants went with it: sessions that relied on them end now.
+    const ended = reconcileSessions(ctx, {}, ctx.clock.now());
+    events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }, ...ended]);
   }).immediate();
 }

@@ -113,8 +113,11 @@ export function createGroupStore(db: Db) {
   const bindingOf = db.prepare<[string], { group_binding_id: string }>('SELECT group_binding_id FROM group_binding_groups WHERE group_id = ?');
 
   const json = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
+  const levels = db.prepare<[string], { remote_id: string; name: string }>(
+    'SELECT remote_id, name FROM group_access_levels WHERE group_id = ? ORDER BY remote_id',
+  );
 
-  /** A row as the API's Group. */
+  /** A row as the API's Group (plus Gatehouse's access_levels, the default level first). */
   function toApi(row: GroupRow) {
     const state = stateFromRow(row);
     const binding = bindingOf.get(row.id);
@@ -132,6 +135,10 @@ export function createGroupStore(db: Db) {
       ...requestSettingsToApi(state.settings),
       ...(row.metadata !== null && { metadata: row.metadata }),
       ...(state.remote_info !== null && { remote_info: state.remote_info }),
+      access_levels: [
+        { access_level_name: '', access_level_remote_id: '' },
+        ...levels.all(row.id).map((level) => ({ access_level_name: level.name, access_level_remote_id: level.remote_id })),
+      ],
     };
   }
 

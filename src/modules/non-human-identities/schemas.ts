@@ -1,9 +1,9 @@
 // Valibot schemas for non-human identities and their access to resources.
 import * as v from 'valibot';
 import { EdgeDurationMinutes, PageQueryEntries } from '../../http/common-schemas.ts';
-import { AccessLevelRemoteId } from '../resource-access/schemas.ts';
+import { AccessLevelRemoteId } from '../access/schemas.ts';
 
-export { ListEdgesQuery, RemoveEdgeQuery } from '../resource-access/schemas.ts';
+export { ListEdgesQuery, RemoveEdgeQuery } from '../access/schemas.ts';
 
 export const ListNonHumanIdentitiesQuery = v.object({ ...PageQueryEntries });
 

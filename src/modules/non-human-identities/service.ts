@@ -2,7 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { accessLevelName, edgeExpiry } from '../resource-access/service.ts';
+import { edgeExpiry } from '../access/edges.ts';
+import { accessLevelName } from '../access/service.ts';
 import { isNonHumanIdentityType, NON_HUMAN_IDENTITY_TYPES, toApiResourceNhi, type NhiLinkKey, type ResourceNhiRow } from './store.ts';
 
 function subEvent(type: string, row: ResourceNhiRow): SubEvent {
@@ -44,7 +45,7 @@ export function attachNonHumanIdentity(ctx: AppContext, actor: Actor, input: Att
       throw invalidField('non_human_identity_id', `is not a non-human identity: its resource_type must be one of ${NON_HUMAN_IDENTITY_TYPES.join(', ')}`);
     }
     if (input.nhiId === input.resourceId) throw invalidField('non_human_identity_id', 'must not be the resource itself');
-    const levelName = accessLevelName(ctx, input.resourceId, input.level);
+    const levelName = accessLevelName(ctx, 'resource', input.resourceId, input.level);
     if (nonHumanIdentities.held(input, now)) {
       throw new AppError('conflict', `non-human identity ${input.nhiId} already has this access to resource ${input.resourceId}; detach it first to change it`, [
         { path: 'non_human_identity_id', message: 'already holds access to this resource at this access level' },

@@ -1,7 +1,7 @@
 // Valibot schemas for sessions.
 import * as v from 'valibot';
 import { PageQueryEntries, Uuid } from '../../http/common-schemas.ts';
-import { AccessLevelRemoteId } from '../resource-access/schemas.ts';
+import { AccessLevelRemoteId } from '../access/schemas.ts';
 
 /** Sessions last this long unless the caller says otherwise (and never past the access they ride on). */
 export const SESSION_MINUTES_DEFAULT = 60;

@@ -2,7 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { accessLevelName } from '../resource-access/service.ts';
+import { NEVER } from '../access/edges.ts';
+import { accessLevelName } from '../access/service.ts';
 import type { ApiSession } from './store.ts';
 
 export interface OpenSessionInput {
@@ -28,21 +29,22 @@ const sessionSubEvent = (type: string, session: ApiSession): SubEvent => ({
  * conflict (user_id) when the user holds no unexpired access at that level.
  */
 export function openSession(ctx: AppContext, actor: Actor, input: OpenSessionInput): ApiSession {
-  const { resources, users, resourceAccess, sessions, events } = ctx.stores;
+  const { resources, users, holdings, sessions, events } = ctx.stores;
   const now = ctx.clock.now();
   return ctx.db.transaction(() => {
     if (!resources.exists(input.resourceId)) throw notFound('resource', input.resourceId, 'resource_id');
     if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
-    accessLevelName(ctx, input.resourceId, input.level);
-    const edge = resourceAccess.held(input, now);
-    if (!edge) {
+    const levelName = accessLevelName(ctx, 'resource', input.resourceId, input.level);
+    // Held directly or through any group: the one definition of effective access.
+    const held = holdings.resourcesOfUser(input.userId, now, input.resourceId).find((h) => h.level === input.level);
+    if (!held) {
       throw new AppError('conflict', `user ${input.userId} holds no unexpired access to resource ${input.resourceId} at this access level`, [
         { path: 'user_id', message: 'holds no unexpired access to this resource at this access level' },
       ]);
     }
     const wanted = new Date(now.getTime() + input.durationMinutes * 60_000).toISOString();
-    const expiresAt = edge.expiration_date !== null && edge.expiration_date < wanted ? edge.expiration_date : wanted;
-    const session = sessions.open({ ...input, levelName: edge.access_level_name, expiresAt }, now);
+    const expiresAt = held.exp !== NEVER && held.exp < wanted ? held.exp : wanted;
+    const session = sessions.open({ ...input, levelName, expiresAt }, now);
     events.record(actor, 'SESSIONS_CREATED', [sessionSubEvent('SESSIONS_CREATED', session)]);
     return session;
   }).immediate();

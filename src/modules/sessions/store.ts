@@ -66,6 +66,12 @@ export function createSessionStore(db: Db) {
      WHERE resource_id = @resourceId AND user_id = @userId AND access_level_remote_id = @level AND ${OPEN}
      RETURNING connection_id`,
   );
+  const openWhere = db.prepare<{ userId: string | null; resourceId: string | null; now: string }, SessionRow>(
+    `SELECT * FROM sessions
+     WHERE (@userId IS NULL OR user_id = @userId) AND (@resourceId IS NULL OR resource_id = @resourceId) AND ${OPEN}
+     ORDER BY seq`,
+  );
+  const setExpiry = db.prepare<{ id: string; exp: string }>('UPDATE sessions SET expiration_date = @exp WHERE connection_id = @id');
   const capOnEdge = db.prepare<SessionEdge & { now: string; cap: string }>(
     `UPDATE sessions SET expiration_date = @cap
      WHERE resource_id = @resourceId AND user_id = @userId AND access_level_remote_id = @level AND ${OPEN}
@@ -97,6 +103,14 @@ export function createSessionStore(db: Db) {
     /** Ends every open session on an access edge (its access is going away); returns their connection ids. */
     endOnEdge(edge: SessionEdge, now: Date): string[] {
       return endOnEdge.all({ ...edge, now: now.toISOString() }).map((row) => row.connection_id);
+    },
+    /** Open sessions of a user and/or on a resource (every open session when neither is given). */
+    openWhere(scope: { userId?: string | undefined; resourceId?: string | undefined }, now: Date): ApiSession[] {
+      return openWhere.all({ userId: scope.userId ?? null, resourceId: scope.resourceId ?? null, now: now.toISOString() }).map(toApiSession);
+    },
+    /** Moves an open session's end (the access it rides on now ends sooner). */
+    setExpiry(connectionId: string, expiresAt: string): void {
+      setExpiry.run({ id: connectionId, exp: expiresAt });
     },
     /** Brings forward the expiry of open sessions on an edge whose access now ends at `cap`. */
     capOnEdge(edge: SessionEdge, cap: string, now: Date): void {

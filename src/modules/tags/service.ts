@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
+import { syncActiveRules } from '../access-rules/service.ts';
 import { TAG_TARGETS, type ApiTag, type TagTarget } from './store.ts';
 
 export interface CreateTagInput {
@@ -49,6 +50,8 @@ export function deleteTag(ctx: AppContext, actor: Actor, tagId: string): void {
       { sub_event_type: 'TAGS_DELETED', tag_id: tagId, tag_key: tag.key, tag_value: tag.value },
       ...detached,
     ]);
+    // Access rules select users by tag: their members change with the tag, in this transaction.
+    if (detached.some((sub) => 'user_id' in sub)) syncActiveRules(ctx, actor, ctx.clock.now());
   }).immediate();
 }
 
@@ -81,6 +84,7 @@ export function attachTag(ctx: AppContext, actor: Actor, tagId: string, kind: Ta
     assertTargetExists(ctx, kind, targetId);
     if (!tags.attach(kind, tagId, targetId)) return;
     events.record(actor, 'ENTITY_TAG_ADDED', [tagSubEvent('ENTITY_TAG_ADDED', tag, kind, targetId)]);
+    if (kind === 'user') syncActiveRules(ctx, actor, ctx.clock.now());
   }).immediate();
 }
 
@@ -96,6 +100,7 @@ export function detachTag(ctx: AppContext, actor: Actor, tagId: string, kind: Ta
     assertTargetExists(ctx, kind, targetId);
     if (!tags.detach(kind, tagId, targetId)) return;
     events.record(actor, 'ENTITY_TAG_REMOVED', [tagSubEvent('ENTITY_TAG_REMOVED', tag, kind, targetId)]);
+    if (kind === 'user') syncActiveRules(ctx, actor, ctx.clock.now());
   }).immediate();
 }
 

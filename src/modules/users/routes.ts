@@ -4,8 +4,8 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/parse.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { toApiRemoteUser, toApiUser } from './store.ts';
-import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, RemoteUserProviderParam } from './schemas.ts';
-import { addRemoteUser, createUser, removeRemoteUser } from './service.ts';
+import { UpdateUserBody, CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, RemoteUserProviderParam } from './schemas.ts';
+import { addRemoteUser, createUser, removeRemoteUser, updateUser } from './service.ts';
 
 export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
   const { users } = ctx.stores;
@@ -48,6 +48,12 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
     const user = query.user_id !== undefined ? users.get(query.user_id.toLowerCase()) : users.getByEmail(query.email!);
     if (!user) throw new AppError('not_found', 'no user matches', [{ path: query.user_id !== undefined ? 'user_id' : 'email', message: 'no such user' }]);
     return ok(user);
+  });
+
+  // Gatehouse's extension: the reference has no way to change a user; offboarding happens here.
+  router.put('/users/:user_id', async (req) => {
+    const id = req.uuidParam('user_id');
+    return ok(updateUser(ctx, req.caller, id, await req.body(UpdateUserBody)));
   });
 
   router.get('/users/:user_id', (req) => {

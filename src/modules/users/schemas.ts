@@ -59,3 +59,17 @@ export const CreateRemoteUserBody = v.object({
 });
 
 export const RemoteUserProviderParam = Provider;
+
+/** The reference's UserHrIdpStatusEnum. */
+export const HR_IDP_STATUSES = ['ACTIVE', 'SUSPENDED', 'DEPROVISIONED', 'DELETED', 'NOT_FOUND'] as const;
+
+/** PUT /users/{user_id} (Gatehouse's extension): every field optional; the ones given replace the stored ones. */
+export const UpdateUserBody = v.object({
+  full_name: v.optional(Name(200)),
+  first_name: v.optional(Text(100)),
+  last_name: v.optional(Text(100)),
+  position: v.optional(Text(200)),
+  manager_id: v.optional(v.nullable(Uuid)),
+  hr_idp_status: v.optional(v.picklist(HR_IDP_STATUSES, `must be one of ${HR_IDP_STATUSES.join(', ')}`)),
+});
+export type UpdateUserInput = v.InferOutput<typeof UpdateUserBody>;

@@ -1,7 +1,10 @@
 // Use cases that write users: each change and its audit event commit together.
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
+import { offboardUser, isOffboarded } from '../access/service.ts';
+import { syncActiveRules } from '../access-rules/service.ts';
+import type { UpdateUserInput } from './schemas.ts';
 import type { ApiRemoteUser, ApiUser } from './store.ts';
 
 export interface CreateUserInput {
@@ -76,5 +79,41 @@ export function removeRemoteUser(ctx: AppContext, actor: Actor, userId: string, 
     events.record(actor, 'REMOTE_USERS_DELETED', [
       { sub_event_type: 'REMOTE_USERS_DELETED', user_id: userId, third_party_provider: provider },
     ]);
+  }).immediate();
+}
+
+/**
+ * Updates a user's name, position, manager or hr_idp_status and records USERS_UPDATED. Setting
+ * SUSPENDED, DEPROVISIONED or DELETED offboards them in the same transaction: every edge they hold
+ * (resources, groups, rule memberships) is removed and their open sessions end, each as a sub-event
+ * of the same event; access rules re-evaluate on any status change. Throws not_found for an unknown
+ * user or manager, validation_failed (manager_id) when a user would manage themselves.
+ */
+export function updateUser(ctx: AppContext, actor: Actor, userId: string, input: UpdateUserInput): ApiUser {
+  const { users, events } = ctx.stores;
+  const now = ctx.clock.now();
+  return ctx.db.transaction(() => {
+    const user = users.get(userId);
+    if (!user) throw notFound('user', userId, 'user_id');
+    const managerId = input.manager_id === undefined ? (user.manager_id ?? null) : input.manager_id?.toLowerCase() ?? null;
+    if (managerId === userId) throw invalidField('manager_id', 'must not be the user themselves');
+    if (managerId !== null && !users.exists(managerId)) throw notFound('user', managerId, 'manager_id');
+    const status = input.hr_idp_status ?? user.hr_idp_status;
+    users.update(userId, {
+      full_name: input.full_name ?? user.full_name,
+      first_name: input.first_name ?? user.first_name,
+      last_name: input.last_name ?? user.last_name,
+      position: input.position ?? user.position,
+      manager_id: managerId,
+      hr_idp_status: status,
+    });
+    const ended = isOffboarded(status) ? offboardUser(ctx, userId, now) : [];
+    events.record(actor, 'USERS_UPDATED', [
+      { sub_event_type: 'USERS_UPDATED', user_id: userId, user_name: input.full_name ?? user.full_name, hr_idp_status: status,
+        updated_fields: Object.keys(input).join(',') },
+      ...ended,
+    ]);
+    if (status !== user.hr_idp_status) syncActiveRules(ctx, actor, now);
+    return users.get(userId)!;
   }).immediate();
 }

@@ -110,6 +110,10 @@ export function createUserStore(db: Db) {
        AND seq > @after
      ORDER BY seq LIMIT @limit`,
   );
+  const update = db.prepare<{ id: string; full_name: string; first_name: string; last_name: string; position: string; manager_id: string | null; hr_idp_status: string }>(
+    `UPDATE users SET full_name = @full_name, first_name = @first_name, last_name = @last_name, position = @position,
+                      manager_id = @manager_id, hr_idp_status = @hr_idp_status WHERE id = @id`,
+  );
   const asJson = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
 
   return {
@@ -118,6 +122,10 @@ export function createUserStore(db: Db) {
       const id = newId();
       insert.run(id, user.email, user.full_name, user.first_name, user.last_name, user.position, user.manager_id, at.toISOString());
       return toApiUser(byId.get(id)!);
+    },
+    /** Replaces the changeable fields of a user (everything but id, email and created_at). */
+    update(id: string, fields: { full_name: string; first_name: string; last_name: string; position: string; manager_id: string | null; hr_idp_status: string }): void {
+      update.run({ id, ...fields });
     },
     get(id: string): ApiUser | undefined {
       const row = byId.get(id);

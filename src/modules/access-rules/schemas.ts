@@ -1,0 +1,36 @@
+// Valibot schemas for access rules: the reference's UpdateAccessRuleInfo and RuleClauses.
+import * as v from 'valibot';
+import { Name, PageQueryEntries, Text, Uuid } from '../../http/common-schemas.ts';
+
+const TagSelector = v.object({
+  key: v.pipe(Text(200), v.minLength(1, 'must not be empty')),
+  value: Text(200),
+  connection_id: Uuid,
+});
+
+/** Selectors within a clause are ORed; a clause with none would match nobody, so one is required. */
+const Clause = v.object({
+  selectors: v.pipe(v.array(TagSelector, 'must be a list of tag selectors'), v.minLength(1, 'must list at least one selector'), v.maxLength(100, 'must list at most 100 selectors')),
+});
+
+/** Clauses are ANDed. */
+const Conjunction = v.object({
+  clauses: v.pipe(v.array(Clause, 'must be a list of clauses'), v.minLength(1, 'must list at least one clause'), v.maxLength(100, 'must list at most 100 clauses')),
+});
+
+export const RuleClauses = v.object({
+  when: Conjunction,
+  unless: v.optional(Conjunction),
+});
+export type RuleClausesInput = v.InferOutput<typeof RuleClauses>;
+
+export const AccessRuleBody = v.object({
+  name: Name(200),
+  description: Text(2000),
+  admin_owner_id: Uuid,
+  status: v.picklist(['ACTIVE', 'PAUSED'], 'must be ACTIVE or PAUSED'),
+  ruleClauses: RuleClauses,
+});
+export type AccessRuleInput = v.InferOutput<typeof AccessRuleBody>;
+
+export const ListAccessRulesQuery = v.object({ ...PageQueryEntries });

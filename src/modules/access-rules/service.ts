@@ -1,0 +1,116 @@
+// Access rules: create and update them, and keep every ACTIVE rule's members equal to the users its
+// clauses select, inside the same transaction as whatever changed (a tag, a user's status, the rule).
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../http/errors.ts';
+import type { Actor, SubEvent } from '../events/store.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../item-settings.ts';
+import { stateFromRow } from '../groups/store.ts';
+import { afterEdgeChange, edgeSubEvent, inWriteTransaction, writeGrant } from '../access/service.ts';
+import type { AccessRuleInput, RuleClausesInput } from './schemas.ts';
+import type { RuleRow } from './store.ts';
+
+export const toApiAccessRule = (row: RuleRow) => ({
+  access_rule_id: row.group_id,
+  name: row.name,
+  description: row.description,
+  admin_owner_id: row.admin_owner_id,
+  status: row.status,
+  ruleClauses: JSON.parse(row.rule_clauses) as RuleClausesInput,
+});
+
+/** Users satisfying every clause of a conjunction (a clause: any of its selectors' tags). */
+function satisfying(ctx: AppContext, clauses: RuleClausesInput['when']['clauses']): Set<string> {
+  let result: Set<string> | undefined;
+  for (const clause of clauses) {
+    const any = new Set(clause.selectors.flatMap((s) => ctx.stores.accessRules.usersTagged(s.key, s.value)));
+    result = result === undefined ? any : new Set([...result].filter((id) => any.has(id)));
+    if (result.size === 0) break;
+  }
+  return result ?? new Set();
+}
+
+/** The users a rule's clauses select now: `when` holds and `unless` (if given) does not. */
+export function selectedUsers(ctx: AppContext, clauses: RuleClausesInput): Set<string> {
+  const chosen = satisfying(ctx, clauses.when.clauses);
+  if (clauses.unless) for (const id of satisfying(ctx, clauses.unless.clauses)) chosen.delete(id);
+  return chosen;
+}
+
+/**
+ * Brings one ACTIVE rule's members in line with its clauses: adds (GROUP_USERS_ADDED, source RULE)
+ * and removes (GROUP_USERS_REMOVED, with any sessions that ends). Call inside the changing transaction.
+ */
+function syncRule(ctx: AppContext, actor: Actor, rule: RuleRow, now: Date): void {
+  const { access, accessRules, events } = ctx.stores;
+  const wanted = selectedUsers(ctx, JSON.parse(rule.rule_clauses) as RuleClausesInput);
+  const removed: SubEvent[] = [];
+  for (const userId of accessRules.members(rule.group_id)) {
+    if (wanted.delete(userId)) continue;
+    const row = access.revoke('group_user', { principalId: userId, itemId: rule.group_id, level: '' }, now);
+    if (row) removed.push(edgeSubEvent(ctx, 'group_user', 'GROUP_USERS_REMOVED', row), ...afterEdgeChange(ctx, 'group_user', row, now));
+  }
+  if (removed.length > 0) events.record(actor, 'GROUP_USERS_REMOVED', removed);
+  for (const userId of [...wanted].sort()) {
+    writeGrant(ctx, actor, {
+      kind: 'group_user', key: { principalId: userId, itemId: rule.group_id, level: '' }, expiresAt: null, source: 'RULE', sourceId: rule.group_id, whenHeld: 'extend',
+    });
+  }
+}
+
+/** Re-evaluates every ACTIVE rule; PAUSED rules keep their members. Call inside the changing transaction. */
+export function syncActiveRules(ctx: AppContext, actor: Actor, now: Date): void {
+  for (const rule of ctx.stores.accessRules.active()) syncRule(ctx, actor, rule, now);
+}
+
+/** The app rule groups belong to: the first OPAL app, made (owned by `ownerId`) when there is none. */
+function ruleAppId(ctx: AppContext, ownerId: string, now: Date): string {
+  return ctx.stores.accessRules.opalAppId()
+    ?? ctx.stores.apps.create({ name: 'Gatehouse', description: 'Holds the groups of access rules.', app_type: 'OPAL', admin_owner_id: ownerId }, now).app_id;
+}
+
+/**
+ * Creates an access rule — a group of type OPAL_ACCESS_RULE — records ACCESS_RULES_CREATED and, when
+ * ACTIVE, makes the users it selects members. Throws not_found (admin_owner_id) for an unknown owner.
+ */
+export function createAccessRule(ctx: AppContext, actor: Actor, input: AccessRuleInput) {
+  const { groups, owners, accessRules, events } = ctx.stores;
+  const now = ctx.clock.now();
+  return inWriteTransaction(ctx, () => {
+    const ownerId = input.admin_owner_id.toLowerCase();
+    if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
+    const groupId = groups.create({
+      app_id: ruleAppId(ctx, ownerId, now), name: input.name, description: input.description, admin_owner_id: ownerId,
+      group_type: 'OPAL_ACCESS_RULE', remote_id: null, remote_name: null, remote_info: null, metadata: null, settings: DEFAULT_REQUEST_SETTINGS,
+    }, now);
+    accessRules.create(groupId, input.status, input.ruleClauses, now);
+    events.record(actor, 'ACCESS_RULES_CREATED', [
+      { sub_event_type: 'ACCESS_RULES_CREATED', access_rule_id: groupId, group_id: groupId, access_rule_name: input.name, status: input.status },
+    ]);
+    const rule = accessRules.get(groupId)!;
+    if (rule.status === 'ACTIVE') syncRule(ctx, actor, rule, now);
+    return toApiAccessRule(rule);
+  });
+}
+
+/**
+ * Replaces a rule's name, description, owner, status and clauses; records ACCESS_RULES_UPDATED and,
+ * when ACTIVE, re-evaluates its members. Throws not_found for an unknown rule or owner.
+ */
+export function updateAccessRule(ctx: AppContext, actor: Actor, ruleId: string, input: AccessRuleInput) {
+  const { groups, owners, accessRules, events } = ctx.stores;
+  const now = ctx.clock.now();
+  return inWriteTransaction(ctx, () => {
+    const row = accessRules.get(ruleId) && groups.getRow(ruleId);
+    if (!row) throw notFound('access rule', ruleId, 'access_rule_id');
+    const ownerId = input.admin_owner_id.toLowerCase();
+    if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
+    groups.update(ruleId, { ...stateFromRow(row), name: input.name, description: input.description, admin_owner_id: ownerId }, now);
+    accessRules.update(ruleId, input.status, input.ruleClauses, now);
+    events.record(actor, 'ACCESS_RULES_UPDATED', [
+      { sub_event_type: 'ACCESS_RULES_UPDATED', access_rule_id: ruleId, group_id: ruleId, access_rule_name: input.name, status: input.status },
+    ]);
+    const rule = accessRules.get(ruleId)!;
+    if (rule.status === 'ACTIVE') syncRule(ctx, actor, rule, now);
+    return toApiAccessRule(rule);
+  });
+}

@@ -1,0 +1,168 @@
+// Effective access, read at query time: the only SQL that answers "who holds what, through which
+// path, until when" (the definition in docs/access-graph.md). Every read of holdings goes through here.
+import type { Db } from '../../db/open.ts';
+import { NEVER } from './edges.ts';
+import { LIVE } from './store.ts';
+
+/** One holding (principal, item, level) with its expiry and paths. */
+export interface HoldingRow {
+  user_id: string;
+  item_id: string;
+  level: string;
+  level_name: string;
+  /** NEVER when some path never expires. */
+  exp: string;
+  direct: number;
+  paths: number;
+}
+
+/** The two kinds of item a user can hold; table and column names come from here, never from input. */
+const ITEMS = {
+  resource: { direct: 'resource_users', directItem: 'resource_id', grants: 'group_resources', grantsItem: 'resource_id' },
+  group: { direct: 'group_users', directItem: 'group_id', grants: 'group_groups', grantsItem: 'containing_group_id' },
+} as const;
+export type ItemType = keyof typeof ITEMS;
+
+// The groups a user holds: direct memberships, then upward through nesting. A path's expiry is the
+// earliest along it (min); `via` is the group the step came from (NULL for a direct membership).
+const MEMBER_CTE = `
+  member(group_id, level, level_name, exp, via) AS (
+    SELECT gu.group_id, gu.access_level_remote_id, gu.access_level_name, coalesce(gu.expiration_date, @never), NULL
+    FROM group_users gu WHERE gu.user_id = @userId AND ${LIVE('gu')}
+    UNION
+    SELECT gg.containing_group_id, gg.access_level_remote_id, gg.access_level_name, min(m.exp, coalesce(gg.expiration_date, @never)), m.group_id
+    FROM member m JOIN group_groups gg ON gg.group_id = m.group_id WHERE ${LIVE('gg')}
+  )`;
+
+// The groups whose members hold item @itemId: those with a live edge to it, then downward through
+// nesting. `via` is the group holding the edge to the item (the "immediate source" counted in
+// num_access_paths), `exp` the earliest expiry from the group up to the item.
+const sourceCte = (type: ItemType) => {
+  const { grants, grantsItem } = ITEMS[type];
+  return `
+  src(group_id, via, level, level_name, exp) AS (
+    SELECT e.group_id, e.group_id, e.access_level_remote_id, e.access_level_name, coalesce(e.expiration_date, @never)
+    FROM ${grants} e WHERE e.${grantsItem} = @itemId AND ${LIVE('e')}
+    UNION
+    SELECT gg.group_id, s.via, s.level, s.level_name, min(s.exp, coalesce(gg.expiration_date, @never))
+    FROM src s JOIN group_groups gg ON gg.containing_group_id = s.group_id WHERE ${LIVE('gg')}
+  )`;
+};
+
+// Per (item, level): the latest path expiry, whether a direct edge exists, and direct + distinct source groups.
+const AGGREGATE = `max(p.level_name) AS level_name, max(p.exp) AS exp, max(p.via IS NULL) AS direct,
+                   count(DISTINCT p.via) + max(p.via IS NULL) AS paths`;
+
+/**
+ * The `limit` smallest distinct ids across sorted lists, reading each list in growing chunks only as
+ * far as needed (a k-way merge that cannot hold cursors open: better-sqlite3 allows one running
+ * statement per connection). An id is final once every unfinished list has read past it.
+ * `read(from, n)` answers up to n ids >= from, ascending.
+ */
+export function mergeSmallest(lists: ((from: string, n: number) => string[])[], from: string, limit: number): string[] {
+  const found = new Set<string>();
+  const state = lists.map(() => ({ last: null as string | null, done: false, chunk: Math.ceil(limit / lists.length) + 1 }));
+  const read = (i: number) => {
+    const s = state[i]!;
+    // Ids equal to `last` were read already; re-reading from it keeps the query a simple >=.
+    const rows = lists[i]!(s.last ?? from, s.chunk + (s.last === null ? 0 : 1)).filter((id) => s.last === null || id > s.last);
+    for (const id of rows) found.add(id);
+    if (rows.length < s.chunk) s.done = true;
+    else s.last = rows.at(-1)!;
+    s.chunk *= 2;
+  };
+  lists.forEach((_, i) => read(i));
+  for (;;) {
+    const open = state.filter((s) => !s.done);
+    // Every id up to the smallest `last` among unfinished lists is known.
+    const bound = open.reduce<string | null>((min, s) => (min === null || s.last! < min ? s.last! : min), null);
+    const settled = bound === null ? found.size : [...found].filter((id) => id <= bound).length;
+    if (settled >= limit || bound === null) break;
+    state.forEach((s, i) => { if (!s.done && s.last === bound) read(i); });
+  }
+  return [...found].sort().slice(0, limit);
+}
+
+export function createHoldingsStore(db: Db) {
+  const userGroups = db.prepare<{ userId: string; now: string; never: string }, HoldingRow>(
+    `WITH RECURSIVE ${MEMBER_CTE}
+     SELECT @userId AS user_id, p.group_id AS item_id, p.level, ${AGGREGATE}
+     FROM member p GROUP BY p.group_id, p.level ORDER BY p.group_id, p.level`,
+  );
+  const userResources = db.prepare<{ userId: string; resourceId: string | null; now: string; never: string }, HoldingRow>(
+    `WITH RECURSIVE ${MEMBER_CTE},
+     held(group_id, exp) AS (SELECT group_id, max(exp) FROM member GROUP BY group_id),
+     paths(resource_id, level, level_name, exp, via) AS (
+       SELECT ru.resource_id, ru.access_level_remote_id, ru.access_level_name, coalesce(ru.expiration_date, @never), NULL
+       FROM resource_users ru WHERE ru.user_id = @userId AND ${LIVE('ru')} AND (@resourceId IS NULL OR ru.resource_id = @resourceId)
+       UNION ALL
+       SELECT gr.resource_id, gr.access_level_remote_id, gr.access_level_name, min(h.exp, coalesce(gr.expiration_date, @never)), gr.group_id
+       FROM held h CROSS JOIN group_resources gr ON gr.group_id = h.group_id WHERE ${LIVE('gr')} AND (@resourceId IS NULL OR gr.resource_id = @resourceId)
+     )
+     SELECT @userId AS user_id, p.resource_id AS item_id, p.level, ${AGGREGATE}
+     FROM paths p GROUP BY p.resource_id, p.level ORDER BY p.resource_id, p.level`,
+  );
+
+  function holderStatements(type: ItemType) {
+    const { direct, directItem } = ITEMS[type];
+    return {
+      sourceGroups: db.prepare<{ itemId: string; now: string; never: string }, { group_id: string }>(
+        `WITH RECURSIVE ${sourceCte(type)} SELECT DISTINCT group_id FROM src`,
+      ),
+      directCandidates: db.prepare<{ itemId: string; after: string; now: string; limit: number }, { user_id: string }>(
+        `SELECT DISTINCT d.user_id FROM ${direct} d
+         WHERE d.${directItem} = @itemId AND d.user_id >= @after AND ${LIVE('d')} ORDER BY d.user_id LIMIT @limit`,
+      ),
+      rows: db.prepare<{ itemId: string; users: string; now: string; never: string }, HoldingRow>(
+        `WITH RECURSIVE ${sourceCte(type)},
+         chosen(user_id) AS (SELECT value FROM json_each(@users)),
+         paths(user_id, level, level_name, exp, via) AS (
+           SELECT d.user_id, d.access_level_remote_id, d.access_level_name, coalesce(d.expiration_date, @never), NULL
+           FROM chosen c CROSS JOIN ${direct} d ON d.${directItem} = @itemId AND d.user_id = c.user_id WHERE ${LIVE('d')}
+           UNION ALL
+           SELECT gu.user_id, s.level, s.level_name, min(s.exp, coalesce(gu.expiration_date, @never)), s.via
+           FROM chosen c CROSS JOIN group_users gu ON gu.user_id = c.user_id JOIN src s ON s.group_id = gu.group_id WHERE ${LIVE('gu')}
+         )
+         SELECT p.user_id, @itemId AS item_id, p.level, ${AGGREGATE}
+         FROM paths p GROUP BY p.user_id, p.level ORDER BY p.user_id, p.level`,
+      ),
+    };
+  }
+  const holders = { resource: holderStatements('resource'), group: holderStatements('group') };
+  const groupCandidates = db.prepare<{ groupId: string; after: string; now: string; limit: number }, { user_id: string }>(
+    `SELECT DISTINCT gu.user_id FROM group_users gu
+     WHERE gu.group_id = @groupId AND gu.user_id >= @after AND ${LIVE('gu')} ORDER BY gu.user_id LIMIT @limit`,
+  );
+
+  const iso = (at: Date) => at.toISOString();
+  return {
+    /** Every group the user holds, per level, with expiry and paths. */
+    groupsOfUser(userId: string, now: Date): HoldingRow[] {
+      return userGroups.all({ userId, now: iso(now), never: NEVER });
+    },
+    /** Every resource the user holds (or only `resourceId`), per level, with expiry and paths. */
+    resourcesOfUser(userId: string, now: Date, resourceId: string | null = null): HoldingRow[] {
+      return userResources.all({ userId, resourceId, now: iso(now), never: NEVER });
+    },
+    /**
+     * Holdings of `itemId` ordered by (user_id, level), from user `after` on (inclusive: the caller
+     * drops the levels it already served), for at least `limit` users when that many exist.
+     * Each source group's member list is read in user order and only as far as needed, so a deep
+     * page costs what the first does.
+     */
+    holdersOf(type: ItemType, itemId: string, now: Date, after: string, limit: number): HoldingRow[] {
+      const st = holders[type];
+      const base = { itemId, now: iso(now), never: NEVER };
+      const lists: ((from: string, n: number) => string[])[] = [
+        (from, n) => st.directCandidates.all({ itemId, after: from, now: base.now, limit: n }).map((r) => r.user_id),
+        ...st.sourceGroups.all(base).map(({ group_id: groupId }) =>
+          (from: string, n: number) => groupCandidates.all({ groupId, after: from, now: base.now, limit: n }).map((r) => r.user_id)),
+      ];
+      const chosen = mergeSmallest(lists, after, limit);
+      if (chosen.length === 0) return [];
+      return st.rows.all({ ...base, users: JSON.stringify(chosen) });
+    },
+  };
+}
+
+export type HoldingsStore = ReturnType<typeof createHoldingsStore>;

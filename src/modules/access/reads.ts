@@ -1,0 +1,152 @@
+// Read use cases of the access graph and the API shapes they answer with. Every holding comes from
+// holdings-store.ts (the one definition of effective access); edges are shown as stored.
+import type { AppContext } from '../../context.ts';
+import type { PageQuery } from '../../http/common-schemas.ts';
+import { invalidField } from '../../http/errors.ts';
+import { NEVER, type EndType } from './edges.ts';
+import type { HoldingRow, ItemType } from './holdings-store.ts';
+import type { EdgeRow } from './store.ts';
+
+const level = (remoteId: string, name: string) => ({ access_level_name: name, access_level_remote_id: remoteId });
+const expiry = (exp: string | null) => (exp === null || exp === NEVER ? null : exp);
+/** Gatehouse has no remote system to push to: every edge it writes is in effect at once. */
+const PROPAGATED = { status: 'SUCCESS' } as const;
+
+/** Looks names up once per id for the length of one answer. */
+function nameCache(ctx: AppContext) {
+  const cache = new Map<string, { name: string; detail: string }>();
+  return (type: EndType, id: string) => {
+    let found = cache.get(id);
+    if (!found) {
+      found = ctx.stores.access.describe(type, id) ?? { name: '', detail: '' };
+      cache.set(id, found);
+    }
+    return found;
+  };
+}
+type Names = ReturnType<typeof nameCache>;
+
+function resourceAccessUser(names: Names, row: HoldingRow) {
+  const resource = names('resource', row.item_id);
+  const user = names('user', row.user_id);
+  return {
+    resource_id: row.item_id, resource_name: resource.name, description: resource.detail,
+    user_id: row.user_id, full_name: user.name, email: user.detail,
+    access_level: level(row.level, row.level_name), expiration_date: expiry(row.exp),
+    has_direct_access: row.direct === 1, num_access_paths: row.paths,
+  };
+}
+
+function groupUser(names: Names, row: { user_id: string; item_id: string; level: string; level_name: string; exp: string | null }) {
+  const group = names('group', row.item_id);
+  const user = names('user', row.user_id);
+  return {
+    group_id: row.item_id, group_name: group.name, description: group.detail,
+    user_id: row.user_id, full_name: user.name, email: user.detail,
+    access_level: level(row.level, row.level_name), expiration_date: expiry(row.exp), propagation_status: PROPAGATED,
+  };
+}
+
+const edgeAsHolding = (row: EdgeRow) => ({
+  user_id: row.principal_id, item_id: row.item_id, level: row.access_level_remote_id, level_name: row.access_level_name, exp: row.expiration_date,
+});
+
+/** An edge answer of POST/PUT …/groups/{id}/users/{user_id}: the reference's GroupUser. */
+export function toGroupUser(ctx: AppContext, row: EdgeRow) {
+  return groupUser(nameCache(ctx), edgeAsHolding(row));
+}
+
+/** An edge answer of POST/PUT …/resources/{id}/users/{user_id}: the reference's ResourceUser. */
+export function toResourceUser(ctx: AppContext, row: EdgeRow) {
+  const user = ctx.stores.access.describe('user', row.principal_id)!;
+  return {
+    resource_id: row.item_id, user_id: row.principal_id, access_level: level(row.access_level_remote_id, row.access_level_name),
+    full_name: user.name, email: user.detail, expiration_date: row.expiration_date,
+  };
+}
+
+/** A group → resource edge: the reference's GroupResource. */
+export function toGroupResource(ctx: AppContext, row: EdgeRow, names: Names = nameCache(ctx)) {
+  return {
+    group_id: row.principal_id, group_name: names('group', row.principal_id).name,
+    resource_id: row.item_id, resource_name: names('resource', row.item_id).name,
+    access_level: level(row.access_level_remote_id, row.access_level_name), expiration_date: row.expiration_date,
+  };
+}
+
+/** A group → containing group edge: the reference's GroupContainingGroup, with the edge's level and expiry. */
+export function toContainingGroup(row: EdgeRow) {
+  return {
+    group_id: row.principal_id, containing_group_id: row.item_id, access_level_remote_id: row.access_level_remote_id,
+    access_level: level(row.access_level_remote_id, row.access_level_name), expiration_date: row.expiration_date,
+  };
+}
+
+export const groupResourcesAnswer = (ctx: AppContext, rows: EdgeRow[]) => {
+  const names = nameCache(ctx);
+  return { group_resources: rows.map((row) => toGroupResource(ctx, row, names)) };
+};
+
+/** Keyset of holding lists: (principal or item id, level), signed into the cursor as one string. */
+function afterKey(ctx: AppContext, list: string, query: PageQuery): [string, string] | null {
+  const key = ctx.pager.after(list, query);
+  if (key === null) return null;
+  try {
+    const parsed: unknown = typeof key === 'number' ? null : JSON.parse(key[0]);
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((x) => typeof x === 'string')) return parsed as [string, string];
+  } catch { /* refused below */ }
+  throw invalidField('cursor', 'is not a cursor this list issued; start again without one');
+}
+const after = (a: [string, string], b: [string, string] | null) => b === null || a[0] > b[0] || (a[0] === b[0] && a[1] > b[1]);
+
+/**
+ * One page of the holders of a resource or group (direct and through groups), ordered by user id and
+ * level. Deep pages cost what the first does: see holdings-store holdersOf.
+ */
+export function holdersPage(ctx: AppContext, type: ItemType, itemId: string, query: PageQuery) {
+  const list = `holders_of_${type}`;
+  const start = afterKey(ctx, list, query);
+  // One user more than needed: the user the cursor stopped in may have no levels left to serve.
+  const rows = ctx.stores.holdings.holdersOf(type, itemId, ctx.clock.now(), start?.[0] ?? '', query.page_size + 2)
+    .filter((row) => after([row.user_id, row.level], start));
+  const names = nameCache(ctx);
+  const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.user_id, row.level]), 0];
+  return type === 'resource'
+    ? ctx.pager.page(list, query, rows, keyOf, (row) => resourceAccessUser(names, row))
+    : ctx.pager.page(list, query, rows, keyOf, (row) => groupUser(names, row));
+}
+
+/** One page of what a user holds (resources or groups), ordered by item id and level. */
+export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: string, query: PageQuery) {
+  const list = `holdings_of_user_${type}`;
+  const start = afterKey(ctx, list, query);
+  const now = ctx.clock.now();
+  const all = type === 'resource' ? ctx.stores.holdings.resourcesOfUser(userId, now) : ctx.stores.holdings.groupsOfUser(userId, now);
+  const rows = all.filter((row) => after([row.item_id, row.level], start)).slice(0, query.page_size + 1);
+  const names = nameCache(ctx);
+  const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.item_id, row.level]), 0];
+  return type === 'resource'
+    ? ctx.pager.page(list, query, rows, keyOf, (row) => resourceAccessUser(names, row))
+    : ctx.pager.page(list, query, rows, keyOf, (row) => groupUser(names, row));
+}
+
+/** Every level at which the user holds the resource, as ResourceUser objects (direct or through groups). */
+export function userLevelsOnResource(ctx: AppContext, resourceId: string, userId: string) {
+  const names = nameCache(ctx);
+  return ctx.stores.holdings.resourcesOfUser(userId, ctx.clock.now(), resourceId).map((row) => {
+    const { resource_name: _n, description: _d, has_direct_access: _h, num_access_paths: _p, ...rest } = resourceAccessUser(names, row);
+    return rest;
+  });
+}
+
+/** The reference's ResourceUserAccessStatus. REQUESTED needs the request workflow; until then it is never answered. */
+export function accessStatus(ctx: AppContext, resourceId: string, userId: string, levelId: string) {
+  const held = ctx.stores.holdings.resourcesOfUser(userId, ctx.clock.now(), resourceId).find((row) => row.level === levelId);
+  return {
+    resource_id: resourceId,
+    user_id: userId,
+    access_level: level(levelId, held?.level_name ?? ctx.stores.resources.accessLevel(resourceId, levelId)?.access_level_name ?? ''),
+    status: held ? 'AUTHORIZED' : 'UNAUTHORIZED',
+    expiration_date: held ? expiry(held.exp) : null,
+  };
+}
