@@ -4,7 +4,7 @@ import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
 import { AppError, toAppError } from './http/errors.ts';
-import { ApiRouter, RouteTable, sendJson } from './http/router.ts';
+import { addPlainRoute, ApiRouter, RouteTable, sendJson } from './http/router.ts';
 import type { GatehouseRequest } from './http/types.ts';
 import { registerOwnerRoutes } from './modules/owners/routes.ts';
 import { registerAppRoutes } from './modules/apps/routes.ts';
@@ -18,9 +18,43 @@ import { registerResourceAccessRoutes } from './modules/resource-access/routes.t
 import { registerEventRoutes } from './modules/events/routes.ts';
 import { registerTokenRoutes } from './modules/tokens/routes.ts';
 import { registerUserRoutes } from './modules/users/routes.ts';
+import type { OperationGroup } from './openapi/operations.ts';
+import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
+import { userOperations } from './modules/users/openapi.ts';
+import { tokenOperations } from './modules/tokens/openapi.ts';
+import { eventOperations } from './modules/events/openapi.ts';
+import { ownerOperations } from './modules/owners/openapi.ts';
+import { appOperations } from './modules/apps/openapi.ts';
+import { resourceOperations } from './modules/resources/openapi.ts';
+import { groupOperations } from './modules/groups/openapi.ts';
+import { tagOperations } from './modules/tags/openapi.ts';
+import { bundleOperations } from './modules/bundles/openapi.ts';
+import { nonHumanIdentityOperations } from './modules/non-human-identities/openapi.ts';
+import { sessionOperations } from './modules/sessions/openapi.ts';
+import { resourceAccessOperations } from './modules/resource-access/openapi.ts';
 
-export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
-  const routes = new RouteTable();
+/**
+ * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
+ * module as in createApp below. test/openapi/routes.test.ts fails when a route is missing here.
+ */
+export const API_OPERATIONS: readonly OperationGroup[] = [
+  serviceOperations,
+  userOperations,
+  tokenOperations,
+  eventOperations,
+  ownerOperations,
+  appOperations,
+  resourceOperations,
+  groupOperations,
+  tagOperations,
+  bundleOperations,
+  nonHumanIdentityOperations,
+  sessionOperations,
+  resourceAccessOperations,
+];
+
+/** `routes` is filled with every route registered; tests pass their own to read it. */
+export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
       const known = toAppError(err);
@@ -72,10 +106,8 @@ export function createApp(ctx: AppContext): Polka<GatehouseRequest> {
     next();
   });
 
-  app.get('/healthz', (req, res) => {
-    req.routeTemplate = '/healthz';
-    sendJson(res, 200, { status: 'ok' });
-  });
+  addPlainRoute(app, routes, '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
+  registerOpenApiRoutes(app, routes, API_OPERATIONS);
 
   app.use(authenticate(ctx));
 

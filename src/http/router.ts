@@ -87,10 +87,37 @@ export class RouteTable {
     return this.#routes.find((r) => r.method === method && r.pattern.test(path))?.template;
   }
 
+  /** Every route, in registration order, as `GET /v1/users/:user_id` (the API document test compares them). */
+  list(): string[] {
+    return this.#routes.map((r) => `${r.method} ${r.template}`);
+  }
+
   /** Every method registered for `path`, to tell 405 from 404. */
   methodsFor(path: string): string[] {
     return [...new Set(this.#routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
   }
+}
+
+/** The pattern Polka compiled for the route it registered last. */
+function lastPattern(app: Polka<GatehouseRequest>): RegExp {
+  return (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern;
+}
+
+/**
+ * Registers a GET outside /v1 whose handler writes its own response (the health check, the API
+ * document, the /docs page), keeping its template in the table like every other route.
+ */
+export function addPlainRoute(
+  app: Polka<GatehouseRequest>,
+  table: RouteTable,
+  template: string,
+  handler: (req: GatehouseRequest, res: ServerResponse) => void,
+): void {
+  app.get(template, (req, res) => {
+    req.routeTemplate = template;
+    handler(req, res);
+  });
+  table.add('GET', template, lastPattern(app));
 }
 
 /** Registers handlers under a base path (/v1) on the one Polka instance. */

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ApiClient } from '../helpers/client.ts';
-import { assertMatchesReference } from '../helpers/reference.ts';
+import { assertMatchesDocument } from '../helpers/api-document.ts';
 import { ROOT, runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
 
 describe('single executable', { skip: process.platform !== 'linux' && 'build.mjs makes Linux executables' }, () => {
@@ -31,8 +31,8 @@ describe('single executable', { skip: process.platform !== 'linux' && 'build.mjs
     assert.equal(version.code, 0, version.stderr);
     assert.match(version.stdout, /^gatehouse \d+\.\d+\.\d+ \(schema 2, /);
 
-    // Load the reference schemas now, so the timing below is the executable's and not the checker's.
-    assertMatchesReference('GET', '/users', 200, { results: [] });
+    // Load the API document's schemas now, so the timing below is the executable's and not the checker's.
+    assertMatchesDocument('GET', '/v1/users', 200, { results: [], next: null, previous: null });
     const spawned = process.hrtime.bigint();
     const service = await ServiceProcess.start(['--port', '0'], alone);
     try {
