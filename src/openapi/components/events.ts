@@ -14,7 +14,7 @@ export const Event = component('Event', {
   properties: {
     event_id: { type: 'string', format: 'uuid' },
     actor_user_id: { type: 'string', format: 'uuid' },
-    actor_name: { format: 'string' },
+    actor_name: { type: 'string' }, // the reference writes `format: string`, meaning this
     actor_email: { type: 'string' },
     event_type: { type: 'string' },
     created_at: { type: 'string', format: 'date-time' },
