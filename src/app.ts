@@ -38,7 +38,6 @@ import { resourceAccessOperations } from './modules/resource-access/openapi.ts';
  * module as in createApp below. test/openapi/routes.test.ts fails when a route is missing here.
  */
 export const API_OPERATIONS: readonly OperationGroup[] = [
-  serviceOperations,
   userOperations,
   tokenOperations,
   eventOperations,
@@ -51,6 +50,7 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   nonHumanIdentityOperations,
   sessionOperations,
   resourceAccessOperations,
+  serviceOperations,
 ];
 
 /** `routes` is filled with every route registered; tests pass their own to read it. */

@@ -35,7 +35,7 @@ describe('served API document', () => {
     assert.match(page.headers.get('content-security-policy') ?? '', /default-src 'self'/);
     const html = await page.text();
     const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    assert.deepEqual(sources.sort(), ['/docs/viewer.css', '/docs/viewer.js']);
+    assert.deepEqual(sources.sort(), ['/docs/viewer.css', '/docs/viewer.js', 'data:,']);
     const js = await fetch(`${origin}/docs/viewer.js`);
     assert.equal(js.status, 200);
     assert.match(js.headers.get('content-type') ?? '', /^text\/javascript/);

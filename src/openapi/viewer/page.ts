@@ -29,6 +29,7 @@ export const DOCS_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Gatehouse API</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/docs/viewer.css">
 </head>
 <body>
