@@ -42,10 +42,13 @@ describe('API document and router', () => {
   it('describes every parameter and request body it takes', () => {
     const doc = buildOpenApiDocument(API_OPERATIONS) as Json;
     const problems: string[] = [];
+    const operationIds = new Set<string>();
     for (const [path, item] of Object.entries(doc.paths as Json)) {
       for (const [method, op] of Object.entries(item as Json)) {
         const key = `${method.toUpperCase()} ${path}`;
         if (!op.summary) problems.push(`${key}: no summary`);
+        if (operationIds.has(op.operationId)) problems.push(`${key}: operationId ${op.operationId} is taken`);
+        operationIds.add(op.operationId);
         if (!Object.keys(op.responses).some((status) => Number(status) < 300)) problems.push(`${key}: no success response`);
         for (const parameter of op.parameters ?? []) {
           // A converted Valibot schema that lost its type (an unsupported construct) would read as "anything".
