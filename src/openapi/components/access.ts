@@ -4,12 +4,14 @@ import { component, extensionField } from '../schema.ts';
 import { EntityTypeEnum, PropagationStatusEnum } from './enums.ts';
 
 export const ResourceAccessLevel = component('ResourceAccessLevel', {
+  description: 'A level of access a resource offers.',
   type: 'object',
   properties: { access_level_name: { type: 'string' }, access_level_remote_id: { type: 'string' } },
   required: ['access_level_name', 'access_level_remote_id'],
 });
 
 export const Access = component('Access', {
+  description: 'Who holds access to what, at which level, until when.',
   type: 'object',
   properties: {
     principal_id: { type: 'string', format: 'uuid' },
@@ -39,6 +41,7 @@ export const AccessList = component('AccessList', {
 export const PropagationStatus = component('PropagationStatus', { properties: { status: PropagationStatusEnum }, required: ['status'] });
 
 export const ResourceAccessUser = component('ResourceAccessUser', {
+  description: 'A user with direct access to a resource, as a list shows it.',
   type: 'object',
   properties: {
     resource_id: { type: 'string', format: 'uuid' },
@@ -69,6 +72,7 @@ export const ResourceAccessUserList = component('ResourceAccessUserList', {
 });
 
 export const ResourceNHI = component('ResourceNHI', {
+  description: 'A non-human identity\'s direct access to a resource.',
   type: 'object',
   properties: {
     resource_id: { type: 'string', format: 'uuid' },
@@ -80,6 +84,7 @@ export const ResourceNHI = component('ResourceNHI', {
 });
 
 export const ResourceUser = component('ResourceUser', {
+  description: 'A user\'s direct access to a resource at one level.',
   type: 'object',
   properties: {
     resource_id: { type: 'string', format: 'uuid' },

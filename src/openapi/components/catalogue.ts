@@ -20,6 +20,7 @@ export const AppValidation = component('AppValidation', {
 });
 
 export const App = component('App', {
+  description: 'A system that resources and groups live in.',
   type: 'object',
   properties: {
     app_id: { type: 'string', format: 'uuid' },
@@ -35,6 +36,7 @@ export const App = component('App', {
 export const AppsList = component('AppsList', { type: 'object', properties: { apps: { type: 'array', items: App } }, required: ['apps'] });
 
 export const Owner = component('Owner', {
+  description: 'A team that administers items and reviews requests for them.',
   type: 'object',
   properties: {
     owner_id: { type: 'string', format: 'uuid' },
@@ -83,6 +85,7 @@ export const SyncTask = component('SyncTask', {
 });
 
 export const Resource = component('Resource', {
+  description: 'Something access is granted to: a role, a database, an account.',
   type: 'object',
   properties: {
     access_levels: extensionField({ type: 'array', items: ResourceAccessLevel }, 'The access levels the resource offers; the default level has remote id "".'),
@@ -133,6 +136,7 @@ export const PaginatedResourcesList = component('PaginatedResourcesList', {
 });
 
 export const Group = component('Group', {
+  description: 'A set of users that is given access as one.',
   type: 'object',
   properties: {
     group_id: { type: 'string', format: 'uuid' },
@@ -179,6 +183,7 @@ export const PaginatedGroupsList = component('PaginatedGroupsList', {
 });
 
 export const Bundle = component('Bundle', {
+  description: 'A named set of resources and groups, each at an access level.',
   properties: {
     id: extensionField({ type: 'string', format: 'uuid' }, 'The same as bundle_id.'),
     bundle_id: { type: 'string', format: 'uuid' },
@@ -194,6 +199,7 @@ export const Bundle = component('Bundle', {
 });
 
 export const BundleGroup = component('BundleGroup', {
+  description: 'A group in a bundle, at one access level.',
   properties: {
     bundle_id: { type: 'string', format: 'uuid' },
     group_id: { type: 'string', format: 'uuid' },
@@ -203,6 +209,7 @@ export const BundleGroup = component('BundleGroup', {
 });
 
 export const BundleResource = component('BundleResource', {
+  description: 'A resource in a bundle, at one access level.',
   properties: {
     bundle_id: { type: 'string', format: 'uuid' },
     resource_id: { type: 'string', format: 'uuid' },
@@ -245,6 +252,7 @@ export const PaginatedBundleGroupList = component('PaginatedBundleGroupList', {
 });
 
 export const Tag = component('Tag', {
+  description: 'A key and value attached to users, groups and resources.',
   type: 'object',
   properties: {
     admin_owner_id: extensionField({ type: 'string', format: 'uuid' }, 'The owner administering the tag; absent when none does.'),

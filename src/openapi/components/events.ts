@@ -3,6 +3,7 @@
 import { component } from '../schema.ts';
 
 export const SubEvent = component('SubEvent', {
+  description: 'One record an event touched.',
   type: 'object',
   properties: { sub_event_type: { type: 'string' } },
   required: ['sub_event_type'],
@@ -10,6 +11,7 @@ export const SubEvent = component('SubEvent', {
 });
 
 export const Event = component('Event', {
+  description: 'One entry of the audit trail: who did what, and when.',
   type: 'object',
   properties: {
     event_id: { type: 'string', format: 'uuid' },

@@ -5,6 +5,7 @@ import { ApiAccessLevelEnum, ThirdPartyProviderEnum, UserHrIdpStatusEnum } from 
 import { ResourceAccessLevel } from './access.ts';
 
 export const User = component('User', {
+  description: 'A person known to Gatehouse.',
   type: 'object',
   properties: {
     manager_id: extensionField({ type: 'string', format: 'uuid' }, 'The user\'s manager; absent when none is recorded.'),
@@ -32,6 +33,7 @@ export const PaginatedUsersList = component('PaginatedUsersList', {
 export const UserList = component('UserList', { type: 'object', properties: { users: { type: 'array', items: User } }, required: ['users'] });
 
 export const RemoteUser = component('RemoteUser', {
+  description: 'A user\'s account at a third-party provider.',
   type: 'object',
   properties: {
     user_id: { type: 'string', format: 'uuid' },
@@ -52,6 +54,7 @@ export const PaginatedRemoteUsersList = component('PaginatedRemoteUsersList', {
 });
 
 export const Token = component('Token', {
+  description: 'An API token, without its secret.',
   type: 'object',
   properties: {
     token_id: { type: 'string', format: 'uuid' },
@@ -77,6 +80,7 @@ export const PaginatedTokensList = component('PaginatedTokensList', {
 });
 
 export const Session = component('Session', {
+  description: 'An open session of a user on a resource.',
   type: 'object',
   properties: {
     connection_id: { type: 'string', format: 'uuid' },

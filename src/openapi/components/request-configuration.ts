@@ -12,6 +12,7 @@ export const Condition = component('Condition', {
 });
 
 export const ReviewerStage = component('ReviewerStage', {
+  description: 'One stage of review: which owners approve, and how.',
   type: 'object',
   properties: {
     stage: { type: 'integer', minimum: 1, description: 'The stage\'s position, from 1.' },
@@ -36,6 +37,7 @@ export const TicketPropagationConfiguration = component('TicketPropagationConfig
 });
 
 export const RequestConfiguration = component('RequestConfiguration', {
+  description: 'How an item may be requested, and who reviews a request.',
   type: 'object',
   properties: {
     organization_id: { type: 'string', format: 'uuid', description: 'Always the nil UUID: a Gatehouse serves one organization.' },

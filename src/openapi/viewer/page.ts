@@ -14,6 +14,8 @@ window.addEventListener('load', function () {
     // The default would send the document to an online validator for a badge.
     validatorUrl: null,
     defaultModelsExpandDepth: 0,
+    // Shows x-gatehouse-extension on Gatehouse's own operations and fields.
+    showExtensions: true,
     persistAuthorization: false,
   });
 });
