@@ -5,7 +5,7 @@ import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
-import { ApiRouter, RouteTable, sendJson } from './http/router.ts';
+import { addPlainRoute, ApiRouter, RouteTable, sendJson } from './http/router.ts';
 import type { GatehouseRequest } from './http/types.ts';
 import { registerOwnerRoutes } from './modules/owners/routes.ts';
 import { registerAppRoutes } from './modules/apps/routes.ts';
@@ -24,6 +24,51 @@ import { registerGroupBindingRoutes } from './modules/group-bindings/routes.ts';
 import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/routes.ts';
 import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
 import { registerQueryRoutes } from './modules/queries/routes.ts';
+
+import type { OperationGroup } from './openapi/operations.ts';
+import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
+import { userOperations } from './modules/users/openapi.ts';
+import { tokenOperations } from './modules/tokens/openapi.ts';
+import { eventOperations } from './modules/events/openapi.ts';
+import { ownerOperations } from './modules/owners/openapi.ts';
+import { appOperations } from './modules/apps/openapi.ts';
+import { resourceOperations } from './modules/resources/openapi.ts';
+import { groupOperations } from './modules/groups/openapi.ts';
+import { tagOperations } from './modules/tags/openapi.ts';
+import { bundleOperations } from './modules/bundles/openapi.ts';
+import { nonHumanIdentityOperations } from './modules/non-human-identities/openapi.ts';
+import { sessionOperations } from './modules/sessions/openapi.ts';
+import { accessOperations } from './modules/access/openapi.ts';
+import { accessRuleOperations } from './modules/access-rules/openapi.ts';
+import { groupBindingOperations } from './modules/group-bindings/openapi.ts';
+import { idpGroupMappingOperations } from './modules/idp-group-mappings/openapi.ts';
+import { integrationRecordOperations } from './modules/integration-records/openapi.ts';
+import { queryOperations } from './modules/queries/openapi.ts';
+
+/**
+ * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
+ * module as in createApp below. test/openapi/routes.test.ts fails when a route is missing here.
+ */
+export const API_OPERATIONS: readonly OperationGroup[] = [
+  userOperations,
+  tokenOperations,
+  eventOperations,
+  ownerOperations,
+  appOperations,
+  resourceOperations,
+  groupOperations,
+  tagOperations,
+  bundleOperations,
+  nonHumanIdentityOperations,
+  sessionOperations,
+  accessOperations,
+  accessRuleOperations,
+  groupBindingOperations,
+  idpGroupMappingOperations,
+  integrationRecordOperations,
+  queryOperations,
+  serviceOperations,
+];
 
 /** `routes` is filled with every route registered; tests pass their own to read it. */
 export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
@@ -81,10 +126,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
     next();
   });
 
-  app.get('/healthz', (req, res) => {
-    req.routeTemplate = '/healthz';
-    sendJson(res, 200, { status: 'ok' });
-  });
+  addPlainRoute(app, routes, '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
+  registerOpenApiRoutes(app, routes, API_OPERATIONS);
 
   app.use(authenticate(ctx));
 

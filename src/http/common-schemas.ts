@@ -1,6 +1,7 @@
 // Valibot pieces every module's schemas are built from: ids, query-string numbers and lists, paging.
 import * as v from 'valibot';
 import { parseDateInput, type DateInput } from '../lib/dates.ts';
+// Each `v.metadata({ openapi })` tells the API document what a query-string value is on the wire (src/openapi/valibot.ts).
 
 export const Uuid = v.pipe(v.string('must be a string'), v.uuid('must be a UUID'));
 
@@ -16,6 +17,7 @@ export const QueryInteger = (min: number, max: number) =>
   v.pipe(
     v.string('must be given once'),
     v.regex(/^-?\d{1,15}$/, 'must be a whole number'),
+    v.metadata({ openapi: { type: 'integer', minimum: min, maximum: max } }),
     v.transform(Number),
     v.minValue(min, `must be at least ${min}`),
     v.maxValue(max, `must be at most ${max}`),
@@ -28,6 +30,7 @@ export const QueryInteger = (min: number, max: number) =>
 export const QueryList = <S extends v.GenericSchema<string, unknown>>(item: S, options: { commaSeparated?: boolean } = {}) =>
   v.pipe(
     v.union([v.string(), v.array(v.string())], 'must be a string or a list of strings'),
+    v.metadata({ openapi: { arrayOf: item, commaSeparated: options.commaSeparated ?? false } }),
     v.transform((raw: string | string[]) => {
       const values = Array.isArray(raw) ? raw : [raw];
       return options.commaSeparated ? values.flatMap((value) => value.split(',')) : values;
@@ -38,6 +41,7 @@ export const QueryList = <S extends v.GenericSchema<string, unknown>>(item: S, o
 
 export const QueryBoolean = v.pipe(
   v.picklist(['true', 'false'], 'must be true or false'),
+  v.metadata({ openapi: { type: 'boolean' } }),
   v.transform((raw) => raw === 'true'),
 );
 

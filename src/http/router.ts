@@ -97,6 +97,28 @@ export class RouteTable {
   }
 }
 
+/** The pattern Polka compiled for the route it registered last. */
+function lastPattern(app: Polka<GatehouseRequest>): RegExp {
+  return (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern;
+}
+
+/**
+ * Registers a GET outside /v1 whose handler writes its own response (the health check, the API
+ * document, the /docs page), keeping its template in the table like every other route.
+ */
+export function addPlainRoute(
+  app: Polka<GatehouseRequest>,
+  table: RouteTable,
+  template: string,
+  handler: (req: GatehouseRequest, res: ServerResponse) => void,
+): void {
+  app.get(template, (req, res) => {
+    req.routeTemplate = template;
+    handler(req, res);
+  });
+  table.add('GET', template, lastPattern(app));
+}
+
 /** Registers handlers under a base path (/v1) on the one Polka instance. */
 export class ApiRouter {
   constructor(

@@ -1,11 +1,11 @@
-// A small HTTP client for tests: JSON in and out, and every /v1 response checked against the reference.
-import { assertMatchesReference } from './reference.ts';
+// A small HTTP client for tests: JSON in and out, and every response checked against Gatehouse's API document.
+import { assertMatchesDocument } from './api-document.ts';
 
 export type Query = Record<string, string | number | boolean | (string | number)[] | undefined>;
 
 export interface ApiResponse {
   status: number;
-  // Tests read bodies loosely; the reference check has already vouched for their shape.
+  // Tests read bodies loosely; the API document check has already vouched for their shape.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Headers;
@@ -70,7 +70,7 @@ export class ApiClient {
     if (res.status >= 500 && !options.expectServerError) {
       throw new Error(`${method} ${path} → ${res.status}: the server failed (see its log): ${text.slice(0, 300)}`);
     }
-    assertMatchesReference(method, url.pathname.replace(/^\/v1/, ''), res.status, parsed);
+    assertMatchesDocument(method, url.pathname, res.status, parsed);
     return { status: res.status, body: parsed, headers: res.headers };
   }
 }

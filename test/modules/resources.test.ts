@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createOwner, createResource, unique } from '../helpers/fixtures.ts';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { assertMatchesComponent } from '../helpers/reference.ts';
+import { assertMatchesComponent } from '../helpers/api-document.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_INFO_KINDS, RESOURCE_TYPES } from '../../src/modules/resources/kinds.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';

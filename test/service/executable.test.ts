@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MIGRATIONS } from '../../src/db/migrations.ts';
 import { ApiClient } from '../helpers/client.ts';
-import { assertMatchesReference } from '../helpers/reference.ts';
+import { assertMatchesDocument } from '../helpers/api-document.ts';
 import { ROOT, runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
 
 /** The runtime build.mjs embeds: the version pinned in tools/runtime, never the Node running the tests. */
@@ -40,8 +40,8 @@ describe('single executable', { skip: (process.platform !== 'linux' || process.a
     assert.match(version.stdout, new RegExp(`^gatehouse \\d+\\.\\d+\\.\\d+ \\(schema ${MIGRATIONS.at(-1)!.version}, node v\\d+\\.\\d+\\.\\d+\\)\n$`));
     assert.ok(version.stdout.endsWith(`, node v${RUNTIME})\n`), `expected node v${RUNTIME} in ${version.stdout}`);
 
-    // Load the reference schemas now, so the timing below is the executable's and not the checker's.
-    assertMatchesReference('GET', '/users', 200, { results: [] });
+    // Load the API document's schemas now, so the timing below is the executable's and not the checker's.
+    assertMatchesDocument('GET', '/v1/users', 200, { results: [], next: null, previous: null });
     const spawned = process.hrtime.bigint();
     const service = await ServiceProcess.start(['--port', '0'], alone);
     try {

@@ -26,6 +26,7 @@ export const CreateTagQuery = v.object({
 });
 
 /** POST /tag's body, the reference's CreateTagInfo plus admin_owner_id; the whole body is optional. */
+// A top-level array body is refused by the router (src/http/router.ts) before these run.
 export const CreateTagBody = v.optional(
   v.object({
     tag_key: v.optional(TagKey),

@@ -1,0 +1,4 @@
+// The access-rules module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+import { defineOperations } from '../../openapi/operations.ts';
+
+export const accessRuleOperations = defineOperations('access-rules', {});

@@ -1,0 +1,4 @@
+// The group-bindings module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+import { defineOperations } from '../../openapi/operations.ts';
+
+export const groupBindingOperations = defineOperations('group-bindings', {});

@@ -1,0 +1,40 @@
+// The groups module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+import { defineOperations } from '../../openapi/operations.ts';
+import { component, EmptyObject } from '../../openapi/schema.ts';
+import { Group, PaginatedGroupsList } from '../../openapi/components/catalogue.ts';
+import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
+
+/** PUT /v1/groups answers each updated group whole (the reference's UpdateGroupInfoList lists only the updatable fields). */
+const UpdatedGroupList = component('UpdatedGroupList', {
+  type: 'object',
+  properties: { groups: { type: 'array', items: Group } },
+  required: ['groups'],
+});
+
+export const groupOperations = defineOperations('groups', {
+  'POST /v1/groups': {
+    summary: 'Create a group',
+    body: CreateGroupBody,
+    responses: { 200: Group },
+  },
+  'GET /v1/groups': {
+    summary: 'List groups',
+    query: ListGroupsQuery,
+    responses: { 200: PaginatedGroupsList },
+  },
+  'PUT /v1/groups': {
+    summary: 'Update several groups',
+    description: 'All or nothing: when one item is refused, none is changed, and the error names `groups.N.field`.',
+    body: UpdateGroupsBody,
+    responses: { 200: UpdatedGroupList },
+  },
+  'GET /v1/groups/{group_id}': {
+    summary: 'Get a group',
+    responses: { 200: Group },
+  },
+  'DELETE /v1/groups/{group_id}': {
+    summary: 'Delete a group',
+    description: 'Refused (`conflict`) while an owner takes its users from it or a request configuration names it.',
+    responses: { 200: EmptyObject },
+  },
+});

@@ -1,0 +1,4 @@
+// The idp-group-mappings module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+import { defineOperations } from '../../openapi/operations.ts';
+
+export const idpGroupMappingOperations = defineOperations('idp-group-mappings', {});

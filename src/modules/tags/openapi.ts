@@ -1,0 +1,44 @@
+// The tags module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+import { defineOperations } from '../../openapi/operations.ts';
+import { EmptyObject } from '../../openapi/schema.ts';
+import { PaginatedTagsList, Tag, TagsList } from '../../openapi/components/catalogue.ts';
+import { AttachTagBody, CreateTagBody, CreateTagQuery, GetTagQuery, ListTagsQuery } from './schemas.ts';
+
+const attach = (what: string) => ({
+  summary: `Tag a ${what}`,
+  description: 'Tagging twice is refused (`conflict`). The body is optional and ignored.',
+  body: AttachTagBody,
+  responses: { 200: EmptyObject },
+});
+const detach = (what: string) => ({ summary: `Untag a ${what}`, responses: { 200: EmptyObject } });
+const tagsOf = (what: string) => ({ summary: `List a ${what}'s tags`, responses: { 200: TagsList } });
+
+export const tagOperations = defineOperations('tags', {
+  'POST /v1/tag': {
+    summary: 'Create a tag',
+    description:
+      'A key and value name a tag once. The fields may come in the body or, as the reference\'s deprecated form, ' +
+      'in the query string; the body wins for each field given in both.',
+    query: CreateTagQuery,
+    body: CreateTagBody,
+    responses: { 200: Tag },
+  },
+  'GET /v1/tag': {
+    summary: 'Find a tag by key and value',
+    query: GetTagQuery,
+    errors: ['not_found'],
+    responses: { 200: Tag },
+  },
+  'GET /v1/tag/{tag_id}': { summary: 'Get a tag', responses: { 200: Tag } },
+  'DELETE /v1/tag/{tag_id}': { summary: 'Delete a tag', description: 'Also removes it from everything it is on.', responses: { 200: EmptyObject } },
+  'GET /v1/tags': { summary: 'List tags', query: ListTagsQuery, responses: { 200: PaginatedTagsList } },
+  'POST /v1/tags/{tag_id}/users/{user_id}': attach('user'),
+  'DELETE /v1/tags/{tag_id}/users/{user_id}': detach('user'),
+  'GET /v1/users/{user_id}/tags': tagsOf('user'),
+  'POST /v1/tags/{tag_id}/groups/{group_id}': attach('group'),
+  'DELETE /v1/tags/{tag_id}/groups/{group_id}': detach('group'),
+  'GET /v1/groups/{group_id}/tags': tagsOf('group'),
+  'POST /v1/tags/{tag_id}/resources/{resource_id}': attach('resource'),
+  'DELETE /v1/tags/{tag_id}/resources/{resource_id}': detach('resource'),
+  'GET /v1/resources/{resource_id}/tags': tagsOf('resource'),
+});

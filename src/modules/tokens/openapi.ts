@@ -1,0 +1,34 @@
+// The tokens module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+import { defineOperations } from '../../openapi/operations.ts';
+import { component, EmptyObject } from '../../openapi/schema.ts';
+import { PaginatedTokensList, Token } from '../../openapi/components/people.ts';
+import { CreateTokenBody, ListTokensQuery } from './schemas.ts';
+
+/** A new token: Token's fields plus the secret, which no other response ever shows. */
+export const IssuedToken = component('IssuedToken', {
+  ...Token,
+  description: 'A token just issued. `token` is the secret to send as `Authorization: Bearer <token>`; it is shown this once.',
+  properties: { ...Token.properties, token: { type: 'string', minLength: 1 } },
+  required: [...(Token.required ?? []), 'token'],
+});
+
+export const tokenOperations = defineOperations('tokens', {
+  'GET /v1/tokens': {
+    summary: 'List API tokens',
+    description: 'Revoked tokens are not listed. Secrets are never shown, only a preview.',
+    query: ListTokensQuery,
+    responses: { 200: PaginatedTokensList },
+  },
+  'POST /v1/tokens': {
+    summary: 'Issue an API token',
+    description: 'For the caller, or for `user_id`. The response carries the secret, once.',
+    extension: true,
+    body: CreateTokenBody,
+    responses: { 200: IssuedToken },
+  },
+  'DELETE /v1/tokens/{token_id}': {
+    summary: 'Revoke an API token',
+    description: 'Takes effect on the next request made with it.',
+    responses: { 200: EmptyObject },
+  },
+});

@@ -1,0 +1,140 @@
+// Where Gatehouse's API document knowingly differs from the reference, and why. The conformance test
+// (test/openapi/conformance.test.ts) fails on any other difference, and on an entry nothing matches.
+// docs/openapi.md shows this list (the same test keeps that copy current).
+
+export interface Deviation {
+  /** The operations it covers (`'PUT /v1/groups'`), or '*' for any operation the field appears in. */
+  operations: '*' | readonly string[];
+  /**
+   * Where the difference is, as the test names it: `parameter query.cursor`, `body.remote_info`,
+   * `status 204`, `response 200.results[].manager_id`. `*` matches anything.
+   */
+  where: string;
+  /** Optional: which kind of difference (`here, not in the reference`, `type …`); `*` matches anything. */
+  what?: string;
+  reason: string;
+}
+
+const RESOURCE_AND_GROUP_WRITES = ['POST /v1/resources', 'PUT /v1/resources', 'POST /v1/groups', 'PUT /v1/groups'];
+const PAGED_EDGE_LISTS = ['GET /v1/resources/{resource_id}/users', 'GET /v1/resources/{resource_id}/non-human-identities', 'GET /v1/sessions'];
+
+export const DEVIATIONS: readonly Deviation[] = [
+  {
+    operations: '*',
+    where: '*request_configuration*.organization_id',
+    reason: 'The reference requires `organization_id` in a request configuration but does not describe it. Gatehouse describes it: always the nil UUID, since one Gatehouse serves one organization.',
+  },
+  {
+    operations: '*',
+    where: '*reviewer_stages[].stage',
+    reason: 'The reference requires `stage` in a reviewer stage but does not describe it. Gatehouse describes it as the stage\'s position (an integer from 1).',
+  },
+  {
+    operations: '*',
+    where: '*.access_levels',
+    what: 'here, not in the reference',
+    reason: 'Extension: a resource lists the access levels it offers (`access_levels`), and create and update may set them. The reference has no way to declare them.',
+  },
+  {
+    operations: '*',
+    where: '*.manager_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: a user carries `manager_id` when a manager is recorded (POST /v1/users takes it).',
+  },
+  {
+    operations: ['GET /v1/tag', 'GET /v1/tag/{tag_id}', 'GET /v1/tags', 'POST /v1/tag', 'GET /v1/users/{user_id}/tags', 'GET /v1/groups/{group_id}/tags', 'GET /v1/resources/{resource_id}/tags'],
+    where: '*admin_owner_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: a tag may have an administering owner. POST /v1/tag takes `admin_owner_id` in the body as well as in the reference\'s deprecated query parameter, and every Tag returns it when set.',
+  },
+  {
+    operations: '*',
+    where: '*.id',
+    what: 'here, not in the reference',
+    reason: 'Bundles also carry `id`, equal to `bundle_id`: the reference\'s own samples use it, and PUT checks a given `id` against the path.',
+  },
+  {
+    operations: ['PUT /v1/bundles/{bundle_id}'],
+    where: 'body.*',
+    what: 'in the reference, not here',
+    reason: 'The reference\'s body is a whole Bundle. Gatehouse reads only the fields a caller can change; the read-only counts and times are accepted and ignored.',
+  },
+  {
+    operations: ['PUT /v1/bundles/{bundle_id}'],
+    where: 'status 204',
+    reason: 'An update always answers 200 with the updated bundle, so a client never has to read it back.',
+  },
+  {
+    operations: ['PUT /v1/resources', 'PUT /v1/groups'],
+    where: '*.folder_id',
+    reason: 'Gatehouse has no folders; `folder_id` is neither stored nor returned.',
+  },
+  {
+    operations: ['PUT /v1/resources', 'PUT /v1/groups'],
+    where: 'response 200.*',
+    reason: 'A bulk update answers each updated item whole (Resource or Group), where the reference lists only the updatable fields. Every updatable field is in the whole object too, except `folder_id`.',
+  },
+  {
+    operations: ['POST /v1/resources', 'POST /v1/groups'],
+    where: 'body.*',
+    what: 'here, not in the reference',
+    reason: 'Extension: create accepts every field that update accepts (owner, durations, approvals, request configurations, parent, access levels), so one call makes a complete item.',
+  },
+  {
+    operations: ['POST /v1/resources', 'POST /v1/groups'],
+    where: 'body.remote_info',
+    reason: '`remote_info` is accepted as any JSON object of at most one kind and stored as given. Gatehouse syncs nothing, so it does not check each provider\'s fields.',
+  },
+  {
+    operations: ['POST /v1/resources', 'POST /v1/groups'],
+    where: 'body.remote_*_id',
+    what: 'type string in the reference, number|string here',
+    reason: 'The reference\'s samples send remote ids as numbers. Numbers are accepted and kept as text.',
+  },
+  {
+    operations: RESOURCE_AND_GROUP_WRITES,
+    where: 'body*',
+    what: 'type * in the reference, null|* here',
+    reason: 'These fields also accept `null`, meaning "clear it" (no override, no template, no condition, no ticket propagation).',
+  },
+  {
+    operations: PAGED_EDGE_LISTS,
+    where: 'parameter query.*',
+    what: 'here, not in the reference',
+    reason: 'These lists page like every other list (`cursor`, `page_size`), so no answer is ever silently cut short. The reference\'s `limit` is still read as the page size.',
+  },
+  {
+    operations: ['GET /v1/resources/{resource_id}/non-human-identities'],
+    where: 'response 200.*',
+    what: 'here, not in the reference',
+    reason: 'The page carries `next` and `previous`, as every list does, so `limit` never cuts it short without saying so.',
+  },
+  {
+    operations: ['GET /v1/resources/{resource_id}/users/{user_id}'],
+    where: '*cursor',
+    reason: 'A user holds at most a handful of levels on one resource, so the answer is never paged: `cursor` is neither read nor returned.',
+  },
+  {
+    operations: ['POST /v1/tags/{tag_id}/groups/{group_id}', 'POST /v1/tags/{tag_id}/resources/{resource_id}'],
+    where: 'body',
+    reason: 'All three tag attachments take the same optional, ignored object body. The reference gives a body only to the user one.',
+  },
+];
+
+const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`);
+
+/** Whether `deviation` covers the difference `what` at `where` in `operation`. */
+export function covers(deviation: Deviation, operation: string, where: string, what: string): boolean {
+  if (deviation.operations !== '*' && !deviation.operations.includes(operation)) return false;
+  return glob(deviation.where).test(where) && (deviation.what === undefined || glob(deviation.what).test(what));
+}
+
+/** The list as Markdown, for docs/openapi.md. */
+export function renderDeviations(): string {
+  const cell = (text: string) => text.replaceAll('|', '\\|');
+  const rows = DEVIATIONS.map((d) => {
+    const ops = d.operations === '*' ? 'any' : d.operations.map((op) => `\`${op}\``).join(', ');
+    return `| ${ops} | \`${cell(d.where)}\`${d.what ? ` (${cell(d.what)})` : ''} | ${cell(d.reason)} |`;
+  });
+  return ['| operations | where | why |', '| --- | --- | --- |', ...rows].join('\n');
+}

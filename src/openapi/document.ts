@@ -1,0 +1,164 @@
+// Builds Gatehouse's OpenAPI 3.1 document from the modules' operation groups: request schemas from
+// their Valibot schemas, responses from the named components, errors from the one error shape.
+import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
+import { VERSION } from '../version.ts';
+import { errorCodesFor, pathParameterNames, splitKey, type OperationDoc, type OperationGroup } from './operations.ts';
+import { component, componentName, type JsonSchema } from './schema.ts';
+import { bodySchema, queryParameters } from './valibot.ts';
+
+type Json = Record<string, unknown>;
+
+/** The one error shape every failure has. */
+export const ErrorBody = component('Error', {
+  type: 'object',
+  description: 'Every failure has this shape; `code` is the contract, `message` is for people.',
+  properties: {
+    code: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'What went wrong, from a closed set; the HTTP status follows from it.' },
+    message: { type: 'string', minLength: 1, description: 'What went wrong, in words, naming the field where one is at fault.' },
+    details: {
+      type: 'array',
+      description: 'One entry per bad input field; empty when no field is at fault.',
+      items: {
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'The field, dotted (`owners.2.name`), or `body`/`query` for the whole input.' },
+          message: { type: 'string', description: 'What is wrong with it.' },
+        },
+        required: ['path', 'message'],
+        additionalProperties: false,
+      },
+    },
+    request_id: { type: 'string', minLength: 1, description: 'Also sent as the X-Request-Id header; quote it when reporting a problem.' },
+  },
+  required: ['code', 'message', 'details', 'request_id'],
+  additionalProperties: false,
+});
+
+const UUID_PARAMETER: JsonSchema = { type: 'string', format: 'uuid' };
+
+/** Writes named components as $refs and collects their definitions into `components`. */
+class ComponentWriter {
+  readonly components: Record<string, Json> = {};
+  readonly #owners = new Map<string, object>();
+
+  write(schema: unknown, root = false): unknown {
+    if (Array.isArray(schema)) return schema.map((item) => this.write(item));
+    if (typeof schema !== 'object' || schema === null) return schema;
+    const name = root ? undefined : componentName(schema);
+    if (name !== undefined) {
+      const owner = this.#owners.get(name);
+      if (owner !== undefined && owner !== schema) throw new Error(`two different schemas are both named component ${name}`);
+      if (owner === undefined) {
+        this.#owners.set(name, schema);
+        this.components[name] = this.write(schema, true) as Json;
+      }
+      return { $ref: `#/components/schemas/${name}` };
+    }
+    return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, this.write(value)]));
+  }
+}
+
+/** Each error status once, in components.responses, listing every code that answers with it. */
+function errorResponseComponents(): Record<string, Json> {
+  const byStatus = new Map<number, string[]>();
+  for (const [code, status] of Object.entries(ERROR_STATUS)) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus.entries()].map(([status, codes]) => [
+      `Error${status}`,
+      { description: `Failed: ${codes.map((code) => `\`${code}\``).join(' or ')}.`, content: { 'application/json': { schema: ErrorBody } } },
+    ]),
+  );
+}
+
+function errorResponses(codes: ErrorCode[]): Record<string, Json> {
+  const statuses = [...new Set(codes.map((code) => ERROR_STATUS[code]))].sort((a, b) => a - b);
+  return Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
+}
+
+function operationObject(tag: string, key: string, doc: OperationDoc): Json {
+  const { method, path } = splitKey(key);
+  const names = pathParameterNames(path);
+  for (const name of Object.keys(doc.pathParams ?? {})) {
+    if (!names.includes(name)) throw new Error(`${key}: pathParams names ${name}, which the path does not have`);
+  }
+  const parameters: Json[] = names.map((name) => {
+    const custom = doc.pathParams?.[name];
+    return { name, in: 'path', required: true, description: custom?.description ?? `The ${name.replace(/_id$/, '').replaceAll('_', ' ')}'s id.`, schema: custom?.schema ?? UUID_PARAMETER };
+  });
+  if (doc.query) parameters.push(...(queryParameters(doc.query) as unknown as Json[]));
+
+  const op: Json = {
+    tags: [tag],
+    summary: doc.summary,
+    ...(doc.description ? { description: doc.description } : {}),
+    operationId: operationId(method, path),
+    ...(parameters.length > 0 ? { parameters } : {}),
+  };
+  if (doc.body) {
+    op.requestBody = {
+      required: doc.body.type !== 'optional',
+      content: { 'application/json': { schema: bodySchema(doc.body) } },
+    };
+  }
+  const mediaType = doc.responseMediaType ?? 'application/json';
+  const responses: Record<string, Json> = {};
+  for (const [status, schema] of Object.entries(doc.responses)) {
+    const name = schema ? componentName(schema) : undefined;
+    responses[status] = {
+      description: name ? `Success: ${name}` : 'Success',
+      ...(schema ? { content: { [mediaType]: { schema } } } : {}),
+    };
+  }
+  Object.assign(responses, errorResponses(errorCodesFor(method, path, doc)));
+  op.responses = responses;
+  if (doc.public) op.security = [];
+  if (doc.extension) op['x-gatehouse-extension'] = true;
+  return op;
+}
+
+/** A stable id from method and path: GET /v1/owners/{owner_id}/users → get_owners_owner_id_users. */
+function operationId(method: string, path: string): string {
+  const words = path.replace(/^\/v1\//, '/').split('/').filter(Boolean).map((part) => part.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_'));
+  return [method.toLowerCase(), ...words].join('_');
+}
+
+/**
+ * The whole document. Throws when two groups document the same operation, a pathParams entry
+ * names no placeholder, or two different schemas claim one component name.
+ */
+export function buildOpenApiDocument(groups: readonly OperationGroup[]): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const group of groups) {
+    for (const [key, doc] of Object.entries(group.operations)) {
+      if (!doc) continue;
+      const { method, path } = splitKey(key);
+      const item = (paths[path] ??= {});
+      const lower = method.toLowerCase();
+      if (item[lower]) throw new Error(`${key} is documented twice`);
+      item[lower] = operationObject(group.tag, key, doc);
+    }
+  }
+  const writer = new ComponentWriter();
+  const written = writer.write(paths) as Json;
+  const responses = writer.write(errorResponseComponents()) as Json;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Gatehouse',
+      version: VERSION,
+      summary: 'Self-hosted access management with an API wire-compatible with Opal Security\'s public v1 API.',
+      description:
+        'Every operation under /v1 needs `Authorization: Bearer <token>`; READ_ONLY tokens may only read. ' +
+        'Operations marked `x-gatehouse-extension` are Gatehouse\'s own; the rest follow the reference API. ' +
+        'Every failure answers the `Error` shape. Lists page by cursor: pass `next` back as `cursor`.',
+    },
+    tags: [...new Set(groups.map((group) => group.tag))].map((name) => ({ name })),
+    security: [{ bearerAuth: [] }],
+    paths: written,
+    components: {
+      schemas: writer.components,
+      responses,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token made with `gatehouse token` or POST /v1/tokens.' } },
+    },
+  };
+}

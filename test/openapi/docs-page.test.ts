@@ -1,0 +1,58 @@
+// The /docs page in a real browser (Debian's chromium through playwright-core): it renders the document
+// and every request it makes goes to Gatehouse itself. Skipped where no chromium is installed.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+
+const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
+const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)`;
+
+describe('the /docs page in a browser', { skip }, () => {
+  let app: TestApp;
+  let browser: Browser;
+  let shots: string;
+  before(async () => {
+    app = await startTestApp();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    shots = process.env.GATEHOUSE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'gatehouse-docs-'));
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    if (!process.env.GATEHOUSE_SCREENSHOTS) rmSync(shots, { recursive: true, force: true });
+  });
+
+  it('renders every operation from Gatehouse alone, with no request elsewhere and no error', async () => {
+    const origin = new URL(app.url).origin;
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => requests.push(request.url()));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('response', (res) => {
+      if (res.status() >= 400) problems.push(`${res.status()} for ${res.url()}`);
+    });
+
+    const response = await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' });
+    assert.equal(response?.status(), 200);
+    await page.locator('.opblock-summary').first().waitFor({ timeout: 30_000 });
+    // Every operation of the document is on the page (Swagger UI draws one block per operation).
+    const doc = (await (await fetch(`${origin}/openapi.json`)).json()) as { paths: Record<string, object> };
+    const operations = Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).length, 0);
+    assert.equal(await page.locator('.opblock-summary').count(), operations);
+    assert.ok(await page.getByText('Create an owner').first().isVisible());
+    await page.screenshot({ path: join(shots, 'docs.png') });
+
+    const elsewhere = requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'));
+    assert.deepEqual(elsewhere, [], 'the page asked for something outside Gatehouse');
+    assert.ok(requests.includes(`${origin}/openapi.json`), 'the page did not load the document');
+    assert.deepEqual(problems, [], 'the page logged errors');
+  });
+});
