@@ -255,6 +255,15 @@ describe('access graph', () => {
       const events = await eventsFor(user.user_id, 'GROUP_USERS_EXPIRED');
       assert.equal(events.length, 1);
       assert.equal(events[0]!.sub_events[0]!.expiration_date, expiry);
+
+      // A dead edge removed by hand before the sweep reaches it still leaves its expiry event.
+      const other = await createUser(app.api);
+      const { expiration_date: otherExpiry } = await join(group.group_id, other.user_id, { duration_minutes: 1 });
+      app.clock.set(otherExpiry as string);
+      assert.equal((await app.api.delete(`/groups/${group.group_id}/users/${other.user_id}`)).status, 200);
+      assert.equal((await eventsFor(other.user_id, 'GROUP_USERS_EXPIRED')).length, 1);
+      assert.equal((await eventsFor(other.user_id, 'GROUP_USERS_REMOVED')).length, 0);
+      assert.equal(sweep(app.ctx, app.clock.now()), 0);
       app.clock.set(start);
     });
 

@@ -5,6 +5,7 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { EDGE_KINDS, NEVER, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
 import type { EdgeRow } from './store.ts';
+import { SYSTEM_ACTOR } from './sweep.ts';
 
 /** Statuses whose holder holds nothing: their edges end when the status is set, and no grant is accepted. */
 export const OFFBOARDED_STATUSES = ['SUSPENDED', 'DEPROVISIONED', 'DELETED'] as const;
@@ -262,7 +263,9 @@ export function revokeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
     requireEnd(ctx, k.principalType, key.principalId, PATH_OF[kind].principal);
     const wasLive = access.live(kind, key, now);
     if (wasLive) refuseRuleEdge(wasLive, PATH_OF[kind].item);
-    access.revoke(kind, key, now);
+    const removed = access.revoke(kind, key, now);
+    // A dead row the sweep had not reached yet: its end is still recorded, as the sweep would have.
+    if (removed && !wasLive) events.record(SYSTEM_ACTOR, k.events.expired, [edgeSubEvent(ctx, kind, k.events.expired, removed)]);
     if (!wasLive) return;
     const ended = afterEdgeChange(ctx, kind, wasLive, now);
     events.record(actor, k.events.removed, [edgeSubEvent(ctx, kind, k.events.removed, wasLive), ...ended]);
@@ -331,7 +334,8 @@ export function offboardUser(ctx: AppContext, userId: string, now: Date): SubEve
   for (const kind of ['resource_user', 'group_user'] as const) {
     for (const row of access.revokeAllOfPrincipal(kind, userId, now)) {
       const live = row.expiration_date === null || row.expiration_date > now.toISOString();
-      if (live) sub.push(edgeSubEvent(ctx, kind, EDGE_KINDS[kind].events.removed, row));
+      const { removed, expired } = EDGE_KINDS[kind].events;
+      sub.push(edgeSubEvent(ctx, kind, live ? removed : expired, row));
     }
   }
   return [...sub, ...reconcileSessions(ctx, { userId }, now)];
