@@ -54,6 +54,22 @@ describe('single executable', { skip: (process.platform !== 'linux' || process.a
         `executable ${(statSync(built).size / 1048576).toFixed(1)} MB; spawn → first answered request ${answeredMs.toFixed(0)} ms`,
       );
 
+      // The API document and its viewer come from inside the executable: no token, no network.
+      const base = service.url.replace(/\/v1$/, '');
+      const doc = await fetch(`${base}/openapi.json`);
+      assert.equal(doc.status, 200);
+      const document = (await doc.json()) as { openapi: string; paths: Record<string, unknown> };
+      assert.match(document.openapi, /^3\.1\./);
+      assert.ok('/v1/users' in document.paths, 'the document describes /v1/users');
+      const page = await fetch(`${base}/docs`);
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get('content-type') ?? '', /^text\/html/);
+      for (const asset of ['/docs/viewer.js', '/docs/viewer.css']) {
+        const res = await fetch(base + asset);
+        assert.equal(res.status, 200, asset);
+        assert.ok((await res.arrayBuffer()).byteLength > 10_000, `${asset} carries the viewer`);
+      }
+
       const line = await service.waitFor((r) => r.msg === 'request' && r.path === '/v1/users');
       assert.equal(line.token_label, 'bootstrap');
       assert.equal(line.status, 200);
