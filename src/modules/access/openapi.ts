@@ -1,19 +1,45 @@
 // The access module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
 import { defineOperations } from '../../openapi/operations.ts';
 import { EmptyObject } from '../../openapi/schema.ts';
-import { ResourceAccessUserList, ResourceUser } from '../../openapi/components/access.ts';
-import { AddEdgeBody as AddResourceUserBody, AddEdgeQuery as AddResourceUserQuery, ListEdgesQuery, RemoveEdgeQuery, UpdateEdgeBody as UpdateResourceUserBody } from './schemas.ts';
+import {
+  GroupContainingGroup, GroupContainingGroupList, GroupResource, GroupResourceList, GroupUser, GroupUserList,
+  ResourceAccessUserList, ResourceUser, ResourceUserAccessStatus,
+} from '../../openapi/components/access.ts';
+import { PageQuery } from './routes.ts';
+import {
+  AccessStatusQuery, AddContainingGroupBody, AddEdgeBody, AddEdgeQuery, ContainingGroupsQuery, ListEdgesQuery, RemoveEdgeQuery,
+  SetGroupResourcesBody, UpdateEdgeBody,
+} from './schemas.ts';
+
+const ADD_EDGE_NOTE =
+  '`duration_minutes` (0 for indefinite) and `access_level_remote_id` may come in the body or, as the ' +
+  'reference\'s deprecated form, in the query string; the body wins. Holding that level already is a `conflict`.';
 
 export const accessOperations = defineOperations('access', {
+  // What one user holds.
+  'GET /v1/resources/users/{user_id}': {
+    summary: 'List the resources a user holds',
+    description: 'Direct and through groups, one row per resource and level, with the number of paths to each.',
+    query: ListEdgesQuery,
+    responses: { 200: ResourceAccessUserList },
+  },
+  'GET /v1/groups/users/{user_id}': {
+    summary: 'List the groups a user is in',
+    description: 'Direct, through nested groups and by access rule, one row per group and level.',
+    query: PageQuery,
+    responses: { 200: GroupUserList },
+  },
+
+  // Users of a resource.
   'GET /v1/resources/{resource_id}/users': {
-    summary: 'List the users with access to a resource',
-    description: 'Unexpired direct access only.',
+    summary: 'List the users who hold a resource',
+    description: 'Direct and through groups, one row per user and level, unexpired.',
     query: ListEdgesQuery,
     responses: { 200: ResourceAccessUserList },
   },
   'GET /v1/resources/{resource_id}/users/{user_id}': {
     summary: 'Get a user\'s access to a resource',
-    description: 'Every level the user holds directly, unexpired; a handful at most, so never paged.',
+    description: 'Every level the user holds, directly or through groups; a handful at most, so never paged.',
     responses: {
       200: {
         type: 'object',
@@ -24,21 +50,106 @@ export const accessOperations = defineOperations('access', {
   },
   'POST /v1/resources/{resource_id}/users/{user_id}': {
     summary: 'Give a user access to a resource',
-    description:
-      '`duration_minutes` (0 for indefinite) and `access_level_remote_id` may come in the body or, as the ' +
-      'reference\'s deprecated form, in the query string; the body wins. Holding that level already is a `conflict`.',
-    query: AddResourceUserQuery,
-    body: AddResourceUserBody,
+    description: ADD_EDGE_NOTE,
+    query: AddEdgeQuery,
+    body: AddEdgeBody,
     responses: { 200: ResourceUser },
   },
   'PUT /v1/resources/{resource_id}/users/{user_id}': {
-    summary: 'Change how long a user keeps access to a resource',
-    body: UpdateResourceUserBody,
+    summary: 'Change a user\'s direct access to a resource',
+    description: 'Sets how long the direct access lasts and, with `access_level_remote_id`, moves it to that level.',
+    body: UpdateEdgeBody,
     responses: { 200: ResourceUser },
   },
   'DELETE /v1/resources/{resource_id}/users/{user_id}': {
-    summary: 'Take a user\'s access to a resource away',
+    summary: 'Take a user\'s direct access to a resource away',
+    description: 'Removing access the user does not hold directly is an empty success.',
     query: RemoveEdgeQuery,
     responses: { 200: EmptyObject },
+  },
+  'GET /v1/resource-user-access-status/{resource_id}/{user_id}': {
+    summary: 'Check whether a user holds a resource at a level',
+    description: 'Counts access through groups too. `cursor` and `page_size` are accepted and ignored.',
+    query: AccessStatusQuery,
+    responses: { 200: ResourceUserAccessStatus },
+  },
+  'GET /v1/resources/{resource_id}/groups': {
+    summary: 'List the groups that give access to a resource',
+    responses: { 200: GroupResourceList },
+  },
+
+  // Members of a group.
+  'GET /v1/groups/{group_id}/users': {
+    summary: 'List a group\'s members',
+    description: 'Direct, through nested groups and by access rule, one row per user and level, unexpired.',
+    query: PageQuery,
+    responses: { 200: GroupUserList },
+  },
+  'POST /v1/groups/{group_id}/users/{user_id}': {
+    summary: 'Add a user to a group',
+    description: ADD_EDGE_NOTE,
+    query: AddEdgeQuery,
+    body: AddEdgeBody,
+    responses: { 200: GroupUser },
+  },
+  'PUT /v1/groups/{group_id}/users/{user_id}': {
+    summary: 'Change a user\'s direct membership of a group',
+    description: 'Sets how long the membership lasts and, with `access_level_remote_id`, moves it to that level.',
+    body: UpdateEdgeBody,
+    responses: { 200: GroupUser },
+  },
+  'DELETE /v1/groups/{group_id}/users/{user_id}': {
+    summary: 'Remove a user from a group',
+    description: 'Removing a membership the user does not hold directly is an empty success.',
+    query: RemoveEdgeQuery,
+    responses: { 200: EmptyObject },
+  },
+
+  // A group's access to resources.
+  'GET /v1/groups/{group_id}/resources': {
+    summary: 'List the resources a group gives access to',
+    responses: { 200: GroupResourceList },
+  },
+  'PUT /v1/groups/{group_id}/resources': {
+    summary: 'Replace the resources a group gives access to',
+    description: 'All or nothing: when one item is refused, nothing changes, and the error names `resources.N.field`.',
+    body: SetGroupResourcesBody,
+    responses: { 200: EmptyObject },
+  },
+  'POST /v1/groups/{group_id}/resources/{resource_id}': {
+    summary: 'Give a group access to a resource',
+    description: '`duration_minutes` (0 or absent for indefinite) and `access_level_remote_id` may come in the body or in the query string; the body wins.',
+    query: AddEdgeQuery,
+    body: AddEdgeBody,
+    responses: { 200: GroupResource },
+  },
+  'DELETE /v1/groups/{group_id}/resources/{resource_id}': {
+    summary: 'Take a group\'s access to a resource away',
+    description: 'The reference removes one resource only by replacing the whole set (PUT); this removes one level of one. Removing access the group does not hold is an empty success.',
+    extension: true,
+    query: RemoveEdgeQuery,
+    responses: { 200: EmptyObject },
+  },
+
+  // Nesting.
+  'GET /v1/groups/{group_id}/containing-groups': {
+    summary: 'List the groups a group sits in',
+    query: ContainingGroupsQuery,
+    responses: { 200: GroupContainingGroupList },
+  },
+  'POST /v1/groups/{group_id}/containing-groups': {
+    summary: 'Put a group inside another',
+    description: 'A nesting that would make a cycle is refused, naming `containing_group_id`.',
+    body: AddContainingGroupBody,
+    responses: { 200: GroupContainingGroup },
+  },
+  'GET /v1/groups/{group_id}/containing-groups/{containing_group_id}': {
+    summary: 'Get one nesting of a group',
+    responses: { 200: GroupContainingGroup },
+  },
+  'DELETE /v1/groups/{group_id}/containing-groups/{containing_group_id}': {
+    summary: 'Take a group out of another',
+    query: RemoveEdgeQuery,
+    responses: { 204: undefined },
   },
 });

@@ -14,7 +14,8 @@ import {
 import { grantDirect, putEdge, requireEnd, revokeEdge, setGroupResources } from './service.ts';
 import type { ApiRequest } from '../../http/router.ts';
 
-const PageQuery = v.object({ ...PageQueryEntries });
+/** GET …/groups/users/{user_id} and …/groups/{group_id}/users: cursor and page_size. */
+export const PageQuery = v.object({ ...PageQueryEntries });
 
 /**
  * POST …/{item}/{principal}: the reference keeps deprecated query parameters beside the body. The body

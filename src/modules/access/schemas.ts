@@ -1,4 +1,5 @@
 // Valibot schemas for access edges of every kind and the reads of effective access.
+import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EdgeDurationMinutes, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QueryInteger, Uuid } from '../../http/common-schemas.ts';
 import { MAX_EDGE_MINUTES } from './edges.ts';
@@ -21,12 +22,18 @@ export const AddEdgeQuery = v.object({
   access_level_remote_id: v.optional(QueryAccessLevelRemoteId),
 });
 
-/** POST bodies are optional, since the query string may carry everything; a JSON null is "no body". */
+const AddEdgeFields = v.object({
+  duration_minutes: v.optional(EdgeDurationMinutes),
+  access_level_remote_id: v.optional(AccessLevelRemoteId),
+});
+
+/**
+ * POST bodies are optional, since the query string may carry everything; a JSON null is "no body".
+ * The API document shows the object alone (an absent body is the documented way to send none).
+ */
 export const AddEdgeBody = v.pipe(
-  v.optional(v.nullable(v.object({
-    duration_minutes: v.optional(EdgeDurationMinutes),
-    access_level_remote_id: v.optional(AccessLevelRemoteId),
-  })), {}),
+  v.optional(v.nullable(AddEdgeFields), {}),
+  v.metadata({ openapi: toJsonSchema(AddEdgeFields, { target: 'draft-2020-12', typeMode: 'input', errorMode: 'ignore' }) }),
   v.transform((body) => body ?? {}),
 );
 

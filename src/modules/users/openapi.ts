@@ -3,7 +3,7 @@ import { defineOperations } from '../../openapi/operations.ts';
 import { EmptyObject } from '../../openapi/schema.ts';
 import { ThirdPartyProviderEnum } from '../../openapi/components/enums.ts';
 import { PaginatedRemoteUsersList, PaginatedUsersList, RemoteUser, User } from '../../openapi/components/people.ts';
-import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery } from './schemas.ts';
+import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, UpdateUserBody } from './schemas.ts';
 
 export const userOperations = defineOperations('users', {
   'POST /v1/users': {
@@ -43,6 +43,15 @@ export const userOperations = defineOperations('users', {
     description: 'Give `user_id` or `email`; when both are given, `user_id` decides.',
     query: GetUserQuery,
     errors: ['not_found'],
+    responses: { 200: User },
+  },
+  'PUT /v1/users/{user_id}': {
+    summary: 'Update a user',
+    description:
+      'Changes only the fields given; `manager_id: null` clears the manager. Setting `hr_idp_status` to a ' +
+      'leaving status offboards the user: every access edge and session they hold ends at once.',
+    extension: true,
+    body: UpdateUserBody,
     responses: { 200: User },
   },
   'GET /v1/users/{user_id}': {
