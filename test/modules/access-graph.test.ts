@@ -398,7 +398,18 @@ describe('access graph', () => {
       assert.equal(invalid.status, 400);
       assert.ok(invalid.body.details.some((d: { path: string }) => d.path === 'ruleClauses.when.clauses.0.selectors.1.key'), JSON.stringify(invalid.body));
       assert.equal((await app.api.post('/access-rules', { ...body, ruleClauses: { when: { clauses: [] } } })).body.details[0].path, 'ruleClauses.when.clauses');
+      // Attribute selectors Gatehouse cannot match are refused, not ignored (ignored in `unless`, they would widen the rule).
+      const selector = { key: 'team', value: 'eng', connection_id: CONNECTION };
+      const attributes = await app.api.post('/access-rules', {
+        ...body, ruleClauses: { when: { clauses: [{ selectors: [selector] }] }, unless: { clauses: [{ selectors: [selector], attribute_selectors: [{ key: 'title', value: 'contractor' }] }] } },
+      });
+      assert.equal(attributes.status, 400);
+      assert.equal(attributes.body.details[0].path, 'ruleClauses.unless.clauses.0.attribute_selectors');
       assert.equal(await countEvents('ACCESS_RULES_CREATED'), before);
+      const emptyAttributes = await app.api.post('/access-rules', {
+        ...body, name: 'whole object sent back', ruleClauses: { when: { clauses: [{ selectors: [selector], attribute_selectors: [] }] } },
+      });
+      assert.equal(emptyAttributes.status, 201, JSON.stringify(emptyAttributes.body));
       assert.equal((await app.api.get(`/access-rules/${NO_SUCH_ID}`)).status, 404);
     });
   });

@@ -9,9 +9,15 @@ const TagSelector = v.object({
 });
 
 /** Selectors within a clause are ORed; a clause with none would match nobody, so one is required. */
-const Clause = v.object({
+const Clause = v.pipe(v.object({
   selectors: v.pipe(v.array(TagSelector, 'must be a list of tag selectors'), v.minLength(1, 'must list at least one selector'), v.maxLength(100, 'must list at most 100 selectors')),
-});
+  // Gatehouse keeps no user attributes. Ignoring a selector it cannot match would silently widen an
+  // `unless` (and so the rule's members), so a non-empty list is refused; an empty one (a client
+  // sending a whole object back) is fine.
+  attribute_selectors: v.optional(
+    v.pipe(v.array(v.object({}), 'must be a list'), v.maxLength(0, 'is not supported: Gatehouse keeps no user attributes to match')),
+  ),
+}), v.transform(({ attribute_selectors, ...clause }) => clause));
 
 /** Clauses are ANDed. */
 const Conjunction = v.object({
