@@ -2,7 +2,7 @@
 // so what the document says a client may send is what the code accepts.
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import type { JsonSchema } from './schema.ts';
+import { component, type JsonSchema } from './schema.ts';
 
 /**
  * What a `v.metadata({ openapi })` step in a pipe means: from that step on, the document shows this
@@ -36,10 +36,37 @@ const config: ConversionConfig = {
   },
 };
 
+/** Recursive (`v.lazy`) schemas, by title: one component each, shared by every body that uses it. */
+const recursive = new Map<string, JsonSchema>();
+
 function convert(schema: v.GenericSchema): JsonSchema {
   const out = toJsonSchema(schema, config) as JsonSchema;
   delete out.$schema;
-  return out;
+  const defs = out.$defs as Record<string, JsonSchema> | undefined;
+  if (!defs) return out;
+  // The converter writes a recursive schema as `#/$defs/<n>`, which inside the API document would
+  // point at the document's root. Each one becomes a named component (its `v.title`) instead.
+  delete out.$defs;
+  const named = new Map<string, JsonSchema>();
+  const fresh: JsonSchema[] = [];
+  for (const [id, def] of Object.entries(defs)) {
+    if (typeof def.title !== 'string') throw new Error('a recursive (v.lazy) schema needs a v.title: it becomes a named component');
+    const { title, ...rest } = def;
+    if (!recursive.has(title)) {
+      recursive.set(title, component(title, rest));
+      fresh.push(rest);
+    }
+    named.set(`#/$defs/${id}`, recursive.get(title)!);
+  }
+  const resolve = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(resolve);
+    if (typeof node !== 'object' || node === null) return node;
+    const ref = (node as JsonSchema).$ref;
+    if (typeof ref === 'string' && named.has(ref)) return named.get(ref);
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, resolve(value)]));
+  };
+  for (const def of fresh) for (const [key, value] of Object.entries(def)) def[key] = resolve(value);
+  return resolve(out) as JsonSchema;
 }
 
 /** The JSON Schema of a request body schema. */

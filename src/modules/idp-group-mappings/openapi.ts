@@ -1,4 +1,50 @@
 // The idp-group-mappings module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
 import { defineOperations } from '../../openapi/operations.ts';
+import { component, EmptyObject } from '../../openapi/schema.ts';
+import { ReplaceMappingsBody, UpsertMappingBody } from './schemas.ts';
 
-export const idpGroupMappingOperations = defineOperations('idp-group-mappings', {});
+/** A group offered through an identity provider's app, with how it is shown. */
+export const IdpGroupMapping = component('IdpGroupMapping', {
+  type: 'object',
+  properties: {
+    app_resource_id: { type: 'string', format: 'uuid' },
+    group_id: { type: 'string', format: 'uuid' },
+    alias: { type: 'string' },
+    hidden_from_end_user: { type: 'boolean' },
+  },
+  required: ['group_id', 'hidden_from_end_user'],
+});
+
+export const IdpGroupMappingList = component('IdpGroupMappingList', {
+  type: 'object',
+  properties: { mappings: { type: 'array', items: IdpGroupMapping } },
+  required: ['mappings'],
+});
+
+export const idpGroupMappingOperations = defineOperations('idp-group-mappings', {
+  'GET /v1/idp-group-mappings/{app_resource_id}': {
+    summary: 'List an app\'s group mappings',
+    description: 'In the order they were made.',
+    responses: { 200: IdpGroupMappingList },
+  },
+  'PUT /v1/idp-group-mappings/{app_resource_id}': {
+    summary: 'Replace an app\'s group mappings',
+    description: 'The list given becomes the whole set; mappings not listed are removed. Answers the new set.',
+    body: ReplaceMappingsBody,
+    responses: { 200: IdpGroupMappingList },
+  },
+  'GET /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': {
+    summary: 'Get one group mapping',
+    responses: { 200: IdpGroupMapping },
+  },
+  'POST /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': {
+    summary: 'Map a group to an app, or change its mapping',
+    description: 'A field left out keeps its current value (or its default on a new mapping); an `alias` of null or "" removes the alias.',
+    body: UpsertMappingBody,
+    responses: { 200: IdpGroupMapping },
+  },
+  'DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': {
+    summary: 'Remove a group mapping',
+    responses: { 200: EmptyObject },
+  },
+});

@@ -27,7 +27,7 @@ export type ReplaceMappingInput = v.InferOutput<typeof ReplaceMappingsBody>['map
  * POST …/groups/{group_id}: an upsert; a field left out (or, for hidden_from_end_user, null) keeps its
  * current value, or its default on a new mapping. An alias of null (or "") removes the alias.
  */
-export const UpsertMappingBody = v.nullish(
+export const UpsertMappingBody = v.optional(
   v.object({
     alias: v.optional(v.nullable(Alias)),
     hidden_from_end_user: v.optional(v.nullable(v.boolean('must be true or false'))),

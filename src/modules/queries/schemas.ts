@@ -31,7 +31,8 @@ const List = <S extends v.GenericSchema>(item: S, max = 1000) =>
   v.pipe(v.array(item, 'must be a list'), v.maxLength(max, `must list at most ${max} values`));
 const LowerUuid = v.pipe(Uuid, v.toLowerCase());
 
-const EntityFiltersSchema: v.GenericSchema<unknown, EntityFilters> = v.object({
+// The title names it in the API document (a recursive schema is a component there).
+const EntityFiltersSchema: v.GenericSchema<unknown, EntityFilters> = v.pipe(v.object({
   entityTypes: v.optional(List(v.picklist(ENTITY_TYPES, `must be one of ${ENTITY_TYPES.join(', ')}`))),
   entityItemTypes: v.optional(List(v.picklist(ENTITY_ITEM_TYPES, 'must be a user, group or resource type'))),
   entityName: v.optional(
@@ -54,7 +55,7 @@ const EntityFiltersSchema: v.GenericSchema<unknown, EntityFilters> = v.object({
   allOf: v.optional(List(v.lazy(() => EntityFiltersSchema), 100)),
   anyOf: v.optional(List(v.lazy(() => EntityFiltersSchema), 100)),
   not: v.optional(v.lazy(() => EntityFiltersSchema)),
-});
+}), v.title('AccessEntityFilters'));
 
 export const RunQueryBody = v.object({
   type: v.picklist(['NODE'], 'must be NODE (the only query type)'),

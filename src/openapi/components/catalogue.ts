@@ -139,6 +139,7 @@ export const Group = component('Group', {
   description: 'A set of users that is given access as one.',
   type: 'object',
   properties: {
+    access_levels: extensionField({ type: 'array', items: ResourceAccessLevel }, 'The access levels the group offers; the default level has remote id "".'),
     group_id: { type: 'string', format: 'uuid' },
     app_id: { type: 'string', format: 'uuid' },
     name: { type: 'string' },
