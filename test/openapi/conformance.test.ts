@@ -10,6 +10,8 @@ import { API_OPERATIONS } from '../../src/app.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { covers, DEVIATIONS, renderDeviations } from '../../src/openapi/deviations.ts';
 import { compareOperations, SchemaReader } from './compare.ts';
+import { GROUP_TYPES } from '../../src/modules/groups/kinds.ts';
+import { RESOURCE_TYPES } from '../../src/modules/resources/kinds.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -32,6 +34,13 @@ describe('conformance with the reference API document', { skip }, () => {
     }
     return { reference, ours, refOps, ourOps };
   };
+
+  // The closed enumerations the code validates with are the reference's, value for value (its odd casings included).
+  it('takes resource_type and group_type from the reference enumerations exactly', () => {
+    const { reference } = load();
+    assert.deepEqual([...RESOURCE_TYPES], reference.components.schemas.ResourceTypeEnum.enum);
+    assert.deepEqual([...GROUP_TYPES], reference.components.schemas.GroupTypeEnum.enum);
+  });
 
   it('marks exactly the operations the reference lacks as extensions', () => {
     const { refOps, ourOps } = load();
