@@ -264,6 +264,17 @@ describe('access graph', () => {
       assert.equal((await eventsFor(other.user_id, 'GROUP_USERS_EXPIRED')).length, 1);
       assert.equal((await eventsFor(other.user_id, 'GROUP_USERS_REMOVED')).length, 0);
       assert.equal(sweep(app.ctx, app.clock.now()), 0);
+
+      // So does one granted again over its dead row: the old edge's end, then the new grant.
+      const third = await createUser(app.api);
+      const { expiration_date: thirdExpiry } = await join(group.group_id, third.user_id, { duration_minutes: 1 });
+      app.clock.set(thirdExpiry as string);
+      await join(group.group_id, third.user_id, { duration_minutes: 5 });
+      const ended = await eventsFor(third.user_id, 'GROUP_USERS_EXPIRED');
+      assert.equal(ended.length, 1);
+      assert.equal(ended[0]!.sub_events[0]!.expiration_date, thirdExpiry);
+      assert.equal((await eventsFor(third.user_id, 'GROUP_USERS_ADDED')).length, 2);
+      assert.equal(sweep(app.ctx, app.clock.now()), 0);
       app.clock.set(start);
     });
 

@@ -97,6 +97,17 @@ export function reconcileSessions(ctx: AppContext, scope: { userId?: string; res
   return ended;
 }
 
+/**
+ * Deletes the key's row if it expired and the sweep has not reached it yet, recording its
+ * `…_EXPIRED` event as the sweep would have: every path that overwrites or removes a dead row goes
+ * through here, so the audit trail shows the end of every edge whichever write comes first.
+ */
+function endDeadEdge(ctx: AppContext, kind: EdgeKindName, key: EdgeKey, now: Date): void {
+  const dead = ctx.stores.access.removeDead(kind, key, now);
+  const type = EDGE_KINDS[kind].events.expired;
+  if (dead) ctx.stores.events.record(SYSTEM_ACTOR, type, [edgeSubEvent(ctx, kind, type, dead)]);
+}
+
 /** Ends sessions an edge change took away; returns their sub-events. */
 export function afterEdgeChange(ctx: AppContext, kind: EdgeKindName, row: { principal_id: string; item_id: string }, now: Date): SubEvent[] {
   const scope = sessionScope(kind, row);
@@ -138,6 +149,7 @@ export function writeGrant(ctx: AppContext, actor: Actor, input: GrantInput): Ed
     throw invalidField(paths.item, key.principalId === key.itemId ? 'must not be the group itself' : 'already sits inside this group, so nesting would make a cycle');
   }
   const write = { ...key, levelName, expiresAt: input.expiresAt, source: input.source, sourceId: input.sourceId };
+  endDeadEdge(ctx, kind, key, now);
   if (access.grant(kind, write, now)) {
     const row = access.live(kind, key, now)!;
     events.record(actor, k.events.added, [edgeSubEvent(ctx, kind, k.events.added, row)]);
@@ -238,6 +250,7 @@ export function changeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
       if (access.live(kind, { ...key, level: newLevel }, now)) {
         throw new AppError('conflict', 'the access is already held at that level', [{ path: 'access_level_remote_id', message: 'already held at this access level' }]);
       }
+      endDeadEdge(ctx, kind, { ...key, level: newLevel }, now);
       access.setLevel(kind, key, newLevel, name, expiresAt, now);
       current = { ...key, level: newLevel };
     }
@@ -263,10 +276,9 @@ export function revokeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
     requireEnd(ctx, k.principalType, key.principalId, PATH_OF[kind].principal);
     const wasLive = access.live(kind, key, now);
     if (wasLive) refuseRuleEdge(wasLive, PATH_OF[kind].item);
-    const removed = access.revoke(kind, key, now);
-    // A dead row the sweep had not reached yet: its end is still recorded, as the sweep would have.
-    if (removed && !wasLive) events.record(SYSTEM_ACTOR, k.events.expired, [edgeSubEvent(ctx, kind, k.events.expired, removed)]);
+    endDeadEdge(ctx, kind, key, now);
     if (!wasLive) return;
+    access.revoke(kind, key, now);
     const ended = afterEdgeChange(ctx, kind, wasLive, now);
     events.record(actor, k.events.removed, [edgeSubEvent(ctx, kind, k.events.removed, wasLive), ...ended]);
   });

@@ -62,7 +62,7 @@ function edgeStatements(db: Db, kind: EdgeKindName) {
       `UPDATE ${table} AS e SET access_level_remote_id = @newLevel, access_level_name = @newLevelName, expiration_date = @expiresAt, updated_at = @at
        WHERE ${KEY} AND ${LIVE('e')}`,
     ),
-    deleteDead: db.prepare<Key>(`DELETE FROM ${table} AS e WHERE ${KEY} AND NOT ${LIVE('e')}`),
+    deleteDead: db.prepare<Key, EdgeRow>(`DELETE FROM ${table} AS e WHERE ${KEY} AND NOT ${LIVE('e')} RETURNING ${COLUMNS.replaceAll('e.', '')}`),
     revoke: db.prepare<Key, EdgeRow>(
       `DELETE FROM ${table} AS e WHERE ${KEY} RETURNING ${COLUMNS.replaceAll('e.', '')}`,
     ),
@@ -135,9 +135,12 @@ export function createAccessStore(db: Db) {
     setExpiry(kind: EdgeKindName, key: EdgeKey, expiresAt: string | null, source: EdgeSource, sourceId: string | null, now: Date): boolean {
       return kinds[kind].setExpiry.run({ ...key, expiresAt, source, sourceId, at: iso(now), now: iso(now) }).changes > 0;
     },
-    /** Moves a live edge to another level (a dead row with the new key is cleared first). */
+    /** Deletes the key's row if it is dead (expired, not yet swept); returns it. */
+    removeDead(kind: EdgeKindName, key: EdgeKey, now: Date): EdgeRow | undefined {
+      return kinds[kind].deleteDead.get({ ...key, now: iso(now) });
+    },
+    /** Moves a live edge to another level; the caller has cleared a dead row with the new key (removeDead). */
     setLevel(kind: EdgeKindName, key: EdgeKey, newLevel: string, newLevelName: string, expiresAt: string | null, now: Date): boolean {
-      kinds[kind].deleteDead.run({ ...key, level: newLevel, now: iso(now) });
       return kinds[kind].setLevel.run({ ...key, newLevel, newLevelName, expiresAt, at: iso(now), now: iso(now) }).changes > 0;
     },
     /** Deletes the edge's row, live or dead; returns it. */
