@@ -67,6 +67,7 @@ export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
       tokenLabel: holder.label,
       tokenPreview: holder.preview,
       accessLevel: holder.accessLevel,
+      role: holder.role,
       ip: req.clientIp,
     };
     return next();

@@ -1,5 +1,6 @@
 // The request as Gatehouse's HTTP layer sees it, and who is calling.
 import type { Request } from 'polka';
+import type { OrganizationRole } from '../modules/users/roles.ts';
 
 /** The authenticated caller, resolved from the bearer token; also the actor of audit events. */
 export interface Caller {
@@ -10,6 +11,8 @@ export interface Caller {
   tokenLabel: string | null;
   tokenPreview: string | null;
   accessLevel: 'FULL_ACCESS' | 'READ_ONLY';
+  /** The token's user's organization role, read when the token is checked (a change applies to the next call). */
+  role: OrganizationRole;
   ip: string | null;
 }
 

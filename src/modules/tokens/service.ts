@@ -70,6 +70,7 @@ export function bootstrapAdmin(ctx: AppContext, chosenSecret: string | undefined
       { email: ADMIN_EMAIL, full_name: 'Gatehouse Admin', first_name: 'Gatehouse', last_name: 'Admin', position: 'Administrator', manager_id: null },
       ctx.clock.now(),
     );
+    users.setRole(admin.user_id, 'ADMIN');
     // Nobody exists to have created the first user: its creation is recorded as its own act.
     const self = actorFor(admin);
     events.record(self, 'USERS_CREATED', [

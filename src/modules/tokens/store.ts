@@ -2,6 +2,7 @@
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashSecret, lookupOf, previewOf, secretMatches } from './secret.ts';
+import type { OrganizationRole } from '../users/roles.ts';
 
 export type AccessLevel = 'FULL_ACCESS' | 'READ_ONLY';
 
@@ -51,6 +52,7 @@ export interface TokenHolder {
   userId: string;
   name: string;
   email: string;
+  role: OrganizationRole;
   lastUsedAt: string | null;
   expiresAt: string | null;
 }
@@ -68,8 +70,8 @@ export function createTokenStore(db: Db) {
     `INSERT INTO api_tokens (id, lookup, secret_hash, preview, label, access_level, user_id, creator_user_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const candidates = db.prepare<[string], TokenRow & { full_name: string; email: string }>(
-    `SELECT t.*, u.full_name, u.email FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.lookup = ?`,
+  const candidates = db.prepare<[string], TokenRow & { full_name: string; email: string; organization_role: OrganizationRole }>(
+    `SELECT t.*, u.full_name, u.email, u.organization_role FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.lookup = ?`,
   );
   const byId = db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?');
   const byLabel = db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE label = ? ORDER BY seq');
@@ -103,6 +105,7 @@ export function createTokenStore(db: Db) {
             userId: row.user_id,
             name: row.full_name,
             email: row.email,
+            role: row.organization_role,
             lastUsedAt: row.last_used_at,
             expiresAt: row.expires_at,
           };

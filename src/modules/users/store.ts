@@ -1,6 +1,7 @@
 // Users and their remote (third-party) accounts: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import type { OrganizationRole } from './roles.ts';
 
 interface UserRow {
   seq: number;
@@ -114,6 +115,8 @@ export function createUserStore(db: Db) {
     `UPDATE users SET full_name = @full_name, first_name = @first_name, last_name = @last_name, position = @position,
                       manager_id = @manager_id, hr_idp_status = @hr_idp_status WHERE id = @id`,
   );
+  const setRole = db.prepare<[OrganizationRole, string]>('UPDATE users SET organization_role = ? WHERE id = ?');
+  const roleOf = db.prepare<[string], { organization_role: OrganizationRole }>('SELECT organization_role FROM users WHERE id = ?');
   const asJson = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
 
   return {
@@ -126,6 +129,14 @@ export function createUserStore(db: Db) {
     /** Replaces the changeable fields of a user (everything but id, email and created_at). */
     update(id: string, fields: { full_name: string; first_name: string; last_name: string; position: string; manager_id: string | null; hr_idp_status: string }): void {
       update.run({ id, ...fields });
+    },
+    /** Sets a user's organization role (the caller checks the user exists and records the event). */
+    setRole(id: string, role: OrganizationRole): void {
+      setRole.run(role, id);
+    },
+    /** A user's organization role, or undefined for an unknown user. */
+    roleOf(id: string): OrganizationRole | undefined {
+      return roleOf.get(id)?.organization_role;
     },
     get(id: string): ApiUser | undefined {
       const row = byId.get(id);
