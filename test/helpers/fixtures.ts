@@ -54,6 +54,13 @@ export async function createGroup(api: ApiClient, overrides: Record<string, unkn
   return res.body as { group_id: string; name: string; app_id: string; admin_owner_id: string };
 }
 
+/** POST /message-channels → MessageChannel (a SLACK channel with a unique remote id). */
+export async function createMessageChannel(api: ApiClient, overrides: Record<string, unknown> = {}) {
+  const res = await api.post('/message-channels', { third_party_provider: 'SLACK', remote_id: unique('channel'), ...overrides });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  return res.body as { message_channel_id: string; remote_id: string };
+}
+
 /** POST /tag → Tag. */
 export async function createTag(api: ApiClient, overrides: Record<string, unknown> = {}) {
   const res = await api.post('/tag', { tag_key: unique('key'), tag_value: 'v', ...overrides });

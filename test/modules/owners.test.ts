@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createBundle, createGroup, createOwner, createResource, createUser, unique } from '../helpers/fixtures.ts';
+import { createApp, createBundle, createGroup, createMessageChannel, createOwner, createResource, createUser, unique } from '../helpers/fixtures.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
@@ -28,7 +28,7 @@ describe('owners', () => {
     it('creates an owner with every field, readable by id, by name and in the list; users keep their order', async () => {
       const [u1, u2] = [await createUser(app.api), await createUser(app.api)];
       const name = `${unique('Platform Team')} ünïcode`;
-      const channel = '37cb7e41-12ba-46da-92ff-030abe0450b1';
+      const channel = (await createMessageChannel(app.api)).message_channel_id;
       const res = await app.api.post('/owners', {
         name, description: 'runs the platform', access_request_escalation_period: 120,
         user_ids: [u2.user_id, u1.user_id.toUpperCase()], reviewer_message_channel_id: channel,
@@ -90,7 +90,7 @@ describe('owners', () => {
       assert.deepEqual(paths(res.body), ['user_ids']);
     });
 
-    it('404s naming user_ids.N or source_group_id for unknown references, recording nothing', async () => {
+    it('404s naming user_ids.N, source_group_id or reviewer_message_channel_id for unknown references, recording nothing', async () => {
       const user = await createUser(app.api);
       const before = await countEvents('OWNERS_CREATED');
       const name = unique('o');
@@ -101,6 +101,9 @@ describe('owners', () => {
       const badGroup = await app.api.post('/owners', { name, user_ids: [], source_group_id: NO_SUCH_ID });
       assert.equal(badGroup.status, 404);
       assert.deepEqual(paths(badGroup.body), ['source_group_id']);
+      const badChannel = await app.api.post('/owners', { name, user_ids: [], reviewer_message_channel_id: NO_SUCH_ID });
+      assert.equal(badChannel.status, 404);
+      assert.deepEqual(paths(badChannel.body), ['reviewer_message_channel_id']);
       assert.equal((await app.api.get('/owners', { name })).body.results.length, 0);
       assert.equal(await countEvents('OWNERS_CREATED'), before);
     });
@@ -166,7 +169,7 @@ describe('owners', () => {
 
   describe('PUT /owners (bulk update)', () => {
     it('updates several owners, clears links with "", and records one event naming each', async () => {
-      const a = await createOwner(app.api, { reviewer_message_channel_id: '37cb7e41-12ba-46da-92ff-030abe0450b1' });
+      const a = await createOwner(app.api, { reviewer_message_channel_id: (await createMessageChannel(app.api)).message_channel_id });
       const b = await createOwner(app.api, { description: 'b' });
       const newName = unique('renamed');
       const res = await app.api.put('/owners', {
@@ -208,6 +211,7 @@ describe('owners', () => {
         [[good, { owner_id: a.owner_id, description: 'twice' }], 400, 'owners.1.owner_id'],
         [[good, { owner_id: b.owner_id, source_group_id: NO_SUCH_ID }], 404, 'owners.1.source_group_id'],
         [[good, { owner_id: b.owner_id, reviewer_message_channel_id: 'general' }], 400, 'owners.1.reviewer_message_channel_id'],
+        [[good, { owner_id: b.owner_id, reviewer_message_channel_id: NO_SUCH_ID }], 404, 'owners.1.reviewer_message_channel_id'],
         [[good, { name: 'no id' }], 400, 'owners.1.owner_id'],
       ];
       for (const [owners, status, path] of cases) {

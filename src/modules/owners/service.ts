@@ -29,7 +29,7 @@ function checkUsers(ctx: AppContext, userIds: string[], path: string): void {
 /**
  * Creates an owner with its users (in escalation order) and records OWNERS_CREATED.
  * Throws validation_failed when user_ids is not empty alongside source_group_id, not_found naming
- * `user_ids.N` or `source_group_id` for an unknown reference, conflict when the name is taken.
+ * `user_ids.N`, `source_group_id` or `reviewer_message_channel_id` for an unknown reference, conflict when the name is taken.
  */
 export function createOwner(ctx: AppContext, actor: Actor, input: CreateOwnerInput): ApiOwner {
   const { owners, groups, events } = ctx.stores;
@@ -38,6 +38,8 @@ export function createOwner(ctx: AppContext, actor: Actor, input: CreateOwnerInp
   if (sourceGroupId !== null && input.user_ids.length > 0) throw invalidField('user_ids', 'must be empty when source_group_id is given');
   checkUsers(ctx, input.user_ids, 'user_ids');
   if (sourceGroupId !== null && !groups.exists(sourceGroupId)) throw notFound('group', sourceGroupId, 'source_group_id');
+  const channelId = input.reviewer_message_channel_id?.toLowerCase() ?? null;
+  checkChannel(ctx, channelId, 'reviewer_message_channel_id');
   return ctx.db.transaction(() => {
     if (owners.getByName(input.name)) throw nameTaken(input.name, 'name');
     const row = owners.create(
@@ -45,7 +47,7 @@ export function createOwner(ctx: AppContext, actor: Actor, input: CreateOwnerInp
         name: input.name,
         description: input.description,
         access_request_escalation_period: input.access_request_escalation_period,
-        reviewer_message_channel_id: input.reviewer_message_channel_id?.toLowerCase() ?? null,
+        reviewer_message_channel_id: channelId,
         source_group_id: sourceGroupId,
       },
       ctx.clock.now(),
@@ -57,6 +59,13 @@ export function createOwner(ctx: AppContext, actor: Actor, input: CreateOwnerInp
     ]);
     return toApiOwner(row);
   }).immediate();
+}
+
+/** Throws not_found naming `path` when a reviewer message channel is named that Gatehouse does not keep (POST /v1/message-channels). */
+function checkChannel(ctx: AppContext, channelId: string | null, path: string): void {
+  if (channelId !== null && !ctx.stores.integrationRecords.exists('message_channel', channelId)) {
+    throw notFound('message channel', channelId, path);
+  }
 }
 
 /** The stored fields after applying one update item ("" clears a link; absent keeps it). */
@@ -74,8 +83,8 @@ function merged(row: OwnerRow, item: UpdateOwnerInput): OwnerFields {
 
 /**
  * Updates several owners, all or nothing, and records one OWNERS_UPDATED listing each.
- * Throws validation_failed for an owner listed twice, not_found naming `owners.N.owner_id` or
- * `owners.N.source_group_id`, conflict naming `owners.N.name` when a name would be shared.
+ * Throws validation_failed for an owner listed twice, not_found naming `owners.N.owner_id`,
+ * `owners.N.source_group_id` or `owners.N.reviewer_message_channel_id`, conflict naming `owners.N.name` when a name would be shared.
  */
 export function updateOwners(ctx: AppContext, actor: Actor, items: UpdateOwnerInput[]): ApiOwner[] {
   const { owners, groups, events } = ctx.stores;
@@ -90,6 +99,9 @@ export function updateOwners(ctx: AppContext, actor: Actor, items: UpdateOwnerIn
       const fields = merged(row, item);
       if (fields.source_group_id !== null && fields.source_group_id !== row.source_group_id && !groups.exists(fields.source_group_id)) {
         throw notFound('group', fields.source_group_id, `owners.${index}.source_group_id`);
+      }
+      if (fields.reviewer_message_channel_id !== row.reviewer_message_channel_id) {
+        checkChannel(ctx, fields.reviewer_message_channel_id, `owners.${index}.reviewer_message_channel_id`);
       }
       return { index, row, fields };
     });
