@@ -39,6 +39,12 @@ export const routeKey = (method: string, template: string): string => `${method}
 export const isRead = (method: string, key: string | undefined): boolean =>
   READ_METHODS.has(method) || (key !== undefined && READING_POSTS.has(key));
 
+/** The least organization role whose FULL_ACCESS token may call the route `key` (the API document shows it). */
+export function leastRole(key: string): OrganizationRole {
+  const method = key.slice(0, key.indexOf(' '));
+  return isRead(method, key) || key in MEMBER_WRITES ? 'MEMBER' : 'ADMIN';
+}
+
 /**
  * Throws forbidden when `caller` may not call the route `key` (`METHOD /v1/path/{param}`) with
  * `method`: a READ_ONLY token anything but a read; a MEMBER any write not in MEMBER_WRITES.

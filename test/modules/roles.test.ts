@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../../src/app.ts';
 import { RouteTable } from '../../src/http/router.ts';
+import { MEMBER_WRITES } from '../../src/http/policy.ts';
+import { readFileSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import type { ApiClient } from '../helpers/client.ts';
 import { createAdmin, createMember, createResource, createToken, createUser, type Signed } from '../helpers/fixtures.ts';
@@ -237,6 +239,26 @@ describe('organization roles', () => {
       }
       assert.deepEqual(problems, []);
     });
+
+    it('tells clients in the API document the least role each operation needs', async () => {
+      const doc = await (await fetch(app.url.replace(/\/v1$/, '/openapi.json'))).json();
+      const problems: string[] = [];
+      for (const [route, access] of Object.entries(EXPECTED)) {
+        const [method, path] = route.split(' ') as [string, string];
+        const role = doc.paths[path]?.[method.toLowerCase()]?.['x-gatehouse-role'];
+        const expected = access === 'public' ? undefined : access === 'admin' ? 'ADMIN' : 'MEMBER';
+        if (role !== expected) problems.push(`${route}: x-gatehouse-role ${role}, expected ${expected}`);
+      }
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  it('docs/roles.md lists exactly the writes the policy lets a member make', () => {
+    const page = readFileSync(new URL('../../docs/roles.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## What a member may write'), page.indexOf('\n## ', page.indexOf('## What a member may write') + 1));
+    const listed = [...section.matchAll(/^\| `?((?:GET|POST|PUT|PATCH|DELETE) \/v1\/[^ `|]*)`? \|/gm)].map((m) => m[1]!);
+    assert.ok(listed.length > 5, 'the table was found');
+    assert.deepEqual(listed.sort(), Object.keys(MEMBER_WRITES).sort());
   });
 
   describe('what a member is refused', () => {
