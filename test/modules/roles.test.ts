@@ -241,7 +241,7 @@ describe('organization roles', () => {
     });
 
     it('tells clients in the API document the least role each operation needs', async () => {
-      const doc = await (await fetch(app.url.replace(/\/v1$/, '/openapi.json'))).json();
+      const doc = (await (await fetch(app.url.replace(/\/v1$/, '/openapi.json'))).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
       const problems: string[] = [];
       for (const [route, access] of Object.entries(EXPECTED)) {
         const [method, path] = route.split(' ') as [string, string];
