@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
+import { enforcePolicy } from './http/policy.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
 import { addPlainRoute, ApiRouter, RouteTable, sendJson } from './http/router.ts';
@@ -130,6 +131,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerOpenApiRoutes(app, routes, API_OPERATIONS);
 
   app.use(authenticate(ctx));
+  // Who may call what (READ_ONLY, organization roles), by the route the call is headed for, before its body is read.
+  app.use(enforcePolicy(routes));
 
   const v1 = new ApiRouter(app, ctx, routes, '/v1');
   registerUserRoutes(v1, ctx);

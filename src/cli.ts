@@ -13,6 +13,9 @@ import { systemClock } from './lib/clock.ts';
 import { createLogger } from './lib/log.ts';
 import { serve } from './service.ts';
 import { actorFor, issueToken, revokeToken } from './modules/tokens/service.ts';
+import { setOrganizationRole } from './modules/users/service.ts';
+import { ORGANIZATION_ROLES, type OrganizationRole } from './modules/users/roles.ts';
+import { isUuid } from './lib/ids.ts';
 import { exportEvents, parseAnchor, verifyDatabase, verifyExportFile, type VerifyResult } from './modules/audit/service.ts';
 import { parseDateInput } from './lib/dates.ts';
 import { VERSION } from './version.ts';
@@ -25,7 +28,9 @@ interface Command {
   /** Shown by `--help`: one line per option, and anything else worth knowing. */
   help?: string[];
   options: Options;
-  run(flags: Flags, env: NodeJS.ProcessEnv): Promise<number>;
+  /** The names of the arguments it takes after its flags, in order (most verbs take none). */
+  args?: string[];
+  run(flags: Flags, env: NodeJS.ProcessEnv, args: string[]): Promise<number>;
 }
 
 /** A usage mistake: printed with the command's usage, exit status 2. */
@@ -136,6 +141,40 @@ const COMMANDS: Record<string, Command> = {
         if (!user) throw new AppError('not_found', `the token's user ${token.user_id} no longer exists`);
         revokeToken(ctx, actorFor(user), token.token_id);
         process.stdout.write(`revoked token ${token.token_id} (${token.token_label})\n`);
+        return 0;
+      } finally {
+        ctx.db.close();
+      }
+    },
+  },
+
+  'user set-role': {
+    usage: 'gatehouse user set-role <EMAIL|USER_ID> ADMIN|MEMBER [--db FILE]',
+    summary: 'make a user an organization ADMIN or a MEMBER (also how to recover when no admin can sign in)',
+    help: [
+      '  EMAIL|USER_ID    the user, by email or user_id',
+      '  ADMIN|MEMBER     ADMIN may do everything; MEMBER may read, ask for access and review (docs/roles.md)',
+      DB_HELP,
+      '',
+      'Refused when it would demote the last admin who is not offboarded. Recorded as USERS_ROLE_UPDATED,',
+      'acted by the user concerned (the operator has no account), without a token.',
+    ],
+    options: DB_OPTIONS,
+    args: ['EMAIL|USER_ID', 'ADMIN|MEMBER'],
+    async run(flags, env, [who, role]) {
+      if (!(ORGANIZATION_ROLES as readonly string[]).includes(role!)) throw new UsageError(`the role must be ${ORGANIZATION_ROLES.join(' or ')}, not "${role}"`);
+      const ctx = openContext(loadConfig(env, flags));
+      try {
+        const user = isUuid(who!) ? ctx.stores.users.get(who!.toLowerCase()) : ctx.stores.users.getByEmail(who!);
+        if (!user) throw new AppError('not_found', `no user has the ${isUuid(who!) ? 'user_id' : 'email'} ${who}`);
+        const before = user.organization_role;
+        // The CLI acts as the user concerned, as `token create` does: the operator has no account.
+        const after = setOrganizationRole(ctx, actorFor(user), user.user_id, role as OrganizationRole);
+        process.stdout.write(
+          before === after.organization_role
+            ? `${after.email} is already ${before}\n`
+            : `${after.email} (${after.user_id}) is now ${after.organization_role}, was ${before}\n`,
+        );
         return 0;
       } finally {
         ctx.db.close();
@@ -383,8 +422,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
       process.stdout.write(commandHelp(command));
       return 0;
     }
-    if (positionals.length > 0) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    return await command.run(values as Flags, env);
+    const wanted = command.args ?? [];
+    if (positionals.length > wanted.length) throw new UsageError(`unexpected argument "${positionals[wanted.length]}"`);
+    if (positionals.length < wanted.length) throw new UsageError(`${wanted[positionals.length]} is required`);
+    return await command.run(values as Flags, env, positionals);
   } catch (err) {
     if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
       process.stderr.write(`gatehouse ${name}: ${err.message}\nusage: ${command.usage}\n`);

@@ -1,14 +1,12 @@
-// Bearer-token authentication for everything under /v1, and the READ_ONLY rule.
+// Bearer-token authentication for everything under /v1 (what each caller may then call: policy.ts).
 import type { Middleware } from 'polka';
 import type { AppContext } from '../context.ts';
 import { AppError } from './errors.ts';
 import { createFailureThrottle } from './throttle.ts';
 import type { GatehouseRequest } from './types.ts';
+import { isOffboarded } from '../modules/access/service.ts';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** POSTs that only read (their query is too large for a query string), so READ_ONLY tokens may send them. */
-const READING_POSTS = new Set(['/v1/queries/run']);
 /** last_used_at is written at most this often per token, so reads stay reads. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
@@ -18,9 +16,10 @@ function unauthenticated(message: string): AppError {
 
 /**
  * Resolves the caller from `Authorization: Bearer <token>` and attaches it to the request.
- * Throws unauthenticated for a missing, malformed, unknown, expired or revoked token, and
- * forbidden when a READ_ONLY token tries anything but a read. A client address that presented
+ * Throws unauthenticated for a missing, malformed, unknown, expired or revoked token, and for the
+ * token of an offboarded user (SUSPENDED, DEPROVISIONED or DELETED). A client address that presented
  * too many bad tokens (config.authFailureLimit per authFailureWindowMs) gets too_many_requests.
+ * What the caller may then do (READ_ONLY, organization roles) is enforcePolicy's (policy.ts).
  */
 export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
   const { tokens } = ctx.stores;
@@ -53,8 +52,9 @@ export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
     if (!holder || (holder.expiresAt !== null && holder.expiresAt <= now.toISOString())) {
       throw rejected(address, now.getTime(), 'the token is not valid: unknown, revoked or expired');
     }
-    if (holder.accessLevel === 'READ_ONLY' && !READ_METHODS.has(req.method) && !(req.method === 'POST' && READING_POSTS.has(req.path))) {
-      throw new AppError('forbidden', 'this token is READ_ONLY: it may only read');
+    // Offboarding ends a user's access, their API access included; a real token is not a guess, so not throttled.
+    if (isOffboarded(holder.userStatus)) {
+      throw unauthenticated(`the token's user is ${holder.userStatus}: an offboarded user's tokens do not work`);
     }
     if (holder.lastUsedAt === null || now.getTime() - Date.parse(holder.lastUsedAt) >= LAST_USED_GRANULARITY_MS) {
       tokens.markUsed(holder.tokenId, now);

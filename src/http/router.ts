@@ -8,6 +8,7 @@ import { readJsonBody } from './body.ts';
 import { AppError, invalidField } from './errors.ts';
 import { isUuid } from '../lib/ids.ts';
 import { parse } from './parse.ts';
+import { authorize, routeKey } from './policy.ts';
 import type { Caller, GatehouseRequest } from './types.ts';
 
 export interface Reply {
@@ -147,8 +148,11 @@ export class ApiRouter {
   private add(method: Method, path: string, handler: Handler): this {
     const template = this.base + path;
     const maxBodyBytes = this.ctx.config.maxBodyBytes;
+    const key = routeKey(method.toUpperCase(), template);
     this.app[method](template, async (req, res) => {
       req.routeTemplate = template;
+      // enforcePolicy has decided by the route it looked up; this is the route that runs. Belt and braces.
+      if (req.caller) authorize(req.caller, req.method, key);
       const reply = await handler(apiRequest(req, maxBodyBytes));
       sendJson(res, reply.status, reply.body);
     });

@@ -47,6 +47,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: a user carries `manager_id` when a manager is recorded (POST /v1/users takes it).',
   },
   {
+    operations: '*',
+    where: '*.organization_role',
+    what: 'here, not in the reference',
+    reason: 'Extension: a user carries its organization role, `ADMIN` or `MEMBER`, which decides what its tokens may write (docs/roles.md). POST /v1/users and PUT /v1/users/{user_id} take it.',
+  },
+  {
     operations: ['GET /v1/tag', 'GET /v1/tag/{tag_id}', 'GET /v1/tags', 'POST /v1/tag', 'GET /v1/users/{user_id}/tags', 'GET /v1/groups/{group_id}/tags', 'GET /v1/resources/{resource_id}/tags'],
     where: '*admin_owner_id',
     what: 'here, not in the reference',

@@ -1,6 +1,7 @@
 // Builds Gatehouse's OpenAPI 3.1 document from the modules' operation groups: request schemas from
 // their Valibot schemas, responses from the named components, errors from the one error shape.
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
+import { leastRole } from '../http/policy.ts';
 import { VERSION } from '../version.ts';
 import { errorCodesFor, pathParameterNames, splitKey, type OperationDoc, type OperationGroup } from './operations.ts';
 import { component, componentName, type JsonSchema } from './schema.ts';
@@ -112,6 +113,7 @@ function operationObject(tag: string, key: string, doc: OperationDoc): Json {
   Object.assign(responses, errorResponses(errorCodesFor(method, path, doc)));
   op.responses = responses;
   if (doc.public) op.security = [];
+  else op['x-gatehouse-role'] = leastRole(key);
   if (doc.extension) op['x-gatehouse-extension'] = true;
   return op;
 }
@@ -149,6 +151,8 @@ export function buildOpenApiDocument(groups: readonly OperationGroup[]): Json {
       summary: 'Self-hosted access management with an API wire-compatible with Opal Security\'s public v1 API.',
       description:
         'Every operation under /v1 needs `Authorization: Bearer <token>`; READ_ONLY tokens may only read. ' +
+        '`x-gatehouse-role` names the least organization role (MEMBER or ADMIN) whose FULL_ACCESS token may call an ' +
+        'operation; a member may still be refused what is not theirs (403). ' +
         'Operations marked `x-gatehouse-extension` are Gatehouse\'s own; the rest follow the reference API. ' +
         'Every failure answers the `Error` shape. Lists page by cursor: pass `next` back as `cursor`.',
     },

@@ -6,13 +6,43 @@ let counter = 0;
 /** A short string unique within this test process. */
 export const unique = (prefix: string): string => `${prefix}-${process.pid}-${++counter}`;
 
-/** Creates a user through the API and returns its User object. */
+export interface TestUser {
+  user_id: string;
+  email: string;
+  full_name: string;
+  organization_role: 'ADMIN' | 'MEMBER';
+}
+
+/** Creates a user through the API (a MEMBER unless `organization_role` says otherwise) and returns its User object. */
 export async function createUser(api: ApiClient, overrides: Record<string, unknown> = {}) {
   const name = unique('user');
   const res = await api.post('/users', { email: `${name}@example.com`, full_name: `Test ${name}`, ...overrides });
   assert.equal(res.status, 200, JSON.stringify(res.body));
-  return res.body as { user_id: string; email: string; full_name: string };
+  return res.body as TestUser;
 }
+
+/** A user, one token of theirs and a client calling as them. */
+export interface Signed {
+  user: TestUser;
+  secret: string;
+  tokenId: string;
+  api: ApiClient;
+}
+
+/** Creates a user of `role` through `admin` and a token for them (FULL_ACCESS unless `access_level` says otherwise). */
+async function createSigned(admin: ApiClient, role: 'ADMIN' | 'MEMBER', overrides: Record<string, unknown>, token: Record<string, unknown>): Promise<Signed> {
+  const user = await createUser(admin, { ...overrides, organization_role: role });
+  const { secret, tokenId } = await createToken(admin, { user_id: user.user_id, ...token });
+  return { user, secret, tokenId, api: admin.as(secret) };
+}
+
+/** A MEMBER (reads, asks for access, reviews where asked) with a FULL_ACCESS token, created by the admin client `admin`. */
+export const createMember = (admin: ApiClient, overrides: Record<string, unknown> = {}, token: Record<string, unknown> = {}) =>
+  createSigned(admin, 'MEMBER', overrides, token);
+
+/** A second organization ADMIN with a FULL_ACCESS token, created by the admin client `admin`. */
+export const createAdmin = (admin: ApiClient, overrides: Record<string, unknown> = {}, token: Record<string, unknown> = {}) =>
+  createSigned(admin, 'ADMIN', overrides, token);
 
 /** Issues a token through the API and returns its secret and id. */
 export async function createToken(api: ApiClient, overrides: Record<string, unknown> = {}) {

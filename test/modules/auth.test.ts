@@ -86,7 +86,7 @@ describe('authentication', () => {
   });
 
   it('acts as the token\'s own user, and the trail says so', async () => {
-    const user = await createUser(app.api);
+    const user = await createUser(app.api, { organization_role: 'ADMIN' });
     const { secret } = await createToken(app.api, { user_id: user.user_id, token_label: 'ci-bot' });
     const made = await app.api.as(secret).post('/users', { email: `${unique('by-bot')}@example.com`, full_name: 'Made By Bot' });
     assert.equal(made.status, 200);

@@ -14,7 +14,8 @@ describe('events', () => {
 
   before(async () => {
     app = await startTestApp();
-    botUser = await createUser(app.api, { full_name: 'Build Bot' });
+    // The bot creates users, which only organization admins may do.
+    botUser = await createUser(app.api, { full_name: 'Build Bot', organization_role: 'ADMIN' });
     botSecret = (await createToken(app.api, { user_id: botUser.user_id, token_label: 'build-bot' })).secret;
     // One user a day for three days, made by the admin on odd days and by the bot on even ones.
     for (const [day, client] of [['2026-03-10', app.api], ['2026-03-11', app.api.as(botSecret)], ['2026-03-12', app.api]] as const) {

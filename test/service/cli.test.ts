@@ -1,4 +1,4 @@
-// The operator CLI as a user runs it: help, usage errors and exit codes, migrate, token create/revoke, check.
+// The operator CLI as a user runs it: help, usage errors and exit codes, migrate, token create/revoke, user set-role, check.
 import assert from 'node:assert/strict';
 import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { SETTINGS } from '../../src/config.ts';
 import { ADMIN_TOKEN, startTestApp } from '../helpers/app.ts';
 import { runGatehouse } from './helpers/gatehouse-process.ts';
 
-const VERBS = ['serve', 'token create', 'token revoke', 'migrate', 'backup', 'check', 'version'];
+const VERBS = ['serve', 'token create', 'token revoke', 'user set-role', 'migrate', 'backup', 'check', 'version'];
 
 describe('cli', () => {
   let dir: string;
@@ -47,6 +47,10 @@ describe('cli', () => {
       [['token', 'create', '--email', 'a@example.com'], /--email and --label are required/],
       [['token', 'revoke'], /exactly one of --id and --label/],
       [['token', 'revoke', '--id', 'x', '--label', 'y'], /exactly one of --id and --label/],
+      [['user', 'set-role'], /EMAIL\|USER_ID is required/],
+      [['user', 'set-role', 'a@example.com'], /ADMIN\|MEMBER is required/],
+      [['user', 'set-role', 'a@example.com', 'OWNER'], /the role must be ADMIN or MEMBER, not "OWNER"/],
+      [['user', 'set-role', 'a@example.com', 'ADMIN', 'extra'], /unexpected argument "extra"/],
     ];
     const runs = await Promise.all(cases.map(([args]) => runGatehouse(args, { cwd: dir })));
     cases.forEach(([args, message], i) => {
@@ -120,6 +124,47 @@ describe('cli', () => {
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /no token has the id/);
       assert.equal((await app.api.as(ADMIN_TOKEN).get('/users')).status, 200, 'the admin token was never touched');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sets a user\'s role by email or id, records it, and never demotes the last admin', async () => {
+    const app = await startTestApp();
+    try {
+      const db = app.dbFile;
+      const user = (await app.api.post('/users', { email: 'ops-lead@example.com', full_name: 'Ops Lead' })).body;
+      assert.equal(user.organization_role, 'MEMBER');
+      const member = app.api.as((await app.api.post('/tokens', { token_label: 'lead', user_id: user.user_id })).body.token);
+      assert.equal((await member.post('/owners', { name: 'ops', user_ids: [] })).status, 403, 'a member may not create owners');
+
+      const promoted = await runGatehouse(['user', 'set-role', '--db', db, 'ops-lead@example.com', 'ADMIN']);
+      assert.equal(promoted.code, 0, promoted.stderr);
+      assert.equal(promoted.stdout, `ops-lead@example.com (${user.user_id}) is now ADMIN, was MEMBER\n`);
+      assert.equal((await app.api.get(`/users/${user.user_id}`)).body.organization_role, 'ADMIN');
+      assert.equal((await member.post('/owners', { name: 'ops', user_ids: [] })).status, 200, 'the same token now acts as an admin');
+      const [event] = (await app.api.get('/events', { event_type_filter: 'USERS_ROLE_UPDATED', object_filter: user.user_id })).body.results;
+      assert.equal(event.actor_user_id, user.user_id);
+      assert.equal(event.api_token_name, undefined, 'no token: the CLI did it');
+      assert.deepEqual(event.sub_events, [{ sub_event_type: 'USERS_ROLE_UPDATED', user_id: user.user_id, user_name: 'Ops Lead',
+        previous_organization_role: 'MEMBER', organization_role: 'ADMIN' }]);
+
+      const again = await runGatehouse(['user', 'set-role', '--db', db, user.user_id.toUpperCase(), 'ADMIN']);
+      assert.equal(again.code, 0, again.stderr);
+      assert.equal(again.stdout, 'ops-lead@example.com is already ADMIN\n');
+
+      // Two admins: each may be demoted in turn until one is left.
+      assert.equal((await runGatehouse(['user', 'set-role', '--db', db, 'ops-lead@example.com', 'MEMBER'])).code, 0);
+      const last = await runGatehouse(['user', 'set-role', '--db', db, 'admin@gatehouse.local', 'MEMBER']);
+      assert.equal(last.code, 1);
+      assert.match(last.stderr, /last admin/);
+      assert.equal((await app.api.get(`/users/${app.adminUserId}`)).body.organization_role, 'ADMIN');
+      const roleEvents = (await app.api.get('/events', { event_type_filter: 'USERS_ROLE_UPDATED' })).body.results;
+      assert.equal(roleEvents.length, 2, 'the refused demotion and the no-op record nothing');
+
+      const nobody = await runGatehouse(['user', 'set-role', '--db', db, 'nobody@example.com', 'ADMIN']);
+      assert.equal(nobody.code, 1);
+      assert.match(nobody.stderr, /no user has the email nobody@example.com/);
     } finally {
       await app.close();
     }

@@ -5,6 +5,7 @@ import type { Actor, SubEvent } from '../events/store.ts';
 import { NEVER } from '../access/edges.ts';
 import { accessLevelName } from '../access/service.ts';
 import type { ApiSession } from './store.ts';
+import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 
 export interface OpenSessionInput {
   resourceId: string;
@@ -25,13 +26,15 @@ const sessionSubEvent = (type: string, session: ApiSession): SubEvent => ({
 /**
  * Opens a session for a user on a resource they hold unexpired access to at the level, ending after
  * the duration or when that access ends, whichever is first; records SESSIONS_CREATED.
- * Throws not_found naming resource_id, user_id or access_level_remote_id for an unknown one, and
- * conflict (user_id) when the user holds no unexpired access at that level.
+ * Throws forbidden when a MEMBER opens one for someone else, not_found naming resource_id, user_id or
+ * access_level_remote_id for an unknown one, and conflict (user_id) when the user holds no unexpired
+ * access at that level.
  */
-export function openSession(ctx: AppContext, actor: Actor, input: OpenSessionInput): ApiSession {
+export function openSession(ctx: AppContext, actor: Actor & ActingAs, input: OpenSessionInput): ApiSession {
   const { resources, users, holdings, sessions, events } = ctx.stores;
   const now = ctx.clock.now();
   return ctx.db.transaction(() => {
+    requireSelfOrAdmin(actor, input.userId, 'open sessions');
     if (!resources.exists(input.resourceId)) throw notFound('resource', input.resourceId, 'resource_id');
     if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
     const levelName = accessLevelName(ctx, 'resource', input.resourceId, input.level);
@@ -52,13 +55,16 @@ export function openSession(ctx: AppContext, actor: Actor, input: OpenSessionInp
 
 /**
  * Ends an open session now; records SESSIONS_ENDED. A session already ended or expired is an empty
- * success that records nothing. Throws not_found for a connection id that never existed.
+ * success that records nothing. Throws not_found for a connection id that never existed, and
+ * forbidden when a MEMBER ends someone else's.
  */
-export function endSession(ctx: AppContext, actor: Actor, connectionId: string): void {
+export function endSession(ctx: AppContext, actor: Actor & ActingAs, connectionId: string): void {
   const { sessions, events } = ctx.stores;
   const now = ctx.clock.now();
   ctx.db.transaction(() => {
-    if (!sessions.exists(connectionId)) throw notFound('session', connectionId, 'connection_id');
+    const owner = sessions.userOf(connectionId);
+    if (owner === undefined) throw notFound('session', connectionId, 'connection_id');
+    requireSelfOrAdmin(actor, owner, 'end sessions');
     const session = sessions.getOpen(connectionId, now);
     if (!session || !sessions.end(connectionId, now)) return;
     events.record(actor, 'SESSIONS_ENDED', [sessionSubEvent('SESSIONS_ENDED', session)]);

@@ -92,6 +92,10 @@ export function createSessionStore(db: Db) {
     exists(connectionId: string): boolean {
       return byId.get(connectionId) !== undefined;
     },
+    /** The user a session (open or not) belongs to, or undefined when it never existed. */
+    userOf(connectionId: string): string | undefined {
+      return byId.get(connectionId)?.user_id;
+    },
     /** One page of the resource's open sessions, optionally of one user, oldest first. */
     list(filter: { resourceId: string; userId?: string | undefined }, now: Date, after: number | null, limit: number): SessionRow[] {
       return page.all({ resourceId: filter.resourceId, userId: filter.userId ?? null, now: now.toISOString(), after: after ?? 0, limit });

@@ -4,6 +4,7 @@ import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import type { AccessLevel, ApiToken } from './store.ts';
 import { newTokenSecret } from './secret.ts';
+import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 
 export interface IssuedToken {
   token: ApiToken;
@@ -14,16 +15,18 @@ export interface IssuedToken {
 /**
  * Issues a token for `userId` and records API_TOKENS_CREATED.
  * `secret` is for the bootstrap token an operator chose; otherwise a random one is made.
- * Throws not_found when the user does not exist.
+ * Throws forbidden when a MEMBER issues one for someone else, not_found when the user does not exist.
+ * A token never carries more than its user's role, so a member's own token is a member's token.
  */
 export function issueToken(
   ctx: AppContext,
-  actor: Actor,
+  actor: Actor & ActingAs,
   input: { userId: string; label: string; accessLevel: AccessLevel; secret?: string },
 ): IssuedToken {
   const { users, tokens, events } = ctx.stores;
   const secret = input.secret ?? newTokenSecret();
   return ctx.db.transaction(() => {
+    requireSelfOrAdmin(actor, input.userId, 'issue tokens');
     if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
     const token = tokens.create(
       { secret, label: input.label, accessLevel: input.accessLevel, userId: input.userId, creatorUserId: actor.userId },
@@ -36,12 +39,16 @@ export function issueToken(
   }).immediate();
 }
 
-/** Deletes a token and records API_TOKENS_DELETED; throws not_found for an unknown id. */
-export function revokeToken(ctx: AppContext, actor: Actor, tokenId: string): ApiToken {
+/**
+ * Deletes a token and records API_TOKENS_DELETED; throws not_found for an unknown id and forbidden
+ * when a MEMBER revokes someone else's.
+ */
+export function revokeToken(ctx: AppContext, actor: Actor & ActingAs, tokenId: string): ApiToken {
   const { tokens, events } = ctx.stores;
   return ctx.db.transaction(() => {
     const token = tokens.get(tokenId);
     if (!token) throw notFound('token', tokenId);
+    requireSelfOrAdmin(actor, token.user_id, 'revoke tokens');
     tokens.delete(tokenId);
     events.record(actor, 'API_TOKENS_DELETED', [
       { sub_event_type: 'API_TOKENS_DELETED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id },

@@ -53,6 +53,8 @@ export interface TokenHolder {
   name: string;
   email: string;
   role: OrganizationRole;
+  /** The user's hr_idp_status: an offboarded user's tokens are refused. */
+  userStatus: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
 }
@@ -70,8 +72,8 @@ export function createTokenStore(db: Db) {
     `INSERT INTO api_tokens (id, lookup, secret_hash, preview, label, access_level, user_id, creator_user_id, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const candidates = db.prepare<[string], TokenRow & { full_name: string; email: string; organization_role: OrganizationRole }>(
-    `SELECT t.*, u.full_name, u.email, u.organization_role FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.lookup = ?`,
+  const candidates = db.prepare<[string], TokenRow & { full_name: string; email: string; organization_role: OrganizationRole; hr_idp_status: string }>(
+    `SELECT t.*, u.full_name, u.email, u.organization_role, u.hr_idp_status FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.lookup = ?`,
   );
   const byId = db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE id = ?');
   const byLabel = db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE label = ? ORDER BY seq');
@@ -106,6 +108,7 @@ export function createTokenStore(db: Db) {
             name: row.full_name,
             email: row.email,
             role: row.organization_role,
+            userStatus: row.hr_idp_status,
             lastUsedAt: row.last_used_at,
             expiresAt: row.expires_at,
           };

@@ -8,7 +8,9 @@ import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuer
 export const userOperations = defineOperations('users', {
   'POST /v1/users': {
     summary: 'Create a user',
-    description: 'No identity provider syncs users into Gatehouse, so they are created here. The email must be unused.',
+    description:
+      'No identity provider syncs users into Gatehouse, so they are created here. The email must be unused. ' +
+      '`organization_role` is `MEMBER` unless given.',
     extension: true,
     body: CreateUserBody,
     responses: { 200: User },
@@ -49,7 +51,9 @@ export const userOperations = defineOperations('users', {
     summary: 'Update a user',
     description:
       'Changes only the fields given; `manager_id: null` clears the manager. Setting `hr_idp_status` to a ' +
-      'leaving status offboards the user: every access edge and session they hold ends at once.',
+      'leaving status offboards the user: every access edge and session they hold ends at once, and their tokens ' +
+      'stop working. `organization_role` sets what they may do (`ADMIN` or `MEMBER`); demoting or offboarding ' +
+      'the last admin who is not offboarded is refused with 409, so the organization always keeps one.',
     extension: true,
     body: UpdateUserBody,
     responses: { 200: User },

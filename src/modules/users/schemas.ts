@@ -1,6 +1,7 @@
 // Valibot schemas for users and remote user accounts.
 import * as v from 'valibot';
 import { Name, PageQueryEntries, QueryList, Text, Uuid } from '../../http/common-schemas.ts';
+import { DEFAULT_ORGANIZATION_ROLE, ORGANIZATION_ROLES } from './roles.ts';
 
 /** The reference's ThirdPartyProviderEnum, spelled exactly. */
 export const THIRD_PARTY_PROVIDERS = [
@@ -17,6 +18,9 @@ export const Email = v.pipe(
   v.email('must be an email address'),
 );
 
+/** Gatehouse's extension: ADMIN or MEMBER (roles.ts). */
+export const OrganizationRoleSchema = v.picklist(ORGANIZATION_ROLES, `must be one of ${ORGANIZATION_ROLES.join(', ')}`);
+
 export const CreateUserBody = v.object({
   email: Email,
   full_name: Name(200),
@@ -24,6 +28,7 @@ export const CreateUserBody = v.object({
   last_name: v.optional(Text(100)),
   position: v.optional(Text(200), ''),
   manager_id: v.optional(v.nullable(Uuid)),
+  organization_role: v.optional(OrganizationRoleSchema, DEFAULT_ORGANIZATION_ROLE),
 });
 
 export const ListUsersQuery = v.object({
@@ -71,5 +76,6 @@ export const UpdateUserBody = v.object({
   position: v.optional(Text(200)),
   manager_id: v.optional(v.nullable(Uuid)),
   hr_idp_status: v.optional(v.picklist(HR_IDP_STATUSES, `must be one of ${HR_IDP_STATUSES.join(', ')}`)),
+  organization_role: v.optional(OrganizationRoleSchema),
 });
 export type UpdateUserInput = v.InferOutput<typeof UpdateUserBody>;

@@ -6,6 +6,7 @@ import { offboardUser, isOffboarded } from '../access/service.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
 import type { UpdateUserInput } from './schemas.ts';
 import type { ApiRemoteUser, ApiUser } from './store.ts';
+import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
 
 export interface CreateUserInput {
   email: string;
@@ -14,6 +15,7 @@ export interface CreateUserInput {
   last_name?: string | undefined;
   position: string;
   manager_id?: string | null | undefined;
+  organization_role?: OrganizationRole | undefined;
 }
 
 /** Splits "Ada King Lovelace" into first "Ada" and last "King Lovelace" when the caller gave neither. */
@@ -43,11 +45,13 @@ export function createUser(ctx: AppContext, actor: Actor, input: CreateUserInput
         last_name: input.last_name ?? last,
         position: input.position,
         manager_id: managerId,
+        organization_role: input.organization_role ?? DEFAULT_ORGANIZATION_ROLE,
       },
       ctx.clock.now(),
     );
     events.record(actor, 'USERS_CREATED', [
-      { sub_event_type: 'USERS_CREATED', user_id: user.user_id, user_name: user.full_name, user_email: user.email },
+      { sub_event_type: 'USERS_CREATED', user_id: user.user_id, user_name: user.full_name, user_email: user.email,
+        organization_role: user.organization_role },
     ]);
     return user;
   }).immediate();
@@ -83,11 +87,51 @@ export function removeRemoteUser(ctx: AppContext, actor: Actor, userId: string, 
 }
 
 /**
+ * Throws conflict (at `path`) when `userId` is the organization's last admin who is not offboarded:
+ * demoting or offboarding them would leave nobody able to administer Gatehouse.
+ */
+function keepAnAdmin(ctx: AppContext, user: ApiUser, path: string, change: string): void {
+  if (user.organization_role !== 'ADMIN' || isOffboarded(user.hr_idp_status)) return;
+  if (ctx.stores.users.otherActiveAdmins(user.user_id) > 0) return;
+  throw new AppError('conflict', `user ${user.user_id} is the organization's last admin: ${change} would leave it with none; make another user ADMIN first`, [
+    { path, message: 'would leave the organization without an admin' },
+  ]);
+}
+
+/** Sets a user's role and records USERS_ROLE_UPDATED; inside the caller's transaction. Nothing when unchanged. */
+function changeRole(ctx: AppContext, actor: Actor, user: ApiUser, role: OrganizationRole): void {
+  if (role === user.organization_role) return;
+  if (role !== 'ADMIN') keepAnAdmin(ctx, user, 'organization_role', `making them ${role}`);
+  ctx.stores.users.setRole(user.user_id, role);
+  ctx.stores.events.record(actor, 'USERS_ROLE_UPDATED', [
+    { sub_event_type: 'USERS_ROLE_UPDATED', user_id: user.user_id, user_name: user.full_name,
+      previous_organization_role: user.organization_role, organization_role: role },
+  ]);
+}
+
+/**
+ * Sets a user's organization role (the CLI's `user set-role`) and records USERS_ROLE_UPDATED;
+ * an unchanged role is an empty success that records nothing. Throws not_found for an unknown user
+ * and conflict when it would demote the last admin who is not offboarded.
+ */
+export function setOrganizationRole(ctx: AppContext, actor: Actor, userId: string, role: OrganizationRole): ApiUser {
+  const { users } = ctx.stores;
+  return ctx.db.transaction(() => {
+    const user = users.get(userId);
+    if (!user) throw notFound('user', userId, 'user_id');
+    changeRole(ctx, actor, user, role);
+    return users.get(userId)!;
+  }).immediate();
+}
+
+/**
  * Updates a user's name, position, manager or hr_idp_status and records USERS_UPDATED. Setting
  * SUSPENDED, DEPROVISIONED or DELETED offboards them in the same transaction: every edge they hold
  * (resources, groups, rule memberships) is removed and their open sessions end, each as a sub-event
- * of the same event; access rules re-evaluate on any status change. Throws not_found for an unknown
- * user or manager, validation_failed (manager_id) when a user would manage themselves.
+ * of the same event; access rules re-evaluate on any status change. A changed organization_role is
+ * recorded as its own USERS_ROLE_UPDATED (and USERS_UPDATED only when other fields were given, or none).
+ * Throws not_found for an unknown user or manager, validation_failed (manager_id) when a user would
+ * manage themselves, and conflict when demoting or offboarding the last admin who is not offboarded.
  */
 export function updateUser(ctx: AppContext, actor: Actor, userId: string, input: UpdateUserInput): ApiUser {
   const { users, events } = ctx.stores;
@@ -99,6 +143,9 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
     if (managerId === userId) throw invalidField('manager_id', 'must not be the user themselves');
     if (managerId !== null && !users.exists(managerId)) throw notFound('user', managerId, 'manager_id');
     const status = input.hr_idp_status ?? user.hr_idp_status;
+    if (isOffboarded(status)) keepAnAdmin(ctx, user, 'hr_idp_status', `making them ${status}`);
+    const { organization_role: role, ...fields } = input;
+    if (role !== undefined) changeRole(ctx, actor, user, role);
     users.update(userId, {
       full_name: input.full_name ?? user.full_name,
       first_name: input.first_name ?? user.first_name,
@@ -108,11 +155,14 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
       hr_idp_status: status,
     });
     const ended = isOffboarded(status) ? offboardUser(ctx, userId, now) : [];
-    events.record(actor, 'USERS_UPDATED', [
-      { sub_event_type: 'USERS_UPDATED', user_id: userId, user_name: input.full_name ?? user.full_name, hr_idp_status: status,
-        updated_fields: Object.keys(input).join(',') },
-      ...ended,
-    ]);
+    // A body of only organization_role changed nothing USERS_UPDATED describes; an empty body is recorded as ever.
+    if (Object.keys(fields).length > 0 || role === undefined) {
+      events.record(actor, 'USERS_UPDATED', [
+        { sub_event_type: 'USERS_UPDATED', user_id: userId, user_name: input.full_name ?? user.full_name, hr_idp_status: status,
+          updated_fields: Object.keys(fields).join(',') },
+        ...ended,
+      ]);
+    }
     if (status !== user.hr_idp_status) syncActiveRules(ctx, actor, now);
     return users.get(userId)!;
   }).immediate();

@@ -1,7 +1,7 @@
 // Users and their remote (third-party) accounts: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { OrganizationRole } from './roles.ts';
+import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
 
 interface UserRow {
   seq: number;
@@ -13,6 +13,7 @@ interface UserRow {
   position: string;
   manager_id: string | null;
   hr_idp_status: string;
+  organization_role: OrganizationRole;
   created_at: string;
 }
 
@@ -25,6 +26,7 @@ export interface ApiUser {
   position: string;
   hr_idp_status: string;
   manager_id?: string;
+  organization_role: OrganizationRole;
 }
 
 export function toApiUser(row: UserRow): ApiUser {
@@ -37,6 +39,7 @@ export function toApiUser(row: UserRow): ApiUser {
     position: row.position,
     hr_idp_status: row.hr_idp_status,
     ...(row.manager_id !== null && { manager_id: row.manager_id }),
+    organization_role: row.organization_role,
   };
 }
 
@@ -47,6 +50,8 @@ export interface NewUser {
   last_name: string;
   position: string;
   manager_id: string | null;
+  /** MEMBER when not given. */
+  organization_role?: OrganizationRole;
 }
 
 interface RemoteUserRow {
@@ -75,9 +80,9 @@ export interface RemoteUserFilter {
 }
 
 export function createUserStore(db: Db) {
-  const insert = db.prepare<[string, string, string, string, string, string, string | null, string]>(
-    `INSERT INTO users (id, email, full_name, first_name, last_name, position, manager_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, string, string, string | null, OrganizationRole, string]>(
+    `INSERT INTO users (id, email, full_name, first_name, last_name, position, manager_id, organization_role, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
   const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
@@ -117,13 +122,19 @@ export function createUserStore(db: Db) {
   );
   const setRole = db.prepare<[OrganizationRole, string]>('UPDATE users SET organization_role = ? WHERE id = ?');
   const roleOf = db.prepare<[string], { organization_role: OrganizationRole }>('SELECT organization_role FROM users WHERE id = ?');
+  // An admin counts while not offboarded: the statuses are access/service.ts's OFFBOARDED_STATUSES.
+  const otherActiveAdmins = db.prepare<[string], { n: number }>(
+    `SELECT count(*) AS n FROM users
+     WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') AND id <> ?`,
+  );
   const asJson = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
 
   return {
     /** Inserts a user; a duplicate email raises SQLite's unique error (→ 409). */
     create(user: NewUser, at: Date): ApiUser {
       const id = newId();
-      insert.run(id, user.email, user.full_name, user.first_name, user.last_name, user.position, user.manager_id, at.toISOString());
+      const role = user.organization_role ?? DEFAULT_ORGANIZATION_ROLE;
+      insert.run(id, user.email, user.full_name, user.first_name, user.last_name, user.position, user.manager_id, role, at.toISOString());
       return toApiUser(byId.get(id)!);
     },
     /** Replaces the changeable fields of a user (everything but id, email and created_at). */
@@ -133,6 +144,10 @@ export function createUserStore(db: Db) {
     /** Sets a user's organization role (the caller checks the user exists and records the event). */
     setRole(id: string, role: OrganizationRole): void {
       setRole.run(role, id);
+    },
+    /** How many admins other than `id` are not offboarded: the organization must keep at least one. */
+    otherActiveAdmins(id: string): number {
+      return otherActiveAdmins.get(id)!.n;
     },
     /** A user's organization role, or undefined for an unknown user. */
     roleOf(id: string): OrganizationRole | undefined {

@@ -16,8 +16,12 @@ export const User = component('User', {
     last_name: { type: 'string' },
     position: { type: 'string' },
     hr_idp_status: UserHrIdpStatusEnum,
+    organization_role: extensionField(
+      { type: 'string', enum: ['ADMIN', 'MEMBER'] },
+      'What the user may do in Gatehouse: ADMIN everything; MEMBER read, ask for access and review (docs/roles.md).',
+    ),
   },
-  required: ['user_id', 'email', 'full_name', 'first_name', 'last_name', 'position'],
+  required: ['user_id', 'email', 'full_name', 'first_name', 'last_name', 'position', 'organization_role'],
 });
 
 export const PaginatedUsersList = component('PaginatedUsersList', {

@@ -1,0 +1,439 @@
+// Organization roles: who may call what (every route walked with four callers against a table written
+// here, independently of src/http/policy.ts), setting roles, the last admin, and the members' own
+// tokens and sessions.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createApp } from '../../src/app.ts';
+import { RouteTable } from '../../src/http/router.ts';
+import { MEMBER_WRITES } from '../../src/http/policy.ts';
+import { readFileSync } from 'node:fs';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { ApiClient } from '../helpers/client.ts';
+import { createAdmin, createMember, createResource, createToken, createUser, type Signed } from '../helpers/fixtures.ts';
+
+/**
+ * Who may call each route:
+ * - `public`: no token needed (outside /v1);
+ * - `read`:   any valid token, READ_ONLY included;
+ * - `member`: FULL_ACCESS tokens of members and admins (the service may still refuse a member the
+ *             particular object: someone else's token, a request they do not review);
+ * - `admin`:  FULL_ACCESS tokens of organization admins only.
+ * A new route fails the walk until it has a line here.
+ */
+type Access = 'public' | 'read' | 'member' | 'admin';
+
+const EXPECTED: Record<string, Access> = {
+  'GET /healthz': 'public',
+  'GET /openapi.json': 'public',
+  'GET /docs': 'public',
+  'GET /docs/viewer.js': 'public',
+  'GET /docs/viewer.css': 'public',
+
+  'POST /v1/users': 'admin',
+  'GET /v1/users': 'read',
+  'GET /v1/users/remote_users': 'read',
+  'POST /v1/users/remote_users': 'admin',
+  'DELETE /v1/users/{user_id}/remote_users/{third_party_provider}': 'admin',
+  'GET /v1/user': 'read',
+  'PUT /v1/users/{user_id}': 'admin',
+  'GET /v1/users/{user_id}': 'read',
+
+  'GET /v1/tokens': 'read',
+  'POST /v1/tokens': 'member',
+  'DELETE /v1/tokens/{token_id}': 'member',
+
+  'GET /v1/events': 'read',
+  'GET /v1/events/{event_id}': 'read',
+
+  'POST /v1/owners': 'admin',
+  'GET /v1/owners': 'read',
+  'PUT /v1/owners': 'admin',
+  'GET /v1/owners/name/{owner_name}': 'read',
+  'GET /v1/owners/{owner_id}': 'read',
+  'DELETE /v1/owners/{owner_id}': 'admin',
+  'GET /v1/owners/{owner_id}/users': 'read',
+  'PUT /v1/owners/{owner_id}/users': 'admin',
+
+  'POST /v1/apps': 'admin',
+  'GET /v1/apps': 'read',
+  'GET /v1/apps/{app_id}': 'read',
+  'PUT /v1/apps/{app_id}': 'admin',
+  'DELETE /v1/apps/{app_id}': 'admin',
+
+  'POST /v1/resources': 'admin',
+  'GET /v1/resources': 'read',
+  'PUT /v1/resources': 'admin',
+  'GET /v1/resources/{resource_id}': 'read',
+  'DELETE /v1/resources/{resource_id}': 'admin',
+
+  'POST /v1/groups': 'admin',
+  'GET /v1/groups': 'read',
+  'PUT /v1/groups': 'admin',
+  'GET /v1/groups/{group_id}': 'read',
+  'DELETE /v1/groups/{group_id}': 'admin',
+
+  'POST /v1/tag': 'admin',
+  'GET /v1/tag': 'read',
+  'GET /v1/tag/{tag_id}': 'read',
+  'DELETE /v1/tag/{tag_id}': 'admin',
+  'GET /v1/tags': 'read',
+  'POST /v1/tags/{tag_id}/users/{user_id}': 'admin',
+  'DELETE /v1/tags/{tag_id}/users/{user_id}': 'admin',
+  'GET /v1/users/{user_id}/tags': 'read',
+  'POST /v1/tags/{tag_id}/groups/{group_id}': 'admin',
+  'DELETE /v1/tags/{tag_id}/groups/{group_id}': 'admin',
+  'GET /v1/groups/{group_id}/tags': 'read',
+  'POST /v1/tags/{tag_id}/resources/{resource_id}': 'admin',
+  'DELETE /v1/tags/{tag_id}/resources/{resource_id}': 'admin',
+  'GET /v1/resources/{resource_id}/tags': 'read',
+
+  'GET /v1/bundles': 'read',
+  'POST /v1/bundles': 'admin',
+  'GET /v1/bundles/{bundle_id}': 'read',
+  'PUT /v1/bundles/{bundle_id}': 'admin',
+  'DELETE /v1/bundles/{bundle_id}': 'admin',
+  'GET /v1/bundles/{bundle_id}/resources': 'read',
+  'DELETE /v1/bundles/{bundle_id}/resources/{resource_id}': 'admin',
+  'GET /v1/bundles/{bundle_id}/groups': 'read',
+  'DELETE /v1/bundles/{bundle_id}/groups/{group_id}': 'admin',
+  'POST /v1/bundles/{bundle_id}/resources': 'admin',
+  'POST /v1/bundles/{bundle_id}/groups': 'admin',
+
+  'GET /v1/non-human-identities': 'read',
+  'GET /v1/resources/{resource_id}/non-human-identities': 'read',
+  'POST /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}': 'admin',
+  'DELETE /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}': 'admin',
+
+  'GET /v1/sessions': 'read',
+  'POST /v1/sessions': 'member',
+  'DELETE /v1/sessions/{connection_id}': 'member',
+
+  'GET /v1/resources/users/{user_id}': 'read',
+  'GET /v1/groups/users/{user_id}': 'read',
+  'GET /v1/resources/{resource_id}/users': 'read',
+  'GET /v1/resources/{resource_id}/users/{user_id}': 'read',
+  'POST /v1/resources/{resource_id}/users/{user_id}': 'admin',
+  'DELETE /v1/resources/{resource_id}/users/{user_id}': 'admin',
+  'PUT /v1/resources/{resource_id}/users/{user_id}': 'admin',
+  'GET /v1/resource-user-access-status/{resource_id}/{user_id}': 'read',
+  'GET /v1/resources/{resource_id}/groups': 'read',
+  'GET /v1/groups/{group_id}/users': 'read',
+  'POST /v1/groups/{group_id}/users/{user_id}': 'admin',
+  'DELETE /v1/groups/{group_id}/users/{user_id}': 'admin',
+  'PUT /v1/groups/{group_id}/users/{user_id}': 'admin',
+  'GET /v1/groups/{group_id}/resources': 'read',
+  'PUT /v1/groups/{group_id}/resources': 'admin',
+  'POST /v1/groups/{group_id}/resources/{resource_id}': 'admin',
+  'DELETE /v1/groups/{group_id}/resources/{resource_id}': 'admin',
+  'GET /v1/groups/{group_id}/containing-groups': 'read',
+  'POST /v1/groups/{group_id}/containing-groups': 'admin',
+  'GET /v1/groups/{group_id}/containing-groups/{containing_group_id}': 'read',
+  'DELETE /v1/groups/{group_id}/containing-groups/{containing_group_id}': 'admin',
+
+  'GET /v1/access-rules': 'read',
+  'POST /v1/access-rules': 'admin',
+  'GET /v1/access-rules/{access_rule_id}': 'read',
+  'PUT /v1/access-rules/{access_rule_id}': 'admin',
+
+  'GET /v1/group-bindings': 'read',
+  'POST /v1/group-bindings': 'admin',
+  'PUT /v1/group-bindings': 'admin',
+  'GET /v1/group-bindings/{group_binding_id}': 'read',
+  'DELETE /v1/group-bindings/{group_binding_id}': 'admin',
+
+  'GET /v1/idp-group-mappings/{app_resource_id}': 'read',
+  'PUT /v1/idp-group-mappings/{app_resource_id}': 'admin',
+  'GET /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': 'read',
+  'POST /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': 'admin',
+  'DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': 'admin',
+
+  'GET /v1/message-channels': 'read',
+  'POST /v1/message-channels': 'admin',
+  'GET /v1/message-channels/{message_channel_id}': 'read',
+  'GET /v1/on-call-schedules': 'read',
+  'POST /v1/on-call-schedules': 'admin',
+  'GET /v1/on-call-schedules/{on_call_schedule_id}': 'read',
+  'GET /v1/resources/{resource_id}/message-channels': 'read',
+  'PUT /v1/resources/{resource_id}/message-channels': 'admin',
+  'GET /v1/groups/{group_id}/message-channels': 'read',
+  'PUT /v1/groups/{group_id}/message-channels': 'admin',
+  'GET /v1/groups/{group_id}/on-call-schedules': 'read',
+  'PUT /v1/groups/{group_id}/on-call-schedules': 'admin',
+  'GET /v1/resources/{resource_id}/scoped-role-permissions': 'read',
+  'PUT /v1/resources/{resource_id}/scoped-role-permissions': 'admin',
+  'GET /v1/sync_errors': 'read',
+
+  'POST /v1/queries/run': 'read',
+};
+
+/** Path parameters that are not UUIDs, and a valid value for each; every other one gets a fresh random UUID. */
+const PLAIN_PARAMS: Record<string, string> = { third_party_provider: 'SLACK', owner_name: 'nobody-by-this-name' };
+
+/** The route with its {placeholders} filled. */
+const fill = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => PLAIN_PARAMS[name] ?? randomUUID());
+
+const refusedOrAbsent = (status: number) => status === 401 || status === 403;
+
+describe('organization roles', () => {
+  let app: TestApp;
+  let member: Signed;
+  before(async () => {
+    app = await startTestApp();
+    member = await createMember(app.api);
+  });
+  after(() => app.close());
+
+  const eventCount = async () => (await app.api.get('/events', { page_size: 1000 })).body.results.length as number;
+
+  describe('the route walk', () => {
+    let routes: string[];
+    before(() => {
+      const table = new RouteTable();
+      createApp(app.ctx, table);
+      routes = table.list().map((route) => route.replace(/:(\w+)/g, '{$1}'));
+    });
+
+    it('classifies every registered route, and only those', () => {
+      const unclassified = routes.filter((route) => !(route in EXPECTED));
+      assert.deepEqual(unclassified, [], `routes with no line in EXPECTED (test/modules/roles.test.ts): say who may call each`);
+      const stale = Object.keys(EXPECTED).filter((route) => !routes.includes(route));
+      assert.deepEqual(stale, [], 'lines in EXPECTED that no route serves');
+    });
+
+    it('answers every route as the table says, for no token, READ_ONLY, member and admin tokens', async () => {
+      // The admin's own READ_ONLY token: access level limits it whatever the role.
+      const reader = app.api.as((await createToken(app.api, { access_level: 'READ_ONLY' })).secret);
+      const callers: [string, ApiClient][] = [['no token', app.api.as(undefined)], ['READ_ONLY', reader], ['member', member.api], ['admin', app.api]];
+      const root = app.url.replace(/\/v1$/, '');
+      const problems: string[] = [];
+      for (const route of routes) {
+        const access = EXPECTED[route];
+        if (access === undefined) continue;
+        const [method, path] = route.split(' ') as [string, string];
+        if (access === 'public') {
+          const res = await fetch(root + path);
+          if (res.status !== 200) problems.push(`${route} without a token → ${res.status}, expected 200`);
+          await res.arrayBuffer();
+          continue;
+        }
+        const apiPath = fill(path).slice('/v1'.length);
+        const body = method === 'GET' ? undefined : {};
+        for (const [who, client] of callers) {
+          const res = await client.request(method, apiPath, body);
+          const got = `${route} as ${who} → ${res.status} ${res.body?.code ?? ''} ${res.body?.message ?? ''}`;
+          if (who === 'no token') {
+            if (res.status !== 401) problems.push(`${got}; expected 401`);
+          } else if (who === 'READ_ONLY') {
+            if (access === 'read' ? refusedOrAbsent(res.status) : res.status !== 403 || !/READ_ONLY/.test(res.body.message)) {
+              problems.push(`${got}; expected ${access === 'read' ? 'an answer' : '403 naming READ_ONLY'}`);
+            }
+          } else if (who === 'member' && access === 'admin') {
+            if (res.status !== 403 || res.body.message !== `${route} is for organization admins; your role is MEMBER`) {
+              problems.push(`${got}; expected 403 saying the route is for organization admins`);
+            }
+          } else if (refusedOrAbsent(res.status)) {
+            problems.push(`${got}; expected an answer from the handler`);
+          }
+        }
+      }
+      assert.deepEqual(problems, []);
+    });
+
+    it('tells clients in the API document the least role each operation needs', async () => {
+      const doc = (await (await fetch(app.url.replace(/\/v1$/, '/openapi.json'))).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+      const problems: string[] = [];
+      for (const [route, access] of Object.entries(EXPECTED)) {
+        const [method, path] = route.split(' ') as [string, string];
+        const role = doc.paths[path]?.[method.toLowerCase()]?.['x-gatehouse-role'];
+        const expected = access === 'public' ? undefined : access === 'admin' ? 'ADMIN' : 'MEMBER';
+        if (role !== expected) problems.push(`${route}: x-gatehouse-role ${role}, expected ${expected}`);
+      }
+      assert.deepEqual(problems, []);
+    });
+  });
+
+  it('docs/roles.md lists exactly the writes the policy lets a member make', () => {
+    const page = readFileSync(new URL('../../docs/roles.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## What a member may write'), page.indexOf('\n## ', page.indexOf('## What a member may write') + 1));
+    const listed = [...section.matchAll(/^\| `?((?:GET|POST|PUT|PATCH|DELETE) \/v1\/[^ `|]*)`? \|/gm)].map((m) => m[1]!);
+    assert.ok(listed.length > 5, 'the table was found');
+    assert.deepEqual(listed.sort(), Object.keys(MEMBER_WRITES).sort());
+  });
+
+  describe('what a member is refused', () => {
+    it('is refused before the body is read: 403, not 400, for a body it may not send anyway', async () => {
+      const res = await member.api.post('/owners', undefined, { rawBody: '{not json', headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 403);
+      assert.equal(res.body.code, 'forbidden');
+      assert.equal(res.body.message, 'POST /v1/owners is for organization admins; your role is MEMBER');
+    });
+
+    it('changes nothing when refused', async () => {
+      const before = await eventCount();
+      const usersBefore = (await app.api.get('/users', { page_size: 1000 })).body.results.length;
+      assert.equal((await member.api.post('/users', { email: 'sneaky@example.com', full_name: 'Sneaky', organization_role: 'ADMIN' })).status, 403);
+      assert.equal((await member.api.put(`/users/${member.user.user_id}`, { organization_role: 'ADMIN' })).status, 403);
+      assert.equal((await app.api.get(`/users/${member.user.user_id}`)).body.organization_role, 'MEMBER');
+      assert.equal((await app.api.get('/users', { page_size: 1000 })).body.results.length, usersBefore);
+      assert.equal(await eventCount(), before);
+    });
+
+    it('may still read, and run queries', async () => {
+      assert.equal((await member.api.get('/users')).status, 200);
+      assert.equal((await member.api.get('/events')).status, 200);
+      const query = await member.api.post('/queries/run', {});
+      assert.notEqual(query.status, 403);
+    });
+  });
+
+  describe('setting roles through the API', () => {
+    it('creates members unless told otherwise, and refuses a role it does not know', async () => {
+      assert.equal((await createUser(app.api)).organization_role, 'MEMBER');
+      assert.equal((await createUser(app.api, { organization_role: 'ADMIN' })).organization_role, 'ADMIN');
+      const bad = await app.api.post('/users', { email: 'owner@example.com', full_name: 'Owner', organization_role: 'OWNER' });
+      assert.equal(bad.status, 400);
+      assert.equal(bad.body.details[0].path, 'organization_role');
+      assert.equal((await app.api.get('/user', { email: 'owner@example.com' })).status, 404);
+      const [created] = (await app.api.get('/events', { event_type_filter: 'USERS_CREATED', page_size: 1 })).body.results;
+      assert.equal(created.sub_events[0].organization_role, 'ADMIN', 'the role is part of the creation record');
+    });
+
+    it('promotes a member with PUT, recorded as USERS_ROLE_UPDATED alone, effective on their next call', async () => {
+      const someone = await createMember(app.api);
+      assert.equal((await someone.api.post('/owners', { name: 'ops-owners', user_ids: [] })).status, 403);
+      const res = await app.api.put(`/users/${someone.user.user_id}`, { organization_role: 'ADMIN' });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.organization_role, 'ADMIN');
+      const events = (await app.api.get('/events', { object_filter: someone.user.user_id })).body.results;
+      assert.equal(events[0].event_type, 'USERS_ROLE_UPDATED');
+      assert.equal(events[0].actor_user_id, app.adminUserId);
+      assert.deepEqual(events[0].sub_events, [{ sub_event_type: 'USERS_ROLE_UPDATED', user_id: someone.user.user_id,
+        user_name: someone.user.full_name, previous_organization_role: 'MEMBER', organization_role: 'ADMIN' }]);
+      assert.ok(!events.some((e: { event_type: string }) => e.event_type === 'USERS_UPDATED'), 'a role-only PUT is not also a USERS_UPDATED');
+      assert.equal((await someone.api.post('/owners', { name: 'ops-owners', user_ids: [] })).status, 200);
+
+      // Setting the role it already has records nothing; other fields with it record both.
+      const before = await eventCount();
+      assert.equal((await app.api.put(`/users/${someone.user.user_id}`, { organization_role: 'ADMIN' })).status, 200);
+      assert.equal(await eventCount(), before);
+      assert.equal((await app.api.put(`/users/${someone.user.user_id}`, { organization_role: 'MEMBER', position: 'Ops' })).status, 200);
+      const [latest, previous] = (await app.api.get('/events', { object_filter: someone.user.user_id })).body.results;
+      assert.deepEqual([latest.event_type, previous.event_type].sort(), ['USERS_ROLE_UPDATED', 'USERS_UPDATED']);
+      assert.equal((await someone.api.post('/owners', { name: 'ops-owners-2', user_ids: [] })).status, 403);
+    });
+
+    it('never demotes or offboards the last admin who is not offboarded', async () => {
+      const fresh = await startTestApp();
+      try {
+        const admin = fresh.adminUserId;
+        const refused = async (body: Record<string, unknown>, path: string) => {
+          const before = (await fresh.api.get('/events')).body.results.length;
+          const res = await fresh.api.put(`/users/${admin}`, body);
+          assert.equal(res.status, 409, JSON.stringify(res.body));
+          assert.equal(res.body.code, 'conflict');
+          assert.equal(res.body.details[0].path, path);
+          assert.match(res.body.message, /last admin/);
+          assert.equal((await fresh.api.get('/events')).body.results.length, before, 'nothing recorded');
+          const user = (await fresh.api.get(`/users/${admin}`)).body;
+          assert.deepEqual([user.organization_role, user.hr_idp_status], ['ADMIN', 'ACTIVE'], 'nothing changed');
+        };
+        await refused({ organization_role: 'MEMBER' }, 'organization_role');
+        await refused({ hr_idp_status: 'SUSPENDED' }, 'hr_idp_status');
+        await refused({ position: 'Leaving', hr_idp_status: 'DELETED' }, 'hr_idp_status');
+
+        // A suspended admin does not count: with only one, the active admin is still the last.
+        const other = await createAdmin(fresh.api);
+        assert.equal((await fresh.api.put(`/users/${other.user.user_id}`, { hr_idp_status: 'SUSPENDED' })).status, 200);
+        await refused({ organization_role: 'MEMBER' }, 'organization_role');
+
+        // With another active admin, an admin may step down themselves.
+        assert.equal((await fresh.api.put(`/users/${other.user.user_id}`, { hr_idp_status: 'ACTIVE' })).status, 200);
+        const stepDown = await fresh.api.put(`/users/${admin}`, { organization_role: 'MEMBER' });
+        assert.equal(stepDown.status, 200);
+        assert.equal(stepDown.body.organization_role, 'MEMBER');
+        assert.equal((await fresh.api.post('/owners', { name: 'after', user_ids: [] })).status, 403, 'the bootstrap token is a member\'s now');
+        const last = await other.api.put(`/users/${other.user.user_id}`, { organization_role: 'MEMBER' });
+        assert.equal(last.status, 409);
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('refuses an offboarded user\'s tokens, and takes them back when the user is active again', async () => {
+      const someone = await createMember(app.api);
+      assert.equal((await someone.api.get('/users')).status, 200);
+      assert.equal((await app.api.put(`/users/${someone.user.user_id}`, { hr_idp_status: 'SUSPENDED' })).status, 200);
+      const refused = await someone.api.get('/users');
+      assert.equal(refused.status, 401);
+      assert.match(refused.body.message, /SUSPENDED/);
+      assert.equal((await app.api.put(`/users/${someone.user.user_id}`, { hr_idp_status: 'ACTIVE' })).status, 200);
+      assert.equal((await someone.api.get('/users')).status, 200);
+    });
+  });
+
+  describe('a member\'s own tokens', () => {
+    it('may issue tokens for themselves, never for anyone else', async () => {
+      const own = await member.api.post('/tokens', { token_label: 'mine' });
+      assert.equal(own.status, 200);
+      assert.equal(own.body.user_id, member.user.user_id);
+      const explicit = await member.api.post('/tokens', { token_label: 'mine-too', user_id: member.user.user_id, access_level: 'READ_ONLY' });
+      assert.equal(explicit.status, 200);
+
+      const before = await eventCount();
+      for (const user_id of [app.adminUserId, randomUUID()]) {
+        const res = await member.api.post('/tokens', { token_label: 'theirs', user_id });
+        assert.equal(res.status, 403, user_id);
+        assert.match(res.body.message, /a MEMBER may issue tokens only for themselves/);
+      }
+      assert.equal(await eventCount(), before);
+      // The token acts as the member: a member's token, whatever it was asked to be.
+      assert.equal((await app.api.as(own.body.token).post('/owners', { name: 'x', user_ids: [] })).status, 403);
+    });
+
+    it('may revoke their own tokens, never anyone else\'s', async () => {
+      const mine = await createToken(member.api);
+      const theirs = await createToken(app.api);
+      const before = await eventCount();
+      const refused = await member.api.delete(`/tokens/${theirs.tokenId}`);
+      assert.equal(refused.status, 403);
+      assert.match(refused.body.message, /a MEMBER may revoke tokens only for themselves/);
+      assert.equal(await eventCount(), before);
+      assert.equal((await app.api.as(theirs.secret).get('/users')).status, 200, 'still works');
+      assert.equal((await member.api.delete(`/tokens/${mine.tokenId}`)).status, 200);
+      assert.equal((await member.api.as(mine.secret).get('/users')).status, 401);
+      assert.equal((await member.api.delete(`/tokens/${randomUUID()}`)).status, 404);
+    });
+  });
+
+  describe('a member\'s own sessions', () => {
+    it('may open and end sessions for themselves only; an admin may end anyone\'s', async () => {
+      const resource = await createResource(app.api);
+      const other = await createMember(app.api);
+      for (const who of [member, other]) {
+        assert.equal((await app.api.post(`/resources/${resource.resource_id}/users/${who.user.user_id}`, { duration_minutes: 0 })).status, 200);
+      }
+      const before = await eventCount();
+      const forOther = await member.api.post('/sessions', { resource_id: resource.resource_id, user_id: other.user.user_id });
+      assert.equal(forOther.status, 403);
+      assert.match(forOther.body.message, /a MEMBER may open sessions only for themselves/);
+      assert.equal(await eventCount(), before);
+
+      const mine = await member.api.post('/sessions', { resource_id: resource.resource_id });
+      assert.equal(mine.status, 200);
+      assert.equal(mine.body.user_id, member.user.user_id);
+      const theirs = await other.api.post('/sessions', { resource_id: resource.resource_id, user_id: other.user.user_id });
+      assert.equal(theirs.status, 200);
+
+      const endOther = await member.api.delete(`/sessions/${theirs.body.connection_id}`);
+      assert.equal(endOther.status, 403);
+      assert.match(endOther.body.message, /a MEMBER may end sessions only for themselves/);
+      const open = async () => (await app.api.get('/sessions', { resource_id: resource.resource_id })).body.results.map((s: { user_id: string }) => s.user_id).sort();
+      assert.deepEqual(await open(), [member.user.user_id, other.user.user_id].sort());
+
+      assert.equal((await member.api.delete(`/sessions/${mine.body.connection_id}`)).status, 200);
+      assert.equal((await app.api.delete(`/sessions/${theirs.body.connection_id}`)).status, 200);
+      assert.deepEqual(await open(), []);
+    });
+  });
+});
