@@ -28,7 +28,7 @@ export interface EventFilter {
   tokenPreview?: string | undefined;
 }
 
-interface EventRow {
+export interface EventRow {
   seq: number;
   id: string;
   event_type: string;

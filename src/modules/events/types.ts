@@ -81,6 +81,9 @@ export const EVENT_TYPE_GROUPS = {
     GROUP_MESSAGE_CHANNELS_UPDATED: 'a group\'s message channels are replaced',
     GROUP_ON_CALL_SCHEDULES_UPDATED: 'a group\'s on-call schedules are replaced',
     SCOPED_ROLE_PERMISSIONS_UPDATED: 'a scoped role\'s permissions are replaced',
+    EVENT_STREAMS_CREATED: 'an event stream is created',
+    EVENT_STREAMS_UPDATED: 'an event stream\'s name, URL, credentials or enabled flag change',
+    EVENT_STREAMS_DELETED: 'an event stream is deleted',
   },
 } as const satisfies Record<string, Record<string, string>>;
 
