@@ -27,8 +27,8 @@ export const JOBS: readonly Job[] = [
  * logged and the job keeps its schedule; ticks never overlap (the next is scheduled when one has
  * settled). Stopping aborts the tick in progress and waits for it to settle.
  */
-export function startJobs(ctx: AppContext): void {
-  for (const job of JOBS) {
+export function startJobs(ctx: AppContext, jobs: readonly Job[] = JOBS): void {
+  for (const job of jobs) {
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> | undefined;
     const stop = new AbortController();

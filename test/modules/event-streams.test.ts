@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { tick } from '../../src/modules/event-streams/delivery.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createUser } from '../helpers/fixtures.ts';
+import { createToken, createUser } from '../helpers/fixtures.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
@@ -158,6 +158,20 @@ describe('event streams: the API', () => {
       assert.equal((await app.api.get('/event-streams')).body.event_streams.length, streams);
     });
   }
+
+  it('lets a READ_ONLY token list streams but not create, change or delete one', async () => {
+    const stream = await createStream(app, { webhook_url: 'https://r.example.com/ro', credentials: { auth_type: 'HMAC' } });
+    const reader = app.api.as((await createToken(app.api, { access_level: 'READ_ONLY' })).secret);
+    const count = await eventCount();
+    const listed = await reader.get('/event-streams');
+    assert.equal(listed.status, 200);
+    assert.ok(!JSON.stringify(listed.body).includes(stream.connection.credentials.hmac_credential_1.secret), 'secrets masked');
+    assert.equal((await reader.post('/event-streams', { name: 'x', connection_type: 'WEBHOOK', webhook_url: 'https://r.example.com/' })).status, 403);
+    assert.equal((await reader.put(`/event-streams/${stream.event_stream_id}`, { enabled: false })).status, 403);
+    assert.equal((await reader.delete(`/event-streams/${stream.event_stream_id}`)).status, 403);
+    assert.equal(await eventCount(), count);
+    assert.equal((await streamById(app, stream.event_stream_id)).connection.enabled, true);
+  });
 
   it('refuses an update that keeps a secret the stream does not have, changing nothing', async () => {
     const other = await createStream(app, { webhook_url: 'https://r.example.com/e', credentials: { auth_type: 'HMAC' } });
