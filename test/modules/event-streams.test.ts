@@ -403,6 +403,33 @@ describe('event streams: delivery', () => {
     }
   });
 
+  it('delivers the next batch (of 100) to a URL changed mid-delivery, and nothing more once disabled', async () => {
+    const app = await startApp();
+    try {
+      receiver.deliveries.length = 0;
+      const stream = await createStream(app, { webhook_url: `${receiver.url}/old` });
+      const actor = { userId: app.adminUserId, name: 'Admin', email: 'admin@gatehouse.local', tokenLabel: null, tokenPreview: null, ip: null };
+      app.ctx.db.transaction(() => {
+        for (let i = 0; i < 249; i++) app.ctx.stores.events.record(actor, 'USERS_UPDATED', [{ sub_event_type: 'USERS_UPDATED', user_id: app.adminUserId }]);
+      })();
+      const { eventStreams } = app.ctx.stores;
+      const fields = { name: 'audit sink', auth_type: 'NONE' as const };
+      receiver.answer = (_d, index) => {
+        if (index === 10) eventStreams.update(stream.event_stream_id, { ...fields, webhook_url: `${receiver.url}/new`, enabled: true }, app.clock.now());
+        if (index === 150) eventStreams.update(stream.event_stream_id, { ...fields, webhook_url: `${receiver.url}/new`, enabled: false }, app.clock.now());
+        return 200;
+      };
+      const summary = await tick(app.ctx, app.clock.now());
+      assert.equal(summary.delivered, 200);
+      const where = receiver.deliveries.map((d) => d.path);
+      assert.deepEqual(where, [...Array(100).fill('/old'), ...Array(100).fill('/new')]);
+      assert.deepEqual(receiver.eventIds(), (await allEventIds(app)).slice(-250, -50));
+    } finally {
+      receiver.answer = () => 200;
+      await app.close();
+    }
+  });
+
   it('stops delivering to a stream deleted mid-delivery', async () => {
     const app = await startApp();
     try {

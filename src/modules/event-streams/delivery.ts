@@ -26,16 +26,20 @@ export interface DeliverySummary {
  */
 async function deliverStream(ctx: AppContext, stream: StreamRow, stop: AbortSignal | undefined): Promise<{ delivered: number; failed: boolean }> {
   const { eventStreams } = ctx.stores;
-  const credentials = eventStreams.credentials(stream.id);
   let position = stream.position;
   let failures = stream.failures;
   let delivered = 0;
   while (delivered < MAX_PER_TICK) {
+    // Read again per batch: a stream changed meanwhile (URL, secrets) is delivered to as it is now,
+    // and one disabled or deleted meanwhile gets nothing more.
+    const current = eventStreams.get(stream.id);
+    if (!current || current.enabled !== 1 || current.position !== position) break;
+    const credentials = eventStreams.credentials(stream.id);
     const batch = eventStreams.eventsAfter(position, Math.min(BATCH_SIZE, MAX_PER_TICK - delivered));
     if (batch.length === 0) break;
     for (const { seq, event } of batch) {
       if (stop?.aborted) return { delivered, failed: false };
-      const outcome = await post(webhookRequest(stream, credentials, event, ctx.clock.now()), ctx.config.eventStreamTimeoutMs, stop);
+      const outcome = await post(webhookRequest(current, credentials, event, ctx.clock.now()), ctx.config.eventStreamTimeoutMs, stop);
       if (!outcome.ok) {
         if ('stopped' in outcome) return { delivered, failed: false };
         const at = ctx.clock.now();
