@@ -23,7 +23,7 @@ export interface Setting<T> {
 
 export class ConfigError extends Error {}
 
-type Common = Pick<Setting<unknown>, 'env' | 'flag' | 'defaultText' | 'description'>;
+type Common = Pick<Setting<unknown>, 'env' | 'flag' | 'defaultText' | 'description' | 'example'>;
 
 /** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
 export function setting<T>(def: Setting<T>): Setting<T> {
@@ -211,6 +211,13 @@ export const SETTINGS = {
     min: 1_000,
     max: 24 * HOUR_MS,
     description: 'the longest wait between retries to a failing event-stream receiver (retries start at 1 s and double up to this)',
+  }),
+  eventStreamPrivateAddresses: oneOf({
+    env: 'GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES',
+    values: ['allow', 'deny'],
+    default: 'allow',
+    example: 'deny',
+    description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
   }),
   // src/db/native-addon.ts reads the variable itself: it runs before any config is loaded.
   cacheDir: text({

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { isNonPublicAddress } from '../../src/modules/event-streams/addresses.ts';
 import { tick } from '../../src/modules/event-streams/delivery.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createToken, createUser } from '../helpers/fixtures.ts';
@@ -427,6 +428,34 @@ describe('event streams: delivery', () => {
     } finally {
       receiver.answer = () => 200;
       await app.close();
+    }
+  });
+
+  it('with GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny, refuses a non-public receiver, by address or by a name resolving to one', async () => {
+    const app = await startApp({ GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES: 'deny' });
+    try {
+      receiver.deliveries.length = 0;
+      const port = new URL(receiver.url).port;
+      const byAddress = await createStream(app, { webhook_url: `http://127.0.0.1:${port}/denied` });
+      await tick(app.ctx, app.clock.now());
+      assert.equal((await streamById(app, byAddress.event_stream_id)).delivery.last_error,
+        'receiver address 127.0.0.1 is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny');
+      await app.api.delete(`/event-streams/${byAddress.event_stream_id}`);
+      const byName = await createStream(app, { webhook_url: `http://localhost:${port}/denied` });
+      await tick(app.ctx, app.clock.now());
+      assert.match((await streamById(app, byName.event_stream_id)).delivery.last_error, /^receiver address (127\.0\.0\.1|::1) is not public/);
+      assert.equal(receiver.deliveries.length, 0);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('judges addresses public or not as documented', () => {
+    for (const address of ['127.0.0.1', '::1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1']) {
+      assert.equal(isNonPublicAddress(address), true, address);
+    }
+    for (const address of ['8.8.8.8', '172.15.0.1', '93.184.216.34', '2001:4860:4860::8888', 'receiver.example.com']) {
+      assert.equal(isNonPublicAddress(address), false, address);
     }
   });
 

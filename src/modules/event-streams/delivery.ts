@@ -39,7 +39,7 @@ async function deliverStream(ctx: AppContext, stream: StreamRow, stop: AbortSign
     if (batch.length === 0) break;
     for (const { seq, event } of batch) {
       if (stop?.aborted) return { delivered, failed: false };
-      const outcome = await post(webhookRequest(current, credentials, event, ctx.clock.now()), ctx.config.eventStreamTimeoutMs, stop);
+      const outcome = await post(webhookRequest(current, credentials, event, ctx.clock.now()), { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.eventStreamPrivateAddresses === 'deny' }, stop);
       if (!outcome.ok) {
         if ('stopped' in outcome) return { delivered, failed: false };
         const at = ctx.clock.now();

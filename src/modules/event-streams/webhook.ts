@@ -1,6 +1,11 @@
 // One delivery as HTTP: the Standard Webhooks payload, headers and signatures, and the POST itself.
 // Pure but for `post`, which does the network and never touches the database.
+import { lookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { isNonPublicAddress } from './addresses.ts';
 import { VERSION } from '../../version.ts';
 import type { ApiEvent } from '../events/store.ts';
 import type { CredentialRow, StreamRow } from './store.ts';
@@ -42,34 +47,78 @@ export function webhookRequest(stream: Pick<StreamRow, 'webhook_url' | 'auth_typ
 
 export type PostOutcome = { ok: true } | { ok: false; error: string } | { ok: false; stopped: true };
 
+export interface PostOptions {
+  timeoutMs: number;
+  /** Refuse receivers whose address is not public (GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny). */
+  denyPrivate: boolean;
+}
+
+class AddressRefused extends Error {
+  constructor(address: string) {
+    super(`receiver address ${address} is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny`);
+  }
+}
+
+/**
+ * dns.lookup, refusing every answer that includes a non-public address. Checked when connecting, on
+ * the addresses actually used, so a name that resolves differently later (DNS rebinding) is caught too.
+ */
+const publicLookup: LookupFunction = (hostname, options, callback) => {
+  lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return callback(err, '', 0);
+    const refused = addresses.find((a) => isNonPublicAddress(a.address));
+    if (refused) return callback(new AddressRefused(refused.address), '', 0);
+    if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
+    return callback(null, addresses[0]!.address, addresses[0]!.family);
+  });
+};
+
 /** A short, secret-free account of why a POST failed. */
-function describeFailure(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && err.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
-  const cause = err instanceof Error ? (err.cause as { code?: string; message?: string } | undefined) : undefined;
-  if (cause?.code) return `could not connect: ${cause.code}`;
-  return `request failed: ${cause?.message ?? (err instanceof Error ? err.message : String(err))}`.slice(0, 300);
+function describeFailure(err: unknown): string {
+  if (err instanceof AddressRefused) return err.message;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && code !== 'ABORT_ERR') return `could not connect: ${code}`;
+  return `request failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300);
 }
 
 /**
  * POSTs the request. Any 2xx is success; anything else (3xx included: redirects are not followed),
  * a network error or no answer within `timeoutMs` is a failure. `stop` aborting (shutdown) is neither.
+ * The answer's body is read and dropped.
  */
-export async function post(request: WebhookRequest, timeoutMs: number, stop?: AbortSignal): Promise<PostOutcome> {
-  const timeout = AbortSignal.timeout(timeoutMs);
-  try {
-    const res = await fetch(request.url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      redirect: 'manual',
-      signal: stop ? AbortSignal.any([timeout, stop]) : timeout,
-    });
-    // The answer's body means nothing to delivery; not reading it frees the connection sooner.
-    await res.body?.cancel().catch(() => undefined);
-    if (res.status >= 200 && res.status < 300) return { ok: true };
-    return { ok: false, error: `receiver answered ${res.status}${res.statusText ? ` ${res.statusText}` : ''}` };
-  } catch (err) {
-    if (stop?.aborted) return { ok: false, stopped: true };
-    return { ok: false, error: describeFailure(err, timeoutMs) };
-  }
+export function post(request: WebhookRequest, options: PostOptions, stop?: AbortSignal): Promise<PostOutcome> {
+  const url = new URL(request.url);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // An address written in the URL is never looked up, so it is checked here.
+  if (options.denyPrivate && isNonPublicAddress(host)) return Promise.resolve({ ok: false, error: new AddressRefused(host).message });
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<PostOutcome>((resolve) => {
+    const settle = (outcome: PostOutcome) => resolve(outcome);
+    const fail = (err: unknown) => {
+      if (stop?.aborted) settle({ ok: false, stopped: true });
+      else if (timeout.aborted) settle({ ok: false, error: `no answer within ${options.timeoutMs} ms` });
+      else settle({ ok: false, error: describeFailure(err) });
+    };
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+        signal,
+        ...(options.denyPrivate && { lookup: publicLookup }),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        res.on('error', fail);
+        res.on('end', () =>
+          settle(status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `receiver answered ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}` }),
+        );
+        res.resume();
+      },
+    );
+    req.on('error', fail);
+    req.end(request.body);
+  });
 }
