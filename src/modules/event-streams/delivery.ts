@@ -29,6 +29,7 @@ async function deliverStream(ctx: AppContext, stream: StreamRow, stop: AbortSign
   let position = stream.position;
   let failures = stream.failures;
   let delivered = 0;
+  const options = { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.eventStreamPrivateAddresses === 'deny' };
   while (delivered < MAX_PER_TICK) {
     // Read again per batch: a stream changed meanwhile (URL, secrets) is delivered to as it is now,
     // and one disabled or deleted meanwhile gets nothing more.
@@ -39,7 +40,7 @@ async function deliverStream(ctx: AppContext, stream: StreamRow, stop: AbortSign
     if (batch.length === 0) break;
     for (const { seq, event } of batch) {
       if (stop?.aborted) return { delivered, failed: false };
-      const outcome = await post(webhookRequest(current, credentials, event, ctx.clock.now()), { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.eventStreamPrivateAddresses === 'deny' }, stop);
+      const outcome = await post(webhookRequest(current, credentials, event, ctx.clock.now()), options, stop);
       if (!outcome.ok) {
         if ('stopped' in outcome) return { delivered, failed: false };
         const at = ctx.clock.now();
