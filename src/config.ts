@@ -23,7 +23,7 @@ export interface Setting<T> {
 
 export class ConfigError extends Error {}
 
-type Common = Pick<Setting<unknown>, 'env' | 'flag' | 'defaultText' | 'description'>;
+type Common = Pick<Setting<unknown>, 'env' | 'flag' | 'defaultText' | 'description' | 'example'>;
 
 /** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
 export function setting<T>(def: Setting<T>): Setting<T> {
@@ -189,6 +189,35 @@ export const SETTINGS = {
       }
       return entries;
     },
+  }),
+  eventStreamIntervalMs: integer({
+    env: 'GATEHOUSE_EVENT_STREAM_INTERVAL_MS',
+    default: 1_000,
+    min: 10,
+    max: HOUR_MS,
+    description: 'how often, in ms, event-stream delivery looks for new events and for streams whose retry is due',
+  }),
+  eventStreamTimeoutMs: integer({
+    env: 'GATEHOUSE_EVENT_STREAM_TIMEOUT_MS',
+    default: 10_000,
+    min: 100,
+    max: 5 * 60_000,
+    description: 'an event-stream receiver must answer a delivery within this many ms, or the attempt counts as failed',
+  }),
+  eventStreamMaxRetryDelayMs: integer({
+    env: 'GATEHOUSE_EVENT_STREAM_MAX_RETRY_DELAY_MS',
+    default: 5 * 60_000,
+    defaultText: '300000 (5 minutes)',
+    min: 1_000,
+    max: 24 * HOUR_MS,
+    description: 'the longest wait between retries to a failing event-stream receiver (retries start at 1 s and double up to this)',
+  }),
+  eventStreamPrivateAddresses: oneOf({
+    env: 'GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES',
+    values: ['allow', 'deny'],
+    default: 'allow',
+    example: 'deny',
+    description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
   }),
   // src/db/native-addon.ts reads the variable itself: it runs before any config is loaded.
   cacheDir: text({

@@ -33,7 +33,7 @@ console.log(`seeding ${ROWS} users and ${ROWS} events…`);
 app.ctx.db.transaction(() => {
   for (let i = 0; i < ROWS; i++) {
     const user = users.create({ email: `u${i}@example.com`, full_name: `User ${i}`, first_name: 'User', last_name: String(i), position: '', manager_id: null }, app.clock.now());
-    events.record(actor, i % 10 === 0 ? 'RARE_EVENT' : 'USERS_CREATED', [{ sub_event_type: 'USERS_CREATED', user_id: user.user_id }]);
+    events.record(actor, i % 10 === 0 ? 'USERS_UPDATED' : 'USERS_CREATED', [{ sub_event_type: 'USERS_CREATED', user_id: user.user_id }]);
   }
 })();
 
@@ -59,7 +59,7 @@ let failed = false;
 const lists = [
   ['/users', {}, ROWS],
   ['/events', {}, ROWS],
-  ['/events', { event_type_filter: 'RARE_EVENT' }, ROWS / 10],
+  ['/events', { event_type_filter: 'USERS_UPDATED' }, ROWS / 10],
   ['/resources', {}, RESOURCES],
   // A case-insensitive name filter folds every candidate row's name ("resource 9…": 1111 rows match).
   ['/resources', { resource_name: 'RESOURCE 9' }, 1111],

@@ -1,5 +1,6 @@
 // The table of access-edge kinds: which table holds each, its two ends, and the events its changes record.
 // Everything that writes or sweeps edges is driven from here, the way TAG_TARGETS drives tag links.
+import type { EventType } from '../events/types.ts';
 
 /** What an end of an edge is; decides how its name is looked up and which 404 names it. */
 export type EndType = 'user' | 'group' | 'resource';
@@ -14,7 +15,7 @@ export interface EdgeKind {
   item: string;
   itemType: EndType;
   /** Event types recorded when an edge is given, changed, taken away and swept after expiring. */
-  events: { added: string; updated: string; removed: string; expired: string };
+  events: { added: EventType; updated: EventType; removed: EventType; expired: EventType };
 }
 
 export const EDGE_KINDS = {

@@ -8,7 +8,8 @@ export const eventOperations = defineOperations('events', {
     summary: 'Read the audit trail',
     description:
       'Newest first. A date-only `end_date_filter` includes that whole day. `api_token_filter` takes a token ' +
-      'label, or `label:preview` as events show it.',
+      'label, or `label:preview` as events show it. `event_type_filter` takes one of the closed set of event types ' +
+      '(docs/events.md) in any letter case; any other value is refused (`validation_failed`), never matched against nothing.',
     query: ListEventsQuery,
     responses: { 200: PaginatedEventList },
   },

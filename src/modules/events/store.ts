@@ -4,6 +4,7 @@ import type { Caller } from '../../http/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventHash, GENESIS_HASH, type HashedValues } from '../audit/chain.ts';
+import { isEventType, type EventType } from './types.ts';
 
 /** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
 export interface SubEvent {
@@ -22,12 +23,12 @@ export interface EventFilter {
   endBefore?: string | undefined;
   actorId?: string | undefined;
   objectId?: string | undefined;
-  eventType?: string | undefined;
+  eventType?: EventType | undefined;
   tokenName?: string | undefined;
   tokenPreview?: string | undefined;
 }
 
-interface EventRow {
+export interface EventRow {
   seq: number;
   id: string;
   event_type: string;
@@ -116,7 +117,9 @@ export function createEventStore(db: Db, clock: Clock) {
   }
 
   /** record() inside a transaction: the new event takes the head's hash as its previous one. */
-  function append(actor: Actor, eventType: string, subEvents: SubEvent[]): string {
+  function append(actor: Actor, eventType: EventType, subEvents: SubEvent[]): string {
+    // The type checker already refuses other strings; this catches one built at run time.
+    if (!isEventType(eventType)) throw new Error(`unknown event type ${String(eventType)}: add it to src/modules/events/types.ts`);
     const id = newId();
     const last = head.get();
     const seq = last ? last.seq + 1 : 1;
@@ -150,9 +153,9 @@ export function createEventStore(db: Db, clock: Clock) {
      * Appends one event with its sub-events. Call it inside the transaction that made the change,
      * so the change and its record commit or roll back together (alone, it opens its own). The event
      * is chained to the newest one: it stores that event's hash and its own (docs/audit-log.md).
-     * Returns the event id.
+     * Returns the event id. Throws (a fault of ours) for a type not in src/modules/events/types.ts.
      */
-    record(actor: Actor, eventType: string, subEvents: SubEvent[]): string {
+    record(actor: Actor, eventType: EventType, subEvents: SubEvent[]): string {
       // Outside a transaction the head read and the insert could straddle another process's write.
       return db.inTransaction ? append(actor, eventType, subEvents) : appendAlone.immediate(actor, eventType, subEvents);
     },

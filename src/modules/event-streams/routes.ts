@@ -1,0 +1,21 @@
+// /event-streams: webhook receivers of the audit trail (delivery itself is the background job in delivery.ts).
+import type { AppContext } from '../../context.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { CreateEventStreamInfo, UpdateEventStreamInfo } from './schemas.ts';
+import { createEventStream, deleteEventStream, listEventStreams, updateEventStream } from './service.ts';
+
+export function registerEventStreamRoutes(router: ApiRouter, ctx: AppContext): void {
+  router.get('/event-streams', () => ok({ event_streams: listEventStreams(ctx) }));
+
+  router.post('/event-streams', async (req) => ok(createEventStream(ctx, req.caller, await req.body(CreateEventStreamInfo))));
+
+  router.put('/event-streams/:event_stream_id', async (req) => {
+    const id = req.uuidParam('event_stream_id');
+    return ok(updateEventStream(ctx, req.caller, id, await req.body(UpdateEventStreamInfo)));
+  });
+
+  router.delete('/event-streams/:event_stream_id', (req) => {
+    deleteEventStream(ctx, req.caller, req.uuidParam('event_stream_id'));
+    return done();
+  });
+}

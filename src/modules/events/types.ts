@@ -1,0 +1,104 @@
+// The closed set of event types: every event Gatehouse records has one of these, and nothing else.
+// events.record() takes only these (the type checker refuses any other, and so does a runtime check);
+// `event_type_filter` and docs/events.md (made from this table, checked by test/docs/event-types.test.ts)
+// read the same list, so audit readers and event-stream receivers can rely on it.
+// To add a type: one line in its group, spelled <OBJECTS>_<VERB>, then `npm run docs:events`.
+
+/** The types by area, each with one line for people: when it is recorded. */
+export const EVENT_TYPE_GROUPS = {
+  'Users, tokens and sessions': {
+    USERS_CREATED: 'a user is created (the bootstrap admin\'s creation is recorded as its own act)',
+    USERS_UPDATED: 'a user\'s fields change',
+    REMOTE_USERS_CREATED: 'a remote account is recorded for a user',
+    REMOTE_USERS_DELETED: 'a remote account is forgotten',
+    API_TOKENS_CREATED: 'an API token is issued (HTTP or CLI)',
+    API_TOKENS_DELETED: 'an API token is revoked',
+    SESSIONS_CREATED: 'a session opens',
+    SESSIONS_ENDED: 'a session is ended',
+  },
+  'Owners': {
+    OWNERS_CREATED: 'an owner is created',
+    OWNERS_UPDATED: 'owners change (a bulk update is one event, a sub-event per owner)',
+    OWNERS_DELETED: 'an owner is deleted',
+    OWNER_USERS_UPDATED: 'an owner\'s users are replaced (sub-events OWNER_USER_ADDED/OWNER_USER_REMOVED name them)',
+  },
+  'Catalogue': {
+    APPS_CREATED: 'an app is created',
+    APPS_UPDATED: 'an app changes',
+    APPS_DELETED: 'an app is deleted',
+    RESOURCES_CREATED: 'a resource is created',
+    RESOURCES_UPDATED: 'resources change (a bulk update is one event, a sub-event per item)',
+    RESOURCES_DELETED: 'a resource is deleted',
+    GROUPS_CREATED: 'a group is created',
+    GROUPS_UPDATED: 'groups change (a bulk update is one event, a sub-event per item)',
+    GROUPS_DELETED: 'a group is deleted',
+    TAGS_CREATED: 'a tag is created',
+    TAGS_DELETED: 'a tag is deleted',
+    ENTITY_TAG_ADDED: 'a tag is attached to a group, resource or user',
+    ENTITY_TAG_REMOVED: 'a tag is detached from a group, resource or user',
+    BUNDLES_CREATED: 'a bundle is created',
+    BUNDLES_UPDATED: 'a bundle changes',
+    BUNDLES_DELETED: 'a bundle is deleted (with a sub-event per item it held)',
+    BUNDLE_RESOURCES_ADDED: 'a resource is put in a bundle',
+    BUNDLE_RESOURCES_REMOVED: 'a resource is taken out of a bundle',
+    BUNDLE_GROUPS_ADDED: 'a group is put in a bundle',
+    BUNDLE_GROUPS_REMOVED: 'a group is taken out of a bundle',
+  },
+  'Access': {
+    RESOURCE_USERS_ADDED: 'a user is given access to a resource',
+    RESOURCE_USERS_UPDATED: 'a user\'s access to a resource changes (expiry)',
+    RESOURCE_USERS_REMOVED: 'a user\'s access to a resource is taken away',
+    RESOURCE_USERS_EXPIRED: 'a user\'s access to a resource ends at its expiry',
+    RESOURCE_NON_HUMAN_IDENTITIES_ADDED: 'a non-human identity is given access to a resource',
+    RESOURCE_NON_HUMAN_IDENTITIES_UPDATED: 'a non-human identity\'s access to a resource changes',
+    RESOURCE_NON_HUMAN_IDENTITIES_REMOVED: 'a non-human identity\'s access to a resource is taken away',
+    RESOURCE_NON_HUMAN_IDENTITIES_EXPIRED: 'a non-human identity\'s access to a resource ends at its expiry',
+    GROUP_USERS_ADDED: 'a user is put in a group',
+    GROUP_USERS_UPDATED: 'a user\'s group membership changes (expiry, access level)',
+    GROUP_USERS_REMOVED: 'a user is taken out of a group',
+    GROUP_USERS_EXPIRED: 'a user\'s group membership ends at its expiry',
+    GROUP_RESOURCES_ADDED: 'a group is given access to a resource',
+    GROUP_RESOURCES_UPDATED: 'a group\'s access to a resource changes',
+    GROUP_RESOURCES_REMOVED: 'a group\'s access to a resource is taken away',
+    GROUP_RESOURCES_EXPIRED: 'a group\'s access to a resource ends at its expiry',
+    GROUPS_ADDED_TO_GROUPS: 'a group is put in another group',
+    GROUPS_UPDATED_IN_GROUPS: 'a group\'s membership of another group changes',
+    GROUPS_REMOVED_FROM_GROUPS: 'a group is taken out of another group',
+    GROUPS_IN_GROUPS_EXPIRED: 'a group\'s membership of another group ends at its expiry',
+    ACCESS_RULES_CREATED: 'an access rule is created',
+    ACCESS_RULES_UPDATED: 'an access rule changes',
+  },
+  'Integrations': {
+    GROUP_BINDINGS_CREATED: 'a group binding is created',
+    GROUP_BINDINGS_UPDATED: 'a group binding changes',
+    GROUP_BINDINGS_DELETED: 'a group binding is deleted',
+    IDP_GROUP_MAPPINGS_CREATED: 'a group is mapped to an identity-provider app',
+    IDP_GROUP_MAPPINGS_UPDATED: 'an IdP group mapping changes (a bulk replace is one event)',
+    IDP_GROUP_MAPPINGS_DELETED: 'an IdP group mapping is deleted',
+    MESSAGE_CHANNELS_CREATED: 'a message channel is recorded',
+    ON_CALL_SCHEDULES_CREATED: 'an on-call schedule is recorded',
+    RESOURCE_MESSAGE_CHANNELS_UPDATED: 'a resource\'s message channels are replaced',
+    GROUP_MESSAGE_CHANNELS_UPDATED: 'a group\'s message channels are replaced',
+    GROUP_ON_CALL_SCHEDULES_UPDATED: 'a group\'s on-call schedules are replaced',
+    SCOPED_ROLE_PERMISSIONS_UPDATED: 'a scoped role\'s permissions are replaced',
+    EVENT_STREAMS_CREATED: 'an event stream is created',
+    EVENT_STREAMS_UPDATED: 'an event stream\'s name, URL, credentials or enabled flag change',
+    EVENT_STREAMS_DELETED: 'an event stream is deleted',
+  },
+} as const satisfies Record<string, Record<string, string>>;
+
+type Groups = typeof EVENT_TYPE_GROUPS;
+/** One of the event types Gatehouse records. */
+export type EventType = { [G in keyof Groups]: keyof Groups[G] }[keyof Groups];
+
+/** Every event type with its description, in the table's order. */
+export const EVENT_TYPES: Readonly<Record<EventType, string>> = Object.assign({}, ...Object.values(EVENT_TYPE_GROUPS));
+
+/** The event types as a list, in the table's order. */
+export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as EventType[];
+
+const KNOWN = new Set<string>(EVENT_TYPE_NAMES);
+
+export function isEventType(value: string): value is EventType {
+  return KNOWN.has(value);
+}
