@@ -165,6 +165,11 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/sync_errors': 'read',
 
   'POST /v1/queries/run': 'read',
+
+  'GET /v1/event-streams': 'read',
+  'POST /v1/event-streams': 'admin',
+  'PUT /v1/event-streams/{event_stream_id}': 'admin',
+  'DELETE /v1/event-streams/{event_stream_id}': 'admin',
 };
 
 /** Path parameters that are not UUIDs, and a valid value for each; every other one gets a fresh random UUID. */

@@ -9,6 +9,7 @@ export const EVENT_TYPE_GROUPS = {
   'Users, tokens and sessions': {
     USERS_CREATED: 'a user is created (the bootstrap admin\'s creation is recorded as its own act)',
     USERS_UPDATED: 'a user\'s fields change',
+    USERS_ROLE_UPDATED: 'a user\'s organization role changes (API or `gatehouse user set-role`)',
     REMOTE_USERS_CREATED: 'a remote account is recorded for a user',
     REMOTE_USERS_DELETED: 'a remote account is forgotten',
     API_TOKENS_CREATED: 'an API token is issued (HTTP or CLI)',
