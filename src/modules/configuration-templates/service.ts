@@ -131,8 +131,9 @@ export function templateResourceWrite(ctx: AppContext, next: ResourceState, inpu
   const id = linkedId(next.settings);
   if (id === null) return { state: next, template: null };
   const template = requireTemplate(ctx, id, `${path}configuration_template_id`);
-  const state = templatedResource(next, template);
-  refuseOverrides(template, input, resourceView(next), resourceView(state), path);
+  const given = { ...next, settings: { ...next.settings, configuration_template_id: id } };
+  const state = templatedResource(given, template);
+  refuseOverrides(template, input, resourceView(given), resourceView(state), path);
   return { state, template };
 }
 
@@ -141,8 +142,9 @@ export function templateGroupWrite(ctx: AppContext, next: GroupState, input: obj
   const id = linkedId(next.settings);
   if (id === null) return { state: next, template: null };
   const template = requireTemplate(ctx, id, `${path}configuration_template_id`);
-  const state = templatedGroup(next, template);
-  refuseOverrides(template, input, groupView(next), groupView(state), path);
+  const given = { ...next, settings: { ...next.settings, configuration_template_id: id } };
+  const state = templatedGroup(given, template);
+  refuseOverrides(template, input, groupView(given), groupView(state), path);
   return { state, template };
 }
 
