@@ -206,6 +206,17 @@ describe('visibility', () => {
       assert.equal((await outsider.api.get(`/bundles/${bundles[1]!.bundle_id}`)).status, 200);
     });
 
+    it('filters the non-human identities list the same way', async () => {
+      const nhi = await createResource(app.api, { app_id: appId, resource_type: 'AWS_IAM_ROLE' });
+      const outsider = await member();
+      const listed = async (api: ApiClient) =>
+        (await listAll(api, '/non-human-identities', 'results', 'resource_id', 1000)).ids.includes(nhi.resource_id);
+      assert.equal(await listed(outsider.api), true);
+      await limit('resources', nhi.resource_id, []);
+      assert.equal(await listed(outsider.api), false);
+      assert.equal(await listed(app.api), true);
+    });
+
     it('filters in SQL, so every page but the last is full and paging skips and repeats nothing', async () => {
       const freshApp = (await createApp(app.api)).app_id;
       const resources = [];

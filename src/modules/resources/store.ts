@@ -180,6 +180,11 @@ export function createResourceStore(db: Db) {
   const pageOfTypes = db.prepare<{ types: string; after: number; limit: number }, ResourceRow>(
     `SELECT * FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND seq > @after ORDER BY seq LIMIT @limit`,
   );
+  const visiblePageOfTypes = db.prepare<{ types: string; after: number; limit: number; viewer: string; now: string }, ResourceRow>(
+    `WITH RECURSIVE ${VIEWER_GROUPS_CTE}
+     SELECT * FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND ${visibleToViewer('resource')}
+       AND seq > @after ORDER BY seq LIMIT @limit`,
+  );
   const typeOf = db.prepare<[string], { resource_type: string }>('SELECT resource_type FROM resources WHERE id = ?');
 
   const levels = db.prepare<[string], { remote_id: string; name: string }>(
@@ -273,9 +278,10 @@ export function createResourceStore(db: Db) {
       };
       return viewer === null ? page.all(params) : visiblePage.all({ ...params, ...viewerParams(viewer) });
     },
-    /** One page of the resources of any of `types` (the non-human identities list uses it). */
-    listByTypes(types: readonly string[], after: number | null, limit: number): ResourceRow[] {
-      return pageOfTypes.all({ types: JSON.stringify(types), after: after ?? 0, limit });
+    /** One page of the resources of any of `types` (the non-human identities list uses it); only those `viewer` sees unless null. */
+    listByTypes(types: readonly string[], after: number | null, limit: number, viewer: Viewer | null = null): ResourceRow[] {
+      const params = { types: JSON.stringify(types), after: after ?? 0, limit };
+      return viewer === null ? pageOfTypes.all(params) : visiblePageOfTypes.all({ ...params, ...viewerParams(viewer) });
     },
     /** The resource's resource_type, or undefined when there is no such resource. */
     resourceType(id: string): string | undefined {
