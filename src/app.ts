@@ -26,6 +26,8 @@ import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/rout
 import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
 import { registerQueryRoutes } from './modules/queries/routes.ts';
 import { registerEventStreamRoutes } from './modules/event-streams/routes.ts';
+import { registerVisibilityRoutes } from './modules/visibility/routes.ts';
+import { registerConfigurationTemplateRoutes } from './modules/configuration-templates/routes.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
@@ -47,6 +49,8 @@ import { idpGroupMappingOperations } from './modules/idp-group-mappings/openapi.
 import { integrationRecordOperations } from './modules/integration-records/openapi.ts';
 import { queryOperations } from './modules/queries/openapi.ts';
 import { eventStreamOperations } from './modules/event-streams/openapi.ts';
+import { visibilityOperations } from './modules/visibility/openapi.ts';
+import { configurationTemplateOperations } from './modules/configuration-templates/openapi.ts';
 
 /**
  * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
@@ -71,6 +75,8 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   integrationRecordOperations,
   queryOperations,
   eventStreamOperations,
+  visibilityOperations,
+  configurationTemplateOperations,
   serviceOperations,
 ];
 
@@ -156,6 +162,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerIntegrationRecordRoutes(v1, ctx);
   registerQueryRoutes(v1, ctx);
   registerEventStreamRoutes(v1, ctx);
+  registerVisibilityRoutes(v1, ctx);
+  registerConfigurationTemplateRoutes(v1, ctx);
 
   return app;
 }

@@ -25,6 +25,8 @@ import { createIdpGroupMappingStore } from './modules/idp-group-mappings/store.t
 import { createIntegrationRecordStore } from './modules/integration-records/store.ts';
 import { createQueryStore } from './modules/queries/store.ts';
 import { createEventStreamStore } from './modules/event-streams/store.ts';
+import { createVisibilityStore } from './modules/visibility/store.ts';
+import { createConfigurationTemplateStore } from './modules/configuration-templates/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -48,6 +50,8 @@ function createStores(db: Db, clock: Clock) {
     integrationRecords: createIntegrationRecordStore(db),
     queries: createQueryStore(db),
     eventStreams: createEventStreamStore(db),
+    visibility: createVisibilityStore(db),
+    configurationTemplates: createConfigurationTemplateStore(db),
   };
 }
 

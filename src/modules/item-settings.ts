@@ -235,8 +235,13 @@ export function checkRequestSettingReferences(ctx: AppContext, settings: Request
 export function refuseIfNamedInConfigurations(ctx: AppContext, what: string, id: string, path: string): void {
   const resources = ctx.stores.resources.countConfigurationsNaming(id);
   const groups = ctx.stores.groups.countConfigurationsNaming(id);
-  if (resources + groups === 0) return;
-  const where = [resources && `${resources} resource${resources === 1 ? '' : 's'}`, groups && `${groups} group${groups === 1 ? '' : 's'}`].filter(Boolean).join(' and ');
+  const templates = ctx.stores.configurationTemplates.countNaming(id);
+  if (resources + groups + templates === 0) return;
+  const where = [
+    resources && `${resources} resource${resources === 1 ? '' : 's'}`,
+    groups && `${groups} group${groups === 1 ? '' : 's'}`,
+    templates && `${templates} configuration template${templates === 1 ? '' : 's'}`,
+  ].filter(Boolean).join(' and ');
   throw new AppError('conflict', `${what} ${id} is named in the request configurations of ${where}; change those first`, [
     { path, message: `is named in the request configurations of ${where}` },
   ]);

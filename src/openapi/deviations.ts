@@ -16,6 +16,8 @@ export interface Deviation {
 }
 
 const RESOURCE_AND_GROUP_WRITES = ['POST /v1/resources', 'PUT /v1/resources', 'POST /v1/groups', 'PUT /v1/groups'];
+const TEMPLATE_WRITES = ['POST /v1/configuration-templates', 'PUT /v1/configuration-templates'];
+const TEMPLATE_ANSWERS = ['GET /v1/configuration-templates', ...TEMPLATE_WRITES];
 const CONTAINING_GROUP_ANSWERS = [
   'GET /v1/groups/{group_id}/containing-groups',
   'POST /v1/groups/{group_id}/containing-groups',
@@ -24,6 +26,36 @@ const CONTAINING_GROUP_ANSWERS = [
 const PAGED_EDGE_LISTS = ['GET /v1/resources/{resource_id}/users', 'GET /v1/resources/users/{user_id}', 'GET /v1/resources/{resource_id}/non-human-identities', 'GET /v1/sessions'];
 
 export const DEVIATIONS: readonly Deviation[] = [
+  {
+    operations: ['GET /v1/configuration-templates'],
+    where: 'parameter query.*',
+    what: 'here, not in the reference',
+    reason: 'The list of configuration templates pages like every other list (`cursor`, `page_size` in; `next`, `previous` out), so no answer is ever silently cut short.',
+  },
+  {
+    operations: ['GET /v1/configuration-templates'],
+    where: 'response 200.next',
+    what: 'here, not in the reference',
+    reason: 'The list of configuration templates pages like every other list (`cursor`, `page_size` in; `next`, `previous` out), so no answer is ever silently cut short.',
+  },
+  {
+    operations: ['GET /v1/configuration-templates'],
+    where: 'response 200.previous',
+    what: 'here, not in the reference',
+    reason: 'The list of configuration templates pages like every other list (`cursor`, `page_size` in; `next`, `previous` out), so no answer is ever silently cut short.',
+  },
+  {
+    operations: TEMPLATE_ANSWERS,
+    where: '*request_configurations',
+    what: 'here, not in the reference',
+    reason: 'Extension: a ConfigurationTemplate answers the request configurations it gives its items (the default one first), which create and update take; the reference takes them but never shows them.',
+  },
+  {
+    operations: TEMPLATE_ANSWERS,
+    where: '*request_configuration_id',
+    what: 'in the reference, not here',
+    reason: 'Gatehouse\'s request configurations have no ids of their own (they are identified by priority), so a template names none; its `request_configurations` are answered whole instead.',
+  },
   {
     operations: '*',
     where: '*request_configuration*.organization_id',
@@ -103,7 +135,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'The reference\'s samples send remote ids as numbers. Numbers are accepted and kept as text.',
   },
   {
-    operations: RESOURCE_AND_GROUP_WRITES,
+    operations: [...RESOURCE_AND_GROUP_WRITES, ...TEMPLATE_WRITES],
     where: 'body*',
     what: 'type * in the reference, null|* here',
     reason: 'These fields also accept `null`, meaning "clear it" (no override, no template, no condition, no ticket propagation).',

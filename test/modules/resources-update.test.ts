@@ -86,9 +86,14 @@ describe('resources: bulk update', () => {
 
   it('sets and clears the risk override, ticket propagation and template ids', async () => {
     const r = await createResource(app.api, { app_id: appId, risk_sensitivity_override: 'LOW' });
-    const template = '06851574-e50d-40ca-8c78-f72ae6ab4304';
+    const ticketPropagation = { enabled_on_grant: true, enabled_on_revocation: true, ticket_provider: 'LINEAR' };
+    // The template must exist (configuration-templates.test.ts covers linking); it sets the same ticket propagation.
+    const template = (await app.api.post('/configuration-templates', {
+      name: 'same propagation', admin_owner_id: r.admin_owner_id, visibility: { visibility: 'GLOBAL' },
+      require_mfa_to_approve: false, require_mfa_to_connect: false, ticket_propagation: ticketPropagation,
+    })).body.configuration_template_id;
     let res = await app.api.put('/resources', { resources: [{ resource_id: r.resource_id, risk_sensitivity_override: 'CRITICAL',
-      ticket_propagation: { enabled_on_grant: true, enabled_on_revocation: true, ticket_provider: 'LINEAR' }, configuration_template_id: template }] });
+      ticket_propagation: ticketPropagation, configuration_template_id: template }] });
     assert.equal(res.body.resources[0].risk_sensitivity, 'CRITICAL');
     assert.equal(res.body.resources[0].configuration_template_id, template);
     assert.equal(res.body.resources[0].ticket_propagation.ticket_provider, 'LINEAR');

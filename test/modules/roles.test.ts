@@ -166,6 +166,17 @@ const EXPECTED: Record<string, Access> = {
 
   'POST /v1/queries/run': 'read',
 
+  'GET /v1/resources/{resource_id}/visibility': 'read',
+  'PUT /v1/resources/{resource_id}/visibility': 'admin',
+  'GET /v1/groups/{group_id}/visibility': 'read',
+  'PUT /v1/groups/{group_id}/visibility': 'admin',
+  'GET /v1/bundles/{bundle_id}/visibility': 'read',
+  'PUT /v1/bundles/{bundle_id}/visibility': 'admin',
+  'GET /v1/configuration-templates': 'read',
+  'POST /v1/configuration-templates': 'admin',
+  'PUT /v1/configuration-templates': 'admin',
+  'DELETE /v1/configuration-templates/{configuration_template_id}': 'admin',
+
   'GET /v1/event-streams': 'read',
   'POST /v1/event-streams': 'admin',
   'PUT /v1/event-streams/{event_stream_id}': 'admin',

@@ -7,13 +7,14 @@ import {
 } from './schemas.ts';
 import { addBundleItem, createBundle, deleteBundle, removeBundleItem, updateBundle } from './service.ts';
 import { toApiBundle, toApiBundleItem, type BundleItemKind } from './store.ts';
+import { canSee, viewerOf } from '../visibility/service.ts';
 
 export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
   const { bundles } = ctx.stores;
 
   router.get('/bundles', (req) => {
     const query = req.query(ListBundlesQuery);
-    const { rows, total } = bundles.list(query.contains ?? null, ctx.pager.afterSeq('bundles', query), query.page_size + 1);
+    const { rows, total } = bundles.list(query.contains ?? null, ctx.pager.afterSeq('bundles', query), query.page_size + 1, viewerOf(ctx, req.caller));
     const page = ctx.pager.page('bundles', query, rows, (row) => row.seq, toApiBundle);
     return ok({ bundles: page.results, next: page.next, previous: page.previous, total_count: total });
   });
@@ -26,7 +27,8 @@ export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
   router.get('/bundles/:bundle_id', (req) => {
     const id = req.uuidParam('bundle_id');
     const bundle = bundles.get(id);
-    if (!bundle) throw notFound('bundle', id, 'bundle_id');
+    // A bundle the caller does not see answers as one that does not exist.
+    if (!bundle || !canSee(ctx, req.caller, 'bundle', id)) throw notFound('bundle', id, 'bundle_id');
     return ok(bundle);
   });
 
@@ -52,7 +54,7 @@ export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
     router.get(`/bundles/:bundle_id/${plural}`, (req) => {
       const id = req.uuidParam('bundle_id');
       const query = req.query(ListBundleItemsQuery);
-      if (!bundles.exists(id)) throw notFound('bundle', id, 'bundle_id');
+      if (!canSee(ctx, req.caller, 'bundle', id)) throw notFound('bundle', id, 'bundle_id');
       const list = `bundle_${plural}`;
       const { rows, total } = bundles.listItems(kind, id, ctx.pager.afterSeq(list, query), query.page_size + 1);
       const page = ctx.pager.page(list, query, rows, (row) => row.seq, toApiBundleItem(kind));

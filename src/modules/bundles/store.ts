@@ -3,6 +3,7 @@
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
 
 interface BundleRow {
   seq: number;
@@ -125,6 +126,15 @@ export function createBundleStore(db: Db) {
     `${SELECT_BUNDLE} WHERE ${CONTAINS} AND seq > @after ORDER BY seq LIMIT @limit`,
   );
   const count = db.prepare<{ contains: string | null }, { n: number }>(`SELECT count(*) AS n FROM bundles WHERE ${CONTAINS}`);
+  // What a caller who is not an admin sees: the same, filtered in SQL (the page and the total agree).
+  type ViewerParams = { viewer: string; now: string };
+  const visiblePage = db.prepare<{ contains: string | null; after: number; limit: number } & ViewerParams, BundleRow>(
+    `WITH RECURSIVE ${VIEWER_GROUPS_CTE}
+     ${SELECT_BUNDLE} WHERE ${CONTAINS} AND ${visibleToViewer('bundle')} AND seq > @after ORDER BY seq LIMIT @limit`,
+  );
+  const visibleCount = db.prepare<{ contains: string | null } & ViewerParams, { n: number }>(
+    `WITH RECURSIVE ${VIEWER_GROUPS_CTE} SELECT count(*) AS n FROM bundles WHERE ${CONTAINS} AND ${visibleToViewer('bundle')}`,
+  );
   const items = { resource: itemStatements(db, 'resource'), group: itemStatements(db, 'group') };
 
   return {
@@ -156,10 +166,18 @@ export function createBundleStore(db: Db) {
     },
     /**
      * A keyset page of bundles whose name contains `contains` (any case), or all when null, and the size
-     * of the whole filtered set; both read in one transaction so they agree.
+     * of the whole filtered set; both read in one transaction so they agree. With a viewer (a caller who is
+     * not an admin), only the bundles they see, in the page and in the total.
      */
-    list(contains: string | null, after: number | null, limit: number): { rows: BundleRow[]; total: number } {
+    list(contains: string | null, after: number | null, limit: number, viewer: Viewer | null = null): { rows: BundleRow[]; total: number } {
       const folded = contains === null ? null : casefold(contains);
+      if (viewer !== null) {
+        const seen = viewerParams(viewer);
+        return db.transaction(() => ({
+          rows: visiblePage.all({ contains: folded, after: after ?? 0, limit, ...seen }),
+          total: visibleCount.get({ contains: folded, ...seen })!.n,
+        }))();
+      }
       return db.transaction(() => ({
         rows: page.all({ contains: folded, after: after ?? 0, limit }),
         total: count.get({ contains: folded })!.n,

@@ -4,6 +4,7 @@ import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
 import { createGroup, deleteGroup, updateGroups } from './service.ts';
+import { canSee, viewerOf } from '../visibility/service.ts';
 
 export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
   const { groups } = ctx.stores;
@@ -18,7 +19,7 @@ export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
       name: query.group_name,
       tagIds: query.tag_ids?.map((id) => id.toLowerCase()),
     };
-    const rows = groups.list(filter, ctx.pager.afterSeq('groups', query), query.page_size + 1);
+    const rows = groups.list(filter, ctx.pager.afterSeq('groups', query), query.page_size + 1, viewerOf(ctx, req.caller));
     return ok(ctx.pager.page('groups', query, rows, (row) => row.seq, groups.toApi));
   });
 
@@ -30,7 +31,8 @@ export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
   router.get('/groups/:group_id', (req) => {
     const id = req.uuidParam('group_id');
     const group = groups.get(id);
-    if (!group) throw notFound('group', id);
+    // An item the caller does not see answers as one that does not exist.
+    if (!group || !canSee(ctx, req.caller, 'group', id)) throw notFound('group', id);
     return ok(group);
   });
 

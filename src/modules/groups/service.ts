@@ -7,6 +7,7 @@ import {
   applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
 } from '../item-settings.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
+import { applyTemplateLinks, templateGroupWrite } from '../configuration-templates/service.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import { refuseIfBound } from '../group-bindings/service.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
@@ -51,11 +52,16 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
       metadata: input.metadata ?? null,
       settings,
     };
-    const id = groups.create(state, ctx.clock.now());
+    const linked = templateGroupWrite(ctx, state, input, '');
+    const id = groups.create(linked.state, ctx.clock.now());
+    if (linked.template) applyTemplateLinks(ctx, 'group', id, linked.template);
     groups.setLeaders(id, input.group_leader_user_ids);
     if (input.access_levels) ctx.stores.access.setGroupLevels(id, input.access_levels);
     events.record(actor, 'GROUPS_CREATED', [
-      { sub_event_type: 'GROUPS_CREATED', group_id: id, group_name: state.name, group_type: state.group_type, app_id: appId, admin_owner_id: ownerId },
+      {
+        sub_event_type: 'GROUPS_CREATED', group_id: id, group_name: state.name, group_type: state.group_type, app_id: appId,
+        admin_owner_id: linked.state.admin_owner_id, ...(linked.template && { configuration_template_id: linked.template.id }),
+      },
     ]);
     return groups.get(id)!;
   }).immediate();
@@ -85,7 +91,9 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
         admin_owner_id: ownerId ?? state.admin_owner_id,
         settings,
       };
-      groups.update(id, next, at);
+      const linked = templateGroupWrite(ctx, next, item, path);
+      groups.update(id, linked.state, at);
+      if (linked.template) applyTemplateLinks(ctx, 'group', id, linked.template);
       if (item.group_leader_user_ids) groups.setLeaders(id, item.group_leader_user_ids);
       if (item.access_levels) ctx.stores.access.setGroupLevels(id, item.access_levels);
       return {

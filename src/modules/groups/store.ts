@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import {
   DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow,
 } from '../item-settings.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
 
 export interface GroupRow extends RequestSettingsRow {
   seq: number;
@@ -93,18 +94,21 @@ export function createGroupStore(db: Db) {
   const configurationsNaming = db.prepare<[string], { n: number }>(
     'SELECT count(*) AS n FROM groups WHERE instr(request_configurations, ?) > 0',
   );
-  const page = db.prepare<
-    { type: string | null; ids: string | null; name: string | null; tags: string | null; after: number; limit: number },
-    GroupRow
-  >(
-    `SELECT * FROM groups
+  // Two statements: admins see every row (no visibility condition at all), anyone else only what
+  // visibleToViewer allows, filtered in SQL so a page is never cut short.
+  type PageParams = { type: string | null; ids: string | null; name: string | null; tags: string | null; after: number; limit: number };
+  const pageSql = (filtered: boolean) =>
+    `${filtered ? `WITH RECURSIVE ${VIEWER_GROUPS_CTE}` : ''}
+     SELECT * FROM groups
      WHERE (@type IS NULL OR group_type = @type)
        AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
        AND (@name IS NULL OR instr(casefold(name), @name) > 0)
        AND (@tags IS NULL OR id IN (SELECT group_id FROM tag_groups WHERE tag_id IN (SELECT value FROM json_each(@tags))))
+       ${filtered ? `AND ${visibleToViewer('group')}` : ''}
        AND seq > @after
-     ORDER BY seq LIMIT @limit`,
-  );
+     ORDER BY seq LIMIT @limit`;
+  const page = db.prepare<PageParams, GroupRow>(pageSql(false));
+  const visiblePage = db.prepare<PageParams & { viewer: string; now: string }, GroupRow>(pageSql(true));
   // A set: listed in id order (the table is WITHOUT ROWID and keeps no position).
   const leaders = db.prepare<[string], { user_id: string }>('SELECT user_id FROM group_leaders WHERE group_id = ? ORDER BY user_id');
   const clearLeaders = db.prepare<[string]>('DELETE FROM group_leaders WHERE group_id = ?');
@@ -172,15 +176,17 @@ export function createGroupStore(db: Db) {
     delete(id: string): void {
       remove.run(id);
     },
-    list(filter: GroupFilter, after: number | null, limit: number): GroupRow[] {
-      return page.all({
+    /** One page of groups matching `filter`; only those `viewer` sees, or all when viewer is null (an admin). */
+    list(filter: GroupFilter, after: number | null, limit: number, viewer: Viewer | null = null): GroupRow[] {
+      const params: PageParams = {
         type: filter.groupType ?? null,
         ids: json(filter.groupIds),
         name: filter.name === undefined ? null : casefold(filter.name),
         tags: json(filter.tagIds),
         after: after ?? 0,
         limit,
-      });
+      };
+      return viewer === null ? page.all(params) : visiblePage.all({ ...params, ...viewerParams(viewer) });
     },
     /** Replaces the group's leaders. */
     setLeaders(groupId: string, userIds: string[]): void {

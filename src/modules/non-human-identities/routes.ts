@@ -6,13 +6,15 @@ import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { AttachNonHumanIdentityBody, ListEdgesQuery, ListNonHumanIdentitiesQuery, RemoveEdgeQuery } from './schemas.ts';
 import { attachNonHumanIdentity, detachNonHumanIdentity } from './service.ts';
 import { NON_HUMAN_IDENTITY_TYPES, toApiAccess } from './store.ts';
+import { viewerOf } from '../visibility/service.ts';
 
 export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContext): void {
   const { resources, nonHumanIdentities } = ctx.stores;
 
   router.get('/non-human-identities', (req) => {
     const query = req.query(ListNonHumanIdentitiesQuery);
-    const rows = resources.listByTypes(NON_HUMAN_IDENTITY_TYPES, ctx.pager.afterSeq('non_human_identities', query), query.page_size + 1);
+    const after = ctx.pager.afterSeq('non_human_identities', query);
+    const rows = resources.listByTypes(NON_HUMAN_IDENTITY_TYPES, after, query.page_size + 1, viewerOf(ctx, req.caller));
     return ok(ctx.pager.page('non_human_identities', query, rows, (row) => row.seq, resources.toApi));
   });
 

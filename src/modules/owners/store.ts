@@ -52,6 +52,7 @@ export interface OwnedCounts {
   groups: number;
   bundles: number;
   tags: number;
+  configuration_templates: number;
 }
 
 export function createOwnerStore(db: Db) {
@@ -91,7 +92,8 @@ export function createOwnerStore(db: Db) {
             (SELECT count(*) FROM resources WHERE admin_owner_id = @id) AS resources,
             (SELECT count(*) FROM groups WHERE admin_owner_id = @id)    AS groups,
             (SELECT count(*) FROM bundles WHERE admin_owner_id = @id)   AS bundles,
-            (SELECT count(*) FROM tags WHERE admin_owner_id = @id)      AS tags`,
+            (SELECT count(*) FROM tags WHERE admin_owner_id = @id)      AS tags,
+            (SELECT count(*) FROM configuration_templates WHERE admin_owner_id = @id) AS configuration_templates`,
   );
 
   return {

@@ -4,6 +4,7 @@ import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { CreateResourceBody, ListResourcesQuery, UpdateResourcesBody } from './schemas.ts';
 import { createResource, deleteResource, updateResources } from './service.ts';
+import { canSee, viewerOf } from '../visibility/service.ts';
 
 export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void {
   const { resources } = ctx.stores;
@@ -21,7 +22,7 @@ export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void
       remoteId: query.remote_id,
       tagIds: query.tag_ids?.map((id) => id.toLowerCase()),
     };
-    const rows = resources.list(filter, ctx.pager.afterSeq('resources', query), query.page_size + 1);
+    const rows = resources.list(filter, ctx.pager.afterSeq('resources', query), query.page_size + 1, viewerOf(ctx, req.caller));
     return ok(ctx.pager.page('resources', query, rows, (row) => row.seq, resources.toApi));
   });
 
@@ -33,7 +34,8 @@ export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void
   router.get('/resources/:resource_id', (req) => {
     const id = req.uuidParam('resource_id');
     const resource = resources.get(id);
-    if (!resource) throw notFound('resource', id);
+    // An item the caller does not see answers as one that does not exist.
+    if (!resource || !canSee(ctx, req.caller, 'resource', id)) throw notFound('resource', id);
     return ok(resource);
   });
 

@@ -4,6 +4,7 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, startBulkItem } from '../item-settings.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
+import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/service.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_ID_FIELDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
 import { stateFromRow, type ApiResource, type ResourceState } from './store.ts';
@@ -52,12 +53,15 @@ export function createResource(ctx: AppContext, actor: Actor, input: CreateResou
       ticket_propagation: input.ticket_propagation ?? null,
       settings,
     };
-    const id = resources.create(state, ctx.clock.now());
+    const linked = templateResourceWrite(ctx, state, input, '');
+    const id = resources.create(linked.state, ctx.clock.now());
+    if (linked.template) applyTemplateLinks(ctx, 'resource', id, linked.template);
     if (input.access_levels) resources.setAccessLevels(id, input.access_levels);
     events.record(actor, 'RESOURCES_CREATED', [
       {
         sub_event_type: 'RESOURCES_CREATED', resource_id: id, resource_name: state.name, resource_type: state.resource_type,
-        app_id: appId, admin_owner_id: ownerId, ...(parentId !== null && { parent_resource_id: parentId }),
+        app_id: appId, admin_owner_id: linked.state.admin_owner_id, ...(parentId !== null && { parent_resource_id: parentId }),
+        ...(linked.template && { configuration_template_id: linked.template.id }),
       },
     ]);
     return resources.get(id)!;
@@ -93,7 +97,9 @@ export function updateResources(ctx: AppContext, actor: Actor, items: UpdateReso
         ticket_propagation: item.ticket_propagation === undefined ? state.ticket_propagation : item.ticket_propagation,
         settings,
       };
-      resources.update(id, next, at);
+      const linked = templateResourceWrite(ctx, next, item, path);
+      resources.update(id, linked.state, at);
+      if (linked.template) applyTemplateLinks(ctx, 'resource', id, linked.template);
       if (item.access_levels) resources.setAccessLevels(id, item.access_levels);
       return {
         sub_event_type: 'RESOURCES_UPDATED', resource_id: id, resource_name: next.name,

@@ -5,6 +5,7 @@ import { newId } from '../../lib/ids.ts';
 import {
   DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow,
 } from '../item-settings.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
 
 export interface ResourceRow extends RequestSettingsRow {
   seq: number;
@@ -153,16 +154,16 @@ export function createResourceStore(db: Db) {
      )
      SELECT 1 AS found FROM down WHERE id = @candidate LIMIT 1`,
   );
-  // Each filter is optional (null: any); lists are JSON arrays.
-  const page = db.prepare<
-    { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; after: number; limit: number },
-    ResourceRow
-  >(
+  // Each filter is optional (null: any); lists are JSON arrays. Two statements: admins see every row
+  // (the statement has no visibility condition at all), anyone else only what visibleToViewer allows,
+  // filtered in SQL so a page is never cut short.
+  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; after: number; limit: number };
+  const pageSql = (filtered: boolean) =>
     `WITH RECURSIVE under(id) AS (
        SELECT id FROM resources WHERE @ancestor IS NOT NULL AND parent_resource_id = @ancestor
        UNION
        SELECT r.id FROM resources r JOIN under ON r.parent_resource_id = under.id
-     )
+     )${filtered ? `, ${VIEWER_GROUPS_CTE}` : ''}
      SELECT * FROM resources
      WHERE (@type IS NULL OR resource_type = @type)
        AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
@@ -171,11 +172,18 @@ export function createResourceStore(db: Db) {
        AND (@ancestor IS NULL OR id IN (SELECT id FROM under))
        AND (@remote IS NULL OR remote_resource_id = @remote)
        AND (@tags IS NULL OR id IN (SELECT resource_id FROM tag_resources WHERE tag_id IN (SELECT value FROM json_each(@tags))))
+       ${filtered ? `AND ${visibleToViewer('resource')}` : ''}
        AND seq > @after
-     ORDER BY seq LIMIT @limit`,
-  );
+     ORDER BY seq LIMIT @limit`;
+  const page = db.prepare<PageParams, ResourceRow>(pageSql(false));
+  const visiblePage = db.prepare<PageParams & { viewer: string; now: string }, ResourceRow>(pageSql(true));
   const pageOfTypes = db.prepare<{ types: string; after: number; limit: number }, ResourceRow>(
     `SELECT * FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND seq > @after ORDER BY seq LIMIT @limit`,
+  );
+  const visiblePageOfTypes = db.prepare<{ types: string; after: number; limit: number; viewer: string; now: string }, ResourceRow>(
+    `WITH RECURSIVE ${VIEWER_GROUPS_CTE}
+     SELECT * FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND ${visibleToViewer('resource')}
+       AND seq > @after ORDER BY seq LIMIT @limit`,
   );
   const typeOf = db.prepare<[string], { resource_type: string }>('SELECT resource_type FROM resources WHERE id = ?');
 
@@ -255,8 +263,9 @@ export function createResourceStore(db: Db) {
     isDescendant(root: string, candidate: string): boolean {
       return isDescendant.get({ root, candidate }) !== undefined;
     },
-    list(filter: ResourceFilter, after: number | null, limit: number): ResourceRow[] {
-      return page.all({
+    /** One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an admin). */
+    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): ResourceRow[] {
+      const params: PageParams = {
         type: filter.resourceType ?? null,
         ids: json(filter.resourceIds),
         name: filter.name === undefined ? null : casefold(filter.name),
@@ -266,11 +275,13 @@ export function createResourceStore(db: Db) {
         tags: json(filter.tagIds),
         after: after ?? 0,
         limit,
-      });
+      };
+      return viewer === null ? page.all(params) : visiblePage.all({ ...params, ...viewerParams(viewer) });
     },
-    /** One page of the resources of any of `types` (the non-human identities list uses it). */
-    listByTypes(types: readonly string[], after: number | null, limit: number): ResourceRow[] {
-      return pageOfTypes.all({ types: JSON.stringify(types), after: after ?? 0, limit });
+    /** One page of the resources of any of `types` (the non-human identities list uses it); only those `viewer` sees unless null. */
+    listByTypes(types: readonly string[], after: number | null, limit: number, viewer: Viewer | null = null): ResourceRow[] {
+      const params = { types: JSON.stringify(types), after: after ?? 0, limit };
+      return viewer === null ? pageOfTypes.all(params) : visiblePageOfTypes.all({ ...params, ...viewerParams(viewer) });
     },
     /** The resource's resource_type, or undefined when there is no such resource. */
     resourceType(id: string): string | undefined {

@@ -1,0 +1,27 @@
+// /configuration-templates: list, create, update (the body names the template), delete.
+import type { AppContext } from '../../context.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { CreateConfigurationTemplateBody, ListConfigurationTemplatesQuery, UpdateConfigurationTemplateBody } from './schemas.ts';
+import { createTemplate, deleteTemplate, findTemplate, toApiTemplate, updateTemplate } from './service.ts';
+
+export function registerConfigurationTemplateRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { configurationTemplates } = ctx.stores;
+
+  router.get('/configuration-templates', (req) => {
+    const query = req.query(ListConfigurationTemplatesQuery);
+    const rows = configurationTemplates.list(ctx.pager.afterSeq('configuration_templates', query), query.page_size + 1);
+    return ok(ctx.pager.page('configuration_templates', query, rows, (row) => row.seq, (row) => toApiTemplate(findTemplate(ctx, row.id)!)));
+  });
+
+  router.post('/configuration-templates', async (req) => ok(createTemplate(ctx, req.caller, await req.body(CreateConfigurationTemplateBody))));
+
+  router.put('/configuration-templates', async (req) => {
+    const { configuration_template_id: id, ...input } = await req.body(UpdateConfigurationTemplateBody);
+    return ok(updateTemplate(ctx, req.caller, id.toLowerCase(), input));
+  });
+
+  router.delete('/configuration-templates/:configuration_template_id', (req) => {
+    deleteTemplate(ctx, req.caller, req.uuidParam('configuration_template_id'));
+    return done();
+  });
+}

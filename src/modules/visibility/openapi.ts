@@ -1,0 +1,38 @@
+// The visibility module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+import { defineOperations } from '../../openapi/operations.ts';
+import { component, EmptyObject } from '../../openapi/schema.ts';
+import { VisibilityInfoBody } from './schemas.ts';
+import { VISIBILITY_TYPES } from './store.ts';
+
+export const VisibilityTypeEnum = component('VisibilityTypeEnum', {
+  type: 'string',
+  description: 'The visibility level of the entity.',
+  enum: [...VISIBILITY_TYPES],
+});
+
+export const VisibilityInfo = component('VisibilityInfo', {
+  type: 'object',
+  description: 'Visibility information of an entity. GLOBAL: every user sees it. LIMITED: admins, users of its admin owner, users who hold it, and effective members of `visibility_group_ids`.',
+  properties: {
+    visibility: VisibilityTypeEnum,
+    visibility_group_ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
+  },
+  required: ['visibility'],
+});
+
+const UNSEEN = 'A caller who is not an admin and does not see the item gets 404, as for an item that does not exist.';
+const LINKED = 'Refused (`conflict`, naming `visibility`) when the item is linked to a configuration template that sets another visibility. `visibility_group_ids` must be empty for GLOBAL.';
+
+export const visibilityOperations = defineOperations('visibility', {
+  'GET /v1/resources/{resource_id}/visibility': { summary: 'Get the visibility of a resource', description: UNSEEN, responses: { 200: VisibilityInfo } },
+  'PUT /v1/resources/{resource_id}/visibility': { summary: 'Set the visibility of a resource', description: LINKED, body: VisibilityInfoBody, responses: { 200: VisibilityInfo } },
+  'GET /v1/groups/{group_id}/visibility': { summary: 'Get the visibility of a group', description: UNSEEN, responses: { 200: VisibilityInfo } },
+  'PUT /v1/groups/{group_id}/visibility': { summary: 'Set the visibility of a group', description: LINKED, body: VisibilityInfoBody, responses: { 200: VisibilityInfo } },
+  'GET /v1/bundles/{bundle_id}/visibility': { summary: 'Get the visibility of a bundle', description: UNSEEN, responses: { 200: VisibilityInfo } },
+  'PUT /v1/bundles/{bundle_id}/visibility': {
+    summary: 'Set the visibility of a bundle',
+    description: '`visibility_group_ids` must be empty for GLOBAL. Answers an empty object, as the reference does.',
+    body: VisibilityInfoBody,
+    responses: { 200: EmptyObject },
+  },
+});

@@ -1,0 +1,64 @@
+// Who sees what: the checks reads and the requests module use, and setting an item's visibility.
+import type { AppContext } from '../../context.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import type { Caller } from '../../http/types.ts';
+import { templateVisibilityOf } from '../configuration-templates/service.ts';
+import type { Actor } from '../events/store.ts';
+import type { Viewer, VisibilityInfo, VisibleKind } from './store.ts';
+
+/** What the caller's reads are filtered as: null for an admin (who sees everything), else the caller at now. */
+export function viewerOf(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>): Viewer | null {
+  return caller.role === 'ADMIN' ? null : { userId: caller.userId, now: ctx.clock.now() };
+}
+
+/**
+ * Whether the caller may see the item, and so request it: false for an item that does not exist.
+ * Admins see everything; anyone else sees a GLOBAL item, and a LIMITED one when they are an effective
+ * member of one of its visibility groups (docs/access-graph.md), a user of its admin owner, or hold it.
+ * The requests module calls this for each item of POST /v1/requests (an unseen item answers as unknown).
+ */
+export function canSee(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>, kind: VisibleKind, id: string): boolean {
+  const viewer = viewerOf(ctx, caller);
+  if (viewer === null) return ctx.stores.visibility.get(kind, id) !== undefined;
+  return ctx.stores.visibility.sees(kind, id, viewer);
+}
+
+/** Throws not_found (naming `path` when given) unless the caller sees the item: an unseen item reads as one that does not exist. */
+export function assertVisible(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>, kind: VisibleKind, id: string, path?: string): void {
+  if (!canSee(ctx, caller, kind, id)) throw notFound(kind, id, path);
+}
+
+/** The item's visibility; not_found (`<kind>_id`) when it does not exist or the caller does not see it. */
+export function getVisibility(ctx: AppContext, caller: Caller, kind: VisibleKind, id: string): VisibilityInfo {
+  assertVisible(ctx, caller, kind, id, `${kind}_id`);
+  return ctx.stores.visibility.get(kind, id)!;
+}
+
+const EVENT_TYPES = { resource: 'RESOURCE_VISIBILITY_UPDATED', group: 'GROUP_VISIBILITY_UPDATED', bundle: 'BUNDLE_VISIBILITY_UPDATED' } as const;
+
+/**
+ * Replaces the item's visibility and records <KIND>_VISIBILITY_UPDATED. Throws not_found naming
+ * `<kind>_id` or `visibility_group_ids.N`; conflict naming `visibility` when the item is linked to a
+ * configuration template that sets another visibility.
+ */
+export function setVisibility(ctx: AppContext, actor: Actor, kind: VisibleKind, id: string, info: VisibilityInfo): VisibilityInfo {
+  const { visibility, groups, resources, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    if (visibility.get(kind, id) === undefined) throw notFound(kind, id, `${kind}_id`);
+    info.visibility_group_ids.forEach((groupId, i) => {
+      if (!groups.exists(groupId)) throw notFound('group', groupId, `visibility_group_ids.${i}`);
+    });
+    const templateId = kind === 'resource' ? resources.getRow(id)!.configuration_template_id : kind === 'group' ? groups.getRow(id)!.configuration_template_id : null;
+    const templated = templateVisibilityOf(ctx, templateId);
+    if (templated && JSON.stringify(templated.visibility) !== JSON.stringify(info)) {
+      throw new AppError('conflict', `the visibility of ${kind} ${id} is set by configuration template ${templated.templateId}; change the template, or unlink the ${kind} first`, [
+        { path: 'visibility', message: `is set by configuration template ${templated.templateId}` },
+      ]);
+    }
+    visibility.set(kind, id, info);
+    events.record(actor, EVENT_TYPES[kind], [
+      { sub_event_type: EVENT_TYPES[kind], [`${kind}_id`]: id, visibility: info.visibility, visibility_group_ids: info.visibility_group_ids.join(',') },
+    ]);
+    return visibility.get(kind, id)!;
+  }).immediate();
+}

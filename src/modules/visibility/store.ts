@@ -1,0 +1,121 @@
+// Visibility of resources, groups and bundles (GLOBAL or LIMITED to visibility groups): the only SQL
+// that stores it and the one definition of "who sees an item", which the list statements of
+// resources, groups and bundles embed (docs/visibility.md).
+import type { Db } from '../../db/open.ts';
+import { LIVE } from '../access/store.ts';
+
+export const VISIBILITY_TYPES = ['GLOBAL', 'LIMITED'] as const;
+export type VisibilityType = (typeof VISIBILITY_TYPES)[number];
+
+/** The reference's VisibilityInfo. */
+export interface VisibilityInfo {
+  visibility: VisibilityType;
+  visibility_group_ids: string[];
+}
+
+/**
+ * What can have a visibility; table and column names come from here, never from input. `holds` says
+ * how a user holds an item of the kind (null: nothing holds a bundle or a template). Templates only
+ * store a visibility to hand on to the items linked to them: nothing is filtered by it.
+ */
+export const VISIBILITY_KINDS = {
+  resource: { table: 'resources', links: 'resource_visibility_groups', itemColumn: 'resource_id', groupColumn: 'group_id', holds: 'resource' },
+  group: { table: 'groups', links: 'group_visibility_groups', itemColumn: 'group_id', groupColumn: 'visibility_group_id', holds: 'group' },
+  bundle: { table: 'bundles', links: 'bundle_visibility_groups', itemColumn: 'bundle_id', groupColumn: 'group_id', holds: null },
+  configuration_template: {
+    table: 'configuration_templates', links: 'configuration_template_visibility_groups', itemColumn: 'configuration_template_id', groupColumn: 'group_id', holds: null,
+  },
+} as const;
+export type VisibilityKind = keyof typeof VISIBILITY_KINDS;
+/** The kinds whose reads are filtered by visibility. */
+export type VisibleKind = Exclude<VisibilityKind, 'configuration_template'>;
+
+/**
+ * The groups user @viewer is an effective member of at @now (direct, through nesting or by rule; the
+ * access graph's definition), as a CTE named viewer_groups. Goes after `WITH RECURSIVE`.
+ */
+export const VIEWER_GROUPS_CTE = `
+  viewer_groups(group_id) AS (
+    SELECT gu.group_id FROM group_users gu WHERE gu.user_id = @viewer AND ${LIVE('gu')}
+    UNION
+    SELECT gg.containing_group_id FROM viewer_groups vg JOIN group_groups gg ON gg.group_id = vg.group_id WHERE ${LIVE('gg')}
+  )`;
+
+/**
+ * The condition that user @viewer sees the row of `kind` in the query's `table` (which must be named
+ * by its own name, and the query must define VIEWER_GROUPS_CTE): the item is GLOBAL, or the viewer is
+ * in one of its visibility groups, is a user of its admin owner, or holds it (live at @now). Admins
+ * are never filtered: callers use a statement without this condition for them.
+ * Each IN (…) is uncorrelated, so SQLite builds it once per statement, not per row.
+ */
+export function visibleToViewer(kind: VisibleKind): string {
+  const { table, links, itemColumn, groupColumn, holds } = VISIBILITY_KINDS[kind];
+  const held =
+    holds === 'resource'
+      ? `OR ${table}.id IN (SELECT ru.resource_id FROM resource_users ru WHERE ru.user_id = @viewer AND ${LIVE('ru')})
+         OR ${table}.id IN (SELECT gr.resource_id FROM group_resources gr WHERE gr.group_id IN (SELECT group_id FROM viewer_groups) AND ${LIVE('gr')})`
+      : holds === 'group'
+        ? `OR ${table}.id IN (SELECT group_id FROM viewer_groups)`
+        : '';
+  return `(${table}.visibility = 'GLOBAL'
+    OR ${table}.id IN (SELECT l.${itemColumn} FROM ${links} l WHERE l.${groupColumn} IN (SELECT group_id FROM viewer_groups))
+    OR ${table}.admin_owner_id IN (SELECT ou.owner_id FROM owner_users ou WHERE ou.user_id = @viewer)
+    ${held})`;
+}
+
+/** Who is looking: the user and the time their memberships are read at. */
+export interface Viewer {
+  userId: string;
+  now: Date;
+}
+
+/** The named parameters a statement embedding visibleToViewer needs. */
+export const viewerParams = (viewer: Viewer) => ({ viewer: viewer.userId, now: viewer.now.toISOString() });
+
+function kindStatements(db: Db, kind: VisibilityKind) {
+  const { table, links, itemColumn, groupColumn } = VISIBILITY_KINDS[kind];
+  return {
+    type: db.prepare<[string], { visibility: VisibilityType }>(`SELECT visibility FROM ${table} WHERE id = ?`),
+    groups: db.prepare<[string], { group_id: string }>(`SELECT ${groupColumn} AS group_id FROM ${links} WHERE ${itemColumn} = ? ORDER BY position`),
+    setType: db.prepare<{ id: string; visibility: VisibilityType }>(`UPDATE ${table} SET visibility = @visibility WHERE id = @id`),
+    clear: db.prepare<[string]>(`DELETE FROM ${links} WHERE ${itemColumn} = ?`),
+    insert: db.prepare<{ id: string; group: string; position: number }>(
+      `INSERT INTO ${links} (${itemColumn}, ${groupColumn}, position) VALUES (@id, @group, @position)`,
+    ),
+    sees:
+      kind === 'configuration_template'
+        ? null
+        : db.prepare<{ id: string; viewer: string; now: string }, { found: number }>(
+            `WITH RECURSIVE ${VIEWER_GROUPS_CTE} SELECT 1 AS found FROM ${table} WHERE ${table}.id = @id AND ${visibleToViewer(kind)}`,
+          ),
+  };
+}
+
+export function createVisibilityStore(db: Db) {
+  const kinds = {
+    resource: kindStatements(db, 'resource'),
+    group: kindStatements(db, 'group'),
+    bundle: kindStatements(db, 'bundle'),
+    configuration_template: kindStatements(db, 'configuration_template'),
+  };
+  return {
+    /** The item's visibility, or undefined when there is no such item. */
+    get(kind: VisibilityKind, id: string): VisibilityInfo | undefined {
+      const row = kinds[kind].type.get(id);
+      return row && { visibility: row.visibility, visibility_group_ids: kinds[kind].groups.all(id).map((r) => r.group_id) };
+    },
+    /** Replaces the item's visibility (the caller checks the item and the groups exist). */
+    set(kind: VisibilityKind, id: string, info: VisibilityInfo): void {
+      const st = kinds[kind];
+      st.setType.run({ id, visibility: info.visibility });
+      st.clear.run(id);
+      info.visibility_group_ids.forEach((group, position) => st.insert.run({ id, group, position }));
+    },
+    /** Whether `viewer` sees the item (false too when it does not exist). Admins are not asked. */
+    sees(kind: VisibleKind, id: string, viewer: Viewer): boolean {
+      return kinds[kind].sees!.get({ id, ...viewerParams(viewer) }) !== undefined;
+    },
+  };
+}
+
+export type VisibilityStore = ReturnType<typeof createVisibilityStore>;

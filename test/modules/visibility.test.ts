@@ -1,0 +1,236 @@
+// Visibility of resources, groups and bundles through HTTP: GET/PUT …/visibility, and what members see
+// in the lists and gets (admins see everything; an unseen item is a 404).
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import type { ApiClient } from '../helpers/client.ts';
+import { createApp, createBundle, createGroup, createOwner, createResource, createToken, createUser } from '../helpers/fixtures.ts';
+import { canSee } from '../../src/modules/visibility/service.ts';
+
+const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+
+describe('visibility', () => {
+  let app: TestApp;
+  let appId: string;
+  before(async () => {
+    app = await startTestApp();
+    appId = (await createApp(app.api)).app_id;
+  });
+  after(() => app.close());
+
+  /** A new member (the default organization role) and a client acting as them. */
+  const member = async (): Promise<{ userId: string; api: ApiClient }> => {
+    const user = await createUser(app.api);
+    const { secret } = await createToken(app.api, { user_id: user.user_id });
+    return { userId: user.user_id, api: app.api.as(secret) };
+  };
+  const limit = async (kind: 'resources' | 'groups' | 'bundles', id: string, groupIds: string[]) => {
+    const res = await app.api.put(`/${kind}/${id}/visibility`, { visibility: 'LIMITED', visibility_group_ids: groupIds });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  };
+  const addMember = async (groupId: string, userId: string, minutes = 0) => {
+    const res = await app.api.post(`/groups/${groupId}/users/${userId}`, { duration_minutes: minutes });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  };
+  const countEvents = async () => (await app.api.get('/events', { page_size: 1000 })).body.results.length as number;
+  /** Every resource id a client lists, walking the pages at `pageSize`; also returns each page's length. */
+  const listAll = async (api: ApiClient, path: string, key: string, idField: string, pageSize: number, query: Record<string, string> = {}) => {
+    const ids: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await api.get(path, { ...query, page_size: pageSize, cursor });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      ids.push(...res.body[key].map((item: Record<string, string>) => item[idField]));
+      sizes.push(res.body[key].length);
+      cursor = res.body.next ?? undefined;
+    } while (cursor);
+    return { ids, sizes };
+  };
+
+  describe('GET and PUT …/visibility', () => {
+    it('starts GLOBAL, sets LIMITED with groups in the order given, and records <KIND>_VISIBILITY_UPDATED', async () => {
+      const [g1, g2] = [await createGroup(app.api, { app_id: appId }), await createGroup(app.api, { app_id: appId })];
+      const items = {
+        resources: (await createResource(app.api, { app_id: appId })).resource_id,
+        groups: (await createGroup(app.api, { app_id: appId })).group_id,
+        bundles: (await createBundle(app.api)).bundle_id,
+      };
+      for (const [kind, id] of Object.entries(items)) {
+        assert.deepEqual((await app.api.get(`/${kind}/${id}/visibility`)).body, { visibility: 'GLOBAL', visibility_group_ids: [] });
+        const info = { visibility: 'LIMITED', visibility_group_ids: [g2.group_id, g1.group_id.toUpperCase()] };
+        const res = await app.api.put(`/${kind}/${id}/visibility`, info);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const expected = { visibility: 'LIMITED', visibility_group_ids: [g2.group_id, g1.group_id] };
+        assert.deepEqual(res.body, kind === 'bundles' ? {} : expected, 'bundles answer an empty 200, as the reference says');
+        assert.deepEqual((await app.api.get(`/${kind}/${id}/visibility`)).body, expected);
+        const type = `${kind.slice(0, -1).toUpperCase()}_VISIBILITY_UPDATED`;
+        const events = (await app.api.get('/events', { object_filter: id, event_type_filter: type })).body.results;
+        assert.equal(events.length, 1, type);
+        assert.equal(events[0].sub_events[0].visibility, 'LIMITED');
+        // Back to GLOBAL.
+        assert.equal((await app.api.put(`/${kind}/${id}/visibility`, { visibility: 'GLOBAL' })).status, 200);
+        assert.deepEqual((await app.api.get(`/${kind}/${id}/visibility`)).body, { visibility: 'GLOBAL', visibility_group_ids: [] });
+      }
+    });
+
+    it('refuses bad input with 400 or 404 naming the field, and changes and records nothing', async () => {
+      const group = await createGroup(app.api, { app_id: appId });
+      const resource = await createResource(app.api, { app_id: appId });
+      await limit('resources', resource.resource_id, [group.group_id]);
+      const path = `/resources/${resource.resource_id}/visibility`;
+      const before = (await app.api.get(path)).body;
+      const eventsBefore = await countEvents();
+      const cases: [string, unknown, number, string][] = [
+        [path, {}, 400, 'visibility'],
+        [path, { visibility: 'PRIVATE' }, 400, 'visibility'],
+        [path, { visibility: 'GLOBAL', visibility_group_ids: [group.group_id] }, 400, 'visibility_group_ids'],
+        [path, { visibility: 'LIMITED', visibility_group_ids: ['nope'] }, 400, 'visibility_group_ids.0'],
+        [path, { visibility: 'LIMITED', visibility_group_ids: [group.group_id, group.group_id.toUpperCase()] }, 400, 'visibility_group_ids'],
+        [path, { visibility: 'LIMITED', visibility_group_ids: 'x' }, 400, 'visibility_group_ids'],
+        [path, { visibility: 'LIMITED', visibility_group_ids: [group.group_id, NO_SUCH_ID] }, 404, 'visibility_group_ids.1'],
+        [`/resources/${NO_SUCH_ID}/visibility`, { visibility: 'GLOBAL' }, 404, 'resource_id'],
+        [`/groups/${NO_SUCH_ID}/visibility`, { visibility: 'GLOBAL' }, 404, 'group_id'],
+        [`/bundles/${NO_SUCH_ID}/visibility`, { visibility: 'GLOBAL' }, 404, 'bundle_id'],
+        ['/resources/not-a-uuid/visibility', { visibility: 'GLOBAL' }, 400, 'resource_id'],
+      ];
+      for (const [url, body, status, field] of cases) {
+        const res = await app.api.put(url, body);
+        assert.equal(res.status, status, `${url} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+        assert.ok(res.body.details.some((d: { path: string }) => d.path === field), `${field} in ${JSON.stringify(res.body.details)}`);
+      }
+      assert.deepEqual((await app.api.get(path)).body, before);
+      assert.equal(await countEvents(), eventsBefore);
+      for (const [url, status, field] of [
+        [`/resources/${NO_SUCH_ID}/visibility`, 404, 'resource_id'],
+        [`/groups/${NO_SUCH_ID}/visibility`, 404, 'group_id'],
+        [`/bundles/${NO_SUCH_ID}/visibility`, 404, 'bundle_id'],
+        ['/groups/42/visibility', 400, 'group_id'],
+      ] as const) {
+        const res = await app.api.get(url);
+        assert.equal(res.status, status);
+        assert.equal(res.body.details[0].path, field);
+      }
+    });
+
+    it('fails closed when a visibility group is deleted: the item stays LIMITED without it', async () => {
+      const group = await createGroup(app.api, { app_id: appId });
+      const resource = await createResource(app.api, { app_id: appId });
+      await limit('resources', resource.resource_id, [group.group_id]);
+      assert.equal((await app.api.delete(`/groups/${group.group_id}`)).status, 200);
+      assert.deepEqual((await app.api.get(`/resources/${resource.resource_id}/visibility`)).body, { visibility: 'LIMITED', visibility_group_ids: [] });
+    });
+  });
+
+  describe('who sees a LIMITED item', () => {
+    it('members of a visibility group (direct, nested, unexpired), users of the owner and holders; admins always', async () => {
+      const visibilityGroup = await createGroup(app.api, { app_id: appId });
+      const inner = await createGroup(app.api, { app_id: appId });
+      assert.equal((await app.api.post(`/groups/${inner.group_id}/containing-groups`, { containing_group_id: visibilityGroup.group_id })).status, 200);
+      const [outsider, direct, nested, expiring, holder, ownerUser] = [
+        await member(), await member(), await member(), await member(), await member(), await member(),
+      ];
+      const owner = await createOwner(app.api, { user_ids: [ownerUser.userId] });
+      const resource = await createResource(app.api, { app_id: appId, admin_owner_id: owner.owner_id });
+      const id = resource.resource_id;
+      await limit('resources', id, [visibilityGroup.group_id]);
+      await addMember(visibilityGroup.group_id, direct.userId);
+      await addMember(inner.group_id, nested.userId);
+      await addMember(visibilityGroup.group_id, expiring.userId, 60);
+      assert.equal((await app.api.post(`/resources/${id}/users/${holder.userId}`, { duration_minutes: 0 })).status, 200);
+
+      const sees = async (who: { api: ApiClient }) => {
+        const get = await who.api.get(`/resources/${id}`);
+        const listed = (await who.api.get('/resources', { resource_ids: id })).body.results.length === 1;
+        const visibility = await who.api.get(`/resources/${id}/visibility`);
+        assert.equal(get.status === 200, listed, 'the get and the list agree');
+        assert.equal(visibility.status, get.status, 'the visibility read agrees');
+        if (get.status === 404) assert.equal(get.body.message, (await who.api.get(`/resources/${NO_SUCH_ID}`)).body.message.replace(NO_SUCH_ID, id), 'an unseen item reads as a missing one');
+        return listed;
+      };
+      assert.equal(await sees(app), true, 'admin');
+      assert.equal(await sees(outsider), false, 'in no visibility group');
+      assert.equal(await sees(direct), true, 'direct member');
+      assert.equal(await sees(nested), true, 'member through a nested group');
+      assert.equal(await sees(expiring), true, 'member until the membership expires');
+      assert.equal(await sees(holder), true, 'holds the resource');
+      assert.equal(await sees(ownerUser), true, 'a user of its admin owner');
+
+      app.clock.advance(61 * 60_000);
+      assert.equal(await sees(expiring), false, 'an expired membership no longer counts, swept or not');
+
+      // The function the requests module uses agrees.
+      const caller = (userId: string) => ({ userId, role: 'MEMBER' as const });
+      assert.equal(canSee(app.ctx, caller(outsider.userId), 'resource', id), false);
+      assert.equal(canSee(app.ctx, caller(nested.userId), 'resource', id), true);
+      assert.equal(canSee(app.ctx, { userId: outsider.userId, role: 'ADMIN' }, 'resource', id), true);
+      assert.equal(canSee(app.ctx, { userId: outsider.userId, role: 'ADMIN' }, 'resource', NO_SUCH_ID), false, 'an unknown item is never seen');
+
+      // GLOBAL again: everyone sees it.
+      assert.equal((await app.api.put(`/resources/${id}/visibility`, { visibility: 'GLOBAL' })).status, 200);
+      assert.equal(await sees(outsider), true);
+    });
+
+    it('a LIMITED group is seen by its own members and its visibility groups\' members', async () => {
+      const visibilityGroup = await createGroup(app.api, { app_id: appId });
+      const group = await createGroup(app.api, { app_id: appId });
+      await limit('groups', group.group_id, [visibilityGroup.group_id]);
+      const [outsider, own, viewer] = [await member(), await member(), await member()];
+      await addMember(group.group_id, own.userId);
+      await addMember(visibilityGroup.group_id, viewer.userId);
+      for (const [who, expected] of [[outsider, false], [own, true], [viewer, true], [{ api: app.api }, true]] as const) {
+        assert.equal((await who.api.get(`/groups/${group.group_id}`)).status, expected ? 200 : 404);
+        assert.equal((await who.api.get('/groups', { group_ids: group.group_id })).body.results.length, expected ? 1 : 0);
+      }
+    });
+
+    it('filters bundles in the page and in total_count, and hides an unseen bundle\'s items', async () => {
+      const visibilityGroup = await createGroup(app.api, { app_id: appId });
+      const owner = await createOwner(app.api);
+      const prefix = `vis-bundle-${process.pid}`;
+      const bundles = [];
+      for (let i = 0; i < 4; i++) bundles.push(await createBundle(app.api, { name: `${prefix}-${i}`, admin_owner_id: owner.owner_id }));
+      await limit('bundles', bundles[1]!.bundle_id, [visibilityGroup.group_id]);
+      await limit('bundles', bundles[2]!.bundle_id, []);
+      const outsider = await member();
+      const listed = await outsider.api.get('/bundles', { contains: prefix });
+      assert.deepEqual(listed.body.bundles.map((b: { bundle_id: string }) => b.bundle_id), [bundles[0]!.bundle_id, bundles[3]!.bundle_id]);
+      assert.equal(listed.body.total_count, 2);
+      assert.equal((await app.api.get('/bundles', { contains: prefix })).body.total_count, 4, 'admins see all');
+      assert.equal((await outsider.api.get(`/bundles/${bundles[1]!.bundle_id}`)).status, 404);
+      assert.equal((await outsider.api.get(`/bundles/${bundles[1]!.bundle_id}/resources`)).status, 404);
+      assert.equal((await outsider.api.get(`/bundles/${bundles[1]!.bundle_id}/groups`)).status, 404);
+      assert.equal((await outsider.api.get(`/bundles/${bundles[0]!.bundle_id}/resources`)).status, 200);
+      await addMember(visibilityGroup.group_id, outsider.userId);
+      assert.equal((await outsider.api.get('/bundles', { contains: prefix })).body.total_count, 3);
+      assert.equal((await outsider.api.get(`/bundles/${bundles[1]!.bundle_id}`)).status, 200);
+    });
+
+    it('filters the non-human identities list the same way', async () => {
+      const nhi = await createResource(app.api, { app_id: appId, resource_type: 'AWS_IAM_ROLE' });
+      const outsider = await member();
+      const listed = async (api: ApiClient) =>
+        (await listAll(api, '/non-human-identities', 'results', 'resource_id', 1000)).ids.includes(nhi.resource_id);
+      assert.equal(await listed(outsider.api), true);
+      await limit('resources', nhi.resource_id, []);
+      assert.equal(await listed(outsider.api), false);
+      assert.equal(await listed(app.api), true);
+    });
+
+    it('filters in SQL, so every page but the last is full and paging skips and repeats nothing', async () => {
+      const freshApp = (await createApp(app.api)).app_id;
+      const resources = [];
+      for (let i = 0; i < 9; i++) resources.push((await createResource(app.api, { app_id: freshApp, name: `paged-${i}` })).resource_id);
+      // Hide every other resource, including the first and the last.
+      for (const id of resources.filter((_, i) => i % 2 === 0)) await limit('resources', id, []);
+      const outsider = await member();
+      const visible = resources.filter((_, i) => i % 2 === 1);
+      for (const pageSize of [1, 2, 3]) {
+        const { ids, sizes } = await listAll(outsider.api, '/resources', 'results', 'resource_id', pageSize, { resource_name: 'paged-' });
+        assert.deepEqual(ids, visible, `page_size ${pageSize}`);
+        assert.ok(sizes.slice(0, -1).every((n) => n === pageSize), `pages ${JSON.stringify(sizes)} at page_size ${pageSize}`);
+      }
+      assert.deepEqual((await listAll(app.api, '/resources', 'results', 'resource_id', 4, { resource_name: 'paged-' })).ids, resources);
+    });
+  });
+});
