@@ -24,6 +24,7 @@ import { registerGroupBindingRoutes } from './modules/group-bindings/routes.ts';
 import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/routes.ts';
 import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
 import { registerQueryRoutes } from './modules/queries/routes.ts';
+import { registerReviewerStageRoutes } from './modules/reviewer-stages/routes.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
@@ -44,6 +45,7 @@ import { groupBindingOperations } from './modules/group-bindings/openapi.ts';
 import { idpGroupMappingOperations } from './modules/idp-group-mappings/openapi.ts';
 import { integrationRecordOperations } from './modules/integration-records/openapi.ts';
 import { queryOperations } from './modules/queries/openapi.ts';
+import { reviewerStageOperations } from './modules/reviewer-stages/openapi.ts';
 
 /**
  * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
@@ -67,6 +69,7 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   idpGroupMappingOperations,
   integrationRecordOperations,
   queryOperations,
+  reviewerStageOperations,
   serviceOperations,
 ];
 
@@ -149,6 +152,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerIdpGroupMappingRoutes(v1, ctx);
   registerIntegrationRecordRoutes(v1, ctx);
   registerQueryRoutes(v1, ctx);
+  registerReviewerStageRoutes(v1, ctx);
 
   return app;
 }
