@@ -25,6 +25,7 @@ import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/rout
 import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
 import { registerQueryRoutes } from './modules/queries/routes.ts';
 import { registerReviewerStageRoutes } from './modules/reviewer-stages/routes.ts';
+import { registerAccessReviewRoutes } from './modules/access-reviews/routes.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
@@ -46,6 +47,7 @@ import { idpGroupMappingOperations } from './modules/idp-group-mappings/openapi.
 import { integrationRecordOperations } from './modules/integration-records/openapi.ts';
 import { queryOperations } from './modules/queries/openapi.ts';
 import { reviewerStageOperations } from './modules/reviewer-stages/openapi.ts';
+import { accessReviewOperations } from './modules/access-reviews/openapi.ts';
 
 /**
  * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
@@ -70,6 +72,7 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   integrationRecordOperations,
   queryOperations,
   reviewerStageOperations,
+  accessReviewOperations,
   serviceOperations,
 ];
 
@@ -153,6 +156,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerIntegrationRecordRoutes(v1, ctx);
   registerQueryRoutes(v1, ctx);
   registerReviewerStageRoutes(v1, ctx);
+  registerAccessReviewRoutes(v1, ctx);
 
   return app;
 }

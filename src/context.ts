@@ -24,6 +24,7 @@ import { createGroupBindingStore } from './modules/group-bindings/store.ts';
 import { createIdpGroupMappingStore } from './modules/idp-group-mappings/store.ts';
 import { createIntegrationRecordStore } from './modules/integration-records/store.ts';
 import { createQueryStore } from './modules/queries/store.ts';
+import { createAccessReviewStore } from './modules/access-reviews/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -46,6 +47,7 @@ function createStores(db: Db, clock: Clock) {
     idpGroupMappings: createIdpGroupMappingStore(db),
     integrationRecords: createIntegrationRecordStore(db),
     queries: createQueryStore(db),
+    accessReviews: createAccessReviewStore(db),
   };
 }
 
