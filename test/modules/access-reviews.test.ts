@@ -102,6 +102,10 @@ describe('user access reviews', () => {
       assert.equal(aliceR1.expiration_date, '2026-03-01T10:00:00.000Z');
       assert.deepEqual(aliceR1.access_path_group_ids, []);
 
+      // Selecting the users reads each user's holdings instead of each item's holders: the same rows, in the same order.
+      const byUsers = await start({ ...BASE, uar_scope: { apps: [appId], users: [carol, alice, bob, alice] } });
+      assert.deepEqual(await readSnapshot(app.api, byUsers.uar_id), taken);
+
       // Access changes: alice's edge expires, carol's r2 edge is revoked, bob leaves team.
       app.clock.advance(61 * 60_000);
       assert.equal((await app.api.delete(`/resources/${r2}/users/${carol}`)).status, 200);

@@ -8,7 +8,7 @@ import { NEVER } from '../access/edges.ts';
 import type { HoldingRow, HoldingsStore } from '../access/holdings-store.ts';
 import type { Actor } from '../events/store.ts';
 import type { CreateUarInput, UarScopeInput } from './schemas.ts';
-import type { ScopedItem, SnapshotEntry } from './store.ts';
+import type { ScopedItem } from './store.ts';
 
 /** Users read per holdersOf call while taking a snapshot; at least 2, as each later call repeats one user. */
 const HOLDERS_CHUNK = 500;
@@ -51,10 +51,33 @@ function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined)
   });
 }
 
+/**
+ * The holdings in scope at `now`, item by item (in the order itemsInScope gives), then by user and
+ * level. With `users` in the scope, each selected user's holdings are read (resourcesOfUser,
+ * groupsOfUser: what GET /v1/resources/users/{id} and GET /v1/groups/users/{id} read) and put in that
+ * order; otherwise each item's holders are read in turn (holdersOf), without holding them all in memory.
+ */
+function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeInput | undefined, now: Date): Generator<[ScopedItem, HoldingRow]> {
+  const { holdings } = ctx.stores;
+  if (!scope?.users) {
+    for (const item of items) for (const row of holdingsOf(holdings, item, now)) yield [item, row];
+    return;
+  }
+  const position = new Map(items.map((item, i) => [item.item_id, i]));
+  const found: [number, HoldingRow][] = [];
+  for (const userId of new Set(scope.users)) {
+    for (const row of [...holdings.resourcesOfUser(userId, now), ...holdings.groupsOfUser(userId, now)]) {
+      const at = position.get(row.item_id);
+      if (at !== undefined) found.push([at, row]);
+    }
+  }
+  found.sort(([a, x], [b, y]) => a - b || (x.user_id < y.user_id ? -1 : x.user_id > y.user_id ? 1 : x.level < y.level ? -1 : x.level > y.level ? 1 : 0));
+  for (const [at, row] of found) yield [items[at]!, row];
+}
+
 /** Writes the snapshot rows of review `uarId`; answers how many items the scope selected and how many rows were written. */
 function takeSnapshot(ctx: AppContext, uarId: string, scope: UarScopeInput | undefined, now: Date) {
-  const { holdings, access, accessReviews } = ctx.stores;
-  const onlyUsers = scope?.users ? new Set(scope.users) : null;
+  const { access, accessReviews } = ctx.stores;
   const people = new Map<string, { name: string; detail: string }>();
   const person = (id: string) => {
     let found = people.get(id);
@@ -63,21 +86,17 @@ function takeSnapshot(ctx: AppContext, uarId: string, scope: UarScopeInput | und
   };
   const items = accessReviews.itemsInScope(scope);
   let rows = 0;
-  for (const item of items) {
-    for (const row of holdingsOf(holdings, item, now)) {
-      if (onlyUsers && !onlyUsers.has(row.user_id)) continue;
-      const user = person(row.user_id);
-      const entry: SnapshotEntry = {
-        item_type: item.item_type, item_id: item.item_id, item_name: item.name,
-        user_id: row.user_id, user_full_name: user.name, user_email: user.detail,
-        access_level_remote_id: row.level, access_level_name: row.level_name,
-        expiration_date: row.exp === NEVER ? null : row.exp,
-        has_direct_access: row.direct === 1, num_access_paths: row.paths,
-        access_path_group_ids: row.vias === null ? [] : row.vias.split(',').sort(),
-      };
-      accessReviews.addSnapshotRow(uarId, entry);
-      rows++;
-    }
+  for (const [item, row] of holdingsInScope(ctx, items, scope, now)) {
+    const user = person(row.user_id);
+    accessReviews.addSnapshotRow(uarId, {
+      item_type: item.item_type, item_id: item.item_id, item_name: item.name,
+      user_id: row.user_id, user_full_name: user.name, user_email: user.detail,
+      access_level_remote_id: row.level, access_level_name: row.level_name,
+      expiration_date: row.exp === NEVER ? null : row.exp,
+      has_direct_access: row.direct === 1, num_access_paths: row.paths,
+      access_path_group_ids: row.vias === null ? [] : row.vias.split(',').sort(),
+    });
+    rows++;
   }
   return { items: items.length, rows };
 }
