@@ -28,6 +28,8 @@ import { registerQueryRoutes } from './modules/queries/routes.ts';
 import { registerEventStreamRoutes } from './modules/event-streams/routes.ts';
 import { registerVisibilityRoutes } from './modules/visibility/routes.ts';
 import { registerConfigurationTemplateRoutes } from './modules/configuration-templates/routes.ts';
+import { registerReviewerStageRoutes } from './modules/reviewer-stages/routes.ts';
+import { registerAccessReviewRoutes } from './modules/access-reviews/routes.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
@@ -51,6 +53,8 @@ import { queryOperations } from './modules/queries/openapi.ts';
 import { eventStreamOperations } from './modules/event-streams/openapi.ts';
 import { visibilityOperations } from './modules/visibility/openapi.ts';
 import { configurationTemplateOperations } from './modules/configuration-templates/openapi.ts';
+import { reviewerStageOperations } from './modules/reviewer-stages/openapi.ts';
+import { accessReviewOperations } from './modules/access-reviews/openapi.ts';
 
 /**
  * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
@@ -77,6 +81,8 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   eventStreamOperations,
   visibilityOperations,
   configurationTemplateOperations,
+  reviewerStageOperations,
+  accessReviewOperations,
   serviceOperations,
 ];
 
@@ -164,6 +170,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerEventStreamRoutes(v1, ctx);
   registerVisibilityRoutes(v1, ctx);
   registerConfigurationTemplateRoutes(v1, ctx);
+  registerReviewerStageRoutes(v1, ctx);
+  registerAccessReviewRoutes(v1, ctx);
 
   return app;
 }

@@ -27,6 +27,7 @@ import { createQueryStore } from './modules/queries/store.ts';
 import { createEventStreamStore } from './modules/event-streams/store.ts';
 import { createVisibilityStore } from './modules/visibility/store.ts';
 import { createConfigurationTemplateStore } from './modules/configuration-templates/store.ts';
+import { createAccessReviewStore } from './modules/access-reviews/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -52,6 +53,7 @@ function createStores(db: Db, clock: Clock) {
     eventStreams: createEventStreamStore(db),
     visibility: createVisibilityStore(db),
     configurationTemplates: createConfigurationTemplateStore(db),
+    accessReviews: createAccessReviewStore(db),
   };
 }
 

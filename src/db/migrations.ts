@@ -8,6 +8,7 @@ import m0006 from '../../sql/0006_audit_chain.sql';
 import m0007 from '../../sql/0007_organization_roles.sql';
 import m0009 from '../../sql/0009_templates_and_visibility.sql';
 import m0010 from '../../sql/0010_event_streams.sql';
+import m0011 from '../../sql/0011_access_reviews.sql';
 import { hashUnchainedEvents } from '../modules/audit/store.ts';
 import type { Db } from './open.ts';
 
@@ -29,4 +30,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 7, name: '0007_organization_roles', sql: m0007 },
   { version: 9, name: '0009_templates_and_visibility', sql: m0009 },
   { version: 10, name: '0010_event_streams', sql: m0010 },
+  { version: 11, name: '0011_access_reviews', sql: m0011 },
 ];

@@ -38,14 +38,40 @@ const IdList = (what: string) =>
     v.transform((ids) => ids.map((id) => id.toLowerCase())),
   );
 
-const ReviewerStage = v.object({
-  stage: v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1')),
+/**
+ * One reviewer stage as a client sends it. `stage` may be left out (clients built from older versions
+ * of the reference omit it): such a stage takes its 1-based position in the list (see ReviewerStages).
+ */
+export const ReviewerStage = v.object({
+  stage: v.optional(v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(1, 'must be at least 1'))),
   operator: v.picklist(['AND', 'OR'], 'must be AND or OR'),
   require_manager_approval: v.boolean('must be true or false'),
   require_admin_approval: v.optional(v.boolean('must be true or false'), false),
   owner_ids: IdList('owner'),
   service_user_ids: v.optional(IdList('user'), []),
 });
+
+/**
+ * A list of reviewer stages; every stage comes out numbered: one sent without `stage` takes its
+ * position (1 for the first). Numbers must still be unique: checkStageNumbers refuses a repeat.
+ */
+export const ReviewerStages = v.pipe(
+  v.array(ReviewerStage, 'must be a list of reviewer stages'),
+  v.maxLength(100, 'must list at most 100 stages'),
+  v.transform((stages) => stages.map((stage, index) => ({ ...stage, stage: stage.stage ?? index + 1 }))),
+);
+export type ReviewerStageInput = v.InferOutput<typeof ReviewerStages>[number];
+
+/** Throws validation_failed naming `${path}.N.stage` for a stage number a previous stage already uses. */
+export function checkStageNumbers(stages: ReviewerStageInput[], path: string): void {
+  const seen = new Set<number>();
+  stages.forEach((stage, s) => {
+    if (seen.has(stage.stage)) {
+      throw invalidField(`${path}.${s}.stage`, `is ${stage.stage}, which another stage already has (a stage sent without \`stage\` takes its position in the list)`);
+    }
+    seen.add(stage.stage);
+  });
+}
 
 const Condition = v.object({
   group_ids: v.optional(IdList('group')),
@@ -63,7 +89,7 @@ const RequestConfiguration = v.object({
   recommended_duration_minutes: v.optional(RecommendedDuration),
   extensions_duration_in_minutes: v.optional(ExtensionsDuration),
   request_template_id: v.optional(v.nullable(Uuid)),
-  reviewer_stages: v.optional(v.pipe(v.array(ReviewerStage, 'must be a list of reviewer stages'), v.maxLength(100, 'must list at most 100 stages')), []),
+  reviewer_stages: v.optional(ReviewerStages, []),
   priority: v.pipe(v.number('must be a number'), v.integer('must be a whole number'), v.minValue(0, 'must be at least 0')),
 });
 export type RequestConfigurationInput = v.InferOutput<typeof RequestConfiguration>;
@@ -163,11 +189,7 @@ function checkConfigurations(configs: RequestConfigurationInput[], path: string)
     if (isDefault && config.condition) throw invalidField(`${path}.${index}.condition`, 'must be null on the default configuration (priority 0)');
     if (!isDefault && !config.condition) throw invalidField(`${path}.${index}.condition`, 'is required on every configuration but the default (priority 0)');
     checkDurations(config.max_duration_minutes ?? -1, config.recommended_duration_minutes ?? 0, `${path}.${index}.recommended_duration_minutes`);
-    const stages = new Set<number>();
-    config.reviewer_stages.forEach((stage, s) => {
-      if (stages.has(stage.stage)) throw invalidField(`${path}.${index}.reviewer_stages.${s}.stage`, 'is used by another stage');
-      stages.add(stage.stage);
-    });
+    checkStageNumbers(config.reviewer_stages, `${path}.${index}.reviewer_stages`);
   });
 }
 

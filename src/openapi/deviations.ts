@@ -67,6 +67,11 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'The reference requires `stage` in a reviewer stage but does not describe it. Gatehouse describes it as the stage\'s position (an integer from 1).',
   },
   {
+    operations: ['GET', 'PUT'].flatMap((method) => ['resources/{resource_id}', 'groups/{group_id}'].map((item) => `${method} /v1/${item}/reviewer-stages`)),
+    where: '*[].stage',
+    reason: 'The reference requires `stage` in a reviewer stage but does not describe it. Gatehouse describes it as the stage\'s position (an integer from 1); a stage sent without it takes its position in the list, as clients built from older versions of the reference omit it.',
+  },
+  {
     operations: '*',
     where: '*.access_levels',
     what: 'here, not in the reference',

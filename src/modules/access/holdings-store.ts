@@ -14,6 +14,8 @@ export interface HoldingRow {
   exp: string;
   direct: number;
   paths: number;
+  /** The distinct groups counted in `paths`, comma-separated in no particular order; null when none. */
+  vias: string | null;
 }
 
 /** The two kinds of item a user can hold; table and column names come from here, never from input. */
@@ -49,9 +51,10 @@ const sourceCte = (type: ItemType) => {
   )`;
 };
 
-// Per (item, level): the latest path expiry, whether a direct edge exists, and direct + distinct source groups.
+// Per (item, level): the latest path expiry, whether a direct edge exists, direct + distinct source
+// groups, and those groups (UUIDs, so the default ',' separator cannot occur inside one).
 const AGGREGATE = `max(p.level_name) AS level_name, max(p.exp) AS exp, max(p.via IS NULL) AS direct,
-                   count(DISTINCT p.via) + max(p.via IS NULL) AS paths`;
+                   count(DISTINCT p.via) + max(p.via IS NULL) AS paths, group_concat(DISTINCT p.via) AS vias`;
 
 /**
  * The `limit` smallest distinct ids across sorted lists, reading each list in growing chunks only as

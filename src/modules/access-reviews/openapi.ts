@@ -1,0 +1,36 @@
+// The access-reviews module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+import { PaginatedUARsList, UAR, UARSnapshotPage } from '../../openapi/components/access-reviews.ts';
+import { defineOperations } from '../../openapi/operations.ts';
+import { CreateUarBody, ListUarsQuery } from './schemas.ts';
+
+export const accessReviewOperations = defineOperations('uars', {
+  'POST /v1/uar': {
+    summary: 'Start a user access review',
+    description:
+      'Stores the review and, in the same transaction, a snapshot of the access in its scope at this instant ' +
+      '(read with `GET /v1/uar/{uar_id}/snapshot`). `deadline` must be in the future; `time_zone` an IANA name. ' +
+      'Every id in `uar_scope` must exist, and every tag filter match a tag (404 naming `uar_scope.<field>.N`). ' +
+      'Nothing is sent to anyone: notification and reminder settings are stored only.',
+    body: CreateUarBody,
+    responses: { 200: UAR },
+  },
+  'GET /v1/uars': {
+    summary: 'List user access reviews',
+    description: 'Oldest first.',
+    query: ListUarsQuery,
+    responses: { 200: PaginatedUARsList },
+  },
+  'GET /v1/uar/{uar_id}': {
+    summary: 'Get a user access review',
+    responses: { 200: UAR },
+  },
+  'GET /v1/uar/{uar_id}/snapshot': {
+    summary: 'Read the snapshot a review took',
+    description:
+      'Who held what, at which level, until when and through which groups, when the review started, as the ' +
+      'access reads answered then. Later changes to access never change it. Paged by `cursor` and `page_size`.',
+    extension: true,
+    query: ListUarsQuery,
+    responses: { 200: UARSnapshotPage },
+  },
+});

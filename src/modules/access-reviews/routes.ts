@@ -1,0 +1,28 @@
+// User access reviews: start one (POST /uar, taking the snapshot), list and read them, and read a
+// review's snapshot (an extension).
+import type { AppContext } from '../../context.ts';
+import { notFound } from '../../http/errors.ts';
+import { ok, type ApiRouter } from '../../http/router.ts';
+import { CreateUarBody, ListUarsQuery } from './schemas.ts';
+import { createUar, snapshotPage } from './service.ts';
+
+export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { accessReviews } = ctx.stores;
+
+  router.post('/uar', async (req) => ok(createUar(ctx, req.caller, await req.body(CreateUarBody))));
+
+  router.get('/uars', (req) => {
+    const query = req.query(ListUarsQuery);
+    const rows = accessReviews.list(ctx.pager.afterSeq('uars', query), query.page_size + 1);
+    return ok(ctx.pager.page('uars', query, rows, (row) => row.seq, accessReviews.toApi));
+  });
+
+  router.get('/uar/:uar_id', (req) => {
+    const id = req.uuidParam('uar_id');
+    const uar = accessReviews.get(id);
+    if (!uar) throw notFound('UAR', id);
+    return ok(uar);
+  });
+
+  router.get('/uar/:uar_id/snapshot', (req) => ok(snapshotPage(ctx, req.uuidParam('uar_id'), req.query(ListUarsQuery))));
+}

@@ -1,0 +1,146 @@
+// Starting a user access review: check the scope's references, then in one immediate transaction
+// store the review, its snapshot of the access in scope (read from the access graph's one definition
+// of effective access, holdings-store.ts) and its audit event. Reading the snapshot back.
+import type { AppContext } from '../../context.ts';
+import type { PageQuery } from '../../http/common-schemas.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { NEVER } from '../access/edges.ts';
+import type { HoldingRow, HoldingsStore } from '../access/holdings-store.ts';
+import type { Actor } from '../events/store.ts';
+import type { CreateUarInput, UarScopeInput } from './schemas.ts';
+import type { ScopedItem } from './store.ts';
+
+/** Users read per holdersOf call while taking a snapshot; at least 2, as each later call repeats one user. */
+const HOLDERS_CHUNK = 500;
+
+/**
+ * Every holding of an item at `now`, in (user, level) order, read through holdersOf in chunks of
+ * users. holdersOf starts at a user inclusively, so each later chunk repeats the last user of the
+ * previous one, whose rows are skipped.
+ */
+function* holdingsOf(holdings: HoldingsStore, item: ScopedItem, now: Date): Generator<HoldingRow> {
+  const type = item.item_type === 'RESOURCE' ? 'resource' : 'group';
+  let after = '';
+  for (;;) {
+    const rows = holdings.holdersOf(type, item.item_id, now, after, HOLDERS_CHUNK);
+    const fresh = rows.filter((row) => after === '' || row.user_id !== after);
+    yield* fresh;
+    // Fewer users than asked for: the list is exhausted. No new row: nothing further to read either.
+    if (fresh.length === 0 || new Set(rows.map((row) => row.user_id)).size < HOLDERS_CHUNK) return;
+    after = fresh.at(-1)!.user_id;
+  }
+}
+
+/** Throws not_found naming `uar_scope.<field>.N` for an id (or tag filter) in the scope that names nothing. */
+function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined): void {
+  if (!scope) return;
+  const { users, apps, owners, resources, groups, accessReviews } = ctx.stores;
+  const check = (field: string, ids: string[] | undefined, what: string, exists: (id: string) => boolean) =>
+    ids?.forEach((id, i) => {
+      if (!exists(id)) throw notFound(what, id, `uar_scope.${field}.${i}`);
+    });
+  check('users', scope.users, 'user', (id) => users.exists(id));
+  check('entities', scope.entities, 'resource or group', (id) => resources.exists(id) || groups.exists(id));
+  check('apps', scope.apps, 'app', (id) => apps.exists(id));
+  check('admins', scope.admins, 'owner', (id) => owners.exists(id));
+  scope.tags?.forEach((tag, i) => {
+    if (!accessReviews.tagFilterMatches(tag.key, tag.value)) {
+      const what = tag.value === undefined ? `key ${JSON.stringify(tag.key)}` : `key ${JSON.stringify(tag.key)} and value ${JSON.stringify(tag.value)}`;
+      throw notFound('tag with', what, `uar_scope.tags.${i}`);
+    }
+  });
+}
+
+/**
+ * The holdings in scope at `now`, item by item (in the order itemsInScope gives), then by user and
+ * level. With `users` in the scope, each selected user's holdings are read (resourcesOfUser,
+ * groupsOfUser: what GET /v1/resources/users/{id} and GET /v1/groups/users/{id} read) and put in that
+ * order; otherwise each item's holders are read in turn (holdersOf), without holding them all in memory.
+ */
+function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeInput | undefined, now: Date): Generator<[ScopedItem, HoldingRow]> {
+  const { holdings } = ctx.stores;
+  if (!scope?.users) {
+    for (const item of items) for (const row of holdingsOf(holdings, item, now)) yield [item, row];
+    return;
+  }
+  const position = new Map(items.map((item, i) => [item.item_id, i]));
+  const found: [number, HoldingRow][] = [];
+  for (const userId of new Set(scope.users)) {
+    for (const row of [...holdings.resourcesOfUser(userId, now), ...holdings.groupsOfUser(userId, now)]) {
+      const at = position.get(row.item_id);
+      if (at !== undefined) found.push([at, row]);
+    }
+  }
+  found.sort(([a, x], [b, y]) => a - b || (x.user_id < y.user_id ? -1 : x.user_id > y.user_id ? 1 : x.level < y.level ? -1 : x.level > y.level ? 1 : 0));
+  for (const [at, row] of found) yield [items[at]!, row];
+}
+
+/** Writes the snapshot rows of review `uarId`; answers how many items the scope selected and how many rows were written. */
+function takeSnapshot(ctx: AppContext, uarId: string, scope: UarScopeInput | undefined, now: Date) {
+  const { access, accessReviews } = ctx.stores;
+  const people = new Map<string, { name: string; detail: string }>();
+  const person = (id: string) => {
+    let found = people.get(id);
+    if (!found) people.set(id, (found = access.describe('user', id) ?? { name: '', detail: '' }));
+    return found;
+  };
+  const items = accessReviews.itemsInScope(scope);
+  let rows = 0;
+  for (const [item, row] of holdingsInScope(ctx, items, scope, now)) {
+    const user = person(row.user_id);
+    accessReviews.addSnapshotRow(uarId, {
+      item_type: item.item_type, item_id: item.item_id, item_name: item.name,
+      user_id: row.user_id, user_full_name: user.name, user_email: user.detail,
+      access_level_remote_id: row.level, access_level_name: row.level_name,
+      expiration_date: row.exp === NEVER ? null : row.exp,
+      has_direct_access: row.direct === 1, num_access_paths: row.paths,
+      access_path_group_ids: row.vias === null ? [] : row.vias.split(',').sort(),
+    });
+    rows++;
+  }
+  return { items: items.length, rows };
+}
+
+/**
+ * Starts a review: stores it with the snapshot of the access in its scope at this instant, and
+ * records UARS_CREATED, all in one immediate transaction (so the snapshot is one consistent reading).
+ * Throws validation_failed for a deadline not in the future; not_found naming `uar_scope.<field>.N`.
+ */
+export function createUar(ctx: AppContext, actor: Actor, input: CreateUarInput) {
+  const { accessReviews, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    const now = ctx.clock.now();
+    if (input.deadline.getTime() <= now.getTime()) throw invalidField('deadline', 'must be in the future');
+    checkScopeReferences(ctx, input.uar_scope);
+    const id = accessReviews.create({ ...input, created_by_user_id: actor.userId }, now);
+    const taken = takeSnapshot(ctx, id, input.uar_scope, now);
+    events.record(actor, 'UARS_CREATED', [
+      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows },
+    ]);
+    return accessReviews.get(id)!;
+  }).immediate();
+}
+
+/** One page of a review's snapshot, in the order it was taken (items, then users, then levels). Throws not_found for an unknown review. */
+export function snapshotPage(ctx: AppContext, uarId: string, query: PageQuery) {
+  const { accessReviews } = ctx.stores;
+  const takenAt = accessReviews.snapshotTakenAt(uarId);
+  if (takenAt === undefined) throw notFound('UAR', uarId);
+  // The list name carries the review, so a cursor of one review's snapshot is refused on another's.
+  const list = `uar_snapshot_${uarId}`;
+  const rows = accessReviews.snapshot(uarId, ctx.pager.afterSeq(list, query), query.page_size + 1);
+  const page = ctx.pager.page(list, query, rows, (row) => row.seq, (row) => ({
+    item_type: row.item_type,
+    item_id: row.item_id,
+    item_name: row.item_name,
+    user_id: row.user_id,
+    full_name: row.user_full_name,
+    email: row.user_email,
+    access_level: { access_level_name: row.access_level_name, access_level_remote_id: row.access_level_remote_id },
+    expiration_date: row.expiration_date,
+    has_direct_access: row.has_direct_access,
+    num_access_paths: row.num_access_paths,
+    access_path_group_ids: row.access_path_group_ids,
+  }));
+  return { snapshot_taken_at: takenAt, ...page };
+}
