@@ -24,6 +24,8 @@ import { registerGroupBindingRoutes } from './modules/group-bindings/routes.ts';
 import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/routes.ts';
 import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
 import { registerQueryRoutes } from './modules/queries/routes.ts';
+import { registerRequestRoutes } from './modules/requests/routes.ts';
+import { registerDelegationRoutes } from './modules/delegations/routes.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
@@ -44,6 +46,8 @@ import { groupBindingOperations } from './modules/group-bindings/openapi.ts';
 import { idpGroupMappingOperations } from './modules/idp-group-mappings/openapi.ts';
 import { integrationRecordOperations } from './modules/integration-records/openapi.ts';
 import { queryOperations } from './modules/queries/openapi.ts';
+import { requestOperations } from './modules/requests/openapi.ts';
+import { delegationOperations } from './modules/delegations/openapi.ts';
 
 /**
  * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
@@ -67,6 +71,8 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   idpGroupMappingOperations,
   integrationRecordOperations,
   queryOperations,
+  requestOperations,
+  delegationOperations,
   serviceOperations,
 ];
 
@@ -149,6 +155,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerIdpGroupMappingRoutes(v1, ctx);
   registerIntegrationRecordRoutes(v1, ctx);
   registerQueryRoutes(v1, ctx);
+  registerRequestRoutes(v1, ctx);
+  registerDelegationRoutes(v1, ctx);
 
   return app;
 }

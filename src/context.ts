@@ -24,6 +24,8 @@ import { createGroupBindingStore } from './modules/group-bindings/store.ts';
 import { createIdpGroupMappingStore } from './modules/idp-group-mappings/store.ts';
 import { createIntegrationRecordStore } from './modules/integration-records/store.ts';
 import { createQueryStore } from './modules/queries/store.ts';
+import { createRequestStore } from './modules/requests/store.ts';
+import { createDelegationStore } from './modules/delegations/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -46,6 +48,8 @@ function createStores(db: Db, clock: Clock) {
     idpGroupMappings: createIdpGroupMappingStore(db),
     integrationRecords: createIntegrationRecordStore(db),
     queries: createQueryStore(db),
+    requests: createRequestStore(db),
+    delegations: createDelegationStore(db),
   };
 }
 

@@ -2,6 +2,7 @@
 // starts them (after the server listens); tests call the ticks themselves with a moved clock.
 import type { AppContext } from './context.ts';
 import { tick as sweepExpiredAccess } from './modules/access/sweep.ts';
+import { tick as cancelTimedOutRequests } from './modules/requests/timeout.ts';
 
 export interface Job {
   name: string;
@@ -12,6 +13,8 @@ export interface Job {
 export const JOBS: readonly Job[] = [
   // Reads already ignore expired edges; the sweep makes the end visible (events, sessions) within seconds.
   { name: 'access-expiry-sweep', everyMs: 5_000, tick: sweepExpiredAccess },
+  // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.
+  { name: 'request-timeout', everyMs: 30_000, tick: cancelTimedOutRequests },
 ];
 
 /**
