@@ -147,6 +147,8 @@ describe('reviewing access requests', () => {
   it('an approval grants for duration_minutes from the approval instant; the access ends at that exact instant and the sweep records it', async () => {
     const resource = await requestableResource(app, fallback.owner_id);
     const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }], duration_minutes: 90 });
+    const requested = await app.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`);
+    assert.equal(requested.body.status, 'REQUESTED', 'a pending request reads REQUESTED');
     app.clock.advance(30 * 60_000);
     const approvedAt = app.clock.now().getTime();
     assert.equal((await approve(fallbackUser, id)).body.request.status, 'APPROVED');

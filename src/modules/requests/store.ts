@@ -142,6 +142,10 @@ export function createRequestStore(db: Db) {
   const pending = db.prepare<{ cutoff: string; limit: number }, { id: string }>(
     "SELECT id FROM requests WHERE status = 'PENDING' AND created_at <= @cutoff ORDER BY created_at LIMIT @limit",
   );
+  const pendingFor = db.prepare<{ itemId: string; level: string; userId: string }, { one: number }>(
+    `SELECT 1 AS one FROM request_items i JOIN requests r ON r.id = i.request_id
+     WHERE i.item_id = @itemId AND i.access_level_remote_id = @level AND r.target_user_id = @userId AND r.status = 'PENDING' LIMIT 1`,
+  );
   const admins = db.prepare<[], { id: string }>(
     "SELECT id FROM users WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') ORDER BY id",
   );
@@ -208,6 +212,8 @@ export function createRequestStore(db: Db) {
     setCurrentStage: (requestId: string, position: number, stage: number) => void setStage.run({ requestId, position, stage }),
     /** Ids of PENDING requests created at or before `cutoff`, oldest first. */
     pendingSince: (cutoff: Date, limit: number) => pending.all({ cutoff: cutoff.toISOString(), limit }).map((r) => r.id),
+    /** Whether a PENDING request asks for `itemId` at `level` for user `userId`. */
+    hasPending: (itemId: string, level: string, userId: string) => pendingFor.get({ itemId, level, userId }) !== undefined,
     /** Users with the ADMIN role who can act (not offboarded). */
     adminUserIds: () => admins.all().map((r) => r.id),
     /** Whether `userId` is (or acted as) a reviewer of the request, at any stage. */
