@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup } from '../helpers/fixtures.ts';
+import { createGroup, createToken } from '../helpers/fixtures.ts';
 import {
   config, createMember, makeRequest, ownerOf, postRequest, requestableResource, reviewerIds, stage, type Member,
 } from '../helpers/requests.ts';
@@ -45,6 +45,8 @@ describe('reviewing access requests', () => {
     assert.deepEqual(reviewerIds(await getRequest(id)), [[[a.user_id, b.user_id].sort(), [c.user_id]]]);
 
     assert.equal((await approve(c, id)).status, 403, 'stage 2 is not current yet');
+    const readOnly = await createToken(app.api, { user_id: a.user_id, access_level: 'READ_ONLY' });
+    assert.equal((await app.api.as(readOnly.secret).post(`/requests/${id}/approve`, { level: 'REGULAR' })).status, 403, 'a READ_ONLY token of a reviewer');
     const first = await approve(a, id);
     assert.equal(first.status, 200);
     assert.equal(first.body.request.status, 'PENDING');
@@ -167,6 +169,26 @@ describe('reviewing access requests', () => {
     assert.equal((await app.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`)).body.status, 'UNAUTHORIZED');
     assert.ok(sweep(app.ctx, app.clock.now()) >= 1);
     assert.equal(await countEvents('RESOURCE_USERS_EXPIRED', resource.resource_id), 1);
+  });
+
+  it('a request for a group grants the group, so its members hold the item; an auto-approved item waits for the others', async () => {
+    const team = await createGroup(app.api, { group_leader_user_ids: [alice.user_id] });
+    const member = await createMember(app);
+    assert.equal((await app.api.post(`/groups/${team.group_id}/users/${member.user_id}`, { duration_minutes: 0 })).status, 200);
+    const [reviewed, auto] = [
+      await requestableResource(app, fallback.owner_id),
+      await requestableResource(app, fallback.owner_id, [config({ auto_approval: true })]),
+    ];
+    const id = await makeRequest(alice.api, { resources: [{ id: reviewed.resource_id }, { id: auto.resource_id }], target_group_id: team.group_id });
+    const pending = await getRequest(id);
+    assert.equal(pending.status, 'PENDING', 'one item still needs its reviewer');
+    assert.deepEqual(pending.reviewer_stages.map((item: { stages: unknown[] }) => item.stages.length), [1, 0]);
+    assert.equal(await holding(auto.resource_id, member.user_id), undefined, 'nothing is granted before the request is approved');
+    assert.equal((await approve(fallbackUser, id)).body.request.status, 'APPROVED');
+    const groupResources = (await app.api.get(`/groups/${team.group_id}/resources`)).body.group_resources.map((g: { resource_id: string }) => g.resource_id);
+    assert.deepEqual(groupResources.sort(), [reviewed.resource_id, auto.resource_id].sort());
+    assert.ok(await holding(reviewed.resource_id, member.user_id), 'a member holds it through the group');
+    assert.ok(await holding(auto.resource_id, member.user_id));
   });
 
   it('approving access already held extends it to the later expiry instead of failing', async () => {
