@@ -10,7 +10,7 @@ import {
 import { approveRequest, cancelRequest, commentOnRequest, denyRequest } from './decide.ts';
 import { createRequest, dryRunRequest } from './service.ts';
 import type { RequestFilter, RequestRow } from './store.ts';
-import { toApiComment, toApiRequest } from './view.ts';
+import { requestReader, toApiComment, toApiRequest } from './view.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** What the relay list answers when neither first nor last is given. */
@@ -44,8 +44,7 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
   router.get('/requests', (req) => {
     const query = req.query(ListRequestsQuery);
     const rows = requests.list(listFilter(query), ctx.pager.afterSeq('requests', query), query.page_size + 1);
-    const now = ctx.clock.now();
-    const page = ctx.pager.page('requests', query, rows, (row) => row.seq, (row) => toApiRequest(ctx, row, now));
+    const page = ctx.pager.page('requests', query, rows, (row) => row.seq, requestReader(ctx, ctx.clock.now()));
     return ok({ requests: page.results, ...(page.next !== null && { cursor: page.next }) });
   });
 
@@ -113,8 +112,8 @@ function relay(ctx: AppContext, query: RelayRequestsInput) {
     hasPreviousPage = query.after !== undefined;
     rows = older.slice(0, n);
   }
-  const now = ctx.clock.now();
-  const edges = rows.map((row) => ({ cursor: ctx.pager.cursor('requests-relay', row.seq), node: toApiRequest(ctx, row, now) }));
+  const read = requestReader(ctx, ctx.clock.now());
+  const edges = rows.map((row) => ({ cursor: ctx.pager.cursor('requests-relay', row.seq), node: read(row) }));
   return ok({
     edges,
     pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? '', endCursor: edges.at(-1)?.cursor ?? '' },

@@ -39,10 +39,10 @@ const customField = (field: { name: string; type: string; value: string }) => ({
  * one shows who may decide at `now` — the reviewer, or their delegate while a delegation is in force
  * (with `delegated_from_user_id`). A person in several slots reads REJECTED over APPROVED over PENDING.
  */
-function stageReviewers(ctx: AppContext, rows: ReviewerRow[], now: Date, pendingStage: boolean) {
+function stageReviewers(lookup: Lookup, rows: ReviewerRow[], pendingStage: boolean) {
   const shown = new Map<string, { id: string; status: ReviewerStatus; delegated_from_user_id?: string }>();
   for (const row of rows) {
-    const id = row.acted_by_user_id ?? (pendingStage ? effectiveReviewer(ctx, row.user_id, now).userId : row.user_id);
+    const id = row.acted_by_user_id ?? (pendingStage ? lookup.actingFor(row.user_id) : row.user_id);
     const entry = shown.get(id) ?? { id, status: 'PENDING' as ReviewerStatus };
     if (RANK[row.status] > RANK[entry.status]) entry.status = row.status;
     if (id !== row.user_id) entry.delegated_from_user_id = row.user_id;
@@ -50,14 +50,47 @@ function stageReviewers(ctx: AppContext, rows: ReviewerRow[], now: Date, pending
   }
   return [...shown.values()].map((entry) => ({
     id: entry.id,
-    full_name: ctx.stores.users.get(entry.id)?.full_name ?? '',
+    full_name: lookup.name(entry.id),
     status: entry.status,
     ...(entry.delegated_from_user_id !== undefined && { delegated_from_user_id: entry.delegated_from_user_id }),
   }));
 }
 
-/** The Request object for a stored request, read at `now`. */
+/** Names and delegates read once per answer: a page of requests names the same reviewers again and again. */
+interface Lookup {
+  name(userId: string): string;
+  actingFor(userId: string): string;
+}
+
+function lookupAt(ctx: AppContext, now: Date): Lookup {
+  const names = new Map<string, string>();
+  const acting = new Map<string, string>();
+  return {
+    name(userId) {
+      let name = names.get(userId);
+      if (name === undefined) names.set(userId, name = ctx.stores.users.get(userId)?.full_name ?? '');
+      return name;
+    },
+    actingFor(userId) {
+      let id = acting.get(userId);
+      if (id === undefined) acting.set(userId, id = effectiveReviewer(ctx, userId, now).userId);
+      return id;
+    },
+  };
+}
+
+/** A function giving the Request object of stored requests, read at `now`; make one per answer. */
+export function requestReader(ctx: AppContext, now: Date): (row: RequestRow) => ApiRequestObject {
+  const lookup = lookupAt(ctx, now);
+  return (row) => buildRequest(ctx, lookup, row);
+}
+
+/** The Request object for one stored request, read at `now`. */
 export function toApiRequest(ctx: AppContext, row: RequestRow, now: Date) {
+  return buildRequest(ctx, lookupAt(ctx, now), row);
+}
+
+function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow) {
   const { requests } = ctx.stores;
   const items = requests.items(row.id);
   const stages = requests.stages(row.id);
@@ -74,9 +107,8 @@ export function toApiRequest(ctx: AppContext, row: RequestRow, now: Date) {
       stage: stage.stage,
       operator: stage.operator,
       reviewers: stageReviewers(
-        ctx,
+        lookup,
         reviewers.filter((r) => r.item_position === item.position && r.stage_index === stage.stage_index),
-        now,
         open && stage.stage_index >= item.current_stage,
       ),
     })),
@@ -100,4 +132,4 @@ export function toApiRequest(ctx: AppContext, row: RequestRow, now: Date) {
   };
 }
 
-export type ApiRequestObject = ReturnType<typeof toApiRequest>;
+export type ApiRequestObject = ReturnType<typeof buildRequest>;
