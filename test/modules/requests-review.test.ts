@@ -107,6 +107,12 @@ describe('reviewing access requests', () => {
     const managerStage = dry.body.items[0].stages[0];
     assert.deepEqual(managerStage.reviewers.map((r: { id: string }) => r.id), [fallbackUser.user_id]);
     assert.match(managerStage.reviewers[0].why, /no manager/);
+
+    // A stage that names nobody goes to the admin owner too, so it can complete.
+    const bare = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ operator: 'AND' })] })]);
+    const bareId = await makeRequest(alice.api, { resources: [{ id: bare.resource_id }] });
+    assert.deepEqual(reviewerIds(await getRequest(bareId)), [[[fallbackUser.user_id]]]);
+    assert.equal((await approve(fallbackUser, bareId)).body.request.status, 'APPROVED');
   });
 
   it('nobody approves their own request, admins included; an ADMIN approval needs an administrator and completes at once', async () => {

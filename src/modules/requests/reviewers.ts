@@ -80,8 +80,8 @@ export function chooseConfiguration(settings: RequestSettings, groups: Set<strin
 /**
  * Resolves the configuration's stages to reviewers. Stage order: `stage` (or, where omitted, the
  * stage's position in the list). A slot nobody can fill (an owner without users, no manager) is
- * given to the item's admin owner's users, and the reason says so. No stages at all: one OR stage
- * of the item's admin owner.
+ * given to the item's admin owner's users, and the reason says so; so is a stage that names nobody.
+ * No stages at all: one OR stage of the item's admin owner.
  */
 export function resolveStages(ctx: AppContext, chosen: ChosenConfiguration, adminOwnerId: string, target: Target): PlannedStage[] {
   const { owners, users, requests } = ctx.stores;
@@ -122,6 +122,7 @@ export function resolveStages(ctx: AppContext, chosen: ChosenConfiguration, admi
     if (stage.require_admin_approval) {
       fill('admin', requests.adminUserIds().map((userId) => ({ slot: 'admin', userId, reason: 'an administrator (admin approval)' })), 'no administrator can act');
     }
+    if (slots.length === 0) fill(`owner:${adminOwnerId}`, [], 'the stage names no reviewers');
     return { stage: stage.number, operator: stage.operator, slots, reviewers };
   });
 }
