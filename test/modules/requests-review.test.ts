@@ -177,6 +177,21 @@ describe('reviewing access requests', () => {
     assert.equal(await countEvents('RESOURCE_USERS_EXPIRED', resource.resource_id), 1);
   });
 
+  it('a pending request keeps the reviewers resolved when it was made, whatever the configuration says later', async () => {
+    const [before, later] = [await createMember(app), await createMember(app)];
+    const [ownerBefore, ownerLater] = [await ownerOf(app, before), await ownerOf(app, later)];
+    const resource = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [ownerBefore.owner_id] })] })]);
+    const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
+    const changed = await app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, request_configurations: [config({ reviewer_stages: [stage({ owner_ids: [ownerLater.owner_id] })] })] }] });
+    assert.equal(changed.status, 200, JSON.stringify(changed.body));
+    assert.equal((await app.api.put(`/owners/${ownerBefore.owner_id}/users`, { user_ids: [] })).status, 200);
+    assert.deepEqual(reviewerIds(await getRequest(id)), [[[before.user_id]]]);
+    assert.equal((await approve(later, id)).status, 403);
+    assert.equal((await approve(before, id)).body.request.status, 'APPROVED');
+    const next = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
+    assert.deepEqual(reviewerIds(await getRequest(next)), [[[later.user_id]]], 'a new request follows the new configuration');
+  });
+
   it('a request for a group grants the group, so its members hold the item; an auto-approved item waits for the others', async () => {
     const team = await createGroup(app.api, { group_leader_user_ids: [alice.user_id] });
     const member = await createMember(app);
@@ -278,6 +293,21 @@ describe('reviewing access requests', () => {
     });
   });
 
+  it('deleting a delegation hands the reviews back to the delegator at once', async () => {
+    const [reviewer, delegate] = [await createMember(app), await createMember(app)];
+    const resource = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [(await ownerOf(app, reviewer)).owner_id] })] })]);
+    const delegation = await reviewer.api.post('/delegations', {
+      delegator_user_id: reviewer.user_id, delegate_user_id: delegate.user_id,
+      start_time: app.clock.now().toISOString(), end_time: new Date(app.clock.now().getTime() + 3_600_000).toISOString(), reason: 'away',
+    });
+    const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
+    assert.equal((await delegate.api.post(`/requests/${id}/comments`, { comment: 'looking' })).status, 200, 'a delegate may comment');
+    assert.equal((await reviewer.api.delete(`/delegations/${delegation.body.id}`)).status, 200);
+    assert.equal((await approve(delegate, id)).status, 403);
+    assert.deepEqual(reviewerIds(await getRequest(id)), [[[reviewer.user_id]]]);
+    assert.equal((await approve(reviewer, id)).body.request.status, 'APPROVED');
+  });
+
   describe('dry run', () => {
     it('answers what would be created and why, and writes nothing', async () => {
       const [y] = [await createMember(app)];
@@ -311,5 +341,23 @@ describe('reviewing access requests', () => {
       assert.equal(refused.status, 400, 'a dry run checks everything a real one does');
       assert.equal((await postRequest(alice.api, body, { dry_run: 'maybe' })).status, 400);
     });
+  });
+});
+
+describe('the pending timeout setting', () => {
+  it('GATEHOUSE_REQUEST_TIMEOUT_MINUTES sets the time; 0 turns the timeout off', async () => {
+    for (const [minutes, expected] of [['60', 'CANCELED'], ['0', 'PENDING']] as const) {
+      const app = await startTestApp({ env: { GATEHOUSE_REQUEST_TIMEOUT_MINUTES: minutes } });
+      try {
+        const alice = await createMember(app);
+        const resource = await requestableResource(app, (await ownerOf(app, await createMember(app))).owner_id);
+        const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
+        app.clock.advance(60 * 60_000);
+        timeoutTick(app.ctx, app.clock.now());
+        assert.equal((await app.api.get(`/requests/${id}`)).body.status, expected, `${minutes} minutes`);
+      } finally {
+        await app.close();
+      }
+    }
   });
 });
