@@ -30,6 +30,8 @@ import { registerVisibilityRoutes } from './modules/visibility/routes.ts';
 import { registerConfigurationTemplateRoutes } from './modules/configuration-templates/routes.ts';
 import { registerReviewerStageRoutes } from './modules/reviewer-stages/routes.ts';
 import { registerAccessReviewRoutes } from './modules/access-reviews/routes.ts';
+import { registerRequestRoutes } from './modules/requests/routes.ts';
+import { registerDelegationRoutes } from './modules/delegations/routes.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
@@ -55,6 +57,8 @@ import { visibilityOperations } from './modules/visibility/openapi.ts';
 import { configurationTemplateOperations } from './modules/configuration-templates/openapi.ts';
 import { reviewerStageOperations } from './modules/reviewer-stages/openapi.ts';
 import { accessReviewOperations } from './modules/access-reviews/openapi.ts';
+import { requestOperations } from './modules/requests/openapi.ts';
+import { delegationOperations } from './modules/delegations/openapi.ts';
 
 /**
  * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
@@ -83,6 +87,8 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   configurationTemplateOperations,
   reviewerStageOperations,
   accessReviewOperations,
+  requestOperations,
+  delegationOperations,
   serviceOperations,
 ];
 
@@ -172,6 +178,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerConfigurationTemplateRoutes(v1, ctx);
   registerReviewerStageRoutes(v1, ctx);
   registerAccessReviewRoutes(v1, ctx);
+  registerRequestRoutes(v1, ctx);
+  registerDelegationRoutes(v1, ctx);
 
   return app;
 }

@@ -219,6 +219,14 @@ export const SETTINGS = {
     example: 'deny',
     description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
   }),
+  requestTimeoutMinutes: integer({
+    env: 'GATEHOUSE_REQUEST_TIMEOUT_MINUTES',
+    default: 7 * 24 * 60,
+    defaultText: '10080 (7 days)',
+    min: 0,
+    max: 525_960,
+    description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
+  }),
   // src/db/native-addon.ts reads the variable itself: it runs before any config is loaded.
   cacheDir: text({
     env: 'GATEHOUSE_CACHE_DIR',

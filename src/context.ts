@@ -28,6 +28,8 @@ import { createEventStreamStore } from './modules/event-streams/store.ts';
 import { createVisibilityStore } from './modules/visibility/store.ts';
 import { createConfigurationTemplateStore } from './modules/configuration-templates/store.ts';
 import { createAccessReviewStore } from './modules/access-reviews/store.ts';
+import { createRequestStore } from './modules/requests/store.ts';
+import { createDelegationStore } from './modules/delegations/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -54,6 +56,8 @@ function createStores(db: Db, clock: Clock) {
     visibility: createVisibilityStore(db),
     configurationTemplates: createConfigurationTemplateStore(db),
     accessReviews: createAccessReviewStore(db),
+    requests: createRequestStore(db),
+    delegations: createDelegationStore(db),
   };
 }
 

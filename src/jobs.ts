@@ -4,6 +4,7 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { tick as sweepExpiredAccess } from './modules/access/sweep.ts';
 import { tick as deliverEventStreams } from './modules/event-streams/delivery.ts';
+import { tick as cancelTimedOutRequests } from './modules/requests/timeout.ts';
 
 export interface Job {
   name: string;
@@ -20,6 +21,8 @@ export const JOBS: readonly Job[] = [
   // Reads already ignore expired edges; the sweep makes the end visible (events, sessions) within seconds.
   { name: 'access-expiry-sweep', everyMs: () => 5_000, tick: sweepExpiredAccess },
   { name: 'event-stream-delivery', everyMs: (config) => config.eventStreamIntervalMs, tick: deliverEventStreams },
+  // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.
+  { name: 'request-timeout', everyMs: () => 30_000, tick: cancelTimedOutRequests },
 ];
 
 /**

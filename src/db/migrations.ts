@@ -6,6 +6,7 @@ import m0004 from '../../sql/0004_group_bindings.sql';
 import m0005 from '../../sql/0005_integration_records.sql';
 import m0006 from '../../sql/0006_audit_chain.sql';
 import m0007 from '../../sql/0007_organization_roles.sql';
+import m0008 from '../../sql/0008_requests.sql';
 import m0009 from '../../sql/0009_templates_and_visibility.sql';
 import m0010 from '../../sql/0010_event_streams.sql';
 import m0011 from '../../sql/0011_access_reviews.sql';
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 5, name: '0005_integration_records', sql: m0005 },
   { version: 6, name: '0006_audit_chain', sql: m0006, after: hashUnchainedEvents },
   { version: 7, name: '0007_organization_roles', sql: m0007 },
+  { version: 8, name: '0008_requests', sql: m0008 },
   { version: 9, name: '0009_templates_and_visibility', sql: m0009 },
   { version: 10, name: '0010_event_streams', sql: m0010 },
   { version: 11, name: '0011_access_reviews', sql: m0011 },

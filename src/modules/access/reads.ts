@@ -139,14 +139,14 @@ export function userLevelsOnResource(ctx: AppContext, resourceId: string, userId
   });
 }
 
-/** The reference's ResourceUserAccessStatus. REQUESTED needs the request workflow; until then it is never answered. */
+/** The reference's ResourceUserAccessStatus: AUTHORIZED when held, REQUESTED when a pending request for the user asks for it, else UNAUTHORIZED. */
 export function accessStatus(ctx: AppContext, resourceId: string, userId: string, levelId: string) {
   const held = ctx.stores.holdings.resourcesOfUser(userId, ctx.clock.now(), resourceId).find((row) => row.level === levelId);
   return {
     resource_id: resourceId,
     user_id: userId,
     access_level: level(levelId, held?.level_name ?? ctx.stores.resources.accessLevel(resourceId, levelId)?.access_level_name ?? ''),
-    status: held ? 'AUTHORIZED' : 'UNAUTHORIZED',
+    status: held ? 'AUTHORIZED' : ctx.stores.requests.hasPending(resourceId, levelId, userId) ? 'REQUESTED' : 'UNAUTHORIZED',
     expiration_date: held ? expiry(held.exp) : null,
   };
 }

@@ -171,7 +171,7 @@ export const GroupContainingGroupList = component('GroupContainingGroupList', {
 });
 
 export const ResourceUserAccessStatusEnum = component('ResourceUserAccessStatusEnum', {
-  description: 'Whether a user holds a resource at a level. REQUESTED is never answered until requests exist.',
+  description: 'Whether a user holds a resource at a level, or has a pending request for it (REQUESTED).',
   type: 'string',
   enum: ['AUTHORIZED', 'REQUESTED', 'UNAUTHORIZED'],
 });

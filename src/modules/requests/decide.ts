@@ -1,0 +1,215 @@
+// Deciding a request: approve (REGULAR by a current-stage reviewer or their delegate, ADMIN by an
+// administrator), deny, cancel. Each runs in one immediate transaction with its event; approval grants
+// every item there too. Nothing leaves a final state: of racing decisions one wins, the rest get 409.
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import type { Caller } from '../../http/types.ts';
+import type { Actor, SubEvent } from '../events/store.ts';
+import { grantForRequest, isOffboarded } from '../access/service.ts';
+import { effectiveReviewer } from '../delegations/service.ts';
+import type { ItemRow, RequestRow, ReviewerRow } from './store.ts';
+import type { RequestStatus } from './schemas.ts';
+
+const systemActor = (name: string): Actor => ({
+  userId: '00000000-0000-0000-0000-000000000000', name, email: '', tokenLabel: null, tokenPreview: null, ip: null,
+});
+export const AUTO_APPROVAL_ACTOR = systemActor('Gatehouse (auto-approval)');
+export const TIMEOUT_ACTOR = systemActor('Gatehouse (request timeout)');
+
+const forbidden = (message: string) => new AppError('forbidden', message);
+
+/** The request's sub-events: one for the request, one per item (so the object filter finds either). */
+export function requestSubEvents(ctx: AppContext, type: string, row: RequestRow, extra: Record<string, string | number | boolean | null> = {}): SubEvent[] {
+  const request: SubEvent = {
+    sub_event_type: type,
+    request_id: row.id,
+    requester_id: row.requester_id,
+    ...(row.target_user_id !== null && { target_user_id: row.target_user_id }),
+    ...(row.target_group_id !== null && { target_group_id: row.target_group_id }),
+    status: row.status,
+    ...extra,
+  };
+  const items = ctx.stores.requests.items(row.id).map((item): SubEvent => ({
+    sub_event_type: type,
+    request_id: row.id,
+    [item.item_type === 'resource' ? 'resource_id' : 'group_id']: item.item_id,
+    [item.item_type === 'resource' ? 'resource_name' : 'group_name']: item.item_name,
+    access_level_remote_id: item.access_level_remote_id,
+  }));
+  return [request, ...items];
+}
+
+/** Loads a request for a decision: 404 when unknown, 409 when it is no longer PENDING. */
+function pendingRequest(ctx: AppContext, id: string): RequestRow {
+  const row = ctx.stores.requests.get(id);
+  if (!row) throw new AppError('not_found', `request ${id} was not found`, [{ path: 'id', message: 'no request with this id' }]);
+  if (row.status !== 'PENDING') throw new AppError('conflict', `request ${id} is already ${row.status}; a decided request cannot change`);
+  return row;
+}
+
+/** Nobody decides a request they made, or one that gives themselves access — administrators included. */
+function refuseOwnRequest(row: RequestRow, caller: Caller): void {
+  if (row.requester_id === caller.userId) throw forbidden('nobody reviews their own request; the requester may cancel it');
+  if (row.target_user_id === caller.userId) throw forbidden('nobody reviews a request that would give themselves access');
+}
+
+/**
+ * Throws conflict naming `requested_items_list.N` when an item, its level or the target is gone (or
+ * the target can no longer hold access), so an approval grants all of its items or none.
+ */
+function checkGrantable(ctx: AppContext, row: RequestRow, items: ItemRow[]): void {
+  const { resources, groups, users, access } = ctx.stores;
+  const gone = (path: string, message: string) => new AppError('conflict', `cannot grant: ${message}`, [{ path, message }]);
+  if (row.target_group_id !== null && !groups.exists(row.target_group_id)) throw gone('target_group_id', 'the target group was deleted');
+  if (row.target_user_id !== null && isOffboarded(users.get(row.target_user_id)!.hr_idp_status)) {
+    throw gone('target_user_id', 'the target user is suspended, deprovisioned or deleted');
+  }
+  items.forEach((item, i) => {
+    const path = `requested_items_list.${i}`;
+    const exists = item.item_type === 'resource' ? resources.exists(item.item_id) : groups.exists(item.item_id);
+    if (!exists) throw gone(path, `${item.item_type} ${item.item_id} was deleted after the request was made`);
+    const level = item.item_type === 'resource'
+      ? resources.accessLevel(item.item_id, item.access_level_remote_id)
+      : access.groupLevelName(item.item_id, item.access_level_remote_id);
+    if (level === undefined) throw gone(path, `the ${item.item_type} no longer offers access level "${item.access_level_remote_id}"`);
+    if (item.item_type === 'group' && row.target_group_id !== null && access.wouldCycle(row.target_group_id, item.item_id)) {
+      throw gone(path, 'the target group now contains this group, so nesting would make a cycle');
+    }
+  });
+}
+
+/**
+ * Marks the request APPROVED, records REQUESTS_APPROVED and grants every item to the target from
+ * `now` for duration_minutes (-1: no expiry), extending access already held. Call inside the transaction.
+ */
+export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow, now: Date, extra: Record<string, string | boolean> = {}): void {
+  const { requests, events } = ctx.stores;
+  const items = requests.items(row.id);
+  checkGrantable(ctx, row, items);
+  if (!requests.decide(row.id, 'APPROVED', now)) throw new AppError('conflict', `request ${row.id} was decided meanwhile`);
+  const decided = requests.get(row.id)!;
+  events.record(actor, 'REQUESTS_APPROVED', requestSubEvents(ctx, 'REQUESTS_APPROVED', decided, extra));
+  const expiresAt = row.duration_minutes === -1 ? null : new Date(now.getTime() + row.duration_minutes * 60_000).toISOString();
+  const principal = row.target_user_id !== null ? { type: 'user' as const, id: row.target_user_id } : { type: 'group' as const, id: row.target_group_id! };
+  for (const item of items) {
+    grantForRequest(ctx, actor, {
+      principalType: principal.type, principalId: principal.id, itemType: item.item_type, itemId: item.item_id,
+      level: item.access_level_remote_id, expiresAt, requestId: row.id,
+    });
+  }
+}
+
+/** Whether every slot an AND stage needs (or one, for OR) has an approval. */
+function stageComplete(slots: string[], operator: 'AND' | 'OR', rows: ReviewerRow[]): boolean {
+  const approved = new Set(rows.filter((r) => r.status === 'APPROVED').map((r) => r.slot));
+  return operator === 'AND' ? slots.length > 0 && slots.every((slot) => approved.has(slot)) : approved.size > 0;
+}
+
+/** The undecided reviewer rows of current stages the caller may act on (as reviewer or in-force delegate), and whether any were theirs at all. */
+function callerRows(ctx: AppContext, row: RequestRow, caller: Caller, now: Date) {
+  const { requests } = ctx.stores;
+  const items = requests.items(row.id);
+  const current = (r: ReviewerRow) => {
+    const item = items.find((i) => i.position === r.item_position)!;
+    return item.current_stage <= item.stage_count && r.stage_index === item.current_stage;
+  };
+  const mine = requests.reviewers(row.id).filter(current).map((r) => ({ row: r, acting: effectiveReviewer(ctx, r.user_id, now) }))
+    .filter(({ row: r, acting }) => acting.userId === caller.userId || r.acted_by_user_id === caller.userId);
+  return { items, mine, open: mine.filter(({ row: r }) => r.status === 'PENDING') };
+}
+
+/**
+ * Approves: level ADMIN (administrators only) completes the request at once; level REGULAR records
+ * the caller's approval on every current stage they review (or review in a delegator's place),
+ * advances completed stages, and completes the request when every item's last stage has. Throws
+ * 404, 409 (decided, already reviewed, an item gone) and 403 (own request, not a current reviewer).
+ */
+export function approveRequest(ctx: AppContext, caller: Caller, id: string, level: 'REGULAR' | 'ADMIN', comment: string | undefined): RequestStatus {
+  const { requests, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    const now = ctx.clock.now();
+    const row = pendingRequest(ctx, id);
+    refuseOwnRequest(row, caller);
+    if (comment !== undefined && comment.trim() !== '') requests.addComment(id, caller.userId, comment, now);
+    if (level === 'ADMIN') {
+      if (caller.role !== 'ADMIN') throw forbidden('only an administrator may approve at level ADMIN');
+      completeApproval(ctx, caller, row, now, { level: 'ADMIN' });
+      return 'APPROVED';
+    }
+    const { items, mine, open } = callerRows(ctx, row, caller, now);
+    if (mine.length === 0) throw forbidden('you are not a reviewer of the current stage of any item of this request (nor a delegate of one)');
+    if (open.length === 0) throw new AppError('conflict', 'you have already reviewed the current stages of this request');
+    for (const { row: r, acting } of open) requests.markReviewer(r, 'APPROVED', caller.userId, acting.delegation?.id ?? null, now);
+    const stages = requests.stages(id);
+    const reviewers = requests.reviewers(id);
+    for (const item of items) {
+      const stage = stages.find((s) => s.item_position === item.position && s.stage_index === item.current_stage);
+      if (!stage) continue;
+      const rows = reviewers.filter((r) => r.item_position === item.position && r.stage_index === stage.stage_index);
+      if (stageComplete(JSON.parse(stage.slots) as string[], stage.operator, rows)) {
+        item.current_stage += 1;
+        requests.setCurrentStage(id, item.position, item.current_stage);
+      }
+    }
+    const delegations = [...new Set(open.map(({ acting }) => acting.delegation?.id).filter((d): d is string => d !== undefined))];
+    const extra = { level: 'REGULAR', ...(delegations.length > 0 && { delegation_id: delegations.join(',') }) };
+    if (items.every((item) => item.current_stage > item.stage_count)) {
+      completeApproval(ctx, caller, row, now, extra);
+      return 'APPROVED';
+    }
+    requests.touch(id, now);
+    events.record(caller, 'REQUEST_REVIEWS_ADDED', requestSubEvents(ctx, 'REQUEST_REVIEWS_ADDED', row, { ...extra, reviewer_id: caller.userId }));
+    return 'PENDING';
+  }).immediate();
+}
+
+/**
+ * Denies: by a current-stage reviewer (or delegate) or an administrator; level ADMIN needs the
+ * administrator role. One denial denies the request. Records the comment and REQUESTS_DENIED.
+ */
+export function denyRequest(ctx: AppContext, caller: Caller, id: string, comment: string, level: 'REGULAR' | 'ADMIN' | undefined): void {
+  const { requests, events } = ctx.stores;
+  ctx.db.transaction(() => {
+    const now = ctx.clock.now();
+    const row = pendingRequest(ctx, id);
+    refuseOwnRequest(row, caller);
+    const { open, mine } = callerRows(ctx, row, caller, now);
+    if (level === 'ADMIN' && caller.role !== 'ADMIN') throw forbidden('only an administrator may deny at level ADMIN');
+    if (mine.length === 0 && caller.role !== 'ADMIN') throw forbidden('you are not a reviewer of the current stage of any item of this request (nor a delegate of one)');
+    for (const { row: r, acting } of open) requests.markReviewer(r, 'REJECTED', caller.userId, acting.delegation?.id ?? null, now);
+    requests.addComment(id, caller.userId, comment, now);
+    if (!requests.decide(id, 'DENIED', now)) throw new AppError('conflict', `request ${id} was decided meanwhile`);
+    events.record(caller, 'REQUESTS_DENIED', requestSubEvents(ctx, 'REQUESTS_DENIED', requests.get(id)!, { level: level ?? 'REGULAR' }));
+  }).immediate();
+}
+
+/** Cancels a PENDING request: its requester or an administrator. Records REQUESTS_CANCELED. */
+export function cancelRequest(ctx: AppContext, caller: Caller, id: string): void {
+  const { requests, events } = ctx.stores;
+  ctx.db.transaction(() => {
+    const now = ctx.clock.now();
+    const row = pendingRequest(ctx, id);
+    if (row.requester_id !== caller.userId && caller.role !== 'ADMIN') throw forbidden('only the requester or an administrator may cancel a request');
+    requests.decide(id, 'CANCELED', now);
+    events.record(caller, 'REQUESTS_CANCELED', requestSubEvents(ctx, 'REQUESTS_CANCELED', requests.get(id)!, { cause: 'canceled' }));
+  }).immediate();
+}
+
+/**
+ * Adds a comment: the requester, the target user, anyone who reviews or reviewed the request (or is
+ * a delegate of a reviewer now) and administrators may. Records REQUEST_COMMENTS_CREATED.
+ */
+export function commentOnRequest(ctx: AppContext, caller: Caller, id: string, comment: string): void {
+  const { requests, events } = ctx.stores;
+  ctx.db.transaction(() => {
+    const now = ctx.clock.now();
+    const row = requests.get(id);
+    if (!row) throw new AppError('not_found', `request ${id} was not found`, [{ path: 'id', message: 'no request with this id' }]);
+    const involved = caller.role === 'ADMIN' || row.requester_id === caller.userId || row.target_user_id === caller.userId
+      || requests.isReviewer(id, caller.userId)
+      || requests.reviewers(id).some((r) => ctx.stores.delegations.inForce(r.user_id, now)?.delegate_user_id === caller.userId);
+    if (!involved) throw forbidden('only the requester, the target user, a reviewer (or their delegate) or an administrator may comment');
+    const commentId = requests.addComment(id, caller.userId, comment, now);
+    events.record(caller, 'REQUEST_COMMENTS_CREATED', [{ sub_event_type: 'REQUEST_COMMENTS_CREATED', request_id: id, comment_id: commentId, user_id: caller.userId }]);
+  }).immediate();
+}

@@ -1,0 +1,122 @@
+// Access requests over HTTP: create (or dry-run), list (paged, and the deprecated relay list), get,
+// approve, deny, cancel, and comments.
+import type { AppContext } from '../../context.ts';
+import { invalidField, notFound } from '../../http/errors.ts';
+import { ok, type ApiRouter } from '../../http/router.ts';
+import {
+  ApproveRequestBody, CommentBody, CreateRequestBody, CreateRequestQuery, DenyRequestBody, ListRequestsQuery, RelayRequestsQuery,
+  type ListRequestsInput, type RelayRequestsInput,
+} from './schemas.ts';
+import { approveRequest, cancelRequest, commentOnRequest, denyRequest } from './decide.ts';
+import { createRequest, dryRunRequest } from './service.ts';
+import type { RequestFilter, RequestRow } from './store.ts';
+import { requestReader, toApiComment, toApiRequest } from './view.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** What the relay list answers when neither first nor last is given. */
+const RELAY_DEFAULT = 20;
+
+/** The list's filters; a bare end date includes that whole (UTC) day, as for events. */
+function listFilter(query: ListRequestsInput): RequestFilter {
+  const filter: RequestFilter = {
+    requesterId: query.requester_id,
+    targetUserId: query.target_user_id,
+    itemId: query.resource_id ?? query.group_id,
+    ...(query.show_pending_only === true && { status: 'PENDING' as const }),
+  };
+  if (query.resource_id !== undefined && query.group_id !== undefined) throw invalidField('group_id', 'give resource_id or group_id, not both');
+  if (query.start_date_filter) filter.startAt = query.start_date_filter.at.toISOString();
+  const end = query.end_date_filter;
+  if (end?.wholeDay) filter.endBefore = new Date(end.at.getTime() + DAY_MS).toISOString();
+  else if (end) filter.endAt = end.at.toISOString();
+  return filter;
+}
+
+export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void {
+  const { requests } = ctx.stores;
+  const load = (id: string): RequestRow => {
+    const row = requests.get(id);
+    if (!row) throw notFound('request', id, 'id');
+    return row;
+  };
+  const answer = (id: string) => ok({ request: toApiRequest(ctx, load(id), ctx.clock.now()) });
+
+  router.get('/requests', (req) => {
+    const query = req.query(ListRequestsQuery);
+    const rows = requests.list(listFilter(query), ctx.pager.afterSeq('requests', query), query.page_size + 1);
+    const page = ctx.pager.page('requests', query, rows, (row) => row.seq, requestReader(ctx, ctx.clock.now()));
+    return ok({ requests: page.results, ...(page.next !== null && { cursor: page.next }) });
+  });
+
+  router.post('/requests', async (req) => {
+    const query = req.query(CreateRequestQuery);
+    const body = await req.body(CreateRequestBody);
+    return ok(query.dry_run === true ? dryRunRequest(ctx, req.caller, body) : createRequest(ctx, req.caller, body));
+  });
+
+  router.get('/requests/relay', (req) => relay(ctx, req.query(RelayRequestsQuery)));
+
+  router.get('/requests/:id', (req) => ok(toApiRequest(ctx, load(req.uuidParam('id')), ctx.clock.now())));
+
+  router.post('/requests/:id/approve', async (req) => {
+    const id = req.uuidParam('id');
+    const body = await req.body(ApproveRequestBody);
+    approveRequest(ctx, req.caller, id, body.level, body.comment);
+    return answer(id);
+  });
+  router.post('/requests/:id/deny', async (req) => {
+    const id = req.uuidParam('id');
+    const body = await req.body(DenyRequestBody);
+    denyRequest(ctx, req.caller, id, body.comment, body.level);
+    return answer(id);
+  });
+  router.post('/requests/:id/cancel', (req) => {
+    const id = req.uuidParam('id');
+    cancelRequest(ctx, req.caller, id);
+    return answer(id);
+  });
+
+  router.get('/requests/:id/comments', (req) => ok({ comments: requests.comments(load(req.uuidParam('id')).id).map(toApiComment) }));
+  router.post('/requests/:id/comments', async (req) => {
+    const id = req.uuidParam('id');
+    const body = await req.body(CommentBody);
+    commentOnRequest(ctx, req.caller, id, body.comment);
+    return answer(id);
+  });
+}
+
+/** The deprecated relay list: newest first; first/after pages forward, last/before backward. */
+function relay(ctx: AppContext, query: RelayRequestsInput) {
+  const { requests } = ctx.stores;
+  if (query.first !== undefined && query.last !== undefined) throw invalidField('last', 'give first (with after) or last (with before), not both');
+  if (query.after !== undefined && query.before !== undefined) throw invalidField('before', 'give after or before, not both');
+  const filter: RequestFilter = { status: query.status, reviewerId: query.to, requesterId: query.from };
+  const seqOf = (cursor: string, field: string) => {
+    const key = ctx.pager.key('requests-relay', cursor, field);
+    if (typeof key !== 'number') throw invalidField(field, 'is not a cursor this list issued; start again without one');
+    return key;
+  };
+  let rows: RequestRow[];
+  let hasNextPage: boolean;
+  let hasPreviousPage: boolean;
+  if (query.last !== undefined || query.before !== undefined) {
+    const n = query.last ?? RELAY_DEFAULT;
+    const newer = requests.listNewer(filter, query.before === undefined ? 0 : seqOf(query.before, 'before'), n + 1);
+    hasPreviousPage = newer.length > n;
+    hasNextPage = query.before !== undefined;
+    rows = newer.slice(0, n).reverse();
+  } else {
+    const n = query.first ?? RELAY_DEFAULT;
+    const older = requests.list(filter, query.after === undefined ? null : seqOf(query.after, 'after'), n + 1);
+    hasNextPage = older.length > n;
+    hasPreviousPage = query.after !== undefined;
+    rows = older.slice(0, n);
+  }
+  const read = requestReader(ctx, ctx.clock.now());
+  const edges = rows.map((row) => ({ cursor: ctx.pager.cursor('requests-relay', row.seq), node: read(row) }));
+  return ok({
+    edges,
+    pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? '', endCursor: edges.at(-1)?.cursor ?? '' },
+    totalCount: requests.count(filter),
+  });
+}

@@ -1,0 +1,99 @@
+// Valibot schemas for access requests: the reference's CreateRequestInfo, approve/deny/comment bodies and list filters.
+import * as v from 'valibot';
+import { PageQueryEntries, QueryBoolean, QueryDate, QueryInteger, Text, Uuid } from '../../http/common-schemas.ts';
+
+export const REQUEST_STATUSES = ['PENDING', 'APPROVED', 'DENIED', 'CANCELED'] as const;
+export type RequestStatus = (typeof REQUEST_STATUSES)[number];
+export const CUSTOM_FIELD_TYPES = ['SHORT_TEXT', 'LONG_TEXT', 'BOOLEAN', 'MULTI_CHOICE'] as const;
+export const TICKETING_PROVIDERS = ['JIRA', 'LINEAR', 'SERVICE_NOW'] as const;
+
+const LowerUuid = v.pipe(Uuid, v.toLowerCase());
+const NonEmpty = (max: number) => v.pipe(Text(max), v.trim(), v.minLength(1, 'must not be empty'));
+
+/** One requested resource or group; the level defaults to the default level (''). */
+const RequestedItemInput = v.object({
+  id: LowerUuid,
+  access_level_remote_id: v.optional(Text(1000)),
+  // Deprecated in the reference ("populated from access_level_remote_id"): accepted and ignored.
+  access_level_name: v.optional(Text(1000)),
+});
+const RequestedItems = v.pipe(v.array(RequestedItemInput, 'must be a list of items'), v.maxLength(100, 'must list at most 100 items'));
+
+const SupportTicket = v.object({
+  ticketing_provider: v.picklist(TICKETING_PROVIDERS, `must be one of ${TICKETING_PROVIDERS.join(', ')}`),
+  remote_id: NonEmpty(1000),
+  identifier: NonEmpty(1000),
+  url: NonEmpty(2000),
+});
+
+const CustomField = v.object({
+  name: NonEmpty(200),
+  type: v.picklist(CUSTOM_FIELD_TYPES, `must be one of ${CUSTOM_FIELD_TYPES.join(', ')}`),
+  value: Text(10000),
+});
+
+export const CreateRequestBody = v.object({
+  resources: RequestedItems,
+  groups: RequestedItems,
+  reason: NonEmpty(5000),
+  duration_minutes: v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number of minutes'),
+    v.minValue(-1, 'must be -1 (indefinite) or at least 1'),
+    v.check((n) => n !== 0, 'must be -1 (indefinite) or at least 1'),
+  ),
+  target_user_id: v.optional(LowerUuid),
+  target_group_id: v.optional(LowerUuid),
+  support_ticket: v.optional(SupportTicket),
+  custom_metadata: v.optional(v.pipe(v.array(CustomField, 'must be a list of custom fields'), v.maxLength(100, 'must list at most 100 fields')), []),
+});
+export type CreateRequestInput = v.InferOutput<typeof CreateRequestBody>;
+
+export const CreateRequestQuery = v.object({ dry_run: v.optional(QueryBoolean) });
+
+export const APPROVAL_LEVELS = ['REGULAR', 'ADMIN'] as const;
+const Level = v.picklist(APPROVAL_LEVELS, 'must be REGULAR or ADMIN');
+
+export const ApproveRequestBody = v.object({ level: Level, comment: v.optional(Text(5000)) });
+export const DenyRequestBody = v.object({ comment: NonEmpty(5000), level: v.optional(Level) });
+export const CommentBody = v.object({ comment: NonEmpty(5000) });
+
+/** true/false in any case (True, TRUE…), as some clients write booleans. */
+const AnyCaseBoolean = v.pipe(
+  v.string('must be given once'),
+  v.metadata({ openapi: { type: 'boolean' } }),
+  v.toLowerCase(),
+  v.picklist(['true', 'false'], 'must be true or false'),
+  v.transform((raw) => raw === 'true'),
+);
+
+export const ListRequestsQuery = v.object({
+  ...PageQueryEntries,
+  start_date_filter: v.optional(QueryDate),
+  end_date_filter: v.optional(QueryDate),
+  requester_id: v.optional(LowerUuid),
+  target_user_id: v.optional(LowerUuid),
+  resource_id: v.optional(LowerUuid),
+  group_id: v.optional(LowerUuid),
+  show_pending_only: v.optional(AnyCaseBoolean),
+});
+export type ListRequestsInput = v.InferOutput<typeof ListRequestsQuery>;
+
+/** A status in any case (pending, Pending, PENDING). */
+const AnyCaseStatus = v.pipe(
+  v.string('must be given once'),
+  v.metadata({ openapi: { type: 'string', enum: [...REQUEST_STATUSES] } }),
+  v.toUpperCase(),
+  v.picklist(REQUEST_STATUSES, `must be one of ${REQUEST_STATUSES.join(', ')} (any case)`),
+);
+
+export const RelayRequestsQuery = v.object({
+  first: v.optional(QueryInteger(1, 100)),
+  after: v.optional(v.pipe(v.string('must be given once'), v.minLength(1, 'must not be empty'))),
+  last: v.optional(QueryInteger(1, 100)),
+  before: v.optional(v.pipe(v.string('must be given once'), v.minLength(1, 'must not be empty'))),
+  status: v.optional(AnyCaseStatus),
+  to: v.optional(LowerUuid),
+  from: v.optional(LowerUuid),
+});
+export type RelayRequestsInput = v.InferOutput<typeof RelayRequestsQuery>;

@@ -1,0 +1,212 @@
+// Creating an access request: every rule of the spec checked before anything is written, the
+// reviewers resolved and snapshotted, auto-approval applied, the event recorded — or, for a dry run,
+// the same plan answered and nothing written.
+import type { AppContext } from '../../context.ts';
+import { AppError, invalidField } from '../../http/errors.ts';
+import type { Caller } from '../../http/types.ts';
+import { isOffboarded } from '../access/service.ts';
+import { canSee } from '../visibility/service.ts';
+import { requestSettingsFromRow } from '../item-settings.ts';
+import { chooseConfiguration, resolveStages, targetGroups, type ChosenConfiguration, type PlannedStage, type Target } from './reviewers.ts';
+import type { CreateRequestInput } from './schemas.ts';
+import { completeApproval, AUTO_APPROVAL_ACTOR, requestSubEvents } from './decide.ts';
+import { toApiRequest } from './view.ts';
+
+export interface ItemPlan {
+  path: string;
+  itemType: 'resource' | 'group';
+  itemId: string;
+  itemName: string;
+  remoteId: string | null;
+  remoteName: string | null;
+  level: string;
+  levelName: string;
+  chosen: ChosenConfiguration;
+  stages: PlannedStage[];
+}
+
+/**
+ * Checks another area adds for each requested item (the catalogue's visibility rules, for one):
+ * each throws an AppError naming `path` (e.g. `resources.0.id`) when `caller` may not request it.
+ */
+export type ItemCheck = (ctx: AppContext, caller: Caller, item: { type: 'resource' | 'group'; id: string }, path: string) => void;
+export const ITEM_CHECKS: ItemCheck[] = [
+  // A member cannot request what they cannot see; an unseen item answers exactly as a missing one.
+  (ctx, caller, item, path) => {
+    if (!canSee(ctx, caller, item.type, item.id)) throw invalidField(path, `no ${item.type} with this id`);
+  },
+];
+
+function forbidden(path: string, message: string): AppError {
+  return new AppError('forbidden', message, [{ path, message }]);
+}
+
+/** The target and whether the caller may request for it. Throws validation_failed or forbidden naming the field. */
+function checkTarget(ctx: AppContext, caller: Caller, input: CreateRequestInput): Target {
+  const { users, groups, owners } = ctx.stores;
+  if (input.target_user_id !== undefined && input.target_group_id !== undefined) {
+    throw invalidField('target_group_id', 'give target_user_id or target_group_id, not both');
+  }
+  if (input.target_group_id !== undefined) {
+    const id = input.target_group_id;
+    const group = groups.get(id);
+    if (!group) throw invalidField('target_group_id', 'no group with this id');
+    const leads = group.group_leader_user_ids.includes(caller.userId);
+    const administers = owners.userIds(group.admin_owner_id).includes(caller.userId);
+    if (caller.role !== 'ADMIN' && !leads && !administers) {
+      throw forbidden('target_group_id', 'a member may request for a group only as its leader or a user of its admin owner');
+    }
+    return { type: 'group', id };
+  }
+  const id = input.target_user_id ?? caller.userId;
+  const user = users.get(id);
+  if (!user) throw invalidField('target_user_id', 'no user with this id');
+  if (isOffboarded(user.hr_idp_status)) throw invalidField('target_user_id', 'is suspended, deprovisioned or deleted, and such a user holds no access');
+  if (caller.role !== 'ADMIN' && id !== caller.userId) throw forbidden('target_user_id', 'a member may request access only for themselves');
+  return { type: 'user', id };
+}
+
+/** Everything about one requested item, or a 400 naming its field. */
+function planItem(ctx: AppContext, caller: Caller, input: CreateRequestInput, target: Target, groupsOfTarget: Set<string>,
+  type: 'resource' | 'group', entry: CreateRequestInput['resources'][number], path: string): ItemPlan {
+  const { resources, groups, access, accessRules } = ctx.stores;
+  const row = type === 'resource' ? resources.getRow(entry.id) : groups.getRow(entry.id);
+  if (!row) throw invalidField(`${path}.id`, `no ${type} with this id`);
+  const level = entry.access_level_remote_id ?? '';
+  const levelName = type === 'resource' ? resources.accessLevel(entry.id, level)?.access_level_name : access.groupLevelName(entry.id, level);
+  if (levelName === undefined) throw invalidField(`${path}.access_level_remote_id`, `the ${type} offers no access level with this remote id`);
+  for (const check of ITEM_CHECKS) check(ctx, caller, { type, id: entry.id }, `${path}.id`);
+  if (type === 'group' && target.type === 'user' && accessRules.isRule(entry.id)) {
+    throw invalidField(`${path}.id`, 'is an access rule: its members follow its clauses and cannot be requested');
+  }
+  if (type === 'group' && target.type === 'group' && (entry.id === target.id || access.wouldCycle(target.id, entry.id))) {
+    throw invalidField(`${path}.id`, 'the target group already contains this group (or is it), so nesting would make a cycle');
+  }
+  const chosen = chooseConfiguration(requestSettingsFromRow(row), groupsOfTarget);
+  if (!chosen.allowRequests) throw invalidField(`${path}.id`, `is not requestable (${chosen.why})`);
+  if (chosen.maxDuration !== -1 && (input.duration_minutes === -1 || input.duration_minutes > chosen.maxDuration)) {
+    throw invalidField('duration_minutes', `must be at most ${chosen.maxDuration} minutes for ${path} (its maximum duration)`);
+  }
+  if (chosen.requireSupportTicket && input.support_ticket === undefined) {
+    throw invalidField('support_ticket', `is required: ${path} requires a support ticket`);
+  }
+  const remoteId = 'remote_resource_id' in row ? row.remote_resource_id : row.remote_id;
+  const remoteName = 'remote_resource_name' in row ? row.remote_resource_name : row.remote_name;
+  return {
+    path, itemType: type, itemId: entry.id, itemName: row.name, remoteId, remoteName, level, levelName, chosen,
+    stages: chosen.autoApproval ? [] : resolveStages(ctx, chosen, row.admin_owner_id, target),
+  };
+}
+
+/** Custom fields: names once each, BOOLEAN values `true` or `false`. Request templates add their rules here. */
+function checkCustomMetadata(fields: CreateRequestInput['custom_metadata']): void {
+  const seen = new Set<string>();
+  fields.forEach((field, i) => {
+    if (seen.has(field.name)) throw invalidField(`custom_metadata.${i}.name`, 'names a field a second time');
+    seen.add(field.name);
+    if (field.type === 'BOOLEAN' && field.value !== 'true' && field.value !== 'false') {
+      throw invalidField(`custom_metadata.${i}.value`, 'must be "true" or "false" for a BOOLEAN field');
+    }
+  });
+}
+
+/** Checks the whole body and resolves every item's reviewers. Writes nothing; throws 400/403 naming the field. */
+export function planRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput, now: Date): { target: Target; items: ItemPlan[] } {
+  if (input.resources.length + input.groups.length === 0) throw invalidField('resources', 'list at least one resource or group');
+  const target = checkTarget(ctx, caller, input);
+  checkCustomMetadata(input.custom_metadata);
+  const groupsOfTarget = targetGroups(ctx, target, now);
+  const seen = new Set<string>();
+  const entries = [
+    ...input.resources.map((entry, i) => ['resource', entry, `resources.${i}`] as const),
+    ...input.groups.map((entry, i) => ['group', entry, `groups.${i}`] as const),
+  ];
+  const items = entries.map(([type, entry, path]) => {
+    const key = `${entry.id}\n${entry.access_level_remote_id ?? ''}`;
+    if (seen.has(key)) throw invalidField(`${path}.id`, 'requests the same item at the same level a second time');
+    seen.add(key);
+    return planItem(ctx, caller, input, target, groupsOfTarget, type, entry, path);
+  });
+  return { target, items };
+}
+
+/**
+ * Creates the request (PENDING), its items, stages and reviewers, and records REQUESTS_CREATED with
+ * the requester's name and id. Items whose configuration auto-approves need no review; when every
+ * item does, the request is approved and granted in the same transaction. Returns the new id.
+ */
+export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput): { id: string } {
+  const { requests, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    const now = ctx.clock.now();
+    const { target, items } = planRequest(ctx, caller, input, now);
+    const id = requests.create({
+      requester_id: caller.userId,
+      target_user_id: target.type === 'user' ? target.id : null,
+      target_group_id: target.type === 'group' ? target.id : null,
+      reason: input.reason,
+      duration_minutes: input.duration_minutes,
+      support_ticket: input.support_ticket ? JSON.stringify(input.support_ticket) : null,
+      custom_metadata: JSON.stringify(input.custom_metadata),
+    }, now);
+    items.forEach((item, index) => {
+      const position = index + 1;
+      requests.addItem({
+        request_id: id, position, item_type: item.itemType, item_id: item.itemId, item_name: item.itemName,
+        remote_id: item.remoteId, remote_name: item.remoteName, access_level_remote_id: item.level, access_level_name: item.levelName,
+        configuration_priority: item.chosen.priority, matched_group_id: item.chosen.matchedGroupId,
+        auto_approved: item.chosen.autoApproval ? 1 : 0, stage_count: item.stages.length,
+        current_stage: 1,
+      });
+      item.stages.forEach((stage, s) => {
+        requests.addStage({ request_id: id, item_position: position, stage_index: s + 1, stage: stage.stage, operator: stage.operator, slots: JSON.stringify(stage.slots) });
+        for (const r of stage.reviewers) requests.addReviewer({ request_id: id, item_position: position, stage_index: s + 1, slot: r.slot, user_id: r.userId, reason: r.reason });
+      });
+    });
+    const row = requests.get(id)!;
+    events.record(caller, 'REQUESTS_CREATED', requestSubEvents(ctx, 'REQUESTS_CREATED', row, { requester_name: caller.name }));
+    if (items.every((item) => item.chosen.autoApproval)) completeApproval(ctx, AUTO_APPROVAL_ACTOR, row, now, { auto_approved: true });
+    return { id };
+  }).immediate();
+}
+
+/** The dry run: what POST /requests would create, with why each reviewer was chosen. Writes nothing. */
+export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput) {
+  const now = ctx.clock.now();
+  const { target, items } = planRequest(ctx, caller, input, now);
+  const name = (id: string) => ctx.stores.users.get(id)?.full_name ?? '';
+  return {
+    dry_run: true as const,
+    requester_id: caller.userId,
+    ...(target.type === 'user' ? { target_user_id: target.id } : { target_group_id: target.id }),
+    duration_minutes: input.duration_minutes,
+    would_be_approved_at_once: items.every((item) => item.chosen.autoApproval),
+    items: items.map((item) => ({
+      ...(item.itemType === 'resource' ? { resource_id: item.itemId } : { group_id: item.itemId }),
+      name: item.itemName,
+      access_level_remote_id: item.level,
+      access_level_name: item.levelName,
+      configuration: {
+        priority: item.chosen.priority,
+        ...(item.chosen.matchedGroupId !== null && { matched_group_id: item.chosen.matchedGroupId }),
+        why: item.chosen.why,
+      },
+      auto_approved: item.chosen.autoApproval,
+      stages: item.stages.map((stage) => ({
+        stage: stage.stage,
+        operator: stage.operator,
+        reviewers: stage.reviewers.map((r) => {
+          const delegation = ctx.stores.delegations.inForce(r.userId, now);
+          return {
+            id: delegation ? delegation.delegate_user_id : r.userId,
+            full_name: name(delegation ? delegation.delegate_user_id : r.userId),
+            why: r.reason,
+            ...(delegation && { delegated_from_user_id: r.userId, delegation_id: delegation.id }),
+          };
+        }),
+      })),
+    })),
+  };
+}
+
+export { toApiRequest };

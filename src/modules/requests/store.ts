@@ -1,0 +1,244 @@
+// Access requests, their items, stages, reviewers and comments: the only SQL for them.
+import type { Db } from '../../db/open.ts';
+import { newId } from '../../lib/ids.ts';
+import type { RequestStatus } from './schemas.ts';
+
+export interface RequestRow {
+  seq: number;
+  id: string;
+  requester_id: string;
+  target_user_id: string | null;
+  target_group_id: string | null;
+  status: RequestStatus;
+  reason: string;
+  duration_minutes: number;
+  support_ticket: string | null;
+  custom_metadata: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ItemRow {
+  request_id: string;
+  position: number;
+  item_type: 'resource' | 'group';
+  item_id: string;
+  item_name: string;
+  remote_id: string | null;
+  remote_name: string | null;
+  access_level_remote_id: string;
+  access_level_name: string;
+  configuration_priority: number | null;
+  matched_group_id: string | null;
+  auto_approved: number;
+  stage_count: number;
+  current_stage: number;
+}
+
+export interface StageRow {
+  request_id: string;
+  item_position: number;
+  stage_index: number;
+  stage: number;
+  operator: 'AND' | 'OR';
+  /** JSON array of slot names. */
+  slots: string;
+}
+
+export interface ReviewerRow {
+  request_id: string;
+  item_position: number;
+  stage_index: number;
+  slot: string;
+  user_id: string;
+  reason: string;
+  status: 'PENDING' | 'APPROVED' | 'REJECTED';
+  acted_by_user_id: string | null;
+  delegation_id: string | null;
+  decided_at: string | null;
+}
+
+export interface CommentRow {
+  seq: number;
+  id: string;
+  request_id: string;
+  user_id: string;
+  comment: string;
+  created_at: string;
+  updated_at: string;
+  user_full_name: string;
+  user_email: string;
+}
+
+/** The filters of GET /requests and /requests/relay; each given one adds a condition. */
+export interface RequestFilter {
+  startAt?: string | undefined;
+  endAt?: string | undefined;
+  endBefore?: string | undefined;
+  requesterId?: string | undefined;
+  targetUserId?: string | undefined;
+  itemId?: string | undefined;
+  status?: RequestStatus | undefined;
+  reviewerId?: string | undefined;
+}
+
+const FILTER_SQL: Record<keyof RequestFilter, string> = {
+  startAt: 'r.created_at >= @startAt',
+  endAt: 'r.created_at <= @endAt',
+  endBefore: 'r.created_at < @endBefore',
+  requesterId: 'r.requester_id = @requesterId',
+  targetUserId: 'r.target_user_id = @targetUserId',
+  itemId: 'r.id IN (SELECT request_id FROM request_items WHERE item_id = @itemId)',
+  status: 'r.status = @status',
+  reviewerId: 'r.id IN (SELECT request_id FROM request_reviewers WHERE user_id = @reviewerId)',
+};
+const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof RequestFilter)[];
+
+export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at'>;
+
+export function createRequestStore(db: Db) {
+  const byId = db.prepare<[string], RequestRow>('SELECT * FROM requests WHERE id = ?');
+  const insert = db.prepare<Omit<RequestRow, 'seq'>>(
+    `INSERT INTO requests (id, requester_id, target_user_id, target_group_id, status, reason, duration_minutes, support_ticket, custom_metadata, created_at, updated_at)
+     VALUES (@id, @requester_id, @target_user_id, @target_group_id, @status, @reason, @duration_minutes, @support_ticket, @custom_metadata, @created_at, @updated_at)`,
+  );
+  const insertItem = db.prepare<ItemRow>(
+    `INSERT INTO request_items (request_id, position, item_type, item_id, item_name, remote_id, remote_name, access_level_remote_id, access_level_name,
+                                configuration_priority, matched_group_id, auto_approved, stage_count, current_stage)
+     VALUES (@request_id, @position, @item_type, @item_id, @item_name, @remote_id, @remote_name, @access_level_remote_id, @access_level_name,
+             @configuration_priority, @matched_group_id, @auto_approved, @stage_count, @current_stage)`,
+  );
+  const insertStage = db.prepare<StageRow>(
+    'INSERT INTO request_stages (request_id, item_position, stage_index, stage, operator, slots) VALUES (@request_id, @item_position, @stage_index, @stage, @operator, @slots)',
+  );
+  const insertReviewer = db.prepare<Pick<ReviewerRow, 'request_id' | 'item_position' | 'stage_index' | 'slot' | 'user_id' | 'reason'>>(
+    `INSERT OR IGNORE INTO request_reviewers (request_id, item_position, stage_index, slot, user_id, reason)
+     VALUES (@request_id, @item_position, @stage_index, @slot, @user_id, @reason)`,
+  );
+  const items = db.prepare<[string], ItemRow>('SELECT * FROM request_items WHERE request_id = ? ORDER BY position');
+  const stages = db.prepare<[string], StageRow>('SELECT * FROM request_stages WHERE request_id = ? ORDER BY item_position, stage_index');
+  const reviewers = db.prepare<[string], ReviewerRow>(
+    'SELECT * FROM request_reviewers WHERE request_id = ? ORDER BY item_position, stage_index, slot, user_id',
+  );
+  const comments = db.prepare<[string], CommentRow>(
+    `SELECT c.*, u.full_name AS user_full_name, u.email AS user_email FROM request_comments c JOIN users u ON u.id = c.user_id
+     WHERE c.request_id = ? ORDER BY c.seq`,
+  );
+  const insertComment = db.prepare<{ id: string; requestId: string; userId: string; comment: string; at: string }>(
+    `INSERT INTO request_comments (id, request_id, user_id, comment, created_at, updated_at) VALUES (@id, @requestId, @userId, @comment, @at, @at)`,
+  );
+  // Guarded on PENDING: of two racing decisions only one changes a row; nothing leaves a final state.
+  const decide = db.prepare<{ id: string; status: RequestStatus; at: string }>(
+    "UPDATE requests SET status = @status, updated_at = @at WHERE id = @id AND status = 'PENDING'",
+  );
+  const touch = db.prepare<{ id: string; at: string }>('UPDATE requests SET updated_at = @at WHERE id = @id');
+  const markReviewer = db.prepare<{ requestId: string; position: number; stageIndex: number; slot: string; userId: string; status: string; actedBy: string; delegationId: string | null; at: string }>(
+    `UPDATE request_reviewers SET status = @status, acted_by_user_id = @actedBy, delegation_id = @delegationId, decided_at = @at
+     WHERE request_id = @requestId AND item_position = @position AND stage_index = @stageIndex AND slot = @slot AND user_id = @userId AND status = 'PENDING'`,
+  );
+  const setStage = db.prepare<{ requestId: string; position: number; stage: number }>(
+    'UPDATE request_items SET current_stage = @stage WHERE request_id = @requestId AND position = @position',
+  );
+  const pending = db.prepare<{ cutoff: string; limit: number }, { id: string }>(
+    "SELECT id FROM requests WHERE status = 'PENDING' AND created_at <= @cutoff ORDER BY created_at LIMIT @limit",
+  );
+  const pendingFor = db.prepare<{ itemId: string; level: string; userId: string }, { one: number }>(
+    `SELECT 1 AS one FROM request_items i JOIN requests r ON r.id = i.request_id
+     WHERE i.item_id = @itemId AND i.access_level_remote_id = @level AND r.target_user_id = @userId AND r.status = 'PENDING' LIMIT 1`,
+  );
+  const admins = db.prepare<[], { id: string }>(
+    "SELECT id FROM users WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') ORDER BY id",
+  );
+  const isReviewer = db.prepare<{ requestId: string; userId: string }, { one: number }>(
+    'SELECT 1 AS one FROM request_reviewers WHERE request_id = @requestId AND (user_id = @userId OR acted_by_user_id = @userId) LIMIT 1',
+  );
+  // The groups a group sits in, through live nesting, transitively (a condition matches any of them).
+  const containing = db.prepare<{ groupId: string; now: string }, { group_id: string }>(
+    `WITH RECURSIVE up(group_id) AS (
+       SELECT @groupId
+       UNION SELECT gg.containing_group_id FROM group_groups gg JOIN up ON gg.group_id = up.group_id
+       WHERE gg.expiration_date IS NULL OR gg.expiration_date > @now
+     ) SELECT group_id FROM up`,
+  );
+
+  const listStatements = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, RequestRow>>>();
+  const countStatements = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, { n: number }>>>();
+  const whereOf = (filter: RequestFilter) => FILTER_KEYS.filter((key) => filter[key] !== undefined);
+  /** Newest first (`direction` 'older', seq < @bound) or oldest first from a bound (`newer`, seq > @bound). */
+  function listStatement(filter: RequestFilter, direction: 'older' | 'newer') {
+    const used = whereOf(filter);
+    const key = `${direction}:${used.join(',')}`;
+    let statement = listStatements.get(key);
+    if (!statement) {
+      const bound = direction === 'older' ? 'r.seq < @bound' : 'r.seq > @bound';
+      const where = [bound, ...used.map((k) => FILTER_SQL[k])].join(' AND ');
+      statement = db.prepare(`SELECT r.* FROM requests r WHERE ${where} ORDER BY r.seq ${direction === 'older' ? 'DESC' : 'ASC'} LIMIT @limit`);
+      listStatements.set(key, statement);
+    }
+    return statement;
+  }
+  const params = (filter: RequestFilter) => Object.fromEntries(whereOf(filter).map((k) => [k, filter[k]]));
+
+  return {
+    get: (id: string) => byId.get(id),
+    items: (id: string) => items.all(id),
+    stages: (id: string) => stages.all(id),
+    reviewers: (id: string) => reviewers.all(id),
+    comments: (id: string) => comments.all(id),
+    create(fields: NewRequest, at: Date): string {
+      const id = newId();
+      const now = at.toISOString();
+      insert.run({ ...fields, id, status: 'PENDING', created_at: now, updated_at: now });
+      return id;
+    },
+    addItem: (row: ItemRow) => void insertItem.run(row),
+    addStage: (row: StageRow) => void insertStage.run(row),
+    addReviewer: (row: Pick<ReviewerRow, 'request_id' | 'item_position' | 'stage_index' | 'slot' | 'user_id' | 'reason'>) => void insertReviewer.run(row),
+    addComment(requestId: string, userId: string, comment: string, at: Date): string {
+      const id = newId();
+      insertComment.run({ id, requestId, userId, comment, at: at.toISOString() });
+      touch.run({ id: requestId, at: at.toISOString() });
+      return id;
+    },
+    /** Moves a PENDING request to `status`; false when it was no longer PENDING. */
+    decide: (id: string, status: RequestStatus, at: Date) => decide.run({ id, status, at: at.toISOString() }).changes === 1,
+    touch: (id: string, at: Date) => void touch.run({ id, at: at.toISOString() }),
+    markReviewer(row: ReviewerRow, status: 'APPROVED' | 'REJECTED', actedBy: string, delegationId: string | null, at: Date): boolean {
+      return markReviewer.run({
+        requestId: row.request_id, position: row.item_position, stageIndex: row.stage_index, slot: row.slot, userId: row.user_id,
+        status, actedBy, delegationId, at: at.toISOString(),
+      }).changes === 1;
+    },
+    setCurrentStage: (requestId: string, position: number, stage: number) => void setStage.run({ requestId, position, stage }),
+    /** Ids of PENDING requests created at or before `cutoff`, oldest first. */
+    pendingSince: (cutoff: Date, limit: number) => pending.all({ cutoff: cutoff.toISOString(), limit }).map((r) => r.id),
+    /** Whether a PENDING request asks for `itemId` at `level` for user `userId`. */
+    hasPending: (itemId: string, level: string, userId: string) => pendingFor.get({ itemId, level, userId }) !== undefined,
+    /** Users with the ADMIN role who can act (not offboarded). */
+    adminUserIds: () => admins.all().map((r) => r.id),
+    /** Whether `userId` is (or acted as) a reviewer of the request, at any stage. */
+    isReviewer: (requestId: string, userId: string) => isReviewer.get({ requestId, userId }) !== undefined,
+    /** The group and every group it sits in at `now`. */
+    groupAndContaining: (groupId: string, now: Date) => containing.all({ groupId, now: now.toISOString() }).map((r) => r.group_id),
+    /** Newest first, strictly older than `before` (a seq; null: from the newest). */
+    list(filter: RequestFilter, before: number | null, limit: number): RequestRow[] {
+      return listStatement(filter, 'older').all({ ...params(filter), bound: before ?? Number.MAX_SAFE_INTEGER, limit });
+    },
+    /** Oldest first, strictly newer than `after` (a seq): the page before a relay `before` cursor. */
+    listNewer(filter: RequestFilter, after: number, limit: number): RequestRow[] {
+      return listStatement(filter, 'newer').all({ ...params(filter), bound: after, limit });
+    },
+    count(filter: RequestFilter): number {
+      const used = whereOf(filter);
+      const key = used.join(',');
+      let statement = countStatements.get(key);
+      if (!statement) {
+        statement = db.prepare(`SELECT count(*) AS n FROM requests r WHERE ${['1 = 1', ...used.map((k) => FILTER_SQL[k])].join(' AND ')}`);
+        countStatements.set(key, statement);
+      }
+      return statement.get(params(filter))!.n;
+    },
+  };
+}
+
+export type RequestStore = ReturnType<typeof createRequestStore>;

@@ -1,0 +1,31 @@
+// The pending-request timeout: a PENDING request nobody decided within GATEHOUSE_REQUEST_TIMEOUT_MINUTES
+// of its creation is canceled, with a REQUESTS_CANCELED event, in short transactions.
+import type { AppContext } from '../../context.ts';
+import { requestSubEvents, TIMEOUT_ACTOR } from './decide.ts';
+
+/** Requests canceled per transaction. */
+const BATCH = 100;
+
+/** One pass at `now`; returns how many requests were canceled. A setting of 0 turns the timeout off. */
+export function tick(ctx: AppContext, now: Date): number {
+  const minutes = ctx.config.requestTimeoutMinutes;
+  if (minutes === 0) return 0;
+  const { requests, events } = ctx.stores;
+  const cutoff = new Date(now.getTime() - minutes * 60_000);
+  let canceled = 0;
+  for (;;) {
+    const found = ctx.db.transaction(() => {
+      const ids = requests.pendingSince(cutoff, BATCH);
+      for (const id of ids) {
+        if (!requests.decide(id, 'CANCELED', now)) continue;
+        events.record(TIMEOUT_ACTOR, 'REQUESTS_CANCELED', requestSubEvents(ctx, 'REQUESTS_CANCELED', requests.get(id)!, {
+          cause: 'timeout', timeout_minutes: minutes,
+        }));
+        canceled += 1;
+      }
+      return ids.length;
+    }).immediate();
+    if (found < BATCH) break;
+  }
+  return canceled;
+}
