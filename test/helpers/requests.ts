@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from './app.ts';
 import type { ApiClient } from './client.ts';
-import { createOwner, createResource, createToken, createUser } from './fixtures.ts';
+import { createAdmin, createMember as createSignedMember, createOwner, createResource } from './fixtures.ts';
 
 export interface Member {
   user_id: string;
@@ -11,11 +11,10 @@ export interface Member {
   api: ApiClient;
 }
 
-/** A user with a FULL_ACCESS token of their own; role MEMBER unless `admin`. */
+/** A user with a FULL_ACCESS token of their own (fixtures' createMember/createAdmin), flattened for request tests. */
 export async function createMember(app: TestApp, overrides: Record<string, unknown> = {}, admin = false): Promise<Member> {
-  const user = await createUser(app.api, { ...overrides, ...(admin && { organization_role: 'ADMIN' }) });
-  const { secret } = await createToken(app.api, { user_id: user.user_id });
-  return { user_id: user.user_id, full_name: user.full_name, api: app.api.as(secret) };
+  const { user, api } = await (admin ? createAdmin : createSignedMember)(app.api, overrides);
+  return { user_id: user.user_id, full_name: user.full_name, api };
 }
 
 /** An owner whose users are `members`. */
