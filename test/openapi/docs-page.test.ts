@@ -48,15 +48,16 @@ describe('the /docs page in a browser', { skip }, () => {
     const doc = (await (await fetch(`${origin}/openapi.json`)).json()) as { paths: Record<string, object> };
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     const drawn = new Set<string>();
-    for (let y = 0; y <= (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
-      await page.evaluate((top) => window.scrollTo(0, top), y);
+    // (Page scripts as strings: this project's TypeScript has no DOM library.)
+    for (let y = 0; y <= (await page.evaluate<number>('document.body.scrollHeight')); y += 600) {
+      await page.evaluate(`window.scrollTo(0, ${y})`);
       await page.waitForTimeout(50);
       const blocks = await page.$$eval('.opblock-summary', (els) => els.map((el) =>
         `${el.querySelector('.opblock-summary-method')?.textContent ?? ''} ${el.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? ''}`));
       for (const block of blocks) drawn.add(block);
     }
     assert.deepEqual([...drawn].sort(), operations.sort());
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate('window.scrollTo(0, 0)');
     assert.ok(await page.getByText('Create a user').first().isVisible(), 'the first operation is not drawn back at the top');
     await page.screenshot({ path: join(shots, 'docs.png') });
 
