@@ -4,6 +4,7 @@ import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
 import { enforcePolicy } from './http/policy.ts';
+import { hideUnseenItems } from './modules/visibility/guard.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
 import { addPlainRoute, ApiRouter, RouteTable, sendJson } from './http/router.ts';
@@ -154,6 +155,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   app.use(authenticate(ctx));
   // Who may call what (READ_ONLY, organization roles), by the route the call is headed for, before its body is read.
   app.use(enforcePolicy(routes));
+  // An item the caller may not see answers every route under it as a missing one (docs/visibility.md).
+  app.use(hideUnseenItems(ctx, routes));
 
   const v1 = new ApiRouter(app, ctx, routes, '/v1');
   registerUserRoutes(v1, ctx);

@@ -206,6 +206,35 @@ describe('visibility', () => {
       assert.equal((await outsider.api.get(`/bundles/${bundles[1]!.bundle_id}`)).status, 200);
     });
 
+    it('answers every read under an unseen item as under a missing one, on every route that names one', async () => {
+      const hiddenResource = (await createResource(app.api, { app_id: appId })).resource_id;
+      const hiddenGroup = (await createGroup(app.api, { app_id: appId })).group_id;
+      const owner = await createOwner(app.api);
+      const hiddenBundle = (await createBundle(app.api, { admin_owner_id: owner.owner_id })).bundle_id;
+      await limit('resources', hiddenResource, []);
+      await limit('groups', hiddenGroup, []);
+      await limit('bundles', hiddenBundle, []);
+      const outsider = await member();
+      const hidden: Record<string, string> = {
+        resource_id: hiddenResource, app_resource_id: hiddenResource, non_human_identity_id: hiddenResource,
+        group_id: hiddenGroup, containing_group_id: hiddenGroup, bundle_id: hiddenBundle,
+      };
+      const doc = (await (await fetch(`${new URL(app.url).origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+      const routes = Object.keys(doc.paths).filter((path) => 'get' in doc.paths[path]! && /\{(resource_id|app_resource_id|non_human_identity_id|group_id|containing_group_id|bundle_id)\}/.test(path));
+      assert.ok(routes.length >= 25, `only ${routes.length} routes name an item`);
+      for (const route of routes) {
+        const fill = (ids: Record<string, string>) => route.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? outsider.userId);
+        const missing = Object.fromEntries(Object.keys(hidden).map((name) => [name, NO_SUCH_ID]));
+        const unseen = await outsider.api.get(fill(hidden));
+        const absent = await outsider.api.get(fill(missing));
+        assert.equal(unseen.status, 404, `${route}: ${JSON.stringify(unseen.body)}`);
+        assert.deepEqual(unseen.body.details, absent.body.details, `${route}: the details differ from a missing item's`);
+        assert.equal(unseen.body.message, absent.body.message.replaceAll(NO_SUCH_ID, hidden[unseen.body.details[0].path]!), route);
+        // An admin sees the item: whatever the route answers them, it is not "no such item".
+        assert.notEqual((await app.api.get(fill(hidden))).body.message, unseen.body.message, `${route}: an admin sees the item`);
+      }
+    });
+
     it('filters the non-human identities list the same way', async () => {
       const nhi = await createResource(app.api, { app_id: appId, resource_type: 'AWS_IAM_ROLE' });
       const outsider = await member();
