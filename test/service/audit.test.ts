@@ -7,6 +7,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { migrate } from '../../src/db/migrate.ts';
+import { openDatabase } from '../../src/db/open.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { createEventStore } from '../../src/modules/events/store.ts';
 import { MIGRATIONS } from '../../src/db/migrations.ts';
 import { eventHash, type HashedValues } from '../../src/modules/audit/chain.ts';
 import { startTestApp } from '../helpers/app.ts';
@@ -108,6 +111,26 @@ describe('audit log', () => {
     assert.equal(run.code, 1, run.stdout);
     assert.match(run.stdout, new RegExp(`^FAILED: .*seq ${target.seq} \\(event ${target.id}\\) was altered: its stored fields no longer match its hash`, 'm'));
     assert.match(run.stdout, new RegExp(`\\(${target.seq - 1} events before it are intact\\)`));
+  });
+
+  it('judges events with any characters the same way, whichever serialisation hashed them', async () => {
+    // verify hashes SQLite's own serialisation first and falls back to JavaScript's where the two could
+    // differ (control characters, escapes): an intact event must pass and an edited one be named.
+    const file = copy();
+    const db = openDatabase(file);
+    const odd = 'q"\\/ \n\t\b\f\r \u0001\u001f\u007f \u2028\u2029 é 😀 </script>';
+    const oddEvents = createEventStore(db, new ManualClock('2030-01-01T00:00:00.000Z'));
+    const id = oddEvents.record({ userId: events[0]!.id, name: odd, email: odd, tokenLabel: odd, tokenPreview: null, ip: '::1' },
+      'USERS_CREATED', [{ sub_event_type: 'USERS_CREATED', user_email: odd, note: odd }]);
+    db.close();
+    const seq = events.length + 1;
+    const intact = await runGatehouse(['audit', 'verify', '--db', file]);
+    assert.equal(intact.code, 0, intact.stdout + intact.stderr);
+    assert.match(intact.stdout, new RegExp(`^ok: .*: ${seq} events`, 'm'));
+    tamper(file, (raw) => raw.prepare("UPDATE events SET actor_name = replace(actor_name, 'é', 'e') WHERE seq = ?").run(seq));
+    const edited = await runGatehouse(['audit', 'verify', '--db', file]);
+    assert.equal(edited.code, 1, edited.stdout);
+    assert.match(edited.stdout, new RegExp(`^FAILED: .*seq ${seq} \\(event ${id}\\) was altered`, 'm'));
   });
 
   it('names an event edited and re-hashed, through the next event that still records its old hash', async () => {

@@ -28,7 +28,8 @@ export type HashedValues = [
 // crypto.hash (Node ≥ 20.12) is a one-shot digest about twice as fast as createHash for an event's
 // few hundred bytes; verify hashes every event, so it is worth the fallback for older 20.x.
 const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-const sha256 = oneShot
+/** SHA-256 of a text, hex. */
+export const sha256 = oneShot
   ? (text: string) => oneShot('sha256', text, 'hex')
   : (text: string) => crypto.createHash('sha256').update(text).digest('hex');
 const PREFIX = JSON.stringify([CHAIN_FORMAT]).slice(0, -1) + ',';
@@ -43,6 +44,18 @@ export function eventHash(values: HashedValues): string {
 export interface ChainLink {
   values: HashedValues;
   hash: string | null;
+}
+
+/**
+ * An event whose serialisation was already hashed to exactly its stored hash (the database
+ * serialises rows in SQL for speed): the walk needs only its place and its links. Pass a ChainLink
+ * instead whenever the digest differs, so the JavaScript serialisation has the last word.
+ */
+export interface DigestedLink {
+  prevHash: string;
+  seq: number;
+  eventId: string;
+  hash: string;
 }
 
 /** Where an event sits, for messages: `seq 42 (event 0b5c…)`. */
@@ -85,13 +98,14 @@ export class ChainWalk {
   ) {}
 
   /** Checks the next event; false once a problem is found (then `problem` says what). */
-  push(link: ChainLink): boolean {
-    const [prevHash, seq, eventId] = link.values;
+  push(link: ChainLink | DigestedLink): boolean {
+    const full = 'values' in link;
+    const [prevHash, seq, eventId] = full ? link.values : [link.prevHash, link.seq, link.eventId];
     const at = { seq, eventId };
     const linked = prevHash === (this.last ? this.last.hash : (this.start ?? prevHash));
-    const intact = link.hash !== null && eventHash(link.values) === link.hash;
+    const intact = !full || (link.hash !== null && eventHash(link.values) === link.hash);
     if (!linked || !intact) {
-      this.problem = this.diagnose(at, link, linked, intact);
+      this.problem = this.diagnose(at, prevHash, link.hash, linked, intact);
       return false;
     }
     if (this.anchor && !this.checkAnchor(at, prevHash, link.hash!)) return false;
@@ -128,14 +142,14 @@ export class ChainWalk {
     return false;
   }
 
-  private diagnose(at: EventPlace, link: ChainLink, linked: boolean, intact: boolean): ChainProblem {
-    if (link.hash === null) {
+  private diagnose(at: EventPlace, prevHash: string, hash: string | null, linked: boolean, intact: boolean): ChainProblem {
+    if (hash === null) {
       return { at, kind: 'unhashed', message: `${describe(at)} has no hash: it was written outside Gatehouse` };
     }
     const before = this.last;
     if (!linked) {
       // It names a predecessor other than the event before it: if that one exists elsewhere, it moved.
-      const writtenAfter = this.findByHash(link.values[0]);
+      const writtenAfter = this.findByHash(prevHash);
       if (writtenAfter) {
         return {
           at,

@@ -3,7 +3,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Db } from '../../db/open.ts';
 import { AppError } from '../../http/errors.ts';
-import { ChainWalk, GENESIS_HASH, HASHED_FIELDS, type ChainProblem, type EventPlace, type HashedValues } from './chain.ts';
+import { ChainWalk, GENESIS_HASH, HASHED_FIELDS, sha256, type ChainProblem, type EventPlace, type HashedValues } from './chain.ts';
 import { createAuditStore, type ChainRow } from './store.ts';
 
 /** A head noted earlier: `seq:hash`, as `audit verify` prints it. */
@@ -62,9 +62,15 @@ export function verifyDatabase(db: Db, anchor?: Anchor): VerifyResult {
   const store = chainStore(db);
   return store.snapshot(() => {
     const walk = new ChainWalk(GENESIS_HASH, (hash) => store.findByHash(hash), anchor);
-    for (const row of store.iterateFrom(Number.MIN_SAFE_INTEGER)) {
-      const hash = row.pop() as string | null;
-      if (!walk.push({ values: row as unknown as HashedValues, hash })) break;
+    for (const [text, prevHash, seq, eventId, hash] of store.iterateSerialisedFrom(Number.MIN_SAFE_INTEGER)) {
+      if (hash !== null && sha256(text) === hash) {
+        if (!walk.push({ prevHash, seq, eventId, hash })) break;
+        continue;
+      }
+      // Not the same digest: the JavaScript serialisation of the stored values decides.
+      const row = store.rowAt(seq)!;
+      const stored = row.pop() as string | null;
+      if (!walk.push({ values: row as unknown as HashedValues, hash: stored })) break;
     }
     return resultOf(walk);
   });
