@@ -262,6 +262,64 @@ describe('event streams: delivery', () => {
     }
   });
 
+  it('keeps every secret when a client sends back the whole stream a GET answered, masks included', async () => {
+    const app = await startApp();
+    try {
+      receiver.deliveries.length = 0;
+      const signed = await createStream(app, {
+        webhook_url: `${receiver.url}/round-trip`,
+        credentials: { auth_type: 'HMAC', hmac_credential_1: { secret: SECRET_1 }, hmac_credential_2: { secret: SECRET_2 } },
+      });
+      const keyed = await createStream(app, {
+        webhook_url: `${receiver.url}/round-trip-keyed`,
+        credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'X-Receiver-Key', value: 'header-secret-0123456789', location: 'HEADER' }] },
+      });
+      // What a generated client does: read, change one field, send the connection back whole.
+      for (const stream of [signed, keyed]) {
+        const { connection } = await streamById(app, stream.event_stream_id);
+        const count = (await allEventIds(app)).length;
+        const res = await app.api.put(`/event-streams/${stream.event_stream_id}`, { ...connection, name: `${connection.name} (renamed)` });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(res.body.connection, { ...connection, name: `${connection.name} (renamed)` }, 'same ids, same masks');
+        const [event] = (await app.api.get('/events', { page_size: 1 })).body.results;
+        assert.equal((await allEventIds(app)).length, count + 1);
+        assert.equal(event.sub_events[0].updated_fields, 'name', 'credentials sent back unchanged are not a change');
+      }
+
+      await tick(app.ctx, app.clock.now());
+      const roundTrip = receiver.deliveries.filter((d) => d.path === '/round-trip');
+      assert.ok(roundTrip.length >= 3);
+      for (const delivery of roundTrip) {
+        for (const secret of [SECRET_1, SECRET_2]) assert.doesNotThrow(() => new Webhook(secret).verify(delivery.body, delivery.headers));
+      }
+      const keyedDeliveries = receiver.deliveries.filter((d) => d.path === '/round-trip-keyed');
+      assert.ok(keyedDeliveries.length >= 2);
+      for (const delivery of keyedDeliveries) assert.equal(delivery.headers['x-receiver-key'], 'header-secret-0123456789');
+
+      // A mask that is not the credential's own is refused, not stored as a secret; nothing changes.
+      const before = await streamById(app, keyed.event_stream_id);
+      const count = (await allEventIds(app)).length;
+      const [key] = before.connection.credentials.api_key_credentials;
+      const hmac = (await streamById(app, signed.event_stream_id)).connection.credentials;
+      const refusals: [string, Record<string, unknown>, string][] = [
+        [keyed.event_stream_id, { auth_type: 'API_KEY', api_key_credentials: [{ ...key, value: '************wxyz' }] }, 'credentials.api_key_credentials.0.value'],
+        [keyed.event_stream_id, { auth_type: 'API_KEY', api_key_credentials: [{ name: 'X-Other', value: key.value }] }, 'credentials.api_key_credentials.0.value'],
+        [signed.event_stream_id, { auth_type: 'HMAC', hmac_credential_1: { ...hmac.hmac_credential_1, id: hmac.hmac_credential_2.id } }, 'credentials.hmac_credential_1.secret'],
+        [signed.event_stream_id, { auth_type: 'HMAC', hmac_credential_1: { secret: hmac.hmac_credential_1.secret } }, 'credentials.hmac_credential_1.secret'],
+      ];
+      for (const [id, credentials, path] of refusals) {
+        const res = await app.api.put(`/event-streams/${id}`, { enabled: false, credentials });
+        assert.equal(res.status, 400, JSON.stringify(res.body));
+        assert.deepEqual(paths(res.body), [path]);
+        assert.match(res.body.details[0].message, /masked secret/);
+      }
+      assert.deepEqual(await streamById(app, keyed.event_stream_id), before);
+      assert.equal((await allEventIds(app)).length, count);
+    } finally {
+      await app.close();
+    }
+  });
+
   it('backs off 1, 2, 4, 8, 16 s on failures, marks the stream FAILING after five, and catches up in order when the receiver returns', async () => {
     const app = await startApp();
     try {

@@ -130,7 +130,7 @@ export const eventStreamOperations = defineOperations('event-streams', {
   'PUT /v1/event-streams/{event_stream_id}': {
     summary: 'Update an event stream',
     description:
-      'Given credentials replace the old whole; a credential named by `id` without a new secret keeps its secret (key rotation: ' +
+      'Given credentials replace the old whole; a credential named by `id` without a new secret, or with the mask a GET shows of its own secret, keeps its secret (key rotation: ' +
       `keep hmac_credential_1 by id and add hmac_credential_2). Any update clears the retry back-off. ${SECRETS}`,
     body: UpdateEventStreamInfo,
     responses: { 200: EventStream },

@@ -1,6 +1,7 @@
 // Valibot schemas for event streams: the reference's CreateEventStreamInfo and UpdateEventStreamInfo.
 import * as v from 'valibot';
 import { Name, Text, Uuid } from '../../http/common-schemas.ts';
+import { looksMasked } from './store.ts';
 
 export const CONNECTION_TYPES = ['WEBHOOK'] as const;
 export const AUTH_TYPES = ['NONE', 'API_KEY', 'HMAC'] as const;
@@ -52,8 +53,9 @@ const ApiKeyCredential = v.pipe(
 export type ApiKeyCredentialInput = v.InferOutput<typeof ApiKeyCredential>;
 
 /**
- * An HMAC secret: `secret` sets one (`whsec_` and the base64 of 24 to 64 random bytes); without it, `id`
- * keeps a secret the stream already has, and neither makes Gatehouse generate one.
+ * An HMAC secret: `secret` sets one (`whsec_` and the base64 of 24 to 64 random bytes); without it, or
+ * with the mask GET shows of it, `id` keeps a secret the stream already has; neither makes Gatehouse
+ * generate one.
  */
 const HmacCredential = v.nullish(
   v.object({
@@ -61,7 +63,8 @@ const HmacCredential = v.nullish(
     secret: v.optional(
       v.pipe(
         v.string('must be a string'),
-        v.check((raw) => hmacKeyLength(raw) !== undefined, 'must be whsec_ followed by the base64 of 24 to 64 bytes'),
+        // A masked secret passes here: the service keeps the stored one when the mask is its own.
+        v.check((raw) => hmacKeyLength(raw) !== undefined || looksMasked(raw), 'must be whsec_ followed by the base64 of 24 to 64 bytes'),
       ),
     ),
   }),

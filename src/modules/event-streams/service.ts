@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import type { Actor } from '../events/store.ts';
 import type { EventType } from '../events/types.ts';
 import type { AuthType, CreateEventStreamInput, UpdateEventStreamInput, WebhookCredentialsInput } from './schemas.ts';
-import { toApiEventStream, type ApiEventStream, type CredentialRow, type StreamRow } from './store.ts';
+import { looksMasked, maskSecret, toApiEventStream, type ApiEventStream, type CredentialRow, type StreamRow } from './store.ts';
 
 /** A new HMAC secret as Standard Webhooks writes them: `whsec_` and the base64 of 32 random bytes. */
 export function newHmacSecret(): string {
@@ -23,8 +23,20 @@ interface ResolvedCredentials {
 const empty = (list: unknown[] | undefined) => list === undefined || list.length === 0;
 
 /**
+ * The new secret a credential was sent with, or undefined to keep the stored one. A strict client
+ * sends back the whole stream a GET answered, masks included: the mask of the credential's own stored
+ * secret means "keep it"; any other mask is refused rather than stored as a secret.
+ */
+function keptUnlessNew(sent: string | undefined, old: CredentialRow | undefined, path: string): string | undefined {
+  if (sent === undefined || !looksMasked(sent)) return sent;
+  if (old && maskSecret(old.secret) === sent) return undefined;
+  throw invalidField(path, `is a masked secret that is not ${old ? 'this credential\'s' : 'one of this stream\'s'}; send the secret itself, or its id alone to keep it`);
+}
+
+/**
  * Turns the credentials given into the rows to store, keeping the secret of a credential named by
- * `id` without a new secret (GET never shows secrets, so a client cannot send them back). Throws
+ * `id` without a new secret, or with its own mask (GET never shows secrets, so a client cannot send
+ * them back). Throws
  * validation_failed naming `credentials.…` for what does not fit the auth_type.
  */
 function resolveCredentials(input: WebhookCredentialsInput, existing: CredentialRow[], at: Date): ResolvedCredentials {
@@ -50,11 +62,12 @@ function resolveCredentials(input: WebhookCredentialsInput, existing: Credential
       if (seen.has(place)) throw invalidField(`${path}.name`, `names the same ${key.location === 'HEADER' ? 'header' : 'query parameter'} as another key`);
       seen.add(place);
       const old = key.id === undefined ? undefined : existing.find((c) => c.kind === 'API_KEY' && c.id === key.id);
-      if (key.id !== undefined && !old && key.value === undefined) throw invalidField(`${path}.id`, 'is not one of this stream\'s API keys');
-      if (key.value === undefined && !old) throw invalidField(`${path}.value`, 'is required for a new key (or give the id of a key to keep its value)');
+      const value = keptUnlessNew(key.value, old, `${path}.value`);
+      if (key.id !== undefined && !old && value === undefined) throw invalidField(`${path}.id`, 'is not one of this stream\'s API keys');
+      if (value === undefined && !old) throw invalidField(`${path}.value`, 'is required for a new key (or give the id of a key to keep its value)');
       const id = old?.id ?? newId();
-      if (key.value !== undefined) fresh.add(id);
-      rows.push({ id, kind: 'API_KEY', slot: index, name: key.name, location: key.location, secret: key.value ?? old!.secret, created_at: old?.created_at ?? now });
+      if (value !== undefined) fresh.add(id);
+      rows.push({ id, kind: 'API_KEY', slot: index, name: key.name, location: key.location, secret: value ?? old!.secret, created_at: old?.created_at ?? now });
     });
   }
 
@@ -64,12 +77,13 @@ function resolveCredentials(input: WebhookCredentialsInput, existing: Credential
     slots.forEach((given, index) => {
       if (given == null) return;
       const path = `credentials.hmac_credential_${index + 1}`;
-      if (given.secret !== undefined) {
+      const old = given.id === undefined ? undefined : existing.find((c) => c.kind === 'HMAC' && c.id === given.id);
+      const secret = keptUnlessNew(given.secret, old, `${path}.secret`);
+      if (secret !== undefined) {
         const id = newId();
         fresh.add(id);
-        rows.push({ id, kind: 'HMAC', slot: index + 1, name: null, location: null, secret: given.secret, created_at: now });
+        rows.push({ id, kind: 'HMAC', slot: index + 1, name: null, location: null, secret, created_at: now });
       } else if (given.id !== undefined) {
-        const old = existing.find((c) => c.kind === 'HMAC' && c.id === given.id);
         if (!old) throw invalidField(`${path}.id`, 'is not one of this stream\'s HMAC secrets');
         if (rows.some((r) => r.id === old.id)) throw invalidField(`${path}.id`, 'names the same secret as hmac_credential_1');
         rows.push({ ...old, slot: index + 1 });
@@ -81,6 +95,13 @@ function resolveCredentials(input: WebhookCredentialsInput, existing: Credential
     });
   }
   return { auth_type: input.auth_type, rows, fresh };
+}
+
+/** Whether the resolved rows are the stored ones unchanged (a whole stream sent back as it was read). */
+function sameCredentials(rows: CredentialRow[], existing: CredentialRow[]): boolean {
+  const key = (c: CredentialRow) => JSON.stringify([c.id, c.kind, c.slot, c.name, c.location, c.secret]);
+  const stored = new Set(existing.map(key));
+  return rows.length === existing.length && rows.every((r) => stored.has(key(r)));
 }
 
 function subEvent(type: EventType, row: Pick<StreamRow, 'id' | 'name' | 'webhook_url' | 'auth_type'>, extra: Record<string, string | boolean> = {}) {
@@ -132,7 +153,7 @@ export function updateEventStream(ctx: AppContext, actor: Actor, id: string, inp
       fields.name !== row.name && 'name',
       fields.webhook_url !== row.webhook_url && 'webhook_url',
       fields.enabled !== (row.enabled === 1) && 'enabled',
-      credentials && 'credentials',
+      credentials && !sameCredentials(credentials.rows, existing) && 'credentials',
     ].filter((x): x is string => typeof x === 'string');
     eventStreams.update(id, fields, at);
     if (credentials) eventStreams.replaceCredentials(id, credentials.rows);

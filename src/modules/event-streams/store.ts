@@ -140,6 +140,11 @@ export function maskSecret(secret: string): string {
   return prefix + '*'.repeat(12) + (secret.length - prefix.length >= 16 ? secret.slice(-4) : '');
 }
 
+/** Whether a value sent is shaped like what {@link maskSecret} shows (a client sending a GET's answer back). */
+export function looksMasked(value: string): boolean {
+  return /^(whsec_)?\*{12}[^*]{0,4}$/.test(value);
+}
+
 export interface ApiEventStream {
   event_stream_id: string;
   connection: {
