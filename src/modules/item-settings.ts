@@ -116,8 +116,14 @@ export const RequestSettingEntries = {
   request_template_id: v.optional(v.nullable(Uuid)),
   configuration_template_id: v.optional(v.nullable(Uuid)),
   request_configurations: v.optional(RequestConfigurations),
-  // Deprecated: the reference wraps the same list in an object here.
-  request_configuration_list: v.optional(v.object({ request_configurations: RequestConfigurations })),
+  // Deprecated: the reference's update bodies wrap the same list in an object, while its Resource and
+  // Group answers carry the bare list; a client sending an item back whole sends the list, so both are read.
+  request_configuration_list: v.optional(
+    v.union(
+      [v.object({ request_configurations: RequestConfigurations }), v.pipe(RequestConfigurations, v.transform((list) => ({ request_configurations: list })))],
+      'must be an object with request_configurations, or the list itself',
+    ),
+  ),
   custom_request_notification: v.optional(v.nullable(Text(800))),
   risk_sensitivity_override: v.optional(v.nullable(RiskSensitivityValue)),
 };
@@ -199,10 +205,15 @@ function checkConfigurations(configs: RequestConfigurationInput[], path: string)
  * alongside that disagrees with it is refused. Throws validation_failed naming `${prefix}field`.
  */
 export function applyRequestSettings(current: RequestSettings, input: RequestSettingsInput, prefix = ''): RequestSettings {
-  if (input.request_configurations !== undefined && input.request_configuration_list !== undefined) {
-    throw invalidField(`${prefix}request_configuration_list`, 'give request_configurations or request_configuration_list, not both');
+  // Both come back from a client that sends an item whole, as answers carry both; they must agree.
+  if (
+    input.request_configurations !== undefined &&
+    input.request_configuration_list !== undefined &&
+    JSON.stringify(input.request_configurations) !== JSON.stringify(input.request_configuration_list.request_configurations)
+  ) {
+    throw invalidField(`${prefix}request_configuration_list`, 'disagrees with request_configurations; give one, or both the same');
   }
-  const listPath = input.request_configuration_list !== undefined ? 'request_configuration_list.request_configurations' : 'request_configurations';
+  const listPath = input.request_configurations !== undefined ? 'request_configurations' : 'request_configuration_list.request_configurations';
   const configs = input.request_configurations ?? input.request_configuration_list?.request_configurations;
   const next: RequestSettings = { ...current };
   for (const key of Object.keys(DEFAULT_REQUEST_SETTINGS) as (keyof RequestSettings)[]) {

@@ -76,6 +76,11 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'The reference requires `stage` in a reviewer stage but does not describe it. Gatehouse describes it as the stage\'s position (an integer from 1); a stage sent without it takes its position in the list, as clients built from older versions of the reference omit it.',
   },
   {
+    operations: ['PUT /v1/resources', 'PUT /v1/groups', ...TEMPLATE_WRITES],
+    where: '*request_configuration_list',
+    reason: 'The deprecated `request_configuration_list` is the object `{ request_configurations }` in the reference\'s bodies but the bare list in its Resource and Group answers; a client sending an item back whole sends the list, so Gatehouse reads either (anyOf). Beside `request_configurations`, it must be the same list.',
+  },
+  {
     operations: '*',
     where: '*.access_levels',
     what: 'here, not in the reference',

@@ -123,7 +123,8 @@ describe('resources: bulk update', () => {
     assert.equal(now.request_configurations[0].auto_approval, false);
     assert.equal(now.request_configurations[0].max_duration_minutes, 60);
     assert.deepEqual(now.request_configurations[0].reviewer_stages[0].owner_ids, [reviewer.owner_id]);
-    const both = await app.api.put('/resources', { resources: [{ resource_id: r.resource_id, request_configurations: [], request_configuration_list: { request_configurations: [] } }] });
+    // Both forms may come back from a client sending the resource whole; they must agree.
+    const both = await app.api.put('/resources', { resources: [{ resource_id: r.resource_id, request_configurations: now.request_configurations, request_configuration_list: { request_configurations: [] } }] });
     assert.equal(both.status, 400);
     assert.equal(both.body.details[0].path, 'resources.0.request_configuration_list');
     const unknownStageOwner = await app.api.put('/resources', { resources: [{ resource_id: r.resource_id, request_configurations: [

@@ -1,17 +1,11 @@
 // Valibot schemas for groups: create, bulk update and list filters.
 import * as v from 'valibot';
 import { Name, PageQueryEntries, QueryList, Text, Uuid } from '../../http/common-schemas.ts';
+import { AccessLevels, RemoteText } from '../access-levels.ts';
 import { RequestSettingEntries } from '../item-settings.ts';
 import { GROUP_TYPES } from './kinds.ts';
 
 const GroupType = v.picklist(GROUP_TYPES, 'must be one of the reference GroupTypeEnum values (e.g. OPAL_GROUP, OKTA_GROUP)');
-
-/** Remote ids appear as numbers in the reference's samples; they are kept as text. */
-const RemoteText = v.pipe(
-  v.union([v.string(), v.number()], 'must be a string'),
-  v.transform(String),
-  v.maxLength(1000, 'must be at most 1000 characters'),
-);
 
 /** Group leaders; each user at most once. Replaces the set when given. */
 const LeaderIds = v.pipe(
@@ -19,19 +13,6 @@ const LeaderIds = v.pipe(
   v.maxLength(1000, 'must list at most 1000 users'),
   v.transform((ids) => ids.map((id) => id.toLowerCase())),
   v.check((ids) => new Set(ids).size === ids.length, 'must not list a user twice'),
-);
-
-/** Gatehouse's extension, as resources have it: the access levels a group offers besides the default one ('' / ''). Replaces the set. */
-const AccessLevels = v.pipe(
-  v.array(
-    v.object({
-      access_level_name: Text(200),
-      access_level_remote_id: v.pipe(RemoteText, v.minLength(1, 'must not be empty (the default level needs no entry)')),
-    }),
-    'must be a list of access levels',
-  ),
-  v.maxLength(1000, 'must list at most 1000 access levels'),
-  v.check((levels) => new Set(levels.map((level) => level.access_level_remote_id)).size === levels.length, 'must not list a remote id twice'),
 );
 
 export const CreateGroupBody = v.object({

@@ -1,17 +1,11 @@
 // Valibot schemas for resources: create, bulk update, list filters, and the access levels a resource offers.
 import * as v from 'valibot';
 import { Name, PageQueryEntries, QueryList, Text, Uuid } from '../../http/common-schemas.ts';
+import { AccessLevels, RemoteText } from '../access-levels.ts';
 import { RequestSettingEntries } from '../item-settings.ts';
 import { RESOURCE_TYPES } from './kinds.ts';
 
 const ResourceType = v.picklist(RESOURCE_TYPES, 'must be one of the reference ResourceTypeEnum values (e.g. AWS_IAM_ROLE, CUSTOM)');
-
-/** Remote ids appear as numbers in the reference's samples; they are kept as text. */
-const RemoteText = v.pipe(
-  v.union([v.string(), v.number()], 'must be a string'),
-  v.transform(String),
-  v.maxLength(1000, 'must be at most 1000 characters'),
-);
 
 const TicketPropagation = v.object({
   enabled_on_grant: v.boolean('must be true or false'),
@@ -19,19 +13,6 @@ const TicketPropagation = v.object({
   ticket_provider: v.optional(v.picklist(['JIRA', 'LINEAR', 'SERVICE_NOW'], 'must be JIRA, LINEAR or SERVICE_NOW')),
   ticket_project_id: v.optional(Text(200)),
 });
-
-/** Gatehouse's extension: the access levels a resource offers besides the default one ('' / ''). Replaces the set. */
-const AccessLevels = v.pipe(
-  v.array(
-    v.object({
-      access_level_name: Text(200),
-      access_level_remote_id: v.pipe(RemoteText, v.minLength(1, 'must not be empty (the default level needs no entry)')),
-    }),
-    'must be a list of access levels',
-  ),
-  v.maxLength(1000, 'must list at most 1000 access levels'),
-  v.check((levels) => new Set(levels.map((level) => level.access_level_remote_id)).size === levels.length, 'must not list a remote id twice'),
-);
 
 const RemoteInfo = v.record(v.string(), v.unknown(), 'must be a JSON object');
 
