@@ -540,6 +540,25 @@ describe(`access graph against brute force (seed ${SEED})`, () => {
       if (!isDeepStrictEqual(got, want)) problem(`${when} POST /sessions ${r.label} ${u.label} '${level}': ${JSON.stringify(got)}, expected ${JSON.stringify(want)}`);
     });
 
+    // Node queries with access filters read the same definition: who has access to an item, and
+    // what a user has access to, for a sample of each.
+    const query = async (accessFilters: Record<string, unknown>, entityTypes: string[]) => {
+      const res = await app.api.post('/queries/run', { type: 'NODE', first: 1000, query: { accessFilters, nodeFilters: { entityTypes } } });
+      if (res.status !== 200) problem(`${when} POST /queries/run ${JSON.stringify(accessFilters)}: ${res.status}`);
+      return ((res.body.edges ?? []) as { node: { id: string } }[]).map((e) => e.node.id).sort();
+    };
+    await inPool([...resources, ...groups].filter(() => chance(0.3)), async (item) => {
+      const want = users.filter((u) => [...model.get(u.id)!.resources.keys(), ...model.get(u.id)!.groups.keys()].some((k) => splitKey(k)[0] === item.id)).map((u) => u.id).sort();
+      const got = await query({ hasAccessTo: { entityIDs: [item.id] } }, ['USER']);
+      if (!isDeepStrictEqual(got, want)) problem(`${when} query hasAccessTo ${item.label}: ${got.map(label).join(',')}, expected ${want.map(label).join(',')}`);
+    });
+    await inPool(users.filter(() => chance(0.3)), async (u) => {
+      const held = model.get(u.id)!;
+      const want = [...new Set([...held.resources.keys(), ...held.groups.keys()].map((k) => splitKey(k)[0]))].sort();
+      const got = await query({ isAccessibleBy: { entityIDs: [u.id] } }, ['GROUP', 'RESOURCE']);
+      if (!isDeepStrictEqual(got, want)) problem(`${when} query isAccessibleBy ${u.label}: ${got.map(label).join(',')}, expected ${want.map(label).join(',')}`);
+    });
+
     const report = problems.splice(0);
     assert.equal(report.length, 0, `seed ${SEED}, ${when}: ${report.length} disagreements with the model, first ones:\n${report.slice(0, 25).join('\n')}`);
   }

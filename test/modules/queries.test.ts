@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createGroup, createResource, createTag, createToken, createUser } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createMember, createOwner, createResource, createTag, createToken, createUser } from '../helpers/fixtures.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
@@ -148,8 +148,11 @@ describe('POST /queries/run', () => {
       [{ type: 'NODE', query: { nodeFilters: { not: { roleNames: ['Admin'] } } } }, ['query.nodeFilters.not.roleNames']],
       [{ type: 'NODE', query: { nodeFilters: { roleRemoteIds: ['r'] } } }, ['query.nodeFilters.roleRemoteIds']],
       [{ type: 'NODE', query: { nodeFilters: { entityTag: { key: 'env', connectionId: NO_SUCH_ID } } } }, ['query.nodeFilters.entityTag.connectionId']],
-      [{ type: 'NODE', query: { accessFilters: { isAccessibleBy: { entityTypes: ['USER'] } } } }, ['query.accessFilters.isAccessibleBy']],
-      [{ type: 'NODE', query: { accessFilters: { hasAccessTo: {} } } }, ['query.accessFilters.hasAccessTo']],
+      [{ type: 'NODE', query: { accessFilters: { isAccessibleBy: { roleNames: ['Admin'] } } } }, ['query.accessFilters.isAccessibleBy.roleNames']],
+      [{ type: 'NODE', query: { accessFilters: { hasAccessTo: { allOf: [{ roleRemoteIds: ['r'] }] } } } }, ['query.accessFilters.hasAccessTo.allOf.0.roleRemoteIds']],
+      [{ type: 'NODE', query: { accessFilters: { hasAccessTo: { entityTag: { key: 'env', connectionId: NO_SUCH_ID } } } } }, ['query.accessFilters.hasAccessTo.entityTag.connectionId']],
+      [{ type: 'NODE', query: { accessFilters: { hasAccessTo: { entityIDs: ['x'] } } } }, ['query.accessFilters.hasAccessTo.entityIDs.0']],
+      [{ type: 'NODE', query: { accessFilters: { isAccessibleBy: deep } } }, [`query.accessFilters.isAccessibleBy${'.not'.repeat(9)}`]],
       [{ type: 'NODE', query: { nodeFilters: deep } }, [`query.nodeFilters${'.not'.repeat(9)}`]],
     ];
     for (const [body, expected] of cases) {
@@ -169,5 +172,98 @@ describe('POST /queries/run', () => {
     assert.equal((await reader.post('/message-channels', { third_party_provider: 'SLACK', remote_id: 'C1' })).status, 403, 'other POSTs stay refused');
     // Only the token issued above was recorded.
     assert.equal((await app.api.get('/events', { page_size: 1000 })).body.results.length, eventsBefore + 1);
+  });
+});
+
+describe('POST /queries/run with accessFilters (read through the access graph)', () => {
+  let app: TestApp;
+  const ids: Record<string, string> = {};
+  // ann ∈ eng ⊂ all-staff; all-staff → prod-db at 'admin' (Admin), for 60 minutes; eng → wiki;
+  // bob → staging-db directly; the role nhi → prod-db. cleo holds nothing.
+  before(async () => {
+    app = await startTestApp();
+    const { app_id } = await createApp(app.api);
+    const user = async (name: string) => (await createUser(app.api, { full_name: name })).user_id;
+    const group = async (name: string) => (await createGroup(app.api, { app_id, name })).group_id;
+    const resource = async (name: string, extra: Record<string, unknown> = {}) => (await createResource(app.api, { app_id, name, ...extra })).resource_id;
+    ids.ann = await user('Ann');
+    ids.bob = await user('Bob');
+    ids.cleo = await user('Cleo');
+    ids.eng = await group('eng');
+    ids.staff = await group('all-staff');
+    ids.prodDb = await resource('prod-db', { access_levels: [{ access_level_name: 'Admin', access_level_remote_id: 'admin' }] });
+    ids.stagingDb = await resource('staging-db');
+    ids.wiki = await resource('wiki');
+    ids.role = await resource('deploy-role', { resource_type: 'AWS_IAM_ROLE', remote_info: { aws_iam_role: { arn: 'arn:aws:iam::1:role/deploy' } } });
+    const post = async (path: string, body: Record<string, unknown>) => {
+      const res = await app.api.post(path, body);
+      assert.equal(res.status, 200, `${path}: ${JSON.stringify(res.body)}`);
+    };
+    await post(`/groups/${ids.eng}/users/${ids.ann}`, { duration_minutes: 0 });
+    await post(`/groups/${ids.eng}/containing-groups`, { containing_group_id: ids.staff });
+    await post(`/groups/${ids.staff}/resources/${ids.prodDb}`, { access_level_remote_id: 'admin', duration_minutes: 60 });
+    await post(`/groups/${ids.eng}/resources/${ids.wiki}`, { duration_minutes: 0 });
+    await post(`/resources/${ids.stagingDb}/users/${ids.bob}`, { duration_minutes: 0 });
+    await post(`/resources/${ids.prodDb}/non-human-identities/${ids.role}`, { duration_minutes: 0 });
+  });
+  after(() => app.close());
+
+  const names = (edges: Edge[]) => edges.map((e) => `${e.node.entityType}:${e.node.name}`);
+  const run = async (accessFilters: Record<string, unknown>, nodeFilters?: Record<string, unknown>, api = app.api) => {
+    const res = await api.post('/queries/run', { type: 'NODE', query: { accessFilters, ...(nodeFilters && { nodeFilters }) } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    return names(res.body.edges);
+  };
+
+  it('hasAccessTo: the users who hold it (through nesting too), the groups leading to it, the identities holding it', async () => {
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [ids.prodDb] } }), ['USER:Ann', 'GROUP:eng', 'GROUP:all-staff', 'RESOURCE:deploy-role']);
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [ids.staff] } }), ['USER:Ann', 'GROUP:eng'], 'a group is held by its nested groups, not by itself');
+    assert.deepEqual(await run({ hasAccessTo: { entityName: { stringMatchType: 'ENDS_WITH', string: '-db' } } }, { entityTypes: ['USER'] }), ['USER:Ann', 'USER:Bob']);
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [ids.cleo] } }), [], 'nobody has access to a user');
+  });
+
+  it('hasAccessTo with roleRemoteIds and roleNames at its top counts only holdings at those levels', async () => {
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [ids.prodDb], roleRemoteIds: ['admin'] } }, { entityTypes: ['USER', 'GROUP'] }), ['USER:Ann', 'GROUP:eng', 'GROUP:all-staff']);
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [ids.prodDb], roleNames: ['Admin'] } }, { entityTypes: ['USER'] }), ['USER:Ann']);
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [ids.prodDb], roleRemoteIds: [''] } }, { entityTypes: ['USER', 'GROUP'] }), []);
+    assert.deepEqual(await run({ hasAccessTo: { roleNames: ['Admin'] } }, { entityTypes: ['USER'] }), ['USER:Ann'], 'role filters alone: anything at that level');
+  });
+
+  it('isAccessibleBy: what a user holds, what a group leads to, what an identity holds; both filters intersect', async () => {
+    assert.deepEqual(await run({ isAccessibleBy: { entityIDs: [ids.ann] } }), ['GROUP:eng', 'GROUP:all-staff', 'RESOURCE:prod-db', 'RESOURCE:wiki']);
+    assert.deepEqual(await run({ isAccessibleBy: { entityIDs: [ids.eng] } }), ['GROUP:all-staff', 'RESOURCE:prod-db', 'RESOURCE:wiki']);
+    assert.deepEqual(await run({ isAccessibleBy: { entityIDs: [ids.role] } }), ['RESOURCE:prod-db']);
+    assert.deepEqual(await run({ isAccessibleBy: { entityIDs: [ids.cleo] } }), []);
+    assert.deepEqual(await run({ isAccessibleBy: {} }, { entityTypes: ['USER'] }), [], 'users are accessible by nobody');
+    assert.deepEqual(await run({ isAccessibleBy: { entityTypes: ['USER'] } }), ['GROUP:eng', 'GROUP:all-staff', 'RESOURCE:prod-db', 'RESOURCE:staging-db', 'RESOURCE:wiki']);
+    assert.deepEqual(await run({ isAccessibleBy: { entityIDs: [ids.ann] }, hasAccessTo: { entityIDs: [ids.prodDb] } }), ['GROUP:eng', 'GROUP:all-staff']);
+  });
+
+  it('agrees with the holdings reads, and access ends at the exact instant it expires', async () => {
+    const holders = (await app.api.get(`/resources/${ids.prodDb}/users`)).body.results.map((r: { user_id: string }) => r.user_id);
+    assert.deepEqual(holders, [ids.ann]);
+    app.clock.advance(60 * 60_000 - 1);
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [ids.prodDb] } }, { entityTypes: ['USER'] }), ['USER:Ann']);
+    app.clock.advance(1);
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [ids.prodDb] } }), ['RESOURCE:deploy-role']);
+    assert.deepEqual((await app.api.get(`/resources/${ids.prodDb}/users`)).body.results, []);
+    assert.deepEqual(await run({ isAccessibleBy: { entityIDs: [ids.ann] } }), ['GROUP:eng', 'GROUP:all-staff', 'RESOURCE:wiki']);
+  });
+
+  it('shows a member only what visibility lets them see, inside the filters too', async () => {
+    const owner = await createOwner(app.api);
+    const secret = (await createResource(app.api, { name: 'secret-db', admin_owner_id: owner.owner_id })).resource_id;
+    const member = await createMember(app.api, { full_name: 'Dee' });
+    await app.api.post(`/resources/${secret}/users/${ids.bob}`, { duration_minutes: 0 });
+    const limited = await app.api.put(`/resources/${secret}/visibility`, { visibility: 'LIMITED', visibility_group_ids: [ids.staff] });
+    assert.equal(limited.status, 200, JSON.stringify(limited.body));
+    assert.deepEqual(await run({ isAccessibleBy: { entityIDs: [ids.bob] } }), ['RESOURCE:staging-db', 'RESOURCE:secret-db'], 'an admin sees it');
+    assert.deepEqual(await run({ isAccessibleBy: { entityIDs: [ids.bob] } }, undefined, member.api), ['RESOURCE:staging-db']);
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [secret] } }, undefined, member.api), [], 'who holds a hidden item does not leak');
+    const all = await member.api.post('/queries/run', { type: 'NODE', query: { nodeFilters: { entityTypes: ['RESOURCE'] } } });
+    assert.ok(!names(all.body.edges).includes('RESOURCE:secret-db'));
+    // Once the member is in a visibility group (through nesting), it shows.
+    await app.api.post(`/groups/${ids.eng}/users/${member.user.user_id}`, { duration_minutes: 0 });
+    assert.deepEqual(await run({ hasAccessTo: { entityIDs: [secret] } }, undefined, member.api), ['USER:Bob']);
   });
 });

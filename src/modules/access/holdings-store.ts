@@ -18,6 +18,21 @@ export interface HoldingRow {
   vias: string | null;
 }
 
+/** An item a principal reaches, at a level. */
+export interface ReachRow {
+  type: ItemType;
+  item_id: string;
+  level: string;
+  level_name: string;
+}
+
+/** A principal (a group, or a non-human identity) reaching an item, at a level. */
+export interface PrincipalRow {
+  principal_id: string;
+  level: string;
+  level_name: string;
+}
+
 /** The two kinds of item a user can hold; table and column names come from here, never from input. */
 const ITEMS = {
   resource: { direct: 'resource_users', directItem: 'resource_id', grants: 'group_resources', grantsItem: 'resource_id' },
@@ -137,8 +152,57 @@ export function createHoldingsStore(db: Db) {
      WHERE gu.group_id = @groupId AND gu.user_id >= @after AND ${LIVE('gu')} ORDER BY gu.user_id LIMIT @limit`,
   );
 
+  // The other direction of the same paths: what a group's membership leads to. A member of G holds
+  // every group G is nested in (upward, transitively) at the level of that nesting edge, and every
+  // resource those groups or G hold. No min/max: these reads ask only whether a live path exists.
+  const groupReach = db.prepare<{ groupId: string; now: string }, ReachRow>(
+    `WITH RECURSIVE up(group_id, level, level_name) AS (
+       SELECT gg.containing_group_id, gg.access_level_remote_id, gg.access_level_name
+       FROM group_groups gg WHERE gg.group_id = @groupId AND ${LIVE('gg')}
+       UNION
+       SELECT gg.containing_group_id, gg.access_level_remote_id, gg.access_level_name
+       FROM up u JOIN group_groups gg ON gg.group_id = u.group_id WHERE ${LIVE('gg')}
+     )
+     SELECT 'group' AS type, group_id AS item_id, level, level_name FROM up
+     UNION
+     SELECT 'resource', gr.resource_id, gr.access_level_remote_id, gr.access_level_name
+     FROM group_resources gr WHERE ${LIVE('gr')} AND (gr.group_id = @groupId OR gr.group_id IN (SELECT group_id FROM up))`,
+  );
+  const sourceGroupLevels = {
+    resource: db.prepare<{ itemId: string; now: string; never: string }, PrincipalRow>(
+      `WITH RECURSIVE ${sourceCte('resource')} SELECT DISTINCT group_id AS principal_id, level, level_name FROM src`,
+    ),
+    group: db.prepare<{ itemId: string; now: string; never: string }, PrincipalRow>(
+      `WITH RECURSIVE ${sourceCte('group')} SELECT DISTINCT group_id AS principal_id, level, level_name FROM src`,
+    ),
+  };
+  const identityReach = db.prepare<{ identityId: string; now: string }, ReachRow>(
+    `SELECT 'resource' AS type, n.resource_id AS item_id, n.access_level_remote_id AS level, n.access_level_name AS level_name
+     FROM resource_non_human_identities n WHERE n.non_human_identity_id = @identityId AND ${LIVE('n')}`,
+  );
+  const identityHolders = db.prepare<{ resourceId: string; now: string }, PrincipalRow>(
+    `SELECT n.non_human_identity_id AS principal_id, n.access_level_remote_id AS level, n.access_level_name AS level_name
+     FROM resource_non_human_identities n WHERE n.resource_id = @resourceId AND ${LIVE('n')}`,
+  );
+
   const iso = (at: Date) => at.toISOString();
   return {
+    /** The groups whose members hold `itemId` through them, with the level each leads to. */
+    groupsHolding(type: ItemType, itemId: string, now: Date): PrincipalRow[] {
+      return sourceGroupLevels[type].all({ itemId, now: iso(now), never: NEVER });
+    },
+    /** What every member of the group holds through it: the groups it is nested in and the resources they and it hold. */
+    reachOfGroup(groupId: string, now: Date): ReachRow[] {
+      return groupReach.all({ groupId, now: iso(now) });
+    },
+    /** The resources a non-human identity (a resource) holds. */
+    reachOfIdentity(identityId: string, now: Date): ReachRow[] {
+      return identityReach.all({ identityId, now: iso(now) });
+    },
+    /** The non-human identities holding a resource. */
+    identitiesHolding(resourceId: string, now: Date): PrincipalRow[] {
+      return identityHolders.all({ resourceId, now: iso(now) });
+    },
     /** Every group the user holds, per level, with expiry and paths. */
     groupsOfUser(userId: string, now: Date): HoldingRow[] {
       return userGroups.all({ userId, now: iso(now), never: NEVER });

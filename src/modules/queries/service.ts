@@ -1,6 +1,8 @@
 // Running a node query: the checks the schema cannot express, then one kind after another until the page is full.
 import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../http/errors.ts';
+import { accessConstraint } from './access-filters.ts';
+import type { Viewer } from '../visibility/store.ts';
 import { NODE_ORDER } from './store.ts';
 import type { EntityFilters, EntityType, RunQueryInput } from './schemas.ts';
 
@@ -14,9 +16,11 @@ function checkFilters(root: EntityFilters, rootPath: string): void {
   const walk = (f: EntityFilters, path: string, depth: number): void => {
     if (depth > MAX_DEPTH) throw invalidField(path, `nests allOf, anyOf and not more than ${MAX_DEPTH} deep`);
     if (++count > MAX_FILTERS) throw invalidField(path, `makes the query hold more than ${MAX_FILTERS} filters`);
-    // The reference allows these only inside hasAccessTo, which needs access edges (see below).
-    if (f.roleRemoteIds) throw invalidField(`${path}.roleRemoteIds`, 'can only be applied within accessFilters.hasAccessTo');
-    if (f.roleNames) throw invalidField(`${path}.roleNames`, 'can only be applied within accessFilters.hasAccessTo');
+    // The reference allows role filters only within hasAccessTo, where they describe the access edge;
+    // Gatehouse reads them at its top level only (an edge has one level, so nesting them says nothing more).
+    const roleHere = path === 'query.accessFilters.hasAccessTo' ? undefined : path.startsWith('query.accessFilters.hasAccessTo') ? 'can only be applied at the top level of accessFilters.hasAccessTo' : 'can only be applied within accessFilters.hasAccessTo';
+    if (f.roleRemoteIds && roleHere) throw invalidField(`${path}.roleRemoteIds`, roleHere);
+    if (f.roleNames && roleHere) throw invalidField(`${path}.roleNames`, roleHere);
     if (f.entityTag?.connectionId !== undefined) {
       throw invalidField(`${path}.entityTag.connectionId`, 'cannot be used: Gatehouse tags belong to no connection');
     }
@@ -36,20 +40,21 @@ export interface QueryResults {
 const CURSOR_LIST = 'queries';
 
 /**
- * Runs a NODE query: users, then groups, then resources matching nodeFilters, each kind in creation
- * order, `first` at a time from the cursor `after`. Throws validation_failed naming the field for
- * a filter Gatehouse cannot answer (access filters, role filters, tag connections), a tree that is
- * too deep or large, or a cursor it did not issue.
+ * Runs a NODE query: users, then groups, then resources matching nodeFilters and the access filters
+ * (read through the access graph at `now`) that `viewer` sees (null: an admin, who sees all), each kind in creation order, `first` at a time from the
+ * cursor `after`. Throws validation_failed naming the field for a filter Gatehouse cannot answer
+ * (role filters outside the top of hasAccessTo, tag connections), a tree that is too deep or large,
+ * an access filter matching too many nodes, or a cursor it did not issue.
  */
-export function runNodeQuery(ctx: AppContext, input: RunQueryInput): QueryResults {
+export function runNodeQuery(ctx: AppContext, input: RunQueryInput, now: Date, viewer: Viewer | null): QueryResults {
   const filter = input.query.nodeFilters ?? {};
   checkFilters(filter, 'query.nodeFilters');
   const access = input.query.accessFilters;
-  // Access filters need the access graph's one definition of who holds what; answering them from
-  // anything else would give answers that disagree with every other read, so they wait for it.
   for (const key of ['isAccessibleBy', 'hasAccessTo'] as const) {
-    if (access?.[key] !== undefined) throw invalidField(`query.accessFilters.${key}`, 'is not supported yet: only nodeFilters are answered');
+    const given = access?.[key];
+    if (given !== undefined) checkFilters(given, `query.accessFilters.${key}`);
   }
+  const allowed = accessConstraint(ctx, access, now, viewer);
 
   let start = 0;
   let afterSeq = 0;
@@ -63,7 +68,7 @@ export function runNodeQuery(ctx: AppContext, input: RunQueryInput): QueryResult
   const found: { kind: EntityType; row: ReturnType<typeof ctx.stores.queries.nodes>[number] }[] = [];
   for (let i = start; i < NODE_ORDER.length && found.length <= input.first; i++) {
     const kind = NODE_ORDER[i]!;
-    const rows = ctx.stores.queries.nodes(kind, filter, i === start ? afterSeq : 0, input.first + 1 - found.length);
+    const rows = ctx.stores.queries.nodes(kind, filter, i === start ? afterSeq : 0, input.first + 1 - found.length, allowed[kind], viewer);
     for (const row of rows) found.push({ kind, row });
   }
   const served = found.slice(0, input.first);

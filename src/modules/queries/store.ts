@@ -1,13 +1,14 @@
 // Node queries over users, groups and resources: filters compiled to parameterised SQL, one kind at a time.
 // Table and column names come from NODE_KINDS, never from input; every value is a bound parameter.
 import type { Db } from '../../db/open.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
 import type { EntityFilters, EntityType } from './schemas.ts';
 
 /** Where each kind of node lives, in the order results are listed (users, then groups, then resources). */
 const NODE_KINDS = {
-  USER: { table: 'users', name: 'full_name', itemType: "'USER'", appId: null, tagTable: 'tag_users', tagColumn: 'user_id' },
-  GROUP: { table: 'groups', name: 'name', itemType: 'group_type', appId: 'app_id', tagTable: 'tag_groups', tagColumn: 'group_id' },
-  RESOURCE: { table: 'resources', name: 'name', itemType: 'resource_type', appId: 'app_id', tagTable: 'tag_resources', tagColumn: 'resource_id' },
+  USER: { table: 'users', name: 'full_name', itemType: "'USER'", appId: null, tagTable: 'tag_users', tagColumn: 'user_id', visibility: null },
+  GROUP: { table: 'groups', name: 'name', itemType: 'group_type', appId: 'app_id', tagTable: 'tag_groups', tagColumn: 'group_id', visibility: 'group' },
+  RESOURCE: { table: 'resources', name: 'name', itemType: 'resource_type', appId: 'app_id', tagTable: 'tag_resources', tagColumn: 'resource_id', visibility: 'resource' },
 } as const;
 export const NODE_ORDER: readonly EntityType[] = ['USER', 'GROUP', 'RESOURCE'];
 
@@ -109,16 +110,23 @@ export function createQueryStore(db: Db) {
 
   return {
     /**
-     * Up to `limit` nodes of one kind matching `filter`, after seq `after`, in seq order; none
-     * (without touching the table) when the filter cannot match this kind.
+     * Up to `limit` nodes of one kind matching `filter` (and among `only`, when given), after seq
+     * `after`, in seq order; none (without touching the table) when the filter cannot match this kind.
      */
-    nodes(kind: EntityType, filter: EntityFilters, after: number, limit: number): NodeRow[] {
+    nodes(kind: EntityType, filter: EntityFilters, after: number, limit: number, only?: ReadonlySet<string>, viewer: Viewer | null = null): NodeRow[] {
       const where = compile(kind, filter);
-      if (where.text === '0') return [];
+      if (where.text === '0' || only?.size === 0) return [];
       const k = NODE_KINDS[kind];
-      const text = `SELECT seq, id, ${k.name} AS name, ${k.itemType} AS item_type FROM ${k.table}
-                    WHERE seq > ? AND (${where.text}) ORDER BY seq LIMIT ?`;
-      return statement(text).all(after, ...where.params, limit);
+      // The ids access filters allow arrive as one JSON array: any number of them in one bound parameter.
+      const allowed = only === undefined ? '' : ' AND id IN (SELECT value FROM json_each(?))';
+      // A viewer who is not an admin sees only the groups and resources visibility lets them see.
+      const hidden = viewer !== null && k.visibility !== null;
+      const text = `${hidden ? `WITH RECURSIVE ${VIEWER_GROUPS_CTE}` : ''}
+                    SELECT seq, id, ${k.name} AS name, ${k.itemType} AS item_type FROM ${k.table}
+                    WHERE seq > ? AND (${where.text})${allowed}${hidden ? ` AND ${visibleToViewer(k.visibility)}` : ''} ORDER BY seq LIMIT ?`;
+      const params = only === undefined ? where.params : [...where.params, JSON.stringify([...only])];
+      const prepared = statement(text);
+      return hidden ? prepared.all(after, ...params, limit, viewerParams(viewer)) : prepared.all(after, ...params, limit);
     },
   };
 }
