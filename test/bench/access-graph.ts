@@ -150,6 +150,16 @@ report('GET /resources/{id}/users, first 200', first, 50);
 report('GET /resources/{id}/users, deep 200', deep, 50);
 console.log(`deep / first: ${(deep / first).toFixed(2)} (target ≈ 1, at most 1.5) ${deep / first <= 1.5 ? 'PASS' : 'OVER'}`);
 
+// Node queries with access filters read the same definition, whole, before paging (no target: reported).
+const query = (accessFilters: Record<string, unknown>, entityTypes: string[]) =>
+  app.api.post('/queries/run', { type: 'NODE', first: 200, query: { accessFilters, nodeFilters: { entityTypes } } });
+const reachable = await query({ isAccessibleBy: { entityIDs: [nested] } }, ['GROUP', 'RESOURCE']);
+console.log(`isAccessibleBy the nested user: ${reachable.body.edges.length} nodes on the first page`);
+console.log(`POST /queries/run isAccessibleBy one user, first 200: ${(await median(async () => void (await query({ isAccessibleBy: { entityIDs: [nested] } }, ['GROUP', 'RESOURCE'])))).toFixed(2)} ms (reported)`);
+const holding = await query({ hasAccessTo: { entityIDs: [sharedResource] } }, ['USER']);
+console.log(`hasAccessTo the shared resource: ${holding.status}, ${holding.body.edges?.length} users on the first page`);
+console.log(`POST /queries/run hasAccessTo the shared resource (${ALL_USERS} holders), first 200: ${(await median(async () => void (await query({ hasAccessTo: { entityIDs: [sharedResource] } }, ['USER'])))).toFixed(2)} ms (reported)`);
+
 // A membership change: a main user joins and leaves a department that is nested four deep.
 const department = groupIds[7]!;
 const joiner = userIds[1235]!; // in department 35, not 7
