@@ -10,6 +10,8 @@ import type { EntityFilters, EntityType, RunQueryInput } from './schemas.ts';
 const MAX_DEPTH = 8;
 const MAX_FILTERS = 200;
 
+const HAS_ACCESS_TO = 'query.accessFilters.hasAccessTo';
+
 /** Throws validation_failed naming the path of the first filter Gatehouse cannot answer, or of a tree too deep or too large. */
 function checkFilters(root: EntityFilters, rootPath: string): void {
   let count = 0;
@@ -18,9 +20,11 @@ function checkFilters(root: EntityFilters, rootPath: string): void {
     if (++count > MAX_FILTERS) throw invalidField(path, `makes the query hold more than ${MAX_FILTERS} filters`);
     // The reference allows role filters only within hasAccessTo, where they describe the access edge;
     // Gatehouse reads them at its top level only (an edge has one level, so nesting them says nothing more).
-    const roleHere = path === 'query.accessFilters.hasAccessTo' ? undefined : path.startsWith('query.accessFilters.hasAccessTo') ? 'can only be applied at the top level of accessFilters.hasAccessTo' : 'can only be applied within accessFilters.hasAccessTo';
-    if (f.roleRemoteIds && roleHere) throw invalidField(`${path}.roleRemoteIds`, roleHere);
-    if (f.roleNames && roleHere) throw invalidField(`${path}.roleNames`, roleHere);
+    if (path !== HAS_ACCESS_TO) {
+      const where = path.startsWith(HAS_ACCESS_TO) ? 'at the top level of' : 'within';
+      if (f.roleRemoteIds) throw invalidField(`${path}.roleRemoteIds`, `can only be applied ${where} accessFilters.hasAccessTo`);
+      if (f.roleNames) throw invalidField(`${path}.roleNames`, `can only be applied ${where} accessFilters.hasAccessTo`);
+    }
     if (f.entityTag?.connectionId !== undefined) {
       throw invalidField(`${path}.entityTag.connectionId`, 'cannot be used: Gatehouse tags belong to no connection');
     }
