@@ -36,8 +36,7 @@ function keptUnlessNew(sent: string | undefined, old: CredentialRow | undefined,
 /**
  * Turns the credentials given into the rows to store, keeping the secret of a credential named by
  * `id` without a new secret, or with its own mask (GET never shows secrets, so a client cannot send
- * them back). Throws
- * validation_failed naming `credentials.…` for what does not fit the auth_type.
+ * them back). Throws validation_failed naming `credentials.…` for what does not fit the auth_type.
  */
 function resolveCredentials(input: WebhookCredentialsInput, existing: CredentialRow[], at: Date): ResolvedCredentials {
   const now = at.toISOString();
