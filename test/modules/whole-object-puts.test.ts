@@ -116,6 +116,23 @@ describe('PUT accepts the whole object its GET answered', () => {
     await roundTrip(`/group-bindings/${id}`, '/group-bindings', (read) => ({ group_bindings: [read] }), {});
   });
 
+  it('PUT …/reviewer-stages takes back the stages its GET answered, for a resource and a group', async () => {
+    const stages = [
+      { stage: 1, operator: 'AND', require_manager_approval: true, require_admin_approval: false, owner_ids: [reviewerId, ownerId] },
+      { stage: 2, operator: 'OR', require_manager_approval: false, require_admin_approval: true, owner_ids: [reviewerId] },
+    ];
+    const items: [string, string][] = [['resources', (await createResource(app.api)).resource_id], ['groups', (await createGroup(app.api)).group_id]];
+    for (const [kind, id] of items) {
+      const set = await app.api.put(`/${kind}/${id}/reviewer-stages`, { stages });
+      assert.equal(set.status, 200, JSON.stringify(set.body));
+      const read = (await app.api.get(`/${kind}/${id}/reviewer-stages`)).body;
+      assert.equal(read.length, 2);
+      const again = await app.api.put(`/${kind}/${id}/reviewer-stages`, { stages: read });
+      assert.equal(again.status, 200, JSON.stringify(again.body));
+      assert.deepEqual((await app.api.get(`/${kind}/${id}/reviewer-stages`)).body, read);
+    }
+  });
+
   it('refuses request_configuration_list that disagrees with request_configurations sent beside it, changing nothing', async () => {
     const { resource_id } = await createResource(app.api, { admin_owner_id: ownerId, ...richSettings() });
     const read = (await app.api.get(`/resources/${resource_id}`)).body;
