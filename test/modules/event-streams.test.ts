@@ -141,6 +141,8 @@ describe('event streams: the API', () => {
     ['a new key without value', { webhook_url: 'https://r.example.com/', credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'k' }] } }, ['credentials.api_key_credentials.0.value']],
     ['a reserved header', { webhook_url: 'https://r.example.com/', credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'Webhook-Signature', value: 'v' }] } }, ['credentials.api_key_credentials.0.name']],
     ['a header name with a space', { webhook_url: 'https://r.example.com/', credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'X Key', value: 'v' }] } }, ['credentials.api_key_credentials.0.name']],
+    ['a line break in a header value', { webhook_url: 'https://r.example.com/', credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'X-Key', value: 'a\r\nInjected: 1' }] } }, ['credentials.api_key_credentials.0.value']],
+    ['a non-ASCII header value', { webhook_url: 'https://r.example.com/', credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'X-Key', value: 'é☃' }] } }, ['credentials.api_key_credentials.0.value']],
     ['the same header twice', { webhook_url: 'https://r.example.com/', credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'X-Key', value: 'a' }, { name: 'x-key', value: 'b' }] } }, ['credentials.api_key_credentials.1.name']],
     ['HMAC secrets with API_KEY', { webhook_url: 'https://r.example.com/', credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'X-Key', value: 'a' }], hmac_credential_1: {} } }, ['credentials.hmac_credential_1']],
     ['a secret without whsec_', { webhook_url: 'https://r.example.com/', credentials: { auth_type: 'HMAC', hmac_credential_1: { secret: Buffer.alloc(32).toString('base64') } } }, ['credentials.hmac_credential_1.secret']],
@@ -412,6 +414,28 @@ describe('event streams: delivery', () => {
       assert.match((await streamById(app, dead.event_stream_id)).delivery.last_error, /^could not connect: ECONNREFUSED$/);
     } finally {
       receiver.answer = () => 200;
+      await app.close();
+    }
+  });
+
+  it('records a stored header value Node will not send as a failure of that stream, not of the job, and other streams go on', async () => {
+    const app = await startApp();
+    try {
+      const broken = await createStream(app, { webhook_url: `${receiver.url}/broken`, credentials: { auth_type: 'API_KEY', api_key_credentials: [{ name: 'X-Key', value: 'fine' }] } });
+      const healthy = await createStream(app, { webhook_url: `${receiver.url}/healthy` });
+      // API validation now refuses such a value; a database written before it could still hold one.
+      app.ctx.db.prepare(`UPDATE event_stream_credentials SET secret = 'a' || char(13, 10) || 'b' WHERE stream_id = ?`).run(broken.event_stream_id);
+      const summary = await tick(app.ctx, app.clock.now());
+      assert.equal(summary.failed, 1);
+      const state = (await streamById(app, broken.event_stream_id)).delivery;
+      assert.equal(state.consecutive_failures, 1);
+      assert.equal(state.status, 'RETRYING');
+      assert.match(state.last_error, /^could not send the request: .*header/i);
+      assert.doesNotMatch(state.last_error, /fine|a\r\nb/, 'the value itself is never shown');
+      assert.equal((await streamById(app, healthy.event_stream_id)).delivery.lag, 0);
+      assert.ok(receiver.deliveries.some((d) => d.path === '/healthy'));
+      assert.ok(!receiver.deliveries.some((d) => d.path === '/broken'));
+    } finally {
       await app.close();
     }
   });

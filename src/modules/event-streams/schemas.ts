@@ -33,6 +33,8 @@ export const WebhookUrl = v.pipe(
 
 // A header name is an RFC 9110 token; these are written by Gatehouse itself and cannot be replaced.
 const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+// A header value Gatehouse sends: visible ASCII, spaces and tabs (RFC 9110 field-value, without obs-text).
+const HEADER_VALUE = /^[\t\x20-\x7e]*$/;
 const RESERVED_HEADERS = ['content-type', 'content-length', 'host', 'user-agent', 'connection', 'transfer-encoding', 'webhook-id', 'webhook-timestamp', 'webhook-signature'];
 
 const ApiKeyCredential = v.pipe(
@@ -48,6 +50,11 @@ const ApiKeyCredential = v.pipe(
       `must be an HTTP header name other than ${RESERVED_HEADERS.join(', ')}`,
     ),
     ['name'],
+  ),
+  // Node refuses such a header when sending, so the stream could never deliver: refused here instead.
+  v.forward(
+    v.check((key) => key.location !== 'HEADER' || key.value === undefined || HEADER_VALUE.test(key.value), 'must be printable ASCII to go in a header (no control characters or line breaks)'),
+    ['value'],
   ),
 );
 export type ApiKeyCredentialInput = v.InferOutput<typeof ApiKeyCredential>;

@@ -101,23 +101,31 @@ export function post(request: WebhookRequest, options: PostOptions, stop?: Abort
       else if (timeout.aborted) settle({ ok: false, error: `no answer within ${options.timeoutMs} ms` });
       else settle({ ok: false, error: describeFailure(err) });
     };
-    const req = send(
-      url,
-      {
-        method: 'POST',
-        headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
-        signal,
-        ...(options.denyPrivate && { lookup: publicLookup }),
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        res.on('error', fail);
-        res.on('end', () =>
-          settle(status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `receiver answered ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}` }),
-        );
-        res.resume();
-      },
-    );
+    let req: ReturnType<typeof send>;
+    try {
+      req = send(
+        url,
+        {
+          method: 'POST',
+          headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
+          signal,
+          ...(options.denyPrivate && { lookup: publicLookup }),
+        },
+        (res) => {
+          const status = res.statusCode ?? 0;
+          res.on('error', fail);
+          res.on('end', () =>
+            settle(status >= 200 && status < 300 ? { ok: true } : { ok: false, error: `receiver answered ${status}${res.statusMessage ? ` ${res.statusMessage}` : ''}` }),
+          );
+          res.resume();
+        },
+      );
+    } catch (err) {
+      // Node refuses to build the request (say, a stored header value it will not send): a failure
+      // of this stream, recorded and retried like any other, never an error of the whole job.
+      settle({ ok: false, error: `could not send the request: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) });
+      return;
+    }
     req.on('error', fail);
     req.end(request.body);
   });
