@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import type { ApiClient } from '../helpers/client.ts';
 import { createApp, createBundle, createGroup, createOwner, createResource, createToken, createUser } from '../helpers/fixtures.ts';
+import { ITEM_PARAMS } from '../../src/modules/visibility/guard.ts';
 import { canSee } from '../../src/modules/visibility/service.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
@@ -211,16 +212,26 @@ describe('visibility', () => {
       const hiddenGroup = (await createGroup(app.api, { app_id: appId })).group_id;
       const owner = await createOwner(app.api);
       const hiddenBundle = (await createBundle(app.api, { admin_owner_id: owner.owner_id })).bundle_id;
+      const rule = await app.api.post('/access-rules', {
+        name: 'hidden rule', description: '', admin_owner_id: owner.owner_id, status: 'ACTIVE',
+        ruleClauses: { when: { clauses: [{ selectors: [{ key: 'team', value: 'hidden', connection_id: NO_SUCH_ID }] }] } },
+      });
+      assert.equal(rule.status, 201, JSON.stringify(rule.body));
+      const hiddenRule = rule.body.access_rule_id as string;
       await limit('resources', hiddenResource, []);
       await limit('groups', hiddenGroup, []);
+      await limit('groups', hiddenRule, []);
       await limit('bundles', hiddenBundle, []);
       const outsider = await member();
       const hidden: Record<string, string> = {
         resource_id: hiddenResource, app_resource_id: hiddenResource, non_human_identity_id: hiddenResource,
-        group_id: hiddenGroup, containing_group_id: hiddenGroup, bundle_id: hiddenBundle,
+        group_id: hiddenGroup, containing_group_id: hiddenGroup, access_rule_id: hiddenRule, bundle_id: hiddenBundle,
       };
+      assert.deepEqual(Object.keys(hidden).sort(), Object.keys(ITEM_PARAMS).sort(), 'every parameter the guard knows is walked');
       const doc = (await (await fetch(`${new URL(app.url).origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-      const routes = Object.keys(doc.paths).filter((path) => 'get' in doc.paths[path]! && /\{(resource_id|app_resource_id|non_human_identity_id|group_id|containing_group_id|bundle_id)\}/.test(path));
+      const named = new RegExp(`\\{(${Object.keys(ITEM_PARAMS).join('|')})\\}`);
+      const routes = Object.keys(doc.paths).filter((path) => 'get' in doc.paths[path]! && named.test(path));
+      assert.ok(routes.includes('/v1/access-rules/{access_rule_id}'));
       assert.ok(routes.length >= 25, `only ${routes.length} routes name an item`);
       for (const route of routes) {
         const fill = (ids: Record<string, string>) => route.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? outsider.userId);
@@ -233,6 +244,23 @@ describe('visibility', () => {
         // An admin sees the item: whatever the route answers them, it is not "no such item".
         assert.notEqual((await app.api.get(fill(hidden))).body.message, unseen.body.message, `${route}: an admin sees the item`);
       }
+    });
+
+    it('filters the access rules list by the visibility of each rule\'s group', async () => {
+      const owner = await createOwner(app.api);
+      const created = await app.api.post('/access-rules', {
+        name: 'limited rule', description: '', admin_owner_id: owner.owner_id, status: 'PAUSED',
+        ruleClauses: { when: { clauses: [{ selectors: [{ key: 'team', value: 'x', connection_id: NO_SUCH_ID }] }] } },
+      });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const ruleId = created.body.access_rule_id as string;
+      const outsider = await member();
+      const listed = async (api: ApiClient) => (await listAll(api, '/access-rules', 'results', 'access_rule_id', 1000)).ids.includes(ruleId);
+      assert.equal(await listed(outsider.api), true);
+      await limit('groups', ruleId, []);
+      assert.equal(await listed(outsider.api), false);
+      assert.equal((await outsider.api.get(`/access-rules/${ruleId}`)).status, 404);
+      assert.equal(await listed(app.api), true);
     });
 
     it('filters the non-human identities list the same way', async () => {

@@ -4,13 +4,14 @@ import { notFound } from '../../http/errors.ts';
 import { created, ok, type ApiRouter } from '../../http/router.ts';
 import { AccessRuleBody, ListAccessRulesQuery } from './schemas.ts';
 import { createAccessRule, toApiAccessRule, updateAccessRule } from './service.ts';
+import { viewerOf } from '../visibility/service.ts';
 
 export function registerAccessRuleRoutes(router: ApiRouter, ctx: AppContext): void {
   const { accessRules } = ctx.stores;
 
   router.get('/access-rules', (req) => {
     const query = req.query(ListAccessRulesQuery);
-    const rows = accessRules.list(ctx.pager.afterSeq('access_rules', query), query.page_size + 1);
+    const rows = accessRules.list(ctx.pager.afterSeq('access_rules', query), query.page_size + 1, viewerOf(ctx, req.caller));
     const { results, next, previous } = ctx.pager.page('access_rules', query, rows, (row) => row.seq, toApiAccessRule);
     // The reference's PaginatedAccessRulesList has non-nullable next/previous: absent rather than null.
     return ok({ results, ...(next !== null && { next }), ...(previous !== null && { previous }) });

@@ -1,5 +1,6 @@
 // Access rules (a group of type OPAL_ACCESS_RULE whose members follow users' tags): the only SQL for them.
 import type { Db } from '../../db/open.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
 
 export interface RuleRow {
   seq: number;
@@ -16,6 +17,13 @@ export function createAccessRuleStore(db: Db) {
                   FROM access_rules r JOIN groups g ON g.id = r.group_id`;
   const byId = db.prepare<[string], RuleRow>(`${SELECT} WHERE r.group_id = ?`);
   const page = db.prepare<{ after: number; limit: number }, RuleRow>(`${SELECT} WHERE r.seq > @after ORDER BY r.seq LIMIT @limit`);
+  // A rule is a group: a member sees the rules whose group they see (visibleToViewer names its table `groups`).
+  const visiblePage = db.prepare<{ after: number; limit: number; viewer: string; now: string }, RuleRow>(
+    `WITH RECURSIVE ${VIEWER_GROUPS_CTE}
+     SELECT r.seq, r.group_id, r.status, r.rule_clauses, groups.name, groups.description, groups.admin_owner_id
+     FROM access_rules r JOIN groups ON groups.id = r.group_id
+     WHERE ${visibleToViewer('group')} AND r.seq > @after ORDER BY r.seq LIMIT @limit`,
+  );
   const active = db.prepare<[], RuleRow>(`${SELECT} WHERE r.status = 'ACTIVE' ORDER BY r.seq`);
   const insert = db.prepare<{ groupId: string; status: string; clauses: string; at: string }>(
     'INSERT INTO access_rules (group_id, status, rule_clauses, created_at, updated_at) VALUES (@groupId, @status, @clauses, @at, @at)',
@@ -36,7 +44,9 @@ export function createAccessRuleStore(db: Db) {
 
   return {
     get: (groupId: string) => byId.get(groupId),
-    list: (after: number | null, limit: number) => page.all({ after: after ?? 0, limit }),
+    /** A page of rules; with a viewer (a member), only the rules whose group they see. */
+    list: (after: number | null, limit: number, viewer: Viewer | null) =>
+      viewer ? visiblePage.all({ after: after ?? 0, limit, ...viewerParams(viewer) }) : page.all({ after: after ?? 0, limit }),
     active: () => active.all(),
     isRule: (groupId: string) => isRule.get(groupId) !== undefined,
     create(groupId: string, status: string, clauses: unknown, at: Date): void {

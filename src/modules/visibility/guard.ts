@@ -16,6 +16,7 @@ export const ITEM_PARAMS: Readonly<Record<string, VisibleKind>> = {
   non_human_identity_id: 'resource',
   group_id: 'group',
   containing_group_id: 'group',
+  access_rule_id: 'group', // an access rule is a group of type OPAL_ACCESS_RULE
   bundle_id: 'bundle',
 };
 
