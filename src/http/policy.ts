@@ -13,6 +13,20 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export const READING_POSTS: ReadonlySet<string> = new Set(['POST /v1/queries/run']);
 
 /**
+ * Reads for organization admins only (any of their tokens, READ_ONLY included): the audit trail, where
+ * it is sent, and access reviews. Each names every item, whatever its visibility, and every holder or
+ * actor (with their addresses), so a member reading them would see past visibility.
+ */
+export const ADMIN_READS: Readonly<Record<string, string>> = {
+  'GET /v1/events': 'the audit trail',
+  'GET /v1/events/{event_id}': 'the audit trail',
+  'GET /v1/event-streams': 'where the audit trail is sent',
+  'GET /v1/uars': 'access reviews',
+  'GET /v1/uar/{uar_id}': 'access reviews',
+  'GET /v1/uar/{uar_id}/snapshot': 'access reviews',
+};
+
+/**
  * The writes a MEMBER's FULL_ACCESS token may make, by route (`METHOD /v1/path/{param}`, as in the
  * API document), with what the member may do there. Every other write is for organization admins.
  * The route check is coarse: the service behind each route makes the fine one (their own request,
@@ -41,16 +55,21 @@ export const isRead = (method: string, key: string | undefined): boolean =>
 
 /** The least organization role whose FULL_ACCESS token may call the route `key` (the API document shows it). */
 export function leastRole(key: string): OrganizationRole {
+  if (key in ADMIN_READS) return 'ADMIN';
   const method = key.slice(0, key.indexOf(' '));
   return isRead(method, key) || key in MEMBER_WRITES ? 'MEMBER' : 'ADMIN';
 }
 
 /**
  * Throws forbidden when `caller` may not call the route `key` (`METHOD /v1/path/{param}`) with
- * `method`: a READ_ONLY token anything but a read; a MEMBER any write not in MEMBER_WRITES.
- * `key` is undefined for a path no route serves: only the READ_ONLY rule applies (then 404 or 405).
+ * `method`: a MEMBER one of ADMIN_READS; a READ_ONLY token anything but a read; a MEMBER any write
+ * not in MEMBER_WRITES. `key` is undefined for a path no route serves: only the READ_ONLY rule
+ * applies (then 404 or 405).
  */
 export function authorize(caller: Pick<Caller, 'accessLevel' | 'role'>, method: string, key: string | undefined): void {
+  if (key !== undefined && key in ADMIN_READS && caller.role !== 'ADMIN') {
+    throw new AppError('forbidden', `${key} is for organization admins; your role is ${caller.role}`);
+  }
   if (isRead(method, key)) return;
   if (caller.accessLevel === 'READ_ONLY') throw new AppError('forbidden', 'this token is READ_ONLY: it may only read');
   if (key === undefined || caller.role === 'ADMIN' || key in MEMBER_WRITES) return;

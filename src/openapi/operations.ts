@@ -2,6 +2,7 @@
 // each kind of operation can answer. See docs/openapi.md, "Documenting a route".
 import type * as v from 'valibot';
 import type { ErrorCode } from '../http/errors.ts';
+import { ADMIN_READS } from '../http/policy.ts';
 import type { JsonSchema } from './schema.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -74,6 +75,7 @@ export function errorCodesFor(method: HttpMethod, path: string, doc: OperationDo
   const hasPathParams = pathParameterNames(path).length > 0;
   if (hasPathParams || doc.query || doc.body) codes.add('validation_failed');
   if (hasPathParams || doc.body) codes.add('not_found');
+  if (`${method} ${path}` in ADMIN_READS) codes.add('forbidden');
   if (method !== 'GET' && !doc.public) {
     codes.add('forbidden');
     codes.add('conflict');

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createApp } from '../../src/app.ts';
 import { RouteTable } from '../../src/http/router.ts';
-import { MEMBER_WRITES } from '../../src/http/policy.ts';
+import { ADMIN_READS, MEMBER_WRITES } from '../../src/http/policy.ts';
 import { readFileSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import type { ApiClient } from '../helpers/client.ts';
@@ -16,12 +16,14 @@ import { createAdmin, createMember, createResource, createToken, createUser, typ
  * Who may call each route:
  * - `public`: no token needed (outside /v1);
  * - `read`:   any valid token, READ_ONLY included;
+ * - `admin-read`: any token of an organization admin, READ_ONLY included (the audit trail, where it
+ *             is sent, access reviews: they name items whatever their visibility);
  * - `member`: FULL_ACCESS tokens of members and admins (the service may still refuse a member the
  *             particular object: someone else's token, a request they do not review);
  * - `admin`:  FULL_ACCESS tokens of organization admins only.
  * A new route fails the walk until it has a line here.
  */
-type Access = 'public' | 'read' | 'member' | 'admin';
+type Access = 'public' | 'read' | 'admin-read' | 'member' | 'admin';
 
 const EXPECTED: Record<string, Access> = {
   'GET /healthz': 'public',
@@ -43,8 +45,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/tokens': 'member',
   'DELETE /v1/tokens/{token_id}': 'member',
 
-  'GET /v1/events': 'read',
-  'GET /v1/events/{event_id}': 'read',
+  'GET /v1/events': 'admin-read',
+  'GET /v1/events/{event_id}': 'admin-read',
 
   'POST /v1/owners': 'admin',
   'GET /v1/owners': 'read',
@@ -186,9 +188,9 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/groups/{group_id}/reviewers': 'read',
   'PUT /v1/groups/{group_id}/reviewers': 'admin',
   'POST /v1/uar': 'admin',
-  'GET /v1/uars': 'read',
-  'GET /v1/uar/{uar_id}': 'read',
-  'GET /v1/uar/{uar_id}/snapshot': 'read',
+  'GET /v1/uars': 'admin-read',
+  'GET /v1/uar/{uar_id}': 'admin-read',
+  'GET /v1/uar/{uar_id}/snapshot': 'admin-read',
 
   'POST /v1/requests': 'member',
   'GET /v1/requests': 'read',
@@ -204,7 +206,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/delegations/{delegation_id}': 'read',
   'DELETE /v1/delegations/{delegation_id}': 'member',
 
-  'GET /v1/event-streams': 'read',
+  'GET /v1/event-streams': 'admin-read',
   'POST /v1/event-streams': 'admin',
   'PUT /v1/event-streams/{event_stream_id}': 'admin',
   'DELETE /v1/event-streams/{event_stream_id}': 'admin',
@@ -268,10 +270,11 @@ describe('organization roles', () => {
           if (who === 'no token') {
             if (res.status !== 401) problems.push(`${got}; expected 401`);
           } else if (who === 'READ_ONLY') {
-            if (access === 'read' ? refusedOrAbsent(res.status) : res.status !== 403 || !/READ_ONLY/.test(res.body.message)) {
-              problems.push(`${got}; expected ${access === 'read' ? 'an answer' : '403 naming READ_ONLY'}`);
+            const reads = access === 'read' || access === 'admin-read'; // the admin's READ_ONLY token
+            if (reads ? refusedOrAbsent(res.status) : res.status !== 403 || !/READ_ONLY/.test(res.body.message)) {
+              problems.push(`${got}; expected ${reads ? 'an answer' : '403 naming READ_ONLY'}`);
             }
-          } else if (who === 'member' && access === 'admin') {
+          } else if (who === 'member' && (access === 'admin' || access === 'admin-read')) {
             if (res.status !== 403 || res.body.message !== `${route} is for organization admins; your role is MEMBER`) {
               problems.push(`${got}; expected 403 saying the route is for organization admins`);
             }
@@ -289,7 +292,7 @@ describe('organization roles', () => {
       for (const [route, access] of Object.entries(EXPECTED)) {
         const [method, path] = route.split(' ') as [string, string];
         const role = doc.paths[path]?.[method.toLowerCase()]?.['x-gatehouse-role'];
-        const expected = access === 'public' ? undefined : access === 'admin' ? 'ADMIN' : 'MEMBER';
+        const expected = access === 'public' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
         if (role !== expected) problems.push(`${route}: x-gatehouse-role ${role}, expected ${expected}`);
       }
       assert.deepEqual(problems, []);
@@ -302,6 +305,12 @@ describe('organization roles', () => {
     const listed = [...section.matchAll(/^\| `?((?:GET|POST|PUT|PATCH|DELETE) \/v1\/[^ `|]*)`? \|/gm)].map((m) => m[1]!);
     assert.ok(listed.length > 5, 'the table was found');
     assert.deepEqual(listed.sort(), Object.keys(MEMBER_WRITES).sort());
+  });
+
+  it('docs/roles.md names every read that is for admins only', () => {
+    const page = readFileSync(new URL('../../docs/roles.md', import.meta.url), 'utf8');
+    const missing = Object.keys(ADMIN_READS).filter((route) => !page.includes(`\`${route}\``));
+    assert.deepEqual(missing, []);
   });
 
   describe('what a member is refused', () => {
@@ -322,9 +331,11 @@ describe('organization roles', () => {
       assert.equal(await eventCount(), before);
     });
 
-    it('may still read, and run queries', async () => {
+    it('may still read, but not the audit trail or access reviews, and run queries', async () => {
       assert.equal((await member.api.get('/users')).status, 200);
-      assert.equal((await member.api.get('/events')).status, 200);
+      const events = await member.api.get('/events');
+      assert.equal(events.status, 403, 'the audit trail is for admins');
+      assert.equal(events.body.message, 'GET /v1/events is for organization admins; your role is MEMBER');
       const query = await member.api.post('/queries/run', {});
       assert.notEqual(query.status, 403);
     });
