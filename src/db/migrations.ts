@@ -10,6 +10,7 @@ import m0008 from '../../sql/0008_requests.sql';
 import m0009 from '../../sql/0009_templates_and_visibility.sql';
 import m0010 from '../../sql/0010_event_streams.sql';
 import m0011 from '../../sql/0011_access_reviews.sql';
+import m0012 from '../../sql/0012_request_readers.sql';
 import { hashUnchainedEvents } from '../modules/audit/store.ts';
 import type { Db } from './open.ts';
 
@@ -33,4 +34,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 9, name: '0009_templates_and_visibility', sql: m0009 },
   { version: 10, name: '0010_event_streams', sql: m0010 },
   { version: 11, name: '0011_access_reviews', sql: m0011 },
+  { version: 12, name: '0012_request_readers', sql: m0012 },
 ];

@@ -311,6 +311,47 @@ describe('access requests', () => {
       assert.equal((await app.api.get('/requests/relay', { after: 'nope' })).status, 400);
     });
 
+    it('shows a member only the requests they take part in: requester, target, reviewer, or a reviewer\'s delegate while in force', async () => {
+      const bystander = await createMember(app);
+      const delegate = await createMember(app);
+      const listedBy = async (member: Member) => {
+        const res = await member.api.get('/requests', { page_size: 1000 });
+        assert.equal(res.status, 200);
+        return (res.body.requests as { id: string }[]).map((r) => r.id).filter((id) => ids.includes(id)).sort();
+      };
+      const relayCount = async (member: Member) => (await member.api.get('/requests/relay', { first: '100' })).body.totalCount as number;
+      assert.deepEqual(await listedBy(alice), [ids[0], ids[2]].sort());
+      assert.deepEqual(await listedBy(outsider), [ids[1]]);
+      assert.deepEqual(await listedBy(rita), [...ids].sort(), 'rita reviews all three');
+      assert.deepEqual(await listedBy(bystander), []);
+      assert.equal(await relayCount(bystander), 0);
+      assert.equal((await app.api.get('/requests', { page_size: 1000 })).body.requests.filter((r: { id: string }) => ids.includes(r.id)).length, 3, 'admins read every request');
+
+      // Someone else's request reads as a missing one, for the request and its comments.
+      for (const path of [`/requests/${ids[0]}`, `/requests/${ids[0]}/comments`]) {
+        const unseen = await bystander.api.get(path);
+        const absent = await bystander.api.get(path.replace(ids[0]!, NO_SUCH_ID));
+        assert.equal(unseen.status, 404, path);
+        assert.deepEqual(unseen.body.details, absent.body.details, path);
+        assert.equal(unseen.body.message, absent.body.message.replace(NO_SUCH_ID, ids[0]!), path);
+      }
+      assert.equal((await alice.api.get(`/requests/${ids[0]}`)).status, 200);
+      assert.equal((await outsider.api.get(`/requests/${ids[0]}/comments`)).status, 404);
+
+      // A delegate of rita reads her reviews while the delegation is in force, and not after.
+      const start = app.clock.now();
+      const end = new Date(start.getTime() + 60 * 60_000);
+      const delegation = await rita.api.post('/delegations', {
+        delegator_user_id: rita.user_id, delegate_user_id: delegate.user_id, start_time: start.toISOString(), end_time: end.toISOString(), reason: 'holiday',
+      });
+      assert.equal(delegation.status, 200, JSON.stringify(delegation.body));
+      assert.deepEqual(await listedBy(delegate), [...ids].sort());
+      assert.equal((await delegate.api.get(`/requests/${ids[1]}`)).status, 200);
+      app.clock.set(end);
+      assert.deepEqual(await listedBy(delegate), []);
+      assert.equal((await delegate.api.get(`/requests/${ids[1]}`)).status, 404);
+    });
+
     it('shows each reviewer of a request in the list as in the single read', async () => {
       const listed = (await app.api.get('/requests', { page_size: 1000 })).body.requests.find((r: { id: string }) => r.id === ids[0]);
       const single = await getRequest(ids[0]!);

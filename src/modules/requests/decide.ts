@@ -205,10 +205,8 @@ export function commentOnRequest(ctx: AppContext, caller: Caller, id: string, co
     const now = ctx.clock.now();
     const row = requests.get(id);
     if (!row) throw new AppError('not_found', `request ${id} was not found`, [{ path: 'id', message: 'no request with this id' }]);
-    const involved = caller.role === 'ADMIN' || row.requester_id === caller.userId || row.target_user_id === caller.userId
-      || requests.isReviewer(id, caller.userId)
-      || requests.reviewers(id).some((r) => ctx.stores.delegations.inForce(r.user_id, now)?.delegate_user_id === caller.userId);
-    if (!involved) throw forbidden('only the requester, the target user, a reviewer (or their delegate) or an administrator may comment');
+    // Who may comment is who may read it: the one definition in the store (INVOLVES).
+    if (caller.role !== 'ADMIN' && !requests.involves(id, caller.userId, now)) throw forbidden('only the requester, the target user, a reviewer (or their delegate) or an administrator may comment');
     const commentId = requests.addComment(id, caller.userId, comment, now);
     events.record(caller, 'REQUEST_COMMENTS_CREATED', [{ sub_event_type: 'REQUEST_COMMENTS_CREATED', request_id: id, comment_id: commentId, user_id: caller.userId }]);
   }).immediate();

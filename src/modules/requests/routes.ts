@@ -3,6 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
+import type { Caller } from '../../http/types.ts';
 import {
   ApproveRequestBody, CommentBody, CreateRequestBody, CreateRequestQuery, DenyRequestBody, ListRequestsQuery, RelayRequestsQuery,
   type ListRequestsInput, type RelayRequestsInput,
@@ -32,6 +33,11 @@ function listFilter(query: ListRequestsInput): RequestFilter {
   return filter;
 }
 
+/** For a member, the filter that keeps their list to the requests they take part in; nothing for an admin. */
+function readableBy(caller: Caller, now: Date): RequestFilter {
+  return caller.role === 'ADMIN' ? {} : { involvedUserId: caller.userId, involvedAt: now.toISOString() };
+}
+
 export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void {
   const { requests } = ctx.stores;
   const load = (id: string): RequestRow => {
@@ -39,11 +45,18 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
     if (!row) throw notFound('request', id, 'id');
     return row;
   };
+  /** A request the caller may read: a member who takes no part in it is answered as for a missing id. */
+  const loadReadable = (caller: Caller, id: string): RequestRow => {
+    const row = load(id);
+    if (caller.role !== 'ADMIN' && !requests.involves(id, caller.userId, ctx.clock.now())) throw notFound('request', id, 'id');
+    return row;
+  };
   const answer = (id: string) => ok({ request: toApiRequest(ctx, load(id), ctx.clock.now()) });
 
   router.get('/requests', (req) => {
     const query = req.query(ListRequestsQuery);
-    const rows = requests.list(listFilter(query), ctx.pager.afterSeq('requests', query), query.page_size + 1);
+    const filter = { ...listFilter(query), ...readableBy(req.caller, ctx.clock.now()) };
+    const rows = requests.list(filter, ctx.pager.afterSeq('requests', query), query.page_size + 1);
     const page = ctx.pager.page('requests', query, rows, (row) => row.seq, requestReader(ctx, ctx.clock.now()));
     return ok({ requests: page.results, ...(page.next !== null && { cursor: page.next }) });
   });
@@ -54,9 +67,9 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
     return ok(query.dry_run === true ? dryRunRequest(ctx, req.caller, body) : createRequest(ctx, req.caller, body));
   });
 
-  router.get('/requests/relay', (req) => relay(ctx, req.query(RelayRequestsQuery)));
+  router.get('/requests/relay', (req) => relay(ctx, req.query(RelayRequestsQuery), readableBy(req.caller, ctx.clock.now())));
 
-  router.get('/requests/:id', (req) => ok(toApiRequest(ctx, load(req.uuidParam('id')), ctx.clock.now())));
+  router.get('/requests/:id', (req) => ok(toApiRequest(ctx, loadReadable(req.caller, req.uuidParam('id')), ctx.clock.now())));
 
   router.post('/requests/:id/approve', async (req) => {
     const id = req.uuidParam('id');
@@ -76,7 +89,7 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
     return answer(id);
   });
 
-  router.get('/requests/:id/comments', (req) => ok({ comments: requests.comments(load(req.uuidParam('id')).id).map(toApiComment) }));
+  router.get('/requests/:id/comments', (req) => ok({ comments: requests.comments(loadReadable(req.caller, req.uuidParam('id')).id).map(toApiComment) }));
   router.post('/requests/:id/comments', async (req) => {
     const id = req.uuidParam('id');
     const body = await req.body(CommentBody);
@@ -86,11 +99,11 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
 }
 
 /** The deprecated relay list: newest first; first/after pages forward, last/before backward. */
-function relay(ctx: AppContext, query: RelayRequestsInput) {
+function relay(ctx: AppContext, query: RelayRequestsInput, readable: RequestFilter) {
   const { requests } = ctx.stores;
   if (query.first !== undefined && query.last !== undefined) throw invalidField('last', 'give first (with after) or last (with before), not both');
   if (query.after !== undefined && query.before !== undefined) throw invalidField('before', 'give after or before, not both');
-  const filter: RequestFilter = { status: query.status, reviewerId: query.to, requesterId: query.from };
+  const filter: RequestFilter = { status: query.status, reviewerId: query.to, requesterId: query.from, ...readable };
   const seqOf = (cursor: string, field: string) => {
     const key = ctx.pager.key('requests-relay', cursor, field);
     if (typeof key !== 'number') throw invalidField(field, 'is not a cursor this list issued; start again without one');

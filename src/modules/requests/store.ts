@@ -80,7 +80,21 @@ export interface RequestFilter {
   itemId?: string | undefined;
   status?: RequestStatus | undefined;
   reviewerId?: string | undefined;
+  /** Only requests this user takes part in (see INVOLVES); `involvedAt` is when delegations are read. */
+  involvedUserId?: string | undefined;
+  involvedAt?: string | undefined;
 }
+
+/**
+ * The requests user @involvedUserId takes part in: as requester, as target user, as a reviewer (or the
+ * one who decided in a reviewer's place), or as the delegate of a reviewer at @involvedAt. What a
+ * member may read (docs/requests.md).
+ */
+const INVOLVES = `(r.requester_id = @involvedUserId OR r.target_user_id = @involvedUserId
+  OR r.id IN (SELECT request_id FROM request_reviewers WHERE user_id = @involvedUserId)
+  OR r.id IN (SELECT request_id FROM request_reviewers WHERE acted_by_user_id = @involvedUserId)
+  OR r.id IN (SELECT rr.request_id FROM delegations d JOIN request_reviewers rr ON rr.user_id = d.delegator_user_id
+              WHERE d.delegate_user_id = @involvedUserId AND d.start_time <= @involvedAt AND d.end_time > @involvedAt))`;
 
 const FILTER_SQL: Record<keyof RequestFilter, string> = {
   startAt: 'r.created_at >= @startAt',
@@ -91,6 +105,8 @@ const FILTER_SQL: Record<keyof RequestFilter, string> = {
   itemId: 'r.id IN (SELECT request_id FROM request_items WHERE item_id = @itemId)',
   status: 'r.status = @status',
   reviewerId: 'r.id IN (SELECT request_id FROM request_reviewers WHERE user_id = @reviewerId)',
+  involvedUserId: INVOLVES,
+  involvedAt: '1 = 1', // read by INVOLVES
 };
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof RequestFilter)[];
 
@@ -149,8 +165,8 @@ export function createRequestStore(db: Db) {
   const admins = db.prepare<[], { id: string }>(
     "SELECT id FROM users WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') ORDER BY id",
   );
-  const isReviewer = db.prepare<{ requestId: string; userId: string }, { one: number }>(
-    'SELECT 1 AS one FROM request_reviewers WHERE request_id = @requestId AND (user_id = @userId OR acted_by_user_id = @userId) LIMIT 1',
+  const involves = db.prepare<{ id: string; involvedUserId: string; involvedAt: string }, { one: number }>(
+    `SELECT 1 AS one FROM requests r WHERE r.id = @id AND ${INVOLVES}`,
   );
   // The groups a group sits in, through live nesting, transitively (a condition matches any of them).
   const containing = db.prepare<{ groupId: string; now: string }, { group_id: string }>(
@@ -216,8 +232,8 @@ export function createRequestStore(db: Db) {
     hasPending: (itemId: string, level: string, userId: string) => pendingFor.get({ itemId, level, userId }) !== undefined,
     /** Users with the ADMIN role who can act (not offboarded). */
     adminUserIds: () => admins.all().map((r) => r.id),
-    /** Whether `userId` is (or acted as) a reviewer of the request, at any stage. */
-    isReviewer: (requestId: string, userId: string) => isReviewer.get({ requestId, userId }) !== undefined,
+    /** Whether `userId` takes part in the request at `now` (INVOLVES): what a member may read. */
+    involves: (id: string, userId: string, now: Date) => involves.get({ id, involvedUserId: userId, involvedAt: now.toISOString() }) !== undefined,
     /** The group and every group it sits in at `now`. */
     groupAndContaining: (groupId: string, now: Date) => containing.all({ groupId, now: now.toISOString() }).map((r) => r.group_id),
     /** Newest first, strictly older than `before` (a seq; null: from the newest). */
