@@ -40,8 +40,11 @@ export const QueryList = <S extends v.GenericSchema<string, unknown>>(item: S, o
   );
 
 export const QueryBoolean = v.pipe(
-  v.picklist(['true', 'false'], 'must be true or false'),
+  v.string('must be given once'),
   v.metadata({ openapi: { type: 'boolean' } }),
+  // In any case (True, TRUE…), as some clients write booleans.
+  v.toLowerCase(),
+  v.picklist(['true', 'false'], 'must be true or false'),
   v.transform((raw) => raw === 'true'),
 );
 

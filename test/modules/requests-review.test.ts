@@ -340,6 +340,11 @@ describe('reviewing access requests', () => {
       const refused = await postRequest(alice.api, { ...body, duration_minutes: 0 }, { dry_run: 'true' });
       assert.equal(refused.status, 400, 'a dry run checks everything a real one does');
       assert.equal((await postRequest(alice.api, body, { dry_run: 'maybe' })).status, 400);
+      // In any case, like every boolean in a query; still nothing written.
+      const shouted = await postRequest(alice.api, body, { dry_run: 'TRUE' });
+      assert.equal(shouted.status, 200, JSON.stringify(shouted.body));
+      assert.equal(shouted.body.dry_run, true);
+      assert.equal((await app.api.get('/events', { page_size: 1 })).body.results[0].event_id, eventsBefore);
     });
   });
 });

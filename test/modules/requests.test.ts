@@ -81,6 +81,10 @@ describe('access requests', () => {
         [{ ...r(plain.resource_id), duration_minutes: 0 }, ['duration_minutes']],
         [{ ...r(plain.resource_id), duration_minutes: -2 }, ['duration_minutes']],
         [{ ...r(plain.resource_id), duration_minutes: 1.5 }, ['duration_minutes']],
+        // No maximum on the item: still at most a year, as for every access edge (1e20 was a 500, 1e12 an unapprovable request).
+        [{ ...r(plain.resource_id), duration_minutes: 525961 }, ['duration_minutes']],
+        [{ ...r(plain.resource_id), duration_minutes: 1e12 }, ['duration_minutes']],
+        [{ ...r(plain.resource_id), duration_minutes: 1e20 }, ['duration_minutes']],
         [{ ...r(plain.resource_id), target_user_id: alice.user_id, target_group_id: group.group_id }, ['target_group_id']],
         [{ ...r(plain.resource_id), target_user_id: NO_SUCH_ID }, ['target_user_id']],
         [{ ...r(plain.resource_id), target_group_id: NO_SUCH_ID }, ['target_group_id']],

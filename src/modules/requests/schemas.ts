@@ -1,6 +1,7 @@
 // Valibot schemas for access requests: the reference's CreateRequestInfo, approve/deny/comment bodies and list filters.
 import * as v from 'valibot';
 import { PageQueryEntries, QueryBoolean, QueryDate, QueryInteger, Text, Uuid } from '../../http/common-schemas.ts';
+import { MAX_EDGE_MINUTES } from '../access/edges.ts';
 
 export const REQUEST_STATUSES = ['PENDING', 'APPROVED', 'DENIED', 'CANCELED'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
@@ -41,6 +42,8 @@ export const CreateRequestBody = v.object({
     v.integer('must be a whole number of minutes'),
     v.minValue(-1, 'must be -1 (indefinite) or at least 1'),
     v.check((n) => n !== 0, 'must be -1 (indefinite) or at least 1'),
+    // The reference sets no maximum; approval grants an access edge, and no edge lasts longer.
+    v.maxValue(MAX_EDGE_MINUTES, `must be at most ${MAX_EDGE_MINUTES} (a year), or -1 for indefinite`),
   ),
   target_user_id: v.optional(LowerUuid),
   target_group_id: v.optional(LowerUuid),
@@ -58,15 +61,6 @@ export const ApproveRequestBody = v.object({ level: Level, comment: v.optional(T
 export const DenyRequestBody = v.object({ comment: NonEmpty(5000), level: v.optional(Level) });
 export const CommentBody = v.object({ comment: NonEmpty(5000) });
 
-/** true/false in any case (True, TRUE…), as some clients write booleans. */
-const AnyCaseBoolean = v.pipe(
-  v.string('must be given once'),
-  v.metadata({ openapi: { type: 'boolean' } }),
-  v.toLowerCase(),
-  v.picklist(['true', 'false'], 'must be true or false'),
-  v.transform((raw) => raw === 'true'),
-);
-
 export const ListRequestsQuery = v.object({
   ...PageQueryEntries,
   start_date_filter: v.optional(QueryDate),
@@ -75,7 +69,7 @@ export const ListRequestsQuery = v.object({
   target_user_id: v.optional(LowerUuid),
   resource_id: v.optional(LowerUuid),
   group_id: v.optional(LowerUuid),
-  show_pending_only: v.optional(AnyCaseBoolean),
+  show_pending_only: v.optional(QueryBoolean),
 });
 export type ListRequestsInput = v.InferOutput<typeof ListRequestsQuery>;
 
