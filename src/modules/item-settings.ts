@@ -36,6 +36,8 @@ const IdList = (what: string) =>
     v.array(Uuid, `must be a list of ${what} ids`),
     v.maxLength(1000, 'must list at most 1000 ids'),
     v.transform((ids) => ids.map((id) => id.toLowerCase())),
+    // A repeat would be stored and shown twice (an owner twice in one AND stage asks nothing more).
+    v.check((ids) => new Set(ids).size === ids.length, `must not list the same ${what} twice`),
   );
 
 /**

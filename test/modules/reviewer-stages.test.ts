@@ -117,6 +117,7 @@ describe('reviewer stages and reviewers', () => {
           [{ stages: [{ ...stage, owner_ids: ['nope'] }] }, 400, 'stages.0.owner_ids.0'],
           [{ stages: [stage, { ...stage, owner_ids: [owner.owner_id, NO_SUCH_ID] }] }, 404, 'stages.1.owner_ids.1'],
           [{ stages: [{ ...stage, service_user_ids: [NO_SUCH_ID] }] }, 404, 'stages.0.service_user_ids.0'],
+          [{ stages: [{ ...stage, owner_ids: [owner.owner_id, owner.owner_id.toUpperCase()] }] }, 400, 'stages.0.owner_ids'],
           [{}, 400, 'stages'],
         ];
         for (const [body, status, path] of cases) {
