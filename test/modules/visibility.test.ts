@@ -246,6 +246,28 @@ describe('visibility', () => {
       }
     });
 
+    it('answers a query parameter naming an unseen item as one naming a missing item', async () => {
+      const hiddenResource = (await createResource(app.api, { app_id: appId })).resource_id;
+      const hiddenGroup = (await createGroup(app.api, { app_id: appId })).group_id;
+      await limit('resources', hiddenResource, []);
+      await limit('groups', hiddenGroup, []);
+      const outsider = await member();
+      const cases: [string, string, string][] = [
+        ['/sync_errors', 'resource_id', hiddenResource],
+        ['/sync_errors', 'group_id', hiddenGroup],
+        ['/sessions', 'resource_id', hiddenResource],
+      ];
+      for (const [path, param, id] of cases) {
+        const unseen = await outsider.api.get(path, { [param]: id });
+        const absent = await outsider.api.get(path, { [param]: NO_SUCH_ID });
+        assert.equal(absent.status, 404, `${path}?${param}: ${JSON.stringify(absent.body)}`);
+        assert.equal(unseen.status, 404, `${path}?${param}: ${JSON.stringify(unseen.body)}`);
+        assert.deepEqual(unseen.body.details, absent.body.details, `${path}?${param}`);
+        assert.equal(unseen.body.message, absent.body.message.replaceAll(NO_SUCH_ID, id), `${path}?${param}`);
+        assert.equal((await app.api.get(path, { [param]: id })).status, 200, `${path}?${param}: an admin sees the item`);
+      }
+    });
+
     it('filters the access rules list by the visibility of each rule\'s group', async () => {
       const owner = await createOwner(app.api);
       const created = await app.api.post('/access-rules', {

@@ -47,5 +47,5 @@ export function registerIntegrationRecordRoutes(router: ApiRouter, ctx: AppConte
     return ok({ permissions: setScopedRolePermissions(ctx, req.caller, resourceId, body.permissions) });
   });
 
-  router.get('/sync_errors', (req) => ok(syncErrors(ctx, req.query(SyncErrorsQuery))));
+  router.get('/sync_errors', (req) => ok(syncErrors(ctx, req.caller, req.query(SyncErrorsQuery))));
 }

@@ -4,6 +4,8 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { LINK_KINDS, RECORD_KINDS, SCOPED_ROLE_TYPE, type LinkKind, type RecordKind } from './kinds.ts';
 import type { CreateRecordInput, ScopedRolePermissionInput } from './schemas.ts';
+import type { Caller } from '../../http/types.ts';
+import { assertVisible } from '../visibility/service.ts';
 import type { ApiRecord, ScopedRolePermission } from './store.ts';
 
 /**
@@ -146,10 +148,10 @@ export function setScopedRolePermissions(ctx: AppContext, actor: Actor, resource
 }
 
 /** Sync errors for the filters given: always none, since Gatehouse syncs nothing. Throws not_found naming an unknown filter id. */
-export function syncErrors(ctx: AppContext, filter: { app_id?: string | undefined; resource_id?: string | undefined; group_id?: string | undefined }): never[] {
-  const { apps, resources, groups } = ctx.stores;
-  if (filter.app_id !== undefined && !apps.exists(filter.app_id)) throw notFound('app', filter.app_id, 'app_id');
-  if (filter.resource_id !== undefined && !resources.exists(filter.resource_id)) throw notFound('resource', filter.resource_id, 'resource_id');
-  if (filter.group_id !== undefined && !groups.exists(filter.group_id)) throw notFound('group', filter.group_id, 'group_id');
+export function syncErrors(ctx: AppContext, caller: Caller, filter: { app_id?: string | undefined; resource_id?: string | undefined; group_id?: string | undefined }): never[] {
+  if (filter.app_id !== undefined && !ctx.stores.apps.exists(filter.app_id)) throw notFound('app', filter.app_id, 'app_id');
+  // An item the caller does not see answers as a missing one, so the filter cannot tell it exists.
+  if (filter.resource_id !== undefined) assertVisible(ctx, caller, 'resource', filter.resource_id, 'resource_id');
+  if (filter.group_id !== undefined) assertVisible(ctx, caller, 'group', filter.group_id, 'group_id');
   return [];
 }

@@ -1,19 +1,20 @@
 // Sessions: GET /sessions as the reference has it; POST /sessions and DELETE /sessions/{connection_id}
 // are Gatehouse's own, to open and end one.
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { ListSessionsQuery, OpenSessionBody } from './schemas.ts';
 import { endSession, openSession } from './service.ts';
 import { toApiSession } from './store.ts';
+import { assertVisible } from '../visibility/service.ts';
 
 export function registerSessionRoutes(router: ApiRouter, ctx: AppContext): void {
-  const { resources, sessions } = ctx.stores;
+  const { sessions } = ctx.stores;
 
   router.get('/sessions', (req) => {
     const query = req.query(ListSessionsQuery);
     const resourceId = query.resource_id.toLowerCase();
-    if (!resources.exists(resourceId)) throw notFound('resource', resourceId, 'resource_id');
+    // An item the caller does not see answers as a missing one (docs/visibility.md).
+    assertVisible(ctx, req.caller, 'resource', resourceId, 'resource_id');
     const filter = { resourceId, userId: query.user_id?.toLowerCase() };
     const rows = sessions.list(filter, ctx.clock.now(), ctx.pager.afterSeq('sessions', query), query.page_size + 1);
     return ok(ctx.pager.page('sessions', query, rows, (row) => row.seq, toApiSession));
