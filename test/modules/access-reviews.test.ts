@@ -263,10 +263,16 @@ describe('user access reviews', () => {
     });
 
     it('answers 404 for an unknown review and 400 for a malformed id', async () => {
-      assert.equal((await app.api.get(`/uar/${NO_SUCH_ID}`)).status, 404);
-      assert.equal((await app.api.get(`/uar/${NO_SUCH_ID}/snapshot`)).status, 404);
+      for (const path of [`/uar/${NO_SUCH_ID}`, `/uar/${NO_SUCH_ID}/snapshot`]) {
+        const res = await app.api.get(path);
+        assert.equal(res.status, 404, path);
+        assert.deepEqual(res.body.details, [{ path: 'uar_id', message: 'no UAR with this id' }], path);
+      }
       assert.equal((await app.api.get('/uar/not-a-uuid')).status, 400);
       assert.equal((await app.api.get('/uar/not-a-uuid/snapshot')).status, 400);
+      const tag = await app.api.post('/uar', { ...BASE, uar_scope: { tags: [{ key: 'no-such-key', value: 'v' }] } });
+      assert.equal(tag.status, 404);
+      assert.equal(tag.body.message, 'no tag has key "no-such-key" and value "v"');
       assert.equal((await app.api.get('/uars', { page_size: 1001 })).status, 400);
       assert.equal((await app.api.get('/uars', { cursor: 'garbage' })).status, 400);
     });

@@ -20,7 +20,7 @@ export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): 
   router.get('/uar/:uar_id', (req) => {
     const id = req.uuidParam('uar_id');
     const uar = accessReviews.get(id);
-    if (!uar) throw notFound('UAR', id);
+    if (!uar) throw notFound('UAR', id, 'uar_id');
     return ok(uar);
   });
 

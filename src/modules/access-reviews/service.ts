@@ -3,7 +3,7 @@
 // of effective access, holdings-store.ts) and its audit event. Reading the snapshot back.
 import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { NEVER } from '../access/edges.ts';
 import type { HoldingRow, HoldingsStore } from '../access/holdings-store.ts';
 import type { Actor } from '../events/store.ts';
@@ -46,7 +46,7 @@ function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined)
   scope.tags?.forEach((tag, i) => {
     if (!accessReviews.tagFilterMatches(tag.key, tag.value)) {
       const what = tag.value === undefined ? `key ${JSON.stringify(tag.key)}` : `key ${JSON.stringify(tag.key)} and value ${JSON.stringify(tag.value)}`;
-      throw notFound('tag with', what, `uar_scope.tags.${i}`);
+      throw new AppError('not_found', `no tag has ${what}`, [{ path: `uar_scope.tags.${i}`, message: `no tag has ${what}` }]);
     }
   });
 }
@@ -125,7 +125,7 @@ export function createUar(ctx: AppContext, actor: Actor, input: CreateUarInput) 
 export function snapshotPage(ctx: AppContext, uarId: string, query: PageQuery) {
   const { accessReviews } = ctx.stores;
   const takenAt = accessReviews.snapshotTakenAt(uarId);
-  if (takenAt === undefined) throw notFound('UAR', uarId);
+  if (takenAt === undefined) throw notFound('UAR', uarId, 'uar_id');
   // The list name carries the review, so a cursor of one review's snapshot is refused on another's.
   const list = `uar_snapshot_${uarId}`;
   const rows = accessReviews.snapshot(uarId, ctx.pager.afterSeq(list, query), query.page_size + 1);
