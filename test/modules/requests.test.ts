@@ -154,6 +154,24 @@ describe('access requests', () => {
       await makeRequest(app.api, { ...body, target_user_id: outsider.user_id }); // admins may target anyone
     });
 
+    it('reads the level from access_level_name when a client sends only the name, and ignores the name beside a remote id', async () => {
+      const leveled = await requestableResource(app, adminOwner.owner_id, undefined, {
+        access_levels: [{ access_level_name: 'Admin', access_level_remote_id: 'admin' }, { access_level_name: 'Read', access_level_remote_id: 'ro' }],
+      });
+      const levelOf = async (entry: Record<string, unknown>) =>
+        (await getRequest(await makeRequest(alice.api, { resources: [{ id: leveled.resource_id, ...entry }] }))).requested_items_list[0];
+      assert.deepEqual(await levelOf({ access_level_name: 'Read' }), { resource_id: leveled.resource_id, name: leveled.name, access_level_name: 'Read', access_level_remote_id: 'ro' });
+      assert.equal((await levelOf({ access_level_remote_id: 'admin', access_level_name: 'Read' })).access_level_remote_id, 'admin');
+      assert.equal((await levelOf({})).access_level_remote_id, '');
+      const before = (await allRequests()).length;
+      const unknown = await postRequest(alice.api, { resources: [{ id: leveled.resource_id, access_level_name: 'Owner' }] });
+      assert.equal(unknown.status, 400);
+      assert.deepEqual(paths(unknown.body), ['resources.0.access_level_name']);
+      const twice = await postRequest(alice.api, { resources: [{ id: leveled.resource_id, access_level_name: 'Read' }, { id: leveled.resource_id, access_level_remote_id: 'ro' }] });
+      assert.deepEqual(paths(twice.body), ['resources.1.id'], 'the same level named two ways is asked twice');
+      assert.equal((await allRequests()).length, before);
+    });
+
     it('refuses an item the member cannot see exactly as one that does not exist (400 naming it), and takes it once they can', async () => {
       const resource = await requestableResource(app, adminOwner.owner_id);
       const insiders = await createGroup(app.api);
@@ -167,6 +185,12 @@ describe('access requests', () => {
       const missing = await postRequest(outsider.api, { resources: [{ id: NO_SUCH_ID }] });
       assert.equal(missing.status, 400);
       assert.equal(unseen.body.message.replace(resource.resource_id, 'ID'), missing.body.message.replace(NO_SUCH_ID, 'ID'), 'an unseen item reads as a missing one');
+      // Whatever else the entry asks, the unseen item is refused first, as a missing one is.
+      for (const extra of [{ access_level_remote_id: 'no-such-level' }, { access_level_name: 'no such level' }]) {
+        const odd = await postRequest(outsider.api, { resources: [{ id: resource.resource_id, ...extra }] });
+        assert.deepEqual(paths(odd.body), ['resources.0.id'], JSON.stringify(extra));
+        assert.equal(odd.body.message, unseen.body.message, JSON.stringify(extra));
+      }
       assert.equal((await allRequests()).length, before, 'nothing created');
       await makeRequest(app.api, { ...body, target_user_id: outsider.user_id }); // admins see everything
       assert.equal((await app.api.post(`/groups/${insiders.group_id}/users/${outsider.user_id}`, { duration_minutes: 0 })).status, 200);

@@ -15,7 +15,8 @@ const NonEmpty = (max: number) => v.pipe(Text(max), v.trim(), v.minLength(1, 'mu
 const RequestedItemInput = v.object({
   id: LowerUuid,
   access_level_remote_id: v.optional(Text(1000)),
-  // Deprecated in the reference ("populated from access_level_remote_id"): accepted and ignored.
+  // Deprecated in the reference ("populated from access_level_remote_id"): ignored beside a remote id;
+  // alone, it names the level (planRequest's requestedLevel).
   access_level_name: v.optional(Text(1000)),
 });
 const RequestedItems = v.pipe(v.array(RequestedItemInput, 'must be a list of items'), v.maxLength(100, 'must list at most 100 items'));

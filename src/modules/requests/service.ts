@@ -72,10 +72,11 @@ function planItem(ctx: AppContext, caller: Caller, input: CreateRequestInput, ta
   const { resources, groups, access, accessRules } = ctx.stores;
   const row = type === 'resource' ? resources.getRow(entry.id) : groups.getRow(entry.id);
   if (!row) throw invalidField(`${path}.id`, `no ${type} with this id`);
+  // Before anything about the item: an unseen one must answer exactly as a missing one.
+  for (const check of ITEM_CHECKS) check(ctx, caller, { type, id: entry.id }, `${path}.id`);
   const level = entry.access_level_remote_id ?? '';
   const levelName = type === 'resource' ? resources.accessLevel(entry.id, level)?.access_level_name : access.groupLevelName(entry.id, level);
   if (levelName === undefined) throw invalidField(`${path}.access_level_remote_id`, `the ${type} offers no access level with this remote id`);
-  for (const check of ITEM_CHECKS) check(ctx, caller, { type, id: entry.id }, `${path}.id`);
   if (type === 'group' && target.type === 'user' && accessRules.isRule(entry.id)) {
     throw invalidField(`${path}.id`, 'is an access rule: its members follow its clauses and cannot be requested');
   }
@@ -110,6 +111,23 @@ function checkCustomMetadata(fields: CreateRequestInput['custom_metadata']): voi
   });
 }
 
+/**
+ * The remote id of the level an entry asks for: its `access_level_remote_id`; without one, the level
+ * named `access_level_name` (deprecated in the reference, but a client may still send it alone, and
+ * granting the default level instead would give them something they did not ask for); else the
+ * default level. An item the caller cannot see (or that does not exist) is left to planItem.
+ */
+function requestedLevel(ctx: AppContext, caller: Caller, type: 'resource' | 'group', entry: CreateRequestInput['resources'][number], path: string): string | undefined {
+  if (entry.access_level_remote_id !== undefined || entry.access_level_name === undefined) return entry.access_level_remote_id;
+  if (!canSee(ctx, caller, type, entry.id)) return undefined;
+  const levels = type === 'resource' ? ctx.stores.resources.accessLevels(entry.id) : ctx.stores.access.groupLevels(entry.id);
+  const named = levels.filter((level) => level.access_level_name === entry.access_level_name);
+  if (named.length === 1) return named[0]!.access_level_remote_id;
+  throw invalidField(`${path}.access_level_name`, named.length === 0
+    ? `the ${type} offers no access level with this name (give access_level_remote_id)`
+    : `names ${named.length} of the ${type}'s access levels (give access_level_remote_id)`);
+}
+
 /** Checks the whole body and resolves every item's reviewers. Writes nothing; throws 400/403 naming the field. */
 export function planRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput, now: Date): { target: Target; items: ItemPlan[] } {
   if (input.resources.length + input.groups.length === 0) throw invalidField('resources', 'list at least one resource or group');
@@ -121,7 +139,8 @@ export function planRequest(ctx: AppContext, caller: Caller, input: CreateReques
     ...input.resources.map((entry, i) => ['resource', entry, `resources.${i}`] as const),
     ...input.groups.map((entry, i) => ['group', entry, `groups.${i}`] as const),
   ];
-  const items = entries.map(([type, entry, path]) => {
+  const items = entries.map(([type, given, path]) => {
+    const entry = { ...given, access_level_remote_id: requestedLevel(ctx, caller, type, given, path) };
     const key = `${entry.id}\n${entry.access_level_remote_id ?? ''}`;
     if (seen.has(key)) throw invalidField(`${path}.id`, 'requests the same item at the same level a second time');
     seen.add(key);
