@@ -248,6 +248,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: an event stream reports where delivery stands (`delivery`: status, position, lag, consecutive failures, next attempt, last error), so a stream whose receiver keeps failing is visible.',
   },
   {
+    operations: ['PUT /v1/event-streams/{event_stream_id}'],
+    where: 'body.connection',
+    what: 'here, not in the reference',
+    reason: 'A client that sends back the whole EventStream a GET answered has its fields under `connection`; Gatehouse reads them from there too (top-level fields win), so such an update changes what it says instead of silently nothing.',
+  },
+  {
     operations: ['POST /v1/event-streams', 'PUT /v1/event-streams/{event_stream_id}'],
     where: 'body.credentials.hmac_credential_*.created_at',
     what: 'in the reference, not here',

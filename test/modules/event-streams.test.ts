@@ -287,6 +287,19 @@ describe('event streams: delivery', () => {
         assert.equal((await allEventIds(app)).length, count + 1);
         assert.equal(event.sub_events[0].updated_fields, 'name', 'credentials sent back unchanged are not a change');
       }
+      // Or sends back the whole EventStream, fields under `connection` (top-level ones win).
+      {
+        const whole = await streamById(app, signed.event_stream_id);
+        const res = await app.api.put(`/event-streams/${signed.event_stream_id}`, { ...whole, connection: { ...whole.connection, name: 'from connection', enabled: false } });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.deepEqual(res.body.connection, { ...whole.connection, name: 'from connection', enabled: false }, 'same secrets, new name');
+        const wins = await app.api.put(`/event-streams/${signed.event_stream_id}`, { name: 'top level', connection: { ...res.body.connection, name: 'ignored', enabled: true } });
+        assert.equal(wins.body.connection.name, 'top level');
+        assert.equal(wins.body.connection.enabled, true);
+        const bad = await app.api.put(`/event-streams/${signed.event_stream_id}`, { connection: { webhook_url: 'ftp://x.example.com/' } });
+        assert.equal(bad.status, 400);
+        assert.deepEqual(paths(bad.body), ['connection.webhook_url']);
+      }
 
       await tick(app.ctx, app.clock.now());
       const roundTrip = receiver.deliveries.filter((d) => d.path === '/round-trip');

@@ -105,10 +105,23 @@ export const CreateEventStreamInfo = v.object({
 });
 export type CreateEventStreamInput = v.InferOutput<typeof CreateEventStreamInfo>;
 
-export const UpdateEventStreamInfo = v.object({
+const UpdateFields = {
   name: v.optional(Name(200)),
   webhook_url: v.optional(WebhookUrl),
   enabled: v.optional(v.boolean('must be true or false')),
   credentials: v.optional(WebhookCredentials),
-});
+};
+
+/**
+ * The reference's UpdateEventStreamInfo. A client that sends back the whole EventStream a GET
+ * answered has these fields under `connection`: they are read from there too (top-level ones win),
+ * so such a PUT changes what it says instead of silently nothing.
+ */
+export const UpdateEventStreamInfo = v.pipe(
+  v.object({ ...UpdateFields, connection: v.optional(v.object(UpdateFields, 'must be an object')) }),
+  v.transform(({ connection, ...top }) => ({
+    ...connection,
+    ...Object.fromEntries(Object.entries(top).filter(([, value]) => value !== undefined)),
+  }) as v.InferOutput<v.ObjectSchema<typeof UpdateFields, undefined>>),
+);
 export type UpdateEventStreamInput = v.InferOutput<typeof UpdateEventStreamInfo>;
