@@ -21,6 +21,9 @@ function unauthenticated(message: string): AppError {
  * too many bad tokens (config.authFailureLimit per authFailureWindowMs) gets too_many_requests.
  * What the caller may then do (READ_ONLY, organization roles) is enforcePolicy's (policy.ts).
  */
+/** The paths that need a token: /v1 and everything under it, in any case. */
+const API_PATH = /^\/v1(\/|$)/i;
+
 export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
   const { tokens } = ctx.stores;
   const throttle = createFailureThrottle(ctx.config.authFailureLimit, ctx.config.authFailureWindowMs);
@@ -32,7 +35,8 @@ export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
     return unauthenticated(message);
   };
   return (req, _res, next) => {
-    if (!req.path.startsWith('/v1/') && req.path !== '/v1') return next();
+    // Case-insensitive, as the router matches paths: /V1/events reaches the same handler.
+    if (!API_PATH.test(req.path)) return next();
 
     const now = ctx.clock.now();
     const address = req.clientIp;

@@ -36,6 +36,25 @@ describe('authentication', () => {
     assert.equal((await anonymous.get('/no-such-route')).status, 401);
   });
 
+  it('guards /v1 in any case, as the router matches paths in any case: every route, with no token, is 401', async () => {
+    const root = app.url.replace(/\/v1$/, '');
+    const doc = (await (await fetch(`${root}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+    const id = '00000000-0000-4000-8000-000000000000';
+    const problems: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      if (!path.startsWith('/v1')) continue;
+      const filled = path.replace(/\{\w+\}/g, id);
+      for (const variant of [filled.replace(/^\/v1/, '/V1'), filled.toUpperCase().replaceAll(id.toUpperCase(), id)]) {
+        for (const method of Object.keys(operations)) {
+          const res = await fetch(root + variant, { method: method.toUpperCase() });
+          await res.arrayBuffer();
+          if (res.status !== 401) problems.push(`${method.toUpperCase()} ${variant} → ${res.status}`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
   it('accepts the scheme name in any case', async () => {
     const res = await app.api.request('GET', '/users', undefined, { headers: { authorization: `bearer ${app.api.token}` } });
     assert.equal(res.status, 200);
