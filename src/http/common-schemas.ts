@@ -6,11 +6,25 @@ import { parseDateInput, type DateInput } from '../lib/dates.ts';
 export const Uuid = v.pipe(v.string('must be a string'), v.uuid('must be a UUID'));
 
 /** A non-empty string without surrounding whitespace noise, capped so one field cannot fill the database. */
+// NUL is never text (C strings, logs and terminals cut or mangle it); a name is one line, so it takes
+// no control character at all.
+const NUL = /\u0000/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
 export const Text = (max = 1000) =>
-  v.pipe(v.string('must be a string'), v.maxLength(max, `must be at most ${max} characters`));
+  v.pipe(
+    v.string('must be a string'),
+    v.maxLength(max, `must be at most ${max} characters`),
+    v.check((text) => !NUL.test(text), 'must not contain a NUL character'),
+  );
 
 export const Name = (max = 200) =>
-  v.pipe(Text(max), v.trim(), v.minLength(1, 'must not be empty'));
+  v.pipe(
+    Text(max),
+    v.trim(),
+    v.minLength(1, 'must not be empty'),
+    v.check((name) => !CONTROL.test(name), 'must not contain control characters (line breaks, tabs and the like)'),
+  );
 
 /** A whole number carried as query-string text. */
 export const QueryInteger = (min: number, max: number) =>

@@ -80,6 +80,25 @@ describe('client inputs', () => {
       }
     });
 
+    it('a name with a control character, or any text with NUL, → 400 naming the field, nothing stored; line breaks in a description are fine', async () => {
+      const countOwners = async () => (await app.api.get('/owners', { page_size: 1000 })).body.results.length as number;
+      const before = await countOwners();
+      for (const [body, path] of [
+        [{ name: 'a\u0000b' }, 'name'],
+        [{ name: 'two\nlines' }, 'name'],
+        [{ name: 'tab\there' }, 'name'],
+        [{ name: 'ok', description: 'nul \u0000 inside' }, 'description'],
+      ] as const) {
+        const res = await app.api.post('/owners', { user_ids: [], ...body });
+        assert.equal(res.status, 400, JSON.stringify(body));
+        assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), [path], JSON.stringify(body));
+      }
+      assert.equal(await countOwners(), before);
+      const fine = await app.api.post('/owners', { user_ids: [], name: `  ${unique('owner')}  `, description: 'first line\nsecond\tline' });
+      assert.equal(fine.status, 200, JSON.stringify(fine.body));
+      assert.equal(fine.body.description, 'first line\nsecond\tline');
+    });
+
     it('a charset other than UTF-8 → 415, nothing stored', async () => {
       const before = await countUsers();
       for (const charset of ['iso-8859-1', 'utf-16', 'windows-1252']) {
