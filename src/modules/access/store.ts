@@ -79,7 +79,34 @@ function edgeStatements(db: Db, kind: EdgeKindName) {
   };
 }
 
+/**
+ * Where an item's access level is copied (remote id and name): every edge kind held of that item
+ * type, which counts only while live, and bundle items, which always count.
+ */
+const LEVEL_COPIES = {
+  resource: [
+    ...Object.values(EDGE_KINDS).filter((kind) => kind.itemType === 'resource').map((kind) => ({ table: kind.table, item: kind.item, live: true })),
+    { table: 'bundle_resources', item: 'resource_id', live: false },
+  ],
+  group: [
+    ...Object.values(EDGE_KINDS).filter((kind) => kind.itemType === 'group').map((kind) => ({ table: kind.table, item: kind.item, live: true })),
+    { table: 'bundle_groups', item: 'group_id', live: false },
+  ],
+} as const;
+
+function levelCopyStatements(db: Db, type: keyof typeof LEVEL_COPIES) {
+  return LEVEL_COPIES[type].map(({ table, item, live }) => ({
+    uses: db.prepare<{ itemId: string; level: string; now: string }, { n: number }>(
+      `SELECT count(*) AS n FROM ${table} e WHERE e.${item} = @itemId AND e.access_level_remote_id = @level${live ? ` AND ${LIVE('e')}` : ''}`,
+    ),
+    rename: db.prepare<{ itemId: string; level: string; name: string }>(
+      `UPDATE ${table} SET access_level_name = @name WHERE ${item} = @itemId AND access_level_remote_id = @level`,
+    ),
+  }));
+}
+
 export function createAccessStore(db: Db) {
+  const levelCopies = { resource: levelCopyStatements(db, 'resource'), group: levelCopyStatements(db, 'group') };
   const kinds = Object.fromEntries(
     (Object.keys(EDGE_KINDS) as EdgeKindName[]).map((kind) => [kind, edgeStatements(db, kind)]),
   ) as Record<EdgeKindName, ReturnType<typeof edgeStatements>>;
@@ -173,6 +200,14 @@ export function createAccessStore(db: Db) {
     },
     groupLevels(groupId: string): { access_level_name: string; access_level_remote_id: string }[] {
       return [{ access_level_name: '', access_level_remote_id: '' }, ...groupLevels.all(groupId).map((row) => ({ access_level_name: row.name, access_level_remote_id: row.remote_id }))];
+    },
+    /** How many live edges and bundle items use the item's access level `level`. */
+    levelUses(type: 'resource' | 'group', itemId: string, level: string, now: Date): number {
+      return levelCopies[type].reduce((sum, st) => sum + st.uses.get({ itemId, level, now: iso(now) })!.n, 0);
+    },
+    /** Gives every edge and bundle item at the item's level `level` the level's new name. */
+    renameLevel(type: 'resource' | 'group', itemId: string, level: string, name: string): void {
+      for (const st of levelCopies[type]) st.rename.run({ itemId, level, name });
     },
     setGroupLevels(groupId: string, levels: { access_level_name: string; access_level_remote_id: string }[]): void {
       clearGroupLevels.run(groupId);

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { reconcileSessions } from '../access/service.ts';
+import { replaceAccessLevels } from '../access/levels.ts';
 import {
   applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
 } from '../item-settings.ts';
@@ -56,7 +57,7 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
     const id = groups.create(linked.state, ctx.clock.now());
     if (linked.template) applyTemplateLinks(ctx, 'group', id, linked.template);
     groups.setLeaders(id, input.group_leader_user_ids);
-    if (input.access_levels) ctx.stores.access.setGroupLevels(id, input.access_levels);
+    if (input.access_levels) replaceAccessLevels(ctx, 'group', id, input.access_levels, 'access_levels');
     events.record(actor, 'GROUPS_CREATED', [
       {
         sub_event_type: 'GROUPS_CREATED', group_id: id, group_name: state.name, group_type: state.group_type, app_id: appId,
@@ -95,7 +96,7 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
       groups.update(id, linked.state, at);
       if (linked.template) applyTemplateLinks(ctx, 'group', id, linked.template);
       if (item.group_leader_user_ids) groups.setLeaders(id, item.group_leader_user_ids);
-      if (item.access_levels) ctx.stores.access.setGroupLevels(id, item.access_levels);
+      if (item.access_levels) replaceAccessLevels(ctx, 'group', id, item.access_levels, `${path}access_levels`);
       return {
         sub_event_type: 'GROUPS_UPDATED', group_id: id, group_name: next.name,
         updated_fields: Object.keys(item).filter((key) => key !== 'group_id').join(','),

@@ -5,6 +5,7 @@ import type { Actor } from '../events/store.ts';
 import { applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, startBulkItem } from '../item-settings.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
 import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/service.ts';
+import { replaceAccessLevels } from '../access/levels.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_ID_FIELDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
 import { stateFromRow, type ApiResource, type ResourceState } from './store.ts';
@@ -56,7 +57,7 @@ export function createResource(ctx: AppContext, actor: Actor, input: CreateResou
     const linked = templateResourceWrite(ctx, state, input, '');
     const id = resources.create(linked.state, ctx.clock.now());
     if (linked.template) applyTemplateLinks(ctx, 'resource', id, linked.template);
-    if (input.access_levels) resources.setAccessLevels(id, input.access_levels);
+    if (input.access_levels) replaceAccessLevels(ctx, 'resource', id, input.access_levels, 'access_levels');
     events.record(actor, 'RESOURCES_CREATED', [
       {
         sub_event_type: 'RESOURCES_CREATED', resource_id: id, resource_name: state.name, resource_type: state.resource_type,
@@ -100,7 +101,7 @@ export function updateResources(ctx: AppContext, actor: Actor, items: UpdateReso
       const linked = templateResourceWrite(ctx, next, item, path);
       resources.update(id, linked.state, at);
       if (linked.template) applyTemplateLinks(ctx, 'resource', id, linked.template);
-      if (item.access_levels) resources.setAccessLevels(id, item.access_levels);
+      if (item.access_levels) replaceAccessLevels(ctx, 'resource', id, item.access_levels, `${path}access_levels`);
       return {
         sub_event_type: 'RESOURCES_UPDATED', resource_id: id, resource_name: next.name,
         updated_fields: Object.keys(item).filter((key) => key !== 'resource_id').join(','),
