@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createMember, type Member } from '../helpers/requests.ts';
+import { createUser } from '../helpers/fixtures.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
@@ -60,6 +61,9 @@ describe('delegations', () => {
       [{ delegate_user_id: NO_SUCH_ID }, 404, ['delegate_user_id']],
       [{ delegator_user_id: other.user_id }, 403, ['delegator_user_id']],
     ];
+    const suspended = await createUser(app.api);
+    assert.equal((await app.api.put(`/users/${suspended.user_id}`, { hr_idp_status: 'SUSPENDED' })).status, 200);
+    cases.push([{ delegate_user_id: suspended.user_id }, 400, ['delegate_user_id']]);
     const before = await countEvents('DELEGATIONS_CREATED');
     for (const [overrides, status, expected] of cases) {
       const res = await dora.api.post('/delegations', body(overrides));

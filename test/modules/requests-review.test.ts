@@ -139,6 +139,44 @@ describe('reviewing access requests', () => {
     assert.equal(invalid.status, 400);
   });
 
+  it('nor by proxy or through a group: a requester\'s delegate, a member of the target group, a demoted admin in an admin slot', async () => {
+    // The requester is the item's only reviewer and hands their reviews to a friend: still their own request.
+    const bob = await createMember(app);
+    const carol = await createMember(app);
+    const bobsOwner = await ownerOf(app, bob);
+    const reviewedByBob = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [bobsOwner.owner_id] })] })]);
+    const own = await makeRequest(bob.api, { resources: [{ id: reviewedByBob.resource_id }] });
+    const now = app.clock.now();
+    const delegation = await bob.api.post('/delegations', {
+      delegator_user_id: bob.user_id, delegate_user_id: carol.user_id, start_time: now.toISOString(), end_time: new Date(now.getTime() + 3600_000).toISOString(), reason: 'away',
+    });
+    assert.equal(delegation.status, 200, JSON.stringify(delegation.body));
+    const proxy = await approve(carol, own);
+    assert.equal(proxy.status, 403, JSON.stringify(proxy.body));
+    assert.equal((await getRequest(own)).status, 'PENDING');
+    assert.equal(await holding(reviewedByBob.resource_id, bob.user_id), undefined);
+    assert.equal((await approve(undefined, own, 'ADMIN')).body.request.status, 'APPROVED', 'an administrator still can');
+    assert.equal((await app.api.delete(`/delegations/${delegation.body.id}`)).status, 200);
+
+    // A reviewer who is a member of the target group would give themselves access.
+    const team = await createGroup(app.api, { group_leader_user_ids: [alice.user_id] });
+    assert.equal((await app.api.post(`/groups/${team.group_id}/users/${fallbackUser.user_id}`, { duration_minutes: 0 })).status, 200);
+    const forTeam = await makeRequest(alice.api, { resources: [{ id: (await requestableResource(app, fallback.owner_id)).resource_id }], target_group_id: team.group_id });
+    const member = await approve(fallbackUser, forTeam);
+    assert.equal(member.status, 403);
+    assert.match(member.body.message, /member of its target group/);
+    assert.equal((await app.api.delete(`/groups/${team.group_id}/users/${fallbackUser.user_id}`)).status, 200);
+    assert.equal((await approve(fallbackUser, forTeam)).body.request.status, 'APPROVED', 'once out of the group, they review as before');
+
+    // An admin slot counts only while its user is still an administrator.
+    const admin2 = await createMember(app, {}, true);
+    const adminStage = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ require_admin_approval: true })] })]);
+    const needsAdmin = await makeRequest(alice.api, { resources: [{ id: adminStage.resource_id }] });
+    assert.equal((await app.api.put(`/users/${admin2.user_id}`, { organization_role: 'MEMBER' })).status, 200);
+    assert.equal((await approve(admin2, needsAdmin)).status, 403, 'demoted since the request was made');
+    assert.equal((await getRequest(needsAdmin)).status, 'PENDING');
+  });
+
   it('auto-approval approves and grants at once, recorded by Gatehouse', async () => {
     const resource = await requestableResource(app, fallback.owner_id, [config({ auto_approval: true })]);
     const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }], duration_minutes: -1 });

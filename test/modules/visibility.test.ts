@@ -266,6 +266,12 @@ describe('visibility', () => {
         assert.equal(unseen.body.message, absent.body.message.replaceAll(NO_SUCH_ID, id), `${path}?${param}`);
         assert.equal((await app.api.get(path, { [param]: id })).status, 200, `${path}?${param}: an admin sees the item`);
       }
+      // Opening a session on it: the same 404 as for a missing resource, not "you hold no access".
+      const unseen = await outsider.api.post('/sessions', { resource_id: hiddenResource });
+      const absent = await outsider.api.post('/sessions', { resource_id: NO_SUCH_ID });
+      assert.equal(unseen.status, 404, JSON.stringify(unseen.body));
+      assert.deepEqual(unseen.body.details, absent.body.details);
+      assert.equal(unseen.body.message, absent.body.message.replaceAll(NO_SUCH_ID, hiddenResource));
     });
 
     it('filters the access rules list by the visibility of each rule\'s group', async () => {

@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
+import { isOffboarded } from '../access/service.ts';
 import { toApiDelegation, type DelegationRow } from './store.ts';
 import type { CreateDelegationInput } from './schemas.ts';
 
@@ -30,6 +31,9 @@ export function createDelegation(ctx: AppContext, caller: Caller, input: CreateD
   }
   if (!users.exists(input.delegator_user_id)) throw notFound('user', input.delegator_user_id, 'delegator_user_id');
   if (!users.exists(input.delegate_user_id)) throw notFound('user', input.delegate_user_id, 'delegate_user_id');
+  if (isOffboarded(users.get(input.delegate_user_id)!.hr_idp_status)) {
+    throw invalidField('delegate_user_id', 'is suspended, deprovisioned or deleted, so could not review: the reviews would be stranded');
+  }
   if (input.delegate_user_id === input.delegator_user_id) throw invalidField('delegate_user_id', 'must not be the delegator');
   if (input.end_time <= input.start_time) throw invalidField('end_time', 'must be after start_time');
   if (input.end_time <= now.toISOString()) throw invalidField('end_time', 'is already past: the delegation would never be in force');

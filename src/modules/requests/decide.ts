@@ -47,10 +47,16 @@ function pendingRequest(ctx: AppContext, id: string): RequestRow {
   return row;
 }
 
-/** Nobody decides a request they made, or one that gives themselves access — administrators included. */
-function refuseOwnRequest(row: RequestRow, caller: Caller): void {
+/**
+ * Nobody decides a request they made, or one that gives themselves access (as its target user, or
+ * as a member of its target group) — administrators included.
+ */
+function refuseOwnRequest(ctx: AppContext, row: RequestRow, caller: Caller, now: Date): void {
   if (row.requester_id === caller.userId) throw forbidden('nobody reviews their own request; the requester may cancel it');
   if (row.target_user_id === caller.userId) throw forbidden('nobody reviews a request that would give themselves access');
+  if (row.target_group_id !== null && ctx.stores.holdings.groupsOfUser(caller.userId, now).some((g) => g.item_id === row.target_group_id)) {
+    throw forbidden('nobody reviews a request that would give themselves access: you are a member of its target group');
+  }
 }
 
 /**
@@ -105,6 +111,17 @@ function stageComplete(slots: string[], operator: 'AND' | 'OR', rows: ReviewerRo
   return operator === 'AND' ? slots.length > 0 && slots.every((slot) => approved.has(slot)) : approved.size > 0;
 }
 
+/**
+ * Whether a reviewer row may still be acted on: not the requester's or the target's own (their
+ * delegate must not approve for them either: that would be deciding one's own request by proxy),
+ * and an `admin` slot only while its user is still an administrator.
+ */
+function countsNow(ctx: AppContext, row: RequestRow, reviewer: ReviewerRow): boolean {
+  if (reviewer.user_id === row.requester_id || reviewer.user_id === row.target_user_id) return false;
+  if (reviewer.slot === 'admin' && ctx.stores.users.get(reviewer.user_id)?.organization_role !== 'ADMIN') return false;
+  return true;
+}
+
 /** The undecided reviewer rows of current stages the caller may act on (as reviewer or in-force delegate), and whether any were theirs at all. */
 function callerRows(ctx: AppContext, row: RequestRow, caller: Caller, now: Date) {
   const { requests } = ctx.stores;
@@ -113,7 +130,8 @@ function callerRows(ctx: AppContext, row: RequestRow, caller: Caller, now: Date)
     const item = items.find((i) => i.position === r.item_position)!;
     return item.current_stage <= item.stage_count && r.stage_index === item.current_stage;
   };
-  const mine = requests.reviewers(row.id).filter(current).map((r) => ({ row: r, acting: effectiveReviewer(ctx, r.user_id, now) }))
+  const mine = requests.reviewers(row.id).filter(current).filter((r) => countsNow(ctx, row, r))
+    .map((r) => ({ row: r, acting: effectiveReviewer(ctx, r.user_id, now) }))
     .filter(({ row: r, acting }) => acting.userId === caller.userId || r.acted_by_user_id === caller.userId);
   return { items, mine, open: mine.filter(({ row: r }) => r.status === 'PENDING') };
 }
@@ -129,7 +147,7 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
     const row = pendingRequest(ctx, id);
-    refuseOwnRequest(row, caller);
+    refuseOwnRequest(ctx, row, caller, now);
     if (comment !== undefined && comment.trim() !== '') requests.addComment(id, caller.userId, comment, now);
     if (level === 'ADMIN') {
       if (caller.role !== 'ADMIN') throw forbidden('only an administrator may approve at level ADMIN');
@@ -172,7 +190,7 @@ export function denyRequest(ctx: AppContext, caller: Caller, id: string, comment
   ctx.db.transaction(() => {
     const now = ctx.clock.now();
     const row = pendingRequest(ctx, id);
-    refuseOwnRequest(row, caller);
+    refuseOwnRequest(ctx, row, caller, now);
     const { open, mine } = callerRows(ctx, row, caller, now);
     if (level === 'ADMIN' && caller.role !== 'ADMIN') throw forbidden('only an administrator may deny at level ADMIN');
     if (mine.length === 0 && caller.role !== 'ADMIN') throw forbidden('you are not a reviewer of the current stage of any item of this request (nor a delegate of one)');

@@ -6,6 +6,7 @@ import { NEVER } from '../access/edges.ts';
 import { accessLevelName } from '../access/service.ts';
 import type { ApiSession } from './store.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
+import { assertVisible } from '../visibility/service.ts';
 
 export interface OpenSessionInput {
   resourceId: string;
@@ -31,11 +32,12 @@ const sessionSubEvent = (type: string, session: ApiSession): SubEvent => ({
  * access at that level.
  */
 export function openSession(ctx: AppContext, actor: Actor & ActingAs, input: OpenSessionInput): ApiSession {
-  const { resources, users, holdings, sessions, events } = ctx.stores;
+  const { users, holdings, sessions, events } = ctx.stores;
   const now = ctx.clock.now();
   return ctx.db.transaction(() => {
     requireSelfOrAdmin(actor, input.userId, 'open sessions');
-    if (!resources.exists(input.resourceId)) throw notFound('resource', input.resourceId, 'resource_id');
+    // A resource the caller does not see answers as a missing one (an operator at the CLI sees all).
+    assertVisible(ctx, { userId: actor.userId, role: actor.role ?? 'ADMIN' }, 'resource', input.resourceId, 'resource_id');
     if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
     const levelName = accessLevelName(ctx, 'resource', input.resourceId, input.level);
     // Held directly or through any group: the one definition of effective access.
