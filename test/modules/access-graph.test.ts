@@ -140,6 +140,23 @@ describe('access graph', () => {
       assert.equal(await countEvents('GROUP_USERS_REMOVED') >= 1, true);
     });
 
+    it('a second grant says how to change the first: PUT where there is one, else DELETE and add again', async () => {
+      const group = await createGroup(app.api);
+      const user = await createUser(app.api);
+      const resource = await createResource(app.api);
+      const outer = await createGroup(app.api);
+      const twice = async (path: string, body: Record<string, unknown>) => {
+        assert.equal((await app.api.post(path, body)).status, 200);
+        const again = await app.api.post(path, body);
+        assert.equal(again.status, 409);
+        return again.body.message as string;
+      };
+      assert.match(await twice(`/groups/${group.group_id}/users/${user.user_id}`, { duration_minutes: 0 }), /use PUT \/v1\/groups\/\{group_id\}\/users\/\{user_id\}/);
+      assert.match(await twice(`/resources/${resource.resource_id}/users/${user.user_id}`, { duration_minutes: 0 }), /use PUT \/v1\/resources\/\{resource_id\}\/users\/\{user_id\}/);
+      assert.match(await twice(`/groups/${group.group_id}/resources/${resource.resource_id}`, { duration_minutes: 0 }), /DELETE it and add it again/);
+      assert.match(await twice(`/groups/${group.group_id}/containing-groups`, { containing_group_id: outer.group_id }), /DELETE it and add it again/);
+    });
+
     it('concurrent grants of the same membership leave one live edge', async () => {
       const group = await createGroup(app.api);
       const user = await createUser(app.api);

@@ -16,12 +16,15 @@ export interface EdgeKind {
   itemType: EndType;
   /** Event types recorded when an edge is given, changed, taken away and swept after expiring. */
   events: { added: EventType; updated: EventType; removed: EventType; expired: EventType };
+  /** How a client changes the duration of an edge it holds (said when it grants it twice). */
+  toChange: string;
 }
 
 export const EDGE_KINDS = {
   resource_user: {
     table: 'resource_users', principal: 'user_id', principalType: 'user', item: 'resource_id', itemType: 'resource',
     events: { added: 'RESOURCE_USERS_ADDED', updated: 'RESOURCE_USERS_UPDATED', removed: 'RESOURCE_USERS_REMOVED', expired: 'RESOURCE_USERS_EXPIRED' },
+    toChange: 'use PUT /v1/resources/{resource_id}/users/{user_id} to change its duration',
   },
   resource_nhi: {
     table: 'resource_non_human_identities', principal: 'non_human_identity_id', principalType: 'resource', item: 'resource_id', itemType: 'resource',
@@ -29,18 +32,22 @@ export const EDGE_KINDS = {
       added: 'RESOURCE_NON_HUMAN_IDENTITIES_ADDED', updated: 'RESOURCE_NON_HUMAN_IDENTITIES_UPDATED',
       removed: 'RESOURCE_NON_HUMAN_IDENTITIES_REMOVED', expired: 'RESOURCE_NON_HUMAN_IDENTITIES_EXPIRED',
     },
+    toChange: 'to change its duration, DELETE it and add it again',
   },
   group_user: {
     table: 'group_users', principal: 'user_id', principalType: 'user', item: 'group_id', itemType: 'group',
     events: { added: 'GROUP_USERS_ADDED', updated: 'GROUP_USERS_UPDATED', removed: 'GROUP_USERS_REMOVED', expired: 'GROUP_USERS_EXPIRED' },
+    toChange: 'use PUT /v1/groups/{group_id}/users/{user_id} to change its duration',
   },
   group_resource: {
     table: 'group_resources', principal: 'group_id', principalType: 'group', item: 'resource_id', itemType: 'resource',
     events: { added: 'GROUP_RESOURCES_ADDED', updated: 'GROUP_RESOURCES_UPDATED', removed: 'GROUP_RESOURCES_REMOVED', expired: 'GROUP_RESOURCES_EXPIRED' },
+    toChange: 'to change its duration, DELETE it and add it again',
   },
   group_group: {
     table: 'group_groups', principal: 'group_id', principalType: 'group', item: 'containing_group_id', itemType: 'group',
     events: { added: 'GROUPS_ADDED_TO_GROUPS', updated: 'GROUPS_UPDATED_IN_GROUPS', removed: 'GROUPS_REMOVED_FROM_GROUPS', expired: 'GROUPS_IN_GROUPS_EXPIRED' },
+    toChange: 'to change its duration, DELETE it and add it again',
   },
 } as const satisfies Record<string, EdgeKind>;
 

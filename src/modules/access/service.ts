@@ -157,7 +157,7 @@ export function writeGrant(ctx: AppContext, actor: Actor, input: GrantInput): Ed
   }
   const held = access.live(kind, key, now)!;
   if (input.whenHeld === 'refuse') {
-    throw new AppError('conflict', `${paths.principal.replace(/_id$/, '')} ${key.principalId} already holds this access; use PUT to change its duration`, [
+    throw new AppError('conflict', `${paths.principal.replace(/_id$/, '')} ${key.principalId} already holds this access; ${k.toChange}`, [
       { path: paths.principal, message: 'already holds this access at this access level' },
     ]);
   }
