@@ -157,6 +157,32 @@ describe('access graph', () => {
       assert.match(await twice(`/groups/${group.group_id}/containing-groups`, { containing_group_id: outer.group_id }), /DELETE it and add it again/);
     });
 
+    it('deleting a group or resource records the access that ended with it, findable by either end', async () => {
+      const [group, inner, outer] = [await createGroup(app.api), await createGroup(app.api), await createGroup(app.api)];
+      const user = await createUser(app.api);
+      const [resource, other] = [await createResource(app.api), await createResource(app.api)];
+      assert.equal((await app.api.post(`/groups/${group.group_id}/users/${user.user_id}`, { duration_minutes: 0 })).status, 200);
+      assert.equal((await app.api.post(`/groups/${group.group_id}/resources/${other.resource_id}`, { duration_minutes: 0 })).status, 200);
+      assert.equal((await app.api.post(`/groups/${group.group_id}/containing-groups`, { containing_group_id: outer.group_id })).status, 200);
+      assert.equal((await app.api.post(`/groups/${inner.group_id}/containing-groups`, { containing_group_id: group.group_id })).status, 200);
+      assert.equal((await app.api.delete(`/groups/${group.group_id}`)).status, 200);
+      const [deleted] = (await app.api.get('/events', { event_type_filter: 'GROUPS_DELETED', object_filter: group.group_id })).body.results;
+      assert.deepEqual(deleted.sub_events.map((e: { sub_event_type: string }) => e.sub_event_type).sort(), [
+        'GROUPS_DELETED', 'GROUPS_REMOVED_FROM_GROUPS', 'GROUPS_REMOVED_FROM_GROUPS', 'GROUP_RESOURCES_REMOVED', 'GROUP_USERS_REMOVED',
+      ]);
+      for (const end of [user.user_id, other.resource_id, inner.group_id, outer.group_id]) {
+        const found = (await app.api.get('/events', { event_type_filter: 'GROUPS_DELETED', object_filter: end })).body.results;
+        assert.deepEqual(found.map((e: { event_id: string }) => e.event_id), [deleted.event_id], end);
+      }
+
+      assert.equal((await app.api.post(`/resources/${resource.resource_id}/users/${user.user_id}`, { duration_minutes: 0 })).status, 200);
+      assert.equal((await app.api.post(`/groups/${inner.group_id}/resources/${resource.resource_id}`, { duration_minutes: 0 })).status, 200);
+      assert.equal((await app.api.delete(`/resources/${resource.resource_id}`)).status, 200);
+      const [gone] = (await app.api.get('/events', { event_type_filter: 'RESOURCES_DELETED', object_filter: user.user_id })).body.results;
+      assert.deepEqual(gone.sub_events.map((e: { sub_event_type: string }) => e.sub_event_type).sort(), ['GROUP_RESOURCES_REMOVED', 'RESOURCES_DELETED', 'RESOURCE_USERS_REMOVED']);
+      assert.equal(gone.sub_events.find((e: { sub_event_type: string }) => e.sub_event_type === 'RESOURCE_USERS_REMOVED').resource_name, resource.name, 'names read before the delete');
+    });
+
     it('concurrent grants of the same membership leave one live edge', async () => {
       const group = await createGroup(app.api);
       const user = await createUser(app.api);

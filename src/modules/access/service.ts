@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { EDGE_KINDS, NEVER, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
+import { EDGE_KIND_NAMES, EDGE_KINDS, NEVER, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
 import type { EdgeRow } from './store.ts';
 import { SYSTEM_ACTOR } from './sweep.ts';
 
@@ -340,6 +340,24 @@ export function setGroupResources(ctx: AppContext, actor: Actor, groupId: string
  * including rule memberships) and ends their open sessions. Returns the sub-events to record with
  * the status change; call inside its transaction.
  */
+/**
+ * A `…_REMOVED` sub-event for every live edge with resource or group `id` at either end. Read it
+ * before deleting the item (its edges go with it, by foreign key), so the trail shows the access that
+ * ended with it, as offboarding does for a user.
+ */
+export function edgesEndingWith(ctx: AppContext, type: 'resource' | 'group', id: string, now: Date): SubEvent[] {
+  const { access } = ctx.stores;
+  const sub: SubEvent[] = [];
+  for (const kind of EDGE_KIND_NAMES) {
+    const k = EDGE_KINDS[kind];
+    const rows = new Map<number, EdgeRow>();
+    if (k.principalType === type) for (const row of access.liveOfPrincipal(kind, id, now)) rows.set(row.seq, row);
+    if (k.itemType === type) for (const row of access.liveOfItem(kind, id, now)) rows.set(row.seq, row);
+    for (const row of rows.values()) sub.push(edgeSubEvent(ctx, kind, k.events.removed, row));
+  }
+  return sub;
+}
+
 export function offboardUser(ctx: AppContext, userId: string, now: Date): SubEvent[] {
   const { access } = ctx.stores;
   const sub: SubEvent[] = [];

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { reconcileSessions } from '../access/service.ts';
+import { edgesEndingWith, reconcileSessions } from '../access/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
 import {
   applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
@@ -119,9 +119,11 @@ export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
     if (!row) throw notFound('group', id);
     refuseIfNamedInConfigurations(ctx, 'group', id, 'group_id');
     refuseIfBound(ctx, id, 'group_id');
+    const now = ctx.clock.now();
+    const removed = edgesEndingWith(ctx, 'group', id, now);
     groups.delete(id);
     // Its memberships and grants went with it: sessions that relied on them end now.
-    const ended = reconcileSessions(ctx, {}, ctx.clock.now());
-    events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }, ...ended]);
+    const ended = reconcileSessions(ctx, {}, now);
+    events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }, ...removed, ...ended]);
   }).immediate();
 }

@@ -6,6 +6,7 @@ import { applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFA
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
 import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
+import { edgesEndingWith } from '../access/service.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_ID_FIELDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
 import { stateFromRow, type ApiResource, type ResourceState } from './store.ts';
@@ -128,9 +129,11 @@ export function deleteResource(ctx: AppContext, actor: Actor, id: string): void 
         { path: 'resource_id', message: 'has child resources' },
       ]);
     }
+    const removed = edgesEndingWith(ctx, 'resource', id, ctx.clock.now());
     resources.delete(id);
     events.record(actor, 'RESOURCES_DELETED', [
       { sub_event_type: 'RESOURCES_DELETED', resource_id: id, resource_name: row.name, app_id: row.app_id },
+      ...removed,
     ]);
   }).immediate();
 }
