@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createBundle, createGroup, createMessageChannel, createOwner, createResource, createUser, unique } from '../helpers/fixtures.ts';
+import { config, requestableResource, stage } from '../helpers/requests.ts';
+import { createApp, createBundle, createGroup, createMessageChannel, createOwner, createResource, createToken, createUser, unique } from '../helpers/fixtures.ts';
 
 const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
@@ -332,6 +333,39 @@ describe('owners', () => {
       assert.equal((await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [user.user_id] })).status, 200);
       const relinked = await app.api.put('/owners', { owners: [{ owner_id: owner.owner_id, source_group_id: group.group_id }] });
       assert.equal(relinked.body.owners[0].source_group_id, group.group_id);
+      assert.deepEqual((await app.api.get(`/owners/${owner.owner_id}/users`)).body.users, [], 'the listed user no longer counts: the group has no members');
+    });
+
+    it('with a source group, its users are the group\'s members now (nesting included): they review, see what it administers, and the group cannot go', async () => {
+      const [team, subteam] = [await createGroup(app.api), await createGroup(app.api)];
+      const [lead, dev, outsider] = [await createUser(app.api), await createUser(app.api), await createUser(app.api)];
+      assert.equal((await app.api.post(`/groups/${team.group_id}/users/${lead.user_id}`, { duration_minutes: 0 })).status, 200);
+      assert.equal((await app.api.post(`/groups/${subteam.group_id}/users/${dev.user_id}`, { duration_minutes: 10 })).status, 200);
+      assert.equal((await app.api.post(`/groups/${subteam.group_id}/containing-groups`, { containing_group_id: team.group_id })).status, 200);
+      const owner = await createOwner(app.api, { source_group_id: team.group_id });
+      const users = async () => (await app.api.get(`/owners/${owner.owner_id}/users`)).body.users.map((u: { user_id: string }) => u.user_id);
+      assert.deepEqual(await users(), [lead.user_id, dev.user_id].sort());
+
+      // They review for the owner.
+      const resource = await requestableResource(app, owner.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [owner.owner_id] })] })]);
+      const asAdmin = await app.api.post('/requests', { resources: [{ id: resource.resource_id }], groups: [], reason: 'x', duration_minutes: 60, target_user_id: outsider.user_id });
+      assert.equal(asAdmin.status, 200, JSON.stringify(asAdmin.body));
+      const stages = (await app.api.get(`/requests/${asAdmin.body.id}`)).body.reviewer_stages[0].stages;
+      assert.deepEqual(stages[0].reviewers.map((r: { id: string }) => r.id).sort(), [lead.user_id, dev.user_id].sort());
+
+      // They see a LIMITED item the owner administers; someone outside the group does not.
+      assert.equal((await app.api.put(`/resources/${resource.resource_id}/visibility`, { visibility: 'LIMITED', visibility_group_ids: [] })).status, 200);
+      const as = async (userId: string) => app.api.as((await createToken(app.api, { user_id: userId })).secret);
+      assert.equal((await (await as(dev.user_id)).get(`/resources/${resource.resource_id}`)).status, 200);
+      assert.equal((await (await as(outsider.user_id)).get(`/resources/${resource.resource_id}`)).status, 404);
+
+      // Membership is read now: an expired one no longer counts.
+      app.clock.advance(11 * 60_000);
+      assert.deepEqual(await users(), [lead.user_id]);
+
+      const refused = await app.api.delete(`/groups/${team.group_id}`);
+      assert.equal(refused.status, 409);
+      assert.deepEqual(paths(refused.body), ['group_id']);
     });
 
     it('validates the body and the owner', async () => {

@@ -1,6 +1,6 @@
 // Use cases that write groups: reference checks, then one transaction with the audit event.
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { edgesEndingWith, reconcileSessions } from '../access/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
@@ -112,6 +112,15 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
  * Throws not_found for an unknown id, conflict while a request configuration names it or it belongs
  * to a group binding.
  */
+/** Throws conflict naming `group_id` while an owner takes its users from the group. */
+function refuseIfOwnersSource(ctx: AppContext, groupId: string): void {
+  const owner = ctx.stores.owners.withSourceGroup(groupId);
+  if (owner === undefined) return;
+  throw new AppError('conflict', `group ${groupId} is the source of owner ${owner.id}'s users ("${owner.name}"); clear that owner's source_group_id first`, [
+    { path: 'group_id', message: `is the source group of owner ${owner.id}` },
+  ]);
+}
+
 export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
   const { groups, events } = ctx.stores;
   ctx.db.transaction(() => {
@@ -119,6 +128,7 @@ export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
     if (!row) throw notFound('group', id);
     refuseIfNamedInConfigurations(ctx, 'group', id, 'group_id');
     refuseIfBound(ctx, id, 'group_id');
+    refuseIfOwnersSource(ctx, id);
     const now = ctx.clock.now();
     const removed = edgesEndingWith(ctx, 'group', id, now);
     groups.delete(id);

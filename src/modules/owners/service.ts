@@ -158,7 +158,33 @@ export function deleteOwner(ctx: AppContext, actor: Actor, ownerId: string): voi
 
 /** The owner's users in escalation order. */
 export function ownerUsers(ctx: AppContext, ownerId: string): ApiUser[] {
-  return ctx.stores.owners.users(ownerId);
+  const row = ctx.stores.owners.get(ownerId);
+  if (row?.source_group_id == null) return ctx.stores.owners.users(ownerId);
+  return ownerUserIds(ctx, ownerId).map((id) => ctx.stores.users.get(id)!);
+}
+
+/** Members read per page while listing a source group's members. */
+const MEMBERS_PAGE = 1000;
+
+/**
+ * The owner's users: its listed users in escalation order or, while it has a `source_group_id`, the
+ * users who hold that group now (directly or through nesting: the access graph's one definition), by
+ * user id. An unknown owner has none.
+ */
+export function ownerUserIds(ctx: AppContext, ownerId: string): string[] {
+  const { owners, holdings } = ctx.stores;
+  const row = owners.get(ownerId);
+  if (!row) return [];
+  if (row.source_group_id === null) return owners.userIds(ownerId);
+  const now = ctx.clock.now();
+  const ids: string[] = [];
+  for (let after = ''; ;) {
+    const page = holdings.holdersOf('group', row.source_group_id, now, after, MEMBERS_PAGE);
+    const fresh = [...new Set(page.map((holding) => holding.user_id))].filter((id) => id > after);
+    ids.push(...fresh);
+    if (fresh.length === 0 || new Set(page.map((holding) => holding.user_id)).size < MEMBERS_PAGE) return ids;
+    after = fresh.at(-1)!;
+  }
 }
 
 /**

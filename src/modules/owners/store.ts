@@ -83,6 +83,7 @@ export function createOwnerStore(db: Db) {
     'SELECT u.* FROM owner_users o JOIN users u ON u.id = o.user_id WHERE o.owner_id = ? ORDER BY o.position',
   );
   const clearUsers = db.prepare<[string]>('DELETE FROM owner_users WHERE owner_id = ?');
+  const bySourceGroup = db.prepare<[string], OwnerRow>('SELECT * FROM owners WHERE source_group_id = ? ORDER BY seq LIMIT 1');
   const insertUser = db.prepare<[string, string, number]>(
     'INSERT INTO owner_users (owner_id, user_id, position) VALUES (?, ?, ?)',
   );
@@ -142,6 +143,10 @@ export function createOwnerStore(db: Db) {
     setUsers(ownerId: string, ids: string[]): void {
       clearUsers.run(ownerId);
       ids.forEach((userId, position) => insertUser.run(ownerId, userId, position));
+    },
+    /** An owner (the oldest) whose users come from group `groupId`, if any. */
+    withSourceGroup(groupId: string): OwnerRow | undefined {
+      return bySourceGroup.get(groupId);
     },
     owned(ownerId: string): OwnedCounts {
       return owned.get({ id: ownerId })!;

@@ -2,6 +2,7 @@
 // else the default one, and its stages resolved to users — with the reason each was chosen.
 import type { AppContext } from '../../context.ts';
 import type { RequestConfigurationInput, RequestSettings } from '../item-settings.ts';
+import { ownerUserIds } from '../owners/service.ts';
 
 export interface PlannedReviewer {
   /** What an AND stage needs every one of: `owner:<id>`, `user:<id>`, `manager`, `admin`. */
@@ -87,10 +88,10 @@ export function resolveStages(ctx: AppContext, chosen: ChosenConfiguration, admi
   const { owners, users, requests } = ctx.stores;
   const ownerName = (id: string) => owners.get(id)?.name ?? id;
   const adminOwner = (slot: string, because: string): PlannedReviewer[] =>
-    owners.userIds(adminOwnerId).map((userId) => ({ slot, userId, reason: `${because}; the item's admin owner "${ownerName(adminOwnerId)}" reviews instead` }));
+    ownerUserIds(ctx, adminOwnerId).map((userId) => ({ slot, userId, reason: `${because}; the item's admin owner "${ownerName(adminOwnerId)}" reviews instead` }));
   if (chosen.stages.length === 0) {
     const slot = `owner:${adminOwnerId}`;
-    const reviewers = owners.userIds(adminOwnerId).map((userId) => ({
+    const reviewers = ownerUserIds(ctx, adminOwnerId).map((userId) => ({
       slot, userId, reason: `a user of the item's admin owner "${ownerName(adminOwnerId)}": the configuration has no reviewer stages`,
     }));
     return [{ stage: 1, operator: 'OR', slots: [slot], reviewers }];
@@ -107,7 +108,7 @@ export function resolveStages(ctx: AppContext, chosen: ChosenConfiguration, admi
     };
     for (const ownerId of stage.owner_ids) {
       const slot = `owner:${ownerId}`;
-      fill(slot, owners.userIds(ownerId).map((userId) => ({ slot, userId, reason: `a user of owner "${ownerName(ownerId)}"` })),
+      fill(slot, ownerUserIds(ctx, ownerId).map((userId) => ({ slot, userId, reason: `a user of owner "${ownerName(ownerId)}"` })),
         `owner "${ownerName(ownerId)}" has no users`);
     }
     for (const userId of stage.service_user_ids) {

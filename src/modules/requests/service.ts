@@ -11,6 +11,7 @@ import { chooseConfiguration, resolveStages, targetGroups, type ChosenConfigurat
 import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, requestSubEvents } from './decide.ts';
 import { toApiRequest } from './view.ts';
+import { ownerUserIds } from '../owners/service.ts';
 
 export interface ItemPlan {
   path: string;
@@ -43,7 +44,7 @@ function forbidden(path: string, message: string): AppError {
 
 /** The target and whether the caller may request for it. Throws validation_failed or forbidden naming the field. */
 function checkTarget(ctx: AppContext, caller: Caller, input: CreateRequestInput): Target {
-  const { users, groups, owners } = ctx.stores;
+  const { users, groups } = ctx.stores;
   if (input.target_user_id !== undefined && input.target_group_id !== undefined) {
     throw invalidField('target_group_id', 'give target_user_id or target_group_id, not both');
   }
@@ -52,7 +53,7 @@ function checkTarget(ctx: AppContext, caller: Caller, input: CreateRequestInput)
     const group = groups.get(id);
     if (!group) throw invalidField('target_group_id', 'no group with this id');
     const leads = group.group_leader_user_ids.includes(caller.userId);
-    const administers = owners.userIds(group.admin_owner_id).includes(caller.userId);
+    const administers = ownerUserIds(ctx, group.admin_owner_id).includes(caller.userId);
     if (caller.role !== 'ADMIN' && !leads && !administers) {
       throw forbidden('target_group_id', 'a member may request for a group only as its leader or a user of its admin owner');
     }

@@ -44,7 +44,8 @@ export const VIEWER_GROUPS_CTE = `
 /**
  * The condition that user @viewer sees the row of `kind` in the query's `table` (which must be named
  * by its own name, and the query must define VIEWER_GROUPS_CTE): the item is GLOBAL, or the viewer is
- * in one of its visibility groups, is a user of its admin owner, or holds it (live at @now). Admins
+ * in one of its visibility groups, is a user of its admin owner (a listed user or, for an owner with
+ * a source group, a member of that group: owners/service.ts ownerUserIds), or holds it (live at @now). Admins
  * are never filtered: callers use a statement without this condition for them.
  * Each IN (…) is uncorrelated, so SQLite builds it once per statement, not per row.
  */
@@ -59,7 +60,9 @@ export function visibleToViewer(kind: VisibleKind): string {
         : '';
   return `(${table}.visibility = 'GLOBAL'
     OR ${table}.id IN (SELECT l.${itemColumn} FROM ${links} l WHERE l.${groupColumn} IN (SELECT group_id FROM viewer_groups))
-    OR ${table}.admin_owner_id IN (SELECT ou.owner_id FROM owner_users ou WHERE ou.user_id = @viewer)
+    OR ${table}.admin_owner_id IN (SELECT ou.owner_id FROM owner_users ou WHERE ou.user_id = @viewer
+                                   AND ou.owner_id IN (SELECT o.id FROM owners o WHERE o.source_group_id IS NULL))
+    OR ${table}.admin_owner_id IN (SELECT o.id FROM owners o WHERE o.source_group_id IN (SELECT group_id FROM viewer_groups))
     ${held})`;
 }
 
