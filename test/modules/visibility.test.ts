@@ -243,6 +243,10 @@ describe('visibility', () => {
         assert.equal(unseen.body.message, absent.body.message.replaceAll(NO_SUCH_ID, hidden[unseen.body.details[0].path]!), route);
         // An admin sees the item: whatever the route answers them, it is not "no such item".
         assert.notEqual((await app.api.get(fill(hidden))).body.message, unseen.body.message, `${route}: an admin sees the item`);
+        // The router decodes parameters, so the guard must too: %63 is "c", %2D is "-".
+        const encoded = Object.fromEntries(Object.entries(hidden).map(([name, id]) => [name, id.replace(/^./, (c) => `%${c.charCodeAt(0).toString(16)}`).replace('-', '%2D')]));
+        const sneaky = await outsider.api.get(fill(encoded));
+        assert.equal(sneaky.status, 404, `${route} percent-encoded: ${JSON.stringify(sneaky.body)}`);
       }
     });
 

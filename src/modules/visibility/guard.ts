@@ -20,6 +20,15 @@ export const ITEM_PARAMS: Readonly<Record<string, VisibleKind>> = {
   bundle_id: 'bundle',
 };
 
+/** A path segment percent-decoded as the router decodes parameters; undecodable ones stay as they are (the handler refuses them). */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The template's `:param` segments paired with the path's values (the template matched the path). */
 function itemsNamed(template: string, path: string): Array<{ param: string; kind: VisibleKind; id: string }> {
   const names = template.split('/');
@@ -28,7 +37,9 @@ function itemsNamed(template: string, path: string): Array<{ param: string; kind
   names.forEach((segment, i) => {
     const param = segment.startsWith(':') ? segment.slice(1) : undefined;
     const kind = param === undefined ? undefined : ITEM_PARAMS[param];
-    const id = values[i] ?? '';
+    // The router hands handlers the decoded value, so the guard must judge that one: /resources/%63f…
+    // names the same resource as /resources/cf….
+    const id = decoded(values[i] ?? '');
     // A malformed id is left to the handler, which answers 400 naming the parameter.
     if (param !== undefined && kind !== undefined && isUuid(id)) found.push({ param, kind, id: id.toLowerCase() });
   });
