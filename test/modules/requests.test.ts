@@ -151,6 +151,13 @@ describe('access requests', () => {
       assert.equal(forLed.target_group_id, led.group_id);
       assert.equal('target_user_id' in forLed, false);
       await makeRequest(alice.api, { ...body, target_group_id: administered.group_id });
+      // A group the member cannot see reads as one that does not exist, whether or not they lead it.
+      const hidden = await createGroup(app.api);
+      assert.equal((await app.api.put(`/groups/${hidden.group_id}/visibility`, { visibility: 'LIMITED', visibility_group_ids: [] })).status, 200);
+      const unseen = await postRequest(outsider.api, { ...body, target_group_id: hidden.group_id });
+      const missing = await postRequest(outsider.api, { ...body, target_group_id: NO_SUCH_ID });
+      assert.equal(unseen.status, 400);
+      assert.deepEqual(unseen.body.details, missing.body.details);
       await makeRequest(app.api, { ...body, target_user_id: outsider.user_id }); // admins may target anyone
     });
 
@@ -213,7 +220,7 @@ describe('access requests', () => {
       const noComment = await rita.api.post(`/requests/${id}/deny`, {});
       assert.equal(noComment.status, 400);
       assert.deepEqual(paths(noComment.body), ['comment']);
-      assert.equal((await outsider.api.post(`/requests/${id}/deny`, { comment: 'no' })).status, 403, 'not a reviewer');
+      assert.equal((await outsider.api.post(`/requests/${id}/deny`, { comment: 'no' })).status, 404, 'no part in the request: it reads as missing');
       assert.equal((await alice.api.post(`/requests/${id}/deny`, { comment: 'no' })).status, 403, 'the requester cancels, not denies');
       assert.equal(await countEvents('REQUESTS_DENIED'), 0);
 
@@ -234,7 +241,7 @@ describe('access requests', () => {
     it('the requester or an admin cancels (a member who is neither gets 403); a canceled request cannot be approved', async () => {
       const resource = await requestableResource(app, adminOwner.owner_id);
       const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
-      assert.equal((await outsider.api.post(`/requests/${id}/cancel`)).status, 403);
+      assert.equal((await outsider.api.post(`/requests/${id}/cancel`)).status, 404);
       assert.equal((await rita.api.post(`/requests/${id}/cancel`)).status, 403, 'a reviewer denies, never cancels');
       const res = await alice.api.post(`/requests/${id}/cancel`);
       assert.equal(res.status, 200);
@@ -251,7 +258,7 @@ describe('access requests', () => {
     it('the requester, a reviewer and admins comment; anyone else gets 403; comments read back in order', async () => {
       const resource = await requestableResource(app, adminOwner.owner_id);
       const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
-      assert.equal((await outsider.api.post(`/requests/${id}/comments`, { comment: 'me too' })).status, 403);
+      assert.equal((await outsider.api.post(`/requests/${id}/comments`, { comment: 'me too' })).status, 404);
       const empty = await alice.api.post(`/requests/${id}/comments`, { comment: ' ' });
       assert.equal(empty.status, 400);
       assert.deepEqual(paths(empty.body), ['comment']);

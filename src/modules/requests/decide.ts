@@ -39,11 +39,30 @@ export function requestSubEvents(ctx: AppContext, type: string, row: RequestRow,
   return [request, ...items];
 }
 
-/** Loads a request for a decision: 404 when unknown, 409 when it is no longer PENDING. */
-function pendingRequest(ctx: AppContext, id: string): RequestRow {
-  const row = ctx.stores.requests.get(id);
-  if (!row) throw new AppError('not_found', `request ${id} was not found`, [{ path: 'id', message: 'no request with this id' }]);
+/**
+ * Loads a request the caller may act on: 404 when unknown or, for a member, when they take no part
+ * in it (as reading it answers: docs/requests.md "Who may read"), else the row.
+ */
+function requestFor(ctx: AppContext, caller: Caller, id: string, now: Date): RequestRow {
+  const { requests } = ctx.stores;
+  const row = requests.get(id);
+  if (!row || (caller.role !== 'ADMIN' && !requests.involves(id, caller.userId, now))) {
+    throw new AppError('not_found', `request ${id} was not found`, [{ path: 'id', message: 'no request with this id' }]);
+  }
+  return row;
+}
+
+/**
+ * Loads a request for a decision: as requestFor, then 409 when it is no longer PENDING, or when its
+ * pending time is up (the timeout job cancels it at its next run; nobody decides it meanwhile).
+ */
+function pendingRequest(ctx: AppContext, caller: Caller, id: string, now: Date): RequestRow {
+  const row = requestFor(ctx, caller, id, now);
   if (row.status !== 'PENDING') throw new AppError('conflict', `request ${id} is already ${row.status}; a decided request cannot change`);
+  const timeout = ctx.config.requestTimeoutMinutes;
+  if (timeout > 0 && Date.parse(row.created_at) + timeout * 60_000 <= now.getTime()) {
+    throw new AppError('conflict', `request ${id} was pending for ${timeout} minutes and has timed out; it is being canceled`);
+  }
   return row;
 }
 
@@ -54,9 +73,14 @@ function pendingRequest(ctx: AppContext, id: string): RequestRow {
 function refuseOwnRequest(ctx: AppContext, row: RequestRow, caller: Caller, now: Date): void {
   if (row.requester_id === caller.userId) throw forbidden('nobody reviews their own request; the requester may cancel it');
   if (row.target_user_id === caller.userId) throw forbidden('nobody reviews a request that would give themselves access');
-  if (row.target_group_id !== null && ctx.stores.holdings.groupsOfUser(caller.userId, now).some((g) => g.item_id === row.target_group_id)) {
+  if (inTargetGroup(ctx, row, caller.userId, now)) {
     throw forbidden('nobody reviews a request that would give themselves access: you are a member of its target group');
   }
+}
+
+/** Whether `userId` holds the request's target group at `now` (directly or through nesting). */
+function inTargetGroup(ctx: AppContext, row: RequestRow, userId: string, now: Date): boolean {
+  return row.target_group_id !== null && ctx.stores.holdings.groupsOfUser(userId, now).some((g) => g.item_id === row.target_group_id);
 }
 
 /**
@@ -112,12 +136,14 @@ function stageComplete(slots: string[], operator: 'AND' | 'OR', rows: ReviewerRo
 }
 
 /**
- * Whether a reviewer row may still be acted on: not the requester's or the target's own (their
- * delegate must not approve for them either: that would be deciding one's own request by proxy),
+ * Whether a reviewer row may still be acted on: not the requester's, the target user's or a target
+ * group member's own (their delegate must not approve for them either: that would be deciding one's
+ * own request by proxy),
  * and an `admin` slot only while its user is still an administrator.
  */
-function countsNow(ctx: AppContext, row: RequestRow, reviewer: ReviewerRow): boolean {
+function countsNow(ctx: AppContext, row: RequestRow, reviewer: ReviewerRow, now: Date): boolean {
   if (reviewer.user_id === row.requester_id || reviewer.user_id === row.target_user_id) return false;
+  if (inTargetGroup(ctx, row, reviewer.user_id, now)) return false;
   if (reviewer.slot === 'admin' && ctx.stores.users.get(reviewer.user_id)?.organization_role !== 'ADMIN') return false;
   return true;
 }
@@ -130,7 +156,7 @@ function callerRows(ctx: AppContext, row: RequestRow, caller: Caller, now: Date)
     const item = items.find((i) => i.position === r.item_position)!;
     return item.current_stage <= item.stage_count && r.stage_index === item.current_stage;
   };
-  const mine = requests.reviewers(row.id).filter(current).filter((r) => countsNow(ctx, row, r))
+  const mine = requests.reviewers(row.id).filter(current).filter((r) => countsNow(ctx, row, r, now))
     .map((r) => ({ row: r, acting: effectiveReviewer(ctx, r.user_id, now) }))
     .filter(({ row: r, acting }) => acting.userId === caller.userId || r.acted_by_user_id === caller.userId);
   return { items, mine, open: mine.filter(({ row: r }) => r.status === 'PENDING') };
@@ -146,7 +172,7 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
   const { requests, events } = ctx.stores;
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
-    const row = pendingRequest(ctx, id);
+    const row = pendingRequest(ctx, caller, id, now);
     refuseOwnRequest(ctx, row, caller, now);
     if (comment !== undefined && comment.trim() !== '') requests.addComment(id, caller.userId, comment, now);
     if (level === 'ADMIN') {
@@ -189,7 +215,7 @@ export function denyRequest(ctx: AppContext, caller: Caller, id: string, comment
   const { requests, events } = ctx.stores;
   ctx.db.transaction(() => {
     const now = ctx.clock.now();
-    const row = pendingRequest(ctx, id);
+    const row = pendingRequest(ctx, caller, id, now);
     refuseOwnRequest(ctx, row, caller, now);
     const { open, mine } = callerRows(ctx, row, caller, now);
     if (level === 'ADMIN' && caller.role !== 'ADMIN') throw forbidden('only an administrator may deny at level ADMIN');
@@ -206,7 +232,7 @@ export function cancelRequest(ctx: AppContext, caller: Caller, id: string): void
   const { requests, events } = ctx.stores;
   ctx.db.transaction(() => {
     const now = ctx.clock.now();
-    const row = pendingRequest(ctx, id);
+    const row = pendingRequest(ctx, caller, id, now);
     if (row.requester_id !== caller.userId && caller.role !== 'ADMIN') throw forbidden('only the requester or an administrator may cancel a request');
     requests.decide(id, 'CANCELED', now);
     events.record(caller, 'REQUESTS_CANCELED', requestSubEvents(ctx, 'REQUESTS_CANCELED', requests.get(id)!, { cause: 'canceled' }));
@@ -221,10 +247,8 @@ export function commentOnRequest(ctx: AppContext, caller: Caller, id: string, co
   const { requests, events } = ctx.stores;
   ctx.db.transaction(() => {
     const now = ctx.clock.now();
-    const row = requests.get(id);
-    if (!row) throw new AppError('not_found', `request ${id} was not found`, [{ path: 'id', message: 'no request with this id' }]);
-    // Who may comment is who may read it: the one definition in the store (INVOLVES).
-    if (caller.role !== 'ADMIN' && !requests.involves(id, caller.userId, now)) throw forbidden('only the requester, the target user, a reviewer (or their delegate) or an administrator may comment');
+    // Who may comment is who may read it (INVOLVES); to anyone else the request does not exist.
+    requestFor(ctx, caller, id, now);
     const commentId = requests.addComment(id, caller.userId, comment, now);
     events.record(caller, 'REQUEST_COMMENTS_CREATED', [{ sub_event_type: 'REQUEST_COMMENTS_CREATED', request_id: id, comment_id: commentId, user_id: caller.userId }]);
   }).immediate();

@@ -51,7 +51,8 @@ function checkTarget(ctx: AppContext, caller: Caller, input: CreateRequestInput)
   if (input.target_group_id !== undefined) {
     const id = input.target_group_id;
     const group = groups.get(id);
-    if (!group) throw invalidField('target_group_id', 'no group with this id');
+    // A group the caller does not see answers exactly as one that does not exist.
+    if (!group || !canSee(ctx, caller, 'group', id)) throw invalidField('target_group_id', 'no group with this id');
     const leads = group.group_leader_user_ids.includes(caller.userId);
     const administers = ownerUserIds(ctx, group.admin_owner_id).includes(caller.userId);
     if (caller.role !== 'ADMIN' && !leads && !administers) {
