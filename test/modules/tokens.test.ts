@@ -46,6 +46,21 @@ describe('tokens', () => {
     assert.match(bad.body.details[0].path, /^token_ids/);
   });
 
+  it('shows a member only their own tokens; an admin sees everyone\'s', async () => {
+    const [member, other] = [await createUser(app.api), await createUser(app.api)];
+    const own = await createToken(app.api, { user_id: member.user_id });
+    const theirs = await createToken(app.api, { user_id: other.user_id });
+    const asMember = app.api.as(own.secret);
+    const ids = async (query: Record<string, string> = {}) =>
+      (await asMember.get('/tokens', { page_size: 1000, ...query })).body.results.map((t: { token_id: string }) => t.token_id);
+    assert.deepEqual(await ids(), [own.tokenId]);
+    assert.deepEqual(await ids({ user_id: other.user_id }), []);
+    assert.deepEqual(await ids({ token_ids: theirs.tokenId }), []);
+    assert.deepEqual(await ids({ user_id: member.user_id }), [own.tokenId]);
+    const all = (await app.api.get('/tokens', { page_size: 1000 })).body.results.map((t: { token_id: string }) => t.token_id);
+    assert.ok(all.includes(own.tokenId) && all.includes(theirs.tokenId));
+  });
+
   it('refuses a token for an unknown user and an unknown access level', async () => {
     const unknownUser = await app.api.post('/tokens', { token_label: 'x', user_id: '00000000-0000-4000-8000-000000000000' });
     assert.equal(unknownUser.status, 404);

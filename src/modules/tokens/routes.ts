@@ -10,8 +10,11 @@ export function registerTokenRoutes(router: ApiRouter, ctx: AppContext): void {
 
   router.get('/tokens', (req) => {
     const query = req.query(ListTokensQuery);
-    const filter = { tokenIds: query.token_ids?.map((id) => id.toLowerCase()), userId: query.user_id?.toLowerCase() };
-    const rows = tokens.list(filter, ctx.pager.afterSeq('tokens', query), query.page_size + 1);
+    const asked = query.user_id?.toLowerCase();
+    // A member lists only their own tokens (another user's user_id filter selects nothing); admins list all.
+    const own = req.caller.role === 'ADMIN' ? undefined : req.caller.userId;
+    const filter = { tokenIds: query.token_ids?.map((id) => id.toLowerCase()), userId: own ?? asked };
+    const rows = own !== undefined && asked !== undefined && asked !== own ? [] : tokens.list(filter, ctx.pager.afterSeq('tokens', query), query.page_size + 1);
     return ok(ctx.pager.page('tokens', query, rows, (row) => row.seq, toApiToken));
   });
 
