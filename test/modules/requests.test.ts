@@ -307,6 +307,15 @@ describe('access requests', () => {
       const only = async (query: Record<string, string>) =>
         (await app.api.get('/requests', { page_size: 1000, ...query })).body.requests.map((r: { id: string }) => r.id).filter((id: string) => ids.includes(id));
       assert.deepEqual(await only({ resource_id: res1 }), [ids[0]]);
+      // Both item filters: requests asking for that resource and that group (none here); a group id given as a resource matches nothing.
+      const someGroup = await createGroup(app.api, { admin_owner_id: owner.owner_id });
+      assert.deepEqual(await only({ resource_id: res1, group_id: someGroup.group_id }), []);
+      const both = await makeRequest(outsider.api, { resources: [{ id: res1 }], groups: [{ id: someGroup.group_id }] });
+      ids.push(both);
+      assert.deepEqual(await only({ resource_id: res1, group_id: someGroup.group_id }), [both]);
+      assert.deepEqual(await only({ group_id: someGroup.group_id }), [both]);
+      ids.pop();
+      assert.deepEqual(await only({ group_id: res1 }), []);
       assert.deepEqual(await only({ target_user_id: outsider.user_id }), [ids[1]]);
       assert.deepEqual(await only({ requester_id: alice.user_id, show_pending_only: 'TRUE' }), [ids[0]]);
       assert.deepEqual(await only({ requester_id: alice.user_id, show_pending_only: 'false' }), [ids[2], ids[0]]);

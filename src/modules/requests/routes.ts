@@ -22,10 +22,11 @@ function listFilter(query: ListRequestsInput): RequestFilter {
   const filter: RequestFilter = {
     requesterId: query.requester_id,
     targetUserId: query.target_user_id,
-    itemId: query.resource_id ?? query.group_id,
+    // Both given: requests asking for that resource and that group.
+    resourceId: query.resource_id,
+    groupId: query.group_id,
     ...(query.show_pending_only === true && { status: 'PENDING' as const }),
   };
-  if (query.resource_id !== undefined && query.group_id !== undefined) throw invalidField('group_id', 'give resource_id or group_id, not both');
   if (query.start_date_filter) filter.startAt = query.start_date_filter.at.toISOString();
   const end = query.end_date_filter;
   if (end?.wholeDay) filter.endBefore = new Date(end.at.getTime() + DAY_MS).toISOString();

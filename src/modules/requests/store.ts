@@ -77,7 +77,8 @@ export interface RequestFilter {
   endBefore?: string | undefined;
   requesterId?: string | undefined;
   targetUserId?: string | undefined;
-  itemId?: string | undefined;
+  resourceId?: string | undefined;
+  groupId?: string | undefined;
   status?: RequestStatus | undefined;
   reviewerId?: string | undefined;
   /** Only requests this user takes part in (see INVOLVES); `involvedAt` is when delegations are read. */
@@ -102,7 +103,8 @@ const FILTER_SQL: Record<keyof RequestFilter, string> = {
   endBefore: 'r.created_at < @endBefore',
   requesterId: 'r.requester_id = @requesterId',
   targetUserId: 'r.target_user_id = @targetUserId',
-  itemId: 'r.id IN (SELECT request_id FROM request_items WHERE item_id = @itemId)',
+  resourceId: "r.id IN (SELECT request_id FROM request_items WHERE item_id = @resourceId AND item_type = 'resource')",
+  groupId: "r.id IN (SELECT request_id FROM request_items WHERE item_id = @groupId AND item_type = 'group')",
   status: 'r.status = @status',
   reviewerId: 'r.id IN (SELECT request_id FROM request_reviewers WHERE user_id = @reviewerId)',
   involvedUserId: INVOLVES,
