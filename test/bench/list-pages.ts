@@ -13,20 +13,12 @@ import { CreateResourceBody } from '../../src/modules/resources/schemas.ts';
 import { startTestApp } from '../helpers/app.ts';
 import type { ApiClient } from '../helpers/client.ts';
 import { createApp, createGroup, createToken, createUser } from '../helpers/fixtures.ts';
+import { medianMs } from './timing.ts';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
-async function median(run: () => Promise<void>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
+const median = (run: () => Promise<void>) => medianMs(RUNS, run);
 
 const app = await startTestApp();
 const { users, events, resources, visibility } = app.ctx.stores;

@@ -8,21 +8,13 @@ import { createResource } from '../../src/modules/resources/service.ts';
 import { CreateResourceBody } from '../../src/modules/resources/schemas.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { createApp, createTag } from '../helpers/fixtures.ts';
+import { medianMs } from './timing.ts';
 
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 100_000);
 const USERS = RESOURCES / 10;
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 
-async function median(run: () => Promise<void>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const start = process.hrtime.bigint();
-    await run();
-    times.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
+const median = (run: () => Promise<void>) => medianMs(RUNS, run);
 
 const app = await startTestApp();
 const { users, tags } = app.ctx.stores;
