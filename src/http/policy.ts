@@ -84,7 +84,9 @@ export function enforcePolicy(routes: RouteTable): Middleware<GatehouseRequest> 
   return (req, _res, next) => {
     if (!req.caller) return next();
     const template = routes.templateFor(req.method, req.path);
-    authorize(req.caller, req.method, template === undefined ? undefined : routeKey(req.method, template));
+    // HEAD runs the GET handler, so it is judged as that GET (ADMIN_READS are keyed by GET).
+    const method = req.method === 'HEAD' ? 'GET' : req.method;
+    authorize(req.caller, req.method, template === undefined ? undefined : routeKey(method, template));
     return next();
   };
 }

@@ -84,7 +84,9 @@ export class RouteTable {
 
   /** The template of the route `method path` reaches, e.g. /v1/users/:user_id. */
   templateFor(method: string, path: string): string | undefined {
-    return this.#routes.find((r) => r.method === method && r.pattern.test(path))?.template;
+    // The router answers HEAD with the GET handler, so HEAD is checked as that GET.
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    return this.#routes.find((r) => r.method === wanted && r.pattern.test(path))?.template;
   }
 
   /** Every route, in registration order, as `GET /v1/users/:user_id` (the API document test compares them). */

@@ -247,6 +247,9 @@ describe('visibility', () => {
         const encoded = Object.fromEntries(Object.entries(hidden).map(([name, id]) => [name, id.replace(/^./, (c) => `%${c.charCodeAt(0).toString(16)}`).replace('-', '%2D')]));
         const sneaky = await outsider.api.get(fill(encoded));
         assert.equal(sneaky.status, 404, `${route} percent-encoded: ${JSON.stringify(sneaky.body)}`);
+        // HEAD runs the GET handler: it must be guarded like the GET.
+        const head = await fetch(app.url + fill(hidden), { method: 'HEAD', headers: { authorization: `Bearer ${outsider.api.token}` } });
+        assert.equal(head.status, 404, `HEAD ${route}`);
       }
     });
 
