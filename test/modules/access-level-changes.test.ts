@@ -38,8 +38,8 @@ describe('changing access levels', () => {
     const before = await resourceLevels(id, bundle.bundle_id);
     const events = await eventCount();
     for (const [kept, message] of [
-      [[level('Read', 'ro')], 'access level "admin" is still used by 1 grant or bundle item; remove them (or keep the level) first'],
-      [[level('Admin', 'admin')], 'access level "ro" is still used by 2 grants or bundle items; remove them (or keep the level) first'],
+      [[level('Read', 'ro')], 'access level "admin" is still used by 1 grant, bundle item or pending request; end them (or keep the level) first'],
+      [[level('Admin', 'admin')], 'access level "ro" is still used by 2 grants, bundle items or pending requests; end them (or keep the level) first'],
     ] as const) {
       const res = await app.api.put('/resources', { resources: [{ resource_id: id, access_levels: kept }] });
       assert.equal(res.status, 409, JSON.stringify(res.body));
@@ -56,12 +56,36 @@ describe('changing access levels', () => {
       users: ['admin=Administrator', 'admin=Administrator'], groups: ['ro=Reader'], bundle: ['ro=Reader'],
     });
 
+    // An open session shows the new name too.
+    const session = await app.api.post('/sessions', { resource_id: id, user_id: other.user_id, access_level_remote_id: 'admin', duration_minutes: 5 });
+    assert.equal(session.status, 200, JSON.stringify(session.body));
+    await ok(app.api.put('/resources', { resources: [{ resource_id: id, access_levels: [level('Admin (rw)', 'admin'), level('Reader', 'ro')] }] }));
+    const sessions = (await ok(app.api.get('/sessions', { resource_id: id }))).results;
+    assert.deepEqual(sessions.map((s: any) => s.access_level.access_level_name), ['Admin (rw)']);
+
     // Once nothing uses a level, or only access that has expired, it can go.
     await ok(app.api.delete(`/resources/${id}/users/${user.user_id}`, undefined, { query: { access_level_remote_id: 'admin' } }));
     await ok(app.api.put(`/resources/${id}/users/${other.user_id}`, { duration_minutes: 1, access_level_remote_id: 'admin' }));
     app.clock.advance(2 * 60_000);
     await ok(app.api.put('/resources', { resources: [{ resource_id: id, access_levels: [level('Reader', 'ro')] }] }));
     assert.deepEqual((await ok(app.api.get(`/resources/${id}`))).access_levels, [level('', ''), level('Reader', 'ro')]);
+  });
+
+  it('keeps a level a pending request asks for (approving it would grant that level), and renames it there', async () => {
+    const resource = await createResource(app.api, { access_levels: [level('Read', 'ro')] });
+    const requester = await createUser(app.api);
+    const asked = await app.api.post('/requests', {
+      resources: [{ id: resource.resource_id, access_level_remote_id: 'ro' }], groups: [], reason: 'x', duration_minutes: 60, target_user_id: requester.user_id,
+    });
+    assert.equal(asked.status, 200, JSON.stringify(asked.body));
+    const refused = await app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, access_levels: [] }] });
+    assert.equal(refused.status, 409);
+    assert.match(refused.body.message, /1 grant, bundle item or pending request/);
+    await ok(app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, access_levels: [level('Reader', 'ro')] }] }));
+    const read = await ok(app.api.get(`/requests/${asked.body.id}`));
+    assert.equal(read.requested_items_list[0].access_level_name, 'Reader');
+    assert.equal((await app.api.post(`/requests/${asked.body.id}/cancel`)).status, 200);
+    await ok(app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, access_levels: [] }] }));
   });
 
   it('does the same for a group\'s levels', async () => {

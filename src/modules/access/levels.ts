@@ -21,11 +21,11 @@ export function replaceAccessLevels(ctx: AppContext, type: 'resource' | 'group',
     if (next === undefined) {
       const uses = access.levelUses(type, itemId, level, now);
       if (uses > 0) {
-        const message = `access level ${JSON.stringify(level)} is still used by ${uses} grant${uses === 1 ? '' : 's'} or bundle item${uses === 1 ? '' : 's'}; remove them (or keep the level) first`;
+        const message = `access level ${JSON.stringify(level)} is still used by ${uses} grant${uses === 1 ? '' : 's'}, bundle item${uses === 1 ? '' : 's'} or pending request${uses === 1 ? '' : 's'}; end them (or keep the level) first`;
         throw new AppError('conflict', message, [{ path, message }]);
       }
     } else if (next !== name) {
-      access.renameLevel(type, itemId, level, next);
+      access.renameLevel(type, itemId, level, next, now);
     }
   }
   if (type === 'resource') resources.setAccessLevels(itemId, levels);

@@ -80,27 +80,35 @@ function edgeStatements(db: Db, kind: EdgeKindName) {
 }
 
 /**
- * Where an item's access level is copied (remote id and name): every edge kind held of that item
- * type, which counts only while live, and bundle items, which always count.
+ * Where an item's access level is copied (remote id and name), and which copies keep the level from
+ * being dropped (`uses`): every edge kind held of that item type while live, bundle items always,
+ * items of PENDING requests (their approval would grant the level); open sessions follow a rename
+ * but never block (they rest on a live edge, which does). `where` narrows the rows (alias e).
  */
+const PENDING = "e.request_id IN (SELECT id FROM requests WHERE status = 'PENDING')";
 const LEVEL_COPIES = {
   resource: [
-    ...Object.values(EDGE_KINDS).filter((kind) => kind.itemType === 'resource').map((kind) => ({ table: kind.table, item: kind.item, live: true })),
-    { table: 'bundle_resources', item: 'resource_id', live: false },
+    ...Object.values(EDGE_KINDS).filter((kind) => kind.itemType === 'resource').map((kind) => ({ table: kind.table, item: kind.item, where: LIVE('e'), uses: true })),
+    { table: 'bundle_resources', item: 'resource_id', where: '1 = 1', uses: true },
+    { table: 'request_items', item: 'item_id', where: `e.item_type = 'resource' AND ${PENDING}`, uses: true },
+    { table: 'sessions', item: 'resource_id', where: 'e.ended_at IS NULL', uses: false },
   ],
   group: [
-    ...Object.values(EDGE_KINDS).filter((kind) => kind.itemType === 'group').map((kind) => ({ table: kind.table, item: kind.item, live: true })),
-    { table: 'bundle_groups', item: 'group_id', live: false },
+    ...Object.values(EDGE_KINDS).filter((kind) => kind.itemType === 'group').map((kind) => ({ table: kind.table, item: kind.item, where: LIVE('e'), uses: true })),
+    { table: 'bundle_groups', item: 'group_id', where: '1 = 1', uses: true },
+    { table: 'request_items', item: 'item_id', where: `e.item_type = 'group' AND ${PENDING}`, uses: true },
   ],
 } as const;
 
 function levelCopyStatements(db: Db, type: keyof typeof LEVEL_COPIES) {
-  return LEVEL_COPIES[type].map(({ table, item, live }) => ({
-    uses: db.prepare<{ itemId: string; level: string; now: string }, { n: number }>(
-      `SELECT count(*) AS n FROM ${table} e WHERE e.${item} = @itemId AND e.access_level_remote_id = @level${live ? ` AND ${LIVE('e')}` : ''}`,
-    ),
-    rename: db.prepare<{ itemId: string; level: string; name: string }>(
-      `UPDATE ${table} SET access_level_name = @name WHERE ${item} = @itemId AND access_level_remote_id = @level`,
+  return LEVEL_COPIES[type].map(({ table, item, where, uses }) => ({
+    uses: uses
+      ? db.prepare<{ itemId: string; level: string; now: string }, { n: number }>(
+        `SELECT count(*) AS n FROM ${table} e WHERE e.${item} = @itemId AND e.access_level_remote_id = @level AND ${where}`,
+      )
+      : null,
+    rename: db.prepare<{ itemId: string; level: string; name: string; now: string }>(
+      `UPDATE ${table} AS e SET access_level_name = @name WHERE e.${item} = @itemId AND e.access_level_remote_id = @level AND ${where}`,
     ),
   }));
 }
@@ -201,13 +209,13 @@ export function createAccessStore(db: Db) {
     groupLevels(groupId: string): { access_level_name: string; access_level_remote_id: string }[] {
       return [{ access_level_name: '', access_level_remote_id: '' }, ...groupLevels.all(groupId).map((row) => ({ access_level_name: row.name, access_level_remote_id: row.remote_id }))];
     },
-    /** How many live edges and bundle items use the item's access level `level`. */
+    /** How many live edges, bundle items and pending request items use the item's access level `level`. */
     levelUses(type: 'resource' | 'group', itemId: string, level: string, now: Date): number {
-      return levelCopies[type].reduce((sum, st) => sum + st.uses.get({ itemId, level, now: iso(now) })!.n, 0);
+      return levelCopies[type].reduce((sum, st) => sum + (st.uses?.get({ itemId, level, now: iso(now) })!.n ?? 0), 0);
     },
-    /** Gives every edge and bundle item at the item's level `level` the level's new name. */
-    renameLevel(type: 'resource' | 'group', itemId: string, level: string, name: string): void {
-      for (const st of levelCopies[type]) st.rename.run({ itemId, level, name });
+    /** Gives every live edge, bundle item, pending request item and open session at the item's level `level` the level's new name. */
+    renameLevel(type: 'resource' | 'group', itemId: string, level: string, name: string, now: Date): void {
+      for (const st of levelCopies[type]) st.rename.run({ itemId, level, name, now: iso(now) });
     },
     setGroupLevels(groupId: string, levels: { access_level_name: string; access_level_remote_id: string }[]): void {
       clearGroupLevels.run(groupId);
