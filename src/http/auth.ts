@@ -14,6 +14,9 @@ function unauthenticated(message: string): AppError {
   return new AppError('unauthenticated', message, [], { 'WWW-Authenticate': 'Bearer' });
 }
 
+/** The paths that need a token: /v1 and everything under it, in any case. */
+const API_PATH = /^\/v1(\/|$)/i;
+
 /**
  * Resolves the caller from `Authorization: Bearer <token>` and attaches it to the request.
  * Throws unauthenticated for a missing, malformed, unknown, expired or revoked token, and for the
@@ -21,9 +24,6 @@ function unauthenticated(message: string): AppError {
  * too many bad tokens (config.authFailureLimit per authFailureWindowMs) gets too_many_requests.
  * What the caller may then do (READ_ONLY, organization roles) is enforcePolicy's (policy.ts).
  */
-/** The paths that need a token: /v1 and everything under it, in any case. */
-const API_PATH = /^\/v1(\/|$)/i;
-
 export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
   const { tokens } = ctx.stores;
   const throttle = createFailureThrottle(ctx.config.authFailureLimit, ctx.config.authFailureWindowMs);

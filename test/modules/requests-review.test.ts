@@ -204,6 +204,10 @@ describe('reviewing access requests', () => {
     const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }], duration_minutes: 90 });
     const requested = await app.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`);
     assert.equal(requested.body.status, 'REQUESTED', 'a pending request reads REQUESTED');
+    assert.equal((await alice.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`)).body.status, 'REQUESTED', 'to the user too');
+    const stranger = await createMember(app);
+    const told = await stranger.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`);
+    assert.equal(told.body.status, 'UNAUTHORIZED', 'another member is not told of a request they take no part in');
     app.clock.advance(30 * 60_000);
     const approvedAt = app.clock.now().getTime();
     assert.equal((await approve(fallbackUser, id)).body.request.status, 'APPROVED');

@@ -139,14 +139,18 @@ export function userLevelsOnResource(ctx: AppContext, resourceId: string, userId
   });
 }
 
-/** The reference's ResourceUserAccessStatus: AUTHORIZED when held, REQUESTED when a pending request for the user asks for it, else UNAUTHORIZED. */
-export function accessStatus(ctx: AppContext, resourceId: string, userId: string, levelId: string) {
+/**
+ * The reference's ResourceUserAccessStatus: AUTHORIZED when held, REQUESTED when a pending request
+ * for the user asks for it, else UNAUTHORIZED. `seesRequests`: whether the caller may know of the
+ * user's pending requests (an admin, or the user themselves; requests are private to those in them).
+ */
+export function accessStatus(ctx: AppContext, resourceId: string, userId: string, levelId: string, seesRequests: boolean) {
   const held = ctx.stores.holdings.resourcesOfUser(userId, ctx.clock.now(), resourceId).find((row) => row.level === levelId);
   return {
     resource_id: resourceId,
     user_id: userId,
     access_level: level(levelId, held?.level_name ?? ctx.stores.resources.accessLevel(resourceId, levelId)?.access_level_name ?? ''),
-    status: held ? 'AUTHORIZED' : ctx.stores.requests.hasPending(resourceId, levelId, userId) ? 'REQUESTED' : 'UNAUTHORIZED',
+    status: held ? 'AUTHORIZED' : seesRequests && ctx.stores.requests.hasPending(resourceId, levelId, userId) ? 'REQUESTED' : 'UNAUTHORIZED',
     expiration_date: held ? expiry(held.exp) : null,
   };
 }

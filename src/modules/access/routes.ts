@@ -93,7 +93,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
     const query = req.query(AccessStatusQuery);
     requireEnd(ctx, 'resource', resourceId, 'resource_id');
     requireEnd(ctx, 'user', userId, 'user_id');
-    return ok(accessStatus(ctx, resourceId, userId, query.access_level_remote_id));
+    return ok(accessStatus(ctx, resourceId, userId, query.access_level_remote_id, req.caller.role === 'ADMIN' || req.caller.userId === userId));
   });
   router.get('/resources/:resource_id/groups', (req) => {
     const resourceId = req.uuidParam('resource_id');

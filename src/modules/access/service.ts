@@ -336,11 +336,6 @@ export function setGroupResources(ctx: AppContext, actor: Actor, groupId: string
 }
 
 /**
- * Offboarding: removes every edge the user holds (direct resource access and group memberships,
- * including rule memberships) and ends their open sessions. Returns the sub-events to record with
- * the status change; call inside its transaction.
- */
-/**
  * A `…_REMOVED` sub-event for every live edge with resource or group `id` at either end. Read it
  * before deleting the item (its edges go with it, by foreign key), so the trail shows the access that
  * ended with it, as offboarding does for a user.
@@ -358,6 +353,11 @@ export function edgesEndingWith(ctx: AppContext, type: 'resource' | 'group', id:
   return sub;
 }
 
+/**
+ * Offboarding: removes every edge the user holds (direct resource access and group memberships,
+ * including rule memberships) and ends their open sessions. Returns the sub-events to record with
+ * the status change; call inside its transaction.
+ */
 export function offboardUser(ctx: AppContext, userId: string, now: Date): SubEvent[] {
   const { access } = ctx.stores;
   const sub: SubEvent[] = [];

@@ -107,11 +107,6 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
   }).immediate();
 }
 
-/**
- * Deletes a group and records GROUPS_DELETED; its leaders, tags, bundle items and access go with it.
- * Throws not_found for an unknown id, conflict while a request configuration names it or it belongs
- * to a group binding.
- */
 /** Throws conflict naming `group_id` while an owner takes its users from the group. */
 function refuseIfOwnersSource(ctx: AppContext, groupId: string): void {
   const owner = ctx.stores.owners.withSourceGroup(groupId);
@@ -121,6 +116,11 @@ function refuseIfOwnersSource(ctx: AppContext, groupId: string): void {
   ]);
 }
 
+/**
+ * Deletes a group and records GROUPS_DELETED; its leaders, tags, bundle items and access go with it.
+ * Throws not_found for an unknown id, conflict while a request configuration names it or it belongs
+ * to a group binding or is the source of an owner's users.
+ */
 export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
   const { groups, events } = ctx.stores;
   ctx.db.transaction(() => {

@@ -163,6 +163,15 @@ export function ownerUsers(ctx: AppContext, ownerId: string): ApiUser[] {
   return ownerUserIds(ctx, ownerId).map((id) => ctx.stores.users.get(id)!);
 }
 
+/** Whether `userId` is one of the owner's users (ownerUserIds), without listing a source group's members. */
+export function ownerHasUser(ctx: AppContext, ownerId: string, userId: string): boolean {
+  const { owners, holdings } = ctx.stores;
+  const row = owners.get(ownerId);
+  if (!row) return false;
+  if (row.source_group_id === null) return owners.userIds(ownerId).includes(userId);
+  return holdings.groupsOfUser(userId, ctx.clock.now()).some((held) => held.item_id === row.source_group_id);
+}
+
 /** Members read per page while listing a source group's members. */
 const MEMBERS_PAGE = 1000;
 

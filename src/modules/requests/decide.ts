@@ -156,9 +156,11 @@ function callerRows(ctx: AppContext, row: RequestRow, caller: Caller, now: Date)
     const item = items.find((i) => i.position === r.item_position)!;
     return item.current_stage <= item.stage_count && r.stage_index === item.current_stage;
   };
-  const mine = requests.reviewers(row.id).filter(current).filter((r) => countsNow(ctx, row, r, now))
+  // The caller's rows first, so countsNow (a membership walk for group targets) runs only on those.
+  const mine = requests.reviewers(row.id).filter(current)
     .map((r) => ({ row: r, acting: effectiveReviewer(ctx, r.user_id, now) }))
-    .filter(({ row: r, acting }) => acting.userId === caller.userId || r.acted_by_user_id === caller.userId);
+    .filter(({ row: r, acting }) => acting.userId === caller.userId || r.acted_by_user_id === caller.userId)
+    .filter(({ row: r }) => countsNow(ctx, row, r, now));
   return { items, mine, open: mine.filter(({ row: r }) => r.status === 'PENDING') };
 }
 

@@ -11,7 +11,7 @@ import { chooseConfiguration, resolveStages, targetGroups, type ChosenConfigurat
 import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, requestSubEvents } from './decide.ts';
 import { toApiRequest } from './view.ts';
-import { ownerUserIds } from '../owners/service.ts';
+import { ownerHasUser } from '../owners/service.ts';
 
 export interface ItemPlan {
   path: string;
@@ -54,7 +54,7 @@ function checkTarget(ctx: AppContext, caller: Caller, input: CreateRequestInput)
     // A group the caller does not see answers exactly as one that does not exist.
     if (!group || !canSee(ctx, caller, 'group', id)) throw invalidField('target_group_id', 'no group with this id');
     const leads = group.group_leader_user_ids.includes(caller.userId);
-    const administers = ownerUserIds(ctx, group.admin_owner_id).includes(caller.userId);
+    const administers = ownerHasUser(ctx, group.admin_owner_id, caller.userId);
     if (caller.role !== 'ADMIN' && !leads && !administers) {
       throw forbidden('target_group_id', 'a member may request for a group only as its leader or a user of its admin owner');
     }
