@@ -334,6 +334,10 @@ describe('owners', () => {
       const relinked = await app.api.put('/owners', { owners: [{ owner_id: owner.owner_id, source_group_id: group.group_id }] });
       assert.equal(relinked.body.owners[0].source_group_id, group.group_id);
       assert.deepEqual((await app.api.get(`/owners/${owner.owner_id}/users`)).body.users, [], 'the listed user no longer counts: the group has no members');
+      const [event] = await eventsFor(user.user_id, 'OWNERS_UPDATED');
+      assert.ok(event!.sub_events.some((e) => e.sub_event_type === 'OWNER_USER_REMOVED' && e.user_id === user.user_id), 'the listed user is forgotten, and the trail says so');
+      assert.equal((await app.api.put('/owners', { owners: [{ owner_id: owner.owner_id, source_group_id: '' }] })).status, 200);
+      assert.deepEqual((await app.api.get(`/owners/${owner.owner_id}/users`)).body.users, [], 'unlinking does not bring the old list back');
     });
 
     it('with a source group, its users are the group\'s members now (nesting included): they review, see what it administers, and the group cannot go', async () => {

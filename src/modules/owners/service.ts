@@ -120,12 +120,20 @@ export function updateOwners(ctx: AppContext, actor: Actor, items: UpdateOwnerIn
     for (const { row, fields } of planned) if (fields.name !== row.name) owners.rename(row.id, `\u0000${row.id}`);
 
     const at = ctx.clock.now();
+    // An owner linked to a source group forgets its listed users, so clearing the link later does not
+    // bring back a stale list as reviewers: it starts empty.
+    const forgotten = planned.flatMap(({ row, fields }) => {
+      if (fields.source_group_id === null || row.source_group_id !== null) return [];
+      const dropped = owners.userIds(row.id);
+      owners.setUsers(row.id, []);
+      return dropped.map((userId) => ({ sub_event_type: 'OWNER_USER_REMOVED', owner_id: row.id, user_id: userId }));
+    });
     const updated = planned.map(({ row, fields }) => owners.update(row.id, fields, at));
     if (updated.length > 0) {
       events.record(
         actor,
         'OWNERS_UPDATED',
-        updated.map((row) => ({ sub_event_type: 'OWNERS_UPDATED', owner_id: row.id, owner_name: row.name })),
+        [...updated.map((row) => ({ sub_event_type: 'OWNERS_UPDATED', owner_id: row.id, owner_name: row.name })), ...forgotten],
       );
     }
     return updated.map(toApiOwner);
