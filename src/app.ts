@@ -97,6 +97,8 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
 export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
+      // Set by the first middleware; a request that skipped it still gets an id to quote.
+      req.requestId ??= randomUUID();
       const known = toAppError(err);
       if (!known) {
         // Internal details go to the log under the request id, never to the client.

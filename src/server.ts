@@ -33,20 +33,25 @@ export const OVER_CAPACITY_RETRY_AFTER_S = 1;
  * closes. The request is read to its end first, so closing leaves no unread input (which would reset).
  */
 function refuseOverCapacity(req: IncomingMessage, res: ServerResponse): void {
+  refuseAndClose(req, res, 503, 'unavailable', `the service is at its connection limit; retry in ${OVER_CAPACITY_RETRY_AFTER_S} s`, {
+    'Retry-After': String(OVER_CAPACITY_RETRY_AFTER_S),
+  });
+}
+
+/**
+ * Answers before the app sees the request, in the one error shape, then closes. The request is read
+ * to its end first, so closing leaves no unread input (which would reset).
+ */
+function refuseAndClose(req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
   const send = () => {
     const requestId = randomUUID();
-    const body = JSON.stringify({
-      code: 'unavailable',
-      message: `the service is at its connection limit; retry in ${OVER_CAPACITY_RETRY_AFTER_S} s`,
-      details: [],
-      request_id: requestId,
-    });
+    const body = JSON.stringify({ code, message, details: [], request_id: requestId });
     res.shouldKeepAlive = false;
-    res.writeHead(503, {
+    res.writeHead(status, {
+      ...headers,
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
       'Cache-Control': 'no-store',
-      'Retry-After': String(OVER_CAPACITY_RETRY_AFTER_S),
       'X-Request-Id': requestId,
       Connection: 'close',
     });
@@ -54,6 +59,15 @@ function refuseOverCapacity(req: IncomingMessage, res: ServerResponse): void {
   };
   if (req.readableEnded) send();
   else req.once('end', send).resume();
+}
+
+/**
+ * Only origin-form targets (`/v1/...`) reach the app. `OPTIONS *` and absolute-form targets
+ * (`GET http://host/v1/...`) would skip every middleware mounted on `/` (authentication included):
+ * they get 400 here.
+ */
+function isOriginForm(req: IncomingMessage): boolean {
+  return req.url !== undefined && req.url.startsWith('/');
 }
 
 /** How often keep-alive connections that have gone idle are closed while shutting down. */
@@ -77,7 +91,11 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       // default), so a short deadline would be a long one; sweep often enough to keep them honest.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 2))),
     },
-    (req, res) => (overCapacity.has(req.socket) ? refuseOverCapacity(req, res) : handler(req, res)),
+    (req, res) => {
+      if (overCapacity.has(req.socket)) refuseOverCapacity(req, res);
+      else if (!isOriginForm(req)) refuseAndClose(req, res, 400, 'validation_failed', 'the request target must be a path starting with /');
+      else handler(req, res);
+    },
   );
   // Connections past maxConnections are not dropped at accept (the client would see a reset): each
   // gets one answer, 503 with Retry-After, and is then closed. Only past twice the limit (a flood, not

@@ -33,6 +33,28 @@ describe('limits', () => {
     }
   });
 
+  it('answers a request target that is not a path (OPTIONS *, absolute form) with 400 in the error shape, and keeps serving', async () => {
+    const app = await startTestApp();
+    try {
+      for (const target of ['*', `http://x/v1/users`]) {
+        const raw = await rawSocket(app.url);
+        raw.socket.write(`OPTIONS ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`);
+        await raw.closed;
+        const [head, body] = raw.received().split('\r\n\r\n');
+        assert.match(head!, /^HTTP\/1\.1 400 /, target);
+        assert.match(head!, /x-request-id: [0-9a-f-]{36}/i, target);
+        assert.equal(JSON.parse(body!).code, 'validation_failed', target);
+      }
+      const raw = await rawSocket(app.url);
+      raw.socket.write(`GET http://x/v1/users HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${ADMIN_TOKEN}\r\n\r\n`);
+      await raw.closed;
+      assert.match(raw.received(), /^HTTP\/1\.1 400 /);
+      assert.equal((await app.api.get('/users')).status, 200, 'the process is still serving');
+    } finally {
+      await app.close();
+    }
+  });
+
   it('drops a client that sends its headers too slowly (GATEHOUSE_HEADERS_TIMEOUT_MS) with 408', async () => {
     const app = await startTestApp({ env: { GATEHOUSE_HEADERS_TIMEOUT_MS: '200', GATEHOUSE_REQUEST_TIMEOUT_MS: '5000' } });
     try {
