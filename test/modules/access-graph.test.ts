@@ -177,9 +177,10 @@ describe('access graph', () => {
 
       assert.equal((await app.api.post(`/resources/${resource.resource_id}/users/${user.user_id}`, { duration_minutes: 0 })).status, 200);
       assert.equal((await app.api.post(`/groups/${inner.group_id}/resources/${resource.resource_id}`, { duration_minutes: 0 })).status, 200);
+      assert.equal((await app.api.post('/sessions', { resource_id: resource.resource_id, user_id: user.user_id, duration_minutes: 30 })).status, 200);
       assert.equal((await app.api.delete(`/resources/${resource.resource_id}`)).status, 200);
       const [gone] = (await app.api.get('/events', { event_type_filter: 'RESOURCES_DELETED', object_filter: user.user_id })).body.results;
-      assert.deepEqual(gone.sub_events.map((e: { sub_event_type: string }) => e.sub_event_type).sort(), ['GROUP_RESOURCES_REMOVED', 'RESOURCES_DELETED', 'RESOURCE_USERS_REMOVED']);
+      assert.deepEqual(gone.sub_events.map((e: { sub_event_type: string }) => e.sub_event_type).sort(), ['GROUP_RESOURCES_REMOVED', 'RESOURCES_DELETED', 'RESOURCE_USERS_REMOVED', 'SESSIONS_ENDED']);
       assert.equal(gone.sub_events.find((e: { sub_event_type: string }) => e.sub_event_type === 'RESOURCE_USERS_REMOVED').resource_name, resource.name, 'names read before the delete');
     });
 

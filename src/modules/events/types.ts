@@ -29,7 +29,7 @@ export const EVENT_TYPE_GROUPS = {
     APPS_DELETED: 'an app is deleted',
     RESOURCES_CREATED: 'a resource is created',
     RESOURCES_UPDATED: 'resources change (a bulk update is one event, a sub-event per item)',
-    RESOURCES_DELETED: 'a resource is deleted; a …_REMOVED sub-event for each live grant that ended with it',
+    RESOURCES_DELETED: 'a resource is deleted; a …_REMOVED sub-event for each live grant that ended with it, and SESSIONS_ENDED for its open sessions',
     GROUPS_CREATED: 'a group is created',
     GROUPS_UPDATED: 'groups change (a bulk update is one event, a sub-event per item)',
     GROUPS_DELETED: 'a group is deleted; a …_REMOVED sub-event for each live membership, grant and nesting that ended with it, and SESSIONS_ENDED for sessions that relied on them',

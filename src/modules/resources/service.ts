@@ -129,11 +129,17 @@ export function deleteResource(ctx: AppContext, actor: Actor, id: string): void 
         { path: 'resource_id', message: 'has child resources' },
       ]);
     }
-    const removed = edgesEndingWith(ctx, 'resource', id, ctx.clock.now());
+    const now = ctx.clock.now();
+    const removed = edgesEndingWith(ctx, 'resource', id, now);
+    // Its open sessions go with it (by foreign key): say so, as a group's deletion does.
+    const ended = ctx.stores.sessions.openWhere({ resourceId: id }, now).map((session) => ({
+      sub_event_type: 'SESSIONS_ENDED', connection_id: session.connection_id, resource_id: id, user_id: session.user_id,
+    }));
     resources.delete(id);
     events.record(actor, 'RESOURCES_DELETED', [
       { sub_event_type: 'RESOURCES_DELETED', resource_id: id, resource_name: row.name, app_id: row.app_id },
       ...removed,
+      ...ended,
     ]);
   }).immediate();
 }
