@@ -112,12 +112,19 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
         res.destroy();
         return;
       }
-      sendJson(
-        res,
-        error.status,
-        { code: error.code, message: error.message, details: error.details, request_id: req.requestId },
-        { ...error.headers, 'X-Request-Id': req.requestId },
-      );
+      try {
+        sendJson(
+          res,
+          error.status,
+          { code: error.code, message: error.message, details: error.details, request_id: req.requestId },
+          { ...error.headers, 'X-Request-Id': req.requestId },
+        );
+      } catch (failure) {
+        // Polka calls this from a promise's catch: a throw here would be an unhandled rejection, which
+        // ends the process. Whatever went wrong answering, drop this connection and keep serving.
+        ctx.log.error('could not send an error answer', { request_id: req.requestId, error: failure instanceof Error ? failure.message : String(failure) });
+        res.destroy();
+      }
     },
     onNoMatch(req) {
       const allowed = routes.methodsFor(req.path);
