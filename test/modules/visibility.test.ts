@@ -281,6 +281,25 @@ describe('visibility', () => {
       assert.equal(unseen.body.message, absent.body.message.replaceAll(NO_SUCH_ID, hiddenResource));
     });
 
+    it('shows a member another user\'s holdings only where they see the item; the holder sees all of their own', async () => {
+      const holder = await member();
+      const outsider = await member();
+      const [hidden, shown] = [await createResource(app.api, { app_id: appId }), await createResource(app.api, { app_id: appId })];
+      const hiddenGroup = await createGroup(app.api, { app_id: appId });
+      for (const r of [hidden, shown]) assert.equal((await app.api.post(`/resources/${r.resource_id}/users/${holder.userId}`, { duration_minutes: 0 })).status, 200);
+      await addMember(hiddenGroup.group_id, holder.userId);
+      await limit('resources', hidden.resource_id, []);
+      await limit('groups', hiddenGroup.group_id, []);
+      const resourcesOf = async (api: ApiClient) =>
+        (await listAll(api, `/resources/users/${holder.userId}`, 'results', 'resource_id', 1)).ids.filter((id) => [hidden.resource_id, shown.resource_id].includes(id)).sort();
+      const groupsOf = async (api: ApiClient) => (await listAll(api, `/groups/users/${holder.userId}`, 'results', 'group_id', 1)).ids;
+      assert.deepEqual(await resourcesOf(outsider.api), [shown.resource_id]);
+      assert.ok(!(await groupsOf(outsider.api)).includes(hiddenGroup.group_id));
+      assert.deepEqual(await resourcesOf(holder.api), [hidden.resource_id, shown.resource_id].sort());
+      assert.ok((await groupsOf(holder.api)).includes(hiddenGroup.group_id));
+      assert.deepEqual(await resourcesOf(app.api), [hidden.resource_id, shown.resource_id].sort());
+    });
+
     it('filters the access rules list by the visibility of each rule\'s group', async () => {
       const owner = await createOwner(app.api);
       const created = await app.api.post('/access-rules', {

@@ -3,6 +3,8 @@
 import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { invalidField } from '../../http/errors.ts';
+import type { Caller } from '../../http/types.ts';
+import { canSee } from '../visibility/service.ts';
 import { NEVER, type EndType } from './edges.ts';
 import type { HoldingRow, ItemType } from './holdings-store.ts';
 import type { EdgeRow } from './store.ts';
@@ -117,12 +119,21 @@ export function holdersPage(ctx: AppContext, type: ItemType, itemId: string, que
 }
 
 /** One page of what a user holds (resources or groups), ordered by item id and level. */
-export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: string, query: PageQuery) {
+/**
+ * A page of what `userId` holds. A member reading someone else's holdings sees only the items they
+ * may see themselves (visibility), filtered before paging so pages stay full; a holder reading their
+ * own, and admins, see everything.
+ */
+export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: string, query: PageQuery, caller: Caller) {
   const list = `holdings_of_user_${type}`;
   const start = afterKey(ctx, list, query);
   const now = ctx.clock.now();
   const all = type === 'resource' ? ctx.stores.holdings.resourcesOfUser(userId, now) : ctx.stores.holdings.groupsOfUser(userId, now);
-  const rows = all.filter((row) => after([row.item_id, row.level], start)).slice(0, query.page_size + 1);
+  const seesAll = caller.role === 'ADMIN' || caller.userId === userId;
+  const rows = all
+    .filter((row) => after([row.item_id, row.level], start))
+    .filter((row) => seesAll || canSee(ctx, caller, type, row.item_id))
+    .slice(0, query.page_size + 1);
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.item_id, row.level]), 0];
   return type === 'resource'

@@ -55,13 +55,13 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
     const userId = req.uuidParam('user_id');
     const query = req.query(ListEdgesQuery);
     requireEnd(ctx, 'user', userId, 'user_id');
-    return ok(holdingsOfUserPage(ctx, 'resource', userId, query));
+    return ok(holdingsOfUserPage(ctx, 'resource', userId, query, req.caller));
   });
   router.get('/groups/users/:user_id', (req) => {
     const userId = req.uuidParam('user_id');
     const query = req.query(PageQuery);
     requireEnd(ctx, 'user', userId, 'user_id');
-    return ok(holdingsOfUserPage(ctx, 'group', userId, query));
+    return ok(holdingsOfUserPage(ctx, 'group', userId, query, req.caller));
   });
 
   // Users of a resource (direct and through groups).
