@@ -300,6 +300,24 @@ describe('visibility', () => {
       assert.deepEqual(await resourcesOf(app.api), [hidden.resource_id, shown.resource_id].sort());
     });
 
+    it('lists the other end of an item\'s edges only where the member sees it: a resource\'s groups, a group\'s resources and containing groups', async () => {
+      const outsider = await member();
+      const [seenGroup, hiddenGroup] = [await createGroup(app.api, { app_id: appId }), await createGroup(app.api, { app_id: appId })];
+      const [seenResource, hiddenResource] = [await createResource(app.api, { app_id: appId }), await createResource(app.api, { app_id: appId })];
+      for (const g of [seenGroup, hiddenGroup]) assert.equal((await app.api.post(`/groups/${g.group_id}/resources/${seenResource.resource_id}`, { duration_minutes: 0 })).status, 200);
+      assert.equal((await app.api.post(`/groups/${seenGroup.group_id}/resources/${hiddenResource.resource_id}`, { duration_minutes: 0 })).status, 200);
+      assert.equal((await app.api.post(`/groups/${seenGroup.group_id}/containing-groups`, { containing_group_id: hiddenGroup.group_id })).status, 200);
+      await limit('groups', hiddenGroup.group_id, []);
+      await limit('resources', hiddenResource.resource_id, []);
+      const ids = (list: { group_id?: string; resource_id?: string; containing_group_id?: string }[], key: 'group_id' | 'resource_id' | 'containing_group_id') => list.map((row) => row[key]).sort();
+      assert.deepEqual(ids((await outsider.api.get(`/resources/${seenResource.resource_id}/groups`)).body.group_resources, 'group_id'), [seenGroup.group_id]);
+      assert.deepEqual(ids((await outsider.api.get(`/groups/${seenGroup.group_id}/resources`)).body.group_resources, 'resource_id'), [seenResource.resource_id]);
+      assert.deepEqual((await outsider.api.get(`/groups/${seenGroup.group_id}/containing-groups`)).body.containing_groups, []);
+      assert.deepEqual(ids((await app.api.get(`/resources/${seenResource.resource_id}/groups`)).body.group_resources, 'group_id'), [seenGroup.group_id, hiddenGroup.group_id].sort());
+      assert.equal((await app.api.get(`/groups/${seenGroup.group_id}/resources`)).body.group_resources.length, 2);
+      assert.equal((await app.api.get(`/groups/${seenGroup.group_id}/containing-groups`)).body.containing_groups.length, 1);
+    });
+
     it('filters the access rules list by the visibility of each rule\'s group', async () => {
       const owner = await createOwner(app.api);
       const created = await app.api.post('/access-rules', {
