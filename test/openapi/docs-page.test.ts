@@ -58,7 +58,10 @@ describe('the /docs page in a browser', { skip }, () => {
     }
     assert.deepEqual([...drawn].sort(), operations.sort());
     await page.evaluate('window.scrollTo(0, 0)');
-    assert.ok(await page.getByText('Create a user').first().isVisible(), 'the first operation is not drawn back at the top');
+    // The viewer redraws the blocks near the viewport after the scroll: wait for it (a busy machine is slow).
+    const first = page.getByText('Create a user').first();
+    await first.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    assert.ok(await first.isVisible(), 'the first operation is not drawn back at the top');
     await page.screenshot({ path: join(shots, 'docs.png') });
 
     const elsewhere = requests.filter((url) => !url.startsWith(`${origin}/`) && !url.startsWith('data:'));
