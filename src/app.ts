@@ -93,26 +93,35 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   serviceOperations,
 ];
 
+/** Something thrown, as text, even when it has no usable toString (Object.create(null)). */
+function describe(thrown: unknown): string {
+  try {
+    return String(thrown);
+  } catch {
+    return Object.prototype.toString.call(thrown);
+  }
+}
+
 /** `routes` is filled with every route registered; tests pass their own to read it. */
 export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
       // Set by the first middleware; a request that skipped it still gets an id to quote.
       req.requestId ??= randomUUID();
-      const known = toAppError(err);
-      if (!known) {
-        // Internal details go to the log under the request id, never to the client.
-        ctx.log.error('unhandled error', {
-          request_id: req.requestId,
-          error: err instanceof Error ? (err.stack ?? err.message) : String(err),
-        });
-      }
-      const error = known ?? new AppError('internal', 'an unexpected error occurred; quote the request id when reporting it');
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
       try {
+        const known = toAppError(err);
+        if (!known) {
+          // Internal details go to the log under the request id, never to the client.
+          ctx.log.error('unhandled error', {
+            request_id: req.requestId,
+            error: err instanceof Error ? (err.stack ?? err.message) : describe(err),
+          });
+        }
+        const error = known ?? new AppError('internal', 'an unexpected error occurred; quote the request id when reporting it');
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
         sendJson(
           res,
           error.status,
@@ -122,7 +131,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
       } catch (failure) {
         // Polka calls this from a promise's catch: a throw here would be an unhandled rejection, which
         // ends the process. Whatever went wrong answering, drop this connection and keep serving.
-        ctx.log.error('could not send an error answer', { request_id: req.requestId, error: failure instanceof Error ? failure.message : String(failure) });
+        ctx.log.error('could not send an error answer', { request_id: req.requestId, error: failure instanceof Error ? failure.message : describe(failure) });
         res.destroy();
       }
     },

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createResource } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createResource, createToken, createUser } from '../helpers/fixtures.ts';
 
 const MISSING = '00000000-0000-4000-8000-000000000000';
 const MINUTE = 60_000;
@@ -183,5 +183,13 @@ describe('non-human identities', () => {
     const second = await app.api.get(`/resources/${resource.resource_id}/non-human-identities`, { limit: 2, cursor: first.body.next });
     assert.deepEqual(second.body.results.map((r: { principal_id: string }) => r.principal_id), ids.slice(2));
     assert.equal(second.body.next, null);
+
+    // A member does not see an identity hidden from them, and pages stay full around it.
+    const hiddenGroup = await createGroup(app.api);
+    assert.equal((await app.api.put(`/resources/${ids[0]}/visibility`, { visibility: 'LIMITED', visibility_group_ids: [hiddenGroup.group_id] })).status, 200);
+    const member = app.api.as((await createToken(app.api, { user_id: (await createUser(app.api)).user_id })).secret);
+    const page = await member.get(`/resources/${resource.resource_id}/non-human-identities`, { limit: 2 });
+    assert.deepEqual(page.body.results.map((r: { principal_id: string }) => r.principal_id), ids.slice(1));
+    assert.equal(page.body.next, null);
   });
 });

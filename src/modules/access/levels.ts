@@ -1,14 +1,14 @@
 // Replacing the access levels a resource or group offers, without leaving access at a level that no
-// longer exists or under a name the level no longer has: every edge and bundle item copies its
-// level's remote id and name (access/store.ts LEVEL_COPIES).
+// longer exists or under a name the level no longer has: edges, bundle items, pending request items
+// and open sessions copy their level's remote id and name (access/store.ts LEVEL_COPIES).
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import type { AccessLevel } from '../resources/store.ts';
 
 /**
  * Sets the non-default levels `type` item `itemId` offers to `levels`. A level dropped while live
- * access or a bundle item still uses it → conflict naming `path` (nothing changes: the caller's
- * transaction rolls back); a level kept under a new name renames it on every edge and bundle item.
+ * access, a bundle item or a pending request still uses it → conflict naming `path` (nothing changes:
+ * the caller's transaction rolls back); a level kept under a new name renames every current copy.
  */
 export function replaceAccessLevels(ctx: AppContext, type: 'resource' | 'group', itemId: string, levels: AccessLevel[], path: string): void {
   const { access, resources } = ctx.stores;

@@ -118,11 +118,10 @@ export function holdersPage(ctx: AppContext, type: ItemType, itemId: string, que
     : ctx.pager.page(list, query, rows, keyOf, (row) => groupUser(names, row));
 }
 
-/** One page of what a user holds (resources or groups), ordered by item id and level. */
 /**
- * A page of what `userId` holds. A member reading someone else's holdings sees only the items they
- * may see themselves (visibility), filtered before paging so pages stay full; a holder reading their
- * own, and admins, see everything.
+ * A page of what `userId` holds (resources or groups), ordered by item id and level. A member reading
+ * someone else's holdings sees only the items they may see themselves (visibility), filtered before
+ * paging so pages stay full; a holder reading their own, and admins, see everything.
  */
 export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: string, query: PageQuery, caller: Caller) {
   const list = `holdings_of_user_${type}`;
@@ -130,10 +129,18 @@ export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: stri
   const now = ctx.clock.now();
   const all = type === 'resource' ? ctx.stores.holdings.resourcesOfUser(userId, now) : ctx.stores.holdings.groupsOfUser(userId, now);
   const seesAll = caller.role === 'ADMIN' || caller.userId === userId;
-  const rows = all
-    .filter((row) => after([row.item_id, row.level], start))
-    .filter((row) => seesAll || canSee(ctx, caller, type, row.item_id))
-    .slice(0, query.page_size + 1);
+  // Stop at one row past the page: the visibility check is a query per item.
+  const rows: HoldingRow[] = [];
+  const judged = new Map<string, boolean>(); // an item held at several levels is judged once
+  const visible = (itemId: string) => {
+    let sees = judged.get(itemId);
+    if (sees === undefined) judged.set(itemId, (sees = canSee(ctx, caller, type, itemId)));
+    return sees;
+  };
+  for (const row of all) {
+    if (rows.length > query.page_size) break;
+    if (after([row.item_id, row.level], start) && (seesAll || visible(row.item_id))) rows.push(row);
+  }
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.item_id, row.level]), 0];
   return type === 'resource'

@@ -5,8 +5,8 @@ import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { AttachNonHumanIdentityBody, ListEdgesQuery, ListNonHumanIdentitiesQuery, RemoveEdgeQuery } from './schemas.ts';
 import { attachNonHumanIdentity, detachNonHumanIdentity } from './service.ts';
-import { NON_HUMAN_IDENTITY_TYPES, toApiAccess } from './store.ts';
-import { viewerOf } from '../visibility/service.ts';
+import { NON_HUMAN_IDENTITY_TYPES, toApiAccess, type ResourceNhiRow } from './store.ts';
+import { canSee, viewerOf } from '../visibility/service.ts';
 
 export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContext): void {
   const { resources, nonHumanIdentities } = ctx.stores;
@@ -24,8 +24,19 @@ export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContex
     const resourceId = req.uuidParam('resource_id');
     const query = req.query(ListEdgesQuery);
     if (!resources.exists(resourceId)) throw notFound('resource', resourceId, 'resource_id');
-    const rows = nonHumanIdentities.list(resourceId, ctx.clock.now(), ctx.pager.afterSeq('resource_nhis', query), query.page_size + 1);
-    return ok(ctx.pager.page('resource_nhis', query, rows, (row) => row.seq, toApiAccess));
+    const now = ctx.clock.now();
+    const want = query.page_size + 1;
+    // A member sees only the identities they may see (each is a resource with its own visibility);
+    // read on past hidden ones so the page stays full.
+    const sees = (row: ResourceNhiRow) => req.caller.role === 'ADMIN' || canSee(ctx, req.caller, 'resource', row.non_human_identity_id);
+    const rows: ResourceNhiRow[] = [];
+    for (let after = ctx.pager.afterSeq('resource_nhis', query); rows.length < want;) {
+      const batch = nonHumanIdentities.list(resourceId, now, after, want);
+      rows.push(...batch.filter(sees));
+      if (batch.length < want) break;
+      after = batch.at(-1)!.seq;
+    }
+    return ok(ctx.pager.page('resource_nhis', query, rows.slice(0, want), (row) => row.seq, toApiAccess));
   });
 
   router.post('/resources/:resource_id/non-human-identities/:non_human_identity_id', async (req) => {

@@ -120,10 +120,10 @@ export function updateOwners(ctx: AppContext, actor: Actor, items: UpdateOwnerIn
     for (const { row, fields } of planned) if (fields.name !== row.name) owners.rename(row.id, `\u0000${row.id}`);
 
     const at = ctx.clock.now();
-    // An owner linked to a source group forgets its listed users, so clearing the link later does not
-    // bring back a stale list as reviewers: it starts empty.
+    // Linking or unlinking a source group forgets the listed users, so a stale list (kept from before
+    // the link, or by a database older than this rule) never comes back as reviewers: it starts empty.
     const forgotten = planned.flatMap(({ row, fields }) => {
-      if (fields.source_group_id === null || row.source_group_id !== null) return [];
+      if (fields.source_group_id === row.source_group_id) return [];
       const dropped = owners.userIds(row.id);
       owners.setUsers(row.id, []);
       return dropped.map((userId) => ({ sub_event_type: 'OWNER_USER_REMOVED', owner_id: row.id, user_id: userId }));
