@@ -4,6 +4,7 @@ import * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { Text, Uuid } from '../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../http/errors.ts';
+import { sameJson } from '../lib/same-json.ts';
 
 export const RISK_SENSITIVITIES = ['UNKNOWN', 'CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
 export type RiskSensitivity = (typeof RISK_SENSITIVITIES)[number];
@@ -211,7 +212,7 @@ export function applyRequestSettings(current: RequestSettings, input: RequestSet
   if (
     input.request_configurations !== undefined &&
     input.request_configuration_list !== undefined &&
-    JSON.stringify(input.request_configurations) !== JSON.stringify(input.request_configuration_list.request_configurations)
+    !sameJson(input.request_configurations, input.request_configuration_list.request_configurations)
   ) {
     throw invalidField(`${prefix}request_configuration_list`, 'disagrees with request_configurations; give one, or both the same');
   }

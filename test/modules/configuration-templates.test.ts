@@ -228,6 +228,27 @@ describe('configuration templates', () => {
       assert.equal(await countEvents(), eventsAfterSetup);
     });
 
+    it('while linked, accepts back the stages and the whole item it read, even when the template numbered its stages itself', async () => {
+      const reviewer = await createOwner(app.api);
+      const unnumbered = { operator: 'OR', require_manager_approval: false, owner_ids: [reviewer.owner_id] };
+      const template = await createTemplate({
+        request_configurations: [{ allow_requests: true, auto_approval: false, require_mfa_to_request: false, require_support_ticket: false, priority: 0,
+          reviewer_stages: [unnumbered, { ...unnumbered, stage: 2 }] }],
+      });
+      const resource = (await app.api.post('/resources', { name: unique('r'), resource_type: 'CUSTOM', app_id: appId, configuration_template_id: template.configuration_template_id })).body;
+      const stages = (await app.api.get(`/resources/${resource.resource_id}/reviewer-stages`)).body;
+      const sentBack = await app.api.put(`/resources/${resource.resource_id}/reviewer-stages`, { stages });
+      assert.equal(sentBack.status, 200, JSON.stringify(sentBack.body));
+      const whole = (await app.api.get(`/resources/${resource.resource_id}`)).body;
+      const put = await app.api.put('/resources', { resources: [whole] });
+      assert.equal(put.status, 200, JSON.stringify(put.body));
+      // Linking by PUT names the template in its event, as POST does.
+      const other = (await app.api.post('/resources', { name: unique('r'), resource_type: 'CUSTOM', app_id: appId })).body;
+      assert.equal((await app.api.put('/resources', { resources: [{ resource_id: other.resource_id, configuration_template_id: template.configuration_template_id }] })).status, 200);
+      const [event] = (await app.api.get('/events', { event_type_filter: 'RESOURCES_UPDATED', object_filter: other.resource_id, page_size: 1 })).body.results;
+      assert.equal(event.sub_events[0].configuration_template_id, template.configuration_template_id);
+    });
+
     it('while linked, refuses (409) a direct change to a templated field, allows the same value and other fields; unlinking keeps the values', async () => {
       const template = await createTemplate({ require_mfa_to_approve: true });
       const id = template.configuration_template_id;

@@ -145,6 +145,10 @@ describe('reviewing access requests', () => {
     const carol = await createMember(app);
     const bobsOwner = await ownerOf(app, bob);
     const reviewedByBob = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [bobsOwner.owner_id] })] })]);
+    // The dry run says so before the request is made.
+    const preview = await postRequest(bob.api, { resources: [{ id: reviewedByBob.resource_id }] }, { dry_run: 'true' });
+    assert.equal(preview.status, 200, JSON.stringify(preview.body));
+    assert.match(preview.body.items[0].stages[0].reviewers[0].why, /would not count/);
     const own = await makeRequest(bob.api, { resources: [{ id: reviewedByBob.resource_id }] });
     const now = app.clock.now();
     const delegation = await bob.api.post('/delegations', {

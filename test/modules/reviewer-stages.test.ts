@@ -138,6 +138,14 @@ describe('reviewer stages and reviewers', () => {
         assert.equal((await app.api.put(`/${plural}/${NO_SUCH_ID}/reviewers`, { reviewer_ids: [] })).status, 404);
       });
 
+      it('lists the reviewers of stages sent out of order in stage order', async () => {
+        const id = await item();
+        const [first, second] = [await createOwner(app.api), await createOwner(app.api)];
+        const stage = (n: number, ownerId: string) => ({ stage: n, operator: 'OR', require_manager_approval: false, owner_ids: [ownerId] });
+        assert.equal((await app.api.put(`/${plural}/${id}/reviewer-stages`, { stages: [stage(2, second.owner_id), stage(1, first.owner_id)] })).status, 200);
+        assert.deepEqual((await app.api.get(`/${plural}/${id}/reviewers`)).body, [first.owner_id, second.owner_id]);
+      });
+
       it('sets reviewers as one AND stage, and an empty list as no stage', async () => {
         const id = await item();
         const [a, b] = [await createOwner(app.api), await createOwner(app.api)];

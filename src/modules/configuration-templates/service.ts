@@ -11,6 +11,7 @@ import { stateFromRow as stateOfResource, type ResourceState } from '../resource
 import type { VisibilityInfo } from '../visibility/store.ts';
 import type { TemplateInput } from './schemas.ts';
 import type { LinkedKind, StoredTemplate, TemplateFields } from './store.ts';
+import { sameJson } from '../../lib/same-json.ts';
 
 /** A template as the services use it: its stored fields, its visibility and the request settings it gives. */
 export interface Template extends StoredTemplate {
@@ -106,7 +107,7 @@ const groupView = (s: GroupState): Record<string, unknown> => ({ admin_owner_id:
  * what the template sets: while linked, an item's templated settings change only through the template.
  */
 function refuseOverrides(template: Template, input: object, given: Record<string, unknown>, templated: Record<string, unknown>, path: string): void {
-  const field = Object.keys(templated).find((key) => key in input && JSON.stringify(given[key]) !== JSON.stringify(templated[key]));
+  const field = Object.keys(templated).find((key) => key in input && !sameJson(given[key], templated[key]));
   if (field === undefined) return;
   throw new AppError(
     'conflict',

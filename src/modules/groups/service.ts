@@ -100,6 +100,8 @@ export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupIn
       return {
         sub_event_type: 'GROUPS_UPDATED', group_id: id, group_name: next.name,
         updated_fields: Object.keys(item).filter((key) => key !== 'group_id').join(','),
+        // Linked or unlinked by this call: the event names the template (null: unlinked).
+        ...('configuration_template_id' in item && { configuration_template_id: linked.template?.id ?? null }),
       };
     });
     if (subEvents.length > 0) events.record(actor, 'GROUPS_UPDATED', subEvents);

@@ -196,6 +196,15 @@ export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequ
   const now = ctx.clock.now();
   const { target, items } = planRequest(ctx, caller, input, now);
   const name = (id: string) => ctx.stores.users.get(id)?.full_name ?? '';
+  // Whose approval would not count: the requester's, the target user's, a target group member's (decide.ts countsNow).
+  const targetMembers = new Set<string>();
+  const own = (userId: string) => {
+    if (userId === caller.userId || (target.type === 'user' && userId === target.id)) return true;
+    if (target.type !== 'group') return false;
+    if (!targetMembers.has(userId) && ctx.stores.holdings.groupsOfUser(userId, now).some((g) => g.item_id === target.id)) targetMembers.add(userId);
+    return targetMembers.has(userId);
+  };
+  const NOT_COUNTED = ' — but this approval would not count: it would give themselves access (nor would their delegate\'s); where nobody else fills the slot, only an administrator completes the request, at level ADMIN';
   return {
     dry_run: true as const,
     requester_id: caller.userId,
@@ -221,7 +230,7 @@ export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequ
           return {
             id: delegation ? delegation.delegate_user_id : r.userId,
             full_name: name(delegation ? delegation.delegate_user_id : r.userId),
-            why: r.reason,
+            why: own(r.userId) ? `${r.reason}${NOT_COUNTED}` : r.reason,
             ...(delegation && { delegated_from_user_id: r.userId, delegation_id: delegation.id }),
           };
         }),

@@ -107,6 +107,8 @@ export function updateResources(ctx: AppContext, actor: Actor, items: UpdateReso
         sub_event_type: 'RESOURCES_UPDATED', resource_id: id, resource_name: next.name,
         updated_fields: Object.keys(item).filter((key) => key !== 'resource_id').join(','),
         ...(parentId !== null && { parent_resource_id: parentId }),
+        // Linked or unlinked by this call: the event names the template (null: unlinked).
+        ...('configuration_template_id' in item && { configuration_template_id: linked.template?.id ?? null }),
       };
     });
     if (subEvents.length > 0) events.record(actor, 'RESOURCES_UPDATED', subEvents);

@@ -6,6 +6,7 @@ import type { Actor } from '../events/store.ts';
 import { stateFromRow as groupState } from '../groups/store.ts';
 import { checkStageNumbers, type RequestConfigurationInput, type RequestSettings, type ReviewerStageInput } from '../item-settings.ts';
 import { stateFromRow as resourceState } from '../resources/store.ts';
+import { sameJson } from '../../lib/same-json.ts';
 
 export type ItemKind = 'resource' | 'group';
 
@@ -50,7 +51,9 @@ function stagesOf(settings: RequestSettings): ReviewerStageInput[] {
 
 /** The reviewers (owner ids) of the stages: each owner once, in stage order. */
 function reviewersOf(stages: ReviewerStageInput[]): string[] {
-  return [...new Set(stages.flatMap((stage) => stage.owner_ids))];
+  // Stages are stored in the order given; a stage without a number is numbered by its position.
+  const numbered = stages.map((stage, index) => ({ number: stage.stage ?? index + 1, owners: stage.owner_ids }));
+  return [...new Set(numbered.sort((a, b) => a.number - b.number).flatMap((stage) => stage.owners))];
 }
 
 /**
@@ -96,7 +99,7 @@ export function getReviewers(ctx: AppContext, kind: ItemKind, id: string): strin
  */
 function refuseTemplated(kind: ItemKind, id: string, current: RequestSettings, next: RequestSettings, field: string): void {
   const templateId = current.configuration_template_id;
-  if (templateId === null || JSON.stringify(stagesOf(current)) === JSON.stringify(stagesOf(next))) return;
+  if (templateId === null || sameJson(stagesOf(current), stagesOf(next))) return;
   throw new AppError('conflict', `the reviewer stages of ${kind} ${id} are set by configuration template ${templateId}; change the template, or unlink the ${kind} first`, [
     { path: field, message: `is set by configuration template ${templateId}` },
   ]);

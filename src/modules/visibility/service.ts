@@ -5,6 +5,7 @@ import type { Caller } from '../../http/types.ts';
 import { templateVisibilityOf } from '../configuration-templates/service.ts';
 import type { Actor } from '../events/store.ts';
 import type { Viewer, VisibilityInfo, VisibleKind } from './store.ts';
+import { sameJson } from '../../lib/same-json.ts';
 
 /** What the caller's reads are filtered as: null for an admin (who sees everything), else the caller at now. */
 export function viewerOf(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>): Viewer | null {
@@ -50,7 +51,7 @@ export function setVisibility(ctx: AppContext, actor: Actor, kind: VisibleKind, 
     });
     const templateId = kind === 'resource' ? resources.getRow(id)!.configuration_template_id : kind === 'group' ? groups.getRow(id)!.configuration_template_id : null;
     const templated = templateVisibilityOf(ctx, templateId);
-    if (templated && JSON.stringify(templated.visibility) !== JSON.stringify(info)) {
+    if (templated && !sameJson(templated.visibility, info)) {
       throw new AppError('conflict', `the visibility of ${kind} ${id} is set by configuration template ${templated.templateId}; change the template, or unlink the ${kind} first`, [
         { path: 'visibility', message: `is set by configuration template ${templated.templateId}` },
       ]);
