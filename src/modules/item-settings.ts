@@ -197,6 +197,10 @@ function checkConfigurations(configs: RequestConfigurationInput[], path: string)
     const isDefault = config.priority === 0;
     if (isDefault && config.condition) throw invalidField(`${path}.${index}.condition`, 'must be null on the default configuration (priority 0)');
     if (!isDefault && !config.condition) throw invalidField(`${path}.${index}.condition`, 'is required on every configuration but the default (priority 0)');
+    // A condition naming no group and no role could never match: the configuration would never apply.
+    if (!isDefault && config.condition && !config.condition.group_ids?.length && !config.condition.role_remote_ids?.length) {
+      throw invalidField(`${path}.${index}.condition`, 'must name at least one group (group_ids) or role (role_remote_ids): one naming nothing never matches');
+    }
     checkDurations(config.max_duration_minutes ?? -1, config.recommended_duration_minutes ?? 0, `${path}.${index}.recommended_duration_minutes`);
     checkStageNumbers(config.reviewer_stages, `${path}.${index}.reviewer_stages`);
   });

@@ -171,6 +171,9 @@ describe('resources: create', () => {
     await refused({ request_configurations: [{ ...config, priority: 0 }, { ...config, priority: 0 }] }, 400, 'request_configurations.1.priority');
     await refused({ request_configurations: [{ ...config, priority: 0, condition: { role_remote_ids: ['a'] } }] }, 400, 'request_configurations.0.condition');
     await refused({ request_configurations: [{ ...config, priority: 0 }, { ...config, priority: 1 }] }, 400, 'request_configurations.1.condition');
+    for (const empty of [{}, { group_ids: [] }, { group_ids: [], role_remote_ids: [] }]) {
+      await refused({ request_configurations: [{ ...config, priority: 0 }, { ...config, priority: 1, condition: empty }] }, 400, 'request_configurations.1.condition');
+    }
     await refused({ request_configurations: [{ ...config }] }, 400, 'request_configurations.0.priority');
     await refused({ request_configurations: [{ ...config, priority: 0, reviewer_stages: [{ stage: 1, operator: 'XOR', require_manager_approval: false, owner_ids: [] }] }] },
       400, 'request_configurations.0.reviewer_stages.0.operator');
