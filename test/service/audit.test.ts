@@ -12,6 +12,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { createEventStore } from '../../src/modules/events/store.ts';
 import { MIGRATIONS } from '../../src/db/migrations.ts';
 import { eventHash, type HashedValues } from '../../src/modules/audit/chain.ts';
+import { linesOf } from '../../src/modules/audit/service.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { createOwner, createTag } from '../helpers/fixtures.ts';
 import { runGatehouse } from './helpers/gatehouse-process.ts';
@@ -215,6 +216,13 @@ describe('audit log', () => {
     assert.match(verified.stdout, new RegExp(`${events.length} events \\(seq 1–${events.length}\\) chained intact, from the first event`));
     assert.equal(caught.code, 1, caught.stdout);
     assert.match(caught.stdout, new RegExp(`seq ${target.seq} \\(event ${target.event_id}\\) was altered`));
+  });
+
+  it('reads an export whose multi-byte characters straddle the read chunks intact (an intact export read as altered)', () => {
+    const file = join(dir, 'multibyte.jsonl');
+    const lines = ['{"name":"Жанна €10 😀"}', '', 'ascii', '€€€€€€€', '😀😀ж'];
+    writeFileSync(file, lines.join('\n'));
+    for (let chunk = 1; chunk <= 9; chunk++) assert.deepEqual([...linesOf(file, chunk)], lines, `chunks of ${chunk} bytes`);
   });
 
   it('exports from --since on as an unbroken run, anchored by the previous hash of its first line', async () => {

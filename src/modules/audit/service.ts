@@ -125,16 +125,20 @@ function linkOf(text: string): { values: HashedValues; hash: string } | string {
 }
 
 /** Lines of a file of any size, read synchronously in 1 MiB chunks. */
-function* linesOf(file: string): Generator<string> {
+export function* linesOf(file: string, chunkBytes = 1 << 20): Generator<string> {
   const fd = openSync(file, 'r');
   try {
-    const chunk = Buffer.alloc(1 << 20);
+    const chunk = Buffer.alloc(chunkBytes);
+    // A streaming decoder keeps a character split across two chunks whole (decoding each chunk on its
+    // own garbled it, and the line's hash then failed: an intact export read as altered).
+    const decoder = new TextDecoder('utf-8');
     let partial = '';
     for (let n = readSync(fd, chunk); n > 0; n = readSync(fd, chunk)) {
-      const lines = (partial + chunk.toString('utf8', 0, n)).split('\n');
+      const lines = (partial + decoder.decode(chunk.subarray(0, n), { stream: true })).split('\n');
       partial = lines.pop()!;
       yield* lines;
     }
+    partial += decoder.decode();
     if (partial) yield partial;
   } finally {
     closeSync(fd);
