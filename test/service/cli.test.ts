@@ -36,6 +36,25 @@ describe('cli', () => {
     assert.match(runs[VERBS.length + 1]!.stdout, /--to FILE/);
   });
 
+  it('answers a --db that cannot be a database, or an export that is a directory, with one line and status 1, never a stack', async () => {
+    const notDb = join(dir, 'not-a-database');
+    const fd = openSync(notDb, 'w');
+    writeSync(fd, 'hello, not SQLite at all, but long enough to have a header of sorts');
+    closeSync(fd);
+    const runs = await Promise.all([
+      runGatehouse(['migrate', '--db', dir]),
+      runGatehouse(['audit', 'verify', '--db', notDb]),
+      runGatehouse(['audit', 'verify', '--file', dir]),
+    ]);
+    const expected = [/unable to open database file \(SQLITE_CANTOPEN\)/, /file is not a database \(SQLITE_NOTADB\)/, /EISDIR/];
+    runs.forEach((run, i) => {
+      assert.equal(run.code, 1, run.stderr);
+      assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+      assert.match(run.stderr, /^gatehouse: /);
+      assert.match(run.stderr, expected[i]!);
+    });
+  });
+
   it('fails usage mistakes with status 2 and a message naming the mistake', async () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /unknown command "frobnicate"/],
