@@ -19,6 +19,11 @@ import { isUuid } from './lib/ids.ts';
 import { exportEvents, parseAnchor, verifyDatabase, verifyExportFile, type VerifyResult } from './modules/audit/service.ts';
 import { parseDateInput } from './lib/dates.ts';
 import { VERSION } from './version.ts';
+import * as v from 'valibot';
+import { Name } from './http/common-schemas.ts';
+
+/** A token's label, as POST /v1/tokens takes it. */
+const TokenLabel = Name(100);
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -56,8 +61,22 @@ const DB_OPTIONS: Options = settingOption('dbFile');
 const SERVER_OPTIONS: Options = { ...DB_OPTIONS, ...settingOption('host'), ...settingOption('port') };
 const DB_HELP = settingHelp('dbFile');
 
-/** Opens and migrates the configured database and builds the context every verb works through. */
-function openContext(config: Config): AppContext {
+/**
+ * Opens and migrates the configured database and builds the context every verb works through. With
+ * `existing` (verbs that act on users and tokens), the file must already be a Gatehouse database:
+ * a wrong --db must not leave a new database, or Gatehouse's tables in someone else's file.
+ */
+function openContext(config: Config, options: { existing?: boolean } = {}): AppContext {
+  if (options.existing && !fs.existsSync(config.dbFile)) {
+    throw new ConfigError(`there is no database at ${config.dbFile}; \`gatehouse serve\` (or \`gatehouse migrate\`) creates it`);
+  }
+  if (options.existing) {
+    // Looked at as it is (no WAL switch, nothing written) before anything changes it.
+    const probe = openDatabase(config.dbFile, { mustExist: true, asIs: true });
+    const gatehouse = recordedSchemaVersion(probe) !== undefined;
+    probe.close();
+    if (!gatehouse) throw new ConfigError(`${config.dbFile} is not a Gatehouse database (it has no schema_migrations table)`);
+  }
   const db = openDatabase(config.dbFile);
   migrate(db, systemClock.now());
   return createContext({ db, clock: systemClock, config, log: createLogger(config.logLevel) });
@@ -103,13 +122,16 @@ const COMMANDS: Record<string, Command> = {
     options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' } },
     async run(flags, env) {
       if (typeof flags.email !== 'string' || typeof flags.label !== 'string') throw new UsageError('--email and --label are required');
-      const ctx = openContext(loadConfig(env, flags));
+      // The label follows the API's rule for token_label (one line, 1 to 100 characters, trimmed).
+      const label = v.safeParse(TokenLabel, flags.label);
+      if (!label.success) throw new UsageError(`--label ${label.issues[0].message}`);
+      const ctx = openContext(loadConfig(env, flags), { existing: true });
       try {
         const user = ctx.stores.users.getByEmail(flags.email);
         if (!user) throw new AppError('not_found', `no user has the email ${flags.email}; create one with POST /v1/users`);
         const { secret } = issueToken(ctx, actorFor(user), {
           userId: user.user_id,
-          label: flags.label,
+          label: label.output,
           accessLevel: flags['read-only'] ? 'READ_ONLY' : 'FULL_ACCESS',
         });
         process.stdout.write(secret + '\n');
@@ -132,7 +154,7 @@ const COMMANDS: Record<string, Command> = {
     async run(flags, env) {
       const { id, label } = flags;
       if ((typeof id === 'string') === (typeof label === 'string')) throw new UsageError('give exactly one of --id and --label');
-      const ctx = openContext(loadConfig(env, flags));
+      const ctx = openContext(loadConfig(env, flags), { existing: true });
       try {
         const token = typeof id === 'string' ? ctx.stores.tokens.get(id.toLowerCase()) : onlyTokenLabelled(ctx, label as string);
         if (!token) throw new AppError('not_found', `no token has the id ${String(id)}`);
@@ -163,7 +185,7 @@ const COMMANDS: Record<string, Command> = {
     args: ['EMAIL|USER_ID', 'ADMIN|MEMBER'],
     async run(flags, env, [who, role]) {
       if (!(ORGANIZATION_ROLES as readonly string[]).includes(role!)) throw new UsageError(`the role must be ${ORGANIZATION_ROLES.join(' or ')}, not "${role}"`);
-      const ctx = openContext(loadConfig(env, flags));
+      const ctx = openContext(loadConfig(env, flags), { existing: true });
       try {
         const user = isUuid(who!) ? ctx.stores.users.get(who!.toLowerCase()) : ctx.stores.users.getByEmail(who!);
         if (!user) throw new AppError('not_found', `no user has the ${isUuid(who!) ? 'user_id' : 'email'} ${who}`);

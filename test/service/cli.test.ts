@@ -55,9 +55,34 @@ describe('cli', () => {
     });
   });
 
+  it('acts on users and tokens only in an existing Gatehouse database: a wrong --db is refused and left as it was', async () => {
+    const missing = join(dir, 'nowhere', 'gatehouse.db');
+    const other = join(dir, 'other.db');
+    const foreign = new Database(other);
+    foreign.exec('CREATE TABLE notes (body TEXT)');
+    foreign.close();
+    const runs = await Promise.all([
+      runGatehouse(['token', 'create', '--email', 'a@example.com', '--label', 'x', '--db', missing]),
+      runGatehouse(['user', 'set-role', 'a@example.com', 'ADMIN', '--db', other]),
+      runGatehouse(['token', 'revoke', '--label', 'x', '--db', other]),
+    ]);
+    assert.match(runs[0]!.stderr, /there is no database at .*nowhere/);
+    assert.match(runs[1]!.stderr, /is not a Gatehouse database/);
+    assert.match(runs[2]!.stderr, /is not a Gatehouse database/);
+    for (const run of runs) assert.equal(run.code, 1, run.stderr);
+    assert.throws(() => statSync(join(dir, 'nowhere')), 'no directory was made');
+    const after = new Database(other, { readonly: true });
+    assert.deepEqual(after.prepare("SELECT name FROM sqlite_schema WHERE type = 'table'").all(), [{ name: 'notes' }]);
+    assert.equal(after.pragma('journal_mode', { simple: true }), 'delete');
+    after.close();
+  });
+
   it('fails usage mistakes with status 2 and a message naming the mistake', async () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /unknown command "frobnicate"/],
+      [['token', 'create', '--email', 'a@example.com', '--label', '  '], /--label must not be empty/],
+      [['token', 'create', '--email', 'a@example.com', '--label', 'two\nlines'], /--label must not contain control characters/],
+      [['token', 'create', '--email', 'a@example.com', '--label', 'x'.repeat(101)], /--label must be at most 100 characters/],
       [['token'], /token: which one\?/],
       [['token', 'frobnicate'], /unknown command "token frobnicate"/],
       [['serve', '--bogus'], /Unknown option '--bogus'/],
