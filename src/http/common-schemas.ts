@@ -5,12 +5,12 @@ import { parseDateInput, type DateInput } from '../lib/dates.ts';
 
 export const Uuid = v.pipe(v.string('must be a string'), v.uuid('must be a UUID'));
 
-/** A non-empty string without surrounding whitespace noise, capped so one field cannot fill the database. */
 // NUL is never text (C strings, logs and terminals cut or mangle it); a name is one line, so it takes
 // no control character at all.
 const NUL = /\u0000/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
+/** A string capped so one field cannot fill the database, and never holding NUL. */
 export const Text = (max = 1000) =>
   v.pipe(
     v.string('must be a string'),
@@ -18,6 +18,7 @@ export const Text = (max = 1000) =>
     v.check((text) => !NUL.test(text), 'must not contain a NUL character'),
   );
 
+/** A non-empty one-line string without surrounding whitespace noise. */
 export const Name = (max = 200) =>
   v.pipe(
     Text(max),
