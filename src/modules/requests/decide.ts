@@ -138,8 +138,7 @@ function stageComplete(slots: string[], operator: 'AND' | 'OR', rows: ReviewerRo
 /**
  * Whether a reviewer row may still be acted on: not the requester's, the target user's or a target
  * group member's own (their delegate must not approve for them either: that would be deciding one's
- * own request by proxy),
- * and an `admin` slot only while its user is still an administrator.
+ * own request by proxy), and an `admin` slot only while its user is still an administrator.
  */
 function countsNow(ctx: AppContext, row: RequestRow, reviewer: ReviewerRow, now: Date): boolean {
   if (reviewer.user_id === row.requester_id || reviewer.user_id === row.target_user_id) return false;
