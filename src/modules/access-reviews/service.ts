@@ -5,31 +5,10 @@ import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { NEVER } from '../access/edges.ts';
-import type { HoldingRow, HoldingsStore } from '../access/holdings-store.ts';
+import { everyHolder, type HoldingRow } from '../access/holdings-store.ts';
 import type { Actor } from '../events/store.ts';
 import type { CreateUarInput, UarScopeInput } from './schemas.ts';
 import type { ScopedItem } from './store.ts';
-
-/** Users read per holdersOf call while taking a snapshot; at least 2, as each later call repeats one user. */
-const HOLDERS_CHUNK = 500;
-
-/**
- * Every holding of an item at `now`, in (user, level) order, read through holdersOf in chunks of
- * users. holdersOf starts at a user inclusively, so each later chunk repeats the last user of the
- * previous one, whose rows are skipped.
- */
-function* holdingsOf(holdings: HoldingsStore, item: ScopedItem, now: Date): Generator<HoldingRow> {
-  const type = item.item_type === 'RESOURCE' ? 'resource' : 'group';
-  let after = '';
-  for (;;) {
-    const rows = holdings.holdersOf(type, item.item_id, now, after, HOLDERS_CHUNK);
-    const fresh = rows.filter((row) => after === '' || row.user_id !== after);
-    yield* fresh;
-    // Fewer users than asked for: the list is exhausted. No new row: nothing further to read either.
-    if (fresh.length === 0 || new Set(rows.map((row) => row.user_id)).size < HOLDERS_CHUNK) return;
-    after = fresh.at(-1)!.user_id;
-  }
-}
 
 /** Throws not_found naming `uar_scope.<field>.N` for an id (or tag filter) in the scope that names nothing. */
 function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined): void {
@@ -60,7 +39,9 @@ function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined)
 function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeInput | undefined, now: Date): Generator<[ScopedItem, HoldingRow]> {
   const { holdings } = ctx.stores;
   if (!scope?.users) {
-    for (const item of items) for (const row of holdingsOf(holdings, item, now)) yield [item, row];
+    for (const item of items) {
+      for (const row of everyHolder(holdings, item.item_type === 'RESOURCE' ? 'resource' : 'group', item.item_id, now)) yield [item, row];
+    }
     return;
   }
   const position = new Map(items.map((item, i) => [item.item_id, i]));

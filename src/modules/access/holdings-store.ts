@@ -233,3 +233,23 @@ export function createHoldingsStore(db: Db) {
 }
 
 export type HoldingsStore = ReturnType<typeof createHoldingsStore>;
+
+/** Users read per holdersOf call by everyHolder; at least 2, as each later call repeats one user. */
+const HOLDERS_CHUNK = 500;
+
+/**
+ * Every holding of an item at `now`, in (user, level) order, read through holdersOf in chunks of
+ * users without holding them all in memory. holdersOf starts at a user inclusively, so each later
+ * chunk repeats the last user of the previous one, whose rows are skipped.
+ */
+export function* everyHolder(holdings: HoldingsStore, type: ItemType, itemId: string, now: Date): Generator<HoldingRow> {
+  let after = '';
+  for (;;) {
+    const rows = holdings.holdersOf(type, itemId, now, after, HOLDERS_CHUNK);
+    const fresh = rows.filter((row) => after === '' || row.user_id !== after);
+    yield* fresh;
+    // Fewer users than asked for: the list is exhausted. No new row: nothing further to read either.
+    if (fresh.length === 0 || new Set(rows.map((row) => row.user_id)).size < HOLDERS_CHUNK) return;
+    after = fresh.at(-1)!.user_id;
+  }
+}

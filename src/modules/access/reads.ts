@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
-import { canSee } from '../visibility/service.ts';
+import { seesListed } from '../visibility/service.ts';
 import { NEVER, type EndType } from './edges.ts';
 import type { HoldingRow, ItemType } from './holdings-store.ts';
 import type { EdgeRow } from './store.ts';
@@ -128,18 +128,13 @@ export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: stri
   const start = afterKey(ctx, list, query);
   const now = ctx.clock.now();
   const all = type === 'resource' ? ctx.stores.holdings.resourcesOfUser(userId, now) : ctx.stores.holdings.groupsOfUser(userId, now);
-  const seesAll = caller.role === 'ADMIN' || caller.userId === userId;
+  // The holder sees all of their own holdings; anyone else only the items visible to them.
+  const visible = caller.userId === userId ? () => true : seesListed(ctx, caller, type);
   // Stop at one row past the page: the visibility check is a query per item.
   const rows: HoldingRow[] = [];
-  const judged = new Map<string, boolean>(); // an item held at several levels is judged once
-  const visible = (itemId: string) => {
-    let sees = judged.get(itemId);
-    if (sees === undefined) judged.set(itemId, (sees = canSee(ctx, caller, type, itemId)));
-    return sees;
-  };
   for (const row of all) {
     if (rows.length > query.page_size) break;
-    if (after([row.item_id, row.level], start) && (seesAll || visible(row.item_id))) rows.push(row);
+    if (after([row.item_id, row.level], start) && visible(row.item_id)) rows.push(row);
   }
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.item_id, row.level]), 0];

@@ -5,8 +5,7 @@ import { PageQueryEntries } from '../../http/common-schemas.ts';
 import { AppError } from '../../http/errors.ts';
 import { fail } from '../../http/parse.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import type { Caller } from '../../http/types.ts';
-import { canSee } from '../visibility/service.ts';
+import { seesListed } from '../visibility/service.ts';
 import * as v from 'valibot';
 import { edgeExpiry, type EdgeKindName } from './edges.ts';
 import { accessStatus, groupResourcesAnswer, holdersPage, holdingsOfUserPage, toContainingGroup, toGroupResource, toGroupUser, toResourceUser, userLevelsOnResource } from './reads.ts';
@@ -51,9 +50,6 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
       return done();
     });
   }
-
-  // Lists of the other end of an item's edges name only what the caller may see (docs/visibility.md).
-  const sees = (caller: Caller, type: 'resource' | 'group', id: string) => caller.role === 'ADMIN' || canSee(ctx, caller, type, id);
 
   // Literal segments first: /resources/users/{user_id} and /groups/users/{user_id} are not item ids.
   router.get('/resources/users/:user_id', (req) => {
@@ -103,7 +99,8 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   router.get('/resources/:resource_id/groups', (req) => {
     const resourceId = req.uuidParam('resource_id');
     requireEnd(ctx, 'resource', resourceId, 'resource_id');
-    const rows = access.liveOfItem('group_resource', resourceId, ctx.clock.now()).filter((row) => sees(req.caller, 'group', row.principal_id));
+    const seenGroup = seesListed(ctx, req.caller, 'group');
+    const rows = access.liveOfItem('group_resource', resourceId, ctx.clock.now()).filter((row) => seenGroup(row.principal_id));
     return ok(groupResourcesAnswer(ctx, rows));
   });
 
@@ -126,7 +123,8 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   router.get('/groups/:group_id/resources', (req) => {
     const groupId = req.uuidParam('group_id');
     requireEnd(ctx, 'group', groupId, 'group_id');
-    const rows = access.liveOfPrincipal('group_resource', groupId, ctx.clock.now()).filter((row) => sees(req.caller, 'resource', row.item_id));
+    const seenResource = seesListed(ctx, req.caller, 'resource');
+    const rows = access.liveOfPrincipal('group_resource', groupId, ctx.clock.now()).filter((row) => seenResource(row.item_id));
     return ok(groupResourcesAnswer(ctx, rows));
   });
   router.put('/groups/:group_id/resources', async (req) => {
@@ -155,9 +153,10 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
     const groupId = req.uuidParam('group_id');
     const query = req.query(ContainingGroupsQuery);
     requireEnd(ctx, 'group', groupId, 'group_id');
+    const seenGroup = seesListed(ctx, req.caller, 'group');
     const rows = access.liveOfPrincipal('group_group', groupId, ctx.clock.now())
       .filter((row) => query.access_level_remote_id === undefined || row.access_level_remote_id === query.access_level_remote_id)
-      .filter((row) => sees(req.caller, 'group', row.item_id));
+      .filter((row) => seenGroup(row.item_id));
     return ok({ containing_groups: rows.map(toContainingGroup) });
   });
   router.post('/groups/:group_id/containing-groups', async (req) => {

@@ -6,7 +6,7 @@ import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { AttachNonHumanIdentityBody, ListEdgesQuery, ListNonHumanIdentitiesQuery, RemoveEdgeQuery } from './schemas.ts';
 import { attachNonHumanIdentity, detachNonHumanIdentity } from './service.ts';
 import { NON_HUMAN_IDENTITY_TYPES, toApiAccess, type ResourceNhiRow } from './store.ts';
-import { canSee, viewerOf } from '../visibility/service.ts';
+import { seesListed, viewerOf } from '../visibility/service.ts';
 
 export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContext): void {
   const { resources, nonHumanIdentities } = ctx.stores;
@@ -28,7 +28,8 @@ export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContex
     const want = query.page_size + 1;
     // A member sees only the identities they may see (each is a resource with its own visibility);
     // read on past hidden ones so the page stays full.
-    const sees = (row: ResourceNhiRow) => req.caller.role === 'ADMIN' || canSee(ctx, req.caller, 'resource', row.non_human_identity_id);
+    const visible = seesListed(ctx, req.caller, 'resource');
+    const sees = (row: ResourceNhiRow) => visible(row.non_human_identity_id);
     const rows: ResourceNhiRow[] = [];
     for (let after = ctx.pager.afterSeq('resource_nhis', query); rows.length < want;) {
       const batch = nonHumanIdentities.list(resourceId, now, after, want);

@@ -6,6 +6,7 @@ import type { ApiUser } from '../users/store.ts';
 import { toApiOwner, type ApiOwner, type OwnerFields, type OwnerRow } from './store.ts';
 import type { UpdateOwnerInput } from './schemas.ts';
 import { refuseIfNamedInConfigurations } from '../item-settings.ts';
+import { everyHolder } from '../access/holdings-store.ts';
 
 export interface CreateOwnerInput {
   name: string;
@@ -180,9 +181,6 @@ export function ownerHasUser(ctx: AppContext, ownerId: string, userId: string): 
   return holdings.groupsOfUser(userId, ctx.clock.now()).some((held) => held.item_id === row.source_group_id);
 }
 
-/** Members read per page while listing a source group's members. */
-const MEMBERS_PAGE = 1000;
-
 /**
  * The owner's users: its listed users in escalation order or, while it has a `source_group_id`, the
  * users who hold that group now (directly or through nesting: the access graph's one definition), by
@@ -193,15 +191,10 @@ export function ownerUserIds(ctx: AppContext, ownerId: string): string[] {
   const row = owners.get(ownerId);
   if (!row) return [];
   if (row.source_group_id === null) return owners.userIds(ownerId);
-  const now = ctx.clock.now();
-  const ids: string[] = [];
-  for (let after = ''; ;) {
-    const page = holdings.holdersOf('group', row.source_group_id, now, after, MEMBERS_PAGE);
-    const fresh = [...new Set(page.map((holding) => holding.user_id))].filter((id) => id > after);
-    ids.push(...fresh);
-    if (fresh.length === 0 || new Set(page.map((holding) => holding.user_id)).size < MEMBERS_PAGE) return ids;
-    after = fresh.at(-1)!;
-  }
+  // Holdings come in user order, one per level: each user once.
+  const ids = new Set<string>();
+  for (const holding of everyHolder(holdings, 'group', row.source_group_id, ctx.clock.now())) ids.add(holding.user_id);
+  return [...ids];
 }
 
 /**

@@ -79,8 +79,16 @@ function refuseOwnRequest(ctx: AppContext, row: RequestRow, caller: Caller, now:
 }
 
 /** Whether `userId` holds the request's target group at `now` (directly or through nesting). */
-function inTargetGroup(ctx: AppContext, row: RequestRow, userId: string, now: Date): boolean {
+function inTargetGroup(ctx: AppContext, row: Pick<RequestRow, 'target_group_id'>, userId: string, now: Date): boolean {
   return row.target_group_id !== null && ctx.stores.holdings.groupsOfUser(userId, now).some((g) => g.item_id === row.target_group_id);
+}
+
+/**
+ * Whether a decision by `userId` would give themselves access: they made the request, are its target
+ * user, or are a member of its target group. The one definition the decisions and the dry run share.
+ */
+export function givesThemselvesAccess(ctx: AppContext, row: Pick<RequestRow, 'requester_id' | 'target_user_id' | 'target_group_id'>, userId: string, now: Date): boolean {
+  return userId === row.requester_id || userId === row.target_user_id || inTargetGroup(ctx, row, userId, now);
 }
 
 /**
@@ -141,8 +149,7 @@ function stageComplete(slots: string[], operator: 'AND' | 'OR', rows: ReviewerRo
  * own request by proxy), and an `admin` slot only while its user is still an administrator.
  */
 function countsNow(ctx: AppContext, row: RequestRow, reviewer: ReviewerRow, now: Date): boolean {
-  if (reviewer.user_id === row.requester_id || reviewer.user_id === row.target_user_id) return false;
-  if (inTargetGroup(ctx, row, reviewer.user_id, now)) return false;
+  if (givesThemselvesAccess(ctx, row, reviewer.user_id, now)) return false;
   if (reviewer.slot === 'admin' && ctx.stores.users.get(reviewer.user_id)?.organization_role !== 'ADMIN') return false;
   return true;
 }

@@ -9,7 +9,7 @@ import { canSee } from '../visibility/service.ts';
 import { requestSettingsFromRow } from '../item-settings.ts';
 import { chooseConfiguration, resolveStages, targetGroups, type ChosenConfiguration, type PlannedStage, type Target } from './reviewers.ts';
 import type { CreateRequestInput } from './schemas.ts';
-import { completeApproval, AUTO_APPROVAL_ACTOR, requestSubEvents } from './decide.ts';
+import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSubEvents } from './decide.ts';
 import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
 
@@ -196,14 +196,13 @@ export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequ
   const now = ctx.clock.now();
   const { target, items } = planRequest(ctx, caller, input, now);
   const name = (id: string) => ctx.stores.users.get(id)?.full_name ?? '';
-  // Whose approval would not count: the requester's, the target user's, a target group member's (decide.ts countsNow).
-  const targetMembers = new Set<string>();
-  const own = (userId: string) => {
-    if (userId === caller.userId || (target.type === 'user' && userId === target.id)) return true;
-    if (target.type !== 'group') return false;
-    if (!targetMembers.has(userId) && ctx.stores.holdings.groupsOfUser(userId, now).some((g) => g.item_id === target.id)) targetMembers.add(userId);
-    return targetMembers.has(userId);
+  // Whose approval would not count (decide.ts countsNow): theirs would give themselves access.
+  const request = {
+    requester_id: caller.userId,
+    target_user_id: target.type === 'user' ? target.id : null,
+    target_group_id: target.type === 'group' ? target.id : null,
   };
+  const own = (userId: string) => givesThemselvesAccess(ctx, request, userId, now);
   const NOT_COUNTED = ' — but this approval would not count: it would give themselves access (nor would their delegate\'s); where nobody else fills the slot, only an administrator completes the request, at level ADMIN';
   return {
     dry_run: true as const,

@@ -24,6 +24,20 @@ export function canSee(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>,
   return ctx.stores.visibility.sees(kind, id, viewer);
 }
 
+/**
+ * For filtering a list of items the caller reached through something they see: whether they see
+ * each one. Admins see every listed item without a lookup; each item is judged once.
+ */
+export function seesListed(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>, kind: VisibleKind): (id: string) => boolean {
+  if (caller.role === 'ADMIN') return () => true;
+  const judged = new Map<string, boolean>();
+  return (id) => {
+    let sees = judged.get(id);
+    if (sees === undefined) judged.set(id, (sees = canSee(ctx, caller, kind, id)));
+    return sees;
+  };
+}
+
 /** Throws not_found (naming `path` when given) unless the caller sees the item: an unseen item reads as one that does not exist. */
 export function assertVisible(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>, kind: VisibleKind, id: string, path?: string): void {
   if (!canSee(ctx, caller, kind, id)) throw notFound(kind, id, path);
