@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, defaultText, loadConfig, SETTINGS, type Config, type Flags, type SettingName } from './config.ts';
+import { AREAS } from './app.ts';
 import { createContext, type AppContext } from './context.ts';
 import { backupDatabase, BackupError } from './db/backup.ts';
 import { checkDatabase } from './db/check.ts';
@@ -79,7 +80,7 @@ function openContext(config: Config, options: { existing?: boolean } = {}): AppC
   }
   const db = openDatabase(config.dbFile);
   migrate(db, systemClock.now());
-  return createContext({ db, clock: systemClock, config, log: createLogger(config.logLevel) });
+  return createContext({ db, clock: systemClock, config, log: createLogger(config.logLevel) }, AREAS);
 }
 
 /**

@@ -2,6 +2,7 @@
 // drain requests, stop background jobs, checkpoint and close the database.
 import path from 'node:path';
 import { ConfigError, type Config } from './config.ts';
+import { AREAS } from './app.ts';
 import { createContext, type AppContext } from './context.ts';
 import { migrate, schemaVersion } from './db/migrate.ts';
 import { checkpointAndClose, openDatabase } from './db/open.ts';
@@ -34,7 +35,7 @@ export async function serve(config: Config): Promise<number> {
       schema_version: schemaVersion(db),
       migrations_applied: applied.map((m) => m.name),
     });
-    ctx = createContext({ db, clock: systemClock, config, log });
+    ctx = createContext({ db, clock: systemClock, config, log }, AREAS);
     running = await startServer(ctx).catch((err: unknown) => {
       throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     });
