@@ -117,6 +117,7 @@ function operationObject(tag: string, key: string, doc: OperationDoc & { role?: 
   else if (doc.role !== undefined) op['x-gatehouse-role'] = leastRole(doc.role);
   else throw new Error(`${key}: a route in /v1 needs a declared role`);
   if (doc.extension) op['x-gatehouse-extension'] = true;
+  if (doc.deprecated) op.deprecated = true;
   return op;
 }
 

@@ -22,6 +22,8 @@ export interface OperationDoc {
   description?: string;
   /** True for an operation the reference API does not have (written as x-gatehouse-extension). */
   extension?: true;
+  /** True for an operation kept only for older clients (written as OpenAPI's `deprecated`). */
+  deprecated?: true;
   /** True when no bearer token is needed (only outside /v1). */
   public?: true;
   /** Path parameters that are not UUIDs, by name. */

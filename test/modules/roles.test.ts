@@ -149,6 +149,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': 'read',
   'POST /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': 'admin',
   'DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': 'admin',
+  'DELETE /v1/idp-group-mappings/{app_resource_id}/{group_id}/': 'admin',
 
   'GET /v1/message-channels': 'read',
   'POST /v1/message-channels': 'admin',

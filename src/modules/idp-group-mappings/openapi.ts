@@ -53,4 +53,14 @@ export const idpGroupMappingRoutes = defineRoutes('idp-group-mappings', {
     summary: 'Remove a group mapping',
     responses: { 200: EmptyObject },
   },
+  'DELETE /v1/idp-group-mappings/{app_resource_id}/{group_id}/': {
+    role: 'admin', items: { app_resource_id: 'resource', group_id: 'group' },
+    summary: 'Remove a group mapping (older path)',
+    description:
+      'The path older versions of the reference gave this operation, kept for clients generated from them: ' +
+      'the same as DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}.',
+    extension: true,
+    deprecated: true,
+    responses: { 200: EmptyObject },
+  },
 });

@@ -1,6 +1,6 @@
 // Identity-provider group mappings: /idp-group-mappings/{app_resource_id}[/groups/{group_id}], as the reference has them.
 import type { AppContext } from '../../context.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { done, ok, type ApiRouter, type Handler } from '../../http/router.ts';
 import { ReplaceMappingsBody, UpsertMappingBody } from './schemas.ts';
 import { deleteMapping, getMapping, listMappings, replaceMappings, upsertMapping } from './service.ts';
 
@@ -24,8 +24,11 @@ export function registerIdpGroupMappingRoutes(router: ApiRouter, ctx: AppContext
     return ok(upsertMapping(ctx, req.caller, appResourceId, groupId, await req.body(UpsertMappingBody)));
   });
 
-  router.on('DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}', (req) => {
+  const remove: Handler = (req) => {
     deleteMapping(ctx, req.caller, req.uuidParam('app_resource_id'), req.uuidParam('group_id'));
     return done();
-  });
+  };
+  router.on('DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}', remove);
+  // Clients generated from older versions of the reference call this path (trailing slash included).
+  router.on('DELETE /v1/idp-group-mappings/{app_resource_id}/{group_id}/', remove);
 }

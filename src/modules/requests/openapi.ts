@@ -47,6 +47,20 @@ export const RequestReviewerStages = component('RequestReviewerStages', {
   required: ['item_name', 'item_id', 'stages'],
 });
 
+export const RequestItemStages = component('RequestItemStages', {
+  description:
+    'Deprecated in the reference (read reviewer_stages): the review stages of the request\'s first item, for clients ' +
+    'generated from older versions of the reference, which read who must approve only here.',
+  deprecated: true,
+  type: 'object',
+  properties: {
+    requestedRoleName: { type: 'string' },
+    requestedItemName: { type: 'string' },
+    stages: { type: 'array', items: RequestStage },
+  },
+  required: ['requestedItemName', 'stages'],
+});
+
 export const RequestedItem = component('RequestedItem', {
   type: 'object',
   properties: {
@@ -100,6 +114,7 @@ export const Request = component('Request', {
     duration_minutes: { type: 'integer' },
     requested_items_list: { type: 'array', items: RequestedItem },
     reviewer_stages: { type: 'array', items: RequestReviewerStages },
+    stages: RequestItemStages,
     request_comments: extensionField({ type: 'array', items: RequestComment }, 'The spec lists the request\'s comments on the Request.'),
     custom_fields_responses: { type: 'array', items: RequestCustomFieldResponse },
     support_ticket: extensionField({
