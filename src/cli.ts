@@ -51,16 +51,26 @@ function settingOption(name: SettingName): Options {
 /** Settings are described in Markdown for the README; help is plain text. */
 const plain = (markdown: string) => markdown.replaceAll('`', '');
 
-/** The `--help` line for a setting's flag, from its definition. */
-function settingHelp(name: SettingName): string {
+/** The `--help` line for a setting's flag, from its definition (`description` when the verb uses it differently). */
+function settingHelp(name: SettingName, description = SETTINGS[name].description): string {
   const setting = SETTINGS[name];
   const flag = setting.flag!;
-  return `  ${`--${flag.name} ${flag.value}`.padEnd(17)}${plain(setting.description)} (${setting.env}, default ${plain(defaultText(setting))})`;
+  return `  ${`--${flag.name} ${flag.value}`.padEnd(17)}${plain(description)} (${setting.env}, default ${plain(defaultText(setting))})`;
 }
 
 const DB_OPTIONS: Options = settingOption('dbFile');
 const SERVER_OPTIONS: Options = { ...DB_OPTIONS, ...settingOption('host'), ...settingOption('port') };
+/** For the verbs that create the database (serve, migrate). */
 const DB_HELP = settingHelp('dbFile');
+/** For the verbs that act on a database that must already exist: they never create one. */
+const EXISTING_DB_HELP = settingHelp('dbFile', 'the Gatehouse database file; it must exist (`serve` or `migrate` creates it)');
+
+/**
+ * The settings each verb reads, so a verb checks only those: a bad GATEHOUSE_PORT must not stop
+ * `gatehouse check`. `serve` reads them all.
+ */
+const DB_SETTINGS: readonly SettingName[] = ['dbFile'];
+const CONTEXT_SETTINGS: readonly SettingName[] = ['dbFile', 'logLevel'];
 
 /**
  * Opens and migrates the configured database and builds the context every verb works through. With
@@ -118,7 +128,7 @@ const COMMANDS: Record<string, Command> = {
       '  --email EMAIL    the user the token acts as (must exist)',
       '  --label LABEL    a name for the token, shown in logs and the audit trail',
       '  --read-only      a READ_ONLY token (default FULL_ACCESS)',
-      DB_HELP,
+      EXISTING_DB_HELP,
     ],
     options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' } },
     async run(flags, env) {
@@ -126,7 +136,7 @@ const COMMANDS: Record<string, Command> = {
       // The label follows the API's rule for token_label (one line, 1 to 100 characters, trimmed).
       const label = v.safeParse(TokenLabel, flags.label);
       if (!label.success) throw new UsageError(`--label ${label.issues[0].message}`);
-      const ctx = openContext(loadConfig(env, flags), { existing: true });
+      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
         const user = ctx.stores.users.getByEmail(flags.email);
         if (!user) throw new AppError('not_found', `no user has the email ${flags.email}; create one with POST /v1/users`);
@@ -149,13 +159,13 @@ const COMMANDS: Record<string, Command> = {
     help: [
       '  --id TOKEN_ID    the token\'s token_id, as GET /v1/tokens lists it',
       '  --label LABEL    the token with this label; refused when several tokens share it',
-      DB_HELP,
+      EXISTING_DB_HELP,
     ],
     options: { ...DB_OPTIONS, id: { type: 'string' }, label: { type: 'string' } },
     async run(flags, env) {
       const { id, label } = flags;
       if ((typeof id === 'string') === (typeof label === 'string')) throw new UsageError('give exactly one of --id and --label');
-      const ctx = openContext(loadConfig(env, flags), { existing: true });
+      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
         const token = typeof id === 'string' ? ctx.stores.tokens.get(id.toLowerCase()) : onlyTokenLabelled(ctx, label as string);
         if (!token) throw new AppError('not_found', `no token has the id ${String(id)}`);
@@ -177,7 +187,7 @@ const COMMANDS: Record<string, Command> = {
     help: [
       '  EMAIL|USER_ID    the user, by email or user_id',
       '  ADMIN|MEMBER     ADMIN may do everything; MEMBER may read, ask for access and review (docs/roles.md)',
-      DB_HELP,
+      EXISTING_DB_HELP,
       '',
       'Refused when it would demote the last admin who is not offboarded. Recorded as USERS_ROLE_UPDATED,',
       'acted by the user concerned (the operator has no account), without a token.',
@@ -186,7 +196,7 @@ const COMMANDS: Record<string, Command> = {
     args: ['EMAIL|USER_ID', 'ADMIN|MEMBER'],
     async run(flags, env, [who, role]) {
       if (!(ORGANIZATION_ROLES as readonly string[]).includes(role!)) throw new UsageError(`the role must be ${ORGANIZATION_ROLES.join(' or ')}, not "${role}"`);
-      const ctx = openContext(loadConfig(env, flags), { existing: true });
+      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
         const user = isUuid(who!) ? ctx.stores.users.get(who!.toLowerCase()) : ctx.stores.users.getByEmail(who!);
         if (!user) throw new AppError('not_found', `no user has the ${isUuid(who!) ? 'user_id' : 'email'} ${who}`);
@@ -209,7 +219,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'gatehouse audit verify [--db FILE | --file EXPORT.jsonl] [--anchor SEQ:HASH]',
     summary: 'check the audit log\'s hash chain; exit 1 naming the first event altered, removed or reordered',
     help: [
-      DB_HELP,
+      EXISTING_DB_HELP,
       '  --file FILE      check an `audit export` file instead, offline (no database needed)',
       '  --anchor SEQ:HASH  a head printed by an earlier verify: the chain must still give SEQ that hash',
       '',
@@ -229,7 +239,7 @@ const COMMANDS: Record<string, Command> = {
         source = flags.file;
         result = verifyExportFile(flags.file, anchor);
       } else {
-        const config = loadConfig(env, flags);
+        const config = loadConfig(env, flags, DB_SETTINGS);
         source = config.dbFile;
         const db = openExisting(config);
         try {
@@ -258,7 +268,7 @@ const COMMANDS: Record<string, Command> = {
     help: [
       '  --since DATE     start at the first event recorded at or after DATE (YYYY-MM-DD, a whole UTC',
       '                   day, or an ISO 8601 date-time with a zone); every later event follows',
-      DB_HELP,
+      EXISTING_DB_HELP,
       '',
       'One event a line, in seq order, from one read snapshot. The first line\'s prev_hash ties a partial',
       'export to what came before. Check a file with `gatehouse audit verify --file FILE` (docs/audit-log.md).',
@@ -272,7 +282,7 @@ const COMMANDS: Record<string, Command> = {
         if (!parsed) throw new UsageError('--since must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone');
         since = parsed.at.toISOString();
       }
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, DB_SETTINGS);
       const db = openExisting(config);
       try {
         const count = exportEvents(db, since, (chunk) => process.stdout.write(chunk));
@@ -290,7 +300,7 @@ const COMMANDS: Record<string, Command> = {
     help: [DB_HELP, '', '`serve` does the same at every start; this verb lets you do it (after a backup) on its own.'],
     options: DB_OPTIONS,
     async run(flags, env) {
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, DB_SETTINGS);
       const db = openDatabase(config.dbFile);
       try {
         const applied = migrate(db, systemClock.now());
@@ -307,7 +317,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'copy the database, consistently, while the service keeps running',
     help: [
       '  --to FILE        where to write the copy; replaced atomically if it exists',
-      DB_HELP,
+      EXISTING_DB_HELP,
       '',
       'Uses SQLite\'s online backup: one consistent snapshot, taken without stopping writers.',
       'The copy is checked (as `gatehouse check` does) before it replaces FILE. Restore by',
@@ -316,7 +326,7 @@ const COMMANDS: Record<string, Command> = {
     options: { ...DB_OPTIONS, to: { type: 'string' } },
     async run(flags, env) {
       if (typeof flags.to !== 'string' || flags.to === '') throw new UsageError('--to FILE is required');
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, DB_SETTINGS);
       const db = openExisting(config);
       try {
         const started = process.hrtime.bigint();
@@ -333,10 +343,10 @@ const COMMANDS: Record<string, Command> = {
   check: {
     usage: 'gatehouse check [--db FILE]',
     summary: 'check the database file\'s integrity and foreign keys; exit 1 on any problem',
-    help: [DB_HELP, '', 'Read-only; safe while the service runs. Runs PRAGMA integrity_check and foreign_key_check.'],
+    help: [EXISTING_DB_HELP, '', 'Read-only; safe while the service runs. Runs PRAGMA integrity_check and foreign_key_check.'],
     options: DB_OPTIONS,
     async run(flags, env) {
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, DB_SETTINGS);
       let db: Db | undefined;
       try {
         db = openExisting(config);
@@ -417,7 +427,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     const topic = first === 'help' ? argv.slice(1).join(' ') : '';
     const command = COMMANDS[topic];
-    process.stdout.write(command ? commandHelp(command) : (groupHelp(topic) ?? helpText()));
+    const help = command ? commandHelp(command) : topic === '' ? helpText() : groupHelp(topic);
+    if (help === undefined) {
+      process.stderr.write(`gatehouse help: there is no command "${topic}"\n\n${helpText()}`);
+      return 2;
+    }
+    process.stdout.write(help);
     return 0;
   }
   const twoWord = second !== undefined ? `${first} ${second}` : '';

@@ -248,19 +248,29 @@ export const DEFAULTS = Object.fromEntries(Object.entries(SETTINGS).map(([key, s
 /** Flags given on the command line, already split into name → value. They win over the environment. */
 export type Flags = Record<string, string | true | undefined>;
 
-/** Reads every setting from its flag (if it has one and it was given) or its variable; throws ConfigError on a bad value. */
-export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
+/**
+ * Reads every setting (or only the settings `only` names; the others keep their defaults, unread) from its
+ * flag (if it has one and it was given) or its variable; throws ConfigError on a bad value or an empty flag.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}, only?: readonly SettingName[]): Config {
   const config: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
+    // A verb that reads a few settings is not stopped by a bad value of one it never uses.
+    if (only && !only.includes(key)) {
+      config[key] = setting.default;
+      continue;
+    }
     const flagValue = setting.flag ? flags[setting.flag.name] : undefined;
     if (flagValue === true) throw new ConfigError(`--${setting.flag!.name} needs a value`);
+    // Unlike an empty variable, an empty flag is typed on purpose: never let it quietly mean the default.
+    if (flagValue === '') throw new ConfigError(`--${setting.flag!.name} must not be empty (leave it out for the default, ${defaultText(setting)})`);
     const [raw, source] = flagValue !== undefined ? [flagValue, `--${setting.flag!.name}`] : [env[setting.env], setting.env];
     // An empty variable counts as unset, as shells and unit files make it easy to set one to "".
     config[key] = raw === undefined || raw === '' ? setting.default : setting.parse(raw, source);
   }
   const loaded = config as Config;
   // Node refuses a server whose header deadline is later than its whole-request deadline.
-  if (loaded.headersTimeoutMs > loaded.requestTimeoutMs) {
+  if (loaded.headersTimeoutMs > loaded.requestTimeoutMs && (!only || (only.includes('headersTimeoutMs') && only.includes('requestTimeoutMs')))) {
     throw new ConfigError(
       `GATEHOUSE_HEADERS_TIMEOUT_MS (${loaded.headersTimeoutMs}) must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS (${loaded.requestTimeoutMs})`,
     );
