@@ -1,5 +1,6 @@
 // Every setting Gatehouse reads, defined once in SETTINGS; loadConfig, `gatehouse help` and the
 // README's configuration table (src/dev/settings-table.ts) are all made from it.
+import { MAX_MINUTES } from './lib/durations.ts';
 import { trustedProxyList } from './http/client-address.ts';
 
 /** One setting: where it comes from, what it defaults to, what it accepts, what it means. */
@@ -224,7 +225,7 @@ export const SETTINGS = {
     default: 7 * 24 * 60,
     defaultText: '10080 (7 days)',
     min: 0,
-    max: 525_960,
+    max: MAX_MINUTES,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
   }),
   // src/db/native-addon.ts reads the variable itself: it runs before any config is loaded.

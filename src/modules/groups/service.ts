@@ -4,10 +4,10 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { edgesEndingWith, reconcileSessions } from '../access/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
-import {
-  applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
-} from '../item-settings.ts';
-import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
+import { asUpdateInfo, startBulkItem } from '../items/service.ts';
+import { applyRequestSettings, checkRequestSettingReferences, refuseIfNamedInConfigurations } from '../request-settings/service.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
 import { applyTemplateLinks, templateGroupWrite } from '../configuration-templates/service.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import { refuseIfBound } from '../group-bindings/service.ts';

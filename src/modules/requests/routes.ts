@@ -8,7 +8,7 @@ import {
   ApproveRequestBody, CommentBody, CreateRequestBody, CreateRequestQuery, DenyRequestBody, ListRequestsQuery, RelayRequestsQuery,
   type ListRequestsInput, type RelayRequestsInput,
 } from './schemas.ts';
-import { approveRequest, cancelRequest, commentOnRequest, denyRequest } from './decide.ts';
+import { approveRequest, cancelRequest, commentOnRequest, denyRequest, readableRequest } from './decide.ts';
 import { createRequest, dryRunRequest } from './service.ts';
 import type { RequestFilter, RequestRow } from './store.ts';
 import { requestReader, toApiComment, toApiRequest } from './view.ts';
@@ -46,12 +46,6 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
     if (!row) throw notFound('request', id, 'id');
     return row;
   };
-  /** A request the caller may read: a member who takes no part in it is answered as for a missing id. */
-  const loadReadable = (caller: Caller, id: string): RequestRow => {
-    const row = load(id);
-    if (caller.role !== 'ADMIN' && !requests.involves(id, caller.userId, ctx.clock.now())) throw notFound('request', id, 'id');
-    return row;
-  };
   const answer = (id: string) => ok({ request: toApiRequest(ctx, load(id), ctx.clock.now()) });
 
   router.on('GET /v1/requests', (req) => {
@@ -70,7 +64,7 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
 
   router.on('GET /v1/requests/relay', (req) => relay(ctx, req.query(RelayRequestsQuery), readableBy(req.caller, ctx.clock.now())));
 
-  router.on('GET /v1/requests/{id}', (req) => ok(toApiRequest(ctx, loadReadable(req.caller, req.uuidParam('id')), ctx.clock.now())));
+  router.on('GET /v1/requests/{id}', (req) => ok(toApiRequest(ctx, readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()), ctx.clock.now())));
 
   router.on('POST /v1/requests/{id}/approve', async (req) => {
     const id = req.uuidParam('id');
@@ -90,7 +84,7 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
     return answer(id);
   });
 
-  router.on('GET /v1/requests/{id}/comments', (req) => ok({ comments: requests.comments(loadReadable(req.caller, req.uuidParam('id')).id).map(toApiComment) }));
+  router.on('GET /v1/requests/{id}/comments', (req) => ok({ comments: requests.comments(readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()).id).map(toApiComment) }));
   router.on('POST /v1/requests/{id}/comments', async (req) => {
     const id = req.uuidParam('id');
     const body = await req.body(CommentBody);

@@ -2,8 +2,10 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, startBulkItem } from '../item-settings.ts';
-import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
+import { asUpdateInfo, startBulkItem } from '../items/service.ts';
+import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
 import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
 import { edgesEndingWith } from '../access/service.ts';

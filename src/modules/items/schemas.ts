@@ -1,7 +1,7 @@
 // The access levels a resource or group offers, as create and update bodies give them (a Gatehouse
 // extension shared by both kinds of item).
 import * as v from 'valibot';
-import { Text } from '../http/common-schemas.ts';
+import { Text } from '../../http/common-schemas.ts';
 
 /** Remote ids appear as numbers in the reference's samples; they are kept as text. */
 export const RemoteText = v.pipe(
