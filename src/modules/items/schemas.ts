@@ -34,3 +34,6 @@ export const AccessLevels = v.pipe(
   v.transform((levels) => levels.filter((level) => level.access_level_remote_id !== '')),
   v.maxLength(1000, 'must list at most 1000 access levels besides the default one'),
 );
+
+/** The access levels as a body gives them, parsed. */
+export type AccessLevelsInput = v.InferOutput<typeof AccessLevels>;
