@@ -70,6 +70,7 @@ async function sftpHost(t: TestContext): Promise<SftpHost | undefined> {
   const sshd = '/usr/sbin/sshd';
   if (process.platform !== 'linux') return skip(t, 'network namespaces are Linux only');
   if (!existsSync(sshd)) return skip(t, `${sshd} is missing (Debian's openssh-server; .ci/run installs it)`);
+  if (!existsSync('/usr/bin/ssh-keygen')) return skip(t, '/usr/bin/ssh-keygen is missing (Debian\'s openssh-client)');
   if (process.getuid?.() !== 0) return skip(t, 'creating a network namespace needs root');
   const n = process.pid % 250;
   const ns = `gh-ls-${process.pid}`;

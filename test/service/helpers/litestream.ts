@@ -16,10 +16,13 @@ export const LITESTREAM = litestreamBinary(undefined);
 export const NO_LITESTREAM = existsSync(LITESTREAM) ? undefined : `no Litestream binary for ${process.platform}-${process.arch} (npm's @flydotio/litestream ships linux-x64 and others)`;
 
 const dirs: string[] = [];
-after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+/** A temporary directory, removed when the test file ends. */
 export function tempDir(name: string): string {
+  if (dirs.length === 0) {
+    after(() => {
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    });
+  }
   const dir = mkdtempSync(join(tmpdir(), `gatehouse-${name}-`));
   dirs.push(dir);
   return dir;
