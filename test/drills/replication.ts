@@ -3,7 +3,7 @@
 // LOAD_MS, both processes are killed with SIGKILL, and the replica is restored elsewhere: the
 // acknowledged writes it lacks are the loss window. Then a standby takes over a database grown to
 // SEED_USERS rows: `gatehouse restore` + `gatehouse serve` until the first answered GET.
-// Run: node --import tsx --import ./src/dev/register-sql.mjs test/drills/replication.ts [ROUNDS] [SEED_USERS]
+// Run (Node 24, as npm test does): npm exec -- node --import tsx --import ./src/dev/register-sql.mjs test/drills/replication.ts [ROUNDS] [SEED_USERS]
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
