@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { syncDirectory } from '../db/backup.ts';
 import { checkDatabase } from '../db/check.ts';
 import { recordedSchemaVersion } from '../db/migrate.ts';
 import { MIGRATIONS } from '../db/migrations.ts';
@@ -184,18 +185,5 @@ export async function restoreReplica(bin: string, source: RestoreSource, target:
     return { ...result, bytes: fs.statSync(file).size };
   } finally {
     removeTmp();
-  }
-}
-
-/** Makes the rename durable; some file systems refuse to fsync a directory, which is harmless. */
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Best effort only.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
   }
 }
