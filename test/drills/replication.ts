@@ -12,7 +12,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { ApiClient } from '../helpers/client.ts';
 import { runGatehouse, ServiceProcess } from '../service/helpers/gatehouse-process.ts';
-import { servicePid, startReplicated, TOKEN, userIds, waitUntilReplicated, writeConfig, writeLoad } from '../service/helpers/litestream.ts';
+import { servicePid, startReplicated, stopReplicated, TOKEN, userIds, waitUntilReplicated, writeConfig, writeLoad } from '../service/helpers/litestream.ts';
 
 const ROUNDS = Number(process.argv[2] ?? 5);
 const SEED_USERS = Number(process.argv[3] ?? 100_000);
@@ -56,7 +56,7 @@ try {
   const config = writeConfig(dir, db, ['- type: file', `  path: ${replica}`]);
   // A first start makes the database and its admin token; the rows are added while it is stopped.
   const first = await startReplicated(config, db);
-  assert.equal((await first.stop('SIGTERM')).code, 0);
+  await stopReplicated(first);
   const seed = new Database(db);
   seed.prepare(
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)

@@ -10,7 +10,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it, type TestContext } from 'node:test';
 import { ApiClient } from '../helpers/client.ts';
 import { runGatehouse } from './helpers/gatehouse-process.ts';
-import { assertRestoredServes, NO_LITESTREAM, startReplicated, tempDir, TOKEN, userIds, waitUntilReplicated, writeConfig } from './helpers/litestream.ts';
+import { assertRestoredServes, NO_LITESTREAM, startReplicated, stopReplicated, tempDir, TOKEN, userIds, waitUntilReplicated, writeConfig } from './helpers/litestream.ts';
 
 describe('replication over SFTP', { skip: NO_LITESTREAM }, () => {
   it('replicates over SFTP to a second host (a network namespace running sshd) and restores from it', async (t) => {
@@ -35,7 +35,7 @@ describe('replication over SFTP', { skip: NO_LITESTREAM }, () => {
       ids.push(res.body.user_id);
     }
     await waitUntilReplicated(config, db, 1000);
-    assert.equal((await service.stop('SIGTERM')).code, 0, service.stdout.slice(-2000) + service.stderr);
+    await stopReplicated(service);
     assert.ok(existsSync(join(host.path, 'generations')), 'the replica was written on the second host');
 
     // On the "new machine": the same config, restored into a file at another path.
