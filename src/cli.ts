@@ -62,6 +62,11 @@ const DB_OPTIONS: Options = settingOption('dbFile');
 const SERVER_OPTIONS: Options = { ...DB_OPTIONS, ...settingOption('host'), ...settingOption('port') };
 const DB_HELP = settingHelp('dbFile');
 const LITESTREAM_OPTIONS: Options = settingOption('litestreamConfig');
+// Its flag is too long for settingHelp's column: two lines.
+const LITESTREAM_HELP = [
+  '  --litestream-config FILE',
+  '                   the Litestream config that replicates --db (GATEHOUSE_LITESTREAM_CONFIG; docs/replication.md)',
+];
 
 /** Each replica's status from the config's Litestream, or undefined when the database is not replicated. */
 async function replicasOf(config: Config): Promise<ReplicaStatus[] | undefined> {
@@ -347,7 +352,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'check the database file\'s integrity and foreign keys (and its replicas, if replicated); exit 1 on any problem',
     help: [
       DB_HELP,
-      settingHelp('litestreamConfig'),
+      ...LITESTREAM_HELP,
       '',
       'Read-only; safe while the service runs. Runs PRAGMA integrity_check and foreign_key_check.',
       'With a Litestream config, also fails when a replica lags more than GATEHOUSE_REPLICATION_MAX_LAG_SECONDS.',
@@ -390,7 +395,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'say how far behind each Litestream replica of the database is; exit 1 when one is unhealthy',
     help: [
       DB_HELP,
-      settingHelp('litestreamConfig'),
+      ...LITESTREAM_HELP,
       '',
       'Runs `litestream generations` with the config. A replica is healthy when it holds the database\'s',
       'current generation and lags at most GATEHOUSE_REPLICATION_MAX_LAG_SECONDS. docs/replication.md.',
@@ -410,7 +415,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'restore a Litestream replica into a new database file, checked before it is put in place',
     help: [
       '  --from URL       the replica: file:///path, sftp://user@host/path, s3://bucket/path…',
-      settingHelp('litestreamConfig'),
+      ...LITESTREAM_HELP,
       '                   (restores the replica of --db that the config lists)',
       '  --to FILE        where to write the database (default: --db); it must not exist',
       DB_HELP,
