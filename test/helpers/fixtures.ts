@@ -2,6 +2,9 @@
 import assert from 'node:assert/strict';
 import type { ApiClient } from './client.ts';
 
+/** A well-formed id that no object has: the unknown id of every 404 case. */
+export const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+
 let counter = 0;
 /** A short string unique within this test process. */
 export const unique = (prefix: string): string => `${prefix}-${process.pid}-${++counter}`;
