@@ -12,7 +12,7 @@
 //
 // Shared by the files of a group: the module registry and the process. A test file must therefore
 // leave nothing behind (close its servers, restore what it changes in process.env) — as startTestApp()
-// and the helpers do. A file that cannot share runs in a group of its own (ALONE below).
+// and the helpers do.
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -98,6 +98,7 @@ if (groups.length === 1) {
 }
 // Several groups at once: each one's report is printed whole when it ends (interleaved lines from two
 // spec reporters could not be read), then the totals of all of them.
+process.stdout.write(`test/run.mjs: ${files.length} files in ${groups.length} groups, one process each; each group's report follows when it ends\n`);
 const results = await Promise.all(
   groups.map(async (list, i) => {
     const result = await runGroup(list, ['--test-isolation=none', '--test-reporter=spec'], ['ignore', 'pipe', 'pipe']);
