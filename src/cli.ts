@@ -14,6 +14,7 @@ import { createLogger } from './lib/log.ts';
 import { serve } from './service.ts';
 import { actorFor, issueToken, revokeToken } from './modules/tokens/service.ts';
 import { setOrganizationRole } from './modules/users/service.ts';
+import { createLoginLink } from './modules/web-sessions/service.ts';
 import { ORGANIZATION_ROLES, type OrganizationRole } from './modules/users/roles.ts';
 import { isUuid } from './lib/ids.ts';
 import { exportEvents, parseAnchor, verifyDatabase, verifyExportFile, type VerifyResult } from './modules/audit/service.ts';
@@ -135,6 +136,31 @@ const COMMANDS: Record<string, Command> = {
           accessLevel: flags['read-only'] ? 'READ_ONLY' : 'FULL_ACCESS',
         });
         process.stdout.write(secret + '\n');
+        return 0;
+      } finally {
+        ctx.db.close();
+      }
+    },
+  },
+
+  'login-link': {
+    usage: 'gatehouse login-link --email EMAIL [--db FILE]',
+    summary: 'print a one-time link that signs EMAIL in to the console (for the first admin, or teams without single sign-on)',
+    help: [
+      '  --email EMAIL    the user to sign in (must exist and not be offboarded)',
+      DB_HELP,
+      '',
+      'Prints the URL alone on stdout. It works once, within GATEHOUSE_LOGIN_LINK_MINUTES, and is made from',
+      'GATEHOUSE_PUBLIC_URL (else http://HOST:PORT). Only its hash is stored. Recorded as LOGIN_LINKS_CREATED.',
+    ],
+    options: { ...DB_OPTIONS, email: { type: 'string' } },
+    async run(flags, env) {
+      if (typeof flags.email !== 'string') throw new UsageError('--email is required');
+      const ctx = openContext(loadConfig(env, flags), { existing: true });
+      try {
+        const user = ctx.stores.users.getByEmail(flags.email);
+        if (!user) throw new AppError('not_found', `no user has the email ${flags.email}; create one with POST /v1/users`);
+        process.stdout.write(createLoginLink(ctx, user) + '\n');
         return 0;
       } finally {
         ctx.db.close();

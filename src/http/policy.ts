@@ -44,6 +44,7 @@ export const MEMBER_WRITES: Readonly<Record<string, string>> = {
   'DELETE /v1/sessions/{connection_id}': 'end a session of their own',
   'POST /v1/tokens': 'issue an API token for themselves',
   'DELETE /v1/tokens/{token_id}': 'revoke an API token of their own',
+  'DELETE /v1/web-sessions/{web_session_id}': 'end a console sign-in session of their own',
 };
 
 /** `METHOD /v1/users/:user_id` as the router keeps it → `METHOD /v1/users/{user_id}` as the table spells it. */

@@ -16,6 +16,9 @@ export const EVENT_TYPE_GROUPS = {
     API_TOKENS_DELETED: 'an API token is revoked',
     SESSIONS_CREATED: 'a session opens',
     SESSIONS_ENDED: 'a session is ended',
+    WEB_SESSIONS_CREATED: 'someone signs in to the console (a sign-in link or single sign-on)',
+    WEB_SESSIONS_ENDED: 'a console sign-in session is ended: signed out, revoked, or found offboarded or demoted',
+    LOGIN_LINKS_CREATED: 'a one-time sign-in link is made (`gatehouse login-link`)',
   },
   'Owners': {
     OWNERS_CREATED: 'an owner is created',
