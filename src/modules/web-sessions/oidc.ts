@@ -78,7 +78,7 @@ export async function finishOidcSignIn(ctx: AppContext, base: string, callbackUr
     throw new AppError('unauthenticated', 'this sign-in was not started here, was already finished, or took too long; start again');
   }
   const config = await configuration(ctx);
-  let claims: oidc.IDToken | undefined;
+  let claims: Record<string, unknown> | undefined;
   try {
     // The redirect URI registered with the provider, with the query the provider sent back.
     const current = new URL(redirectUri(base));
@@ -89,7 +89,13 @@ export async function finishOidcSignIn(ctx: AppContext, base: string, callbackUr
       expectedNonce: login.nonce,
       idTokenExpected: true,
     });
-    claims = tokens.claims();
+    const idToken = tokens.claims();
+    claims = idToken;
+    // Many providers put email only in the userinfo answer (OIDC core 5.4): ask it, for the same subject.
+    if (idToken && (typeof idToken.email !== 'string' || idToken.email_verified === undefined)) {
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
+      claims = { ...idToken, email: info.email, email_verified: info.email_verified, name: idToken.name ?? info.name };
+    }
   } catch (err) {
     ctx.log.info('oidc sign-in refused', { error: err instanceof Error ? err.message : String(err) });
     throw new AppError('unauthenticated', 'the identity provider\'s answer could not be verified; start the sign-in again');
