@@ -34,6 +34,7 @@ import { registerAccessReviewRoutes } from './modules/access-reviews/routes.ts';
 import { registerRequestRoutes } from './modules/requests/routes.ts';
 import { registerDelegationRoutes } from './modules/delegations/routes.ts';
 import { registerWebSessionRoutes } from './modules/web-sessions/routes.ts';
+import { registerUarDecisionRoutes } from './modules/uar-decisions/routes.ts';
 import { registerConsoleRoutes } from './modules/console/routes.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
@@ -63,6 +64,7 @@ import { accessReviewOperations } from './modules/access-reviews/openapi.ts';
 import { requestOperations } from './modules/requests/openapi.ts';
 import { delegationOperations } from './modules/delegations/openapi.ts';
 import { webSessionOperations } from './modules/web-sessions/openapi.ts';
+import { uarDecisionOperations } from './modules/uar-decisions/openapi.ts';
 import { consoleOperations } from './modules/console/openapi.ts';
 
 /**
@@ -95,6 +97,7 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   requestOperations,
   delegationOperations,
   webSessionOperations,
+  uarDecisionOperations,
   consoleOperations,
   serviceOperations,
 ];
@@ -210,6 +213,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerRequestRoutes(v1, ctx);
   registerDelegationRoutes(v1, ctx);
   registerWebSessionRoutes(v1, ctx);
+  registerUarDecisionRoutes(v1, ctx);
 
   return app;
 }

@@ -1,5 +1,6 @@
 // The background jobs, in one list: each is a plain tick(ctx, now) owned by its module. Only `serve`
 // starts them (after the server listens); tests call the ticks themselves with a moved clock.
+import { closeDueReviews } from './modules/uar-decisions/service.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { tick as sweepExpiredAccess } from './modules/access/sweep.ts';
@@ -23,6 +24,8 @@ export const JOBS: readonly Job[] = [
   { name: 'event-stream-delivery', everyMs: (config) => config.eventStreamIntervalMs, tick: deliverEventStreams },
   // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.
   { name: 'request-timeout', everyMs: () => 30_000, tick: cancelTimedOutRequests },
+  // Review deadlines count in minutes too: a review past its deadline is closed within half a minute.
+  { name: 'access-review-deadline', everyMs: () => 30_000, tick: closeDueReviews },
 ];
 
 /**

@@ -24,6 +24,7 @@ export const ADMIN_READS: Readonly<Record<string, string>> = {
   'GET /v1/uars': 'access reviews',
   'GET /v1/uar/{uar_id}': 'access reviews',
   'GET /v1/uar/{uar_id}/snapshot': 'access reviews',
+  'GET /v1/uar/{uar_id}/items': 'access reviews',
 };
 
 /**

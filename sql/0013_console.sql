@@ -38,3 +38,19 @@ CREATE TABLE oidc_logins (
   return_to     TEXT NOT NULL,
   created_at    TEXT NOT NULL
 ) STRICT;
+
+-- Access reviews that act: a decision per snapshot row (KEEP, REVOKE, LATER), and what happens to the
+-- rows nobody answered by the review's deadline (KEEP unless REVOKE was chosen explicitly).
+CREATE TABLE uar_decisions (
+  snapshot_row_seq INTEGER PRIMARY KEY REFERENCES uar_snapshot_rows (seq) ON DELETE CASCADE,
+  uar_id           TEXT NOT NULL REFERENCES uars (id) ON DELETE CASCADE,
+  decision         TEXT NOT NULL CHECK (decision IN ('KEEP', 'REVOKE', 'LATER')),
+  reviewer_user_id TEXT NOT NULL,
+  decided_at       TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE uar_policies (
+  uar_id              TEXT PRIMARY KEY REFERENCES uars (id) ON DELETE CASCADE,
+  unanswered_decision TEXT NOT NULL DEFAULT 'KEEP' CHECK (unanswered_decision IN ('KEEP', 'REVOKE')),
+  closed_at           TEXT                   -- set when the deadline's policy was applied
+) STRICT;
