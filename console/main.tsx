@@ -1,7 +1,7 @@
 // The console's entry: finds out who is signed in, then draws the page the address names inside the
 // layout (skip link, navigation, sign-out). A missing or ended session shows the sign-in page.
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, post, setSession, type Me } from './api.ts';
 import { isAdmin, Link, messageOf, navigate } from './ui.tsx';
 import { Home } from './pages/home.tsx';
@@ -56,8 +56,15 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
     ...(isAdmin(me) ? ([['/console/reviews', 'Access reviews'], ['/console/events', 'Audit trail']] as [string, string][]) : []),
     ['/console/account', 'Account'],
   ];
+  // After moving to another page, focus its heading (screen readers announce it); not on first load,
+  // where the first Tab must reach the skip link.
+  const first = useRef(true);
   useEffect(() => {
-    document.getElementById('page-title')?.focus({ preventScroll: true });
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    setTimeout(() => document.getElementById('page-title')?.focus({ preventScroll: true }), 0);
   }, [path]);
   const signOut = async () => {
     try {

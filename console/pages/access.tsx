@@ -119,7 +119,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             <div class="field"><label for="grant-email">Person's email</label><input id="grant-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></div>
             <div class="field"><label for="grant-level">Level</label>
               <select id="grant-level" value={level} onChange={(e) => setLevel(e.currentTarget.value)}>
-                {(item.access_levels?.length ? item.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }]).map((l: any) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name}</option>)}
+                {(item.access_levels?.length ? item.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }]).map((l: any) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
               </select></div>
             <div class="field"><label for="grant-duration">For how long</label>
               <select id="grant-duration" value={duration} onChange={(e) => setDuration(Number(e.currentTarget.value))}>

@@ -133,7 +133,7 @@ export function NewRequest(_props: { me: Me }) {
                   <span>{item.name}</span>
                   <label for={`level-${i}`}>Level for {item.name}</label>
                   <select id={`level-${i}`} value={item.level} onChange={(e) => setChosen(chosen.map((c, j) => (j === i ? { ...c, level: e.currentTarget.value } : c)))}>
-                    {item.levels.map((l) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name}</option>)}
+                    {item.levels.map((l) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
                   </select>
                   <button type="button" onClick={() => setChosen(chosen.filter((_, j) => j !== i))}>Remove {item.name}</button>
                 </li>
@@ -163,7 +163,7 @@ export function NewRequest(_props: { me: Me }) {
               {preview.would_be_approved_at_once && <p><strong>Approved at once</strong>: no review needed.</p>}
               {preview.items.map((item: any) => (
                 <div key={`${item.resource_id ?? item.group_id}${item.access_level_remote_id}`} class="preview-item">
-                  <h3>{item.name} ({item.access_level_name})</h3>
+                  <h3>{item.name} ({item.access_level_name || "default level"})</h3>
                   <p class="hint">{item.configuration.why}</p>
                   {item.auto_approved ? <p>Approved automatically.</p> : (
                     <ol>{item.stages.map((stage: any) => (
