@@ -53,6 +53,8 @@ export async function startTestProvider(): Promise<TestProvider> {
   const make = (redirectUris: string[]) => new Provider(issuer, {
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],
     pkce: { required: () => true },
+    // Lifetimes given, so the provider does not print a notice for each default it uses.
+    ttl: { AccessToken: 3600, AuthorizationCode: 600, IdToken: 3600, Interaction: 3600, Session: 86_400, Grant: 86_400 },
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: false } },
     cookies: { keys: ['test-cookie-key-0123456789abcdef'] },

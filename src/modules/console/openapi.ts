@@ -7,14 +7,14 @@ import { User } from '../../openapi/components/people.ts';
 export const CONSOLE_PAGES = [
   '/console',
   '/console/requests/new',
-  '/console/requests/{request_id}',
+  '/console/requests/{id}',
   '/console/access',
-  '/console/resources/{resource_id}',
-  '/console/groups/{group_id}',
-  '/console/users/{user_id}',
+  '/console/resources/{id}',
+  '/console/groups/{id}',
+  '/console/users/{id}',
   '/console/events',
   '/console/reviews',
-  '/console/reviews/{uar_id}',
+  '/console/reviews/{id}',
   '/console/account',
 ] as const;
 
@@ -38,7 +38,7 @@ const pages = Object.fromEntries(
     description: 'The console\'s HTML shell; its script draws this page from /v1 with the sign-in session (docs/console.md).',
     extension: true,
     public: true,
-    ...(path.includes('{') && { pathParams: Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, { description: 'An id or `new`, as the page shows it.', schema: { type: 'string' } }])) }),
+    ...(path.includes('{') && { pathParams: Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, { description: 'The id of what the page shows.', schema: { type: 'string' } }])) }),
     responseMediaType: 'text/html',
     responses: { 200: html },
   }]),

@@ -1,24 +1,16 @@
 // SQL for access-review decisions: a decision per snapshot row, and each review's policy for the rows
 // nobody answered by its deadline.
 import type { Db } from '../../db/open.ts';
+import type { SnapshotEntry } from '../access-reviews/store.ts';
 
 export type Decision = 'KEEP' | 'REVOKE' | 'LATER';
 export type UnansweredDecision = 'KEEP' | 'REVOKE';
 
-export interface ReviewItemRow {
+/** A snapshot row as SQLite gives it back, with its decision (null: not answered). */
+export interface ReviewItemRow extends Omit<SnapshotEntry, 'has_direct_access' | 'access_path_group_ids'> {
   seq: number;
   uar_id: string;
-  item_type: 'RESOURCE' | 'GROUP';
-  item_id: string;
-  item_name: string;
-  user_id: string;
-  user_full_name: string;
-  user_email: string;
-  access_level_remote_id: string;
-  access_level_name: string;
-  expiration_date: string | null;
   has_direct_access: number;
-  num_access_paths: number;
   decision: Decision | null;
   reviewer_user_id: string | null;
   decided_at: string | null;
