@@ -14,37 +14,40 @@ interface Outcome {
   authorizeUrl: URL;
   /** The callback URL the provider sent the browser back to. */
   callbackUrl: string;
+  /** The cookies Gatehouse set in this browser on the way (the sign-in's state). */
+  gatehouseCookie: string;
 }
+
+const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
 
 /** Walks a browser's way through single sign-on with fetch: redirects, the provider's cookies, its login form. */
 async function signInWithProvider(origin: string, login: string): Promise<Outcome> {
   const jar = new Map<string, string>();
+  const ours = new Map<string, string>();
   let url = `${origin}/console/oidc/start?return_to=/console/access`;
   let authorizeUrl: URL | undefined;
   let callbackUrl = '';
   let init: RequestInit = {};
   for (let hop = 0; hop < 20; hop++) {
     const onProvider = !url.startsWith(origin);
-    const cookie = onProvider ? [...jar].map(([k, v]) => `${k}=${v}`).join('; ') : '';
+    const cookie = [...(onProvider ? jar : ours)].map(([k, v]) => `${k}=${v}`).join('; ');
     if (url.startsWith(`${origin}/console/oidc/callback`)) callbackUrl = url;
     const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(cookie && { cookie }), ...(init.headers as Record<string, string>) } });
     init = {};
-    if (onProvider) {
-      for (const set of res.headers.getSetCookie()) {
-        const [pair] = set.split(';');
-        const eq = pair!.indexOf('=');
-        jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
-      }
+    for (const set of res.headers.getSetCookie()) {
+      const [pair] = set.split(';');
+      const eq = pair!.indexOf('=');
+      (onProvider ? jar : ours).set(pair!.slice(0, eq), pair!.slice(eq + 1));
     }
     const location = res.headers.get('location');
     if (location && res.status >= 300 && res.status < 400) {
       const next = new URL(location, url).href;
       if (!onProvider && !next.startsWith(origin)) authorizeUrl = new URL(next);
-      if (!onProvider && next.startsWith(origin)) return { final: res, authorizeUrl: authorizeUrl!, callbackUrl };
+      if (!onProvider && next.startsWith(origin)) return { final: res, authorizeUrl: authorizeUrl!, callbackUrl, gatehouseCookie: cookieOf(ours) };
       url = next;
       continue;
     }
-    if (!onProvider) return { final: res, authorizeUrl: authorizeUrl!, callbackUrl };
+    if (!onProvider) return { final: res, authorizeUrl: authorizeUrl!, callbackUrl, gatehouseCookie: cookieOf(ours) };
     const page = await res.text();
     const action = /<form method="post" action="([^"]+)"/.exec(page)?.[1];
     assert.ok(action && !page.includes('Unknown account'), `the provider answered ${res.status}: ${page.slice(0, 300)}`);
@@ -72,7 +75,7 @@ describe('single sign-on through an OpenID provider', () => {
   it('signs a known person in by verified email (code flow with PKCE S256, state and nonce) and lands where they were going', async () => {
     const person = await createUser(app.api);
     idp.accounts.set(person.email, { email: person.email.toUpperCase(), email_verified: true, name: person.full_name });
-    const { final, authorizeUrl, callbackUrl } = await signInWithProvider(origin, person.email);
+    const { final, authorizeUrl, callbackUrl, gatehouseCookie } = await signInWithProvider(origin, person.email);
     assert.equal(authorizeUrl.origin, idp.issuer);
     assert.equal(authorizeUrl.searchParams.get('code_challenge_method'), 'S256');
     assert.match(authorizeUrl.searchParams.get('code_challenge')!, /^[\w-]{43}$/);
@@ -87,10 +90,13 @@ describe('single sign-on through an OpenID provider', () => {
     assert.equal(mine.body.results[0].user_id, person.user_id);
     assert.equal(mine.body.results[0].sign_in_method, 'OIDC');
 
-    // The provider's redirect back works once: a replayed callback starts nothing.
-    const replay = await fetch(callbackUrl, { redirect: 'manual' });
+    // The provider's redirect back works once, and only in the browser that started the sign-in.
+    const replay = await fetch(callbackUrl, { redirect: 'manual', headers: { cookie: gatehouseCookie } });
     assert.equal(replay.status, 401);
     assert.match(await replay.text(), /already finished/);
+    const elsewhere = await fetch(callbackUrl, { redirect: 'manual' });
+    assert.equal(elsewhere.status, 401);
+    assert.match(await elsewhere.text(), /not started in this browser/);
   });
 
   it('refuses an unknown email (creation off by default), an unverified email and an offboarded user, each in words', async () => {
@@ -132,7 +138,7 @@ describe('single sign-on through an OpenID provider', () => {
   });
 
   it('answers a callback with no sign-in started, or an error from the provider, with a page in words', async () => {
-    const forged = await fetch(`${origin}/console/oidc/callback?code=abc&state=forged`, { redirect: 'manual' });
+    const forged = await fetch(`${origin}/console/oidc/callback?code=abc&state=forged`, { redirect: 'manual', headers: { cookie: 'gatehouse_oidc_state=forged' } });
     assert.equal(forged.status, 401);
     assert.match(await forged.text(), /not started here/);
     const denied = await fetch(`${origin}/console/oidc/callback?error=access_denied&state=x`, { redirect: 'manual' });

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, toAppError } from '../../http/errors.ts';
 import { addPlainRoute, sendJson, type RouteTable } from '../../http/router.ts';
 import type { GatehouseRequest } from '../../http/types.ts';
-import { checkCsrf, ownBase, readCookie, SESSION_COOKIE, sessionCookie } from '../web-sessions/cookie.ts';
+import { checkCsrf, OIDC_STATE_COOKIE, oidcStateCookie, ownBase, readCookie, SESSION_COOKIE, sessionCookie } from '../web-sessions/cookie.ts';
 import { finishOidcSignIn, oidcEnabled, safeReturnTo, startOidcSignIn } from '../web-sessions/oidc.ts';
 import { callerForSession, csrfTokenFor, endWebSession, redeemLoginLink, type ClientFacts } from '../web-sessions/service.ts';
 import { CONSOLE_CSS, consoleScript } from './assets.ts';
@@ -111,14 +111,16 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
 
   addPlainRoute(app, table, '/console/oidc/start', (req, res) => {
     startOidcSignIn(ctx, ownBase(ctx, req), safeReturnTo(req.query.return_to)).then(
-      (location) => redirect(res, location),
+      // The state also goes into a cookie of this browser: a callback is only finished in the browser
+      // that started it (else someone could sign a victim in as themselves by sending their callback link).
+      ({ location, state }) => redirect(res, location, { 'Set-Cookie': oidcStateCookie(ctx, req, state) }),
       (err: unknown) => signInFailed(ctx, req, res, err),
     );
   });
 
   addPlainRoute(app, table, '/console/oidc/callback', (req, res) => {
     const url = new URL(req.url ?? '/', 'http://callback.invalid');
-    finishOidcSignIn(ctx, ownBase(ctx, req), url, clientFacts(req)).then(
+    finishOidcSignIn(ctx, ownBase(ctx, req), url, readCookie(req, OIDC_STATE_COOKIE), clientFacts(req)).then(
       (started) => redirect(res, started.returnTo, { 'Set-Cookie': sessionCookie(ctx, req, started.secret) }),
       (err: unknown) => signInFailed(ctx, req, res, err),
     );

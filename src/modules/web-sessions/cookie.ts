@@ -11,6 +11,8 @@ import { callerForSession, csrfTokenMatches } from './service.ts';
 
 export const SESSION_COOKIE = 'gatehouse_session';
 export const CSRF_HEADER = 'x-csrf-token';
+/** Binds a single sign-on in flight to the browser that started it (oidc.ts). */
+export const OIDC_STATE_COOKIE = 'gatehouse_oidc_state';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The value of cookie `name`, if the request carries it. */
@@ -51,6 +53,12 @@ export function sessionCookie(ctx: AppContext, req: IncomingMessage, secret: str
 export function ownBase(ctx: AppContext, req: IncomingMessage): string {
   if (ctx.config.publicUrl) return ctx.config.publicUrl;
   return `${isSecureRequest(ctx, req) ? 'https' : 'http'}://${(req.headers.host ?? `${ctx.config.host}:${ctx.config.port}`).toLowerCase()}`;
+}
+
+/** The Set-Cookie value carrying a sign-in's `state`, for the callback only, as long as a sign-in may take. */
+export function oidcStateCookie(ctx: AppContext, req: IncomingMessage, state: string): string {
+  const secure = isSecureRequest(ctx, req) ? '; Secure' : '';
+  return `${OIDC_STATE_COOKIE}=${state}; Path=/console/oidc; HttpOnly; SameSite=Lax${secure}; Max-Age=${ctx.config.loginLinkMinutes * 60}`;
 }
 
 /** The origins a page of ours is served from: the public URL's, and the one the request names itself. */

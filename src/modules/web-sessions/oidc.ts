@@ -39,7 +39,7 @@ export function safeReturnTo(raw: unknown): string {
  * Where to send the browser to sign in: the provider's authorization endpoint with a fresh state,
  * nonce and PKCE challenge; the verifier is kept (found by the state's hash) for the callback.
  */
-export async function startOidcSignIn(ctx: AppContext, base: string, returnTo: string): Promise<string> {
+export async function startOidcSignIn(ctx: AppContext, base: string, returnTo: string): Promise<{ location: string; state: string }> {
   if (!oidcEnabled(ctx)) throw new AppError('not_found', 'single sign-on is not configured (GATEHOUSE_OIDC_ISSUER and GATEHOUSE_OIDC_CLIENT_ID)');
   const config = await configuration(ctx).catch((err: unknown) => {
     ctx.log.error('oidc discovery failed', { error: err instanceof Error ? err.message : String(err) });
@@ -59,19 +59,22 @@ export async function startOidcSignIn(ctx: AppContext, base: string, returnTo: s
     state,
     nonce,
   });
-  return url.href;
+  return { location: url.href, state };
 }
 
 /**
- * Finishes a sign-in at the callback: checks state, exchanges the code with the PKCE verifier,
+ * Finishes a sign-in at the callback: checks state (also against the browser's state cookie), exchanges the code with the PKCE verifier,
  * validates the ID token (nonce included), matches the user by verified email, and starts a session.
  * Throws unauthenticated or forbidden with the reason in words.
  */
-export async function finishOidcSignIn(ctx: AppContext, base: string, callbackUrl: URL, client: ClientFacts): Promise<StartedSession & { returnTo: string }> {
+export async function finishOidcSignIn(ctx: AppContext, base: string, callbackUrl: URL, browserState: string | undefined, client: ClientFacts): Promise<StartedSession & { returnTo: string }> {
   if (!oidcEnabled(ctx)) throw new AppError('not_found', 'single sign-on is not configured');
   const providerError = callbackUrl.searchParams.get('error');
   if (providerError) throw new AppError('unauthenticated', `the identity provider refused the sign-in: ${providerError}`);
   const state = callbackUrl.searchParams.get('state');
+  if (!state || state !== browserState) {
+    throw new AppError('unauthenticated', 'this sign-in was not started in this browser; start again from the sign-in page');
+  }
   const login = state ? ctx.stores.webSessions.takeOidcLogin(hashState(state)) : undefined;
   const oldest = ctx.clock.now().getTime() - ctx.config.loginLinkMinutes * 60_000;
   if (!login || Date.parse(login.created_at) < oldest) {
