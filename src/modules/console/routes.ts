@@ -136,5 +136,6 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
     endWebSession(ctx, caller, session.id, 'SIGNED_OUT');
     sendJson(res, 200, {}, { 'Set-Cookie': sessionCookie(ctx, req, undefined) });
   });
-  table.add('POST', '/console/sign-out', (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern);
+  const pattern = (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern;
+  table.add({ method: 'POST', template: '/console/sign-out', key: 'POST /console/sign-out', pattern });
 }

@@ -1,6 +1,7 @@
-// The uar-decisions module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+// The uar-decisions area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
 import { ResourceAccessLevel } from '../../openapi/components/access.ts';
-import { defineOperations } from '../../openapi/operations.ts';
+import { defineRoutes } from '../../http/route.ts';
 import { component } from '../../openapi/schema.ts';
 import { DecideBody, ListReviewItemsQuery, PolicyBody } from './schemas.ts';
 
@@ -41,8 +42,10 @@ const UARPolicy = component('UARPolicy', {
   required: ['uar_id', 'unanswered_decision', 'closed_at'],
 });
 
-export const uarDecisionOperations = defineOperations('uars', {
+export const uarDecisionRoutes = defineRoutes('uars', {
   'GET /v1/uar/{uar_id}/items': {
+    role: 'admin-read',
+    items: { uar_id: null },
     summary: 'List a review\'s items with their decisions',
     description: 'The snapshot\'s rows in order, each with its decision (null: not answered), and the review\'s policy for unanswered rows.',
     extension: true,
@@ -56,6 +59,8 @@ export const uarDecisionOperations = defineOperations('uars', {
     },
   },
   'POST /v1/uar/{uar_id}/decisions': {
+    role: 'admin',
+    items: { uar_id: null },
     summary: 'Decide items of a review',
     description:
       'KEEP, REVOKE or LATER for each listed item, all or nothing. REVOKE ends the user\'s direct grant at once through the access graph ' +
@@ -67,6 +72,8 @@ export const uarDecisionOperations = defineOperations('uars', {
     responses: { 200: { type: 'object', properties: { results: { type: 'array', items: UARItem } }, required: ['results'] } },
   },
   'PUT /v1/uar/{uar_id}/policy': {
+    role: 'admin',
+    items: { uar_id: null },
     summary: 'Choose what a review\'s deadline does to unanswered items',
     description: 'KEEP (the default) leaves them; REVOKE ends their direct grants when the deadline passes. Recorded as UARS_UPDATED. 409 once closed.',
     extension: true,

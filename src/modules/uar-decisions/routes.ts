@@ -10,7 +10,7 @@ import { toApiReviewItem } from './store.ts';
 export function registerUarDecisionRoutes(router: ApiRouter, ctx: AppContext): void {
   const { uarDecisions, accessReviews } = ctx.stores;
 
-  router.get('/uar/:uar_id/items', (req) => {
+  router.on('GET /v1/uar/{uar_id}/items', (req) => {
     const uarId = req.uuidParam('uar_id');
     const query = req.query(ListReviewItemsQuery);
     if (!accessReviews.get(uarId)) throw notFound('UAR', uarId, 'uar_id');
@@ -19,13 +19,13 @@ export function registerUarDecisionRoutes(router: ApiRouter, ctx: AppContext): v
     return ok({ ...ctx.pager.page(list, query, rows, (row) => row.seq, toApiReviewItem), ...uarDecisions.policy(uarId) });
   });
 
-  router.post('/uar/:uar_id/decisions', async (req) => {
+  router.on('POST /v1/uar/{uar_id}/decisions', async (req) => {
     const uarId = req.uuidParam('uar_id');
     const rows = decide(ctx, req.caller, uarId, await req.body(DecideBody));
     return ok({ results: rows.map(toApiReviewItem) });
   });
 
-  router.put('/uar/:uar_id/policy', async (req) => {
+  router.on('PUT /v1/uar/{uar_id}/policy', async (req) => {
     const uarId = req.uuidParam('uar_id');
     return ok(setUnansweredPolicy(ctx, req.caller, uarId, (await req.body(PolicyBody)).unanswered_decision));
   });

@@ -9,7 +9,7 @@ import { toApiWebSession } from './store.ts';
 export function registerWebSessionRoutes(router: ApiRouter, ctx: AppContext): void {
   const { webSessions } = ctx.stores;
 
-  router.get('/web-sessions', (req) => {
+  router.on('GET /v1/web-sessions', (req) => {
     const query = req.query(ListWebSessionsQuery);
     const asked = query.user_id?.toLowerCase();
     // A member lists only their own (another user's user_id selects nothing); admins list anyone's.
@@ -24,7 +24,7 @@ export function registerWebSessionRoutes(router: ApiRouter, ctx: AppContext): vo
     return ok(ctx.pager.page('web-sessions', query, rows, (row) => row.seq, toApiWebSession));
   });
 
-  router.delete('/web-sessions/:web_session_id', (req) => {
+  router.on('DELETE /v1/web-sessions/{web_session_id}', (req) => {
     endWebSession(ctx, req.caller, req.uuidParam('web_session_id'), 'REVOKED');
     return done();
   });
