@@ -205,7 +205,9 @@ const COMMANDS: Record<string, Command> = {
     options: { ...DB_OPTIONS, email: { type: 'string' } },
     async run({ flags, env, out }) {
       if (typeof flags.email !== 'string') throw new UsageError('--email is required');
-      const ctx = await openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
+      // The link is made from the public URL (else host and port) and lasts the link lifetime.
+      const settings: readonly SettingName[] = [...CONTEXT_SETTINGS, 'publicUrl', 'host', 'port', 'loginLinkMinutes'];
+      const ctx = await openContext(loadConfig(env, flags, settings), { existing: true });
       try {
         const [{ AppError }, { createLoginLink }] = await Promise.all([import('./http/errors.ts'), import('./modules/web-sessions/service.ts')]);
         const user = ctx.stores.users.getByEmail(flags.email);

@@ -2,25 +2,10 @@
 // CSRF-safe writes through /v1, lifetimes, offboarding and demotion, sign-out, and a person's own sessions.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { runCli } from '../../src/cli.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { cli } from '../helpers/cli.ts';
 import { openLink, sessionCookieOf, signIn } from '../helpers/console.ts';
 import { createAdmin, createMember, createUser } from '../helpers/fixtures.ts';
-
-/** Runs the CLI in process and returns what it printed on stdout. */
-async function cli(argv: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string }> {
-  const write = process.stdout.write.bind(process.stdout);
-  let stdout = '';
-  process.stdout.write = ((chunk: string | Uint8Array) => {
-    stdout += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-    return true;
-  }) as typeof process.stdout.write;
-  try {
-    return { code: await runCli(argv, env), stdout };
-  } finally {
-    process.stdout.write = write;
-  }
-}
 
 const MINUTE = 60_000;
 
