@@ -37,6 +37,10 @@ import { reviewerStagesArea } from './modules/reviewer-stages/area.ts';
 import { accessReviewsArea } from './modules/access-reviews/area.ts';
 import { requestsArea } from './modules/requests/area.ts';
 import { delegationsArea } from './modules/delegations/area.ts';
+import { webSessionsArea } from './modules/web-sessions/area.ts';
+import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
+import { registerConsoleRoutes } from './modules/console/routes.ts';
+import { consoleOperations } from './modules/console/openapi.ts';
 
 /**
  * Every API area, one line each (src/modules/<area>/area.ts declares the rest): its stores are built
@@ -68,10 +72,12 @@ export const AREAS: readonly Area[] = [
   accessReviewsArea,
   requestsArea,
   delegationsArea,
+  webSessionsArea,
+  uarDecisionsArea,
 ];
 
 /** What GET /openapi.json documents: every area's routes, then the routes outside /v1. */
-export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), serviceOperations];
+export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, serviceOperations];
 
 /** Something thrown, as text, even when it has no usable toString (Object.create(null)). */
 function describe(thrown: unknown): string {
@@ -157,6 +163,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
 
   addPlainRoute(app, routes, '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
   registerOpenApiRoutes(app, routes, API_OPERATIONS);
+  // The console's pages, files and sign-in (docs/console.md); its data comes from /v1 below, with its session cookie.
+  registerConsoleRoutes(app, routes, ctx);
 
   app.use(authenticate(ctx));
 

@@ -228,6 +228,73 @@ export const SETTINGS = {
     max: MAX_MINUTES,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
   }),
+  publicUrl: setting<string | undefined>({
+    env: 'GATEHOUSE_PUBLIC_URL',
+    default: undefined,
+    defaultText: 'unset: `http://HOST:PORT` as configured',
+    description: 'the address people reach Gatehouse at (behind a proxy, the proxy\'s): sign-in links and the OpenID redirect are made from it; `https://` makes the console cookie Secure (docs/console.md)',
+    accepts: 'an absolute http:// or https:// URL with no query',
+    example: 'https://gatehouse.example.com',
+    parse(raw, source) {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`${source} must be an absolute URL, got "${raw}"`);
+      }
+      if (!['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') {
+        throw new ConfigError(`${source} must be an http:// or https:// URL without a query or fragment, got "${raw}"`);
+      }
+      return url.origin + url.pathname.replace(/\/+$/, '');
+    },
+  }),
+  webSessionIdleMinutes: integer({
+    env: 'GATEHOUSE_WEB_SESSION_IDLE_MINUTES',
+    default: 60,
+    min: 1,
+    max: 7 * 24 * 60,
+    description: 'a console sign-in session unused for this many minutes ends (the person signs in again)',
+  }),
+  webSessionMaxMinutes: integer({
+    env: 'GATEHOUSE_WEB_SESSION_MAX_MINUTES',
+    default: 12 * 60,
+    defaultText: '720 (12 hours)',
+    min: 1,
+    max: 90 * 24 * 60,
+    description: 'a console sign-in session ends this many minutes after sign-in, however much it is used',
+  }),
+  loginLinkMinutes: integer({
+    env: 'GATEHOUSE_LOGIN_LINK_MINUTES',
+    default: 15,
+    min: 1,
+    max: 24 * 60,
+    description: 'a one-time sign-in link (`gatehouse login-link`) works this many minutes, once',
+  }),
+  oidcIssuer: text({
+    env: 'GATEHOUSE_OIDC_ISSUER',
+    default: undefined,
+    defaultText: 'unset: no single sign-on, only sign-in links',
+    description: 'the OpenID Connect issuer URL of your identity provider (Okta, Google, Entra ID, Keycloak, authentik…); its discovery document is read at the first sign-in',
+  }),
+  oidcClientId: text({
+    env: 'GATEHOUSE_OIDC_CLIENT_ID',
+    default: undefined,
+    defaultText: 'unset',
+    description: 'the client id Gatehouse is registered with at the provider (redirect URI: `<public URL>/console/oidc/callback`)',
+  }),
+  oidcClientSecret: text({
+    env: 'GATEHOUSE_OIDC_CLIENT_SECRET',
+    default: undefined,
+    defaultText: 'unset',
+    description: 'the client secret for that client id',
+  }),
+  oidcCreateUsers: oneOf({
+    env: 'GATEHOUSE_OIDC_CREATE_USERS',
+    values: ['off', 'on'],
+    default: 'off',
+    example: 'on',
+    description: '`on` creates a MEMBER user when someone with a verified email Gatehouse does not know signs in; `off` refuses them',
+  }),
   litestreamConfig: text({
     env: 'GATEHOUSE_LITESTREAM_CONFIG',
     flag: { name: 'litestream-config', value: 'FILE' },
