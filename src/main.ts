@@ -1,5 +1,8 @@
 // Entry point: argv and environment → one CLI verb → exit status.
+import { isMainThread, workerData } from 'node:worker_threads';
 import { runCli } from './cli.ts';
+import type { ReadWorkerData } from './reads/pool.ts';
+import { startReadWorker } from './reads/worker.ts';
 
 /**
  * One line for what the operator can act on: an error from SQLite or the file system (it carries a
@@ -21,7 +24,10 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-runCli(process.argv.slice(2), process.env).then(
+// The same code is a read worker's (src/reads/pool.ts starts this file, or the executable's bundle, with workerData saying so).
+if (!isMainThread && (workerData as Partial<ReadWorkerData> | null)?.role === 'gatehouse-read-worker') {
+  startReadWorker(workerData as ReadWorkerData);
+} else runCli(process.argv.slice(2), process.env).then(
   (status) => {
     process.exitCode = status;
   },

@@ -137,7 +137,8 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       server.close(() => {
         clearInterval(sweep);
         clearTimeout(deadline);
-        done({ abandoned });
+        // No request is left to need a read worker; each closes its read-only connection.
+        void ctx.reads.stop().finally(() => done({ abandoned }));
       });
       server.closeIdleConnections();
     });
