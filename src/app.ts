@@ -4,6 +4,7 @@ import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
 import { enforcePolicy } from './http/policy.ts';
+import { limitWrites } from './http/write-rate.ts';
 import { hideUnseenItems } from './modules/visibility/guard.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
@@ -102,6 +103,12 @@ function describe(thrown: unknown): string {
   }
 }
 
+/** Whether `thrown` is Node telling us the client closed the connection mid-request (a slow upload cut off). */
+function isClientAbort(thrown: unknown): boolean {
+  const code = (thrown as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || (thrown instanceof Error && thrown.message === 'aborted');
+}
+
 /** `routes` is filled with every route registered; tests pass their own to read it. */
 export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
@@ -110,6 +117,12 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
       req.requestId ??= randomUUID();
       try {
         const known = toAppError(err);
+        if (!known && isClientAbort(err)) {
+          // The client went away mid-request: nobody to answer, and nothing wrong with the service.
+          ctx.log.info('client aborted', { request_id: req.requestId, method: req.method, path: req.path });
+          res.destroy();
+          return;
+        }
         if (!known) {
           // Internal details go to the log under the request id, never to the client.
           ctx.log.error('unhandled error', {
@@ -173,6 +186,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   app.use(authenticate(ctx));
   // Who may call what (READ_ONLY, organization roles), by the route the call is headed for, before its body is read.
   app.use(enforcePolicy(routes));
+  // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.
+  app.use(limitWrites(ctx));
   // An item the caller may not see answers every route under it as a missing one (docs/visibility.md).
   app.use(hideUnseenItems(ctx, routes));
 

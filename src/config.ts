@@ -219,6 +219,20 @@ export const SETTINGS = {
     example: 'deny',
     description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
   }),
+  writeRateLimit: integer({
+    env: 'GATEHOUSE_WRITE_RATE_LIMIT',
+    default: 600,
+    min: 0,
+    max: 1_000_000,
+    description: 'writes (POST, PUT, PATCH, DELETE) one user may make per window before they get 429 and `Retry-After`; 0 turns the limit off',
+  }),
+  writeRateWindowMs: integer({
+    env: 'GATEHOUSE_WRITE_RATE_WINDOW_MS',
+    default: 60_000,
+    min: 1000,
+    max: 24 * HOUR_MS,
+    description: 'the write-limit window, in ms',
+  }),
   readWorkers: integer({
     env: 'GATEHOUSE_READ_WORKERS',
     default: 2,
