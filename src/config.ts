@@ -243,7 +243,7 @@ export const SETTINGS = {
   readBudgetRows: integer({
     env: 'GATEHOUSE_READ_BUDGET_ROWS',
     default: 2_000_000,
-    min: 100,
+    min: 1,
     max: 1_000_000_000,
     description: 'rows of work (access-graph rows read) one heavy read may do before it is refused with 400 asking to narrow it',
   }),
