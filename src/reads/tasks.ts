@@ -7,6 +7,8 @@ import type { RunQueryInput } from '../modules/queries/schemas.ts';
 import { listResources, type ListResourcesInput } from '../modules/resources/list.ts';
 import { listRequests } from '../modules/requests/list.ts';
 import type { ListRequestsInput } from '../modules/requests/schemas.ts';
+import { readSnapshot } from '../modules/access-reviews/service.ts';
+import type { UarScopeInput } from '../modules/access-reviews/schemas.ts';
 import type { Viewer } from '../modules/visibility/store.ts';
 import { WorkBudget, type BudgetLimits } from './budget.ts';
 
@@ -16,6 +18,7 @@ const TASKS = {
   'resources.list': (ctx: AppContext, args: { query: ListResourcesInput; viewer: Viewer | null }) => listResources(ctx, args.query, args.viewer),
   'requests.list': (ctx: AppContext, args: { query: ListRequestsInput; caller: Pick<Caller, 'userId' | 'role'> }, now: Date) =>
     listRequests(ctx, args.query, args.caller, now),
+  'uar.snapshot': (ctx: AppContext, args: { scope: UarScopeInput | undefined }, now: Date, budget: WorkBudget) => readSnapshot(ctx, args.scope, now, budget),
 };
 
 export type TaskName = keyof typeof TASKS;

@@ -9,7 +9,7 @@ import { createUar, snapshotPage } from './service.ts';
 export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): void {
   const { accessReviews } = ctx.stores;
 
-  router.post('/uar', async (req) => ok(createUar(ctx, req.caller, await req.body(CreateUarBody))));
+  router.post('/uar', async (req) => ok(await createUar(ctx, req.caller, await req.body(CreateUarBody))));
 
   router.get('/uars', (req) => {
     const query = req.query(ListUarsQuery);
