@@ -148,7 +148,14 @@ export const SETTINGS = {
     default: 1_000,
     min: 1,
     max: 1_000_000,
-    description: 'open connections beyond this are dropped on accept',
+    description: 'open connections at once; when full, a connection that never sent a request or sits idle is closed to make room, else the newcomer gets 503',
+  }),
+  maxConnectionsPerAddress: integer({
+    env: 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS',
+    default: 100,
+    min: 0,
+    max: 1_000_000,
+    description: 'open connections one client address may hold (trusted proxies excepted); more are closed on accept; 0 means no per-address limit',
   }),
   authFailureLimit: integer({
     env: 'GATEHOUSE_AUTH_FAILURE_LIMIT',
@@ -242,7 +249,7 @@ export const SETTINGS = {
   }),
   readBudgetRows: integer({
     env: 'GATEHOUSE_READ_BUDGET_ROWS',
-    default: 2_000_000,
+    default: 500_000,
     min: 1,
     max: 1_000_000_000,
     description: 'rows of work (access-graph rows read) one heavy read may do before it is refused with 400 asking to narrow it',

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.ts';
+import { ConnectionTable } from './http/connections.ts';
 import type { AppContext } from './context.ts';
 
 export interface ClosedServer {
@@ -132,24 +133,24 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
     },
   );
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => answerClientError(err, socket, ctx.log));
-  // Connections past maxConnections are not dropped at accept (the client would see a reset): each
-  // gets one answer, 503 with Retry-After, and is then closed. Only past twice the limit (a flood, not
-  // a burst) are connections destroyed at accept, to keep file descriptors bounded.
+  // Each address gets a fair share of the connection table (trusted proxies excepted); when the table
+  // is full, a connection that never sent a request, or sits idle, is closed to make room (src/http/connections.ts).
+  // Connections still over the limit are not dropped at accept (the client would see a reset): each gets
+  // one answer, 503 with Retry-After, and is then closed. Only past twice the limit (a flood, not a burst)
+  // are connections destroyed at accept, to keep file descriptors bounded.
   const overCapacity = new WeakSet<Socket>();
-  let open = 0;
+  const connections = new ConnectionTable(config.maxConnections, config.maxConnectionsPerAddress, config.trustedProxies);
   server.on('connection', (socket: Socket) => {
-    open += 1;
-    socket.once('close', () => {
-      open -= 1;
-    });
-    if (open > 2 * config.maxConnections) socket.destroy();
-    else if (open > config.maxConnections) overCapacity.add(socket);
+    const admission = connections.admit(socket);
+    if (admission === 'drop') socket.destroy();
+    else if (admission === 'over-capacity') overCapacity.add(socket);
   });
 
   let inFlight = 0;
   let closing = false;
-  server.on('request', (_req, res) => {
+  server.on('request', (req, res) => {
     inFlight += 1;
+    res.once('close', connections.requestStarted(req.socket));
     // During shutdown, tell keep-alive clients not to send another request on this connection.
     if (closing) res.shouldKeepAlive = false;
     res.once('close', () => {

@@ -10,6 +10,7 @@ import { isUuid } from '../lib/ids.ts';
 import { parse } from './parse.ts';
 import { authorize, routeKey } from './policy.ts';
 import type { Caller, GatehouseRequest } from './types.ts';
+import { JsonText } from './json-text.ts';
 
 export interface Reply {
   status: number;
@@ -37,7 +38,7 @@ export interface ApiRequest {
 export type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text = body === undefined ? '' : body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',

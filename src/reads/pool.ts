@@ -6,6 +6,7 @@ import * as sea from 'node:sea';
 import type { AppContext } from '../context.ts';
 import { AppError, type FieldProblem } from '../http/errors.ts';
 import type { BudgetLimits } from './budget.ts';
+import { JsonText } from '../http/json-text.ts';
 import { runTask, type TaskArgs, type TaskName, type TaskResult } from './tasks.ts';
 
 /** What a read worker is started with (workerData); main.ts recognises a worker by `role`. */
@@ -23,12 +24,19 @@ export interface TaskMessage {
   args: unknown;
   nowIso: string;
   budget: BudgetLimits;
+  /** Answer the value as JSON text: the worker serialises it, and the main thread copies one string instead of rebuilding an object graph. */
+  json: boolean;
 }
+
+
 
 /** A worker's answer: the value, or the AppError it threw (anything else is a fault: `internal`). */
 export type ResultMessage =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { code: AppError['code']; message: string; details: FieldProblem[] } | null; text: string };
+
+/** Heap of each read worker: bounds what one read can hold (RSS stays under 300 MB with the default 2 workers). */
+export const WORKER_HEAP_MB = 64;
 
 /** Heavy reads one caller may have running or queued at once; more answer 429. */
 export const MAX_READS_PER_CALLER = 2;
@@ -97,9 +105,21 @@ export class ReadPool {
    * the owner already has MAX_READS_PER_CALLER reads running or queued, unavailable when the queue is
    * full, and whatever the task throws (AppError as is; a fault as `internal`).
    */
-  async run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<TaskResult<K>> {
+  run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<TaskResult<K>> {
+    return this.#run(task, args, owner, now, false) as Promise<TaskResult<K>>;
+  }
+
+  /** Like `run`, for a value that is only sent to the client: answers its JSON text, made where the task ran. */
+  async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText> {
+    return new JsonText((await this.#run(task, args, owner, now, true)) as string);
+  }
+
+  async #run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date, json: boolean): Promise<unknown> {
     const budget = this.budget();
-    if (this.#size === 0) return runTask(this.#ctx, task, args, now, budget);
+    if (this.#size === 0) {
+      const value = runTask(this.#ctx, task, args, now, budget);
+      return json ? JSON.stringify(value) : value;
+    }
     const held = this.#perOwner.get(owner) ?? 0;
     if (held >= MAX_READS_PER_CALLER) {
       throw new AppError('too_many_requests', `at most ${MAX_READS_PER_CALLER} heavy reads per caller run at once; retry when one has answered`, [], { 'Retry-After': '1' });
@@ -109,10 +129,10 @@ export class ReadPool {
     }
     this.#perOwner.set(owner, held + 1);
     try {
-      return (await new Promise((resolve, reject) => {
-        this.#queue.push({ message: { id: this.#nextId++, task, args, nowIso: now.toISOString(), budget }, owner, resolve, reject });
+      return await new Promise((resolve, reject) => {
+        this.#queue.push({ message: { id: this.#nextId++, task, args, nowIso: now.toISOString(), budget, json }, owner, resolve, reject });
         this.#dispatch();
-      })) as TaskResult<K>;
+      });
     } finally {
       const left = (this.#perOwner.get(owner) ?? 1) - 1;
       if (left === 0) this.#perOwner.delete(owner);
@@ -155,6 +175,8 @@ export class ReadPool {
       // A worker's output is the service's: its log lines go where the main thread's go.
       stdout: false,
       stderr: false,
+      // A read that would need more memory than this ends its worker (answered 400, narrow it), not the service.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
     // An idle worker must not keep a finished process (a test, a CLI verb) alive.
     worker.unref();
@@ -168,16 +190,21 @@ export class ReadPool {
       else pending.reject(new Error(`read worker: ${message.text}`));
       this.#dispatch();
     });
-    const lost = (why: string) => {
+    const lost = (why: string, outOfMemory = false) => {
       const index = this.#slots.indexOf(slot);
       if (index >= 0) this.#slots.splice(index, 1);
-      slot.current?.reject(new Error(`read worker stopped: ${why}`));
+      slot.current?.reject(outOfMemory
+        ? new AppError('validation_failed', `the read needs more than the ${WORKER_HEAP_MB} MB one request may use; narrow it`)
+        : new Error(`read worker stopped: ${why}`));
       slot.current = null;
       this.#dispatch();
     };
-    worker.on('error', (err) => {
-      this.#ctx.log.error('read worker failed', { error: err.stack ?? err.message });
-      lost(err.message);
+    worker.on('error', (err: Error & { code?: string }) => {
+      const outOfMemory = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      // Running out of memory is the read's doing (a log line, not an error); anything else is a fault of ours.
+      if (outOfMemory) this.#ctx.log.info('read worker out of memory', { task: slot.current?.message.task });
+      else this.#ctx.log.error('read worker failed', { error: err.stack ?? err.message });
+      lost(err.message, outOfMemory);
     });
     worker.on('exit', (code) => lost(`exit ${code}`));
     this.#slots.push(slot);

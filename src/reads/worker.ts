@@ -23,7 +23,7 @@ export function startReadWorker(data: ReadWorkerData): void {
       const now = new Date(message.nowIso);
       clock.set(now);
       const value = runTask(ctx, message.task, message.args as never, now, message.budget);
-      answer = { id: message.id, ok: true, value };
+      answer = { id: message.id, ok: true, value: message.json ? JSON.stringify(value) : value };
     } catch (err) {
       const known = toAppError(err);
       answer = known

@@ -167,3 +167,47 @@ describe('write limit', () => {
     assert.equal((await app.api.post('/owners', { name: 'after the window', user_ids: [] })).status, 200);
   });
 });
+
+describe('connection slots', () => {
+  /** A connection from `localAddress` (any of 127.0.0.0/8 is loopback) that sends nothing; resolves once the server has either kept or closed it. */
+  function silentSocket(app: TestApp, localAddress: string) {
+    const { port } = new URL(app.url);
+    const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress });
+    let closed = false;
+    socket.on('close', () => void (closed = true)).on('error', () => {});
+    return { socket, isClosed: () => closed, opened: new Promise((resolve) => socket.once('connect', resolve)) };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+  it('gives each address its share: one past GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS is closed, other addresses are served', async () => {
+    const app = await startTestApp({ env: { GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '5' } });
+    try {
+      const hog = Array.from({ length: 6 }, () => silentSocket(app, '127.0.0.2'));
+      await Promise.all(hog.map((s) => s.opened));
+      await settle();
+      assert.equal(hog.filter((s) => s.isClosed()).length, 1, 'the sixth connection of one address is closed');
+      const res = await app.api.get('/users');
+      assert.equal(res.status, 200, 'another address is served');
+      hog.forEach((s) => s.socket.destroy());
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('when the table is full, sheds a connection that never sent a request to serve a client that does', async () => {
+    const app = await startTestApp({ env: { GATEHOUSE_MAX_CONNECTIONS: '5', GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '0' } });
+    try {
+      const hog = Array.from({ length: 5 }, () => silentSocket(app, '127.0.0.3'));
+      await Promise.all(hog.map((s) => s.opened));
+      // Only a connection silent for a while is shed (SHED_AFTER_MS, 1 s: network time, not the app's clock).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const res = await app.api.get('/users');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      await settle();
+      assert.equal(hog.filter((s) => s.isClosed()).length, 1, 'one silent connection made room');
+      hog.forEach((s) => s.socket.destroy());
+    } finally {
+      await app.close();
+    }
+  });
+});

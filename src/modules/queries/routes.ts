@@ -9,6 +9,6 @@ export function registerQueryRoutes(router: ApiRouter, ctx: AppContext): void {
     const input = await req.body(RunQueryBody);
     const viewer = viewerOf(ctx, req.caller);
     // Access filters walk the graph: the query runs on a read worker, within the request budget (docs/read-workers.md).
-    return ok(await ctx.reads.run('queries.run', { input, viewer }, req.caller.userId, viewer?.now ?? ctx.clock.now()));
+    return ok(await ctx.reads.answer('queries.run', { input, viewer }, req.caller.userId, viewer?.now ?? ctx.clock.now()));
   });
 }

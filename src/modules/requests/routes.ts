@@ -38,7 +38,7 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
     const caller = { userId: req.caller.userId, role: req.caller.role };
     // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
     if (query.page_size <= INLINE_PAGE_SIZE) return ok(listRequests(ctx, query, caller, ctx.clock.now()));
-    return ok(await ctx.reads.run('requests.list', { query, caller }, req.caller.userId, ctx.clock.now()));
+    return ok(await ctx.reads.answer('requests.list', { query, caller }, req.caller.userId, ctx.clock.now()));
   });
 
   router.post('/requests', async (req) => {

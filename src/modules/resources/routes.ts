@@ -18,7 +18,7 @@ export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void
     const viewer = viewerOf(ctx, req.caller);
     // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
     if (query.page_size <= INLINE_PAGE_SIZE) return ok(listResources(ctx, query, viewer));
-    return ok(await ctx.reads.run('resources.list', { query, viewer }, req.caller.userId, ctx.clock.now()));
+    return ok(await ctx.reads.answer('resources.list', { query, viewer }, req.caller.userId, ctx.clock.now()));
   });
 
   router.put('/resources', async (req) => {
