@@ -59,7 +59,9 @@ interface Slot {
 function workerSource(): { source: string; eval: boolean; execArgv?: string[] } | null {
   if (sea.isSea()) {
     // build.mjs embeds the bundle itself as this asset; its main.ts starts a read worker when workerData says so.
-    return { source: sea.getAsset('gatehouse.cjs', 'utf8'), eval: true };
+    // Wrapped in a function: an eval'd script's top-level `var`s would land on the global object, where
+    // some names (crypto) are read-only.
+    return { source: `(function () {\n${sea.getAsset('gatehouse.cjs', 'utf8')}\n})();`, eval: true };
   }
   // Under tsx, src/dev/register-sql.mjs says where the hooks and sources are.
   const dev = (globalThis as { __gatehouseDevWorker?: { tsxApi: string; registerSql: string; main: string } }).__gatehouseDevWorker;

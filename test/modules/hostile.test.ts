@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createResource, createUser } from '../helpers/fixtures.ts';
-import { createMember, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
+import { createMember, makeRequest, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
 
 /** Sends `raw` on a new connection to the app and answers everything the server wrote until it closed. */
 function rawExchange(app: TestApp, raw: string | Buffer): Promise<string> {
@@ -209,5 +209,36 @@ describe('connection slots', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('the audit trail says why', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  /** The sub-events of `type` recorded for request `id`. */
+  const subEvents = async (type: string, id: string) =>
+    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results
+      .flatMap((e: { sub_events: Record<string, unknown>[] }) => e.sub_events)
+      .filter((sub: Record<string, unknown>) => sub.request_id === id && (sub.requester_id !== undefined || sub.comment_id !== undefined));
+
+  it('records the reason, each decision\'s words and each comment in the chained events', async () => {
+    const requester = await createMember(app);
+    const reviewer = await createMember(app);
+    const owner = await ownerOf(app, reviewer);
+    const resource = await requestableResource(app, owner.owner_id);
+    const approved = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }], reason: 'on call this week for the billing service' });
+    assert.equal((await reviewer.api.post(`/requests/${approved}/comments`, { comment: 'which incident?' })).status, 200);
+    assert.equal((await reviewer.api.post(`/requests/${approved}/approve`, { level: 'REGULAR', comment: 'fine for the rotation' })).status, 200);
+    const denied = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }], reason: 'just curious' });
+    assert.equal((await reviewer.api.post(`/requests/${denied}/deny`, { comment: 'not without a ticket' })).status, 200);
+
+    assert.equal((await subEvents('REQUESTS_CREATED', approved))[0]?.reason, 'on call this week for the billing service');
+    assert.equal((await subEvents('REQUEST_COMMENTS_CREATED', approved))[0]?.comment, 'which incident?');
+    assert.equal((await subEvents('REQUESTS_APPROVED', approved))[0]?.comment, 'fine for the rotation');
+    assert.equal((await subEvents('REQUESTS_DENIED', denied))[0]?.comment, 'not without a ticket');
   });
 });
