@@ -142,6 +142,11 @@ export class ReadPool {
     }
   }
 
+  /** Starts the workers now rather than on the first heavy read (each takes ~1 s to load the bundle). */
+  warm(): void {
+    while (this.#slots.length < this.#size) this.#spawn();
+  }
+
   /** Stops the workers (each closes its connection); tasks still queued fail with unavailable. */
   async stop(): Promise<void> {
     this.#stopped = true;
