@@ -243,6 +243,7 @@ export const SETTINGS = {
   readWorkers: integer({
     env: 'GATEHOUSE_READ_WORKERS',
     default: 2,
+    example: '1',
     min: 0,
     max: 64,
     description: 'worker threads, each with its own read-only connection, that run heavy reads (node queries, big list pages) off the event loop; 0 runs them on the main thread (docs/read-workers.md)',
@@ -265,6 +266,7 @@ export const SETTINGS = {
     env: 'GATEHOUSE_MAX_PAGE_BYTES',
     default: 4 * 1024 * 1024,
     defaultText: '4194304 (4 MiB)',
+    example: '65536',
     min: 16 * 1024,
     max: 256 * 1024 * 1024,
     description: 'a list page stops before the item that would take its JSON past this size, and answers the rest through its cursor',
