@@ -1,5 +1,6 @@
 // Every setting Gatehouse reads, defined once in SETTINGS; loadConfig, `gatehouse help` and the
 // README's configuration table (src/dev/settings-table.ts) are all made from it.
+import { availableParallelism } from 'node:os';
 import { trustedProxyList } from './http/client-address.ts';
 
 /** One setting: where it comes from, what it defaults to, what it accepts, what it means. */
@@ -242,8 +243,10 @@ export const SETTINGS = {
   }),
   readWorkers: integer({
     env: 'GATEHOUSE_READ_WORKERS',
-    default: 2,
-    example: '1',
+    // One core is left to the event loop: on the 2-core machine, one worker (measured: docs/read-workers.md).
+    default: Math.min(4, Math.max(1, availableParallelism() - 1)),
+    defaultText: 'one fewer than the CPU cores, from 1 to 4',
+    example: '7',
     min: 0,
     max: 64,
     description: 'worker threads, each with its own read-only connection, that run heavy reads (node queries, big list pages) off the event loop; 0 runs them on the main thread (docs/read-workers.md)',

@@ -35,8 +35,8 @@ export type ResultMessage =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { code: AppError['code']; message: string; details: FieldProblem[] } | null; text: string };
 
-/** Heap of each read worker: bounds what one read can hold (RSS stays under 300 MB with the default 2 workers). */
-export const WORKER_HEAP_MB = 64;
+/** Heap of each read worker: bounds what one read can hold (the service's RSS stays under 300 MB). */
+export const WORKER_HEAP_MB = 48;
 
 /** Heavy reads one caller may have running or queued at once; more answer 429. */
 export const MAX_READS_PER_CALLER = 2;

@@ -1,5 +1,6 @@
 // The read worker's side: a read-only connection of its own, the stores over it, and a loop that runs
 // one task at a time (pool.ts sends at most one) and answers its value or its error.
+import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import { createContext } from '../context.ts';
 import { openDatabase } from '../db/open.ts';
@@ -13,6 +14,13 @@ import { runTask } from './tasks.ts';
 export function startReadWorker(data: ReadWorkerData): void {
   const port = parentPort;
   if (!port) throw new Error('startReadWorker runs in a worker thread');
+  // On Linux a nice value belongs to a thread: this lowers the worker's alone, so when the cores are
+  // busy the event loop (and the requests it answers) runs first, and heavy reads take the rest.
+  try {
+    setPriority(19);
+  } catch {
+    // Not permitted or not supported: the worker runs at the process's priority.
+  }
   const db = openDatabase(data.dbFile, { readonly: true });
   // Each task runs at the instant the main thread gave it, so a worker never reads a different "now".
   const clock = new ManualClock();

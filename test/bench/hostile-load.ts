@@ -98,7 +98,6 @@ const rssMb = () => {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 };
 
-console.log('service up');
 const admin = new ApiClient(base, TOKEN);
 const probeUser = await createUser(admin);
 const readOnly = await createToken(admin, { access_level: 'READ_ONLY' });
@@ -108,7 +107,6 @@ const owner = (await admin.post('/owners', { name: 'bench owner', user_ids: [wri
 const appId = (await admin.post('/apps', { name: 'bench app', description: '', app_type: 'CUSTOM', admin_owner_id: owner.owner_id })).body.app_id;
 const target = (await admin.post('/resources', { name: 'bench target', resource_type: 'CUSTOM', app_id: appId, admin_owner_id: owner.owner_id })).body.resource_id;
 
-console.log('fixtures made');
 const statuses = new Map<number, number>();
 let peakRss = 0;
 const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
