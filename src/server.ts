@@ -87,6 +87,10 @@ function answerClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }
   const requestId = randomUUID();
   const body = JSON.stringify({ code, message, details: [], request_id: requestId });
   const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  // Keep reading (and discarding) what the client still sends, for a moment: closing with unread input
+  // makes the kernel send a reset, which can destroy the answer before the client reads it.
+  socket.on('data', () => {}).resume();
+  setTimeout(() => socket.destroy(), 1000).unref();
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
     + `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
