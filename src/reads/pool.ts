@@ -38,8 +38,12 @@ export type ResultMessage =
 /** Heap of each read worker: bounds what one read can hold (the service's RSS stays under 300 MB). */
 export const WORKER_HEAP_MB = 48;
 
-/** Heavy reads one caller may have running or queued at once; more answer 429. */
-export const MAX_READS_PER_CALLER = 2;
+/**
+ * Heavy reads one caller may have running or queued at once; more answer 429. Within that, the queue
+ * is fair: a free worker takes the oldest read of a caller who has none running, so one caller's
+ * backlog never holds back another's first read.
+ */
+export const MAX_READS_PER_CALLER = 8;
 /** Tasks waiting for a worker, beyond which reads answer 503 (the pool is saturated, not one caller). */
 const QUEUE_PER_WORKER = 16;
 
@@ -160,7 +164,9 @@ export class ReadPool {
       let slot = this.#slots.find((s) => s.current === null);
       if (!slot && this.#slots.length < this.#size) slot = this.#spawn();
       if (!slot) return;
-      const pending = this.#queue.shift()!;
+      const running = new Set(this.#slots.map((s) => s.current?.owner).filter((o) => o !== undefined));
+      const fair = this.#queue.findIndex((p) => !running.has(p.owner));
+      const [pending] = this.#queue.splice(Math.max(0, fair), 1) as [Pending];
       slot.current = pending;
       slot.worker.postMessage(pending.message);
     }
