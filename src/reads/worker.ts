@@ -2,6 +2,7 @@
 // one task at a time (pool.ts sends at most one) and answers its value or its error.
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
+import { AREAS } from '../app.ts';
 import { createContext } from '../context.ts';
 import { openDatabase } from '../db/open.ts';
 import { toAppError } from '../http/errors.ts';
@@ -24,7 +25,7 @@ export function startReadWorker(data: ReadWorkerData): void {
   const db = openDatabase(data.dbFile, { readonly: true });
   // Each task runs at the instant the main thread gave it, so a worker never reads a different "now".
   const clock = new ManualClock();
-  const ctx = createContext({ db, clock, config: data.config, log: createLogger(data.config.logLevel) }, data.cursorSecret);
+  const ctx = createContext({ db, clock, config: data.config, log: createLogger(data.config.logLevel) }, AREAS, data.cursorSecret);
   port.on('message', (message: TaskMessage) => {
     let answer: ResultMessage;
     try {

@@ -16,6 +16,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
+import { AREAS } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { systemClock } from '../../src/lib/clock.ts';
@@ -40,7 +41,7 @@ const dbFile = join(dir, 'gatehouse.db');
   const stamp = new Date().toISOString();
   migrate(db, new Date());
   // The admin first: the bootstrap token only takes on a database without users.
-  bootstrapAdmin(createContext({ db, clock: systemClock, config: loadConfig({ GATEHOUSE_READ_WORKERS: '0' }), log: createLogger('silent') }), TOKEN);
+  bootstrapAdmin(createContext({ db, clock: systemClock, config: loadConfig({ GATEHOUSE_READ_WORKERS: '0' }), log: createLogger('silent') }, AREAS), TOKEN);
   const ownerId = randomUUID();
   const appId = randomUUID();
   db.transaction(() => {

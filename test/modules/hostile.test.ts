@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createResource, createUser } from '../helpers/fixtures.ts';
-import { createMember, makeRequest, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
+import { createApp, createMember, createResource, createUser } from '../helpers/fixtures.ts';
+import { makeRequest, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
 
 /** Sends `raw` on a new connection to the app and answers everything the server wrote until it closed. */
 function rawExchange(app: TestApp, raw: string | Buffer): Promise<string> {
@@ -54,8 +54,8 @@ describe('hostile input', () => {
   });
 
   it('refuses a request whose custom fields together are over the cap, naming custom_metadata', async () => {
-    const member = await createMember(app);
-    const owner = await ownerOf(app, member);
+    const member = await createMember(app.api);
+    const owner = await ownerOf(app, member.user);
     const resource = await requestableResource(app, owner.owner_id);
     const field = (i: number) => ({ name: `f${i}`, type: 'LONG_TEXT', value: 'x'.repeat(10_000) });
     const res = await postRequest(member.api, { resources: [{ id: resource.resource_id }], custom_metadata: [0, 1, 2].map(field) });
@@ -227,9 +227,9 @@ describe('the audit trail says why', () => {
       .filter((sub: Record<string, unknown>) => sub.request_id === id && (sub.requester_id !== undefined || sub.comment_id !== undefined));
 
   it('records the reason, each decision\'s words and each comment in the chained events', async () => {
-    const requester = await createMember(app);
-    const reviewer = await createMember(app);
-    const owner = await ownerOf(app, reviewer);
+    const requester = await createMember(app.api);
+    const reviewer = await createMember(app.api);
+    const owner = await ownerOf(app, reviewer.user);
     const resource = await requestableResource(app, owner.owner_id);
     const approved = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }], reason: 'on call this week for the billing service' });
     assert.equal((await reviewer.api.post(`/requests/${approved}/comments`, { comment: 'which incident?' })).status, 200);

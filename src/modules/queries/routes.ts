@@ -5,7 +5,7 @@ import { RunQueryBody } from './schemas.ts';
 import { viewerOf } from '../visibility/service.ts';
 
 export function registerQueryRoutes(router: ApiRouter, ctx: AppContext): void {
-  router.post('/queries/run', async (req) => {
+  router.on('POST /v1/queries/run', async (req) => {
     const input = await req.body(RunQueryBody);
     const viewer = viewerOf(ctx, req.caller);
     // Access filters walk the graph: the query runs on a read worker, within the request budget (docs/read-workers.md).

@@ -11,9 +11,9 @@ import { listResources } from './list.ts';
 export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void {
   const { resources } = ctx.stores;
 
-  router.post('/resources', async (req) => ok(createResource(ctx, req.caller, await req.body(CreateResourceBody))));
+  router.on('POST /v1/resources', async (req) => ok(createResource(ctx, req.caller, await req.body(CreateResourceBody))));
 
-  router.get('/resources', async (req) => {
+  router.on('GET /v1/resources', async (req) => {
     const query = req.query(ListResourcesQuery);
     const viewer = viewerOf(ctx, req.caller);
     // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
@@ -21,12 +21,12 @@ export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void
     return ok(await ctx.reads.answer('resources.list', { query, viewer }, req.caller.userId, ctx.clock.now()));
   });
 
-  router.put('/resources', async (req) => {
+  router.on('PUT /v1/resources', async (req) => {
     const body = await req.body(UpdateResourcesBody);
     return ok({ resources: updateResources(ctx, req.caller, body.resources) });
   });
 
-  router.get('/resources/:resource_id', (req) => {
+  router.on('GET /v1/resources/{resource_id}', (req) => {
     const id = req.uuidParam('resource_id');
     const resource = resources.get(id);
     // An item the caller does not see answers as one that does not exist.
@@ -34,7 +34,7 @@ export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void
     return ok(resource);
   });
 
-  router.delete('/resources/:resource_id', (req) => {
+  router.on('DELETE /v1/resources/{resource_id}', (req) => {
     deleteResource(ctx, req.caller, req.uuidParam('resource_id'));
     return done();
   });
