@@ -148,7 +148,8 @@ try {
       disableExperimentalSEAWarning: true,
       useCodeCache: true,
       useSnapshot: false,
-      assets: { [ADDON_ASSET]: addon },
+      // The bundle again as an asset: read workers run it (src/reads/pool.ts), as a SEA cannot start its own main script.
+      assets: { [ADDON_ASSET]: addon, 'gatehouse.cjs': bundle },
     },
   });
 

@@ -5,6 +5,7 @@ import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
 import { authorize, enforcePolicy } from './http/policy.ts';
+import { limitWrites } from './http/write-rate.ts';
 import { checkAreas, type Area } from './area.ts';
 import { hideUnseenItems } from './modules/visibility/guard.ts';
 import { clientAddressOf } from './http/client-address.ts';
@@ -88,6 +89,12 @@ function describe(thrown: unknown): string {
   }
 }
 
+/** Whether `thrown` is Node telling us the client closed the connection mid-request (a slow upload cut off). */
+function isClientAbort(thrown: unknown): boolean {
+  const code = (thrown as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || (thrown instanceof Error && thrown.message === 'aborted');
+}
+
 /**
  * The app serving `areas`. `routes` is filled with every route registered; tests pass their own to read
  * it. Throws, before serving anything, for an area that declares a route badly (no role, a path
@@ -102,6 +109,12 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
       req.requestId ??= randomUUID();
       try {
         const known = toAppError(err);
+        if (!known && isClientAbort(err)) {
+          // The client went away mid-request: nobody to answer, and nothing wrong with the service.
+          ctx.log.info('client aborted', { request_id: req.requestId, method: req.method, path: req.path });
+          res.destroy();
+          return;
+        }
         if (!known) {
           // Internal details go to the log under the request id, never to the client.
           ctx.log.error('unhandled error', {
@@ -167,6 +180,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
   registerConsoleRoutes(app, routes, ctx);
 
   app.use(authenticate(ctx));
+  // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.
+  app.use(limitWrites(ctx));
 
   // In front of each route, from its declaration: who may call it (READ_ONLY, organization roles),
   // decided before its body is read; then an item the caller may not see answers every route under it

@@ -1,5 +1,6 @@
 // Every setting Gatehouse reads, defined once in SETTINGS; loadConfig, `gatehouse help` and the
 // README's configuration table (src/dev/settings-table.ts) are all made from it.
+import { availableParallelism } from 'node:os';
 import { MAX_MINUTES } from './lib/durations.ts';
 import { trustedProxyList } from './http/client-address.ts';
 
@@ -149,7 +150,14 @@ export const SETTINGS = {
     default: 1_000,
     min: 1,
     max: 1_000_000,
-    description: 'open connections beyond this are dropped on accept',
+    description: 'open connections at once; when full, a connection that never sent a request or sits idle is closed to make room, else the newcomer gets 503',
+  }),
+  maxConnectionsPerAddress: integer({
+    env: 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS',
+    default: 100,
+    min: 0,
+    max: 1_000_000,
+    description: 'open connections one client address may hold (trusted proxies excepted); more are closed on accept; 0 means no per-address limit',
   }),
   authFailureLimit: integer({
     env: 'GATEHOUSE_AUTH_FAILURE_LIMIT',
@@ -219,6 +227,53 @@ export const SETTINGS = {
     default: 'allow',
     example: 'deny',
     description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
+  }),
+  writeRateLimit: integer({
+    env: 'GATEHOUSE_WRITE_RATE_LIMIT',
+    default: 600,
+    min: 0,
+    max: 1_000_000,
+    description: 'writes (POST, PUT, PATCH, DELETE) one user may make per window before they get 429 and `Retry-After`; 0 turns the limit off',
+  }),
+  writeRateWindowMs: integer({
+    env: 'GATEHOUSE_WRITE_RATE_WINDOW_MS',
+    default: 60_000,
+    min: 1000,
+    max: 24 * HOUR_MS,
+    description: 'the write-limit window, in ms',
+  }),
+  readWorkers: integer({
+    env: 'GATEHOUSE_READ_WORKERS',
+    // One core is left to the event loop: on the 2-core machine, one worker (measured: docs/read-workers.md).
+    default: Math.min(4, Math.max(1, availableParallelism() - 1)),
+    defaultText: 'one fewer than the CPU cores, from 1 to 4',
+    example: '7',
+    min: 0,
+    max: 64,
+    description: 'worker threads, each with its own read-only connection, that run heavy reads (node queries, big list pages) off the event loop; 0 runs them on the main thread (docs/read-workers.md)',
+  }),
+  readBudgetRows: integer({
+    env: 'GATEHOUSE_READ_BUDGET_ROWS',
+    default: 500_000,
+    min: 1,
+    max: 1_000_000_000,
+    description: 'rows of work (access-graph rows read) one heavy read may do before it is refused with 400 asking to narrow it',
+  }),
+  readBudgetMs: integer({
+    env: 'GATEHOUSE_READ_BUDGET_MS',
+    default: 5_000,
+    min: 10,
+    max: HOUR_MS,
+    description: 'ms one heavy read may run before it is refused with 400 asking to narrow it',
+  }),
+  maxPageBytes: integer({
+    env: 'GATEHOUSE_MAX_PAGE_BYTES',
+    default: 4 * 1024 * 1024,
+    defaultText: '4194304 (4 MiB)',
+    example: '65536',
+    min: 16 * 1024,
+    max: 256 * 1024 * 1024,
+    description: 'a list page stops before the item that would take its JSON past this size, and answers the rest through its cursor',
   }),
   requestTimeoutMinutes: integer({
     env: 'GATEHOUSE_REQUEST_TIMEOUT_MINUTES',
