@@ -33,6 +33,8 @@ import { registerReviewerStageRoutes } from './modules/reviewer-stages/routes.ts
 import { registerAccessReviewRoutes } from './modules/access-reviews/routes.ts';
 import { registerRequestRoutes } from './modules/requests/routes.ts';
 import { registerDelegationRoutes } from './modules/delegations/routes.ts';
+import { registerNotificationRoutes } from './modules/notifications/routes.ts';
+import { registerSlackInteractivity } from './modules/notifications/slack-interactivity.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
@@ -60,6 +62,7 @@ import { reviewerStageOperations } from './modules/reviewer-stages/openapi.ts';
 import { accessReviewOperations } from './modules/access-reviews/openapi.ts';
 import { requestOperations } from './modules/requests/openapi.ts';
 import { delegationOperations } from './modules/delegations/openapi.ts';
+import { notificationOperations } from './modules/notifications/openapi.ts';
 
 /**
  * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
@@ -90,6 +93,7 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   accessReviewOperations,
   requestOperations,
   delegationOperations,
+  notificationOperations,
   serviceOperations,
 ];
 
@@ -169,6 +173,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
 
   addPlainRoute(app, routes, '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
   registerOpenApiRoutes(app, routes, API_OPERATIONS);
+  // Slack signs its requests and has no bearer token: before authentication, outside /v1.
+  registerSlackInteractivity(app, routes, ctx);
 
   app.use(authenticate(ctx));
   // Who may call what (READ_ONLY, organization roles), by the route the call is headed for, before its body is read.
@@ -201,6 +207,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerAccessReviewRoutes(v1, ctx);
   registerRequestRoutes(v1, ctx);
   registerDelegationRoutes(v1, ctx);
+  registerNotificationRoutes(v1, ctx);
 
   return app;
 }

@@ -227,6 +227,93 @@ export const SETTINGS = {
     max: 525_960,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
   }),
+  publicUrl: setting<string | undefined>({
+    env: 'GATEHOUSE_PUBLIC_URL',
+    default: undefined,
+    defaultText: 'unset: `http://HOST:PORT` as configured',
+    description: 'the address people open Gatehouse at (behind any proxy); links in emails and Slack messages are built from it',
+    accepts: 'an http:// or https:// URL',
+    example: 'https://gatehouse.example.com',
+    parse(raw, source) {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`${source} must be an http:// or https:// URL, got "${raw}"`);
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${source} must be an http:// or https:// URL, got "${raw}"`);
+      return url.href.replace(/\/+$/, '');
+    },
+  }),
+  smtpUrl: setting<string | undefined>({
+    env: 'GATEHOUSE_SMTP_URL',
+    default: undefined,
+    defaultText: 'unset: no email is sent',
+    description: 'the SMTP server notifications are sent through: `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the start), user and password in the URL',
+    accepts: 'an smtp:// or smtps:// URL, e.g. `smtp://user:pass@mail.example.com:587`',
+    example: 'smtp://gatehouse:secret@127.0.0.1:2525',
+    parse(raw, source) {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`${source} must be an smtp:// or smtps:// URL`);
+      }
+      if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(`${source} must be an smtp:// or smtps:// URL`);
+      return raw;
+    },
+  }),
+  emailFrom: text({
+    env: 'GATEHOUSE_EMAIL_FROM',
+    default: 'Gatehouse <gatehouse@localhost>',
+    description: 'the From address of notification emails',
+  }),
+  slackBotToken: text({
+    env: 'GATEHOUSE_SLACK_BOT_TOKEN',
+    default: undefined,
+    defaultText: 'unset: nothing is sent to Slack',
+    description: 'a Slack app\'s bot token (`xoxb-…`, scopes chat:write, users:read, users:read.email); notifications go to people\'s Slack and owners\' reviewer channels',
+  }),
+  slackSigningSecret: text({
+    env: 'GATEHOUSE_SLACK_SIGNING_SECRET',
+    default: undefined,
+    defaultText: 'unset: Slack buttons are refused',
+    description: 'the Slack app\'s signing secret: POST /slack/interactivity accepts only payloads signed with it',
+  }),
+  slackApiUrl: text({
+    env: 'GATEHOUSE_SLACK_API_URL',
+    default: 'https://slack.com/api',
+    description: 'the base of Slack\'s Web API (a stand-in\'s address in tests)',
+  }),
+  notifyIntervalMs: integer({
+    env: 'GATEHOUSE_NOTIFY_INTERVAL_MS',
+    default: 5_000,
+    min: 10,
+    max: HOUR_MS,
+    description: 'how often, in ms, notification delivery and the reminder, escalation, expiry-warning and digest checks run',
+  }),
+  expiryWarningMinutes: setting<number[]>({
+    env: 'GATEHOUSE_EXPIRY_WARNING_MINUTES',
+    default: [1440, 60],
+    defaultText: '1440,60 (a day and an hour before)',
+    description: 'how long before a person\'s access ends they are told, with a link to extend it; one notice per value',
+    accepts: 'a comma-separated list of whole numbers of minutes, each from 1 to 525960',
+    example: '2880,60',
+    parse(raw, source) {
+      const values = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+      if (values.length === 0 || values.some((value) => !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 525_960)) {
+        throw new ConfigError(`${source} must be a comma-separated list of whole numbers from 1 to 525960, got "${raw}"`);
+      }
+      return [...new Set(values.map(Number))].sort((a, b) => b - a);
+    },
+  }),
+  digestHourUtc: integer({
+    env: 'GATEHOUSE_DIGEST_HOUR_UTC',
+    default: 8,
+    min: 0,
+    max: 23,
+    description: 'the hour (UTC) at which people who chose a daily digest get it',
+  }),
   // src/db/native-addon.ts reads the variable itself: it runs before any config is loaded.
   cacheDir: text({
     env: 'GATEHOUSE_CACHE_DIR',

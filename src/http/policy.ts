@@ -24,6 +24,8 @@ export const ADMIN_READS: Readonly<Record<string, string>> = {
   'GET /v1/uars': 'access reviews',
   'GET /v1/uar/{uar_id}': 'access reviews',
   'GET /v1/uar/{uar_id}/snapshot': 'access reviews',
+  'GET /v1/notifications': 'who was told what, with their addresses',
+  'GET /v1/notifications/{notification_id}': 'who was told what, with their addresses',
 };
 
 /**
@@ -44,6 +46,7 @@ export const MEMBER_WRITES: Readonly<Record<string, string>> = {
   'DELETE /v1/sessions/{connection_id}': 'end a session of their own',
   'POST /v1/tokens': 'issue an API token for themselves',
   'DELETE /v1/tokens/{token_id}': 'revoke an API token of their own',
+  'PUT /v1/users/{user_id}/notification-preferences': 'choose how they themselves are notified',
 };
 
 /** `METHOD /v1/users/:user_id` as the router keeps it → `METHOD /v1/users/{user_id}` as the table spells it. */

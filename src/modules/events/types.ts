@@ -102,6 +102,8 @@ export const EVENT_TYPE_GROUPS = {
     EVENT_STREAMS_CREATED: 'an event stream is created',
     EVENT_STREAMS_UPDATED: 'an event stream\'s name, URL, credentials or enabled flag change',
     EVENT_STREAMS_DELETED: 'an event stream is deleted',
+    NOTIFICATION_PREFERENCES_UPDATED: 'a person\'s notification channel or daily digest choice changes',
+    NOTIFICATIONS_RESENT: 'an administrator queues a failed notification again',
   },
 } as const satisfies Record<string, Record<string, string>>;
 

@@ -12,6 +12,7 @@ import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSubEvents } from './decide.ts';
 import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
+import * as notify from '../notifications/plan.ts';
 
 export interface ItemPlan {
   path: string;
@@ -187,6 +188,7 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
     const row = requests.get(id)!;
     events.record(caller, 'REQUESTS_CREATED', requestSubEvents(ctx, 'REQUESTS_CREATED', row, { requester_name: caller.name }));
     if (items.every((item) => item.chosen.autoApproval)) completeApproval(ctx, AUTO_APPROVAL_ACTOR, row, now, { auto_approved: true });
+    else notify.requestCreated(ctx, id, now);
     return { id };
   }).immediate();
 }
