@@ -219,6 +219,13 @@ export const SETTINGS = {
     example: 'deny',
     description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
   }),
+  outboxIntervalMs: integer({
+    env: 'GATEHOUSE_OUTBOX_INTERVAL_MS',
+    default: 1_000,
+    min: 10,
+    max: HOUR_MS,
+    description: 'how often, in ms, the outbox (connector pushes, notices) looks for queued work whose time has come (docs/outbox.md)',
+  }),
   requestTimeoutMinutes: integer({
     env: 'GATEHOUSE_REQUEST_TIMEOUT_MINUTES',
     default: 7 * 24 * 60,

@@ -30,6 +30,7 @@ import { createConfigurationTemplateStore } from './modules/configuration-templa
 import { createAccessReviewStore } from './modules/access-reviews/store.ts';
 import { createRequestStore } from './modules/requests/store.ts';
 import { createDelegationStore } from './modules/delegations/store.ts';
+import { createOutboxStore } from './outbox/store.ts';
 import { createNotificationStore } from './modules/notifications/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
@@ -59,6 +60,7 @@ function createStores(db: Db, clock: Clock) {
     accessReviews: createAccessReviewStore(db),
     requests: createRequestStore(db),
     delegations: createDelegationStore(db),
+    outbox: createOutboxStore(db),
     notifications: createNotificationStore(db),
   };
 }

@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import { tick as sweepExpiredAccess } from './modules/access/sweep.ts';
 import { tick as deliverEventStreams } from './modules/event-streams/delivery.ts';
 import { tick as cancelTimedOutRequests } from './modules/requests/timeout.ts';
+import { tick as runOutbox } from './outbox/index.ts';
 import { tick as scheduleNotifications } from './modules/notifications/schedule.ts';
 
 export interface Job {
@@ -23,6 +24,8 @@ export const JOBS: readonly Job[] = [
   { name: 'access-expiry-sweep', everyMs: () => 5_000, tick: sweepExpiredAccess },
   { name: 'event-stream-delivery', everyMs: (config) => config.eventStreamIntervalMs, tick: deliverEventStreams },
   // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.
+  // The one work queue (connector pushes, notices): due rows run within a second of being due.
+  { name: 'outbox', everyMs: (config) => config.outboxIntervalMs, tick: runOutbox },
   { name: 'request-timeout', everyMs: () => 30_000, tick: cancelTimedOutRequests },
   // Reminders, escalation, expiry warnings and digests; delivery itself is the outbox's job.
   { name: 'notification-schedule', everyMs: (config) => config.notifyIntervalMs, tick: scheduleNotifications },

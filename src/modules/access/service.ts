@@ -5,7 +5,7 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { EDGE_KIND_NAMES, EDGE_KINDS, NEVER, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
 import type { EdgeRow } from './store.ts';
-import { SYSTEM_ACTOR } from './sweep.ts';
+import { SYSTEM_ACTOR } from '../events/system-actor.ts';
 
 /** Statuses whose holder holds nothing: their edges end when the status is set, and no grant is accepted. */
 export const OFFBOARDED_STATUSES = ['SUSPENDED', 'DEPROVISIONED', 'DELETED'] as const;

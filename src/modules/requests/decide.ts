@@ -7,13 +7,11 @@ import type { Caller } from '../../http/types.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { grantForRequest, isOffboarded } from '../access/service.ts';
 import { effectiveReviewer } from '../delegations/service.ts';
+import { systemActor } from '../events/system-actor.ts';
 import type { ItemRow, RequestRow, ReviewerRow } from './store.ts';
 import type { RequestStatus } from './schemas.ts';
 import * as notify from '../notifications/plan.ts';
 
-const systemActor = (name: string): Actor => ({
-  userId: '00000000-0000-0000-0000-000000000000', name, email: '', tokenLabel: null, tokenPreview: null, ip: null,
-});
 export const AUTO_APPROVAL_ACTOR = systemActor('Gatehouse (auto-approval)');
 export const TIMEOUT_ACTOR = systemActor('Gatehouse (request timeout)');
 

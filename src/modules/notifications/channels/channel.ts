@@ -1,7 +1,7 @@
 // What every channel answers for one attempt: delivered, or failed with whether trying again can help.
 
 /** The outcome of one attempt to deliver through a channel. */
-export type Outcome<T = Record<string, never>> =
+export type Outcome<T = object> =
   | ({ ok: true } & T)
   | {
     ok: false;
