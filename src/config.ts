@@ -319,6 +319,7 @@ export const SETTINGS = {
     default: 8,
     min: 0,
     max: 23,
+    example: '6',
     description: 'the hour (UTC) at which people who chose a daily digest get it',
   }),
   // src/db/native-addon.ts reads the variable itself: it runs before any config is loaded.

@@ -23,11 +23,13 @@ import { createAdmin, createMember, createResource, createToken, createUser, typ
  * - `admin`:  FULL_ACCESS tokens of organization admins only.
  * A new route fails the walk until it has a line here.
  */
-type Access = 'public' | 'read' | 'admin-read' | 'member' | 'admin';
+type Access = 'public' | 'signed' | 'read' | 'admin-read' | 'member' | 'admin';
 
 const EXPECTED: Record<string, Access> = {
   'GET /healthz': 'public',
   'GET /openapi.json': 'public',
+  // Slack's signature instead of a token: refused unsigned (401), or 503 while no signing secret is set.
+  'POST /slack/interactivity': 'signed',
   'GET /docs': 'public',
   'GET /docs/viewer.js': 'public',
   'GET /docs/viewer.css': 'public',
@@ -205,6 +207,11 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/delegations': 'member',
   'GET /v1/delegations/{delegation_id}': 'read',
   'DELETE /v1/delegations/{delegation_id}': 'member',
+  'GET /v1/notifications': 'admin-read',
+  'GET /v1/notifications/{notification_id}': 'admin-read',
+  'POST /v1/notifications/{notification_id}/resend': 'admin',
+  'GET /v1/users/{user_id}/notification-preferences': 'read',
+  'PUT /v1/users/{user_id}/notification-preferences': 'member',
 
   'GET /v1/event-streams': 'admin-read',
   'POST /v1/event-streams': 'admin',
@@ -262,6 +269,12 @@ describe('organization roles', () => {
           await res.arrayBuffer();
           continue;
         }
+        if (access === 'signed') {
+          const res = await fetch(root + path, { method, body: 'payload=%7B%7D', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+          if (res.status !== 401 && res.status !== 503) problems.push(`${route} unsigned → ${res.status}, expected 401 or 503`);
+          await res.arrayBuffer();
+          continue;
+        }
         const apiPath = fill(path).slice('/v1'.length);
         const body = method === 'GET' ? undefined : {};
         for (const [who, client] of callers) {
@@ -292,7 +305,7 @@ describe('organization roles', () => {
       for (const [route, access] of Object.entries(EXPECTED)) {
         const [method, path] = route.split(' ') as [string, string];
         const role = doc.paths[path]?.[method.toLowerCase()]?.['x-gatehouse-role'];
-        const expected = access === 'public' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
+        const expected = access === 'public' || access === 'signed' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
         if (role !== expected) problems.push(`${route}: x-gatehouse-role ${role}, expected ${expected}`);
       }
       assert.deepEqual(problems, []);
