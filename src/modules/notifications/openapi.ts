@@ -74,12 +74,14 @@ export const notificationOperations = defineOperations('notifications', {
     description: 'Administrators only. Queues a FAILED notification again (409 for any other status); records NOTIFICATIONS_RESENT.',
     extension: true,
     responses: { 200: Notification },
+    errors: ['conflict'],
   },
   'GET /v1/users/{user_id}/notification-preferences': {
     summary: 'Get a user\'s notification preferences',
     description: 'The user themselves or an administrator.',
     extension: true,
     responses: { 200: NotificationPreferences },
+    errors: ['forbidden'],
   },
   'PUT /v1/users/{user_id}/notification-preferences': {
     summary: 'Set a user\'s notification preferences',
@@ -87,6 +89,7 @@ export const notificationOperations = defineOperations('notifications', {
     extension: true,
     body: NotificationPreferencesBody,
     responses: { 200: NotificationPreferences },
+    errors: ['forbidden'],
   },
   'POST /slack/interactivity': {
     summary: 'Receive a Slack button click',
