@@ -6,8 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { tick as outboxTick } from '../../src/outbox/index.ts';
 import { tick as scheduleTick } from '../../src/modules/notifications/schedule.ts';
 import { tick as timeoutTick } from '../../src/modules/requests/timeout.ts';
+import { propagationFailed } from '../../src/modules/notifications/plan.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createMessageChannel, createOwner, createResource } from '../helpers/fixtures.ts';
+import { createApp, createMessageChannel, createOwner, createResource } from '../helpers/fixtures.ts';
 import { config, createMember, makeRequest, requestableResource, stage, type Member } from '../helpers/requests.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, SlackStandIn, blockActions, signedInteraction } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
@@ -322,6 +323,17 @@ describe('notifications', () => {
     for (let i = 0; i < 50 && !slack.ephemeral.some((e) => e.user === bystander.slackId); i += 1) await new Promise((r) => setImmediate(r));
     assert.match(slack.ephemeral.find((e) => e.user === bystander.slackId)?.text ?? '', /did not record your decision/);
 
+    // The requester clicking Approve on their own request: refused as the API refuses it.
+    const requesterSlack = slack.addUser(emailOf(requester));
+    const own = signedInteraction(blockActions(requesterSlack, 'gatehouse_approve', id, message), nowSeconds());
+    const ownAnswer = (await (await interact(own.body, own.headers)).json()) as { ok: boolean; code: string; message: string };
+    assert.deepEqual([ownAnswer.ok, ownAnswer.code], [false, 'forbidden']);
+    assert.match(ownAnswer.message, /own request/);
+    // A Slack user with no Gatehouse account.
+    const stranger = signedInteraction(blockActions(slack.addUser('nobody@elsewhere.test'), 'gatehouse_approve', id, message), nowSeconds());
+    assert.equal(((await (await interact(stranger.body, stranger.headers)).json()) as { code: string }).code, 'forbidden');
+    assert.equal((await app.api.get(`/requests/${id}`)).body.status, 'PENDING');
+
     // The same signed request again: a replay.
     const replay = await interact(theirs.body, theirs.headers);
     assert.equal(replay.status, 401);
@@ -365,6 +377,23 @@ describe('notifications', () => {
     assert.equal(notice!.status, 'SENT');
     const resent = await app.api.request('GET', '/events', undefined, { query: { event_type_filter: 'NOTIFICATIONS_RESENT' } });
     assert.equal(resent.body.results.length, 1);
+  });
+
+  it('a propagation that failed for good tells the app\'s admin owner\'s users, once', async () => {
+    const [a1, a2, outsider] = [await createMember(app), await createMember(app), await createMember(app)];
+    const owner = await createOwner(app.api, { user_ids: [a1.user_id, a2.user_id] });
+    const connected = await createApp(app.api, { admin_owner_id: owner.owner_id });
+    for (let i = 0; i < 2; i += 1) {
+      app.ctx.db.transaction(() => propagationFailed(app.ctx, { appId: connected.app_id, key: 'outbox-42', error: 'ERR_REMOTE_INTERNAL_ERROR', detail: 'HTTP 500 from the connector' }, app.clock.now())).immediate();
+    }
+    await deliver();
+    for (const member of [a1, a2]) {
+      const mails = smtp.to(emailOf(member));
+      assert.equal(mails.length, 1);
+      assert.match(mails[0]!.subject, new RegExp(`^Access could not be applied in ${connected.name}`));
+      assert.match(mails[0]!.text, /ERR_REMOTE_INTERNAL_ERROR/);
+    }
+    assert.equal(smtp.to(emailOf(outsider)).length, 0);
   });
 
   it('SMTP down, Gatehouse restarted, SMTP up: the notice is delivered once', async () => {

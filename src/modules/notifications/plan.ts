@@ -165,3 +165,20 @@ export function commentAdded(ctx: AppContext, requestId: string, commentId: stri
     }, now);
   }
 }
+
+/**
+ * An access change could not be applied in a connected system, for good (its outbox row FAILED):
+ * the users of the app's admin owner are told, once per `key` (the failed outbox row, say). Call
+ * inside the transaction that records the failure (the connector handler's `settled`).
+ */
+export function propagationFailed(ctx: AppContext, input: { appId: string; key: string; error: string; detail?: string }, now: Date): void {
+  const app = ctx.stores.apps.get(input.appId);
+  if (!app) return;
+  for (const userId of ownerUserIds(ctx, app.admin_owner_id)) {
+    tellUser(ctx, userId, {
+      type: 'PROPAGATION_FAILED', key: `propagation:${input.key}`,
+      reason: `you are a user of the admin owner of the app "${app.name}"`,
+      data: { app_id: input.appId, app_name: app.name, error: input.error, ...(input.detail !== undefined && { detail: input.detail }) },
+    }, now);
+  }
+}
