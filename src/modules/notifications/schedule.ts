@@ -9,6 +9,14 @@ import { slackChannelOf, tellChannel, tellUser } from './queue.ts';
 
 /** Pending requests looked at per pass. */
 const MAX_REQUESTS = 5_000;
+/** Requests looked at between two yields to the event loop, so a long pass never stalls requests. */
+const YIELD_EVERY = 50;
+/**
+ * Reminders and expiry warnings count in minutes: their scans (every pending request, every edge
+ * ending within a day) run at most once a minute, however short GATEHOUSE_NOTIFY_INTERVAL_MS is.
+ */
+const SCAN_EVERY_MS = 60_000;
+const lastScan = new WeakMap<object, number>();
 
 /** When the slot's stage became current: the request's creation, or the last approval of the stage before. */
 function stageStart(ctx: AppContext, row: RequestRow, slot: WaitingSlot): number {
@@ -64,11 +72,13 @@ function escalate(ctx: AppContext, row: RequestRow, slot: WaitingSlot, periods: 
   if (periods >= order.length) toAdmins();
 }
 
-/** Reminders and escalation for every pending request at `now`. Returns how many slots were past a period. */
-export function remindAndEscalate(ctx: AppContext, now: Date): number {
+/** Reminders and escalation for every pending request at `now`. Resolves to how many slots were past a period. */
+export async function remindAndEscalate(ctx: AppContext, now: Date): Promise<number> {
   const { requests } = ctx.stores;
   let late = 0;
+  let seen = 0;
   for (const id of requests.pendingSince(now, MAX_REQUESTS)) {
+    if (++seen % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
     ctx.db.transaction(() => {
       const row = requests.get(id);
       if (row?.status !== 'PENDING') return;
@@ -103,9 +113,12 @@ export function warnExpiring(ctx: AppContext, now: Date): number {
     for (const edge of ctx.stores.notifications.expiringBetween(now, new Date(now.getTime() + widest * 60_000))) {
       const left = (Date.parse(edge.expiration_date) - now.getTime()) / 60_000;
       const warning = warnings.find((minutes) => left <= minutes)!;
+      const key = `expiring:${edge.item_type}:${edge.item_id}:${edge.access_level_remote_id}:${edge.expiration_date}:${warning}`;
+      // A point read on the unique key spares the writes of notices already queued in an earlier pass.
+      if (ctx.stores.notifications.has(`${key}:user:${edge.user_id}`)) continue;
       const id = tellUser(ctx, edge.user_id, {
         type: 'ACCESS_EXPIRING',
-        key: `expiring:${edge.item_type}:${edge.item_id}:${edge.access_level_remote_id}:${edge.expiration_date}:${warning}`,
+        key,
         reason: `you hold this access and it ends ${within(warning)}`,
         data: { ...edge, within: within(warning) },
       }, now);
@@ -137,7 +150,19 @@ export function sendDigests(ctx: AppContext, now: Date): number {
   return sent;
 }
 
-/** One pass of the notification schedule at `now` (src/jobs.ts); tests call it with a moved clock. */
-export function tick(ctx: AppContext, now: Date): { late: number; expiring: number; digests: number } {
-  return { late: remindAndEscalate(ctx, now), expiring: warnExpiring(ctx, now), digests: sendDigests(ctx, now) };
+/**
+ * One pass of the notification schedule at `now` (src/jobs.ts); tests call it with a moved clock.
+ * The reminder and expiry scans run when a minute has passed since they last ran in this process
+ * (and on its first pass); digests on every pass.
+ */
+export async function tick(ctx: AppContext, now: Date): Promise<{ late: number; expiring: number; digests: number }> {
+  const last = lastScan.get(ctx);
+  let late = 0;
+  let expiring = 0;
+  if (last === undefined || now.getTime() - last >= SCAN_EVERY_MS || now.getTime() < last) {
+    lastScan.set(ctx, now.getTime());
+    late = await remindAndEscalate(ctx, now);
+    expiring = warnExpiring(ctx, now);
+  }
+  return { late, expiring, digests: sendDigests(ctx, now) };
 }
