@@ -43,6 +43,8 @@ export class SmtpReceiver {
       // Login only once the session is encrypted: proves STARTTLS was used.
       allowInsecureAuth: false,
       logger: false,
+      // Going down cuts open connections (a pooled client's too) instead of waiting 30 s for them.
+      closeTimeout: 100,
       onAuth: (auth, _session, done) => {
         if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) done(null, { user: auth.username });
         else done(new Error('Invalid username or password'));

@@ -25,6 +25,9 @@ export function channelsOf(ctx: AppContext): Channels {
       slack: slackBotToken !== undefined ? createSlackChannel(slackApiUrl, slackBotToken) : null,
     };
     built.set(ctx, channels);
+    // Pooled SMTP connections would keep a stopping process alive: shutdown closes them.
+    const email = channels.email;
+    if (email) ctx.jobs.add('smtp-connections', () => email.close());
   }
   return channels;
 }

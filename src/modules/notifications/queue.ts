@@ -56,6 +56,9 @@ function write(ctx: AppContext, row: Parameters<AppContext['stores']['notificati
  */
 export function tellUser(ctx: AppContext, userId: string, notice: Notice, now: Date): string | null {
   const { users, notifications } = ctx.stores;
+  const dedupeKey = `${notice.key}:user:${userId}`;
+  // A repeat costs one point read: the scheduled passes ask again and again.
+  if (notifications.has(dedupeKey)) return null;
   const user = users.get(userId);
   if (!user || isOffboarded(user.hr_idp_status) || user.email === '') return null;
   const preference = notifications.preference(userId);
@@ -63,7 +66,7 @@ export function tellUser(ctx: AppContext, userId: string, notice: Notice, now: D
   if (channel === null) return null;
   const status: NoticeStatus = preference?.daily_digest === 1 && !NEVER_HELD.has(notice.type) ? 'HELD' : 'QUEUED';
   return write(ctx, {
-    dedupe_key: `${notice.key}:user:${userId}`, type: notice.type, user_id: userId, message_channel_id: null, channel,
+    dedupe_key: dedupeKey, type: notice.type, user_id: userId, message_channel_id: null, channel,
     address: user.email, request_id: notice.requestId ?? null, reason: notice.reason, data: JSON.stringify(notice.data ?? {}), status,
   }, `notify:user:${userId}`, now);
 }
@@ -74,7 +77,7 @@ export function tellUser(ctx: AppContext, userId: string, notice: Notice, now: D
  */
 export function tellChannel(ctx: AppContext, messageChannelId: string, notice: Notice, now: Date): string | null {
   const address = slackChannelOf(ctx, messageChannelId);
-  if (address === null) return null;
+  if (address === null || ctx.stores.notifications.has(`${notice.key}:channel:${messageChannelId}`)) return null;
   return write(ctx, {
     dedupe_key: `${notice.key}:channel:${messageChannelId}`, type: notice.type, user_id: null, message_channel_id: messageChannelId, channel: 'SLACK',
     address, request_id: notice.requestId ?? null, reason: notice.reason, data: JSON.stringify(notice.data ?? {}), status: 'QUEUED',

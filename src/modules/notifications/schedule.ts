@@ -9,8 +9,8 @@ import { slackChannelOf, tellChannel, tellUser } from './queue.ts';
 
 /** Pending requests looked at per pass. */
 const MAX_REQUESTS = 5_000;
-/** Requests looked at between two yields to the event loop, so a long pass never stalls requests. */
-const YIELD_EVERY = 50;
+/** Requests looked at per transaction, with a yield to the event loop between two, so a long pass never stalls requests. */
+const BATCH = 20;
 /**
  * Reminders and expiry warnings count in minutes: their scans (every pending request, every edge
  * ending within a day) run at most once a minute, however short GATEHOUSE_NOTIFY_INTERVAL_MS is.
@@ -74,21 +74,24 @@ function escalate(ctx: AppContext, row: RequestRow, slot: WaitingSlot, periods: 
 
 /** Reminders and escalation for every pending request at `now`. Resolves to how many slots were past a period. */
 export async function remindAndEscalate(ctx: AppContext, now: Date): Promise<number> {
-  const { requests } = ctx.stores;
+  const { requests, notifications } = ctx.stores;
+  if (!notifications.anyEscalation()) return 0;
+  const ids = requests.pendingSince(now, MAX_REQUESTS);
   let late = 0;
-  let seen = 0;
-  for (const id of requests.pendingSince(now, MAX_REQUESTS)) {
-    if (++seen % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
+  for (let start = 0; start < ids.length; start += BATCH) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
     ctx.db.transaction(() => {
-      const row = requests.get(id);
-      if (row?.status !== 'PENDING') return;
-      for (const slot of waitingSlots(ctx, row, now)) {
-        const minutes = escalationMinutes(ctx, slot);
-        if (minutes <= 0) continue;
-        const periods = Math.floor((now.getTime() - stageStart(ctx, row, slot)) / (minutes * 60_000));
-        if (periods < 1) continue;
-        late += 1;
-        escalate(ctx, row, slot, periods, now);
+      for (const id of ids.slice(start, start + BATCH)) {
+        const row = requests.get(id);
+        if (row?.status !== 'PENDING') continue;
+        for (const slot of waitingSlots(ctx, row, now)) {
+          const minutes = escalationMinutes(ctx, slot);
+          if (minutes <= 0) continue;
+          const periods = Math.floor((now.getTime() - stageStart(ctx, row, slot)) / (minutes * 60_000));
+          if (periods < 1) continue;
+          late += 1;
+          escalate(ctx, row, slot, periods, now);
+        }
       }
     }).immediate();
   }

@@ -100,6 +100,7 @@ export function createNotificationStore(db: Db) {
      ORDER BY 7, 4`,
   );
 
+  const escalating = db.prepare<[], { one: number }>('SELECT 1 AS one FROM owners WHERE access_request_escalation_period > 0 LIMIT 1');
   const rememberSignature = db.prepare<{ signature: string; at: string }>(
     'INSERT OR IGNORE INTO slack_request_signatures (signature, seen_at) VALUES (@signature, @at)',
   );
@@ -144,6 +145,8 @@ export function createNotificationStore(db: Db) {
     inDigest: (digestId: string) => inDigest.all(digestId),
     preference: (userId: string) => preference.get(userId),
     setPreference: (row: PreferenceRow) => void setPreference.run(row),
+    /** Whether any owner has an escalation period (else no review is ever reminded or escalated). */
+    anyEscalation: () => escalating.get() !== undefined,
     /** Records a Slack request signature; false when it was seen before (a replay). Forgets those seen before `forgetBefore`. */
     firstSighting(signature: string, at: Date, forgetBefore: Date): boolean {
       forgetSignatures.run({ before: forgetBefore.toISOString() });

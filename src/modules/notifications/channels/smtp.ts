@@ -8,12 +8,15 @@ const PERMANENT = /^55[0-3]$/;
 /**
  * An SMTP channel for `url` (`smtp://` upgrades with STARTTLS when the server offers it, `smtps://`
  * is TLS from the start; user and password in the URL; nodemailer's `?tls.…` options allowed).
- * Connections are made per message: notices are few, and a fresh connection never sends through a
- * socket the server closed meanwhile.
+ * Connections are pooled and reused (measured: a new connection with STARTTLS and a login per
+ * message delivered 7 emails/s to a loopback server; see docs/notifications.md); the pool reconnects
+ * when the server closed one meanwhile.
  */
 export function createSmtpChannel(url: string, from: string, timeoutMs = 30_000): EmailChannel {
   const transport = nodemailer.createTransport({
     url,
+    pool: true,
+    maxConnections: 3,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
