@@ -291,6 +291,22 @@ describe('notifications', () => {
     assert.match(secondMessage.text, /denied/i);
   });
 
+  it('when a stage moves on, the Slack messages of reviewers left with nothing to do lose their buttons', async () => {
+    const [requester, a, b, next] = [await createMember(app), await slackMember(), await slackMember(), await slackMember()];
+    const first = await createOwner(app.api, { user_ids: [a.user_id, b.user_id] });
+    const second = await createOwner(app.api, { user_ids: [next.user_id] });
+    const resource = await stagedResource(first.owner_id, second.owner_id);
+    const id = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }] });
+    await deliver();
+    const [toB] = slack.dmsTo(emailOf(b));
+    assert.match(JSON.stringify(toB!.blocks), /gatehouse_approve/);
+    assert.equal((await a.api.post(`/requests/${id}/approve`, { level: 'REGULAR' })).status, 200);
+    await deliver();
+    assert.equal(toB!.history.length, 2, 'updated');
+    assert.doesNotMatch(JSON.stringify(toB!.blocks), /gatehouse_approve/, 'b has nothing left to click');
+    assert.match(JSON.stringify(slack.dmsTo(emailOf(next))[0]!.blocks), /gatehouse_approve/, 'the next stage\'s reviewer has');
+  });
+
   it('Slack payloads unsigned, wrongly signed, stale or replayed are refused and change nothing; a click on someone else\'s review is refused', async () => {
     const [requester, reviewer, bystander] = [await createMember(app), await slackMember(), await slackMember()];
     const resource = await stagedResource((await createOwner(app.api, { user_ids: [reviewer.user_id] })).owner_id);

@@ -2,6 +2,7 @@
 // blocks), made when it is sent from the state things are in then, with links into the console.
 import type { AppContext } from '../../context.ts';
 import type { SlackMessage } from './channels/channel.ts';
+import { waitingSlots } from './plan.ts';
 import type { NotificationRow } from './store.ts';
 
 export interface Rendered {
@@ -64,6 +65,21 @@ function requestLines(ctx: AppContext, requestId: string): { lines: string[]; re
   return { lines, requester, status: row.status, what };
 }
 
+/**
+ * Whether the recipient of a review notice can still act on the request now: a person who is one
+ * of the acting reviewers of a waiting slot, or a channel whose owner's slot still waits. Buttons
+ * are offered only then (a stage moved on, or someone else approved an OR slot: nothing left to click).
+ * Administrators told of an escalation get none either: Slack's buttons decide at level REGULAR, and
+ * theirs is an ADMIN decision, made in the console.
+ */
+function stillWaitsOn(ctx: AppContext, row: NotificationRow): boolean {
+  const request = ctx.stores.requests.get(row.request_id!);
+  if (!request) return false;
+  const slots = waitingSlots(ctx, request, ctx.clock.now());
+  if (row.user_id !== null) return slots.some((slot) => slot.reviewers.some((r) => r.userId === row.user_id));
+  return slots.some((slot) => slot.ownerId !== null && ctx.stores.owners.get(slot.ownerId)?.reviewer_message_channel_id === row.message_channel_id);
+}
+
 /** What `row` says now. Throws nothing: a notice about something since deleted says so. */
 export function render(ctx: AppContext, row: NotificationRow): Rendered {
   const data = JSON.parse(row.data) as Record<string, unknown>;
@@ -74,7 +90,7 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
   if (row.request_id !== null && request === null) {
     return { subject: 'An access request was removed', lines: ['The request this notice was about no longer exists.', why], link: home, actionableRequestId: null };
   }
-  const pendingReview = request !== null && request.status === 'PENDING' && REVIEW_TYPES.has(row.type) ? row.request_id : null;
+  const pendingReview = request !== null && request.status === 'PENDING' && REVIEW_TYPES.has(row.type) && stillWaitsOn(ctx, row) ? row.request_id : null;
   switch (row.type) {
     case 'REQUEST_CREATED':
     case 'REQUEST_STAGE_ADVANCED':
