@@ -25,20 +25,24 @@ export class SmtpReceiver {
   private waiters: { test: () => boolean; resolve: () => void }[] = [];
   port = 0;
 
-  static async start(): Promise<SmtpReceiver> {
-    const receiver = new SmtpReceiver();
+  /** `secure`: TLS from the first byte (an smtps:// server) instead of STARTTLS. */
+  constructor(private readonly secure = false) {}
+
+  static async start(secure = false): Promise<SmtpReceiver> {
+    const receiver = new SmtpReceiver(secure);
     await receiver.listen();
     return receiver;
   }
 
   /** `smtp://` with the login, accepting the test server's self-signed certificate after STARTTLS. */
   get url(): string {
-    return `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${this.port}/?tls.rejectUnauthorized=false`;
+    return `${this.secure ? 'smtps' : 'smtp'}://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${this.port}/?tls.rejectUnauthorized=false`;
   }
 
   /** Starts listening (again, on the same port after `stop`). */
   async listen(): Promise<void> {
     this.server = new SMTPServer({
+      secure: this.secure,
       authOptional: false,
       // Login only once the session is encrypted: proves STARTTLS was used.
       allowInsecureAuth: false,

@@ -12,6 +12,7 @@ import { createApp, createMessageChannel, createOwner, createResource } from '..
 import { config, createMember, makeRequest, requestableResource, stage, type Member } from '../helpers/requests.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, SlackStandIn, blockActions, signedInteraction } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
+import { createSmtpChannel } from '../../src/modules/notifications/channels/smtp.ts';
 
 const PUBLIC_URL = 'https://gatehouse.example.test';
 const FROM = 'Gatehouse <gatehouse@example.test>';
@@ -410,6 +411,23 @@ describe('notifications', () => {
       assert.match(mails[0]!.text, /ERR_REMOTE_INTERNAL_ERROR/);
     }
     assert.equal(smtp.to(emailOf(outsider)).length, 0);
+  });
+
+  it('the SMTP channel speaks smtps:// (TLS from the start) and gives up only on a mailbox that does not exist', async () => {
+    const tls = await SmtpReceiver.start(true);
+    const channel = createSmtpChannel(tls.url, FROM);
+    try {
+      const sent = await channel.send({ to: { name: 'Ada', address: 'ada@example.test' }, subject: 'über TLS', text: 'plain', html: '<p>html</p>' });
+      assert.equal(sent.ok, true, JSON.stringify(sent));
+      assert.deepEqual([tls.mails[0]!.subject, tls.mails[0]!.secure, tls.mails[0]!.text.trim(), tls.mails[0]!.html], ['über TLS', true, 'plain', '<p>html</p>']);
+      const wrong = createSmtpChannel(tls.url.replace('p%40ss', 'wrong'), FROM);
+      const refused = await wrong.send({ to: { name: '', address: 'ada@example.test' }, subject: 's', text: 't', html: 'h' });
+      wrong.close();
+      assert.deepEqual(refused.ok ? null : [refused.retryable, /^SMTP 535/.test(refused.error)], [true, true], 'a refused login may be fixed: retried');
+    } finally {
+      channel.close();
+      await tls.stop();
+    }
   });
 
   it('SMTP down, Gatehouse restarted, SMTP up: the notice is delivered once', async () => {
