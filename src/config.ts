@@ -74,6 +74,22 @@ function oneOf<const V extends readonly string[]>(def: Common & { values: V; def
 const HOUR_MS = 3_600_000;
 
 /**
+ * `raw` as a URL with one of `schemes`; throws ConfigError naming `source` (never quoting the value:
+ * it may hold a password).
+ */
+function urlOf(raw: string, source: string, schemes: string[]): URL {
+  const wanted = schemes.map((scheme) => `${scheme}://`).join(' or ');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${source} must be an ${wanted} URL`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1))) throw new ConfigError(`${source} must be an ${wanted} URL, not ${url.protocol}//`);
+  return url;
+}
+
+/**
  * The settings, in the order help and the README list them. To add one: add an entry here (its
  * key becomes the Config field and its type), run `npm run docs:settings` to refresh the README
  * table, read it as `ctx.config.<key>`. `integer`, `text` and `oneOf` cover most; a setting of
@@ -241,16 +257,7 @@ export const SETTINGS = {
     description: 'the address people open Gatehouse at (behind any proxy); links in emails and Slack messages are built from it',
     accepts: 'an http:// or https:// URL',
     example: 'https://gatehouse.example.com',
-    parse(raw, source) {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        throw new ConfigError(`${source} must be an http:// or https:// URL, got "${raw}"`);
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${source} must be an http:// or https:// URL, got "${raw}"`);
-      return url.href.replace(/\/+$/, '');
-    },
+    parse: (raw, source) => urlOf(raw, source, ['http', 'https']).href.replace(/\/+$/, ''),
   }),
   smtpUrl: setting<string | undefined>({
     env: 'GATEHOUSE_SMTP_URL',
@@ -259,16 +266,7 @@ export const SETTINGS = {
     description: 'the SMTP server notifications are sent through: `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the start), user and password in the URL',
     accepts: 'an smtp:// or smtps:// URL, e.g. `smtp://user:pass@mail.example.com:587`',
     example: 'smtp://gatehouse:secret@127.0.0.1:2525',
-    parse(raw, source) {
-      let url: URL;
-      try {
-        url = new URL(raw);
-      } catch {
-        throw new ConfigError(`${source} must be an smtp:// or smtps:// URL`);
-      }
-      if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new ConfigError(`${source} must be an smtp:// or smtps:// URL`);
-      return raw;
-    },
+    parse: (raw, source) => (urlOf(raw, source, ['smtp', 'smtps']), raw),
   }),
   emailFrom: text({
     env: 'GATEHOUSE_EMAIL_FROM',
@@ -287,10 +285,13 @@ export const SETTINGS = {
     defaultText: 'unset: Slack buttons are refused',
     description: 'the Slack app\'s signing secret: POST /slack/interactivity accepts only payloads signed with it',
   }),
-  slackApiUrl: text({
+  slackApiUrl: setting<string>({
     env: 'GATEHOUSE_SLACK_API_URL',
     default: 'https://slack.com/api',
     description: 'the base of Slack\'s Web API (a stand-in\'s address in tests)',
+    accepts: 'an http:// or https:// URL',
+    example: 'http://127.0.0.1:3999/api',
+    parse: (raw, source) => urlOf(raw, source, ['http', 'https']).href.replace(/\/+$/, ''),
   }),
   notifyIntervalMs: integer({
     env: 'GATEHOUSE_NOTIFY_INTERVAL_MS',
