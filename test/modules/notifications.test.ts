@@ -124,6 +124,7 @@ describe('notifications', () => {
     await deliver();
     await deliver();
     assert.match(smtp.to(emailOf(requester)).at(-1)!.subject, /^Access request denied/);
+    assert.match(smtp.to(emailOf(requester)).at(-1)!.text, new RegExp(`${r1.full_name} commented: no ticket`), 'with the reason');
     const closed = smtp.to(emailOf(r2)).filter((m) => /Nothing is left for you/.test(m.text));
     assert.equal(closed.length, 1, 'the other reviewer is told once');
     assert.equal(smtp.to(emailOf(r1)).filter((m) => /denied/.test(m.subject)).length, 0, 'the one who denied is not told of their own decision');
@@ -134,6 +135,17 @@ describe('notifications', () => {
     await deliver();
     assert.equal((await notices({ request_id: canceled, type: 'REVIEW_CLOSED' })).length, 2);
     assert.equal((await notices({ request_id: canceled, type: 'REQUEST_DECIDED' })).length, 0);
+  });
+
+  it('an auto-approved request: its requester read the outcome in the answer; a different target user is told', async () => {
+    const [member, target] = [await createMember(app), await createMember(app)];
+    const resource = await requestableResource(app, (await createOwner(app.api)).owner_id, [config({ auto_approval: true })]);
+    const own = await makeRequest(member.api, { resources: [{ id: resource.resource_id }] });
+    const forTarget = await makeRequest(app.api, { resources: [{ id: resource.resource_id }], target_user_id: target.user_id });
+    await deliver();
+    assert.equal((await notices({ request_id: own })).length, 0);
+    assert.deepEqual((await notices({ request_id: forTarget })).map((n) => [n.type, n.user_id]), [['REQUEST_DECIDED', target.user_id]]);
+    assert.match(smtp.to(emailOf(target))[0]!.subject, /^Access request approved/);
   });
 
   it('a review waiting past the escalation period: the next in the owner\'s order, a reminder, then administrators', async () => {

@@ -122,8 +122,11 @@ export function requestDecided(ctx: AppContext, requestId: string, decision: Dec
   const row = requests.get(requestId);
   if (!row) return;
   const told = new Set<string>();
+  // Auto-approved (every item auto-approves, so it was approved as it was made): the requester read
+  // the outcome in the answer to their request; a different target user still learns of it.
+  const sawIt = decision === 'APPROVED' && requests.items(requestId).every((item) => item.auto_approved === 1) ? row.requester_id : null;
   for (const userId of [row.requester_id, row.target_user_id]) {
-    if (userId === null || userId === actorId || told.has(userId)) continue;
+    if (userId === null || userId === actorId || userId === sawIt || told.has(userId)) continue;
     told.add(userId);
     tellUser(ctx, userId, {
       type: 'REQUEST_DECIDED', requestId, key: `decided:${requestId}`, data: { decision },

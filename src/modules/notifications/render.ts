@@ -115,7 +115,11 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
       const lead = row.type === 'REQUEST_DECIDED'
         ? `The access request for ${r.what} was ${decision}.`
         : `The access request from ${r.requester} was ${decision}. Nothing is left for you to review.`;
-      return { subject: `Access request ${decision.split(':')[0]}: ${r.what}`, lines: [lead, ...r.lines, why], link: requestLink(row.request_id!), actionableRequestId: null };
+      // The decider's comment (a denial's reason) was written with the decision.
+      const decided = ctx.stores.requests.get(row.request_id!)!;
+      const said = ctx.stores.requests.comments(row.request_id!).filter((c) => c.created_at === decided.updated_at).at(-1);
+      const comment = said ? [`${said.user_full_name || said.user_email} commented: ${said.comment}`] : [];
+      return { subject: `Access request ${decision.split(':')[0]}: ${r.what}`, lines: [lead, ...comment, ...r.lines, why], link: requestLink(row.request_id!), actionableRequestId: null };
     }
     case 'REQUEST_COMMENTED': {
       const r = request!;
