@@ -298,6 +298,7 @@ describe('notifications', () => {
     const second = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }] });
     await deliver();
     const secondMessage = slack.dmsTo(emailOf(reviewer)).at(-1)!;
+    assert.equal(slack.calls.filter((c) => c.method === 'users.lookupByEmail' && c.args.email === emailOf(reviewer)).length, 1, 'the Slack id is looked up once');
     assert.equal((await app.api.post(`/requests/${second}/deny`, { comment: 'not now', level: 'ADMIN' })).status, 200);
     await deliver();
     assert.equal(secondMessage.history.length, 2);

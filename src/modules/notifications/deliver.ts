@@ -15,6 +15,24 @@ interface Channels {
 
 const built = new WeakMap<AppContext, Channels>();
 
+/**
+ * Slack user ids by email, kept an hour: users.lookupByEmail is rate-limited (Slack's tier 3, about
+ * 50 a minute), and a burst of notices to the same people would otherwise spend it on the same answers.
+ */
+const SLACK_ID_TTL_MS = 3_600_000;
+const slackIds = new WeakMap<AppContext, Map<string, { id: string; at: number }>>();
+
+async function slackUserId(ctx: AppContext, slack: SlackChannel, email: string): Promise<Outcome<{ userId: string }>> {
+  let cache = slackIds.get(ctx);
+  if (!cache) slackIds.set(ctx, (cache = new Map()));
+  const now = ctx.clock.now().getTime();
+  const known = cache.get(email);
+  if (known && now - known.at < SLACK_ID_TTL_MS) return { ok: true, userId: known.id };
+  const found = await slack.userIdByEmail(email);
+  if (found.ok) cache.set(email, { id: found.userId, at: now });
+  return found;
+}
+
 /** The channels set up for this service, built once per context from its settings. */
 export function channelsOf(ctx: AppContext): Channels {
   let channels = built.get(ctx);
@@ -66,7 +84,7 @@ async function run(ctx: AppContext, item: OutboxItem<{ id: string }>): Promise<D
   let target = row.address;
   if (row.user_id !== null) {
     // A person is reached by a direct message from the app: their Slack id, found by their email.
-    const found = await slack.userIdByEmail(row.address);
+    const found = await slackUserId(ctx, slack, row.address);
     if (!found.ok) return failed(found);
     target = found.userId;
   }
