@@ -13,7 +13,7 @@ import { ServiceProcess } from './gatehouse-process.ts';
 
 export const TOKEN = 'gth_replication-test-admin-token-0123456789';
 export const LITESTREAM = litestreamBinary(undefined);
-export const NO_LITESTREAM = existsSync(LITESTREAM) ? undefined : `no Litestream binary for ${process.platform}-${process.arch} (npm's @flydotio/litestream ships linux-x64 and others)`;
+export const NO_LITESTREAM = existsSync(LITESTREAM) ? undefined : `no Litestream binary for ${process.platform}-${process.arch} (npm's @flydotio/litestream-linux-x64 ships linux-x64 only)`;
 
 const dirs: string[] = [];
 /** A temporary directory, removed when the test file ends. */
