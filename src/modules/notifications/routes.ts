@@ -9,22 +9,22 @@ import { getPreferences, resendNotification, setPreferences, toApiNotification }
 export function registerNotificationRoutes(router: ApiRouter, ctx: AppContext): void {
   const { notifications } = ctx.stores;
 
-  router.get('/notifications', (req) => {
+  router.on('GET /v1/notifications', (req) => {
     const query = req.query(ListNotificationsQuery);
     const filter = { userId: query.user_id, requestId: query.request_id, status: query.status, type: query.type };
     const rows = notifications.list(filter, ctx.pager.afterSeq('notifications', query), query.page_size + 1);
     return ok(ctx.pager.page('notifications', query, rows, (row) => row.seq, toApiNotification));
   });
-  router.get('/notifications/:notification_id', (req) => {
+  router.on('GET /v1/notifications/{notification_id}', (req) => {
     const id = req.uuidParam('notification_id');
     const row = notifications.get(id);
     if (!row) throw notFound('notification', id, 'notification_id');
     return ok(toApiNotification(row));
   });
-  router.post('/notifications/:notification_id/resend', (req) => ok(resendNotification(ctx, req.caller, req.uuidParam('notification_id'))));
+  router.on('POST /v1/notifications/{notification_id}/resend', (req) => ok(resendNotification(ctx, req.caller, req.uuidParam('notification_id'))));
 
-  router.get('/users/:user_id/notification-preferences', (req) => ok(getPreferences(ctx, req.caller, req.uuidParam('user_id'))));
-  router.put('/users/:user_id/notification-preferences', async (req) => {
+  router.on('GET /v1/users/{user_id}/notification-preferences', (req) => ok(getPreferences(ctx, req.caller, req.uuidParam('user_id'))));
+  router.on('PUT /v1/users/{user_id}/notification-preferences', async (req) => {
     const userId = req.uuidParam('user_id');
     return ok(setPreferences(ctx, req.caller, userId, await req.body(NotificationPreferencesBody)));
   });

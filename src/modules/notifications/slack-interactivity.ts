@@ -133,5 +133,5 @@ export function registerSlackInteractivity(app: Polka<GatehouseRequest>, routes:
     const reply = await interact(ctx, req);
     sendJson(res, reply.status, reply.body);
   });
-  routes.add('POST', INTERACTIVITY_PATH, (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern);
+  routes.add({ method: 'POST', template: INTERACTIVITY_PATH, key: `POST ${INTERACTIVITY_PATH}`, pattern: (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern });
 }
