@@ -14,6 +14,10 @@ import { addPlainRoute, ApiRouter, RouteTable, sendJson, type RouteChecks } from
 import type { GatehouseRequest } from './http/types.ts';
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
+import { notificationsArea } from './modules/notifications/area.ts';
+import { slackOperations } from './modules/notifications/openapi.ts';
+import { registerSlackInteractivity } from './modules/notifications/slack-interactivity.ts';
+import { outboxArea } from './outbox/area.ts';
 import { usersArea } from './modules/users/area.ts';
 import { tokensArea } from './modules/tokens/area.ts';
 import { eventsArea } from './modules/events/area.ts';
@@ -75,10 +79,12 @@ export const AREAS: readonly Area[] = [
   delegationsArea,
   webSessionsArea,
   uarDecisionsArea,
+  notificationsArea,
+  outboxArea,
 ];
 
 /** What GET /openapi.json documents: every area's routes, then the routes outside /v1. */
-export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, serviceOperations];
+export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, slackOperations, serviceOperations];
 
 /** Something thrown, as text, even when it has no usable toString (Object.create(null)). */
 function describe(thrown: unknown): string {
@@ -178,6 +184,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
   registerOpenApiRoutes(app, routes, API_OPERATIONS);
   // The console's pages, files and sign-in (docs/console.md); its data comes from /v1 below, with its session cookie.
   registerConsoleRoutes(app, routes, ctx);
+  // Slack signs its requests and has no bearer token: before authentication, outside /v1.
+  registerSlackInteractivity(app, routes, ctx);
 
   app.use(authenticate(ctx));
   // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.

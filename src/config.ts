@@ -76,6 +76,22 @@ function oneOf<const V extends readonly string[]>(def: Common & { values: V; def
 const HOUR_MS = 3_600_000;
 
 /**
+ * `raw` as a URL with one of `schemes`; throws ConfigError naming `source` (never quoting the value:
+ * it may hold a password).
+ */
+function urlOf(raw: string, source: string, schemes: string[]): URL {
+  const wanted = schemes.map((scheme) => `${scheme}://`).join(' or ');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${source} must be an ${wanted} URL`);
+  }
+  if (!schemes.includes(url.protocol.slice(0, -1))) throw new ConfigError(`${source} must be an ${wanted} URL, not ${url.protocol}//`);
+  return url;
+}
+
+/**
  * The settings, in the order help and the README list them. To add one: add an entry here (its
  * key becomes the Config field and its type), run `npm run docs:settings` to refresh the README
  * table, read it as `ctx.config.<key>`. `integer`, `text` and `oneOf` cover most; a setting of
@@ -275,6 +291,13 @@ export const SETTINGS = {
     max: 256 * 1024 * 1024,
     description: 'a list page stops before the item that would take its JSON past this size, and answers the rest through its cursor',
   }),
+  outboxIntervalMs: integer({
+    env: 'GATEHOUSE_OUTBOX_INTERVAL_MS',
+    default: 1_000,
+    min: 10,
+    max: HOUR_MS,
+    description: 'how often, in ms, the outbox (connector pushes, notices) looks for queued work whose time has come (docs/outbox.md)',
+  }),
   requestTimeoutMinutes: integer({
     env: 'GATEHOUSE_REQUEST_TIMEOUT_MINUTES',
     default: 7 * 24 * 60,
@@ -287,7 +310,7 @@ export const SETTINGS = {
     env: 'GATEHOUSE_PUBLIC_URL',
     default: undefined,
     defaultText: 'unset: `http://HOST:PORT` as configured',
-    description: 'the address people reach Gatehouse at (behind a proxy, the proxy\'s): sign-in links and the OpenID redirect are made from it; `https://` makes the console cookie Secure (docs/console.md)',
+    description: 'the address people reach Gatehouse at (behind a proxy, the proxy\'s): sign-in links, the OpenID redirect and the links in emails and Slack messages are made from it; `https://` makes the console cookie Secure (docs/console.md)',
     accepts: 'an absolute http:// or https:// URL with no query',
     example: 'https://gatehouse.example.com',
     parse(raw, source) {
@@ -349,6 +372,70 @@ export const SETTINGS = {
     default: 'off',
     example: 'on',
     description: '`on` creates a MEMBER user when someone with a verified email Gatehouse does not know signs in; `off` refuses them',
+  }),
+  smtpUrl: setting<string | undefined>({
+    env: 'GATEHOUSE_SMTP_URL',
+    default: undefined,
+    defaultText: 'unset: no email is sent',
+    description: 'the SMTP server notifications are sent through: `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the start), user and password in the URL',
+    accepts: 'an smtp:// or smtps:// URL, e.g. `smtp://user:pass@mail.example.com:587`',
+    example: 'smtp://gatehouse:secret@127.0.0.1:2525',
+    parse: (raw, source) => (urlOf(raw, source, ['smtp', 'smtps']), raw),
+  }),
+  emailFrom: text({
+    env: 'GATEHOUSE_EMAIL_FROM',
+    default: 'Gatehouse <gatehouse@localhost>',
+    description: 'the From address of notification emails',
+  }),
+  slackBotToken: text({
+    env: 'GATEHOUSE_SLACK_BOT_TOKEN',
+    default: undefined,
+    defaultText: 'unset: nothing is sent to Slack',
+    description: 'a Slack app\'s bot token (`xoxb-…`, scopes chat:write, users:read, users:read.email); notifications go to people\'s Slack and owners\' reviewer channels',
+  }),
+  slackSigningSecret: text({
+    env: 'GATEHOUSE_SLACK_SIGNING_SECRET',
+    default: undefined,
+    defaultText: 'unset: Slack buttons are refused',
+    description: 'the Slack app\'s signing secret: POST /slack/interactivity accepts only payloads signed with it',
+  }),
+  slackApiUrl: setting<string>({
+    env: 'GATEHOUSE_SLACK_API_URL',
+    default: 'https://slack.com/api',
+    description: 'the base of Slack\'s Web API (a stand-in\'s address in tests)',
+    accepts: 'an http:// or https:// URL',
+    example: 'http://127.0.0.1:3999/api',
+    parse: (raw, source) => urlOf(raw, source, ['http', 'https']).href.replace(/\/+$/, ''),
+  }),
+  notifyIntervalMs: integer({
+    env: 'GATEHOUSE_NOTIFY_INTERVAL_MS',
+    default: 5_000,
+    min: 10,
+    max: HOUR_MS,
+    description: 'how often, in ms, notification delivery and the reminder, escalation, expiry-warning and digest checks run',
+  }),
+  expiryWarningMinutes: setting<number[]>({
+    env: 'GATEHOUSE_EXPIRY_WARNING_MINUTES',
+    default: [1440, 60],
+    defaultText: '1440,60 (a day and an hour before)',
+    description: 'how long before a person\'s access ends they are told, with a link to extend it; one notice per value',
+    accepts: 'a comma-separated list of whole numbers of minutes, each from 1 to 525960',
+    example: '2880,60',
+    parse(raw, source) {
+      const values = raw.split(',').map((part) => part.trim()).filter((part) => part !== '');
+      if (values.length === 0 || values.some((value) => !/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 525_960)) {
+        throw new ConfigError(`${source} must be a comma-separated list of whole numbers from 1 to 525960, got "${raw}"`);
+      }
+      return [...new Set(values.map(Number))].sort((a, b) => b - a);
+    },
+  }),
+  digestHourUtc: integer({
+    env: 'GATEHOUSE_DIGEST_HOUR_UTC',
+    default: 8,
+    min: 0,
+    max: 23,
+    example: '6',
+    description: 'the hour (UTC) at which people who chose a daily digest get it',
   }),
   litestreamConfig: text({
     env: 'GATEHOUSE_LITESTREAM_CONFIG',

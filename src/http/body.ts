@@ -86,7 +86,7 @@ function illFormedPath(value: unknown, path: string): string | null {
  * The whole body, or null when it is over `maxBytes`: then the rest is read and thrown away up to
  * drainLimit(maxBytes) (the request ends, or the bound is hit and reading stops).
  */
-function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
+export function readUpTo(req: IncomingMessage, maxBytes: number): Promise<Buffer | null> {
   const limit = drainLimit(maxBytes);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -26,11 +26,13 @@ import { countEvents } from '../helpers/events.ts';
  */
 // 'sign-in': the console's own sign-in routes outside /v1, which answer by their session cookie or link,
 // not by a token (test/console/sign-in.test.ts and oidc.test.ts walk them).
-type Access = 'public' | 'sign-in' | 'read' | 'admin-read' | 'member' | 'admin';
+type Access = 'public' | 'sign-in' | 'signed' | 'read' | 'admin-read' | 'member' | 'admin';
 
 const EXPECTED: Record<string, Access> = {
   'GET /healthz': 'public',
   'GET /openapi.json': 'public',
+  // Slack's signature instead of a token: refused unsigned (401), or 503 while no signing secret is set.
+  'POST /slack/interactivity': 'signed',
   'GET /docs': 'public',
   'GET /docs/viewer.js': 'public',
   'GET /docs/viewer.css': 'public',
@@ -232,6 +234,11 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/delegations': 'member',
   'GET /v1/delegations/{delegation_id}': 'read',
   'DELETE /v1/delegations/{delegation_id}': 'member',
+  'GET /v1/notifications': 'admin-read',
+  'GET /v1/notifications/{notification_id}': 'admin-read',
+  'POST /v1/notifications/{notification_id}/resend': 'admin',
+  'GET /v1/users/{user_id}/notification-preferences': 'read',
+  'PUT /v1/users/{user_id}/notification-preferences': 'member',
 
   'GET /v1/event-streams': 'admin-read',
   'POST /v1/event-streams': 'admin',
@@ -289,6 +296,12 @@ describe('organization roles', () => {
           await res.arrayBuffer();
           continue;
         }
+        if (access === 'signed') {
+          const res = await fetch(root + path, { method, body: 'payload=%7B%7D', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+          if (res.status !== 401 && res.status !== 503) problems.push(`${route} unsigned → ${res.status}, expected 401 or 503`);
+          await res.arrayBuffer();
+          continue;
+        }
         const apiPath = fill(path).slice('/v1'.length);
         const body = method === 'GET' ? undefined : {};
         for (const [who, client] of callers) {
@@ -319,7 +332,7 @@ describe('organization roles', () => {
       for (const [route, access] of Object.entries(EXPECTED)) {
         const [method, path] = route.split(' ') as [string, string];
         const role = doc.paths[path]?.[method.toLowerCase()]?.['x-gatehouse-role'];
-        const expected = access === 'public' || access === 'sign-in' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
+        const expected = access === 'public' || access === 'sign-in' || access === 'signed' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
         if (role !== expected) problems.push(`${route}: x-gatehouse-role ${role}, expected ${expected}`);
       }
       assert.deepEqual(problems, []);

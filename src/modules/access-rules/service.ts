@@ -2,10 +2,11 @@
 // clauses select, inside the same transaction as whatever changed (a tag, a user's status, the rule).
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
-import type { Actor, SubEvent } from '../events/store.ts';
+import type { Actor } from '../events/store.ts';
 import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
 import { stateFromRow } from '../groups/store.ts';
-import { afterEdgeChange, edgeSubEvent, inWriteTransaction, writeGrant } from '../access/service.ts';
+import { inWriteTransaction, writeGrant } from '../access/service.ts';
+import { changeAccess } from '../access/changes.ts';
 import type { AccessRuleInput, RuleClausesInput } from './schemas.ts';
 import type { RuleRow } from './store.ts';
 
@@ -41,15 +42,12 @@ export function selectedUsers(ctx: AppContext, clauses: RuleClausesInput): Set<s
  * and removes (GROUP_USERS_REMOVED, with any sessions that ends). Call inside the changing transaction.
  */
 function syncRule(ctx: AppContext, actor: Actor, rule: RuleRow, now: Date): void {
-  const { access, accessRules, events } = ctx.stores;
+  const { accessRules } = ctx.stores;
   const wanted = selectedUsers(ctx, JSON.parse(rule.rule_clauses) as RuleClausesInput);
-  const removed: SubEvent[] = [];
-  for (const userId of accessRules.members(rule.group_id)) {
-    if (wanted.delete(userId)) continue;
-    const row = access.revoke('group_user', { principalId: userId, itemId: rule.group_id, level: '' }, now);
-    if (row) removed.push(edgeSubEvent(ctx, 'group_user', 'GROUP_USERS_REMOVED', row), ...afterEdgeChange(ctx, 'group_user', row, now));
-  }
-  if (removed.length > 0) events.record(actor, 'GROUP_USERS_REMOVED', removed);
+  const leaving = accessRules.members(rule.group_id).filter((userId) => !wanted.delete(userId));
+  changeAccess(ctx, actor, leaving.map((userId) => ({
+    op: 'remove' as const, kind: 'group_user' as const, key: { principalId: userId, itemId: rule.group_id, level: '' },
+  })), { record: 'GROUP_USERS_REMOVED', at: now });
   for (const userId of [...wanted].sort()) {
     writeGrant(ctx, actor, {
       kind: 'group_user', key: { principalId: userId, itemId: rule.group_id, level: '' }, expiresAt: null, source: 'RULE', sourceId: rule.group_id, whenHeld: 'extend',

@@ -3,9 +3,12 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { EDGE_KIND_NAMES, EDGE_KINDS, NEVER, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
+import { EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
+import { changeAccess, edgeSubEvent, reconcileSessions } from './changes.ts';
 import type { EdgeRow } from './store.ts';
-import { SYSTEM_ACTOR } from './sweep.ts';
+import { SYSTEM_ACTOR } from '../events/system-actor.ts';
+
+export { edgeSubEvent, reconcileSessions };
 
 /** Statuses whose holder holds nothing: their edges end when the status is set, and no grant is accepted. */
 export const OFFBOARDED_STATUSES = ['SUSPENDED', 'DEPROVISIONED', 'DELETED'] as const;
@@ -47,73 +50,6 @@ export function accessLevelName(ctx: AppContext, itemType: EndType, itemId: stri
   return name;
 }
 
-/** The sub-event describing an edge: both ends by id and name, its level, expiry and source. */
-export function edgeSubEvent(ctx: AppContext, kind: EdgeKindName, type: string, row: EdgeRow): SubEvent {
-  const k = EDGE_KINDS[kind];
-  const nameKey = (column: string) => column.replace(/_id$/, '_name');
-  return {
-    sub_event_type: type,
-    [k.principal]: row.principal_id,
-    [nameKey(k.principal)]: ctx.stores.access.describe(k.principalType, row.principal_id)?.name ?? null,
-    [k.item]: row.item_id,
-    [nameKey(k.item)]: ctx.stores.access.describe(k.itemType, row.item_id)?.name ?? null,
-    access_level_remote_id: row.access_level_remote_id,
-    access_level_name: row.access_level_name,
-    expiration_date: row.expiration_date,
-    source: row.source,
-    source_id: row.source_id,
-  };
-}
-
-/** Which open sessions an edge change can affect; undefined means every open session. */
-function sessionScope(kind: EdgeKindName, row: { principal_id: string; item_id: string }): { userId?: string; resourceId?: string } | null | undefined {
-  switch (kind) {
-    case 'resource_user': return { userId: row.principal_id, resourceId: row.item_id };
-    case 'group_user': return { userId: row.principal_id };
-    case 'group_resource': return { resourceId: row.item_id };
-    case 'group_group': return undefined;
-    case 'resource_nhi': return null;
-  }
-}
-
-/**
- * Brings open sessions in `scope` in line with what their users still hold at `now`: a session whose
- * holding is gone ends, one outliving its holding is cut back to the holding's expiry. Returns a
- * SESSIONS_ENDED sub-event per session ended. Call inside the transaction that changed the edges.
- */
-export function reconcileSessions(ctx: AppContext, scope: { userId?: string; resourceId?: string }, now: Date): SubEvent[] {
-  const { sessions, holdings } = ctx.stores;
-  const ended: SubEvent[] = [];
-  for (const session of sessions.openWhere(scope, now)) {
-    const holding = holdings.resourcesOfUser(session.user_id, now, session.resource_id)
-      .find((h) => h.level === session.access_level.access_level_remote_id);
-    if (!holding) {
-      sessions.end(session.connection_id, now);
-      ended.push({ sub_event_type: 'SESSIONS_ENDED', connection_id: session.connection_id, resource_id: session.resource_id, user_id: session.user_id });
-    } else if (holding.exp !== NEVER && holding.exp < session.expiration_date) {
-      sessions.setExpiry(session.connection_id, holding.exp);
-    }
-  }
-  return ended;
-}
-
-/**
- * Deletes the key's row if it expired and the sweep has not reached it yet, recording its
- * `…_EXPIRED` event as the sweep would have: every path that overwrites or removes a dead row goes
- * through here, so the audit trail shows the end of every edge whichever write comes first.
- */
-function endDeadEdge(ctx: AppContext, kind: EdgeKindName, key: EdgeKey, now: Date): void {
-  const dead = ctx.stores.access.removeDead(kind, key, now);
-  const type = EDGE_KINDS[kind].events.expired;
-  if (dead) ctx.stores.events.record(SYSTEM_ACTOR, type, [edgeSubEvent(ctx, kind, type, dead)]);
-}
-
-/** Ends sessions an edge change took away; returns their sub-events. */
-export function afterEdgeChange(ctx: AppContext, kind: EdgeKindName, row: { principal_id: string; item_id: string }, now: Date): SubEvent[] {
-  const scope = sessionScope(kind, row);
-  return scope === null ? [] : reconcileSessions(ctx, scope ?? {}, now);
-}
-
 export interface GrantInput {
   kind: EdgeKindName;
   key: EdgeKey;
@@ -131,7 +67,7 @@ export interface GrantInput {
  * when whenHeld is 'refuse' and a live edge has the key.
  */
 export function writeGrant(ctx: AppContext, actor: Actor, input: GrantInput): EdgeRow {
-  const { access, events } = ctx.stores;
+  const { access } = ctx.stores;
   const now = ctx.clock.now();
   const { kind, key } = input;
   const k = EDGE_KINDS[kind];
@@ -149,12 +85,9 @@ export function writeGrant(ctx: AppContext, actor: Actor, input: GrantInput): Ed
     throw invalidField(paths.item, key.principalId === key.itemId ? 'must not be the group itself' : 'already sits inside this group, so nesting would make a cycle');
   }
   const write = { ...key, levelName, expiresAt: input.expiresAt, source: input.source, sourceId: input.sourceId };
-  endDeadEdge(ctx, kind, key, now);
-  if (access.grant(kind, write, now)) {
-    const row = access.live(kind, key, now)!;
-    events.record(actor, k.events.added, [edgeSubEvent(ctx, kind, k.events.added, row)]);
-    return row;
-  }
+  changeAccess(ctx, SYSTEM_ACTOR, [{ op: 'endDead', kind, key }]);
+  const [added] = changeAccess(ctx, actor, [{ op: 'add', kind, write }]);
+  if (added) return added.row;
   const held = access.live(kind, key, now)!;
   if (input.whenHeld === 'refuse') {
     throw new AppError('conflict', `${paths.principal.replace(/_id$/, '')} ${key.principalId} already holds this access; ${k.toChange}`, [
@@ -163,10 +96,9 @@ export function writeGrant(ctx: AppContext, actor: Actor, input: GrantInput): Ed
   }
   const later = held.expiration_date === null || (input.expiresAt !== null && held.expiration_date >= input.expiresAt) ? held.expiration_date : input.expiresAt;
   if (later === held.expiration_date) return held;
-  access.setExpiry(kind, key, later, input.source, input.sourceId, now);
-  const row = access.live(kind, key, now)!;
-  events.record(actor, k.events.updated, [edgeSubEvent(ctx, kind, k.events.updated, row)]);
-  return row;
+  // An extension is not a change of who holds what: no sessions to end.
+  const [updated] = changeAccess(ctx, actor, [{ op: 'update', kind, key, expiresAt: later, source: input.source, sourceId: input.sourceId }], { sessions: false });
+  return updated!.row;
 }
 
 /** An access rule's members follow its clauses alone: throws validation_failed naming `path` for such an edge. */
@@ -229,7 +161,7 @@ export function grantForRequest(ctx: AppContext, actor: Actor, grant: RequestGra
  * ends or levels, and (naming `principalPath`) when no live edge has the key.
  */
 export function changeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, key: EdgeKey, expiresAt: string | null, newLevel?: string): EdgeRow {
-  const { access, events } = ctx.stores;
+  const { access } = ctx.stores;
   const now = ctx.clock.now();
   const k = EDGE_KINDS[kind];
   const paths = PATH_OF[kind];
@@ -244,21 +176,17 @@ export function changeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
       ]);
     }
     refuseRuleEdge(held, paths.item);
-    let current = key;
+    let newLevelRef: { id: string; name: string } | undefined;
     if (newLevel !== undefined && newLevel !== key.level) {
       const name = accessLevelName(ctx, k.itemType, key.itemId, newLevel);
       if (access.live(kind, { ...key, level: newLevel }, now)) {
         throw new AppError('conflict', 'the access is already held at that level', [{ path: 'access_level_remote_id', message: 'already held at this access level' }]);
       }
-      endDeadEdge(ctx, kind, { ...key, level: newLevel }, now);
-      access.setLevel(kind, key, newLevel, name, expiresAt, now);
-      current = { ...key, level: newLevel };
+      changeAccess(ctx, SYSTEM_ACTOR, [{ op: 'endDead', kind, key: { ...key, level: newLevel } }]);
+      newLevelRef = { id: newLevel, name };
     }
-    access.setExpiry(kind, current, expiresAt, 'DIRECT', null, now);
-    const row = access.live(kind, current, now)!;
-    const ended = afterEdgeChange(ctx, kind, row, now);
-    events.record(actor, k.events.updated, [edgeSubEvent(ctx, kind, k.events.updated, row), ...ended]);
-    return row;
+    const [updated] = changeAccess(ctx, actor, [{ op: 'update', kind, key, expiresAt, source: 'DIRECT', sourceId: null, newLevel: newLevelRef }]);
+    return updated!.row;
   });
 }
 
@@ -268,7 +196,7 @@ export function changeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
  * unknown ends (naming the path parameter).
  */
 export function revokeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, key: EdgeKey): void {
-  const { access, events } = ctx.stores;
+  const { access } = ctx.stores;
   const now = ctx.clock.now();
   const k = EDGE_KINDS[kind];
   inWriteTransaction(ctx, () => {
@@ -276,11 +204,8 @@ export function revokeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
     requireEnd(ctx, k.principalType, key.principalId, PATH_OF[kind].principal);
     const wasLive = access.live(kind, key, now);
     if (wasLive) refuseRuleEdge(wasLive, PATH_OF[kind].item);
-    endDeadEdge(ctx, kind, key, now);
-    if (!wasLive) return;
-    access.revoke(kind, key, now);
-    const ended = afterEdgeChange(ctx, kind, wasLive, now);
-    events.record(actor, k.events.removed, [edgeSubEvent(ctx, kind, k.events.removed, wasLive), ...ended]);
+    changeAccess(ctx, SYSTEM_ACTOR, [{ op: 'endDead', kind, key }]);
+    if (wasLive) changeAccess(ctx, actor, [{ op: 'remove', kind, key }]);
   });
 }
 
@@ -307,7 +232,7 @@ export function putEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, princ
  * listed twice and not_found for an unknown resource or level, naming `resources.N.field`.
  */
 export function setGroupResources(ctx: AppContext, actor: Actor, groupId: string, wanted: { resource_id: string; access_level_remote_id: string }[]): void {
-  const { access, events } = ctx.stores;
+  const { access } = ctx.stores;
   const now = ctx.clock.now();
   inWriteTransaction(ctx, () => {
     requireEnd(ctx, 'group', groupId, 'group_id');
@@ -321,13 +246,11 @@ export function setGroupResources(ctx: AppContext, actor: Actor, groupId: string
       accessLevelName(ctx, 'resource', resourceId, item.access_level_remote_id, `resources.${index}.access_level_remote_id`);
       return { principalId: groupId, itemId: resourceId, level: item.access_level_remote_id };
     });
-    const sub: SubEvent[] = [];
-    for (const row of access.liveOfPrincipal('group_resource', groupId, now)) {
-      if (seen.has(`${row.item_id}\n${row.access_level_remote_id}`)) continue;
-      access.revoke('group_resource', { principalId: groupId, itemId: row.item_id, level: row.access_level_remote_id }, now);
-      sub.push(edgeSubEvent(ctx, 'group_resource', 'GROUP_RESOURCES_REMOVED', row), ...afterEdgeChange(ctx, 'group_resource', row, now));
-    }
-    if (sub.length > 0) events.record(actor, 'GROUP_RESOURCES_REMOVED', sub);
+    const unlisted = access.liveOfPrincipal('group_resource', groupId, now)
+      .filter((row) => !seen.has(`${row.item_id}\n${row.access_level_remote_id}`));
+    changeAccess(ctx, actor, unlisted.map((row) => ({
+      op: 'remove' as const, kind: 'group_resource' as const, key: { principalId: groupId, itemId: row.item_id, level: row.access_level_remote_id },
+    })), { record: 'GROUP_RESOURCES_REMOVED' });
     for (const key of keys) {
       if (access.live('group_resource', key, now)) continue;
       writeGrant(ctx, actor, { kind: 'group_resource', key, expiresAt: null, source: 'DIRECT', sourceId: null, whenHeld: 'refuse' });
@@ -336,20 +259,13 @@ export function setGroupResources(ctx: AppContext, actor: Actor, groupId: string
 }
 
 /**
- * A `…_REMOVED` sub-event for every live edge with resource or group `id` at either end. Read it
- * before deleting the item (its edges go with it, by foreign key), so the trail shows the access that
- * ended with it, as offboarding does for a user.
+ * Deletes resource or group `id` through `deleteItem` (its edges go with it, by foreign key) and
+ * returns a `…_REMOVED` sub-event for every live edge that ended with it, to record with the deletion,
+ * as offboarding does for a user. Its edges' remote copies are queued for removal (connectors).
  */
-export function edgesEndingWith(ctx: AppContext, type: 'resource' | 'group', id: string, now: Date): SubEvent[] {
-  const { access } = ctx.stores;
+export function deleteWithEdges(ctx: AppContext, actor: Actor, type: 'resource' | 'group', id: string, deleteItem: () => void): SubEvent[] {
   const sub: SubEvent[] = [];
-  for (const kind of EDGE_KIND_NAMES) {
-    const k = EDGE_KINDS[kind];
-    const rows = new Map<number, EdgeRow>();
-    if (k.principalType === type) for (const row of access.liveOfPrincipal(kind, id, now)) rows.set(row.seq, row);
-    if (k.itemType === type) for (const row of access.liveOfItem(kind, id, now)) rows.set(row.seq, row);
-    for (const row of rows.values()) sub.push(edgeSubEvent(ctx, kind, k.events.removed, row));
-  }
+  changeAccess(ctx, actor, [{ op: 'deleteEnd', type, id, deleteItem }], { record: sub, sessions: false });
   return sub;
 }
 
@@ -358,15 +274,11 @@ export function edgesEndingWith(ctx: AppContext, type: 'resource' | 'group', id:
  * including rule memberships) and ends their open sessions. Returns the sub-events to record with
  * the status change; call inside its transaction.
  */
-export function offboardUser(ctx: AppContext, userId: string, now: Date): SubEvent[] {
-  const { access } = ctx.stores;
+export function offboardUser(ctx: AppContext, actor: Actor, userId: string, now: Date): SubEvent[] {
   const sub: SubEvent[] = [];
-  for (const kind of ['resource_user', 'group_user'] as const) {
-    for (const row of access.revokeAllOfPrincipal(kind, userId, now)) {
-      const live = row.expiration_date === null || row.expiration_date > now.toISOString();
-      const { removed, expired } = EDGE_KINDS[kind].events;
-      sub.push(edgeSubEvent(ctx, kind, live ? removed : expired, row));
-    }
-  }
+  changeAccess(ctx, actor, [
+    { op: 'removeAllOf', kind: 'resource_user', principalId: userId },
+    { op: 'removeAllOf', kind: 'group_user', principalId: userId },
+  ], { record: sub, sessions: false });
   return [...sub, ...reconcileSessions(ctx, { userId }, now)];
 }

@@ -108,6 +108,10 @@ export const EVENT_TYPE_GROUPS = {
     EVENT_STREAMS_CREATED: 'an event stream is created',
     EVENT_STREAMS_UPDATED: 'an event stream\'s name, URL, credentials or enabled flag change',
     EVENT_STREAMS_DELETED: 'an event stream is deleted',
+    OUTBOX_ITEMS_FAILED: 'a queued job (a connector push, a notice) ran out of time or failed for good; it stays FAILED until retried by hand',
+    OUTBOX_ITEMS_RETRIED: 'failed queued jobs are put back in the queue by hand (a sub-event per job)',
+    NOTIFICATION_PREFERENCES_UPDATED: 'a person\'s notification channel or daily digest choice changes',
+    NOTIFICATIONS_RESENT: 'an administrator queues a failed notification again',
   },
 } as const satisfies Record<string, Record<string, string>>;
 

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { edgesEndingWith, reconcileSessions } from '../access/service.ts';
+import { deleteWithEdges, reconcileSessions } from '../access/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
 import { updateItems } from '../items/service.ts';
 import { applyRequestSettings, checkRequestSettingReferences, refuseIfNamedInConfigurations } from '../request-settings/service.ts';
@@ -117,8 +117,7 @@ export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
     refuseIfBound(ctx, id, 'group_id');
     refuseIfOwnersSource(ctx, id);
     const now = ctx.clock.now();
-    const removed = edgesEndingWith(ctx, 'group', id, now);
-    groups.delete(id);
+    const removed = deleteWithEdges(ctx, actor, 'group', id, () => groups.delete(id));
     // Its memberships and grants went with it: sessions that relied on them end now.
     const ended = reconcileSessions(ctx, {}, now);
     events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }, ...removed, ...ended]);

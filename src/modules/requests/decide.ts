@@ -11,11 +11,15 @@ import { grantForRequest, isOffboarded } from '../access/service.ts';
 import { effectiveReviewer } from '../delegations/service.ts';
 import type { ItemRow, RequestRow, ReviewerRow } from './store.ts';
 import type { RequestStatus } from './schemas.ts';
+import * as notify from '../notifications/plan.ts';
 
 export const AUTO_APPROVAL_ACTOR = systemActor('Gatehouse (auto-approval)');
 export const TIMEOUT_ACTOR = systemActor('Gatehouse (request timeout)');
 
 const forbidden = (message: string) => new AppError('forbidden', message);
+
+/** Where a decision was made, when not through the API (Slack's buttons): added to its event, e.g. `{ decided_from: 'SLACK' }`. */
+export type DecidedVia = Record<string, string>;
 
 /** The request's sub-events: one for the request, one per item (so the object filter finds either). */
 export function requestSubEvents(ctx: AppContext, type: string, row: RequestRow, extra: Record<string, string | number | boolean | null> = {}): SubEvent[] {
@@ -135,6 +139,7 @@ export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow,
   if (!requests.decide(row.id, 'APPROVED', now)) throw new AppError('conflict', `request ${row.id} was decided meanwhile`);
   const decided = requests.get(row.id)!;
   events.record(actor, 'REQUESTS_APPROVED', requestSubEvents(ctx, 'REQUESTS_APPROVED', decided, extra));
+  notify.requestDecided(ctx, row.id, 'APPROVED', actor.userId, now);
   const expiresAt = expiryAfter(now, row.duration_minutes, -1);
   const principal = row.target_user_id !== null ? { type: 'user' as const, id: row.target_user_id } : { type: 'group' as const, id: row.target_group_id! };
   for (const item of items) {
@@ -184,7 +189,7 @@ function callerRows(ctx: AppContext, row: RequestRow, caller: Caller, now: Date)
  * advances completed stages, and completes the request when every item's last stage has. Throws
  * 404, 409 (decided, already reviewed, an item gone) and 403 (own request, not a current reviewer).
  */
-export function approveRequest(ctx: AppContext, caller: Caller, id: string, level: 'REGULAR' | 'ADMIN', comment: string | undefined): RequestStatus {
+export function approveRequest(ctx: AppContext, caller: Caller, id: string, level: 'REGULAR' | 'ADMIN', comment: string | undefined, via: DecidedVia = {}): RequestStatus {
   const { requests, events } = ctx.stores;
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
@@ -196,7 +201,7 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
     const words: Record<string, string> = commented ? { comment } : {};
     if (level === 'ADMIN') {
       if (caller.role !== 'ADMIN') throw forbidden('only an administrator may approve at level ADMIN');
-      completeApproval(ctx, caller, row, now, { level: 'ADMIN', ...words });
+      completeApproval(ctx, caller, row, now, { level: 'ADMIN', ...words, ...via });
       return 'APPROVED';
     }
     const { items, mine, open } = callerRows(ctx, row, caller, now);
@@ -215,13 +220,14 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
       }
     }
     const delegations = [...new Set(open.map(({ acting }) => acting.delegation?.id).filter((d): d is string => d !== undefined))];
-    const extra = { level: 'REGULAR', ...(delegations.length > 0 && { delegation_id: delegations.join(',') }), ...words };
+    const extra = { level: 'REGULAR', ...(delegations.length > 0 && { delegation_id: delegations.join(',') }), ...words, ...via };
     if (items.every((item) => item.current_stage > item.stage_count)) {
       completeApproval(ctx, caller, row, now, extra);
       return 'APPROVED';
     }
     requests.touch(id, now);
     events.record(caller, 'REQUEST_REVIEWS_ADDED', requestSubEvents(ctx, 'REQUEST_REVIEWS_ADDED', row, { ...extra, reviewer_id: caller.userId }));
+    notify.reviewsAdded(ctx, id, now);
     return 'PENDING';
   }).immediate();
 }
@@ -230,7 +236,7 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
  * Denies: by a current-stage reviewer (or delegate) or an administrator; level ADMIN needs the
  * administrator role. One denial denies the request. Records the comment and REQUESTS_DENIED.
  */
-export function denyRequest(ctx: AppContext, caller: Caller, id: string, comment: string, level: 'REGULAR' | 'ADMIN' | undefined): void {
+export function denyRequest(ctx: AppContext, caller: Caller, id: string, comment: string, level: 'REGULAR' | 'ADMIN' | undefined, via: DecidedVia = {}): void {
   const { requests, events } = ctx.stores;
   ctx.db.transaction(() => {
     const now = ctx.clock.now();
@@ -242,7 +248,8 @@ export function denyRequest(ctx: AppContext, caller: Caller, id: string, comment
     for (const { row: r, acting } of open) requests.markReviewer(r, 'REJECTED', caller.userId, acting.delegation?.id ?? null, now);
     requests.addComment(id, caller.userId, comment, now);
     if (!requests.decide(id, 'DENIED', now)) throw new AppError('conflict', `request ${id} was decided meanwhile`);
-    events.record(caller, 'REQUESTS_DENIED', requestSubEvents(ctx, 'REQUESTS_DENIED', requests.get(id)!, { level: level ?? 'REGULAR', comment }));
+    events.record(caller, 'REQUESTS_DENIED', requestSubEvents(ctx, 'REQUESTS_DENIED', requests.get(id)!, { level: level ?? 'REGULAR', comment, ...via }));
+    notify.requestDecided(ctx, id, 'DENIED', caller.userId, now);
   }).immediate();
 }
 
@@ -255,6 +262,7 @@ export function cancelRequest(ctx: AppContext, caller: Caller, id: string): void
     if (row.requester_id !== caller.userId && caller.role !== 'ADMIN') throw forbidden('only the requester or an administrator may cancel a request');
     requests.decide(id, 'CANCELED', now);
     events.record(caller, 'REQUESTS_CANCELED', requestSubEvents(ctx, 'REQUESTS_CANCELED', requests.get(id)!, { cause: 'canceled' }));
+    notify.requestDecided(ctx, id, 'CANCELED', caller.userId, now);
   }).immediate();
 }
 
@@ -270,5 +278,6 @@ export function commentOnRequest(ctx: AppContext, caller: Caller, id: string, co
     readableRequest(ctx, caller, id, now);
     const commentId = requests.addComment(id, caller.userId, comment, now);
     events.record(caller, 'REQUEST_COMMENTS_CREATED', [{ sub_event_type: 'REQUEST_COMMENTS_CREATED', request_id: id, comment_id: commentId, user_id: caller.userId, comment }]);
+    notify.commentAdded(ctx, id, commentId, caller.userId, now);
   }).immediate();
 }

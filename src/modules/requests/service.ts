@@ -12,6 +12,7 @@ import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSubEvents } from './decide.ts';
 import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
+import * as notify from '../notifications/plan.ts';
 
 export interface ItemPlan {
   path: string;
@@ -191,6 +192,7 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
       ...(row.support_ticket !== null && { support_ticket: row.support_ticket }),
     }));
     if (items.every((item) => item.chosen.autoApproval)) completeApproval(ctx, AUTO_APPROVAL_ACTOR, row, now, { auto_approved: true });
+    else notify.requestCreated(ctx, id, now);
     return { id };
   }).immediate();
 }

@@ -8,7 +8,7 @@ import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
 import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
-import { edgesEndingWith } from '../access/service.ts';
+import { deleteWithEdges } from '../access/service.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_ID_FIELDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
 import { stateFromRow, type ApiResource, type ResourceState } from './store.ts';
@@ -119,12 +119,11 @@ export function deleteResource(ctx: AppContext, actor: Actor, id: string): void 
       ]);
     }
     const now = ctx.clock.now();
-    const removed = edgesEndingWith(ctx, 'resource', id, now);
     // Its open sessions go with it (by foreign key): say so, as a group's deletion does.
     const ended = ctx.stores.sessions.openWhere({ resourceId: id }, now).map((session) => ({
       sub_event_type: 'SESSIONS_ENDED', connection_id: session.connection_id, resource_id: id, user_id: session.user_id,
     }));
-    resources.delete(id);
+    const removed = deleteWithEdges(ctx, actor, 'resource', id, () => resources.delete(id));
     events.record(actor, 'RESOURCES_DELETED', [
       { sub_event_type: 'RESOURCES_DELETED', resource_id: id, resource_name: row.name, app_id: row.app_id },
       ...removed,

@@ -154,7 +154,7 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
       manager_id: managerId,
       hr_idp_status: status,
     });
-    const ended = isOffboarded(status) ? offboardUser(ctx, userId, now) : [];
+    const ended = isOffboarded(status) ? offboardUser(ctx, actor, userId, now) : [];
     // A body of only organization_role changed nothing USERS_UPDATED describes; an empty body is recorded as ever.
     if (Object.keys(fields).length > 0 || role === undefined) {
       events.record(actor, 'USERS_UPDATED', [

@@ -1,0 +1,39 @@
+// The email channel: nodemailer over SMTP, configured by one URL (GATEHOUSE_SMTP_URL).
+import nodemailer from 'nodemailer';
+import type { Email, EmailChannel, Outcome } from './channel.ts';
+
+/** Reply codes that mean "this mailbox will never work" (550–553): give up. Others (a refused login, 4xx) may be fixed: retry. */
+const PERMANENT = /^55[0-3]$/;
+
+/**
+ * An SMTP channel for `url` (`smtp://` upgrades with STARTTLS when the server offers it, `smtps://`
+ * is TLS from the start; user and password in the URL; nodemailer's `?tls.…` options allowed).
+ * Connections are pooled and reused (measured: a new connection with STARTTLS and a login per
+ * message delivered 7 emails/s to a loopback server; see docs/notifications.md); the pool reconnects
+ * when the server closed one meanwhile.
+ */
+export function createSmtpChannel(url: string, from: string, timeoutMs = 30_000): EmailChannel {
+  const transport = nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: 3,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+  return {
+    async send(email: Email): Promise<Outcome<{ messageId: string }>> {
+      try {
+        const info = await transport.sendMail({ from, to: email.to, subject: email.subject, text: email.text, html: email.html });
+        return { ok: true, messageId: String(info.messageId) };
+      } catch (err) {
+        const e = err as { responseCode?: number; code?: string; message?: string };
+        const code = e.responseCode !== undefined ? String(e.responseCode) : '';
+        // The server's reply says what happened; a connection failure names its code (ECONNREFUSED).
+        const error = code !== '' ? `SMTP ${code}: ${(e.message ?? '').slice(0, 300)}` : `SMTP connection failed: ${e.code ?? 'error'}`;
+        return { ok: false, error, retryable: !PERMANENT.test(code) };
+      }
+    },
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,202 @@
+// What a notice says: an email (subject, plain text, HTML) and a Slack message (text and Block Kit
+// blocks), made when it is sent from the state things are in then, with links into the console.
+import type { AppContext } from '../../context.ts';
+import type { SlackMessage } from './channels/channel.ts';
+import { waitingSlots } from './plan.ts';
+import type { NotificationRow } from './store.ts';
+
+export interface Rendered {
+  subject: string;
+  /** Paragraphs of plain text; the HTML and Slack forms are made from the same lines. */
+  lines: string[];
+  link: { label: string; url: string };
+  /** A request Slack may offer Approve and Deny buttons for (still PENDING, and the notice asks for a review). */
+  actionableRequestId: string | null;
+}
+
+/** Slack action ids of the buttons; the interactivity endpoint answers only these. */
+export const APPROVE_ACTION = 'gatehouse_approve';
+export const DENY_ACTION = 'gatehouse_deny';
+
+/** The console's address for `path` (always starting with /console): GATEHOUSE_PUBLIC_URL, else where Gatehouse listens. */
+export function consoleLink(ctx: AppContext, path: string): string {
+  const base = ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
+  return `${base}${path}`;
+}
+
+const DECISION_WORDS: Record<string, string> = {
+  APPROVED: 'approved', DENIED: 'denied', CANCELED: 'canceled', TIMED_OUT: 'canceled: nobody decided it in time',
+};
+
+const REVIEW_TYPES = new Set(['REQUEST_CREATED', 'REQUEST_STAGE_ADVANCED', 'REVIEW_REMINDER', 'REVIEW_ESCALATED']);
+
+function nameOf(ctx: AppContext, userId: string | null): string {
+  if (userId === null) return 'Gatehouse';
+  const user = ctx.stores.users.get(userId);
+  return user ? user.full_name || user.email : 'a former user';
+}
+
+function duration(minutes: number): string {
+  if (minutes === -1) return 'until revoked';
+  if (minutes % 1440 === 0) return `${minutes / 1440} day${minutes === 1440 ? '' : 's'}`;
+  if (minutes % 60 === 0) return `${minutes / 60} hour${minutes === 60 ? '' : 's'}`;
+  return `${minutes} minutes`;
+}
+
+/** The lines describing a request: who asks, for whom, what, how long, why, and where it stands. */
+function requestLines(ctx: AppContext, requestId: string): { lines: string[]; requester: string; status: string; what: string } | null {
+  const { requests, groups } = ctx.stores;
+  const row = requests.get(requestId);
+  if (!row) return null;
+  const requester = nameOf(ctx, row.requester_id);
+  const items = requests.items(requestId);
+  const what = items.map((item) => `${item.item_name} (${item.access_level_name || 'default level'})`).join(', ');
+  const target = row.target_user_id !== null
+    ? (row.target_user_id === row.requester_id ? 'themselves' : nameOf(ctx, row.target_user_id))
+    : `the group ${groups.get(row.target_group_id!)?.name ?? row.target_group_id}`;
+  const lines = [
+    `Requester: ${requester}`,
+    `For: ${target}`,
+    `Access: ${what}`,
+    `Duration: ${duration(row.duration_minutes)}`,
+    `Reason: ${row.reason || '(none given)'}`,
+    `Status: ${row.status}`,
+  ];
+  return { lines, requester, status: row.status, what };
+}
+
+/**
+ * Whether the recipient of a review notice can still act on the request now: a person who is one
+ * of the acting reviewers of a waiting slot, or a channel whose owner's slot still waits. Buttons
+ * are offered only then (a stage moved on, or someone else approved an OR slot: nothing left to click).
+ * Administrators told of an escalation get none either: Slack's buttons decide at level REGULAR, and
+ * theirs is an ADMIN decision, made in the console.
+ */
+function stillWaitsOn(ctx: AppContext, row: NotificationRow): boolean {
+  const request = ctx.stores.requests.get(row.request_id!);
+  if (!request) return false;
+  const slots = waitingSlots(ctx, request, ctx.clock.now());
+  if (row.user_id !== null) return slots.some((slot) => slot.reviewers.some((r) => r.userId === row.user_id));
+  return slots.some((slot) => slot.ownerId !== null && ctx.stores.owners.get(slot.ownerId)?.reviewer_message_channel_id === row.message_channel_id);
+}
+
+/** What `row` says now. Throws nothing: a notice about something since deleted says so. */
+export function render(ctx: AppContext, row: NotificationRow): Rendered {
+  const data = JSON.parse(row.data) as Record<string, unknown>;
+  const requestLink = (id: string) => ({ label: 'Open the request', url: consoleLink(ctx, `/console/requests/${id}`) });
+  const home = { label: 'Open Gatehouse', url: consoleLink(ctx, '/console') };
+  const request = row.request_id !== null ? requestLines(ctx, row.request_id) : null;
+  const why = `You get this because ${row.reason}.`;
+  if (row.request_id !== null && request === null) {
+    return { subject: 'An access request was removed', lines: ['The request this notice was about no longer exists.', why], link: home, actionableRequestId: null };
+  }
+  const pendingReview = request !== null && request.status === 'PENDING' && REVIEW_TYPES.has(row.type) && stillWaitsOn(ctx, row) ? row.request_id : null;
+  switch (row.type) {
+    case 'REQUEST_CREATED':
+    case 'REQUEST_STAGE_ADVANCED':
+    case 'REVIEW_REMINDER':
+    case 'REVIEW_ESCALATED': {
+      const r = request!;
+      const lead = {
+        REQUEST_CREATED: `${r.requester} asks for access and you are a reviewer.`,
+        REQUEST_STAGE_ADVANCED: `An access request from ${r.requester} reached a stage you review.`,
+        REVIEW_REMINDER: `Reminder: an access request from ${r.requester} is still waiting for your review.`,
+        REVIEW_ESCALATED: `An access request from ${r.requester} has waited too long for a review and was escalated to you.`,
+      }[row.type];
+      const subject = r.status === 'PENDING'
+        ? `${row.type === 'REVIEW_REMINDER' ? 'Reminder: ' : ''}Review access request: ${r.what}`
+        : `Access request ${r.status.toLowerCase()}: ${r.what}`;
+      return { subject, lines: [lead, ...r.lines, why], link: requestLink(row.request_id!), actionableRequestId: pendingReview };
+    }
+    case 'REQUEST_DECIDED':
+    case 'REVIEW_CLOSED': {
+      const r = request!;
+      const decision = DECISION_WORDS[String(data.decision)] ?? String(data.decision).toLowerCase();
+      const lead = row.type === 'REQUEST_DECIDED'
+        ? `The access request for ${r.what} was ${decision}.`
+        : `The access request from ${r.requester} was ${decision}. Nothing is left for you to review.`;
+      // The decider's comment (a denial's reason) was written with the decision.
+      const decided = ctx.stores.requests.get(row.request_id!)!;
+      const said = ctx.stores.requests.comments(row.request_id!).filter((c) => c.created_at === decided.updated_at).at(-1);
+      const comment = said ? [`${said.user_full_name || said.user_email} commented: ${said.comment}`] : [];
+      return { subject: `Access request ${decision.split(':')[0]}: ${r.what}`, lines: [lead, ...comment, ...r.lines, why], link: requestLink(row.request_id!), actionableRequestId: null };
+    }
+    case 'REQUEST_COMMENTED': {
+      const r = request!;
+      const comment = ctx.stores.requests.comments(row.request_id!).find((c) => c.id === data.comment_id);
+      const author = nameOf(ctx, typeof data.author_id === 'string' ? data.author_id : null);
+      return {
+        subject: `${author} commented on the access request for ${r.what}`,
+        lines: [`${author} wrote:`, comment?.comment ?? '(the comment was removed)', ...r.lines, why],
+        link: requestLink(row.request_id!), actionableRequestId: null,
+      };
+    }
+    case 'ACCESS_EXPIRING': {
+      const at = String(data.expiration_date);
+      return {
+        subject: `Your access to ${String(data.item_name)} ends ${String(data.within)}`,
+        lines: [
+          `Your access to ${String(data.item_type)} "${String(data.item_name)}" (${String(data.access_level_name) || 'default level'}) ends at ${at} (UTC).`,
+          'To keep it, ask to extend it from My access.', why,
+        ],
+        link: { label: 'Extend my access', url: consoleLink(ctx, '/console/access') }, actionableRequestId: null,
+      };
+    }
+    case 'PROPAGATION_FAILED':
+      return {
+        subject: `Access could not be applied in ${String(data.app_name ?? 'a connected system')}`,
+        lines: [
+          `Gatehouse could not apply an access change in ${String(data.app_name ?? 'a connected system')}: ${String(data.error ?? 'unknown error')}.`,
+          ...(typeof data.detail === 'string' ? [data.detail] : []),
+          'It will not be retried on its own; an administrator can retry it once the system is reachable.', why,
+        ],
+        link: home, actionableRequestId: null,
+      };
+    case 'DIGEST': {
+      const included = ctx.stores.notifications.inDigest(row.id);
+      const lines = [`${included.length} notice${included.length === 1 ? '' : 's'} since your last digest:`];
+      for (const notice of included) {
+        const one = render(ctx, notice);
+        lines.push(`• ${one.subject} — ${one.link.url}`);
+      }
+      return { subject: `Your Gatehouse digest: ${included.length} notice${included.length === 1 ? '' : 's'}`, lines: [...lines, why], link: home, actionableRequestId: null };
+    }
+    default:
+      return { subject: 'Gatehouse notice', lines: [why], link: home, actionableRequestId: null };
+  }
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** Slack's mrkdwn needs only these three escaped. */
+const escapeSlack = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** The email form: plain text and HTML with the same content. */
+export function toEmail(rendered: Rendered): { subject: string; text: string; html: string } {
+  const text = [...rendered.lines, '', `${rendered.link.label}: ${rendered.link.url}`].join('\n\n');
+  const html = '<!doctype html><html><body style="font-family:sans-serif">'
+    + rendered.lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('')
+    + `<p><a href="${escapeHtml(rendered.link.url)}">${escapeHtml(rendered.link.label)}</a></p></body></html>`;
+  return { subject: rendered.subject, text, html };
+}
+
+/** The Slack form: a section per paragraph and, for a review still open, Approve and Deny buttons. */
+export function toSlack(rendered: Rendered): SlackMessage {
+  const blocks: unknown[] = [
+    { type: 'header', text: { type: 'plain_text', text: rendered.subject.slice(0, 150) } },
+    { type: 'section', text: { type: 'mrkdwn', text: escapeSlack(rendered.lines.join('\n')).slice(0, 3000) } },
+  ];
+  const open = { type: 'button', action_id: 'gatehouse_open', text: { type: 'plain_text', text: rendered.link.label }, url: rendered.link.url };
+  if (rendered.actionableRequestId !== null) {
+    blocks.push({
+      type: 'actions', block_id: `gatehouse_review:${rendered.actionableRequestId}`,
+      elements: [
+        { type: 'button', action_id: APPROVE_ACTION, style: 'primary', text: { type: 'plain_text', text: 'Approve' }, value: rendered.actionableRequestId },
+        { type: 'button', action_id: DENY_ACTION, style: 'danger', text: { type: 'plain_text', text: 'Deny' }, value: rendered.actionableRequestId },
+        open,
+      ],
+    });
+  } else {
+    blocks.push({ type: 'actions', elements: [open] });
+  }
+  return { text: rendered.subject, blocks };
+}

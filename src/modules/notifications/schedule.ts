@@ -1,0 +1,171 @@
+// Notices that time brings, checked by a background job: reminders and escalation of reviews that
+// wait, warnings before access ends, and daily digests. Each pass writes in short transactions;
+// dedupe keys make a notice once only however often (or after however many restarts) it runs.
+import type { AppContext } from '../../context.ts';
+import { givesThemselvesAccess } from '../requests/decide.ts';
+import type { RequestRow } from '../requests/store.ts';
+import { escalationMinutes, waitingSlots, type WaitingSlot } from './plan.ts';
+import { slackChannelOf, tellChannel, tellUser } from './queue.ts';
+
+/** Pending requests looked at per pass. */
+const MAX_REQUESTS = 5_000;
+/** Requests looked at per transaction, with a yield to the event loop between two, so a long pass never stalls requests. */
+const BATCH = 20;
+/**
+ * Reminders and expiry warnings count in minutes: their scans (every pending request, every edge
+ * ending within a day) run at most once a minute, however short GATEHOUSE_NOTIFY_INTERVAL_MS is.
+ */
+const SCAN_EVERY_MS = 60_000;
+const lastScan = new WeakMap<object, number>();
+
+/** When the slot's stage became current: the request's creation, or the last approval of the stage before. */
+function stageStart(ctx: AppContext, row: RequestRow, slot: WaitingSlot): number {
+  if (slot.stageIndex === 1) return Date.parse(row.created_at);
+  const before = ctx.stores.requests.reviewers(row.id)
+    .filter((r) => r.item_position === slot.item.position && r.stage_index === slot.stageIndex - 1 && r.decided_at !== null)
+    .map((r) => Date.parse(r.decided_at!));
+  return before.length > 0 ? Math.max(...before) : Date.parse(row.created_at);
+}
+
+/**
+ * The escalation ladder of one waiting slot, `periods` whole escalation periods after its stage
+ * began. An owner's slot walks the owner's escalation order: after each period the reviewers told so
+ * far are reminded (once) and the next one is told; once everyone in the order has had a period,
+ * the organization's administrators are told (they may approve at level ADMIN). An owner's reviewer
+ * channel, or a slot without an owner, is reminded after one period and escalated to the
+ * administrators after two.
+ */
+function escalate(ctx: AppContext, row: RequestRow, slot: WaitingSlot, periods: number, now: Date): void {
+  const where = `${row.id}:${slot.item.position}:${slot.stageIndex}`;
+  const stageText = `stage ${slot.stageIndex} of "${slot.item.item_name}"`;
+  const remind = (userId: string) => tellUser(ctx, userId, {
+    type: 'REVIEW_REMINDER', requestId: row.id, key: `reminder:${where}`, reason: `you review ${stageText} and it is still waiting`,
+  }, now);
+  const toAdmins = () => {
+    for (const adminId of ctx.stores.requests.adminUserIds()) {
+      if (givesThemselvesAccess(ctx, row, adminId, now)) continue;
+      tellUser(ctx, adminId, {
+        type: 'REVIEW_ESCALATED', requestId: row.id, key: `escalated:${where}`,
+        reason: `you are an administrator and ${stageText} waited past every reviewer's escalation period`,
+      }, now);
+    }
+  };
+  const channelId = slot.ownerId !== null ? ctx.stores.owners.get(slot.ownerId)?.reviewer_message_channel_id ?? null : null;
+  if (channelId !== null && slackChannelOf(ctx, channelId) !== null) {
+    tellChannel(ctx, channelId, { type: 'REVIEW_REMINDER', requestId: row.id, key: `reminder:${where}`, reason: `${stageText} is still waiting` }, now);
+    if (periods >= 2) toAdmins();
+    return;
+  }
+  if (slot.ownerId === null) {
+    for (const reviewer of slot.reviewers) remind(reviewer.userId);
+    if (periods >= 2) toAdmins();
+    return;
+  }
+  const order = slot.reviewers;
+  for (let i = 0; i < Math.min(periods, order.length); i += 1) remind(order[i]!.userId);
+  for (let i = 1; i <= Math.min(periods, order.length - 1); i += 1) {
+    tellUser(ctx, order[i]!.userId, {
+      type: 'REVIEW_ESCALATED', requestId: row.id, key: `escalated:${where}`,
+      reason: `you are next in the owner's escalation order for ${stageText}, which waited past its escalation period`,
+    }, now);
+  }
+  if (periods >= order.length) toAdmins();
+}
+
+/** Reminders and escalation for every pending request at `now`. Resolves to how many slots were past a period. */
+export async function remindAndEscalate(ctx: AppContext, now: Date): Promise<number> {
+  const { requests, notifications } = ctx.stores;
+  if (!notifications.anyEscalation()) return 0;
+  const ids = requests.pendingSince(now, MAX_REQUESTS);
+  let late = 0;
+  for (let start = 0; start < ids.length; start += BATCH) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    ctx.db.transaction(() => {
+      for (const id of ids.slice(start, start + BATCH)) {
+        const row = requests.get(id);
+        if (row?.status !== 'PENDING') continue;
+        for (const slot of waitingSlots(ctx, row, now)) {
+          const minutes = escalationMinutes(ctx, slot);
+          if (minutes <= 0) continue;
+          const periods = Math.floor((now.getTime() - stageStart(ctx, row, slot)) / (minutes * 60_000));
+          if (periods < 1) continue;
+          late += 1;
+          escalate(ctx, row, slot, periods, now);
+        }
+      }
+    }).immediate();
+  }
+  return late;
+}
+
+const within = (minutes: number) =>
+  minutes % 1440 === 0 ? `in ${minutes / 1440} day${minutes === 1440 ? '' : 's'}`
+    : minutes % 60 === 0 ? `in ${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `in ${minutes} minutes`;
+
+/**
+ * Warns holders before their access ends: for each warning (GATEHOUSE_EXPIRY_WARNING_MINUTES), once,
+ * when the end is that close — only the closest warning that applies, so access granted for less
+ * than a day gets the hour's warning alone.
+ */
+export function warnExpiring(ctx: AppContext, now: Date): number {
+  const warnings = [...ctx.config.expiryWarningMinutes].sort((a, b) => a - b);
+  const widest = warnings.at(-1);
+  if (widest === undefined) return 0;
+  let queued = 0;
+  ctx.db.transaction(() => {
+    for (const edge of ctx.stores.notifications.expiringBetween(now, new Date(now.getTime() + widest * 60_000))) {
+      const left = (Date.parse(edge.expiration_date) - now.getTime()) / 60_000;
+      const warning = warnings.find((minutes) => left <= minutes)!;
+      const key = `expiring:${edge.item_type}:${edge.item_id}:${edge.access_level_remote_id}:${edge.expiration_date}:${warning}`;
+      // A point read on the unique key spares the writes of notices already queued in an earlier pass.
+      if (ctx.stores.notifications.has(`${key}:user:${edge.user_id}`)) continue;
+      const id = tellUser(ctx, edge.user_id, {
+        type: 'ACCESS_EXPIRING',
+        key,
+        reason: `you hold this access and it ends ${within(warning)}`,
+        data: { ...edge, within: within(warning) },
+      }, now);
+      if (id !== null) queued += 1;
+    }
+  }).immediate();
+  return queued;
+}
+
+/**
+ * From GATEHOUSE_DIGEST_HOUR_UTC each day, everyone with held notices gets one digest of them (once a
+ * day: the date is in its dedupe key); notices held later wait for the next day's.
+ */
+export function sendDigests(ctx: AppContext, now: Date): number {
+  if (now.getUTCHours() < ctx.config.digestHourUtc) return 0;
+  const { notifications } = ctx.stores;
+  const day = now.toISOString().slice(0, 10);
+  let sent = 0;
+  for (const userId of notifications.usersWithHeld(now)) {
+    ctx.db.transaction(() => {
+      const held = notifications.held(userId, now);
+      if (held.length === 0) return;
+      const digestId = tellUser(ctx, userId, { type: 'DIGEST', key: `digest:${day}`, reason: 'you chose one daily digest instead of single messages' }, now);
+      if (digestId === null) return;
+      for (const notice of held) notifications.markDigested(notice.id, digestId);
+      sent += 1;
+    }).immediate();
+  }
+  return sent;
+}
+
+/**
+ * One pass of the notification schedule at `now` (src/jobs.ts); tests call it with a moved clock.
+ * The reminder and expiry scans run when a minute has passed since they last ran in this process
+ * (and on its first pass); digests on every pass.
+ */
+export async function tick(ctx: AppContext, now: Date): Promise<{ late: number; expiring: number; digests: number }> {
+  const last = lastScan.get(ctx);
+  let late = 0;
+  let expiring = 0;
+  if (last === undefined || now.getTime() - last >= SCAN_EVERY_MS || now.getTime() < last) {
+    lastScan.set(ctx, now.getTime());
+    late = await remindAndEscalate(ctx, now);
+    expiring = warnExpiring(ctx, now);
+  }
+  return { late, expiring, digests: sendDigests(ctx, now) };
+}

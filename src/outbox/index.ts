@@ -1,0 +1,227 @@
+// The outbox: the service's one durable work queue. Its interface, for every area that queues work:
+//
+//   enqueue(ctx, { kind, key, payload, giveUpAfterMs?, notBefore? }) → seq
+//       Call INSIDE the write transaction of the change that needs the work (it throws otherwise), so
+//       the change, its audit event and its follow-up commit or roll back together.
+//   OutboxHandler { run(ctx, item, signal) → Attempt; settled?(ctx, item, outcome); giveUpAfterMs?; maxDelayMs? }
+//       Registered once per kind in OUTBOX_HANDLERS (src/outbox/kinds.ts). `run` does the network work
+//       OUTSIDE any transaction and answers { ok: true } or { ok: false, error, code?, retryAfterMs?,
+//       permanent? }; a throw counts as { ok: false, error: message }. `settled` runs INSIDE the short
+//       transaction that records the attempt's outcome (state 'DONE' | 'RETRYING' | 'FAILED'): update
+//       your own status rows and record your audit events there.
+//   tick(ctx, now, stop?) → summary
+//       The background job (src/jobs.ts): claims due rows, runs them, records outcomes, until none is due.
+//   retryFailed(ctx, kind, keyPrefix) → rows re-queued
+//       Puts FAILED rows of a kind (whose key starts with keyPrefix) back in the queue, due now.
+//
+// Guarantees: at least once (a handler must be idempotent: a crash after the remote side acted and
+// before the outcome was recorded runs the row again); per key in order (a row never starts while an
+// earlier row with the same key is PENDING — finished rows, DONE or FAILED, do not block); retries
+// with exponential back-off and jitter, durable across restarts (the next attempt time is a column);
+// bounded: a failure after the row's deadline (giveUpAfterMs after it was queued) marks it FAILED,
+// records OUTBOX_ITEMS_FAILED, and it stays visible until retried by hand. Time comes from ctx.clock.
+// See docs/outbox.md.
+import type { AppContext } from '../context.ts';
+import { OUTBOX_ACTOR } from '../modules/events/system-actor.ts';
+import { OUTBOX_HANDLERS } from './kinds.ts';
+import type { OutboxRow } from './store.ts';
+
+/** What a handler's `run` sees: the row, its payload parsed. */
+export interface OutboxItem<P = unknown> {
+  seq: number;
+  kind: string;
+  key: string;
+  payload: P;
+  /** This attempt's number, from 1. */
+  attempt: number;
+  created_at: string;
+  deadline_at: string;
+}
+
+/** One attempt's answer. `permanent` fails the row at once; `retryAfterMs` is a floor for the next delay (429's Retry-After). */
+export type Attempt =
+  | { ok: true }
+  | { ok: false; error: string; code?: string; retryAfterMs?: number; permanent?: boolean };
+
+/** How an attempt ended for the row: finished, to be tried again at nextAttemptAt, or given up. */
+export interface Outcome {
+  state: 'DONE' | 'RETRYING' | 'FAILED';
+  attempt: Attempt;
+  /** ISO time of the next attempt when RETRYING, else null. */
+  nextAttemptAt: string | null;
+  /** ISO time the outcome was recorded. */
+  at: string;
+}
+
+export interface OutboxHandler<P = any> {
+  run(ctx: AppContext, item: OutboxItem<P>, signal: AbortSignal): Promise<Attempt>;
+  /** Inside the outcome's transaction: your status rows and audit events. Must not do network work. */
+  settled?(ctx: AppContext, item: OutboxItem<P>, outcome: Outcome): void;
+  /** How long after queueing a failure marks the row FAILED (default DEFAULT_GIVE_UP_AFTER_MS). */
+  giveUpAfterMs?: number;
+  /** The cap on the back-off delay (default MAX_DELAY_MS). */
+  maxDelayMs?: number;
+}
+
+export interface EnqueueInput {
+  kind: string;
+  key: string;
+  payload: unknown;
+  /** Overrides the handler's giveUpAfterMs for this row. */
+  giveUpAfterMs?: number;
+  /** Not due before this instant (default: now). */
+  notBefore?: Date;
+}
+
+/** A day: long enough to ride out a weekend-night outage of a remote system's API, short enough to be seen. */
+export const DEFAULT_GIVE_UP_AFTER_MS = 24 * 3_600_000;
+export const FIRST_DELAY_MS = 1_000;
+export const MAX_DELAY_MS = 5 * 60_000;
+/** Rows claimed per batch, and run concurrently (different keys only). */
+export const BATCH_SIZE = 64;
+/** A tick stops claiming after this many rows, so other jobs get their turn; the next tick goes on. */
+export const MAX_PER_TICK = 20_000;
+/** How long a claim holds: a row whose run outlives this (a hung handler) may be claimed again. */
+export const CLAIM_MS = 10 * 60_000;
+/** DONE rows are kept this long for inspection, then deleted. */
+export const KEEP_DONE_MS = 24 * 3_600_000;
+
+/**
+ * Queues one row. Must run inside the caller's write transaction (throws otherwise: work queued
+ * outside it could survive a rolled-back change or be lost with a committed one). Returns its seq.
+ */
+export function enqueue(ctx: AppContext, input: EnqueueInput): number {
+  if (!ctx.db.inTransaction) throw new Error('outbox enqueue must run inside the write transaction of its change');
+  const now = ctx.clock.now();
+  const handler = OUTBOX_HANDLERS[input.kind];
+  const giveUp = input.giveUpAfterMs ?? handler?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
+  return ctx.stores.outbox.insert({
+    kind: input.kind,
+    key: input.key,
+    payload: JSON.stringify(input.payload ?? null),
+    due: (input.notBefore ?? now).toISOString(),
+    deadline: new Date(now.getTime() + giveUp).toISOString(),
+    now: now.toISOString(),
+  });
+}
+
+/**
+ * The delay before attempt `attempts + 1` after `attempts` failures: FIRST_DELAY_MS doubling up to
+ * `maxMs`, with "equal jitter" (half fixed, half random) so a burst of failures does not retry in step.
+ */
+export function backoffMs(attempts: number, maxMs = MAX_DELAY_MS, random: () => number = Math.random): number {
+  const base = Math.min(FIRST_DELAY_MS * 2 ** Math.min(Math.max(attempts - 1, 0), 30), maxMs);
+  return Math.round(base / 2 + (base / 2) * random());
+}
+
+export interface TickSummary {
+  ran: number;
+  done: number;
+  retrying: number;
+  failed: number;
+}
+
+const released = new WeakSet<AppContext>();
+
+function toItem(row: OutboxRow): OutboxItem {
+  return { seq: row.seq, kind: row.kind, key: row.key, payload: JSON.parse(row.payload), attempt: row.attempts, created_at: row.created_at, deadline_at: row.deadline_at };
+}
+
+async function runOne(ctx: AppContext, handler: OutboxHandler, item: OutboxItem, signal: AbortSignal): Promise<Attempt> {
+  try {
+    return await handler.run(ctx, item, signal);
+  } catch (err) {
+    return { ok: false, error: err instanceof Error ? err.message : String(err), code: 'HANDLER_ERROR' };
+  }
+}
+
+/** Decides what an attempt means for its row and records it (with the handler's settled hook) in one transaction. */
+function record(ctx: AppContext, handler: OutboxHandler, item: OutboxItem, attempt: Attempt): Outcome['state'] {
+  const { outbox, events } = ctx.stores;
+  const at = ctx.clock.now();
+  const iso = at.toISOString();
+  return ctx.db.transaction(() => {
+    let outcome: Outcome;
+    if (attempt.ok) {
+      outbox.done(item.seq, iso);
+      outcome = { state: 'DONE', attempt, nextAttemptAt: null, at: iso };
+    } else {
+      const delay = Math.max(backoffMs(item.attempt, handler.maxDelayMs), attempt.retryAfterMs ?? 0);
+      const next = new Date(at.getTime() + delay).toISOString();
+      if (attempt.permanent || next > item.deadline_at) {
+        outbox.fail(item.seq, iso, attempt.error, attempt.code ?? null);
+        events.record(OUTBOX_ACTOR, 'OUTBOX_ITEMS_FAILED', [{
+          sub_event_type: 'OUTBOX_ITEMS_FAILED', outbox_seq: item.seq, kind: item.kind, key: item.key,
+          attempts: item.attempt, error: attempt.error, code: attempt.code ?? null,
+        }]);
+        outcome = { state: 'FAILED', attempt, nextAttemptAt: null, at: iso };
+      } else {
+        outbox.retryAt(item.seq, iso, next, attempt.error, attempt.code ?? null);
+        outcome = { state: 'RETRYING', attempt, nextAttemptAt: next, at: iso };
+      }
+    }
+    handler.settled?.(ctx, item, outcome);
+    return outcome.state;
+  }).immediate();
+}
+
+/**
+ * One pass: claims due rows (per key in order) in batches, runs each batch's handlers concurrently
+ * outside any transaction, and records every outcome in its own short transaction. Goes on until
+ * nothing is due, MAX_PER_TICK rows ran or `stop` aborts. Rows whose kind has no handler wait.
+ * The first tick of a context releases claims a dead process left behind.
+ */
+export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handlers: Record<string, OutboxHandler> = OUTBOX_HANDLERS): Promise<TickSummary> {
+  const { outbox } = ctx.stores;
+  if (!released.has(ctx)) {
+    released.add(ctx);
+    ctx.db.transaction(() => outbox.releaseAll()).immediate();
+  }
+  ctx.db.transaction(() => outbox.purgeDone(new Date(now.getTime() - KEEP_DONE_MS).toISOString(), 1_000)).immediate();
+  const kinds = Object.keys(handlers);
+  const summary: TickSummary = { ran: 0, done: 0, retrying: 0, failed: 0 };
+  const signal = stop ?? new AbortController().signal;
+  while (summary.ran < MAX_PER_TICK && !signal.aborted) {
+    const at = new Date(Math.max(now.getTime(), ctx.clock.now().getTime()));
+    const until = new Date(at.getTime() + CLAIM_MS).toISOString();
+    const batch = ctx.db.transaction(() => {
+      const rows = outbox.due(at.toISOString(), kinds, BATCH_SIZE);
+      return rows.filter((row) => outbox.claim(row.seq, until)).map((row) => ({ ...row, attempts: row.attempts + 1 }));
+    }).immediate();
+    if (batch.length === 0) break;
+    await Promise.all(batch.map(async (row) => {
+      const handler = handlers[row.kind]!;
+      const item = toItem(row);
+      const attempt = await runOne(ctx, handler, item, signal);
+      if (signal.aborted && !attempt.ok) {
+        // Shutting down: leave the row claimed; the next start releases it and runs it again.
+        return;
+      }
+      const state = record(ctx, handler, item, attempt);
+      summary.ran += 1;
+      if (state === 'DONE') summary.done += 1;
+      else if (state === 'RETRYING') summary.retrying += 1;
+      else summary.failed += 1;
+    }));
+  }
+  return summary;
+}
+
+/**
+ * Re-queues the FAILED rows of `kind` whose key starts with `keyPrefix`, due now with a fresh deadline,
+ * and records OUTBOX_ITEMS_RETRIED. Call inside the caller's write transaction. Returns the rows re-queued.
+ */
+export function retryFailed(ctx: AppContext, actor: Parameters<AppContext['stores']['events']['record']>[0], kind: string, keyPrefix = ''): OutboxRow[] {
+  if (!ctx.db.inTransaction) throw new Error('outbox retryFailed must run inside a write transaction');
+  const { outbox, events } = ctx.stores;
+  const now = ctx.clock.now();
+  const giveUp = OUTBOX_HANDLERS[kind]?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
+  const rows = outbox.failedOf(kind, keyPrefix)
+    .filter((row) => outbox.requeue(row.seq, now.toISOString(), new Date(now.getTime() + giveUp).toISOString()));
+  if (rows.length > 0) {
+    events.record(actor, 'OUTBOX_ITEMS_RETRIED', rows.map((row) => ({
+      sub_event_type: 'OUTBOX_ITEMS_RETRIED', outbox_seq: row.seq, kind: row.kind, key: row.key, error: row.last_error,
+    })));
+  }
+  return rows;
+}
