@@ -33,6 +33,7 @@ import { registerReviewerStageRoutes } from './modules/reviewer-stages/routes.ts
 import { registerAccessReviewRoutes } from './modules/access-reviews/routes.ts';
 import { registerRequestRoutes } from './modules/requests/routes.ts';
 import { registerDelegationRoutes } from './modules/delegations/routes.ts';
+import { registerConnectorRoutes } from './modules/connectors/routes.ts';
 
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
@@ -60,6 +61,7 @@ import { reviewerStageOperations } from './modules/reviewer-stages/openapi.ts';
 import { accessReviewOperations } from './modules/access-reviews/openapi.ts';
 import { requestOperations } from './modules/requests/openapi.ts';
 import { delegationOperations } from './modules/delegations/openapi.ts';
+import { connectorOperations } from './modules/connectors/openapi.ts';
 
 /**
  * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
@@ -90,6 +92,7 @@ export const API_OPERATIONS: readonly OperationGroup[] = [
   accessReviewOperations,
   requestOperations,
   delegationOperations,
+  connectorOperations,
   serviceOperations,
 ];
 
@@ -201,6 +204,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerAccessReviewRoutes(v1, ctx);
   registerRequestRoutes(v1, ctx);
   registerDelegationRoutes(v1, ctx);
+  registerConnectorRoutes(v1, ctx);
 
   return app;
 }

@@ -226,6 +226,14 @@ export const SETTINGS = {
     max: HOUR_MS,
     description: 'how often, in ms, the outbox (connector pushes, notices) looks for queued work whose time has come (docs/outbox.md)',
   }),
+  connectorSyncIntervalMs: integer({
+    env: 'GATEHOUSE_CONNECTOR_SYNC_INTERVAL_MS',
+    default: HOUR_MS,
+    defaultText: '3600000 (an hour)',
+    min: 0,
+    max: 7 * 24 * HOUR_MS,
+    description: 'how often, in ms, each app\'s connector is synced (users, items, access, drift; docs/connectors.md); 0 syncs only on demand',
+  }),
   requestTimeoutMinutes: integer({
     env: 'GATEHOUSE_REQUEST_TIMEOUT_MINUTES',
     default: 7 * 24 * 60,

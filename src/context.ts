@@ -31,6 +31,7 @@ import { createAccessReviewStore } from './modules/access-reviews/store.ts';
 import { createRequestStore } from './modules/requests/store.ts';
 import { createDelegationStore } from './modules/delegations/store.ts';
 import { createOutboxStore } from './outbox/store.ts';
+import { createConnectorStore } from './modules/connectors/store.ts';
 
 /** Every module's store, built once: each prepares its statements when built. */
 function createStores(db: Db, clock: Clock) {
@@ -60,6 +61,7 @@ function createStores(db: Db, clock: Clock) {
     requests: createRequestStore(db),
     delegations: createDelegationStore(db),
     outbox: createOutboxStore(db),
+    connectors: createConnectorStore(db),
   };
 }
 

@@ -6,6 +6,7 @@ import { tick as sweepExpiredAccess } from './modules/access/sweep.ts';
 import { tick as deliverEventStreams } from './modules/event-streams/delivery.ts';
 import { tick as cancelTimedOutRequests } from './modules/requests/timeout.ts';
 import { tick as runOutbox } from './outbox/index.ts';
+import { tick as syncConnectors } from './modules/connectors/service.ts';
 
 export interface Job {
   name: string;
@@ -25,6 +26,8 @@ export const JOBS: readonly Job[] = [
   // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.
   // The one work queue (connector pushes, notices): due rows run within a second of being due.
   { name: 'outbox', everyMs: (config) => config.outboxIntervalMs, tick: runOutbox },
+  // Checks each minute which connectors are due a sync (GATEHOUSE_CONNECTOR_SYNC_INTERVAL_MS).
+  { name: 'connector-sync', everyMs: () => 60_000, tick: syncConnectors },
   { name: 'request-timeout', everyMs: () => 30_000, tick: cancelTimedOutRequests },
 ];
 

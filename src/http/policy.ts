@@ -21,6 +21,8 @@ export const ADMIN_READS: Readonly<Record<string, string>> = {
   'GET /v1/events': 'the audit trail',
   'GET /v1/events/{event_id}': 'the audit trail',
   'GET /v1/event-streams': 'where the audit trail is sent',
+  'GET /v1/apps/{app_id}/connector': 'where access is pushed, and with which credentials',
+  'GET /v1/propagations': 'every access change on its way to a connector, naming every holder',
   'GET /v1/uars': 'access reviews',
   'GET /v1/uar/{uar_id}': 'access reviews',
   'GET /v1/uar/{uar_id}/snapshot': 'access reviews',

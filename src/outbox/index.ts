@@ -4,7 +4,7 @@
 //       Call INSIDE the write transaction of the change that needs the work (it throws otherwise), so
 //       the change, its audit event and its follow-up commit or roll back together.
 //   OutboxHandler { run(ctx, item, signal) → Attempt; settled?(ctx, item, outcome); giveUpAfterMs?; maxDelayMs? }
-//       Registered once per kind in OUTBOX_HANDLERS (src/outbox/kinds.ts). `run` does the network work
+//       Registered once per kind in outboxHandlers() (src/outbox/kinds.ts). `run` does the network work
 //       OUTSIDE any transaction and answers { ok: true } or { ok: false, error, code?, retryAfterMs?,
 //       permanent? }; a throw counts as { ok: false, error: message }. `settled` runs INSIDE the short
 //       transaction that records the attempt's outcome (state 'DONE' | 'RETRYING' | 'FAILED'): update
@@ -23,7 +23,7 @@
 // See docs/outbox.md.
 import type { AppContext } from '../context.ts';
 import { OUTBOX_ACTOR } from '../modules/events/system-actor.ts';
-import { OUTBOX_HANDLERS } from './kinds.ts';
+import { outboxHandlers } from './kinds.ts';
 import type { OutboxRow } from './store.ts';
 
 /** What a handler's `run` sees: the row, its payload parsed. */
@@ -93,7 +93,7 @@ export const KEEP_DONE_MS = 24 * 3_600_000;
 export function enqueue(ctx: AppContext, input: EnqueueInput): number {
   if (!ctx.db.inTransaction) throw new Error('outbox enqueue must run inside the write transaction of its change');
   const now = ctx.clock.now();
-  const handler = OUTBOX_HANDLERS[input.kind];
+  const handler = outboxHandlers()[input.kind];
   const giveUp = input.giveUpAfterMs ?? handler?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
   return ctx.stores.outbox.insert({
     kind: input.kind,
@@ -171,7 +171,7 @@ function record(ctx: AppContext, handler: OutboxHandler, item: OutboxItem, attem
  * nothing is due, MAX_PER_TICK rows ran or `stop` aborts. Rows whose kind has no handler wait.
  * The first tick of a context releases claims a dead process left behind.
  */
-export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handlers: Record<string, OutboxHandler> = OUTBOX_HANDLERS): Promise<TickSummary> {
+export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handlers: Record<string, OutboxHandler> = outboxHandlers()): Promise<TickSummary> {
   const { outbox } = ctx.stores;
   if (!released.has(ctx)) {
     released.add(ctx);
@@ -215,7 +215,7 @@ export function retryFailed(ctx: AppContext, actor: Parameters<AppContext['store
   if (!ctx.db.inTransaction) throw new Error('outbox retryFailed must run inside a write transaction');
   const { outbox, events } = ctx.stores;
   const now = ctx.clock.now();
-  const giveUp = OUTBOX_HANDLERS[kind]?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
+  const giveUp = outboxHandlers()[kind]?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
   const rows = outbox.failedOf(kind, keyPrefix)
     .filter((row) => outbox.requeue(row.seq, now.toISOString(), new Date(now.getTime() + giveUp).toISOString()));
   if (rows.length > 0) {

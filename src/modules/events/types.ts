@@ -103,6 +103,13 @@ export const EVENT_TYPE_GROUPS = {
     EVENT_STREAMS_UPDATED: 'an event stream\'s name, URL, credentials or enabled flag change',
     EVENT_STREAMS_DELETED: 'an event stream is deleted',
     OUTBOX_ITEMS_FAILED: 'a queued job (a connector push, a notice) ran out of time or failed for good; it stays FAILED until retried by hand',
+    CONNECTORS_UPDATED: 'an app\'s connector is set or changed (PUT /v1/apps/{app_id}/connector; secrets never recorded)',
+    CONNECTORS_DELETED: 'an app\'s connector is removed',
+    CONNECTORS_TESTED: 'an app\'s connector is asked for its status by hand, with the answer',
+    CONNECTORS_SYNCED: 'an app\'s connector is synced (on schedule or by hand), with counts, drift found and errors',
+    PROPAGATIONS_SUCCEEDED: 'an access change reached the remote system (or was already so there)',
+    PROPAGATIONS_RETRYING: 'an attempt to push an access change failed; it will be tried again (status, error, next attempt)',
+    PROPAGATIONS_FAILED: 'pushing an access change failed for good or ran out of time; retry with POST /v1/apps/{app_id}/connector/retry',
     OUTBOX_ITEMS_RETRIED: 'failed queued jobs are put back in the queue by hand (a sub-event per job)',
   },
 } as const satisfies Record<string, Record<string, string>>;
