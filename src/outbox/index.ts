@@ -135,39 +135,37 @@ async function runOne(ctx: AppContext, handler: OutboxHandler, item: OutboxItem,
   }
 }
 
-/** Decides what an attempt means for its row and records it (with the handler's settled hook) in one transaction. */
+/** Decides what an attempt means for its row and records it with the handler's settled hook; call inside the batch's transaction. */
 function record(ctx: AppContext, handler: OutboxHandler, item: OutboxItem, attempt: Attempt): Outcome['state'] {
   const { outbox, events } = ctx.stores;
   const at = ctx.clock.now();
   const iso = at.toISOString();
-  return ctx.db.transaction(() => {
-    let outcome: Outcome;
-    if (attempt.ok) {
-      outbox.done(item.seq, iso);
-      outcome = { state: 'DONE', attempt, nextAttemptAt: null, at: iso };
+  let outcome: Outcome;
+  if (attempt.ok) {
+    outbox.done(item.seq, iso);
+    outcome = { state: 'DONE', attempt, nextAttemptAt: null, at: iso };
+  } else {
+    const delay = Math.max(backoffMs(item.attempt, handler.maxDelayMs), attempt.retryAfterMs ?? 0);
+    const next = new Date(at.getTime() + delay).toISOString();
+    if (attempt.permanent || next > item.deadline_at) {
+      outbox.fail(item.seq, iso, attempt.error, attempt.code ?? null);
+      events.record(OUTBOX_ACTOR, 'OUTBOX_ITEMS_FAILED', [{
+        sub_event_type: 'OUTBOX_ITEMS_FAILED', outbox_seq: item.seq, kind: item.kind, key: item.key,
+        attempts: item.attempt, error: attempt.error, code: attempt.code ?? null,
+      }]);
+      outcome = { state: 'FAILED', attempt, nextAttemptAt: null, at: iso };
     } else {
-      const delay = Math.max(backoffMs(item.attempt, handler.maxDelayMs), attempt.retryAfterMs ?? 0);
-      const next = new Date(at.getTime() + delay).toISOString();
-      if (attempt.permanent || next > item.deadline_at) {
-        outbox.fail(item.seq, iso, attempt.error, attempt.code ?? null);
-        events.record(OUTBOX_ACTOR, 'OUTBOX_ITEMS_FAILED', [{
-          sub_event_type: 'OUTBOX_ITEMS_FAILED', outbox_seq: item.seq, kind: item.kind, key: item.key,
-          attempts: item.attempt, error: attempt.error, code: attempt.code ?? null,
-        }]);
-        outcome = { state: 'FAILED', attempt, nextAttemptAt: null, at: iso };
-      } else {
-        outbox.retryAt(item.seq, iso, next, attempt.error, attempt.code ?? null);
-        outcome = { state: 'RETRYING', attempt, nextAttemptAt: next, at: iso };
-      }
+      outbox.retryAt(item.seq, iso, next, attempt.error, attempt.code ?? null);
+      outcome = { state: 'RETRYING', attempt, nextAttemptAt: next, at: iso };
     }
-    handler.settled?.(ctx, item, outcome);
-    return outcome.state;
-  }).immediate();
+  }
+  handler.settled?.(ctx, item, outcome);
+  return outcome.state;
 }
 
 /**
  * One pass: claims due rows (per key in order) in batches, runs each batch's handlers concurrently
- * outside any transaction, and records every outcome in its own short transaction. Goes on until
+ * outside any transaction, and records the batch's outcomes in one short transaction. Goes on until
  * nothing is due, MAX_PER_TICK rows ran or `stop` aborts. Rows whose kind has no handler wait.
  * The first tick of a context releases claims a dead process left behind.
  */
@@ -189,20 +187,23 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handl
       return rows.filter((row) => outbox.claim(row.seq, until)).map((row) => ({ ...row, attempts: row.attempts + 1 }));
     }).immediate();
     if (batch.length === 0) break;
-    await Promise.all(batch.map(async (row) => {
+    const results = await Promise.all(batch.map(async (row) => {
       const handler = handlers[row.kind]!;
       const item = toItem(row);
-      const attempt = await runOne(ctx, handler, item, signal);
-      if (signal.aborted && !attempt.ok) {
-        // Shutting down: leave the row claimed; the next start releases it and runs it again.
-        return;
-      }
-      const state = record(ctx, handler, item, attempt);
-      summary.ran += 1;
-      if (state === 'DONE') summary.done += 1;
-      else if (state === 'RETRYING') summary.retrying += 1;
-      else summary.failed += 1;
+      return { handler, item, attempt: await runOne(ctx, handler, item, signal) };
     }));
+    // One short transaction records the whole batch's outcomes (one commit, not one per row).
+    ctx.db.transaction(() => {
+      for (const { handler, item, attempt } of results) {
+        // Shutting down: a row that failed because of it stays claimed; the next start runs it again.
+        if (signal.aborted && !attempt.ok) continue;
+        const state = record(ctx, handler, item, attempt);
+        summary.ran += 1;
+        if (state === 'DONE') summary.done += 1;
+        else if (state === 'RETRYING') summary.retrying += 1;
+        else summary.failed += 1;
+      }
+    }).immediate();
   }
   return summary;
 }
