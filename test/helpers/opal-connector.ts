@@ -83,7 +83,23 @@ export class OpalConnector {
     return sig.length === expected.length && timingSafeEqual(Buffer.from(sig), Buffer.from(expected));
   }
 
+  #inFlight = 0;
+
+  /** Resolves once no request is being handled (a slow answer's late write has landed). */
+  async idle(): Promise<void> {
+    while (this.#inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+
   async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.#inFlight += 1;
+    try {
+      await this.#handleOne(req, res);
+    } finally {
+      this.#inFlight -= 1;
+    }
+  }
+
+  async #handleOne(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const raw = Buffer.concat(chunks).toString('utf8');

@@ -86,10 +86,18 @@ describe('connectors: randomized convergence', () => {
       if (random() < 0.5) await runOutbox(app.ctx, app.clock.now());
     }
 
-    // Healthy again: every push is retried (those given up, by hand) until nothing is left.
+    // Healthy again. A write answered too late (timeout) may land after a later push, and a 200 that is
+    // not the protocol's may not have acted: the sync's reconciliation settles both (drift removed,
+    // missing access pushed again); every push is retried (those given up, by hand) until none is left.
     remote.outage = null;
     remote.faults = [];
+    await remote.idle();
+    await app.api.put(`/apps/${appId}/connector`, { url: remote.url, signing_secret: 'random-secret', timeout_ms: 300, drift_policy: 'REMOVE' });
     for (let round = 0; round < 200; round++) {
+      if (round % 5 === 0) {
+        await runOutbox(app.ctx, app.clock.now());
+        assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).body.ok, true);
+      }
       sweep(app.ctx, app.clock.now());
       await app.api.post(`/apps/${appId}/connector/retry`);
       await runOutbox(app.ctx, app.clock.now());
