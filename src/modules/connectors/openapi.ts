@@ -1,5 +1,5 @@
 // The connectors module's operations in Gatehouse's API document (format: src/openapi/operations.ts). All extensions.
-import { defineOperations } from '../../openapi/operations.ts';
+import { defineRoutes } from '../../http/route.ts';
 import { component, EmptyObject } from '../../openapi/schema.ts';
 import { PropagationStatusEnum } from '../../openapi/components/enums.ts';
 import { CONNECTOR_TYPES, DRIFT_POLICIES, ListPropagationsQuery, PutConnectorBody } from './schemas.ts';
@@ -96,14 +96,16 @@ export const PropagationList = component('PropagationList', {
   required: ['results', 'next'],
 });
 
-export const connectorOperations = defineOperations('connectors', {
+export const connectorRoutes = defineRoutes('connectors', {
   'GET /v1/apps/{app_id}/connector': {
+    role: 'admin-read', items: { app_id: null },
     summary: 'Get an app\'s connector',
     description: 'Secrets masked; with propagation counts and the remote users no user matches.',
     extension: true,
     responses: { 200: Connector },
   },
   'PUT /v1/apps/{app_id}/connector': {
+    role: 'admin', items: { app_id: null },
     summary: 'Set an app\'s connector',
     description: 'CUSTOM_CONNECTOR apps: `url`, `signing_secret` (Opal\'s connector protocol); POSTGRES apps: `connection_url`. A secret sent back as GET masks it keeps the stored one.',
     extension: true,
@@ -111,28 +113,33 @@ export const connectorOperations = defineOperations('connectors', {
     responses: { 200: Connector },
   },
   'DELETE /v1/apps/{app_id}/connector': {
+    role: 'admin', items: { app_id: null },
     summary: 'Remove an app\'s connector',
     extension: true,
     responses: { 200: EmptyObject },
   },
   'POST /v1/apps/{app_id}/connector/test': {
+    role: 'admin', items: { app_id: null },
     summary: 'Test an app\'s connector',
     description: 'Calls the connector\'s `GET /status` (PostgreSQL: connects) and says what came back.',
     extension: true,
     responses: { 200: ConnectorTestResult },
   },
   'POST /v1/apps/{app_id}/connector/sync': {
+    role: 'admin', items: { app_id: null },
     summary: 'Sync an app\'s connector now',
     description: 'Reads users, items and access from the connector, updates the catalogue and settles drift by the app\'s policy; answers when done, with counts.',
     extension: true,
     responses: { 200: ConnectorSyncResult },
   },
   'POST /v1/apps/{app_id}/connector/retry': {
+    role: 'admin', items: { app_id: null },
     summary: 'Retry an app\'s failed propagations',
     extension: true,
     responses: { 200: ConnectorRetryResult },
   },
   'GET /v1/propagations': {
+    role: 'admin-read',
     summary: 'List propagations not yet SUCCESS',
     description: 'Every access change still on its way to (or failed at) a connector, with the last error and the next attempt. Admins only.',
     extension: true,

@@ -5,23 +5,23 @@ import { ListPropagationsQuery, PutConnectorBody } from './schemas.ts';
 import { deleteConnector, getConnector, listUnfinished, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
 
 export function registerConnectorRoutes(router: ApiRouter, ctx: AppContext): void {
-  router.get('/apps/:app_id/connector', (req) => ok(getConnector(ctx, req.uuidParam('app_id'))));
+  router.on('GET /v1/apps/{app_id}/connector', (req) => ok(getConnector(ctx, req.uuidParam('app_id'))));
 
-  router.put('/apps/:app_id/connector', async (req) => {
+  router.on('PUT /v1/apps/{app_id}/connector', async (req) => {
     const appId = req.uuidParam('app_id');
     return ok(putConnector(ctx, req.caller, appId, await req.body(PutConnectorBody)));
   });
 
-  router.delete('/apps/:app_id/connector', (req) => {
+  router.on('DELETE /v1/apps/{app_id}/connector', (req) => {
     deleteConnector(ctx, req.caller, req.uuidParam('app_id'));
     return done();
   });
 
-  router.post('/apps/:app_id/connector/test', async (req) => ok(await testConnector(ctx, req.caller, req.uuidParam('app_id'))));
+  router.on('POST /v1/apps/{app_id}/connector/test', async (req) => ok(await testConnector(ctx, req.caller, req.uuidParam('app_id'))));
 
-  router.post('/apps/:app_id/connector/sync', async (req) => ok(await syncNow(ctx, req.caller, req.uuidParam('app_id'))));
+  router.on('POST /v1/apps/{app_id}/connector/sync', async (req) => ok(await syncNow(ctx, req.caller, req.uuidParam('app_id'))));
 
-  router.post('/apps/:app_id/connector/retry', (req) => ok(retryConnector(ctx, req.caller, req.uuidParam('app_id'))));
+  router.on('POST /v1/apps/{app_id}/connector/retry', (req) => ok(retryConnector(ctx, req.caller, req.uuidParam('app_id'))));
 
-  router.get('/propagations', (req) => ok(listUnfinished(ctx, req.query(ListPropagationsQuery))));
+  router.on('GET /v1/propagations', (req) => ok(listUnfinished(ctx, req.query(ListPropagationsQuery))));
 }

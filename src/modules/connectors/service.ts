@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { retryFailed } from '../../outbox/index.ts';
 import type { Actor } from '../events/store.ts';
-import { looksMasked, maskSecret } from '../event-streams/store.ts';
+import { looksMasked, maskSecret } from '../event-streams/secrets.ts';
 import { adapterFor, PUSH_KIND } from './propagation.ts';
 import type { PutConnectorInput } from './schemas.ts';
 import type { ConnectorRow, ConnectorType, PropagationRow } from './store.ts';
