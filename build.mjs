@@ -38,6 +38,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { bundleConsole } from './console/bundle.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -131,6 +132,8 @@ try {
     supported: { 'dynamic-import': false },
     legalComments: 'none',
     logLevel: 'warning',
+    // The console's front end (console/, Preact), bundled first and embedded as a string (src/modules/console/assets.ts).
+    define: { GATEHOUSE_CONSOLE_JS: JSON.stringify(await bundleConsole()) },
   });
 
   step(`pkg: SEA blob and injection into node ${version} (@yao-pkg/pkg sea builder)`);
@@ -145,7 +148,8 @@ try {
       disableExperimentalSEAWarning: true,
       useCodeCache: true,
       useSnapshot: false,
-      assets: { [ADDON_ASSET]: addon },
+      // The bundle again as an asset: read workers run it (src/reads/pool.ts), as a SEA cannot start its own main script.
+      assets: { [ADDON_ASSET]: addon, 'gatehouse.cjs': bundle },
     },
   });
 

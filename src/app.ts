@@ -5,6 +5,7 @@ import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
 import { authorize, enforcePolicy } from './http/policy.ts';
+import { limitWrites } from './http/write-rate.ts';
 import { checkAreas, type Area } from './area.ts';
 import { hideUnseenItems } from './modules/visibility/guard.ts';
 import { clientAddressOf } from './http/client-address.ts';
@@ -39,6 +40,10 @@ import { reviewerStagesArea } from './modules/reviewer-stages/area.ts';
 import { accessReviewsArea } from './modules/access-reviews/area.ts';
 import { requestsArea } from './modules/requests/area.ts';
 import { delegationsArea } from './modules/delegations/area.ts';
+import { webSessionsArea } from './modules/web-sessions/area.ts';
+import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
+import { registerConsoleRoutes } from './modules/console/routes.ts';
+import { consoleOperations } from './modules/console/openapi.ts';
 
 /**
  * Every API area, one line each (src/modules/<area>/area.ts declares the rest): its stores are built
@@ -70,12 +75,14 @@ export const AREAS: readonly Area[] = [
   accessReviewsArea,
   requestsArea,
   delegationsArea,
+  webSessionsArea,
+  uarDecisionsArea,
   outboxArea,
   connectorsArea,
 ];
 
 /** What GET /openapi.json documents: every area's routes, then the routes outside /v1. */
-export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), serviceOperations];
+export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, serviceOperations];
 
 /** Something thrown, as text, even when it has no usable toString (Object.create(null)). */
 function describe(thrown: unknown): string {
@@ -84,6 +91,12 @@ function describe(thrown: unknown): string {
   } catch {
     return Object.prototype.toString.call(thrown);
   }
+}
+
+/** Whether `thrown` is Node telling us the client closed the connection mid-request (a slow upload cut off). */
+function isClientAbort(thrown: unknown): boolean {
+  const code = (thrown as { code?: unknown } | null)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || (thrown instanceof Error && thrown.message === 'aborted');
 }
 
 /**
@@ -100,6 +113,12 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
       req.requestId ??= randomUUID();
       try {
         const known = toAppError(err);
+        if (!known && isClientAbort(err)) {
+          // The client went away mid-request: nobody to answer, and nothing wrong with the service.
+          ctx.log.info('client aborted', { request_id: req.requestId, method: req.method, path: req.path });
+          res.destroy();
+          return;
+        }
         if (!known) {
           // Internal details go to the log under the request id, never to the client.
           ctx.log.error('unhandled error', {
@@ -161,8 +180,12 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
 
   addPlainRoute(app, routes, '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
   registerOpenApiRoutes(app, routes, API_OPERATIONS);
+  // The console's pages, files and sign-in (docs/console.md); its data comes from /v1 below, with its session cookie.
+  registerConsoleRoutes(app, routes, ctx);
 
   app.use(authenticate(ctx));
+  // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.
+  app.use(limitWrites(ctx));
 
   // In front of each route, from its declaration: who may call it (READ_ONLY, organization roles),
   // decided before its body is read; then an item the caller may not see answers every route under it

@@ -192,6 +192,34 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 
+  'login-link': {
+    usage: 'gatehouse login-link --email EMAIL [--db FILE]',
+    summary: 'print a one-time link that signs EMAIL in to the console (for the first admin, or teams without single sign-on)',
+    help: [
+      '  --email EMAIL    the user to sign in (must exist and not be offboarded)',
+      EXISTING_DB_HELP,
+      '',
+      'Prints the URL alone on stdout. It works once, within GATEHOUSE_LOGIN_LINK_MINUTES, and is made from',
+      'GATEHOUSE_PUBLIC_URL (else http://HOST:PORT). Only its hash is stored. Recorded as LOGIN_LINKS_CREATED.',
+    ],
+    options: { ...DB_OPTIONS, email: { type: 'string' } },
+    async run({ flags, env, out }) {
+      if (typeof flags.email !== 'string') throw new UsageError('--email is required');
+      // The link is made from the public URL (else host and port) and lasts the link lifetime.
+      const settings: readonly SettingName[] = [...CONTEXT_SETTINGS, 'publicUrl', 'host', 'port', 'loginLinkMinutes'];
+      const ctx = await openContext(loadConfig(env, flags, settings), { existing: true });
+      try {
+        const [{ AppError }, { createLoginLink }] = await Promise.all([import('./http/errors.ts'), import('./modules/web-sessions/service.ts')]);
+        const user = ctx.stores.users.getByEmail(flags.email);
+        if (!user) throw new AppError('not_found', `no user has the email ${flags.email}; create one with POST /v1/users`);
+        out.stdout(createLoginLink(ctx, user) + '\n');
+        return 0;
+      } finally {
+        ctx.db.close();
+      }
+    },
+  },
+
   'token revoke': {
     usage: 'gatehouse token revoke (--id TOKEN_ID | --label LABEL) [--db FILE]',
     summary: 'delete an API token at once (its next request gets 401)',

@@ -1,5 +1,6 @@
 // Every setting Gatehouse reads, defined once in SETTINGS; loadConfig, `gatehouse help` and the
 // README's configuration table (src/dev/settings-table.ts) are all made from it.
+import { availableParallelism } from 'node:os';
 import { MAX_MINUTES } from './lib/durations.ts';
 import { trustedProxyList } from './http/client-address.ts';
 
@@ -149,7 +150,14 @@ export const SETTINGS = {
     default: 1_000,
     min: 1,
     max: 1_000_000,
-    description: 'open connections beyond this are dropped on accept',
+    description: 'open connections at once; when full, a connection that never sent a request or sits idle is closed to make room, else the newcomer gets 503',
+  }),
+  maxConnectionsPerAddress: integer({
+    env: 'GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS',
+    default: 100,
+    min: 0,
+    max: 1_000_000,
+    description: 'open connections one client address may hold (trusted proxies excepted); more are closed on accept; 0 means no per-address limit',
   }),
   authFailureLimit: integer({
     env: 'GATEHOUSE_AUTH_FAILURE_LIMIT',
@@ -235,6 +243,53 @@ export const SETTINGS = {
     max: 7 * 24 * HOUR_MS,
     description: 'how often, in ms, each app\'s connector is synced (users, items, access, drift; docs/connectors.md); 0 syncs only on demand',
   }),
+  writeRateLimit: integer({
+    env: 'GATEHOUSE_WRITE_RATE_LIMIT',
+    default: 600,
+    min: 0,
+    max: 1_000_000,
+    description: 'writes (POST, PUT, PATCH, DELETE) one user may make per window before they get 429 and `Retry-After`; 0 turns the limit off',
+  }),
+  writeRateWindowMs: integer({
+    env: 'GATEHOUSE_WRITE_RATE_WINDOW_MS',
+    default: 60_000,
+    min: 1000,
+    max: 24 * HOUR_MS,
+    description: 'the write-limit window, in ms',
+  }),
+  readWorkers: integer({
+    env: 'GATEHOUSE_READ_WORKERS',
+    // One core is left to the event loop: on the 2-core machine, one worker (measured: docs/read-workers.md).
+    default: Math.min(4, Math.max(1, availableParallelism() - 1)),
+    defaultText: 'one fewer than the CPU cores, from 1 to 4',
+    example: '7',
+    min: 0,
+    max: 64,
+    description: 'worker threads, each with its own read-only connection, that run heavy reads (node queries, big list pages) off the event loop; 0 runs them on the main thread (docs/read-workers.md)',
+  }),
+  readBudgetRows: integer({
+    env: 'GATEHOUSE_READ_BUDGET_ROWS',
+    default: 500_000,
+    min: 1,
+    max: 1_000_000_000,
+    description: 'rows of work (access-graph rows read) one heavy read may do before it is refused with 400 asking to narrow it',
+  }),
+  readBudgetMs: integer({
+    env: 'GATEHOUSE_READ_BUDGET_MS',
+    default: 5_000,
+    min: 10,
+    max: HOUR_MS,
+    description: 'ms one heavy read may run before it is refused with 400 asking to narrow it',
+  }),
+  maxPageBytes: integer({
+    env: 'GATEHOUSE_MAX_PAGE_BYTES',
+    default: 4 * 1024 * 1024,
+    defaultText: '4194304 (4 MiB)',
+    example: '65536',
+    min: 16 * 1024,
+    max: 256 * 1024 * 1024,
+    description: 'a list page stops before the item that would take its JSON past this size, and answers the rest through its cursor',
+  }),
   requestTimeoutMinutes: integer({
     env: 'GATEHOUSE_REQUEST_TIMEOUT_MINUTES',
     default: 7 * 24 * 60,
@@ -242,6 +297,73 @@ export const SETTINGS = {
     min: 0,
     max: MAX_MINUTES,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
+  }),
+  publicUrl: setting<string | undefined>({
+    env: 'GATEHOUSE_PUBLIC_URL',
+    default: undefined,
+    defaultText: 'unset: `http://HOST:PORT` as configured',
+    description: 'the address people reach Gatehouse at (behind a proxy, the proxy\'s): sign-in links and the OpenID redirect are made from it; `https://` makes the console cookie Secure (docs/console.md)',
+    accepts: 'an absolute http:// or https:// URL with no query',
+    example: 'https://gatehouse.example.com',
+    parse(raw, source) {
+      let url: URL;
+      try {
+        url = new URL(raw);
+      } catch {
+        throw new ConfigError(`${source} must be an absolute URL, got "${raw}"`);
+      }
+      if (!['http:', 'https:'].includes(url.protocol) || url.search !== '' || url.hash !== '') {
+        throw new ConfigError(`${source} must be an http:// or https:// URL without a query or fragment, got "${raw}"`);
+      }
+      return url.origin + url.pathname.replace(/\/+$/, '');
+    },
+  }),
+  webSessionIdleMinutes: integer({
+    env: 'GATEHOUSE_WEB_SESSION_IDLE_MINUTES',
+    default: 60,
+    min: 1,
+    max: 7 * 24 * 60,
+    description: 'a console sign-in session unused for this many minutes ends (the person signs in again)',
+  }),
+  webSessionMaxMinutes: integer({
+    env: 'GATEHOUSE_WEB_SESSION_MAX_MINUTES',
+    default: 12 * 60,
+    defaultText: '720 (12 hours)',
+    min: 1,
+    max: 90 * 24 * 60,
+    description: 'a console sign-in session ends this many minutes after sign-in, however much it is used',
+  }),
+  loginLinkMinutes: integer({
+    env: 'GATEHOUSE_LOGIN_LINK_MINUTES',
+    default: 15,
+    min: 1,
+    max: 24 * 60,
+    description: 'a one-time sign-in link (`gatehouse login-link`) works this many minutes, once',
+  }),
+  oidcIssuer: text({
+    env: 'GATEHOUSE_OIDC_ISSUER',
+    default: undefined,
+    defaultText: 'unset: no single sign-on, only sign-in links',
+    description: 'the OpenID Connect issuer URL of your identity provider (Okta, Google, Entra ID, Keycloak, authentik…); its discovery document is read at the first sign-in',
+  }),
+  oidcClientId: text({
+    env: 'GATEHOUSE_OIDC_CLIENT_ID',
+    default: undefined,
+    defaultText: 'unset',
+    description: 'the client id Gatehouse is registered with at the provider (redirect URI: `<public URL>/console/oidc/callback`)',
+  }),
+  oidcClientSecret: text({
+    env: 'GATEHOUSE_OIDC_CLIENT_SECRET',
+    default: undefined,
+    defaultText: 'unset',
+    description: 'the client secret for that client id',
+  }),
+  oidcCreateUsers: oneOf({
+    env: 'GATEHOUSE_OIDC_CREATE_USERS',
+    values: ['off', 'on'],
+    default: 'off',
+    example: 'on',
+    description: '`on` creates a MEMBER user when someone with a verified email Gatehouse does not know signs in; `off` refuses them',
   }),
   litestreamConfig: text({
     env: 'GATEHOUSE_LITESTREAM_CONFIG',

@@ -5,6 +5,7 @@ import type { Db } from './db/open.ts';
 import { Pager } from './http/paging.ts';
 import type { Clock } from './lib/clock.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
+import { ReadPool } from './reads/pool.ts';
 import type { Logger } from './lib/log.ts';
 
 /**
@@ -41,14 +42,22 @@ export interface AppContext {
   stores: Stores;
   /** Background jobs (src/jobs.ts) register their stop function here; shutdown stops them before closing db. */
   jobs: BackgroundJobs;
+  /** Heavy reads run here, on read workers (src/reads/pool.ts); the server stops it on close. */
+  reads: ReadPool;
 }
 
-/** Builds the context over a migrated database, with the stores of `areas` (AREAS in src/app.ts). */
-export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger }, areas: readonly StoreDeclarations[]): AppContext {
-  return {
+/**
+ * Builds the context over a migrated database, with the stores of `areas` (AREAS in src/app.ts). A read
+ * worker's connection is read-only: it passes the cursor secret it was given instead of reading (and
+ * possibly making) it.
+ */
+export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger }, areas: readonly StoreDeclarations[], secret?: string): AppContext {
+  const ctx = {
     ...parts,
-    pager: new Pager(cursorSecret(parts.db)),
+    pager: new Pager(secret ?? cursorSecret(parts.db), parts.config.maxPageBytes),
     stores: createStores(parts.db, parts.clock, areas),
     jobs: new BackgroundJobs(),
-  };
+  } as AppContext;
+  ctx.reads = new ReadPool(ctx);
+  return ctx;
 }

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.ts';
+import { ConnectionTable } from './http/connections.ts';
 import type { AppContext } from './context.ts';
 
 export interface ClosedServer {
@@ -70,6 +71,40 @@ function isOriginForm(req: IncomingMessage): boolean {
   return req.url !== undefined && req.url.startsWith('/');
 }
 
+/**
+ * Node parses a request's head before any handler runs, and answers what it cannot parse itself with a
+ * bare status line; these answer in the one error shape instead. Past MAX_HEADER_BYTES: 431.
+ */
+function answerClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket, log: AppContext['log']): void {
+  if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers_too_large', `the request line and headers must fit in ${MAX_HEADER_BYTES} bytes`]
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request_timeout', 'the request was not sent in time']
+    : [400, 'validation_failed', 'the request is not well-formed HTTP/1.1'];
+  const requestId = randomUUID();
+  const body = JSON.stringify({ code, message, details: [], request_id: requestId });
+  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  // Keep reading (and discarding) what the client still sends, for a moment: closing with unread input
+  // makes the kernel send a reset, which can destroy the answer before the client reads it.
+  socket.on('data', () => {}).resume();
+  setTimeout(() => socket.destroy(), 1000).unref();
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+    + `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+  );
+  // A client's malformed bytes are its mistake: a line at info level, never an error with a stack.
+  log.info('client error', { status, error: err.code ?? err.message, request_id: requestId });
+}
+
+/**
+ * Request line plus headers Gatehouse reads, in bytes: the documented filters of up to 1,000 ids in the
+ * query string (~47 bytes each) must fit, with room for headers (Node's default is 16 KiB).
+ */
+export const MAX_HEADER_BYTES = 96 * 1024;
+
 /** How often keep-alive connections that have gone idle are closed while shutting down. */
 const IDLE_SWEEP_MS = 25;
 
@@ -90,31 +125,36 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       // Node enforces the two deadlines above only when it sweeps its connections (every 30 s by
       // default), so a short deadline would be a long one; sweep often enough to keep them honest.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 2))),
+      maxHeaderSize: MAX_HEADER_BYTES,
+      // Checked below, so the answer is in the one error shape (Node's own is a bare 400).
+      requireHostHeader: false,
     },
     (req, res) => {
       if (overCapacity.has(req.socket)) refuseOverCapacity(req, res);
       else if (!isOriginForm(req)) refuseAndClose(req, res, 400, 'validation_failed', 'the request target must be a path starting with /');
+      else if (req.headers.host === undefined && req.httpVersionMinor === 1) refuseAndClose(req, res, 400, 'validation_failed', 'an HTTP/1.1 request must carry a Host header');
       else handler(req, res);
     },
   );
-  // Connections past maxConnections are not dropped at accept (the client would see a reset): each
-  // gets one answer, 503 with Retry-After, and is then closed. Only past twice the limit (a flood, not
-  // a burst) are connections destroyed at accept, to keep file descriptors bounded.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => answerClientError(err, socket, ctx.log));
+  // Each address gets a fair share of the connection table (trusted proxies excepted); when the table
+  // is full, a connection that never sent a request, or sits idle, is closed to make room (src/http/connections.ts).
+  // Connections still over the limit are not dropped at accept (the client would see a reset): each gets
+  // one answer, 503 with Retry-After, and is then closed. Only past twice the limit (a flood, not a burst)
+  // are connections destroyed at accept, to keep file descriptors bounded.
   const overCapacity = new WeakSet<Socket>();
-  let open = 0;
+  const connections = new ConnectionTable(config.maxConnections, config.maxConnectionsPerAddress, config.trustedProxies);
   server.on('connection', (socket: Socket) => {
-    open += 1;
-    socket.once('close', () => {
-      open -= 1;
-    });
-    if (open > 2 * config.maxConnections) socket.destroy();
-    else if (open > config.maxConnections) overCapacity.add(socket);
+    const admission = connections.admit(socket);
+    if (admission === 'drop') socket.destroy();
+    else if (admission === 'over-capacity') overCapacity.add(socket);
   });
 
   let inFlight = 0;
   let closing = false;
-  server.on('request', (_req, res) => {
+  server.on('request', (req, res) => {
     inFlight += 1;
+    res.once('close', connections.requestStarted(req.socket));
     // During shutdown, tell keep-alive clients not to send another request on this connection.
     if (closing) res.shouldKeepAlive = false;
     res.once('close', () => {
@@ -137,7 +177,8 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       server.close(() => {
         clearInterval(sweep);
         clearTimeout(deadline);
-        done({ abandoned });
+        // No request is left to need a read worker; each closes its read-only connection.
+        void ctx.reads.stop().finally(() => done({ abandoned }));
       });
       server.closeIdleConnections();
     });

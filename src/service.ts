@@ -55,6 +55,8 @@ export async function serve(config: Config): Promise<number> {
       );
     }
     startJobs(ctx);
+    // Load the read workers now, so the first heavy read does not wait for them.
+    ctx.reads.warm();
   } catch (err) {
     running?.server.close();
     db.close();

@@ -11,8 +11,9 @@ import m0009 from '../../sql/0009_templates_and_visibility.sql';
 import m0010 from '../../sql/0010_event_streams.sql';
 import m0011 from '../../sql/0011_access_reviews.sql';
 import m0012 from '../../sql/0012_request_readers.sql';
-import m0013 from '../../sql/0013_outbox.sql';
-import m0014 from '../../sql/0014_connectors.sql';
+import m0013 from '../../sql/0013_console.sql';
+import m0014 from '../../sql/0014_outbox.sql';
+import m0015 from '../../sql/0015_connectors.sql';
 import { hashUnchainedEvents } from '../modules/audit/store.ts';
 import type { Db } from './open.ts';
 
@@ -37,6 +38,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 10, name: '0010_event_streams', sql: m0010 },
   { version: 11, name: '0011_access_reviews', sql: m0011 },
   { version: 12, name: '0012_request_readers', sql: m0012 },
-  { version: 13, name: '0013_outbox', sql: m0013 },
-  { version: 14, name: '0014_connectors', sql: m0014 },
+  { version: 13, name: '0013_console', sql: m0013 },
+  { version: 14, name: '0014_outbox', sql: m0014 },
+  { version: 15, name: '0015_connectors', sql: m0015 },
 ];

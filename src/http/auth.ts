@@ -5,6 +5,7 @@ import { AppError } from './errors.ts';
 import { createFailureThrottle } from './throttle.ts';
 import type { GatehouseRequest } from './types.ts';
 import { isOffboarded } from '../modules/access/service.ts';
+import { consoleCaller } from '../modules/web-sessions/cookie.ts';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
 /** last_used_at is written at most this often per token, so reads stay reads. */
@@ -18,7 +19,8 @@ function unauthenticated(message: string): AppError {
 const API_PATH = /^\/v1(\/|$)/i;
 
 /**
- * Resolves the caller from `Authorization: Bearer <token>` and attaches it to the request.
+ * Resolves the caller from `Authorization: Bearer <token>` (or, without one, from the console's
+ * sign-in session cookie: web-sessions/cookie.ts) and attaches it to the request.
  * Throws unauthenticated for a missing, malformed, unknown, expired or revoked token, and for the
  * token of an offboarded user (SUSPENDED, DEPROVISIONED or DELETED). A client address that presented
  * too many bad tokens (config.authFailureLimit per authFailureWindowMs) gets too_many_requests.
@@ -48,7 +50,15 @@ export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
     }
 
     const header = req.headers.authorization;
-    if (!header) throw unauthenticated('an Authorization: Bearer <token> header is required');
+    if (!header) {
+      // The console calls the same routes with its sign-in session cookie instead (docs/console.md).
+      const person = consoleCaller(ctx, req);
+      if (person) {
+        req.caller = person;
+        return next();
+      }
+      throw unauthenticated('an Authorization: Bearer <token> header is required');
+    }
     const secret = BEARER.exec(header)?.[1];
     if (!secret) throw rejected(address, now.getTime(), 'the Authorization header must be "Bearer <token>"');
 

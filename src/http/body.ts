@@ -1,7 +1,7 @@
 // Reads a JSON request body: size cap, content type and charset, encoding, UTF-8, malformed JSON —
 // each with its own error code.
 import type { IncomingMessage } from 'node:http';
-import { AppError } from './errors.ts';
+import { AppError, invalidField } from './errors.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)"?/i;
@@ -49,11 +49,37 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   } catch {
     throw new AppError('invalid_json', 'the request body is not valid UTF-8');
   }
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     throw new AppError('invalid_json', 'the request body is not valid JSON');
   }
+  const bad = illFormedPath(value, '');
+  if (bad !== null) throw invalidField(bad || 'body', 'must not contain a lone surrogate (a \\ud800-\\udfff escape without its pair): it is no Unicode text');
+  return value;
+}
+
+/**
+ * The dotted path of the first string (or key) in `value` holding a lone surrogate, '' for the root,
+ * or null when all text is well-formed. JSON's `\ud800` escape parses into one; stored, it breaks
+ * uniqueness and lookups (SQLite and UTF-8 cannot keep it), so it is refused like any invalid field.
+ */
+/** A surrogate half not paired with its other half. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+
+function illFormedPath(value: unknown, path: string): string | null {
+  if (typeof value === 'string') return wellFormed(value) ? null : path;
+  if (value === null || typeof value !== 'object') return null;
+  const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
+  for (const [key, item] of entries) {
+    const at = path === '' ? key : `${path}.${key}`;
+    if (!wellFormed(key)) return at;
+    const found = illFormedPath(item, at);
+    if (found !== null) return found;
+  }
+  return null;
 }
 
 /**

@@ -8,10 +8,13 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  // Answered by the server before any route (src/server.ts): the request's head came too slowly, or too big.
+  request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
+  headers_too_large: 431,
   internal: 500,
   unavailable: 503,
 } as const;

@@ -12,7 +12,14 @@ export interface Page<T> {
 export class Pager {
   readonly #codec: CursorCodec;
 
-  constructor(secret: string) {
+  /**
+   * `secret` signs cursors (read workers get it to sign theirs); `maxBytes` bounds a page's JSON: a
+   * page stops before the row that would take it past (a shorter page with `next`), one row at least.
+   */
+  constructor(
+    readonly secret: string,
+    readonly maxBytes = Number.MAX_SAFE_INTEGER,
+  ) {
     this.#codec = createCursorCodec(secret);
   }
 
@@ -51,11 +58,23 @@ export class Pager {
    * `keyOf` gives the key of the last row served, and `toItem` maps a row to its API shape.
    */
   page<R, T>(list: string, query: PageQuery, rows: R[], keyOf: (row: R) => CursorKey, toItem: (row: R) => T): Page<T> {
-    const more = rows.length > query.page_size;
+    let more = rows.length > query.page_size;
     const served = more ? rows.slice(0, query.page_size) : rows;
+    const results: T[] = [];
+    let bytes = 0;
+    for (const row of served) {
+      const item = toItem(row);
+      // Measured as sent (UTF-16 length bounds UTF-8 bytes within 3x; close enough for a memory bound).
+      bytes += JSON.stringify(item).length + 1;
+      if (bytes > this.maxBytes && results.length > 0) {
+        more = true;
+        break;
+      }
+      results.push(item);
+    }
     return {
-      results: served.map(toItem),
-      next: more ? this.#codec.encode(list, keyOf(served.at(-1)!)) : null,
+      results,
+      next: more ? this.#codec.encode(list, keyOf(served[results.length - 1]!)) : null,
       previous: query.cursor ?? null,
     };
   }

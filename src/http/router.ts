@@ -11,6 +11,7 @@ import { parse } from './parse.ts';
 import type { RouteDeclaration, RouteGroup } from './route.ts';
 import { splitKey, type HttpMethod, type OperationKey } from '../openapi/operations.ts';
 import type { Caller, GatehouseRequest } from './types.ts';
+import { JsonText } from './json-text.ts';
 
 export interface Reply {
   status: number;
@@ -38,7 +39,7 @@ export interface ApiRequest {
 export type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = body === undefined ? '' : JSON.stringify(body);
+  const text = body === undefined ? '' : body instanceof JsonText ? body.text : JSON.stringify(body);
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',

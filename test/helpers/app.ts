@@ -61,7 +61,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // A keep-alive timeout far beyond any pause between a test's requests: with the default 5 s, a test
   // pausing about that long under load (first load of the reference schemas) can reuse a socket at the
   // instant the server closes it, and fetch fails with "other side closed".
-  const config = loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS: '120000', ...options.env }, { db: dbFile, host: '127.0.0.1', port: '0' });
+  // Fixtures write fast and the clock stands still: the write limit is off unless a test sets it.
+  const config = loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS: '120000', GATEHOUSE_WRITE_RATE_LIMIT: '0', ...options.env }, { db: dbFile, host: '127.0.0.1', port: '0' });
   const db = openDatabase(dbFile);
   migrate(db, clock.now());
   const logs: LogLine[] = [];

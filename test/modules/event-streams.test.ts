@@ -538,6 +538,14 @@ describe('event streams: delivery', () => {
       const byName = await createStream(app, { webhook_url: `http://localhost:${port}/denied` });
       await tick(app.ctx, app.clock.now());
       assert.match((await streamById(app, byName.event_stream_id)).delivery.last_error, /^receiver address (127\.0\.0\.1|::1) is not public/);
+      await app.api.delete(`/event-streams/${byName.event_stream_id}`);
+      // Loopback written as IPv6 forms that embed it (SIIT and IPv4-compatible reach it on Linux).
+      for (const host of ['[::ffff:0:7f00:1]', '[::127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]']) {
+        const embedded = await createStream(app, { webhook_url: `http://${host}:${port}/denied` });
+        await tick(app.ctx, app.clock.now());
+        assert.match((await streamById(app, embedded.event_stream_id)).delivery.last_error, /is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny$/, host);
+        await app.api.delete(`/event-streams/${embedded.event_stream_id}`);
+      }
       assert.equal(receiver.deliveries.length, 0);
     } finally {
       await app.close();
@@ -545,10 +553,12 @@ describe('event streams: delivery', () => {
   });
 
   it('judges addresses public or not as documented', () => {
-    for (const address of ['127.0.0.1', '::1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1']) {
+    for (const address of ['127.0.0.1', '::1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', 'fd00::1', 'fe80::1', '::ffff:10.0.0.1',
+      // IPv4 inside IPv6 (compatible, SIIT, NAT64, 6to4, Teredo) and documentation ranges (issue 21 §4).
+      '::127.0.0.1', '::ffff:0:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::1', '2001::1', '192.0.2.1', '198.51.100.7', '203.0.113.9', '2001:db8::1']) {
       assert.equal(isNonPublicAddress(address), true, address);
     }
-    for (const address of ['8.8.8.8', '172.15.0.1', '93.184.216.34', '2001:4860:4860::8888', 'receiver.example.com']) {
+    for (const address of ['8.8.8.8', '172.15.0.1', '93.184.216.34', '2001:4860:4860::8888', '::ffff:8.8.8.8', 'receiver.example.com']) {
       assert.equal(isNonPublicAddress(address), false, address);
     }
   });

@@ -24,7 +24,9 @@ import { countEvents } from '../helpers/events.ts';
  * - `admin`:  FULL_ACCESS tokens of organization admins only.
  * A new route fails the walk until it has a line here.
  */
-type Access = 'public' | 'read' | 'admin-read' | 'member' | 'admin';
+// 'sign-in': the console's own sign-in routes outside /v1, which answer by their session cookie or link,
+// not by a token (test/console/sign-in.test.ts and oidc.test.ts walk them).
+type Access = 'public' | 'sign-in' | 'read' | 'admin-read' | 'member' | 'admin';
 
 const EXPECTED: Record<string, Access> = {
   'GET /healthz': 'public',
@@ -32,6 +34,24 @@ const EXPECTED: Record<string, Access> = {
   'GET /docs': 'public',
   'GET /docs/viewer.js': 'public',
   'GET /docs/viewer.css': 'public',
+  'GET /console': 'public',
+  'GET /console/requests/new': 'public',
+  'GET /console/requests/{id}': 'public',
+  'GET /console/access': 'public',
+  'GET /console/resources/{id}': 'public',
+  'GET /console/groups/{id}': 'public',
+  'GET /console/users/{id}': 'public',
+  'GET /console/events': 'public',
+  'GET /console/reviews': 'public',
+  'GET /console/reviews/{id}': 'public',
+  'GET /console/account': 'public',
+  'GET /console/assets/console.js': 'public',
+  'GET /console/assets/console.css': 'public',
+  'GET /console/session': 'sign-in',
+  'GET /console/sign-in/{secret}': 'sign-in',
+  'GET /console/oidc/start': 'sign-in',
+  'GET /console/oidc/callback': 'sign-in',
+  'POST /console/sign-out': 'sign-in',
 
   'POST /v1/users': 'admin',
   'GET /v1/users': 'read',
@@ -193,6 +213,11 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/uars': 'admin-read',
   'GET /v1/uar/{uar_id}': 'admin-read',
   'GET /v1/uar/{uar_id}/snapshot': 'admin-read',
+  'GET /v1/uar/{uar_id}/items': 'admin-read',
+  'POST /v1/uar/{uar_id}/decisions': 'admin',
+  'PUT /v1/uar/{uar_id}/policy': 'admin',
+  'GET /v1/web-sessions': 'read',
+  'DELETE /v1/web-sessions/{web_session_id}': 'member',
 
   'POST /v1/requests': 'member',
   'GET /v1/requests': 'read',
@@ -264,6 +289,7 @@ describe('organization roles', () => {
         const access = EXPECTED[route];
         if (access === undefined) continue;
         const [method, path] = route.split(' ') as [string, string];
+        if (access === 'sign-in') continue;
         if (access === 'public') {
           const res = await fetch(root + path);
           if (res.status !== 200) problems.push(`${route} without a token → ${res.status}, expected 200`);
@@ -300,7 +326,7 @@ describe('organization roles', () => {
       for (const [route, access] of Object.entries(EXPECTED)) {
         const [method, path] = route.split(' ') as [string, string];
         const role = doc.paths[path]?.[method.toLowerCase()]?.['x-gatehouse-role'];
-        const expected = access === 'public' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
+        const expected = access === 'public' || access === 'sign-in' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
         if (role !== expected) problems.push(`${route}: x-gatehouse-role ${role}, expected ${expected}`);
       }
       assert.deepEqual(problems, []);

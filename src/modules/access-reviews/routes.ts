@@ -9,7 +9,7 @@ import { createUar, snapshotPage } from './service.ts';
 export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): void {
   const { accessReviews } = ctx.stores;
 
-  router.on('POST /v1/uar', async (req) => ok(createUar(ctx, req.caller, await req.body(CreateUarBody))));
+  router.on('POST /v1/uar', async (req) => ok(await createUar(ctx, req.caller, await req.body(CreateUarBody))));
 
   router.on('GET /v1/uars', (req) => {
     const query = req.query(ListUarsQuery);

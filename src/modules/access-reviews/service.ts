@@ -8,7 +8,8 @@ import { NEVER } from '../access/edges.ts';
 import { everyHolder, type HoldingRow } from '../access/holdings-store.ts';
 import type { Actor } from '../events/store.ts';
 import type { CreateUarInput, UarScopeInput } from './schemas.ts';
-import type { ScopedItem } from './store.ts';
+import type { ScopedItem, SnapshotEntry } from './store.ts';
+import type { WorkBudget } from '../../reads/budget.ts';
 
 /** Throws not_found naming `uar_scope.<field>.N` for an id (or tag filter) in the scope that names nothing. */
 function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined): void {
@@ -56,8 +57,15 @@ function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeI
   for (const [at, row] of found) yield [items[at]!, row];
 }
 
-/** Writes the snapshot rows of review `uarId`; answers how many items the scope selected and how many rows were written. */
-function takeSnapshot(ctx: AppContext, uarId: string, scope: UarScopeInput | undefined, now: Date) {
+/** The most rows one review's snapshot may hold; a wider scope is refused (400 naming uar_scope) as too broad to review. */
+export const MAX_SNAPSHOT_ROWS = 50_000;
+
+/**
+ * Reads the snapshot of the access in `scope` at `now`, without writing: the slow part of starting a
+ * review (every holder of every item in scope, through the access graph), so it runs on a read worker
+ * (src/reads/tasks.ts). Throws validation_failed naming `uar_scope` past MAX_SNAPSHOT_ROWS or the budget.
+ */
+export function readSnapshot(ctx: AppContext, scope: UarScopeInput | undefined, now: Date, budget: WorkBudget): { items: number; rows: SnapshotEntry[] } {
   const { access, accessReviews } = ctx.stores;
   const people = new Map<string, { name: string; detail: string }>();
   const person = (id: string) => {
@@ -66,10 +74,15 @@ function takeSnapshot(ctx: AppContext, uarId: string, scope: UarScopeInput | und
     return found;
   };
   const items = accessReviews.itemsInScope(scope);
-  let rows = 0;
+  budget.spend(items.length, 'uar_scope');
+  const rows: SnapshotEntry[] = [];
   for (const [item, row] of holdingsInScope(ctx, items, scope, now)) {
+    if (rows.length >= MAX_SNAPSHOT_ROWS) {
+      throw invalidField('uar_scope', `selects more than ${MAX_SNAPSHOT_ROWS} holdings, more than one review can hold; narrow it`);
+    }
+    if (rows.length % 1000 === 0) budget.spend(1000, 'uar_scope');
     const user = person(row.user_id);
-    accessReviews.addSnapshotRow(uarId, {
+    rows.push({
       item_type: item.item_type, item_id: item.item_id, item_name: item.name,
       user_id: row.user_id, user_full_name: user.name, user_email: user.detail,
       access_level_remote_id: row.level, access_level_name: row.level_name,
@@ -77,26 +90,27 @@ function takeSnapshot(ctx: AppContext, uarId: string, scope: UarScopeInput | und
       has_direct_access: row.direct === 1, num_access_paths: row.paths,
       access_path_group_ids: row.vias === null ? [] : row.vias.split(',').sort(),
     });
-    rows++;
   }
   return { items: items.length, rows };
 }
 
 /**
- * Starts a review: stores it with the snapshot of the access in its scope at this instant, and
- * records UARS_CREATED, all in one immediate transaction (so the snapshot is one consistent reading).
- * Throws validation_failed for a deadline not in the future; not_found naming `uar_scope.<field>.N`.
+ * Starts a review: reads the snapshot of the access in its scope at this instant on a read worker
+ * (one read transaction, so one consistent reading, while the event loop serves others), then stores
+ * the review, its snapshot rows and UARS_CREATED in one immediate transaction.
+ * Throws validation_failed for a deadline not in the future or a scope too broad; not_found naming `uar_scope.<field>.N`.
  */
-export function createUar(ctx: AppContext, actor: Actor, input: CreateUarInput) {
+export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarInput) {
   const { accessReviews, events } = ctx.stores;
+  const now = ctx.clock.now();
+  if (input.deadline.getTime() <= now.getTime()) throw invalidField('deadline', 'must be in the future');
+  checkScopeReferences(ctx, input.uar_scope);
+  const taken = await ctx.reads.run('uar.snapshot', { scope: input.uar_scope }, actor.userId, now);
   return ctx.db.transaction(() => {
-    const now = ctx.clock.now();
-    if (input.deadline.getTime() <= now.getTime()) throw invalidField('deadline', 'must be in the future');
-    checkScopeReferences(ctx, input.uar_scope);
     const id = accessReviews.create({ ...input, created_by_user_id: actor.userId }, now);
-    const taken = takeSnapshot(ctx, id, input.uar_scope, now);
+    for (const row of taken.rows) accessReviews.addSnapshotRow(id, row);
     events.record(actor, 'UARS_CREATED', [
-      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows },
+      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows.length },
     ]);
     return accessReviews.get(id)!;
   }).immediate();

@@ -1,17 +1,19 @@
-// Which receiver addresses GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny refuses: loopback, private,
-// link-local (cloud metadata services live there), shared and other non-public ranges. Pure.
-import { BlockList, isIP } from 'node:net';
+// Which receiver addresses GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny refuses: everything outside the
+// public unicast internet, as ipaddr.js classifies it (loopback, private, link-local — where cloud
+// metadata services live —, shared, documentation, benchmarking, multicast, reserved...), and every IPv6
+// form that carries an IPv4 address to a gateway (NAT64, 6to4, Teredo, SIIT). Pure.
+import ipaddr from 'ipaddr.js';
 
-const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 3],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::', 127], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
 
-/** True for an IP address outside the public internet (IPv4-mapped IPv6 judged as its IPv4). */
+/** True for an IP address outside the public internet; false for text that is no IP address. */
 export function isNonPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  return NOT_PUBLIC.check(address, family === 6 ? 'ipv6' : 'ipv4');
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  // ::a.b.c.d (IPv4-compatible, deprecated; the URL parser writes ::127.0.0.1 as ::7f00:1): ipaddr.js calls it unicast.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(IPV4_COMPATIBLE)) return true;
+  // ::ffff:a.b.c.d and ::a.b.c.d reach the IPv4 address itself: judge that.
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).range() === 'ipv4Mapped') parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  // Only plain public unicast passes; an embedded IPv4 behind a translator may be anything, so it is refused.
+  return parsed.range() !== 'unicast';
 }

@@ -16,6 +16,9 @@ export const EVENT_TYPE_GROUPS = {
     API_TOKENS_DELETED: 'an API token is revoked',
     SESSIONS_CREATED: 'a session opens',
     SESSIONS_ENDED: 'a session is ended',
+    WEB_SESSIONS_CREATED: 'someone signs in to the console (a sign-in link or single sign-on)',
+    WEB_SESSIONS_ENDED: 'a console sign-in session is ended: signed out, revoked, or found offboarded or demoted',
+    LOGIN_LINKS_CREATED: 'a one-time sign-in link is made (`gatehouse login-link`)',
   },
   'Owners': {
     OWNERS_CREATED: 'an owner is created',
@@ -85,6 +88,9 @@ export const EVENT_TYPE_GROUPS = {
     DELEGATIONS_CREATED: 'a reviewer delegates their reviews to another user for a time',
     DELEGATIONS_DELETED: 'a delegation is removed',
     UARS_CREATED: 'a user access review starts, with its snapshot of the access in scope',
+    UARS_UPDATED: 'a review\'s policy for unanswered items is chosen (`PUT /v1/uar/{uar_id}/policy`)',
+    UAR_REVIEWS_DECIDED: 'a reviewer keeps, revokes or puts off items of a review (a sub-event per item; a revoke also records its …_REMOVED event)',
+    UARS_CLOSED: 'a review\'s deadline passes: unanswered items are kept or revoked as its policy says',
   },
   'Integrations': {
     GROUP_BINDINGS_CREATED: 'a group binding is created',

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { ReachRow } from '../access/holdings-store.ts';
 import type { Viewer } from '../visibility/store.ts';
+import type { WorkBudget } from '../../reads/budget.ts';
 import { NODE_ORDER } from './store.ts';
 import type { EntityFilters, EntityType } from './schemas.ts';
 
@@ -35,10 +36,11 @@ function nodePart(filter: EntityFilters): EntityFilters {
 }
 
 /** Every node (of `kinds`) matching `filter` that `viewer` sees, at most MAX_ACCESS_FILTER_NODES; throws validation_failed naming `path` beyond. */
-function matching(ctx: AppContext, filter: EntityFilters, kinds: readonly EntityType[], path: string, viewer: Viewer | null): { kind: EntityType; id: string }[] {
+function matching(ctx: AppContext, filter: EntityFilters, kinds: readonly EntityType[], path: string, viewer: Viewer | null, budget: WorkBudget): { kind: EntityType; id: string }[] {
   const found: { kind: EntityType; id: string }[] = [];
   for (const kind of kinds) {
     const rows = ctx.stores.queries.nodes(kind, filter, 0, MAX_ACCESS_FILTER_NODES + 1 - found.length, undefined, viewer);
+    budget.spend(rows.length, path);
     for (const row of rows) found.push({ kind, id: row.id });
     if (found.length > MAX_ACCESS_FILTER_NODES) {
       throw invalidField(path, `matches more than ${MAX_ACCESS_FILTER_NODES} users, groups and resources; narrow it`);
@@ -55,31 +57,40 @@ const KIND_OF = { group: 'GROUP', resource: 'RESOURCE' } as const;
  * hold it through them, non-human identities (resources) holding it — at a level passing the role
  * filters, when given.
  */
-function haveAccessTo(ctx: AppContext, filter: EntityFilters, now: Date, viewer: Viewer | null): Required<AccessConstraint> {
+function haveAccessTo(ctx: AppContext, filter: EntityFilters, now: Date, viewer: Viewer | null, budget: WorkBudget): Required<AccessConstraint> {
   const out = emptyConstraint();
   const { holdings } = ctx.stores;
-  for (const target of matching(ctx, nodePart(filter), ['GROUP', 'RESOURCE'], 'query.accessFilters.hasAccessTo', viewer)) {
+  const path = 'query.accessFilters.hasAccessTo';
+  for (const target of matching(ctx, nodePart(filter), ['GROUP', 'RESOURCE'], path, viewer, budget)) {
     const type = target.kind === 'GROUP' ? 'group' : 'resource';
-    for (const row of holdings.holdersOf(type, target.id, now, '', Number.MAX_SAFE_INTEGER)) {
-      if (levelMatches(filter, row)) out.USER.add(row.user_id);
-    }
-    for (const row of holdings.groupsHolding(type, target.id, now)) if (levelMatches(filter, row)) out.GROUP.add(row.principal_id);
-    if (type === 'resource') {
-      for (const row of holdings.identitiesHolding(target.id, now)) if (levelMatches(filter, row)) out.RESOURCE.add(row.principal_id);
-    }
+    const holders = holdings.holdersOf(type, target.id, now, '', Number.MAX_SAFE_INTEGER);
+    const groups = holdings.groupsHolding(type, target.id, now);
+    const identities = type === 'resource' ? holdings.identitiesHolding(target.id, now) : [];
+    // One row of work per target besides what it returns: a graph walk that finds nothing still costs.
+    budget.spend(1 + holders.length + groups.length + identities.length, path);
+    for (const row of holders) if (levelMatches(filter, row)) out.USER.add(row.user_id);
+    for (const row of groups) if (levelMatches(filter, row)) out.GROUP.add(row.principal_id);
+    for (const row of identities) if (levelMatches(filter, row)) out.RESOURCE.add(row.principal_id);
   }
   return out;
 }
 
 /** Nodes at least one node matching `filter` has access to: what users hold, what groups lead to, what identities hold. */
-function accessibleBy(ctx: AppContext, filter: EntityFilters, now: Date, viewer: Viewer | null): Required<AccessConstraint> {
+function accessibleBy(ctx: AppContext, filter: EntityFilters, now: Date, viewer: Viewer | null, budget: WorkBudget): Required<AccessConstraint> {
   const out = emptyConstraint();
   const { holdings } = ctx.stores;
-  const add = (rows: ReachRow[]) => rows.forEach((row) => out[KIND_OF[row.type]].add(row.item_id));
-  for (const source of matching(ctx, filter, NODE_ORDER, 'query.accessFilters.isAccessibleBy', viewer)) {
+  const path = 'query.accessFilters.isAccessibleBy';
+  const add = (rows: ReachRow[]) => {
+    budget.spend(1 + rows.length, path);
+    rows.forEach((row) => out[KIND_OF[row.type]].add(row.item_id));
+  };
+  for (const source of matching(ctx, filter, NODE_ORDER, path, viewer, budget)) {
     if (source.kind === 'USER') {
-      for (const row of holdings.groupsOfUser(source.id, now)) out.GROUP.add(row.item_id);
-      for (const row of holdings.resourcesOfUser(source.id, now)) out.RESOURCE.add(row.item_id);
+      const groups = holdings.groupsOfUser(source.id, now);
+      const resources = holdings.resourcesOfUser(source.id, now);
+      budget.spend(1 + groups.length + resources.length, path);
+      for (const row of groups) out.GROUP.add(row.item_id);
+      for (const row of resources) out.RESOURCE.add(row.item_id);
     } else if (source.kind === 'GROUP') {
       add(holdings.reachOfGroup(source.id, now));
     } else {
@@ -95,10 +106,11 @@ export function accessConstraint(
   access: { isAccessibleBy?: EntityFilters | undefined; hasAccessTo?: EntityFilters | undefined } | undefined,
   now: Date,
   viewer: Viewer | null,
+  budget: WorkBudget,
 ): AccessConstraint {
   const parts = [
-    access?.hasAccessTo && haveAccessTo(ctx, access.hasAccessTo, now, viewer),
-    access?.isAccessibleBy && accessibleBy(ctx, access.isAccessibleBy, now, viewer),
+    access?.hasAccessTo && haveAccessTo(ctx, access.hasAccessTo, now, viewer, budget),
+    access?.isAccessibleBy && accessibleBy(ctx, access.isAccessibleBy, now, viewer, budget),
   ].filter((part) => part !== undefined);
   if (parts.length === 0) return {};
   const [first, second] = parts as [Required<AccessConstraint>, Required<AccessConstraint>?];

@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../http/errors.ts';
 import { accessConstraint } from './access-filters.ts';
 import type { Viewer } from '../visibility/store.ts';
+import { WorkBudget } from '../../reads/budget.ts';
 import { NODE_ORDER } from './store.ts';
 import type { EntityFilters, EntityType, RunQueryInput } from './schemas.ts';
 
@@ -48,9 +49,9 @@ const CURSOR_LIST = 'queries';
  * (read through the access graph at `now`) that `viewer` sees (null: an admin, who sees all), each kind in creation order, `first` at a time from the
  * cursor `after`. Throws validation_failed naming the field for a filter Gatehouse cannot answer
  * (role filters outside the top of hasAccessTo, tag connections), a tree that is too deep or large,
- * an access filter matching too many nodes, or a cursor it did not issue.
+ * an access filter matching too many nodes or needing more work than `budget` allows, or a cursor it did not issue.
  */
-export function runNodeQuery(ctx: AppContext, input: RunQueryInput, now: Date, viewer: Viewer | null): QueryResults {
+export function runNodeQuery(ctx: AppContext, input: RunQueryInput, now: Date, viewer: Viewer | null, budget: WorkBudget = WorkBudget.unlimited()): QueryResults {
   const filter = input.query.nodeFilters ?? {};
   checkFilters(filter, 'query.nodeFilters');
   const access = input.query.accessFilters;
@@ -58,7 +59,7 @@ export function runNodeQuery(ctx: AppContext, input: RunQueryInput, now: Date, v
     const given = access?.[key];
     if (given !== undefined) checkFilters(given, `query.accessFilters.${key}`);
   }
-  const allowed = accessConstraint(ctx, access, now, viewer);
+  const allowed = accessConstraint(ctx, access, now, viewer, budget);
 
   let start = 0;
   let afterSeq = 0;

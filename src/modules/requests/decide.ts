@@ -190,10 +190,13 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
     const now = ctx.clock.now();
     const row = pendingRequest(ctx, caller, id, now);
     refuseOwnRequest(ctx, row, caller, now);
-    if (comment !== undefined && comment.trim() !== '') requests.addComment(id, caller.userId, comment, now);
+    const commented = comment !== undefined && comment.trim() !== '';
+    if (commented) requests.addComment(id, caller.userId, comment, now);
+    // The decider's words go into the chained trail with the decision (docs/audit-log.md).
+    const words: Record<string, string> = commented ? { comment } : {};
     if (level === 'ADMIN') {
       if (caller.role !== 'ADMIN') throw forbidden('only an administrator may approve at level ADMIN');
-      completeApproval(ctx, caller, row, now, { level: 'ADMIN' });
+      completeApproval(ctx, caller, row, now, { level: 'ADMIN', ...words });
       return 'APPROVED';
     }
     const { items, mine, open } = callerRows(ctx, row, caller, now);
@@ -212,7 +215,7 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
       }
     }
     const delegations = [...new Set(open.map(({ acting }) => acting.delegation?.id).filter((d): d is string => d !== undefined))];
-    const extra = { level: 'REGULAR', ...(delegations.length > 0 && { delegation_id: delegations.join(',') }) };
+    const extra = { level: 'REGULAR', ...(delegations.length > 0 && { delegation_id: delegations.join(',') }), ...words };
     if (items.every((item) => item.current_stage > item.stage_count)) {
       completeApproval(ctx, caller, row, now, extra);
       return 'APPROVED';
@@ -239,7 +242,7 @@ export function denyRequest(ctx: AppContext, caller: Caller, id: string, comment
     for (const { row: r, acting } of open) requests.markReviewer(r, 'REJECTED', caller.userId, acting.delegation?.id ?? null, now);
     requests.addComment(id, caller.userId, comment, now);
     if (!requests.decide(id, 'DENIED', now)) throw new AppError('conflict', `request ${id} was decided meanwhile`);
-    events.record(caller, 'REQUESTS_DENIED', requestSubEvents(ctx, 'REQUESTS_DENIED', requests.get(id)!, { level: level ?? 'REGULAR' }));
+    events.record(caller, 'REQUESTS_DENIED', requestSubEvents(ctx, 'REQUESTS_DENIED', requests.get(id)!, { level: level ?? 'REGULAR', comment }));
   }).immediate();
 }
 
@@ -266,6 +269,6 @@ export function commentOnRequest(ctx: AppContext, caller: Caller, id: string, co
     // Who may comment is who may read it (INVOLVES); to anyone else the request does not exist.
     readableRequest(ctx, caller, id, now);
     const commentId = requests.addComment(id, caller.userId, comment, now);
-    events.record(caller, 'REQUEST_COMMENTS_CREATED', [{ sub_event_type: 'REQUEST_COMMENTS_CREATED', request_id: id, comment_id: commentId, user_id: caller.userId }]);
+    events.record(caller, 'REQUEST_COMMENTS_CREATED', [{ sub_event_type: 'REQUEST_COMMENTS_CREATED', request_id: id, comment_id: commentId, user_id: caller.userId, comment }]);
   }).immediate();
 }

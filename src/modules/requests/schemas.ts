@@ -28,6 +28,9 @@ const SupportTicket = v.object({
   url: NonEmpty(2000),
 });
 
+/** The most characters a request's custom field values may total (each is at most 10,000). */
+export const MAX_CUSTOM_METADATA_CHARS = 20_000;
+
 const CustomField = v.object({
   name: NonEmpty(200),
   type: v.picklist(CUSTOM_FIELD_TYPES, `must be one of ${CUSTOM_FIELD_TYPES.join(', ')}`),
@@ -49,7 +52,15 @@ export const CreateRequestBody = v.object({
   target_user_id: v.optional(LowerUuid),
   target_group_id: v.optional(LowerUuid),
   support_ticket: v.optional(SupportTicket),
-  custom_metadata: v.optional(v.pipe(v.array(CustomField, 'must be a list of custom fields'), v.maxLength(100, 'must list at most 100 fields')), []),
+  custom_metadata: v.optional(
+    v.pipe(
+      v.array(CustomField, 'must be a list of custom fields'),
+      v.maxLength(100, 'must list at most 100 fields'),
+      // A request is a record people read in lists: its fields together stay small (docs/client-compatibility.md).
+      v.check((fields) => fields.reduce((sum, f) => sum + f.value.length, 0) <= MAX_CUSTOM_METADATA_CHARS, `values must total at most ${MAX_CUSTOM_METADATA_CHARS} characters`),
+    ),
+    [],
+  ),
 });
 export type CreateRequestInput = v.InferOutput<typeof CreateRequestBody>;
 

@@ -185,7 +185,11 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
       });
     });
     const row = requests.get(id)!;
-    events.record(caller, 'REQUESTS_CREATED', requestSubEvents(ctx, 'REQUESTS_CREATED', row, { requester_name: caller.name }));
+    events.record(caller, 'REQUESTS_CREATED', requestSubEvents(ctx, 'REQUESTS_CREATED', row, {
+      // Who asked for what and why, in the chained trail itself (docs/audit-log.md).
+      requester_name: caller.name, reason: row.reason, duration_minutes: row.duration_minutes,
+      ...(row.support_ticket !== null && { support_ticket: row.support_ticket }),
+    }));
     if (items.every((item) => item.chosen.autoApproval)) completeApproval(ctx, AUTO_APPROVAL_ACTOR, row, now, { auto_approved: true });
     return { id };
   }).immediate();

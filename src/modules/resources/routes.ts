@@ -5,25 +5,20 @@ import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { CreateResourceBody, ListResourcesQuery, UpdateResourcesBody } from './schemas.ts';
 import { createResource, deleteResource, updateResources } from './service.ts';
 import { canSee, viewerOf } from '../visibility/service.ts';
+import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
+import { listResources } from './list.ts';
 
 export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void {
   const { resources } = ctx.stores;
 
   router.on('POST /v1/resources', async (req) => ok(createResource(ctx, req.caller, await req.body(CreateResourceBody))));
 
-  router.on('GET /v1/resources', (req) => {
+  router.on('GET /v1/resources', async (req) => {
     const query = req.query(ListResourcesQuery);
-    const filter = {
-      resourceType: query.resource_type_filter,
-      resourceIds: query.resource_ids?.map((id) => id.toLowerCase()),
-      name: query.resource_name,
-      parentId: query.parent_resource_id?.toLowerCase(),
-      ancestorId: query.ancestor_resource_id?.toLowerCase(),
-      remoteId: query.remote_id,
-      tagIds: query.tag_ids?.map((id) => id.toLowerCase()),
-    };
-    const rows = resources.list(filter, ctx.pager.afterSeq('resources', query), query.page_size + 1, viewerOf(ctx, req.caller));
-    return ok(ctx.pager.page('resources', query, rows, (row) => row.seq, resources.toApi));
+    const viewer = viewerOf(ctx, req.caller);
+    // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
+    if (query.page_size <= INLINE_PAGE_SIZE) return ok(listResources(ctx, query, viewer));
+    return ok(await ctx.reads.answer('resources.list', { query, viewer }, req.caller.userId, ctx.clock.now()));
   });
 
   router.on('PUT /v1/resources', async (req) => {

@@ -1,0 +1,135 @@
+// The console's entry: finds out who is signed in, then draws the page the address names inside the
+// layout (skip link, navigation, sign-out). A missing or ended session shows the sign-in page.
+import { render } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { ApiError, get, post, setSession, type Me } from './api.ts';
+import { isAdmin, Link, messageOf, navigate } from './ui.tsx';
+import { Home } from './pages/home.tsx';
+import { NewRequest, RequestPage } from './pages/requests.tsx';
+import { MyAccess, ItemPage, PersonPage } from './pages/access.tsx';
+import { AuditTrail } from './pages/audit.tsx';
+import { ReviewPage, Reviews } from './pages/reviews.tsx';
+import { Account } from './pages/account.tsx';
+
+function SignIn(props: { reason: string | undefined }) {
+  const sso = document.body.dataset.sso === 'on';
+  const returnTo = location.pathname.startsWith('/console') ? location.pathname : '/console';
+  useEffect(() => {
+    document.title = 'Sign in · Gatehouse';
+  }, []);
+  return (
+    <main id="main" class="page narrow">
+      <h1>Sign in to Gatehouse</h1>
+      {props.reason && <p class="notice" role="status">{props.reason}</p>}
+      {sso ? (
+        <p><a class="button primary" href={`/console/oidc/start?return_to=${encodeURIComponent(returnTo)}`}>Sign in with single sign-on</a></p>
+      ) : (
+        <p>Single sign-on is not set up here. Ask an administrator for a sign-in link (<code>gatehouse login-link --email you@example.com</code>).</p>
+      )}
+    </main>
+  );
+}
+
+function route(path: string, me: Me) {
+  const parts = path.replace(/\/+$/, '').split('/').slice(2);
+  const [first, second] = parts;
+  if (first === undefined) return <Home me={me} />;
+  if (first === 'requests' && second === 'new') return <NewRequest me={me} />;
+  if (first === 'requests' && second) return <RequestPage me={me} id={second} />;
+  if (first === 'access') return <MyAccess me={me} />;
+  if ((first === 'resources' || first === 'groups') && second) return <ItemPage me={me} kind={first === 'resources' ? 'resource' : 'group'} id={second} />;
+  if (first === 'users' && second) return <PersonPage me={me} id={second} />;
+  if (first === 'events') return <AuditTrail me={me} />;
+  if (first === 'reviews' && second) return <ReviewPage me={me} id={second} />;
+  if (first === 'reviews') return <Reviews me={me} />;
+  if (first === 'account') return <Account me={me} />;
+  return <p class="error" role="alert">There is no console page at {path}. <Link href="/console">Go home</Link>.</p>;
+}
+
+function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
+  const { me, path } = props;
+  const [error, setError] = useState<string | undefined>(undefined);
+  const links: [string, string][] = [
+    ['/console', 'Home'],
+    ['/console/requests/new', 'Request access'],
+    ['/console/access', 'My access'],
+    ...(isAdmin(me) ? ([['/console/reviews', 'Access reviews'], ['/console/events', 'Audit trail']] as [string, string][]) : []),
+    ['/console/account', 'Account'],
+  ];
+  // After moving to another page, focus its heading (screen readers announce it); not on first load,
+  // where the first Tab must reach the skip link.
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) {
+      first.current = false;
+      return;
+    }
+    setTimeout(() => document.getElementById('page-title')?.focus({ preventScroll: true }), 0);
+  }, [path]);
+  const signOut = async () => {
+    try {
+      await post('/console/sign-out');
+      props.onSignOut();
+    } catch (err) {
+      setError(messageOf(err));
+    }
+  };
+  return (
+    <>
+      <a class="skip" href="#main">Skip to content</a>
+      <header class="top">
+        <Link href="/console" class="brand">Gatehouse</Link>
+        <nav aria-label="Main">
+          <ul>
+            {links.map(([href, label]) => (
+              <li key={href}><Link href={href} class={path === href ? 'current' : undefined}>{label}</Link></li>
+            ))}
+          </ul>
+        </nav>
+        <div class="who">
+          <span>{me.user.full_name} ({me.user.organization_role === 'ADMIN' ? 'admin' : 'member'})</span>
+          <button type="button" onClick={signOut}>Sign out</button>
+        </div>
+      </header>
+      {error && <p class="error" role="alert">{error}</p>}
+      <main id="main" class="page">{route(path, me)}</main>
+    </>
+  );
+}
+
+function App() {
+  const [me, setMe] = useState<Me | undefined>(undefined);
+  const [signedOut, setSignedOut] = useState<string | undefined>(undefined);
+  const [failure, setFailure] = useState<string | undefined>(undefined);
+  const [path, setPath] = useState(location.pathname);
+
+  useEffect(() => {
+    const moved = () => setPath(location.pathname);
+    addEventListener('popstate', moved);
+    return () => removeEventListener('popstate', moved);
+  }, []);
+
+  useEffect(() => {
+    get<Me>('/console/session').then(
+      (session) => {
+        setSession(session.csrf_token, (reason) => {
+          setMe(undefined);
+          setSignedOut(reason);
+        });
+        setMe(session);
+      },
+      (err: unknown) => {
+        if (err instanceof ApiError && err.status === 401) setSignedOut(err.message === 'you are not signed in' ? '' : err.message);
+        else setFailure(messageOf(err));
+      },
+    );
+  }, []);
+
+  if (failure) return <main id="main" class="page narrow"><h1>Gatehouse</h1><p class="error" role="alert">{failure}</p></main>;
+  if (signedOut !== undefined && !me) return <SignIn reason={signedOut || undefined} />;
+  if (!me) return <main id="main" class="page"><p aria-live="polite">Loading Gatehouse…</p></main>;
+  return <Layout me={me} path={path} onSignOut={() => { setMe(undefined); setSignedOut('You signed out.'); navigate('/console'); }} />;
+}
+
+// The first 401 from /console/session goes through setSession's default (nothing): App handles it.
+render(<App />, document.getElementById('app')!);

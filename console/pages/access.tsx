@@ -1,0 +1,165 @@
+// My access (what I hold, through which path, until when; extend = a new request), an item's page
+// (holders, owners, reviewer stages; admins grant and revoke) and a person's page (admins; offboard).
+import { useState } from 'preact/hooks';
+import { all, del, get, post, put, type Me } from '../api.ts';
+import { holdingsOf, type Holding } from './home.tsx';
+import { AdminOnly, isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
+
+function pathOf(h: Holding): string {
+  if (h.kind === 'group') return 'membership';
+  if (h.direct && h.paths > 1) return `direct, and through ${h.paths - 1} group${h.paths === 2 ? '' : 's'}`;
+  if (h.direct) return 'direct';
+  return `through ${h.paths} group${h.paths === 1 ? '' : 's'}`;
+}
+
+function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: string }) {
+  if (props.holdings.length === 0) return <p>No access.</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <caption>{props.caption}</caption>
+        <thead><tr><th scope="col">Item</th><th scope="col">Level</th><th scope="col">Path</th><th scope="col">Until</th>{props.extend && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
+        <tbody>
+          {props.holdings.map((h) => (
+            <tr key={`${h.kind}${h.id}${h.level}`}>
+              <td><Link href={`/console/${h.kind}s/${h.id}`}>{h.name}</Link> <small>({h.kind})</small></td>
+              <td>{h.level}</td>
+              <td>{pathOf(h)}{h.propagation && h.propagation !== 'SUCCESS' ? ` · propagation ${h.propagation}` : ''}</td>
+              <td>{h.expires ? when(h.expires) : 'no expiry'}</td>
+              {props.extend && (
+                <td>{h.expires && <Link href={`/console/requests/new?${h.kind}_id=${h.id}`}>Extend {h.name}</Link>}</td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function MyAccess(props: { me: Me }) {
+  const loaded = useLoad(() => holdingsOf(props.me.user.user_id), [props.me.user.user_id]);
+  return (
+    <Page title="My access">
+      <p class="hint">Extending is a new request for the same item, reviewed as the item says; it may ask for up to the item's extension duration.</p>
+      <Pending loaded={loaded}>{(holdings) => <HoldingsTable holdings={holdings} extend caption="What you hold" />}</Pending>
+    </Page>
+  );
+}
+
+export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string }) {
+  const { kind, id } = props;
+  const base = kind === 'resource' ? `/resources/${id}` : `/groups/${id}`;
+  const loaded = useLoad(async () => {
+    const item = await get(base);
+    const [holders, owner] = await Promise.all([
+      all(`${base}/users`),
+      item.admin_owner_id ? get(`/owners/${item.admin_owner_id}`).catch(() => undefined) : Promise.resolve(undefined),
+    ]);
+    return { item, holders, owner };
+  }, [kind, id]);
+  const [email, setEmail] = useState('');
+  const [level, setLevel] = useState('');
+  const [duration, setDuration] = useState(0);
+  const action = useAction();
+  const grant = async (e: Event) => {
+    e.preventDefault();
+    if (await action.run(async () => {
+      const user = await get('/user', { email: email.trim() });
+      await post(`${base}/users/${user.user_id}`, { duration_minutes: duration, access_level_remote_id: level });
+    })) {
+      setEmail('');
+      loaded.reload();
+    }
+  };
+  const revoke = (userId: string, remote: string) => async () => {
+    if (await action.run(() => del(`${base}/users/${userId}?access_level_remote_id=${encodeURIComponent(remote)}`))) loaded.reload();
+  };
+  return (
+    <Pending loaded={loaded}>{({ item, holders, owner }) => (
+      <Page title={item.name}>
+        <p>{item.description || `A ${kind}.`}</p>
+        <dl class="facts">
+          <dt>Owner</dt><dd>{owner ? owner.name : item.admin_owner_id ?? 'none'}</dd>
+          <dt>Longest grant by request</dt><dd>{minutes(item.max_duration)}</dd>
+          <dt>Extensions</dt><dd>{item.extensions_duration_in_minutes ? `up to ${minutes(item.extensions_duration_in_minutes)}` : 'a new request'}</dd>
+        </dl>
+        <p><Link href={`/console/requests/new?${kind}_id=${id}`} class="button">Request access to {item.name}</Link></p>
+        <h2>Reviewer stages</h2>
+        {(item.request_configurations ?? []).map((c: any, i: number) => (
+          <div key={i}>
+            <p>{c.condition ? 'For members of certain groups' : 'For everyone'}: {c.allow_requests ? (c.auto_approval ? 'approved automatically' : `${(c.reviewer_stages ?? []).length} stage(s)`) : 'requests not allowed'}</p>
+            <ol>{(c.reviewer_stages ?? []).map((s: any) => (
+              <li key={s.stage}>{s.operator === 'AND' ? 'All of' : 'Any of'}: {[s.require_manager_approval && 'the requester\'s manager', s.require_admin_approval && 'an admin', s.owner_ids.length > 0 && `${s.owner_ids.length} owner(s)`].filter(Boolean).join(', ') || 'nobody named'}</li>
+            ))}</ol>
+          </div>
+        ))}
+        <h2>Holders</h2>
+        {holders.length === 0 ? <p>Nobody holds it.</p> : (
+          <div class="table-wrap">
+            <table>
+              <caption>Who holds {item.name}</caption>
+              <thead><tr><th scope="col">Person</th><th scope="col">Level</th><th scope="col">Path</th><th scope="col">Until</th><th scope="col">Propagation</th>{isAdmin(props.me) && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
+              <tbody>{holders.map((h: any) => (
+                <tr key={`${h.user_id}${h.access_level?.access_level_remote_id ?? ''}`}>
+                  <td>{isAdmin(props.me) ? <Link href={`/console/users/${h.user_id}`}>{h.full_name}</Link> : h.full_name}</td>
+                  <td>{h.access_level?.access_level_name ?? 'Member'}</td>
+                  <td>{h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
+                  <td>{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
+                  <td>{h.propagation_status?.status ?? '—'}</td>
+                  {isAdmin(props.me) && <td>{h.has_direct_access !== false && <button type="button" class="danger" onClick={revoke(h.user_id, h.access_level?.access_level_remote_id ?? '')}>Revoke {h.full_name}</button>}</td>}
+                </tr>
+              ))}</tbody>
+            </table>
+          </div>
+        )}
+        {isAdmin(props.me) && (
+          <form onSubmit={grant} class="stack">
+            <h2>Grant access</h2>
+            <div class="field"><label for="grant-email">Person's email</label><input id="grant-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></div>
+            <div class="field"><label for="grant-level">Level</label>
+              <select id="grant-level" value={level} onChange={(e) => setLevel(e.currentTarget.value)}>
+                {(item.access_levels?.length ? item.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }]).map((l: any) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
+              </select></div>
+            <div class="field"><label for="grant-duration">For how long</label>
+              <select id="grant-duration" value={duration} onChange={(e) => setDuration(Number(e.currentTarget.value))}>
+                {[0, 60, 1440, 7 * 1440, 30 * 1440].map((m) => <option key={m} value={m}>{minutes(m)}</option>)}
+              </select></div>
+            <button type="submit" class="primary" disabled={action.busy}>Grant</button>
+          </form>
+        )}
+        <Problem message={action.error} />
+      </Page>
+    )}</Pending>
+  );
+}
+
+export function PersonPage(props: { me: Me; id: string }) {
+  const loaded = useLoad(async () => {
+    const [person, holdings] = await Promise.all([get(`/users/${props.id}`), holdingsOf(props.id)]);
+    return { person, holdings };
+  }, [props.id]);
+  const action = useAction();
+  const offboard = async () => {
+    if (!confirm('Offboard this person? Their access, tokens and sign-in sessions end.')) return;
+    if (await action.run(() => put(`/users/${props.id}`, { hr_idp_status: 'DEPROVISIONED' }))) loaded.reload();
+  };
+  return (
+    <AdminOnly me={props.me}>
+      <Pending loaded={loaded}>{({ person, holdings }) => (
+        <Page title={person.full_name}>
+          <dl class="facts">
+            <dt>Email</dt><dd>{person.email}</dd>
+            <dt>Role</dt><dd>{person.organization_role}</dd>
+            <dt>Status</dt><dd>{person.hr_idp_status}</dd>
+            {person.position && <><dt>Position</dt><dd>{person.position}</dd></>}
+          </dl>
+          <HoldingsTable holdings={holdings} caption={`What ${person.full_name} holds`} />
+          <p><Link href={`/console/events?actor_filter=${props.id}`}>What they did (audit trail)</Link></p>
+          {person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard}>Offboard {person.full_name}</button>}
+          <Problem message={action.error} />
+        </Page>
+      )}</Pending>
+    </AdminOnly>
+  );
+}

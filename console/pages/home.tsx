@@ -1,0 +1,91 @@
+// Home: reviews waiting for me, my pending requests, my access expiring within 7 days.
+import { all, get, type Me } from '../api.ts';
+import { Link, Page, Pending, useLoad, when } from '../ui.tsx';
+
+export interface RequestView {
+  id: string;
+  requester_id: string;
+  target_user_id?: string;
+  status: string;
+  reason: string;
+  created_at: string;
+  duration_minutes?: number;
+  requested_items_list?: { name?: string; resource_id?: string; group_id?: string; access_level_name?: string }[];
+  reviewer_stages?: { item_name: string; stages: { stage: number; operator: string; reviewers: { id: string; full_name?: string; status: string }[] }[] }[];
+}
+
+/** Whether `userId` is asked to review this pending request now (a reviewer still PENDING in a stage). */
+export function waitsFor(request: RequestView, userId: string): boolean {
+  if (request.status !== 'PENDING' || request.requester_id === userId) return false;
+  return (request.reviewer_stages ?? []).some((item) => item.stages.some((stage) => stage.reviewers.some((r) => r.id === userId && r.status === 'PENDING')));
+}
+
+export const itemNames = (request: RequestView): string =>
+  (request.requested_items_list ?? []).map((i) => `${i.name ?? 'item'}${i.access_level_name ? ` (${i.access_level_name})` : ''}`).join(', ');
+
+export interface Holding {
+  kind: 'resource' | 'group';
+  id: string;
+  name: string;
+  level: string;
+  expires: string | null;
+  direct: boolean;
+  paths: number;
+  propagation?: string;
+}
+
+/** What `userId` holds: resources and groups, one row per item and level. */
+export async function holdingsOf(userId: string): Promise<Holding[]> {
+  const [resources, groups] = await Promise.all([all(`/resources/users/${userId}`), all(`/groups/users/${userId}`)]);
+  return [
+    ...resources.map((r: any): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name ?? '', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
+    ...groups.map((g: any): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name ?? 'Member', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
+  ];
+}
+
+export function Home(props: { me: Me }) {
+  const me = props.me.user;
+  const loaded = useLoad(async () => {
+    const [pending, holdings] = await Promise.all([
+      get<{ requests: RequestView[] }>('/requests', { show_pending_only: true, page_size: 200 }),
+      holdingsOf(me.user_id),
+    ]);
+    const soon = Date.now() + 7 * 86_400_000;
+    return {
+      toReview: pending.requests.filter((r) => waitsFor(r, me.user_id)),
+      mine: pending.requests.filter((r) => r.requester_id === me.user_id),
+      expiring: holdings.filter((h) => h.expires !== null && Date.parse(h.expires) <= soon),
+    };
+  }, [me.user_id]);
+  return (
+    <Page title={`Welcome, ${me.full_name}`}>
+      <Pending loaded={loaded}>{(data) => (
+        <>
+          <ul class="counts">
+            <li><strong data-count="reviews">{data.toReview.length}</strong> request{data.toReview.length === 1 ? '' : 's'} waiting for your review</li>
+            <li><strong data-count="pending">{data.mine.length}</strong> pending request{data.mine.length === 1 ? '' : 's'} of yours</li>
+            <li><strong data-count="expiring">{data.expiring.length}</strong> of your access expiring within 7 days</li>
+          </ul>
+          <section aria-labelledby="to-review">
+            <h2 id="to-review">Waiting for your review</h2>
+            {data.toReview.length === 0 ? <p>Nothing to review.</p> : (
+              <ul>{data.toReview.map((r) => <li key={r.id}><Link href={`/console/requests/${r.id}`}>{itemNames(r) || r.reason}</Link> — asked {when(r.created_at)}</li>)}</ul>
+            )}
+          </section>
+          <section aria-labelledby="mine">
+            <h2 id="mine">Your pending requests</h2>
+            {data.mine.length === 0 ? <p>None. <Link href="/console/requests/new">Request access</Link>.</p> : (
+              <ul>{data.mine.map((r) => <li key={r.id}><Link href={`/console/requests/${r.id}`}>{itemNames(r) || r.reason}</Link> — asked {when(r.created_at)}</li>)}</ul>
+            )}
+          </section>
+          <section aria-labelledby="expiring">
+            <h2 id="expiring">Expiring soon</h2>
+            {data.expiring.length === 0 ? <p>Nothing of yours expires within 7 days.</p> : (
+              <ul>{data.expiring.map((h) => <li key={`${h.kind}${h.id}${h.level}`}><Link href={`/console/${h.kind}s/${h.id}`}>{h.name}</Link> ({h.level}) until {when(h.expires)}</li>)}</ul>
+            )}
+          </section>
+        </>
+      )}</Pending>
+    </Page>
+  );
+}

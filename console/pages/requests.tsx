@@ -1,0 +1,258 @@
+// Request access (search, items and levels, reason, a duration bounded by the items' maximum, a live
+// dry run of who must approve) and one request (items, stages and reviewers by name, comments, decisions).
+import { useEffect, useState } from 'preact/hooks';
+import { get, post, type Me } from '../api.ts';
+import { waitsFor, type RequestView } from './home.tsx';
+import { isAdmin, Link, minutes, navigate, Page, Pending, Problem, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
+
+interface Item {
+  kind: 'resource' | 'group';
+  id: string;
+  name: string;
+  levels: { access_level_name: string; access_level_remote_id: string }[];
+  maxMinutes: number | undefined;
+  level: string;
+}
+
+const DURATIONS = [60, 240, 1440, 7 * 1440, 30 * 1440, 90 * 1440];
+
+/** The shortest maximum any chosen item's configuration allows (undefined: no maximum). */
+function maxOf(items: Item[]): number | undefined {
+  const bounds = items.map((i) => i.maxMinutes).filter((m): m is number => typeof m === 'number' && m > 0);
+  return bounds.length === 0 ? undefined : Math.min(...bounds);
+}
+
+function toItem(kind: 'resource' | 'group', raw: any, level = ''): Item {
+  const configuration = (raw.request_configurations ?? []).find((c: any) => !c.condition) ?? raw.request_configurations?.[0];
+  const max = configuration?.max_duration_minutes ?? raw.max_duration;
+  return {
+    kind,
+    id: kind === 'resource' ? raw.resource_id : raw.group_id,
+    name: raw.name,
+    levels: raw.access_levels?.length ? raw.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }],
+    maxMinutes: typeof max === 'number' && max > 0 ? max : undefined,
+    level,
+  };
+}
+
+export function NewRequest(_props: { me: Me }) {
+  const params = new URLSearchParams(location.search);
+  const [search, setSearch] = useState('');
+  const [found, setFound] = useState<Item[]>([]);
+  const [chosen, setChosen] = useState<Item[]>([]);
+  const [reason, setReason] = useState('');
+  const [duration, setDuration] = useState(1440);
+  const [preview, setPreview] = useState<any>(undefined);
+  const [previewError, setPreviewError] = useState<string | undefined>(undefined);
+  const action = useAction();
+
+  // An item named in the address (from My access, "extend") is chosen at once.
+  useEffect(() => {
+    const resourceId = params.get('resource_id');
+    const groupId = params.get('group_id');
+    const level = params.get('access_level_remote_id') ?? '';
+    if (resourceId) get(`/resources/${resourceId}`).then((r) => setChosen([toItem('resource', r, level)]), (e) => action.setError(String(e.message)));
+    else if (groupId) get(`/groups/${groupId}`).then((g) => setChosen([toItem('group', g, level)]), (e) => action.setError(String(e.message)));
+  }, []);
+
+  useEffect(() => {
+    const term = search.trim();
+    if (term.length < 1) return setFound([]);
+    const timer = setTimeout(async () => {
+      try {
+        const [resources, groups] = await Promise.all([
+          get('/resources', { resource_name: term, page_size: 20 }),
+          get('/groups', { group_name: term, page_size: 20 }),
+        ]);
+        setFound([...resources.results.map((r: any) => toItem('resource', r)), ...groups.results.map((g: any) => toItem('group', g))]);
+      } catch (err) {
+        action.setError((err as Error).message);
+      }
+    }, 250);
+    return () => clearTimeout(timer);
+  }, [search]);
+
+  const max = maxOf(chosen);
+  const choices = DURATIONS.filter((d) => max === undefined || d <= max);
+  const effective = max !== undefined && duration > max ? max : duration;
+  const body = () => ({
+    resources: chosen.filter((i) => i.kind === 'resource').map((i) => ({ id: i.id, access_level_remote_id: i.level })),
+    groups: chosen.filter((i) => i.kind === 'group').map((i) => ({ id: i.id, access_level_remote_id: i.level })),
+    reason: reason.trim() || 'preview',
+    duration_minutes: effective,
+  });
+
+  // The live dry run: who must approve, and why, for what is chosen now.
+  useEffect(() => {
+    if (chosen.length === 0) return setPreview(undefined);
+    const timer = setTimeout(() => {
+      post('/requests', body(), { dry_run: true }).then((answer) => {
+        setPreview(answer);
+        setPreviewError(undefined);
+      }, (err: Error) => {
+        setPreview(undefined);
+        setPreviewError(err.message);
+      });
+    }, 200);
+    return () => clearTimeout(timer);
+  }, [chosen, effective]);
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (reason.trim() === '') return action.setError('Say why you need this access.');
+    let id = '';
+    if (await action.run(async () => {
+      id = (await post('/requests', { ...body(), reason: reason.trim() })).id;
+    })) navigate(`/console/requests/${id}`);
+  };
+
+  const has = (item: Item) => chosen.some((c) => c.kind === item.kind && c.id === item.id);
+  return (
+    <Page title="Request access">
+      <form onSubmit={submit} class="stack">
+        <div class="field">
+          <label for="search">Find a resource or group</label>
+          <input id="search" type="search" value={search} onInput={(e) => setSearch(e.currentTarget.value)} autocomplete="off" />
+        </div>
+        {found.length > 0 && (
+          <ul class="results" aria-label="Search results">
+            {found.map((item) => (
+              <li key={`${item.kind}${item.id}`}>
+                <span>{item.name} <small>({item.kind})</small></span>
+                <button type="button" disabled={has(item)} onClick={() => setChosen([...chosen, item])}>{has(item) ? 'Added' : `Add ${item.name}`}</button>
+              </li>
+            ))}
+          </ul>
+        )}
+        <fieldset>
+          <legend>What you are asking for</legend>
+          {chosen.length === 0 ? <p>Nothing yet: search above and add items.</p> : (
+            <ul class="chosen">
+              {chosen.map((item, i) => (
+                <li key={`${item.kind}${item.id}`}>
+                  <span>{item.name}</span>
+                  <label for={`level-${i}`}>Level for {item.name}</label>
+                  <select id={`level-${i}`} value={item.level} onChange={(e) => setChosen(chosen.map((c, j) => (j === i ? { ...c, level: e.currentTarget.value } : c)))}>
+                    {item.levels.map((l) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
+                  </select>
+                  <button type="button" onClick={() => setChosen(chosen.filter((_, j) => j !== i))}>Remove {item.name}</button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </fieldset>
+        <div class="field">
+          <label for="duration">For how long</label>
+          <select id="duration" value={effective} onChange={(e) => setDuration(Number(e.currentTarget.value))}>
+            {choices.map((d) => <option key={d} value={d}>{minutes(d)}</option>)}
+            {max !== undefined && !choices.includes(max) && <option value={max}>{minutes(max)} (the most allowed)</option>}
+            {max === undefined && <option value={-1}>indefinitely</option>}
+          </select>
+          {max !== undefined && <p class="hint">The items you chose allow at most {minutes(max)}.</p>}
+        </div>
+        <div class="field">
+          <label for="reason">Why you need it</label>
+          <textarea id="reason" rows={3} value={reason} onInput={(e) => setReason(e.currentTarget.value)} required />
+        </div>
+        <section aria-labelledby="preview-title" aria-live="polite" class="preview">
+          <h2 id="preview-title">Who must approve</h2>
+          {previewError && <p class="error">{previewError}</p>}
+          {!preview && !previewError && <p>Add an item to see who will review the request.</p>}
+          {preview && (
+            <>
+              {preview.would_be_approved_at_once && <p><strong>Approved at once</strong>: no review needed.</p>}
+              {preview.items.map((item: any) => (
+                <div key={`${item.resource_id ?? item.group_id}${item.access_level_remote_id}`} class="preview-item">
+                  <h3>{item.name} ({item.access_level_name || "default level"})</h3>
+                  <p class="hint">{item.configuration.why}</p>
+                  {item.auto_approved ? <p>Approved automatically.</p> : (
+                    <ol>{item.stages.map((stage: any) => (
+                      <li key={stage.stage}>Stage {stage.stage} ({stage.operator === 'AND' ? 'all must approve' : 'any one approves'}):{' '}
+                        {stage.reviewers.length === 0 ? 'no reviewer (an admin decides)' : stage.reviewers.map((r: any) => `${r.full_name} — ${r.why}`).join('; ')}
+                      </li>
+                    ))}</ol>
+                  )}
+                </div>
+              ))}
+            </>
+          )}
+        </section>
+        <Problem message={action.error} />
+        <button type="submit" class="primary" disabled={action.busy || chosen.length === 0}>Send request</button>
+      </form>
+    </Page>
+  );
+}
+
+export function RequestPage(props: { me: Me; id: string }) {
+  const me = props.me.user;
+  const loaded = useLoad(async () => {
+    const request = await get<RequestView & { request_comments?: any[] }>(`/requests/${props.id}`);
+    const requester = await get(`/users/${request.requester_id}`).catch(() => undefined);
+    return { request, requester };
+  }, [props.id]);
+  const [comment, setComment] = useState('');
+  const action = useAction();
+  const act = (what: string, body?: unknown) => async () => {
+    if (await action.run(() => post(`/requests/${props.id}/${what}`, body))) {
+      setComment('');
+      loaded.reload();
+    }
+  };
+  return (
+    <Page title="Access request">
+      <Pending loaded={loaded}>{({ request, requester }) => {
+        const reviewer = waitsFor(request, me.user_id);
+        const pending = request.status === 'PENDING';
+        const mine = request.requester_id === me.user_id;
+        return (
+          <>
+            <p><StatusBadge status={request.status} /> Asked by {requester ? <Link href={`/console/users/${requester.user_id}`}>{requester.full_name}</Link> : request.requester_id} on {when(request.created_at)}, for {minutes(request.duration_minutes)}.</p>
+            <p><strong>Reason:</strong> {request.reason}</p>
+            <h2>Items</h2>
+            <ul>{(request.requested_items_list ?? []).map((i) => (
+              <li key={`${i.resource_id ?? i.group_id}${i.access_level_name}`}>
+                <Link href={i.resource_id ? `/console/resources/${i.resource_id}` : `/console/groups/${i.group_id}`}>{i.name}</Link> ({i.access_level_name || 'Default'})
+              </li>
+            ))}</ul>
+            <h2>Review</h2>
+            {(request.reviewer_stages ?? []).map((item) => (
+              <div key={item.item_name} class="stages">
+                <h3>{item.item_name}</h3>
+                {item.stages.length === 0 ? <p>No reviewers: an admin decides.</p> : (
+                  <ol>{item.stages.map((stage) => (
+                    <li key={stage.stage}>Stage {stage.stage} ({stage.operator === 'AND' ? 'all must approve' : 'any one approves'}):
+                      <ul>{stage.reviewers.map((r) => <li key={r.id}>{r.full_name ?? r.id}: <StatusBadge status={r.status} /></li>)}</ul>
+                    </li>
+                  ))}</ol>
+                )}
+              </div>
+            ))}
+            <h2>Comments</h2>
+            {(request.request_comments ?? []).length === 0 ? <p>No comments.</p> : (
+              <ul class="comments">{request.request_comments!.map((c) => (
+                <li key={c.id ?? c.created_at}><strong>{c.user_full_name ?? c.user_id}</strong> ({when(c.created_at)}): {c.comment}</li>
+              ))}</ul>
+            )}
+            <div class="field">
+              <label for="comment">Comment{pending && (reviewer || isAdmin(props.me)) ? ' (needed to deny)' : ''}</label>
+              <textarea id="comment" rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
+            </div>
+            <Problem message={action.error} />
+            <div class="actions">
+              <button type="button" disabled={action.busy || comment.trim() === ''} onClick={act('comments', { comment: comment.trim() })}>Add comment</button>
+              {pending && reviewer && <button type="button" class="primary" disabled={action.busy} onClick={act('approve', { level: 'REGULAR', ...(comment.trim() && { comment: comment.trim() }) })}>Approve</button>}
+              {pending && (reviewer || isAdmin(props.me)) && !mine && (
+                <button type="button" class="danger" disabled={action.busy} onClick={() => (comment.trim() === '' ? action.setError('Write a comment saying why you deny it.') : act('deny', { comment: comment.trim(), level: reviewer ? 'REGULAR' : 'ADMIN' })())}>Deny</button>
+              )}
+              {pending && isAdmin(props.me) && !mine && !reviewer && (
+                <button type="button" class="override" disabled={action.busy} onClick={act('approve', { level: 'ADMIN', ...(comment.trim() && { comment: comment.trim() }) })}>Approve as admin (override)</button>
+              )}
+              {pending && mine && <button type="button" disabled={action.busy} onClick={act('cancel')}>Cancel request</button>}
+            </div>
+          </>
+        );
+      }}</Pending>
+    </Page>
+  );
+}

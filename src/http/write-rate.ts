@@ -1,0 +1,40 @@
+// Writes per user, in memory: a fixed window per user that opens at their first write. Past
+// `limit` writes inside it, writes get 429 with Retry-After until it ends; reads are never limited here
+// (heavy reads have their own per-caller bound, src/reads/pool.ts). Lost on restart, like the auth throttle.
+import type { Middleware } from 'polka';
+import type { AppContext } from '../context.ts';
+import { AppError } from './errors.ts';
+import type { GatehouseRequest } from './types.ts';
+
+/** Methods that read; everything else counts as a write. */
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** POSTs that only read. */
+const READ_POSTS = /^\/v1\/queries\/run\/?$/i;
+
+/**
+ * Counts each authenticated caller's writes (config.writeRateLimit per config.writeRateWindowMs, by
+ * user: several tokens of one user share the count) and throws too_many_requests with Retry-After past
+ * the limit. A limit of 0 turns it off. Runs after authentication, before the body is read.
+ */
+export function limitWrites(ctx: AppContext): Middleware<GatehouseRequest> {
+  const { writeRateLimit: limit, writeRateWindowMs: windowMs } = ctx.config;
+  const windows = new Map<string, { startedMs: number; writes: number }>();
+  return (req, _res, next) => {
+    if (limit === 0 || !req.caller || READS.has(req.method) || READ_POSTS.test(req.path)) return next();
+    const nowMs = ctx.clock.now().getTime();
+    let w = windows.get(req.caller.userId);
+    if (!w || nowMs - w.startedMs >= windowMs) {
+      // Windows only grow with authenticated users, so no address flood can fill this map.
+      w = { startedMs: nowMs, writes: 0 };
+      windows.set(req.caller.userId, w);
+    }
+    if (w.writes >= limit) {
+      const wait = Math.max(1, Math.ceil((w.startedMs + windowMs - nowMs) / 1000));
+      throw new AppError('too_many_requests', `at most ${limit} writes per ${windowMs / 1000} s per user; retry in ${wait} s`, [], {
+        'Retry-After': String(wait),
+      });
+    }
+    w.writes += 1;
+    next();
+  };
+}

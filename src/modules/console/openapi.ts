@@ -1,0 +1,102 @@
+// The console's routes in Gatehouse's API document: its pages, files and sign-in (format: src/openapi/operations.ts).
+import { defineOperations, type OperationDoc, type OperationKey } from '../../openapi/operations.ts';
+import { component, EmptyObject } from '../../openapi/schema.ts';
+import { User } from '../../openapi/components/people.ts';
+
+/** The console's page addresses (notifications link to them); each serves the same shell, whose script draws the page. */
+export const CONSOLE_PAGES = [
+  '/console',
+  '/console/requests/new',
+  '/console/requests/{id}',
+  '/console/access',
+  '/console/resources/{id}',
+  '/console/groups/{id}',
+  '/console/users/{id}',
+  '/console/events',
+  '/console/reviews',
+  '/console/reviews/{id}',
+  '/console/account',
+] as const;
+
+const html = { type: 'string', description: 'An HTML page.' };
+
+const ConsoleSession = component('ConsoleSession', {
+  type: 'object',
+  description: 'Who the console is signed in as, and the CSRF token to send as `X-CSRF-Token` with every write.',
+  properties: {
+    user: User,
+    web_session_id: { type: 'string', format: 'uuid' },
+    expires_at: { type: 'string', format: 'date-time' },
+    csrf_token: { type: 'string' },
+  },
+  required: ['user', 'web_session_id', 'expires_at', 'csrf_token'],
+});
+
+const pages = Object.fromEntries(
+  CONSOLE_PAGES.map((path): [OperationKey, OperationDoc] => [`GET ${path}`, {
+    summary: `Console page ${path}`,
+    description: 'The console\'s HTML shell; its script draws this page from /v1 with the sign-in session (docs/console.md).',
+    extension: true,
+    public: true,
+    ...(path.includes('{') && { pathParams: Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, { description: 'The id of what the page shows.', schema: { type: 'string' } }])) }),
+    responseMediaType: 'text/html',
+    responses: { 200: html },
+  }]),
+);
+
+export const consoleOperations = defineOperations('console', {
+  ...pages,
+  'GET /console/assets/console.js': {
+    summary: 'The console\'s script',
+    extension: true,
+    public: true,
+    responseMediaType: 'text/javascript',
+    responses: { 200: { type: 'string', description: 'The console, bundled.' } },
+  },
+  'GET /console/assets/console.css': {
+    summary: 'The console\'s style sheet',
+    extension: true,
+    public: true,
+    responseMediaType: 'text/css',
+    responses: { 200: { type: 'string', description: 'CSS.' } },
+  },
+  'GET /console/session': {
+    summary: 'Who the console is signed in as',
+    description: 'Read with the sign-in session cookie; 401 when there is none or it has ended.',
+    extension: true,
+    public: true,
+    responses: { 200: ConsoleSession },
+  },
+  'GET /console/sign-in/{secret}': {
+    summary: 'Sign in with a one-time link',
+    description: 'The link `gatehouse login-link` prints. Works once, within GATEHOUSE_LOGIN_LINK_MINUTES: sets the session cookie and redirects (303) to /console. A used, expired or unknown link answers a page saying so.',
+    extension: true,
+    public: true,
+    pathParams: { secret: { description: 'The link\'s secret.', schema: { type: 'string' } } },
+    responseMediaType: 'text/html',
+    responses: { 200: html },
+  },
+  'GET /console/oidc/start': {
+    summary: 'Start single sign-on',
+    description: 'Redirects (303) to the identity provider (authorization code with PKCE).',
+    extension: true,
+    public: true,
+    responseMediaType: 'text/html',
+    responses: { 200: html },
+  },
+  'GET /console/oidc/callback': {
+    summary: 'Finish single sign-on',
+    description: 'Where the identity provider sends the browser back: sets the session cookie and redirects (303) into the console.',
+    extension: true,
+    public: true,
+    responseMediaType: 'text/html',
+    responses: { 200: html },
+  },
+  'POST /console/sign-out': {
+    summary: 'Sign out of the console',
+    description: 'Ends the sign-in session and clears its cookie. Needs the session cookie, an Origin of this service and `X-CSRF-Token`.',
+    extension: true,
+    public: true,
+    responses: { 200: EmptyObject },
+  },
+});

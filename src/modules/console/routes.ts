@@ -1,0 +1,141 @@
+// The console at /console: its pages (one HTML shell; the script draws the page the path names), its
+// two files, and signing in and out. Everything else the console shows comes from /v1 with the
+// sign-in session's cookie (docs/console.md).
+import type { ServerResponse } from 'node:http';
+import type { Polka } from 'polka';
+import type { AppContext } from '../../context.ts';
+import { AppError, toAppError } from '../../http/errors.ts';
+import { addPlainRoute, sendJson, type RouteTable } from '../../http/router.ts';
+import type { GatehouseRequest } from '../../http/types.ts';
+import { checkCsrf, OIDC_STATE_COOKIE, oidcStateCookie, ownBase, readCookie, SESSION_COOKIE, sessionCookie } from '../web-sessions/cookie.ts';
+import { finishOidcSignIn, oidcEnabled, safeReturnTo, startOidcSignIn } from '../web-sessions/oidc.ts';
+import { callerForSession, csrfTokenFor, endWebSession, redeemLoginLink, type ClientFacts } from '../web-sessions/service.ts';
+import { CONSOLE_CSS, consoleScript } from './assets.ts';
+import { CONSOLE_PAGES } from './openapi.ts';
+
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+  "frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const PAGE_HEADERS = {
+  'Content-Security-Policy': CSP,
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  // Same-origin: our own writes keep a Referer for the CSRF check; other sites learn nothing.
+  'Referrer-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function shell(ctx: AppContext): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Gatehouse</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/console/assets/console.css">
+<script src="/console/assets/console.js" defer></script>
+</head>
+<body data-sso="${oidcEnabled(ctx) ? 'on' : 'off'}">
+<div id="app"><main class="page"><p>Loading Gatehouse…</p></main></div>
+<noscript><p class="page">The Gatehouse console needs JavaScript.</p></noscript>
+</body>
+</html>`;
+}
+
+/** A page of its own for a sign-in that failed: what went wrong, in words, and a way back. */
+function problemPage(title: string, message: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Gatehouse</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
+<body><main class="page narrow"><h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>
+<p><a href="/console">Go to the sign-in page</a></p></main></body>
+</html>`;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...headers, 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff' });
+  res.end(body);
+}
+
+function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}): void {
+  res.writeHead(303, { ...headers, Location: location, 'Cache-Control': 'no-store', 'Content-Length': 0 });
+  res.end();
+}
+
+const clientFacts = (req: GatehouseRequest): ClientFacts => ({ ip: req.clientIp, userAgent: req.headers['user-agent'] ?? null });
+
+/** Answers a failed sign-in with the problem page (the status of its error), never a stack. */
+function signInFailed(ctx: AppContext, req: GatehouseRequest, res: ServerResponse, err: unknown): void {
+  const known = toAppError(err);
+  if (!known) ctx.log.error('sign-in failed', { request_id: req.requestId, error: err instanceof Error ? err.message : String(err) });
+  const error = known ?? new AppError('internal', `something went wrong; quote request id ${req.requestId} when reporting it`);
+  send(res, error.status, 'text/html', problemPage('Could not sign you in', error.message), PAGE_HEADERS);
+}
+
+/** Registers the console's routes on the app, before the /v1 authentication (these do their own). */
+export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: RouteTable, ctx: AppContext): void {
+  for (const page of CONSOLE_PAGES) {
+    addPlainRoute(app, table, page.replace(/\{(\w+)\}/g, ':$1'), (_req, res) => send(res, 200, 'text/html', shell(ctx), PAGE_HEADERS));
+  }
+  addPlainRoute(app, table, '/console/assets/console.css', (_req, res) => send(res, 200, 'text/css', CONSOLE_CSS, { 'Cache-Control': 'no-cache' }));
+  addPlainRoute(app, table, '/console/assets/console.js', (req, res) => {
+    consoleScript().then(
+      (js) => send(res, 200, 'text/javascript', js, { 'Cache-Control': 'no-cache' }),
+      (err: unknown) => {
+        ctx.log.error('could not bundle the console', { request_id: req.requestId, error: err instanceof Error ? err.message : String(err) });
+        sendJson(res, 500, { code: 'internal', message: 'the console\'s script could not be built; see the log', request_id: req.requestId });
+      },
+    );
+  });
+
+  // Who is signed in, and the CSRF token the console sends with every write. 401 when no one is.
+  addPlainRoute(app, table, '/console/session', (req, res) => {
+    const secret = readCookie(req, SESSION_COOKIE);
+    if (!secret) throw new AppError('unauthenticated', 'you are not signed in');
+    const { session } = callerForSession(ctx, secret, req.clientIp);
+    const user = ctx.stores.users.get(session.user_id)!;
+    sendJson(res, 200, { user, web_session_id: session.id, expires_at: session.expires_at, csrf_token: csrfTokenFor(secret) });
+  });
+
+  addPlainRoute(app, table, '/console/sign-in/:secret', (req, res) => {
+    try {
+      const started = redeemLoginLink(ctx, req.params.secret ?? '', clientFacts(req));
+      redirect(res, '/console', { 'Set-Cookie': sessionCookie(ctx, req, started.secret) });
+    } catch (err) {
+      signInFailed(ctx, req, res, err);
+    }
+  });
+
+  addPlainRoute(app, table, '/console/oidc/start', (req, res) => {
+    startOidcSignIn(ctx, ownBase(ctx, req), safeReturnTo(req.query.return_to)).then(
+      // The state also goes into a cookie of this browser: a callback is only finished in the browser
+      // that started it (else someone could sign a victim in as themselves by sending their callback link).
+      ({ location, state }) => redirect(res, location, { 'Set-Cookie': oidcStateCookie(ctx, req, state) }),
+      (err: unknown) => signInFailed(ctx, req, res, err),
+    );
+  });
+
+  addPlainRoute(app, table, '/console/oidc/callback', (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://callback.invalid');
+    finishOidcSignIn(ctx, ownBase(ctx, req), url, readCookie(req, OIDC_STATE_COOKIE), clientFacts(req)).then(
+      (started) => redirect(res, started.returnTo, { 'Set-Cookie': sessionCookie(ctx, req, started.secret) }),
+      (err: unknown) => signInFailed(ctx, req, res, err),
+    );
+  });
+
+  // Signing out is a write: the same CSRF check as every other. Ends the session and clears the cookie.
+  app.post('/console/sign-out', (req, res) => {
+    req.routeTemplate = '/console/sign-out';
+    const secret = readCookie(req, SESSION_COOKIE);
+    if (!secret) throw new AppError('unauthenticated', 'you are not signed in');
+    const { caller, session } = callerForSession(ctx, secret, req.clientIp);
+    checkCsrf(ctx, req, secret);
+    endWebSession(ctx, caller, session.id, 'SIGNED_OUT');
+    sendJson(res, 200, {}, { 'Set-Cookie': sessionCookie(ctx, req, undefined) });
+  });
+  const pattern = (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern;
+  table.add({ method: 'POST', template: '/console/sign-out', key: 'POST /console/sign-out', pattern });
+}

@@ -1,0 +1,22 @@
+// The uar-decisions area as app.ts serves it: access reviews that act — decisions, the unanswered-items
+// policy, and the job that applies it at each review's deadline.
+import { defineArea } from '../../area.ts';
+import { uarDecisionRoutes } from './openapi.ts';
+import { registerUarDecisionRoutes } from './routes.ts';
+import { closeDueReviews } from './service.ts';
+import { createUarDecisionStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    uarDecisions: ReturnType<typeof createUarDecisionStore>;
+  }
+}
+
+export const uarDecisionsArea = defineArea({
+  name: 'uar-decisions',
+  stores: { uarDecisions: createUarDecisionStore },
+  routes: uarDecisionRoutes,
+  handlers: registerUarDecisionRoutes,
+  // Review deadlines count in days: a review past its deadline is closed within half a minute.
+  jobs: [{ name: 'access-review-deadline', everyMs: () => 30_000, tick: closeDueReviews }],
+});

@@ -1,0 +1,87 @@
+// Access reviews that act: reviewers' decisions on a review's snapshot rows, and the review's policy at
+// its deadline. A REVOKE ends the direct grant through the access graph's one revoke path
+// (access/service.ts revokeEdge: its own …_REMOVED event, sessions ended), in the same transaction as
+// the decision and its UAR_REVIEWS_DECIDED event.
+import type { AppContext } from '../../context.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { inWriteTransaction, revokeEdge } from '../access/service.ts';
+import type { Actor, SubEvent } from '../events/store.ts';
+import type { DecideInput } from './schemas.ts';
+import type { ReviewItemRow, UnansweredDecision } from './store.ts';
+
+const DEADLINE_ACTOR: Actor = {
+  userId: '00000000-0000-0000-0000-000000000000', name: 'Gatehouse (access review deadline)', email: '', tokenLabel: null, tokenPreview: null, ip: null,
+};
+
+/** Ends the row's direct grant (a user's on a resource, or membership of a group). */
+function revokeRow(ctx: AppContext, actor: Actor, row: ReviewItemRow): void {
+  const key = { principalId: row.user_id, itemId: row.item_id, level: row.access_level_remote_id };
+  revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key);
+}
+
+function requireOpen(ctx: AppContext, uarId: string): void {
+  if (!ctx.stores.accessReviews.get(uarId)) throw notFound('UAR', uarId, 'uar_id');
+  const { closed_at } = ctx.stores.uarDecisions.policy(uarId);
+  if (closed_at !== null) throw new AppError('conflict', `the review closed at ${closed_at} (its deadline); decisions no longer change anything`);
+}
+
+/**
+ * Records decisions on a review's rows, all or nothing. REVOKE ends the direct grant at once; a row
+ * held only through groups cannot be revoked here (409 naming `decisions.N.decision`: remove the group
+ * membership instead). Throws not_found for an unknown review or `decisions.N.uar_item_id`, conflict
+ * for a closed review. Records UAR_REVIEWS_DECIDED with a sub-event per row.
+ */
+export function decide(ctx: AppContext, actor: Actor, uarId: string, input: DecideInput): ReviewItemRow[] {
+  const { uarDecisions, events } = ctx.stores;
+  return inWriteTransaction(ctx, () => {
+    requireOpen(ctx, uarId);
+    const now = ctx.clock.now().toISOString();
+    const subEvents: SubEvent[] = [];
+    input.decisions.forEach(({ uar_item_id: seq, decision }, i) => {
+      const row = uarDecisions.item(uarId, seq);
+      if (!row) throw new AppError('not_found', `review ${uarId} has no item ${seq}`, [{ path: `decisions.${i}.uar_item_id`, message: 'no such item in this review' }]);
+      if (decision === 'REVOKE' && row.has_direct_access !== 1) {
+        throw new AppError('conflict', `${row.user_full_name} holds ${row.item_name} only through groups; revoke their membership of those groups instead`, [
+          { path: `decisions.${i}.decision`, message: 'held only through groups' },
+        ]);
+      }
+      if (decision === 'REVOKE' && row.decision !== 'REVOKE') revokeRow(ctx, actor, row);
+      uarDecisions.decide(seq, uarId, decision, actor.userId, now);
+      subEvents.push({ sub_event_type: `UAR_ITEM_${decision}`, uar_id: uarId, uar_item_id: seq, user_id: row.user_id, [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id, access_level_remote_id: row.access_level_remote_id });
+    });
+    events.record(actor, 'UAR_REVIEWS_DECIDED', subEvents);
+    return input.decisions.map(({ uar_item_id: seq }) => uarDecisions.item(uarId, seq)!);
+  });
+}
+
+/** Sets what happens at the deadline to rows nobody answered (KEEP by default); conflict once closed. */
+export function setUnansweredPolicy(ctx: AppContext, actor: Actor, uarId: string, decision: UnansweredDecision) {
+  return inWriteTransaction(ctx, () => {
+    requireOpen(ctx, uarId);
+    ctx.stores.uarDecisions.setPolicy(uarId, decision);
+    ctx.stores.events.record(actor, 'UARS_UPDATED', [{ sub_event_type: 'UARS_UPDATED', uar_id: uarId, unanswered_decision: decision }]);
+    return { uar_id: uarId, ...ctx.stores.uarDecisions.policy(uarId) };
+  });
+}
+
+/**
+ * The deadline job: for each review past its deadline, applies its policy to the rows nobody answered
+ * (or put off with LATER) — KEEP leaves them, REVOKE ends their direct grants — and records UARS_CLOSED,
+ * each review in its own transaction. Rows held only through groups are kept and named in the event.
+ */
+export function closeDueReviews(ctx: AppContext, now: Date): void {
+  const { uarDecisions, events } = ctx.stores;
+  for (const review of uarDecisions.due(now.toISOString())) {
+    inWriteTransaction(ctx, () => {
+      const { unanswered_decision: policy } = uarDecisions.policy(review.id);
+      const subEvents: SubEvent[] = [];
+      for (const row of uarDecisions.unanswered(review.id)) {
+        const revoke = policy === 'REVOKE' && row.has_direct_access === 1;
+        if (revoke) revokeRow(ctx, DEADLINE_ACTOR, row);
+        subEvents.push({ sub_event_type: revoke ? 'UAR_ITEM_REVOKE' : 'UAR_ITEM_KEEP', uar_id: review.id, uar_item_id: row.seq, user_id: row.user_id, [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id, unanswered: true });
+      }
+      uarDecisions.close(review.id, now.toISOString());
+      events.record(DEADLINE_ACTOR, 'UARS_CLOSED', [{ sub_event_type: 'UARS_CLOSED', uar_id: review.id, uar_name: review.name, unanswered_decision: policy }, ...subEvents]);
+    });
+  }
+}

@@ -1,0 +1,122 @@
+// Single sign-on through the organization's OpenID Connect provider: authorization code flow with
+// PKCE (S256), state and nonce, done by openid-client (a certified relying party). The provider's
+// discovery document is read once, at the first sign-in. No network call runs inside a transaction.
+import { createHash, randomBytes } from 'node:crypto';
+import * as oidc from 'openid-client';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import { createUser } from '../users/service.ts';
+import { startWebSession, type ClientFacts, type StartedSession } from './service.ts';
+
+const discovered = new WeakMap<AppContext, Promise<oidc.Configuration>>();
+const hashState = (state: string): Buffer => createHash('sha256').update(state, 'utf8').digest();
+
+export const oidcEnabled = (ctx: AppContext): boolean => ctx.config.oidcIssuer !== undefined && ctx.config.oidcClientId !== undefined;
+
+/** `base`: the address the browser reached us at (cookie.ts's ownBase): GATEHOUSE_PUBLIC_URL, else what the request says. */
+export const redirectUri = (base: string): string => `${base}/console/oidc/callback`;
+
+/** The provider's configuration, discovered once; a failed discovery is retried at the next sign-in. */
+function configuration(ctx: AppContext): Promise<oidc.Configuration> {
+  let found = discovered.get(ctx);
+  if (!found) {
+    const issuer = new URL(ctx.config.oidcIssuer!);
+    // Plain http is allowed only where the operator configured it (a provider on loopback or an internal network).
+    const options = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : undefined;
+    found = oidc.discovery(issuer, ctx.config.oidcClientId!, ctx.config.oidcClientSecret, undefined, options);
+    found.catch(() => discovered.delete(ctx));
+    discovered.set(ctx, found);
+  }
+  return found;
+}
+
+/** Only paths inside the console may be returned to after sign-in (no open redirect). */
+export function safeReturnTo(raw: unknown): string {
+  return typeof raw === 'string' && /^\/console(\/[\w\-/]*)?$/.test(raw) ? raw : '/console';
+}
+
+/**
+ * Where to send the browser to sign in: the provider's authorization endpoint with a fresh state,
+ * nonce and PKCE challenge; the verifier is kept (found by the state's hash) for the callback.
+ */
+export async function startOidcSignIn(ctx: AppContext, base: string, returnTo: string): Promise<{ location: string; state: string }> {
+  if (!oidcEnabled(ctx)) throw new AppError('not_found', 'single sign-on is not configured (GATEHOUSE_OIDC_ISSUER and GATEHOUSE_OIDC_CLIENT_ID)');
+  const config = await configuration(ctx).catch((err: unknown) => {
+    ctx.log.error('oidc discovery failed', { error: err instanceof Error ? err.message : String(err) });
+    throw new AppError('unavailable', 'the identity provider could not be reached; try again later');
+  });
+  const codeVerifier = oidc.randomPKCECodeVerifier();
+  const state = randomBytes(32).toString('base64url');
+  const nonce = oidc.randomNonce();
+  const now = ctx.clock.now();
+  const forgetBefore = new Date(now.getTime() - ctx.config.loginLinkMinutes * 60_000).toISOString();
+  ctx.stores.webSessions.saveOidcLogin(hashState(state), { codeVerifier, nonce, returnTo }, now.toISOString(), forgetBefore);
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri(base),
+    scope: 'openid email profile',
+    code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce,
+  });
+  return { location: url.href, state };
+}
+
+/**
+ * Finishes a sign-in at the callback: checks state (also against the browser's state cookie), exchanges the code with the PKCE verifier,
+ * validates the ID token (nonce included), matches the user by verified email, and starts a session.
+ * Throws unauthenticated or forbidden with the reason in words.
+ */
+export async function finishOidcSignIn(ctx: AppContext, base: string, callbackUrl: URL, browserState: string | undefined, client: ClientFacts): Promise<StartedSession & { returnTo: string }> {
+  if (!oidcEnabled(ctx)) throw new AppError('not_found', 'single sign-on is not configured');
+  const providerError = callbackUrl.searchParams.get('error');
+  if (providerError) throw new AppError('unauthenticated', `the identity provider refused the sign-in: ${providerError}`);
+  const state = callbackUrl.searchParams.get('state');
+  if (!state || state !== browserState) {
+    throw new AppError('unauthenticated', 'this sign-in was not started in this browser; start again from the sign-in page');
+  }
+  const login = state ? ctx.stores.webSessions.takeOidcLogin(hashState(state)) : undefined;
+  const oldest = ctx.clock.now().getTime() - ctx.config.loginLinkMinutes * 60_000;
+  if (!login || Date.parse(login.created_at) < oldest) {
+    throw new AppError('unauthenticated', 'this sign-in was not started here, was already finished, or took too long; start again');
+  }
+  const config = await configuration(ctx);
+  let claims: Record<string, unknown> | undefined;
+  try {
+    // The redirect URI registered with the provider, with the query the provider sent back.
+    const current = new URL(redirectUri(base));
+    current.search = callbackUrl.search;
+    const tokens = await oidc.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: login.code_verifier,
+      expectedState: state!,
+      expectedNonce: login.nonce,
+      idTokenExpected: true,
+    });
+    const idToken = tokens.claims();
+    claims = idToken;
+    // Many providers put email only in the userinfo answer (OIDC core 5.4): ask it, for the same subject.
+    if (idToken && (typeof idToken.email !== 'string' || idToken.email_verified === undefined)) {
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
+      claims = { ...idToken, email: info.email, email_verified: info.email_verified, name: idToken.name ?? info.name };
+    }
+  } catch (err) {
+    ctx.log.info('oidc sign-in refused', { error: err instanceof Error ? err.message : String(err) });
+    throw new AppError('unauthenticated', 'the identity provider\'s answer could not be verified; start the sign-in again');
+  }
+  const email = typeof claims?.email === 'string' ? claims.email : undefined;
+  if (!email || claims?.email_verified !== true) {
+    throw new AppError('forbidden', 'your identity provider did not give a verified email address, which Gatehouse needs to know who you are');
+  }
+  let user = ctx.stores.users.getByEmail(email);
+  if (!user) {
+    if (ctx.config.oidcCreateUsers !== 'on') {
+      throw new AppError('forbidden', `Gatehouse has no user with the email ${email}; ask an administrator to add you`);
+    }
+    const name = typeof claims?.name === 'string' && claims.name.trim() !== '' ? claims.name.trim().slice(0, 200) : email;
+    const created = { email, full_name: name, position: '' };
+    // No one but the sign-in itself acts: the trail names single sign-on (no user id yet) and the person's email.
+    const actor = { userId: '00000000-0000-0000-0000-000000000000', name: 'single sign-on (first sign-in)', email, tokenLabel: 'console', tokenPreview: null, ip: client.ip };
+    user = createUser(ctx, actor, created);
+  }
+  return { ...startWebSession(ctx, user, 'OIDC', client), returnTo: login.return_to };
+}

@@ -1,0 +1,226 @@
+// Heavy reads off the event loop: a small pool of worker threads, each with its own read-only
+// connection to the database file (WAL lets readers run beside the writer), running the named read
+// tasks of tasks.ts. The design and its measured cost: docs/read-workers.md.
+import { Worker } from 'node:worker_threads';
+import * as sea from 'node:sea';
+import type { AppContext } from '../context.ts';
+import { AppError, type FieldProblem } from '../http/errors.ts';
+import type { BudgetLimits } from './budget.ts';
+import { JsonText } from '../http/json-text.ts';
+import { runTask, type TaskArgs, type TaskName, type TaskResult } from './tasks.ts';
+
+/** What a read worker is started with (workerData); main.ts recognises a worker by `role`. */
+export interface ReadWorkerData {
+  role: 'gatehouse-read-worker';
+  dbFile: string;
+  cursorSecret: string;
+  config: AppContext['config'];
+}
+
+/** A task sent to a worker. */
+export interface TaskMessage {
+  id: number;
+  task: TaskName;
+  args: unknown;
+  nowIso: string;
+  budget: BudgetLimits;
+  /** Answer the value as JSON text: the worker serialises it, and the main thread copies one string instead of rebuilding an object graph. */
+  json: boolean;
+}
+
+
+
+/** A worker's answer: the value, or the AppError it threw (anything else is a fault: `internal`). */
+export type ResultMessage =
+  | { id: number; ok: true; value: unknown }
+  | { id: number; ok: false; error: { code: AppError['code']; message: string; details: FieldProblem[] } | null; text: string };
+
+/** Heap of each read worker: bounds what one read can hold (the service's RSS stays under 300 MB). */
+export const WORKER_HEAP_MB = 48;
+
+/**
+ * Heavy reads one caller may have running or queued at once; more answer 429. Within that, the queue
+ * is fair: a free worker takes the oldest read of a caller who has none running, so one caller's
+ * backlog never holds back another's first read.
+ */
+export const MAX_READS_PER_CALLER = 8;
+/** Tasks waiting for a worker, beyond which reads answer 503 (the pool is saturated, not one caller). */
+const QUEUE_PER_WORKER = 16;
+
+interface Pending {
+  message: TaskMessage;
+  owner: string;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+interface Slot {
+  worker: Worker;
+  current: Pending | null;
+}
+
+/** Where a worker's code comes from: the executable's embedded bundle, or the sources under tsx. */
+function workerSource(): { source: string; eval: boolean; execArgv?: string[] } | null {
+  if (sea.isSea()) {
+    // build.mjs embeds the bundle itself as this asset; its main.ts starts a read worker when workerData says so.
+    // Wrapped in a function: an eval'd script's top-level `var`s would land on the global object, where
+    // some names (crypto) are read-only.
+    return { source: `(function () {\n${sea.getAsset('gatehouse.cjs', 'utf8')}\n})();`, eval: true };
+  }
+  // Under tsx, src/dev/register-sql.mjs says where the hooks and sources are.
+  const dev = (globalThis as { __gatehouseDevWorker?: { tsxApi: string; registerSql: string; main: string } }).__gatehouseDevWorker;
+  if (dev === undefined) return null;
+  const [tsx, sql, main] = [dev.tsxApi, dev.registerSql, dev.main].map((url) => JSON.stringify(url));
+  return { source: `import(${tsx}).then(async (tsx) => { tsx.register(); await import(${sql}); await import(${main}); })`, eval: true, execArgv: [] };
+}
+
+/**
+ * Runs read tasks: on `size` worker threads when the database is a file and the worker code can be
+ * found, else on the calling thread (same tasks, same budget). Workers start on first use.
+ */
+export class ReadPool {
+  readonly #ctx: AppContext;
+  readonly #size: number;
+  readonly #slots: Slot[] = [];
+  readonly #queue: Pending[] = [];
+  readonly #perOwner = new Map<string, number>();
+  #nextId = 1;
+  #stopped = false;
+  readonly #source: ReturnType<typeof workerSource>;
+
+  constructor(ctx: AppContext) {
+    this.#ctx = ctx;
+    const { readWorkers, dbFile } = ctx.config;
+    this.#source = readWorkers > 0 && dbFile !== ':memory:' ? workerSource() : null;
+    this.#size = this.#source ? readWorkers : 0;
+  }
+
+  /** Workers this pool runs (0: tasks run on the calling thread). */
+  get workers(): number {
+    return this.#size;
+  }
+
+  /** The budget of one request, from the settings, starting now. */
+  budget(): BudgetLimits {
+    const { readBudgetRows, readBudgetMs } = this.#ctx.config;
+    return { maxRows: readBudgetRows, deadlineMs: Date.now() + readBudgetMs };
+  }
+
+  /**
+   * Runs `task` with `args` at `now` for `owner` (a caller's user id). Throws too_many_requests when
+   * the owner already has MAX_READS_PER_CALLER reads running or queued, unavailable when the queue is
+   * full, and whatever the task throws (AppError as is; a fault as `internal`).
+   */
+  run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<TaskResult<K>> {
+    return this.#run(task, args, owner, now, false) as Promise<TaskResult<K>>;
+  }
+
+  /** Like `run`, for a value that is only sent to the client: answers its JSON text, made where the task ran. */
+  async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText> {
+    return new JsonText((await this.#run(task, args, owner, now, true)) as string);
+  }
+
+  async #run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date, json: boolean): Promise<unknown> {
+    const budget = this.budget();
+    if (this.#size === 0) {
+      const value = runTask(this.#ctx, task, args, now, budget);
+      return json ? JSON.stringify(value) : value;
+    }
+    const held = this.#perOwner.get(owner) ?? 0;
+    if (held >= MAX_READS_PER_CALLER) {
+      throw new AppError('too_many_requests', `at most ${MAX_READS_PER_CALLER} heavy reads per caller run at once; retry when one has answered`, [], { 'Retry-After': '1' });
+    }
+    if (this.#queue.length >= QUEUE_PER_WORKER * this.#size) {
+      throw new AppError('unavailable', 'the service is busy with heavy reads; retry shortly', [], { 'Retry-After': '1' });
+    }
+    this.#perOwner.set(owner, held + 1);
+    try {
+      return await new Promise((resolve, reject) => {
+        this.#queue.push({ message: { id: this.#nextId++, task, args, nowIso: now.toISOString(), budget, json }, owner, resolve, reject });
+        this.#dispatch();
+      });
+    } finally {
+      const left = (this.#perOwner.get(owner) ?? 1) - 1;
+      if (left === 0) this.#perOwner.delete(owner);
+      else this.#perOwner.set(owner, left);
+    }
+  }
+
+  /** Starts the workers now rather than on the first heavy read (each takes ~1 s to load the bundle). */
+  warm(): void {
+    while (this.#slots.length < this.#size) this.#spawn();
+  }
+
+  /** Stops the workers (each closes its connection); tasks still queued fail with unavailable. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const pending of this.#queue.splice(0)) pending.reject(new AppError('unavailable', 'the service is shutting down'));
+    await Promise.all(this.#slots.splice(0).map((slot) => slot.worker.terminate()));
+  }
+
+  #dispatch(): void {
+    if (this.#stopped) return;
+    while (this.#queue.length > 0) {
+      let slot = this.#slots.find((s) => s.current === null);
+      if (!slot && this.#slots.length < this.#size) slot = this.#spawn();
+      if (!slot) return;
+      const running = new Set(this.#slots.map((s) => s.current?.owner).filter((o) => o !== undefined));
+      const fair = this.#queue.findIndex((p) => !running.has(p.owner));
+      const [pending] = this.#queue.splice(Math.max(0, fair), 1) as [Pending];
+      slot.current = pending;
+      slot.worker.postMessage(pending.message);
+    }
+  }
+
+  #spawn(): Slot {
+    const source = this.#source!;
+    const data: ReadWorkerData = {
+      role: 'gatehouse-read-worker',
+      dbFile: this.#ctx.config.dbFile,
+      cursorSecret: this.#ctx.pager.secret,
+      // A worker runs tasks itself: it never starts workers of its own.
+      config: { ...this.#ctx.config, readWorkers: 0 },
+    };
+    const worker = new Worker(source.source, {
+      eval: source.eval,
+      workerData: data,
+      ...(source.execArgv ? { execArgv: source.execArgv } : {}),
+      // A worker's output is the service's: its log lines go where the main thread's go.
+      stdout: false,
+      stderr: false,
+      // A read that would need more memory than this ends its worker (answered 400, narrow it), not the service.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    // An idle worker must not keep a finished process (a test, a CLI verb) alive.
+    worker.unref();
+    const slot: Slot = { worker, current: null };
+    worker.on('message', (message: ResultMessage) => {
+      const pending = slot.current;
+      if (!pending || pending.message.id !== message.id) return;
+      slot.current = null;
+      if (message.ok) pending.resolve(message.value);
+      else if (message.error) pending.reject(new AppError(message.error.code, message.error.message, message.error.details));
+      else pending.reject(new Error(`read worker: ${message.text}`));
+      this.#dispatch();
+    });
+    const lost = (why: string, outOfMemory = false) => {
+      const index = this.#slots.indexOf(slot);
+      if (index >= 0) this.#slots.splice(index, 1);
+      slot.current?.reject(outOfMemory
+        ? new AppError('validation_failed', `the read needs more than the ${WORKER_HEAP_MB} MB one request may use; narrow it`)
+        : new Error(`read worker stopped: ${why}`));
+      slot.current = null;
+      this.#dispatch();
+    };
+    worker.on('error', (err: Error & { code?: string }) => {
+      const outOfMemory = err.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      // Running out of memory is the read's doing (a log line, not an error); anything else is a fault of ours.
+      if (outOfMemory) this.#ctx.log.info('read worker out of memory', { task: slot.current?.message.task });
+      else this.#ctx.log.error('read worker failed', { error: err.stack ?? err.message });
+      lost(err.message, outOfMemory);
+    });
+    worker.on('exit', (code) => lost(`exit ${code}`));
+    this.#slots.push(slot);
+    return slot;
+  }
+}

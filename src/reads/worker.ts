@@ -1,0 +1,44 @@
+// The read worker's side: a read-only connection of its own, the stores over it, and a loop that runs
+// one task at a time (pool.ts sends at most one) and answers its value or its error.
+import { setPriority } from 'node:os';
+import { parentPort } from 'node:worker_threads';
+import { AREAS } from '../app.ts';
+import { createContext } from '../context.ts';
+import { openDatabase } from '../db/open.ts';
+import { toAppError } from '../http/errors.ts';
+import { ManualClock } from '../lib/clock.ts';
+import { createLogger } from '../lib/log.ts';
+import type { ReadWorkerData, ResultMessage, TaskMessage } from './pool.ts';
+import { runTask } from './tasks.ts';
+
+/** Starts serving tasks from the main thread; returns at once (the port keeps the worker alive). */
+export function startReadWorker(data: ReadWorkerData): void {
+  const port = parentPort;
+  if (!port) throw new Error('startReadWorker runs in a worker thread');
+  // On Linux a nice value belongs to a thread: this lowers the worker's alone, so when the cores are
+  // busy the event loop (and the requests it answers) runs first, and heavy reads take the rest.
+  try {
+    setPriority(19);
+  } catch {
+    // Not permitted or not supported: the worker runs at the process's priority.
+  }
+  const db = openDatabase(data.dbFile, { readonly: true });
+  // Each task runs at the instant the main thread gave it, so a worker never reads a different "now".
+  const clock = new ManualClock();
+  const ctx = createContext({ db, clock, config: data.config, log: createLogger(data.config.logLevel) }, AREAS, data.cursorSecret);
+  port.on('message', (message: TaskMessage) => {
+    let answer: ResultMessage;
+    try {
+      const now = new Date(message.nowIso);
+      clock.set(now);
+      const value = runTask(ctx, message.task, message.args as never, now, message.budget);
+      answer = { id: message.id, ok: true, value: message.json ? JSON.stringify(value) : value };
+    } catch (err) {
+      const known = toAppError(err);
+      answer = known
+        ? { id: message.id, ok: false, error: { code: known.code, message: known.message, details: known.details }, text: known.message }
+        : { id: message.id, ok: false, error: null, text: err instanceof Error ? (err.stack ?? err.message) : String(err) };
+    }
+    port.postMessage(answer);
+  });
+}

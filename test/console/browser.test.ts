@@ -1,0 +1,229 @@
+// The console in a real browser (Debian's chromium through playwright-core) against a real OpenID
+// provider on loopback: sign in, request with the dry-run preview, approve in a second context, see it on
+// My access, deny with a comment, decide a review that revokes, a member kept off admin pages, CSRF and a
+// replayed sign-in link refused, an ended session leading to sign-in; axe-core checks each page (WCAG A/AA)
+// and every page is photographed into test-output/screenshots/ (GATEHOUSE_SCREENSHOTS to choose).
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
+import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
+import { config, stage } from '../helpers/requests.ts';
+
+const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
+const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)`;
+const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
+const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
+const WAIT = { timeout: 30_000 };
+
+describe('the console in a browser', { skip }, () => {
+  let idp: TestProvider;
+  let app: TestApp;
+  let origin: string;
+  let browser: Browser;
+  let requester: Signed;
+  let reviewer: Signed;
+  let payroll: { resource_id: string; name: string };
+  let wiki: { resource_id: string; name: string };
+  let requesterPage: Page;
+  let reviewerPage: Page;
+  const problems: string[] = [];
+
+  /** A fresh browser context (its own cookies), watching for page errors. CSP is bypassed only so axe can be injected. */
+  async function newPage(width = 1280): Promise<Page> {
+    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(error.message));
+    return page;
+  }
+
+  /** WCAG 2 A and AA violations on the page as it is, as readable lines. */
+  async function axeViolations(page: Page): Promise<string[]> {
+    await page.addScriptTag({ content: AXE });
+    const result = await page.evaluate<{ id: string; nodes: { target: string[] }[] }[]>(
+      `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then(r => r.violations.map(v => ({ id: v.id, nodes: v.nodes.map(n => ({ target: n.target })) })))`,
+    );
+    return result.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  }
+
+  async function shoot(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+    assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${name}`);
+  }
+
+  async function signInWithLink(page: Page, email: string): Promise<void> {
+    const user = app.ctx.stores.users.getByEmail(email)!;
+    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
+    await page.locator('#page-title').waitFor(WAIT);
+  }
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    idp = await startTestProvider();
+    app = await startTestApp({ env: { GATEHOUSE_OIDC_ISSUER: idp.issuer, GATEHOUSE_OIDC_CLIENT_ID: idp.clientId, GATEHOUSE_OIDC_CLIENT_SECRET: idp.clientSecret } });
+    origin = new URL(app.url).origin;
+    idp.allowRedirects([`${origin}/console/oidc/callback`]);
+    requester = await createMember(app.api, { full_name: 'Rowan Requester', email: 'rowan@example.com' });
+    reviewer = await createMember(app.api, { full_name: 'Rita Reviewer', email: 'rita@example.com' });
+    idp.accounts.set('rowan@example.com', { email: 'rowan@example.com', email_verified: true, name: 'Rowan Requester' });
+    const owner = await createOwner(app.api, { user_ids: [reviewer.user.user_id] });
+    const reviewed = [config({ max_duration_minutes: 7 * 1440, reviewer_stages: [stage({ owner_ids: [owner.owner_id] })] })];
+    payroll = await createResource(app.api, { name: 'Payroll database', admin_owner_id: owner.owner_id, request_configurations: reviewed });
+    wiki = await createResource(app.api, { name: 'Finance wiki', admin_owner_id: owner.owner_id, request_configurations: reviewed });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    await idp?.close();
+  });
+
+  it('signs in through the OpenID provider and lands on Home, fast', async () => {
+    requesterPage = await newPage();
+    await requesterPage.goto(`${origin}/console`);
+    const button = requesterPage.getByRole('link', { name: 'Sign in with single sign-on' });
+    await button.waitFor(WAIT);
+    await shoot(requesterPage, 'sign-in');
+    await button.click();
+    await requesterPage.getByLabel('Email').fill('rowan@example.com');
+    await requesterPage.getByRole('button', { name: 'Sign in' }).click();
+    await requesterPage.getByRole('heading', { name: 'Welcome, Rowan Requester' }).waitFor(WAIT);
+    assert.equal(new URL(requesterPage.url()).pathname, '/console');
+    const paint = await requesterPage.evaluate<number>(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`);
+    assert.ok(paint > 0 && paint < 1000, `first contentful paint took ${paint} ms`);
+    await shoot(requesterPage, 'home');
+  });
+
+  it('requests access with a live dry-run preview of who must approve', async () => {
+    await requesterPage.getByRole('navigation').getByRole('link', { name: 'Request access' }).click();
+    await requesterPage.getByLabel('Find a resource or group').fill('Payroll');
+    await requesterPage.getByRole('button', { name: 'Add Payroll database' }).click();
+    await requesterPage.getByText(/Rita Reviewer — /).waitFor(WAIT);
+    // The item allows at most 7 days: longer choices are not offered.
+    const durations = await requesterPage.getByLabel('For how long').locator('option').allTextContents();
+    assert.ok(!durations.includes('30 days') && durations.includes('7 days'), durations.join());
+    await requesterPage.getByLabel('For how long').selectOption({ label: '1 day' });
+    await requesterPage.getByLabel('Why you need it').fill('Month-end close');
+    await shoot(requesterPage, 'request-new');
+    await requesterPage.getByRole('button', { name: 'Send request' }).click();
+    await requesterPage.getByRole('heading', { name: 'Access request' }).waitFor(WAIT);
+    await requesterPage.getByText('PENDING').first().waitFor(WAIT);
+    assert.match(new URL(requesterPage.url()).pathname, /^\/console\/requests\/[0-9a-f-]{36}$/);
+  });
+
+  it('is approved by the reviewer in a second browser context', async () => {
+    reviewerPage = await newPage();
+    await signInWithLink(reviewerPage, 'rita@example.com');
+    assert.equal(await reviewerPage.locator('[data-count="reviews"]').textContent(), '1');
+    await reviewerPage.getByRole('link', { name: /Payroll database/ }).click();
+    await reviewerPage.getByRole('button', { name: 'Approve', exact: true }).waitFor(WAIT);
+    await shoot(reviewerPage, 'request-review');
+    await reviewerPage.getByRole('button', { name: 'Approve', exact: true }).click();
+    await reviewerPage.getByText('APPROVED').first().waitFor(WAIT);
+  });
+
+  it('shows the access on My access, with its path and expiry', async () => {
+    await requesterPage.getByRole('navigation').getByRole('link', { name: 'My access' }).click();
+    const row = requesterPage.getByRole('row', { name: /Payroll database/ });
+    await row.waitFor(WAIT);
+    assert.match((await row.textContent())!, /direct/);
+    assert.ok(await requesterPage.getByRole('link', { name: 'Extend Payroll database' }).isVisible());
+    await shoot(requesterPage, 'my-access');
+  });
+
+  it('denies a request with a comment, and says in words that a denial needs one', async () => {
+    const ask = await requester.api.post('/requests', { resources: [{ id: wiki.resource_id }], groups: [], reason: 'Reading the wiki', duration_minutes: 60 });
+    assert.equal(ask.status, 200);
+    await reviewerPage.goto(`${origin}/console/requests/${ask.body.id}`);
+    await reviewerPage.getByRole('button', { name: 'Deny' }).click();
+    await reviewerPage.getByRole('alert').filter({ hasText: 'Write a comment saying why you deny it.' }).waitFor(WAIT);
+    await reviewerPage.getByLabel(/^Comment/).fill('Use the public handbook instead');
+    await reviewerPage.getByRole('button', { name: 'Deny' }).click();
+    await reviewerPage.getByText('DENIED').first().waitFor(WAIT);
+    await reviewerPage.getByText('Use the public handbook instead').waitFor(WAIT);
+    assert.equal((await app.api.get(`/requests/${ask.body.id}`)).body.status, 'DENIED');
+  });
+
+  it('keeps a member off admin pages, and the API refuses them anyway', async () => {
+    assert.equal(await requesterPage.getByRole('link', { name: 'Audit trail' }).count(), 0);
+    assert.equal(await requesterPage.getByRole('link', { name: 'Access reviews' }).count(), 0);
+    await requesterPage.goto(`${origin}/console/events`);
+    await requesterPage.getByText('This page is for organization admins').waitFor(WAIT);
+    const status = await requesterPage.evaluate<number>(`fetch('/v1/events').then(r => r.status)`);
+    assert.equal(status, 403);
+  });
+
+  it('decides an access review as an admin, and a revoke ends the access', async () => {
+    const adminPage = await newPage();
+    await signInWithLink(adminPage, 'admin@gatehouse.local');
+    await adminPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
+    await adminPage.getByLabel('Name').fill('Finance access, Q1');
+    await adminPage.getByLabel('Deadline').fill('2026-12-31');
+    await adminPage.getByRole('button', { name: 'Start review' }).click();
+    await adminPage.getByText('Choose what happens to items nobody answers by the deadline.').waitFor(WAIT);
+    await adminPage.getByLabel('revoked').check();
+    await shoot(adminPage, 'reviews');
+    await adminPage.getByRole('button', { name: 'Start review' }).click();
+    await adminPage.getByRole('heading', { name: 'Finance access, Q1' }).waitFor(WAIT);
+    const decision = adminPage.getByRole('group', { name: 'Decision for Rowan Requester on Payroll database' });
+    await decision.getByRole('button', { name: 'Revoke' }).click();
+    await decision.getByRole('button', { name: 'Revoke', pressed: true }).waitFor(WAIT);
+    await shoot(adminPage, 'review');
+    const holders = (await app.api.get(`/resources/${payroll.resource_id}/users`)).body.results.map((r: { user_id: string }) => r.user_id);
+    assert.ok(!holders.includes(requester.user.user_id), 'the revoke ended the access');
+
+    for (const [path, name] of [[`/console/resources/${payroll.resource_id}`, 'resource'], [`/console/users/${requester.user.user_id}`, 'person'], ['/console/events', 'events'], ['/console/account', 'account']] as const) {
+      await adminPage.goto(`${origin}${path}`);
+      await adminPage.locator('#page-title').waitFor(WAIT);
+      await adminPage.waitForLoadState('networkidle');
+      await shoot(adminPage, name);
+    }
+  });
+
+  it('is usable 375 px wide', async () => {
+    const narrow = await newPage(375);
+    await signInWithLink(narrow, 'rita@example.com');
+    for (const path of ['/console', '/console/requests/new', '/console/access', '/console/account']) {
+      await narrow.goto(`${origin}${path}`);
+      await narrow.locator('#page-title').waitFor(WAIT);
+      const width = await narrow.evaluate<number>('document.documentElement.scrollWidth');
+      assert.ok(width <= 375, `${path} is ${width} px wide at 375`);
+    }
+    await narrow.screenshot({ path: join(SHOTS, 'home-375.png'), fullPage: true });
+    await narrow.keyboard.press('Tab');
+    assert.equal(await narrow.evaluate<string>('document.activeElement.textContent'), 'Skip to content');
+  });
+
+  it('refuses a forged write from another origin, a write without the CSRF token, and a replayed sign-in link', async () => {
+    // Another page on this machine (the provider's origin: same site, so the cookie goes along).
+    await requesterPage.goto(`${idp.issuer}/.well-known/openid-configuration`);
+    await requesterPage.evaluate(`fetch('${origin}/v1/tokens', { method: 'POST', credentials: 'include', mode: 'no-cors', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ token_label: 'forged' }) }).catch(() => undefined)`);
+    await requesterPage.goto(`${origin}/console`);
+    await requesterPage.locator('#page-title').waitFor(WAIT);
+    const noToken = await requesterPage.evaluate<number>(`fetch('/v1/tokens', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token_label: 'no csrf' }) }).then(r => r.status)`);
+    assert.equal(noToken, 403);
+    const labels = (await app.api.get('/tokens', { user_id: requester.user.user_id })).body.results.map((t: { token_label: string }) => t.token_label);
+    assert.ok(!labels.includes('forged') && !labels.includes('no csrf'), labels.join());
+
+    const page = await newPage();
+    const link = createLoginLink(app.ctx, app.ctx.stores.users.getByEmail('rita@example.com')!).replace(/^http:\/\/[^/]+/, origin);
+    await page.goto(link);
+    await page.locator('#page-title').waitFor(WAIT);
+    const replay = await (await newPage()).goto(link);
+    assert.equal(replay?.status(), 401);
+    assert.match(await replay!.text(), /already used/);
+  });
+
+  it('leads an ended session back to sign-in, saying why', async () => {
+    app.clock.advance(2 * 3_600_000);
+    await reviewerPage.goto(`${origin}/console/access`);
+    await reviewerPage.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor(WAIT);
+    await reviewerPage.getByText(/idle too long/).waitFor(WAIT);
+    await shoot(reviewerPage, 'session-ended');
+    assert.deepEqual(problems, [], 'pages threw errors');
+  });
+});

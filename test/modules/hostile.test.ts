@@ -1,0 +1,245 @@
+// Issue 21's findings, each through HTTP or a raw socket: the work budget of a heavy read, pages bounded
+// by bytes, record caps, the write limit, lone surrogates, and what Node would answer outside the one
+// error shape (431, malformed framing, no Host), and client aborts kept out of the error log.
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createApp, createMember, createResource, createUser } from '../helpers/fixtures.ts';
+import { makeRequest, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
+
+/** Sends `raw` on a new connection to the app and answers everything the server wrote until it closed. */
+function rawExchange(app: TestApp, raw: string | Buffer): Promise<string> {
+  const { port } = new URL(app.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.end(raw));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk) => chunks.push(chunk));
+    // A reset after the whole answer arrived (the server closing on input it will not read) still leaves the answer.
+    socket.on('error', (err) => (chunks.length > 0 ? resolve(Buffer.concat(chunks).toString('utf8')) : reject(err)));
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+/** The status and JSON body of a raw HTTP/1.1 answer; fails when the body is not the one error shape. */
+function errorAnswer(text: string): { status: number; body: { code: string; message: string; request_id: string } } {
+  const status = Number(/^HTTP\/1\.1 (\d{3}) /.exec(text)?.[1]);
+  const [head, body = ''] = text.split('\r\n\r\n');
+  assert.match(head!, /content-type: application\/json/i, text);
+  const parsed = JSON.parse(body);
+  assert.deepEqual(Object.keys(parsed).sort(), ['code', 'details', 'message', 'request_id'], text);
+  return { status, body: parsed };
+}
+
+describe('hostile input', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ env: { GATEHOUSE_READ_BUDGET_ROWS: '5' } });
+  });
+  after(() => app.close());
+
+  it('refuses a node query needing more work than one request may do, naming the filter to narrow', async () => {
+    const appRecord = await createApp(app.api);
+    for (let i = 0; i < 3; i++) await createResource(app.api, { app_id: appRecord.app_id });
+    for (let i = 0; i < 3; i++) await createUser(app.api);
+    const res = await app.api.post('/queries/run', { type: 'NODE', query: { accessFilters: { isAccessibleBy: {} } } });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.equal(res.body.code, 'validation_failed');
+    assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), ['query.accessFilters.isAccessibleBy']);
+    assert.match(res.body.message, /narrow it/);
+    // A narrow one runs (on a read worker: the pool is on for a file database).
+    assert.ok(app.ctx.reads.workers > 0);
+    const narrow = await app.api.post('/queries/run', { type: 'NODE', query: { accessFilters: { isAccessibleBy: { entityIDs: [app.adminUserId] } } } });
+    assert.equal(narrow.status, 200, JSON.stringify(narrow.body));
+  });
+
+  it('refuses a request whose custom fields together are over the cap, naming custom_metadata', async () => {
+    const member = await createMember(app.api);
+    const owner = await ownerOf(app, member.user);
+    const resource = await requestableResource(app, owner.owner_id);
+    const field = (i: number) => ({ name: `f${i}`, type: 'LONG_TEXT', value: 'x'.repeat(10_000) });
+    const res = await postRequest(member.api, { resources: [{ id: resource.resource_id }], custom_metadata: [0, 1, 2].map(field) });
+    assert.equal(res.status, 400, JSON.stringify(res.body));
+    assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), ['custom_metadata']);
+  });
+
+  it('refuses lone surrogates with 400 naming the field, and stores nothing', async () => {
+    const ownersBefore = (await app.api.get('/owners', { page_size: 1000 })).body.results.length;
+    for (const name of ['\\ud800', 'a\\udfffb', '\\ud83d']) {
+      const res = await app.api.post('/owners', undefined, { rawBody: `{"name":"${name}"}`, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), ['name']);
+    }
+    const nested = await app.api.post('/tokens', undefined, { rawBody: '{"label":"ok","x":{"k\\udc00":1}}', headers: { 'content-type': 'application/json' } });
+    assert.equal(nested.status, 400);
+    assert.deepEqual(nested.body.details.map((d: { path: string }) => d.path), ['x.k\udc00']);
+    assert.equal((await app.api.get('/owners', { page_size: 1000 })).body.results.length, ownersBefore);
+    // A well-formed pair is text like any other.
+    const pair = await app.api.post('/owners', undefined, { rawBody: '{"name":"smile \\ud83d\\ude00","user_ids":[]}', headers: { 'content-type': 'application/json' } });
+    assert.equal(pair.status, 200, JSON.stringify(pair.body));
+    assert.equal(pair.body.name, 'smile 😀');
+  });
+
+  it('answers a request head over the limit with 431 in the error shape, and takes the documented 1,000-id filter', async () => {
+    const big = errorAnswer(await rawExchange(app, `GET /v1/users HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(200_000)}\r\n\r\n`));
+    assert.equal(big.status, 431);
+    assert.equal(big.body.code, 'headers_too_large');
+    const ids = Array.from({ length: 1000 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const res = await app.api.get('/resources', { resource_ids: ids });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  });
+
+  it('answers malformed framing and a missing Host in the error shape', async () => {
+    const framing = errorAnswer(await rawExchange(app, 'GET /v1/users HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n'));
+    assert.equal(framing.status, 400);
+    assert.equal(framing.body.code, 'validation_failed');
+    const garbage = errorAnswer(await rawExchange(app, 'NOT HTTP AT ALL\r\n\r\n'));
+    assert.equal(garbage.status, 400);
+    const noHost = errorAnswer(await rawExchange(app, 'GET /v1/users HTTP/1.1\r\nConnection: close\r\n\r\n'));
+    assert.equal(noHost.status, 400);
+    assert.match(noHost.body.message, /Host/);
+  });
+
+  it('logs a client that aborts its upload at info level, not as an error', async () => {
+    const before = app.logs.length;
+    const { port } = new URL(app.url);
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(`POST /v1/owners HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${app.api.token}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`);
+        setTimeout(() => socket.destroy(), 50);
+      });
+      socket.on('close', () => resolve());
+    });
+    // The server sees the close on its next turn; wait for its log line rather than a fixed time.
+    for (let i = 0; i < 200 && !app.logs.slice(before).some((l) => l.msg === 'client aborted'); i++) await new Promise((r) => setTimeout(r, 10));
+    const lines = app.logs.slice(before);
+    assert.ok(lines.some((l) => l.msg === 'client aborted' && l.level === 'info'), JSON.stringify(lines));
+    assert.deepEqual(lines.filter((l) => l.level === 'error'), []);
+  });
+});
+
+describe('pages bounded by bytes', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ env: { GATEHOUSE_MAX_PAGE_BYTES: '16384' } });
+  });
+  after(() => app.close());
+
+  for (const pageSize of [50, 500]) {
+    it(`cuts a page of ${pageSize} at the byte bound and serves the rest through its cursor (${pageSize > 100 ? 'read worker' : 'main thread'})`, async () => {
+      const appRecord = pageSize === 50 ? await createApp(app.api) : null;
+      if (appRecord) for (let i = 0; i < 12; i++) await createResource(app.api, { app_id: appRecord.app_id, description: 'd'.repeat(2000) });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const res = await app.api.get('/resources', { page_size: pageSize, cursor });
+        assert.equal(res.status, 200);
+        assert.ok(Buffer.byteLength(JSON.stringify(res.body)) <= 16384 + 4096, 'page over the bound');
+        seen.push(...res.body.results.map((r: { resource_id: string }) => r.resource_id));
+        cursor = res.body.next ?? undefined;
+        pages++;
+      } while (cursor);
+      assert.ok(pages >= 2, `${pages} page(s)`);
+      assert.equal(new Set(seen).size, seen.length);
+      assert.ok(seen.length >= 12);
+    });
+  }
+});
+
+describe('write limit', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ env: { GATEHOUSE_WRITE_RATE_LIMIT: '3', GATEHOUSE_WRITE_RATE_WINDOW_MS: '60000' } });
+  });
+  after(() => app.close());
+
+  it('answers 429 with Retry-After past the limit per user, keeps reads, and lets writes again after the window', async () => {
+    for (let i = 0; i < 3; i++) assert.equal((await app.api.post('/owners', { name: `limited ${i}`, user_ids: [] })).status, 200);
+    const refused = await app.api.post('/owners', { name: 'one too many', user_ids: [] });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.code, 'too_many_requests');
+    assert.equal(refused.headers.get('retry-after'), '60');
+    assert.equal((await app.api.get('/owners')).status, 200);
+    // Nothing was written by the refused call.
+    const owners = await app.api.get('/owners', { page_size: 100 });
+    assert.ok(!owners.body.results.some((o: { name: string }) => o.name === 'one too many'));
+    app.clock.advance(60_000);
+    assert.equal((await app.api.post('/owners', { name: 'after the window', user_ids: [] })).status, 200);
+  });
+});
+
+describe('connection slots', () => {
+  /** A connection from `localAddress` (any of 127.0.0.0/8 is loopback) that sends nothing; resolves once the server has either kept or closed it. */
+  function silentSocket(app: TestApp, localAddress: string) {
+    const { port } = new URL(app.url);
+    const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress });
+    let closed = false;
+    socket.on('close', () => void (closed = true)).on('error', () => {});
+    return { socket, isClosed: () => closed, opened: new Promise((resolve) => socket.once('connect', resolve)) };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
+
+  it('gives each address its share: one past GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS is closed, other addresses are served', async () => {
+    const app = await startTestApp({ env: { GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '5' } });
+    try {
+      const hog = Array.from({ length: 6 }, () => silentSocket(app, '127.0.0.2'));
+      await Promise.all(hog.map((s) => s.opened));
+      await settle();
+      assert.equal(hog.filter((s) => s.isClosed()).length, 1, 'the sixth connection of one address is closed');
+      const res = await app.api.get('/users');
+      assert.equal(res.status, 200, 'another address is served');
+      hog.forEach((s) => s.socket.destroy());
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('when the table is full, sheds a connection that never sent a request to serve a client that does', async () => {
+    const app = await startTestApp({ env: { GATEHOUSE_MAX_CONNECTIONS: '5', GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '0' } });
+    try {
+      const hog = Array.from({ length: 5 }, () => silentSocket(app, '127.0.0.3'));
+      await Promise.all(hog.map((s) => s.opened));
+      // Only a connection silent for a while is shed (SHED_AFTER_MS, 1 s: network time, not the app's clock).
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const res = await app.api.get('/users');
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      await settle();
+      assert.equal(hog.filter((s) => s.isClosed()).length, 1, 'one silent connection made room');
+      hog.forEach((s) => s.socket.destroy());
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('the audit trail says why', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  /** The sub-events of `type` recorded for request `id`. */
+  const subEvents = async (type: string, id: string) =>
+    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results
+      .flatMap((e: { sub_events: Record<string, unknown>[] }) => e.sub_events)
+      .filter((sub: Record<string, unknown>) => sub.request_id === id && (sub.requester_id !== undefined || sub.comment_id !== undefined));
+
+  it('records the reason, each decision\'s words and each comment in the chained events', async () => {
+    const requester = await createMember(app.api);
+    const reviewer = await createMember(app.api);
+    const owner = await ownerOf(app, reviewer.user);
+    const resource = await requestableResource(app, owner.owner_id);
+    const approved = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }], reason: 'on call this week for the billing service' });
+    assert.equal((await reviewer.api.post(`/requests/${approved}/comments`, { comment: 'which incident?' })).status, 200);
+    assert.equal((await reviewer.api.post(`/requests/${approved}/approve`, { level: 'REGULAR', comment: 'fine for the rotation' })).status, 200);
+    const denied = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }], reason: 'just curious' });
+    assert.equal((await reviewer.api.post(`/requests/${denied}/deny`, { comment: 'not without a ticket' })).status, 200);
+
+    assert.equal((await subEvents('REQUESTS_CREATED', approved))[0]?.reason, 'on call this week for the billing service');
+    assert.equal((await subEvents('REQUEST_COMMENTS_CREATED', approved))[0]?.comment, 'which incident?');
+    assert.equal((await subEvents('REQUESTS_APPROVED', approved))[0]?.comment, 'fine for the rotation');
+    assert.equal((await subEvents('REQUESTS_DENIED', denied))[0]?.comment, 'not without a ticket');
+  });
+});
