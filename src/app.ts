@@ -36,6 +36,7 @@ import { idpGroupMappingsArea } from './modules/idp-group-mappings/area.ts';
 import { integrationRecordsArea } from './modules/integration-records/area.ts';
 import { queriesArea } from './modules/queries/area.ts';
 import { eventStreamsArea } from './modules/event-streams/area.ts';
+import { connectorsArea } from './modules/connectors/area.ts';
 import { visibilityArea } from './modules/visibility/area.ts';
 import { configurationTemplatesArea } from './modules/configuration-templates/area.ts';
 import { reviewerStagesArea } from './modules/reviewer-stages/area.ts';
@@ -81,6 +82,7 @@ export const AREAS: readonly Area[] = [
   uarDecisionsArea,
   notificationsArea,
   outboxArea,
+  connectorsArea,
 ];
 
 /** What GET /openapi.json documents: every area's routes, then the routes outside /v1. */

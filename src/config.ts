@@ -244,6 +244,21 @@ export const SETTINGS = {
     example: 'deny',
     description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
   }),
+  outboxIntervalMs: integer({
+    env: 'GATEHOUSE_OUTBOX_INTERVAL_MS',
+    default: 1_000,
+    min: 10,
+    max: HOUR_MS,
+    description: 'how often, in ms, the outbox (connector pushes, notices) looks for queued work whose time has come (docs/outbox.md)',
+  }),
+  connectorSyncIntervalMs: integer({
+    env: 'GATEHOUSE_CONNECTOR_SYNC_INTERVAL_MS',
+    default: HOUR_MS,
+    defaultText: '3600000 (an hour)',
+    min: 0,
+    max: 7 * 24 * HOUR_MS,
+    description: 'how often, in ms, each app\'s connector is synced (users, items, access, drift; docs/connectors.md); 0 syncs only on demand',
+  }),
   writeRateLimit: integer({
     env: 'GATEHOUSE_WRITE_RATE_LIMIT',
     default: 600,
@@ -290,13 +305,6 @@ export const SETTINGS = {
     min: 16 * 1024,
     max: 256 * 1024 * 1024,
     description: 'a list page stops before the item that would take its JSON past this size, and answers the rest through its cursor',
-  }),
-  outboxIntervalMs: integer({
-    env: 'GATEHOUSE_OUTBOX_INTERVAL_MS',
-    default: 1_000,
-    min: 10,
-    max: HOUR_MS,
-    description: 'how often, in ms, the outbox (connector pushes, notices) looks for queued work whose time has come (docs/outbox.md)',
   }),
   requestTimeoutMinutes: integer({
     env: 'GATEHOUSE_REQUEST_TIMEOUT_MINUTES',

@@ -12,6 +12,7 @@ import m0010 from '../../sql/0010_event_streams.sql';
 import m0011 from '../../sql/0011_access_reviews.sql';
 import m0012 from '../../sql/0012_request_readers.sql';
 import m0013 from '../../sql/0013_outbox.sql';
+import m0014 from '../../sql/0014_connectors.sql';
 import m0015 from '../../sql/0015_notifications.sql';
 import m0016 from '../../sql/0016_console.sql';
 import { hashUnchainedEvents } from '../modules/audit/store.ts';
@@ -39,6 +40,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 11, name: '0011_access_reviews', sql: m0011 },
   { version: 12, name: '0012_request_readers', sql: m0012 },
   { version: 13, name: '0013_outbox', sql: m0013 },
+  { version: 14, name: '0014_connectors', sql: m0014 },
   { version: 15, name: '0015_notifications', sql: m0015 },
   { version: 16, name: '0016_console', sql: m0016 },
 ];

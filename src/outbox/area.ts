@@ -1,4 +1,4 @@
-// The outbox as app.ts builds it: its store and its job (src/outbox/index.ts). It serves no routes.
+// The outbox as an area: its store and its job (no routes: connectors and notices expose their own views of it).
 import { defineArea } from '../area.ts';
 import { tick as runOutbox } from './index.ts';
 import { createOutboxStore } from './store.ts';
@@ -12,6 +12,8 @@ declare module '../context.ts' {
 export const outboxArea = defineArea({
   name: 'outbox',
   stores: { outbox: createOutboxStore },
-  // The one work queue (connector pushes, notices): due rows run within a second of being due.
-  jobs: [{ name: 'outbox', everyMs: (config) => config.outboxIntervalMs, tick: runOutbox }],
+  jobs: [
+    // The one work queue (connector pushes, notices): due rows run within a second of being due.
+    { name: 'outbox', everyMs: (config) => config.outboxIntervalMs, tick: runOutbox },
+  ],
 });

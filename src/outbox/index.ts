@@ -4,7 +4,7 @@
 //       Call INSIDE the write transaction of the change that needs the work (it throws otherwise), so
 //       the change, its audit event and its follow-up commit or roll back together.
 //   OutboxHandler { run(ctx, item, signal) → Attempt; settled?(ctx, item, outcome); giveUpAfterMs?; maxDelayMs? }
-//       Registered once per kind in OUTBOX_HANDLERS (src/outbox/kinds.ts). `run` does the network work
+//       Registered once per kind in outboxHandlers() (src/outbox/kinds.ts). `run` does the network work
 //       OUTSIDE any transaction and answers { ok: true } or { ok: false, error, code?, retryAfterMs?,
 //       permanent? }; a throw counts as { ok: false, error: message }. `settled` runs INSIDE the short
 //       transaction that records the attempt's outcome (state 'DONE' | 'RETRYING' | 'FAILED'): update
@@ -23,7 +23,7 @@
 // See docs/outbox.md.
 import type { AppContext } from '../context.ts';
 import { OUTBOX_ACTOR } from '../modules/events/system-actor.ts';
-import { OUTBOX_HANDLERS } from './kinds.ts';
+import { outboxHandlers } from './kinds.ts';
 import type { OutboxRow } from './store.ts';
 
 /** What a handler's `run` sees: the row, its payload parsed. */
@@ -93,7 +93,7 @@ export const KEEP_DONE_MS = 24 * 3_600_000;
 export function enqueue(ctx: AppContext, input: EnqueueInput): number {
   if (!ctx.db.inTransaction) throw new Error('outbox enqueue must run inside the write transaction of its change');
   const now = ctx.clock.now();
-  const handler = OUTBOX_HANDLERS[input.kind];
+  const handler = outboxHandlers()[input.kind];
   const giveUp = input.giveUpAfterMs ?? handler?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
   return ctx.stores.outbox.insert({
     kind: input.kind,
@@ -135,43 +135,41 @@ async function runOne(ctx: AppContext, handler: OutboxHandler, item: OutboxItem,
   }
 }
 
-/** Decides what an attempt means for its row and records it (with the handler's settled hook) in one transaction. */
+/** Decides what an attempt means for its row and records it with the handler's settled hook; call inside the batch's transaction. */
 function record(ctx: AppContext, handler: OutboxHandler, item: OutboxItem, attempt: Attempt): Outcome['state'] {
   const { outbox, events } = ctx.stores;
   const at = ctx.clock.now();
   const iso = at.toISOString();
-  return ctx.db.transaction(() => {
-    let outcome: Outcome;
-    if (attempt.ok) {
-      outbox.done(item.seq, iso);
-      outcome = { state: 'DONE', attempt, nextAttemptAt: null, at: iso };
+  let outcome: Outcome;
+  if (attempt.ok) {
+    outbox.done(item.seq, iso);
+    outcome = { state: 'DONE', attempt, nextAttemptAt: null, at: iso };
+  } else {
+    const delay = Math.max(backoffMs(item.attempt, handler.maxDelayMs), attempt.retryAfterMs ?? 0);
+    const next = new Date(at.getTime() + delay).toISOString();
+    if (attempt.permanent || next > item.deadline_at) {
+      outbox.fail(item.seq, iso, attempt.error, attempt.code ?? null);
+      events.record(OUTBOX_ACTOR, 'OUTBOX_ITEMS_FAILED', [{
+        sub_event_type: 'OUTBOX_ITEMS_FAILED', outbox_seq: item.seq, kind: item.kind, key: item.key,
+        attempts: item.attempt, error: attempt.error, code: attempt.code ?? null,
+      }]);
+      outcome = { state: 'FAILED', attempt, nextAttemptAt: null, at: iso };
     } else {
-      const delay = Math.max(backoffMs(item.attempt, handler.maxDelayMs), attempt.retryAfterMs ?? 0);
-      const next = new Date(at.getTime() + delay).toISOString();
-      if (attempt.permanent || next > item.deadline_at) {
-        outbox.fail(item.seq, iso, attempt.error, attempt.code ?? null);
-        events.record(OUTBOX_ACTOR, 'OUTBOX_ITEMS_FAILED', [{
-          sub_event_type: 'OUTBOX_ITEMS_FAILED', outbox_seq: item.seq, kind: item.kind, key: item.key,
-          attempts: item.attempt, error: attempt.error, code: attempt.code ?? null,
-        }]);
-        outcome = { state: 'FAILED', attempt, nextAttemptAt: null, at: iso };
-      } else {
-        outbox.retryAt(item.seq, iso, next, attempt.error, attempt.code ?? null);
-        outcome = { state: 'RETRYING', attempt, nextAttemptAt: next, at: iso };
-      }
+      outbox.retryAt(item.seq, iso, next, attempt.error, attempt.code ?? null);
+      outcome = { state: 'RETRYING', attempt, nextAttemptAt: next, at: iso };
     }
-    handler.settled?.(ctx, item, outcome);
-    return outcome.state;
-  }).immediate();
+  }
+  handler.settled?.(ctx, item, outcome);
+  return outcome.state;
 }
 
 /**
  * One pass: claims due rows (per key in order) in batches, runs each batch's handlers concurrently
- * outside any transaction, and records every outcome in its own short transaction. Goes on until
+ * outside any transaction, and records the batch's outcomes in one short transaction. Goes on until
  * nothing is due, MAX_PER_TICK rows ran or `stop` aborts. Rows whose kind has no handler wait.
  * The first tick of a context releases claims a dead process left behind.
  */
-export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handlers: Record<string, OutboxHandler> = OUTBOX_HANDLERS): Promise<TickSummary> {
+export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handlers: Record<string, OutboxHandler> = outboxHandlers()): Promise<TickSummary> {
   const { outbox } = ctx.stores;
   if (!released.has(ctx)) {
     released.add(ctx);
@@ -189,20 +187,23 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handl
       return rows.filter((row) => outbox.claim(row.seq, until)).map((row) => ({ ...row, attempts: row.attempts + 1 }));
     }).immediate();
     if (batch.length === 0) break;
-    await Promise.all(batch.map(async (row) => {
+    const results = await Promise.all(batch.map(async (row) => {
       const handler = handlers[row.kind]!;
       const item = toItem(row);
-      const attempt = await runOne(ctx, handler, item, signal);
-      if (signal.aborted && !attempt.ok) {
-        // Shutting down: leave the row claimed; the next start releases it and runs it again.
-        return;
-      }
-      const state = record(ctx, handler, item, attempt);
-      summary.ran += 1;
-      if (state === 'DONE') summary.done += 1;
-      else if (state === 'RETRYING') summary.retrying += 1;
-      else summary.failed += 1;
+      return { handler, item, attempt: await runOne(ctx, handler, item, signal) };
     }));
+    // One short transaction records the whole batch's outcomes (one commit, not one per row).
+    ctx.db.transaction(() => {
+      for (const { handler, item, attempt } of results) {
+        // Shutting down: a row that failed because of it stays claimed; the next start runs it again.
+        if (signal.aborted && !attempt.ok) continue;
+        const state = record(ctx, handler, item, attempt);
+        summary.ran += 1;
+        if (state === 'DONE') summary.done += 1;
+        else if (state === 'RETRYING') summary.retrying += 1;
+        else summary.failed += 1;
+      }
+    }).immediate();
   }
   return summary;
 }
@@ -215,7 +216,7 @@ export function retryFailed(ctx: AppContext, actor: Parameters<AppContext['store
   if (!ctx.db.inTransaction) throw new Error('outbox retryFailed must run inside a write transaction');
   const { outbox, events } = ctx.stores;
   const now = ctx.clock.now();
-  const giveUp = OUTBOX_HANDLERS[kind]?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
+  const giveUp = outboxHandlers()[kind]?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
   const rows = outbox.failedOf(kind, keyPrefix)
     .filter((row) => outbox.requeue(row.seq, now.toISOString(), new Date(now.getTime() + giveUp).toISOString()));
   if (rows.length > 0) {

@@ -244,6 +244,13 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/event-streams': 'admin',
   'PUT /v1/event-streams/{event_stream_id}': 'admin',
   'DELETE /v1/event-streams/{event_stream_id}': 'admin',
+  'GET /v1/apps/{app_id}/connector': 'admin-read',
+  'PUT /v1/apps/{app_id}/connector': 'admin',
+  'DELETE /v1/apps/{app_id}/connector': 'admin',
+  'POST /v1/apps/{app_id}/connector/test': 'admin',
+  'POST /v1/apps/{app_id}/connector/sync': 'admin',
+  'POST /v1/apps/{app_id}/connector/retry': 'admin',
+  'GET /v1/propagations': 'admin-read',
 };
 
 /** Path parameters that are not UUIDs, and a valid value for each; every other one gets a fresh random UUID. */

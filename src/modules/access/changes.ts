@@ -14,6 +14,8 @@ export interface AccessChange {
   kind: EdgeKindName;
   row: EdgeRow;
   before?: EdgeRow;
+  /** 'remote' when the change records what a remote system already did (a sync importing drift): nothing to push back. */
+  origin: 'gatehouse' | 'remote';
 }
 
 /**
@@ -46,6 +48,8 @@ export interface ChangeOptions {
    * deletes). An event type: every change is one sub-event of one event of that type.
    */
   record?: SubEvent[] | EventType;
+  /** 'remote' for a sync importing access the remote system already has (listeners then push nothing). */
+  origin?: 'gatehouse' | 'remote';
   /** The instant of the change (default ctx.clock.now()): the sweep passes the time it sweeps at. */
   at?: Date;
   /** Bring open sessions in line with the change (default true; deletes and offboarding do their own). */
@@ -78,7 +82,7 @@ export function edgeSubEvent(ctx: AppContext, kind: EdgeKindName, type: string, 
 const keyOf = (row: EdgeRow): EdgeKey => ({ principalId: row.principal_id, itemId: row.item_id, level: row.access_level_remote_id });
 
 /** Does the op's store writes; returns what changed, in order. */
-function write(ctx: AppContext, op: AccessOp, now: Date): AccessChange[] {
+function write(ctx: AppContext, op: AccessOp, now: Date): Omit<AccessChange, 'origin'>[] {
   const { access } = ctx.stores;
   switch (op.op) {
     case 'add':
@@ -112,7 +116,7 @@ function write(ctx: AppContext, op: AccessOp, now: Date): AccessChange[] {
         return { type: live ? 'removed' as const : 'expired' as const, kind: op.kind, row };
       });
     case 'deleteEnd': {
-      const changes: AccessChange[] = [];
+      const changes: Omit<AccessChange, 'origin'>[] = [];
       for (const kind of EDGE_KIND_NAMES) {
         const k = EDGE_KINDS[kind];
         const rows = new Map<number, EdgeRow>();
@@ -138,7 +142,8 @@ export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], opt
   const all: AccessChange[] = [];
   const collected: SubEvent[] = [];
   for (const op of ops) {
-    for (const change of write(ctx, op, now)) {
+    for (const written of write(ctx, op, now)) {
+      const change: AccessChange = { ...written, origin: options.origin ?? 'gatehouse' };
       all.push(change);
       const sub = [edgeSubEvent(ctx, change.kind, changeEventType(change), change.row)];
       if (options.sessions !== false && change.type !== 'added') sub.push(...sessionsAfter(ctx, change, now));

@@ -4,8 +4,12 @@
 import type { AppContext } from '../../context.ts';
 import type { Actor } from '../events/store.ts';
 import type { AccessChange } from './changes.ts';
+import { propagateAccessChange } from '../connectors/propagation.ts';
 
 export type AccessChangeListener = (ctx: AppContext, actor: Actor, change: AccessChange, now: Date) => void;
 
 /** The seam for notices (issue 20): add a listener here; it sees every change the one owner makes. */
-export const ACCESS_CHANGE_LISTENERS: AccessChangeListener[] = [];
+export const ACCESS_CHANGE_LISTENERS: AccessChangeListener[] = [
+  // Queues the push of each changed edge of an app with a connector.
+  propagateAccessChange,
+];

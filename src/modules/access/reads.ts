@@ -8,16 +8,17 @@ import { seesListed } from '../visibility/service.ts';
 import { NEVER, type EndType } from './edges.ts';
 import type { HoldingRow, ItemType } from './holdings-store.ts';
 import type { EdgeRow } from './store.ts';
+import { propagationStatusReader } from '../connectors/status.ts';
 
 const level = (remoteId: string, name: string) => ({ access_level_name: name, access_level_remote_id: remoteId });
 const expiry = (exp: string | null) => (exp === null || exp === NEVER ? null : exp);
-/** Gatehouse has no remote system to push to: every edge it writes is in effect at once. */
-const PROPAGATED = { status: 'SUCCESS' } as const;
-
-/** Looks names up once per id for the length of one answer. */
+/**
+ * Looks names up once per id for the length of one answer; `status` reads propagation statuses the
+ * same way (connectors/status.ts: SUCCESS for items of apps without a connector).
+ */
 function nameCache(ctx: AppContext) {
   const cache = new Map<string, { name: string; detail: string }>();
-  return (type: EndType, id: string) => {
+  const names = (type: EndType, id: string) => {
     let found = cache.get(id);
     if (!found) {
       found = ctx.stores.access.describe(type, id) ?? { name: '', detail: '' };
@@ -25,6 +26,7 @@ function nameCache(ctx: AppContext) {
     }
     return found;
   };
+  return Object.assign(names, { status: propagationStatusReader(ctx) });
 }
 type Names = ReturnType<typeof nameCache>;
 
@@ -36,6 +38,8 @@ function resourceAccessUser(names: Names, row: HoldingRow) {
     user_id: row.user_id, full_name: user.name, email: user.detail,
     access_level: level(row.level, row.level_name), expiration_date: expiry(row.exp),
     has_direct_access: row.direct === 1, num_access_paths: row.paths,
+    // Access through groups is pushed as the groups' edges: their statuses show on the groups' users.
+    propagation_status: row.direct === 1 ? names.status('resource_user', row.user_id, row.item_id, row.level) : { status: 'SUCCESS' },
   };
 }
 
@@ -45,7 +49,8 @@ function groupUser(names: Names, row: { user_id: string; item_id: string; level:
   return {
     group_id: row.item_id, group_name: group.name, description: group.detail,
     user_id: row.user_id, full_name: user.name, email: user.detail,
-    access_level: level(row.level, row.level_name), expiration_date: expiry(row.exp), propagation_status: PROPAGATED,
+    access_level: level(row.level, row.level_name), expiration_date: expiry(row.exp),
+    propagation_status: names.status('group_user', row.user_id, row.item_id, row.level),
   };
 }
 
@@ -147,7 +152,7 @@ export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: stri
 export function userLevelsOnResource(ctx: AppContext, resourceId: string, userId: string) {
   const names = nameCache(ctx);
   return ctx.stores.holdings.resourcesOfUser(userId, ctx.clock.now(), resourceId).map((row) => {
-    const { resource_name: _n, description: _d, has_direct_access: _h, num_access_paths: _p, ...rest } = resourceAccessUser(names, row);
+    const { resource_name: _n, description: _d, has_direct_access: _h, num_access_paths: _p, propagation_status: _s, ...rest } = resourceAccessUser(names, row);
     return rest;
   });
 }

@@ -53,7 +53,7 @@ export interface PostOptions {
   denyPrivate: boolean;
 }
 
-class AddressRefused extends Error {
+export class AddressRefused extends Error {
   constructor(address: string) {
     super(`receiver address ${address} is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny`);
   }
@@ -63,7 +63,7 @@ class AddressRefused extends Error {
  * dns.lookup, refusing every answer that includes a non-public address. Checked when connecting, on
  * the addresses actually used, so a name that resolves differently later (DNS rebinding) is caught too.
  */
-const publicLookup: LookupFunction = (hostname, options, callback) => {
+export const publicLookup: LookupFunction = (hostname, options, callback) => {
   lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, '', 0);
     const refused = addresses.find((a) => isNonPublicAddress(a.address));

@@ -1,10 +1,8 @@
-// The actor of events Gatehouse records on its own (no caller, no token): the sweep, the outbox, connectors.
+// The named system actors of access changes and the outbox, built with events/actors.ts's systemActor.
+import { systemActor } from './actors.ts';
 import type { Actor } from './store.ts';
 
-/** Gatehouse acting on its own, named by what acts (shown as the event's actor_name). */
-export function systemActor(name: string): Actor {
-  return { userId: '00000000-0000-0000-0000-000000000000', name, email: '', tokenLabel: null, tokenPreview: null, ip: null };
-}
+export { systemActor };
 
 /** The expiry sweep and the access changes it makes (dead edges ended on the way). */
 export const SYSTEM_ACTOR: Actor = systemActor('Gatehouse (expiry sweep)');

@@ -158,7 +158,7 @@ export const integrationRecordRoutes = defineRoutes('integration-records', {
   'GET /v1/sync_errors': {
     role: 'read',
     summary: 'List sync errors',
-    description: 'Gatehouse syncs nothing, so the list is always empty; an unknown app, resource or group is still refused (`not_found`).',
+    description: 'What connectors\' syncs found wrong (docs/connectors.md), newest first, as one SyncErrorList (none: an empty array); an unknown app, resource or group is refused (`not_found`).',
     query: SyncErrorsQuery,
     responses: { 200: { type: 'array', items: SyncErrorList } },
     errors: ['not_found'],

@@ -148,10 +148,14 @@ export function setScopedRolePermissions(ctx: AppContext, actor: Actor, resource
 }
 
 /** Sync errors for the filters given: always none, since Gatehouse syncs nothing. Throws not_found naming an unknown filter id. */
-export function syncErrors(ctx: AppContext, caller: Caller, filter: { app_id?: string | undefined; resource_id?: string | undefined; group_id?: string | undefined }): never[] {
+export function syncErrors(ctx: AppContext, caller: Caller, filter: { app_id?: string | undefined; resource_id?: string | undefined; group_id?: string | undefined }) {
   if (filter.app_id !== undefined && !ctx.stores.apps.exists(filter.app_id)) throw notFound('app', filter.app_id, 'app_id');
   // An item the caller does not see answers as a missing one, so the filter cannot tell it exists.
   if (filter.resource_id !== undefined) assertVisible(ctx, caller, 'resource', filter.resource_id, 'resource_id');
   if (filter.group_id !== undefined) assertVisible(ctx, caller, 'group', filter.group_id, 'group_id');
-  return [];
+  // Connectors' syncs record them (src/modules/connectors/sync.ts), newest first. The reference answers
+  // an array of SyncErrorList: one list holding them all (none: an empty array, as before connectors).
+  const errors = ctx.stores.connectors.syncErrors({ appId: filter.app_id, resourceId: filter.resource_id, groupId: filter.group_id })
+    .map((row) => ({ app_id: row.app_id, first_seen: row.first_seen, last_seen: row.last_seen, error_message: row.error_message }));
+  return errors.length === 0 ? [] : [{ sync_errors: errors }];
 }

@@ -55,7 +55,8 @@ export const ResourceAccessUser = component('ResourceAccessUser', {
     expiration_date: { type: ['string', 'null'], format: 'date-time' },
     has_direct_access: { type: 'boolean' },
     num_access_paths: { type: 'integer', format: 'int32' },
-    propagation_status: PropagationStatus,
+    // null: the access was synced from the remote system (the reference's own words for PropagationStatus).
+    propagation_status: orNull(PropagationStatus),
   },
   required: [
     'email', 'full_name', 'resource_id', 'user_id', 'access_level', 'has_direct_access',
@@ -117,7 +118,8 @@ export const GroupUser = component('GroupUser', {
     full_name: { type: 'string' },
     email: { type: 'string' },
     expiration_date: { type: ['string', 'null'], format: 'date-time' },
-    propagation_status: PropagationStatus,
+    // null: the membership was synced from the remote system (the reference's own words for PropagationStatus).
+    propagation_status: orNull(PropagationStatus),
   },
   required: ['email', 'full_name', 'group_id', 'user_id', 'group_name', 'description'],
 });

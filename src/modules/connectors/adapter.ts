@@ -1,0 +1,42 @@
+// What every connector adapter does for the outbox and for sync: one small interface, one file per
+// remote system (opal-adapter.ts: Opal's HTTP protocol; postgres-adapter.ts: a PostgreSQL server).
+import type { AppContext } from '../../context.ts';
+import type { Attempt } from '../../outbox/index.ts';
+import type { EdgeKindName } from '../access/edges.ts';
+import type { ConnectorRow } from './store.ts';
+
+/** One edge as the remote side names it, and whether it should exist there. */
+export interface PushTarget {
+  kind: EdgeKindName;
+  /** The user's remote id (user kinds) or the member group's remote id (group kinds). */
+  remotePrincipalId: string;
+  /** The remote resource or group id. */
+  remoteItemId: string;
+  /** The access level's remote id ('' is the default level: sent as no access_level_id). */
+  level: string;
+  present: boolean;
+}
+
+/** Everything a sync reads from the remote side. Ids are remote ids. */
+export interface RemoteSnapshot {
+  users: { id: string; email: string }[];
+  resources: { id: string; name: string; description?: string; access_levels: { id: string; name: string }[] }[];
+  groups: { id: string; name: string; description?: string }[];
+  /** Current access: one entry per edge. principal/item are remote ids. */
+  edges: { kind: EdgeKindName; principal: string; item: string; level: string }[];
+}
+
+export interface ConnectorAdapter {
+  /** Is the remote side reachable and does it accept our credentials? */
+  status(signal?: AbortSignal): Promise<Attempt>;
+  /** Makes the edge present or absent remotely; "already so" is success. */
+  push(target: PushTarget, signal?: AbortSignal): Promise<Attempt>;
+  /** Reads the remote side whole (users, items, current access) for a sync. Throws an Error naming what failed. */
+  snapshot(signal?: AbortSignal): Promise<RemoteSnapshot>;
+  /** The remote id of a Gatehouse user, resolving (and remembering) it if needed; undefined when there is none. */
+  remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }>;
+  /** Which edge kinds this remote system has. */
+  kinds: readonly EdgeKindName[];
+}
+
+export type AdapterFactory = (ctx: AppContext, connector: ConnectorRow) => ConnectorAdapter;

@@ -1,0 +1,161 @@
+// The Opal connector protocol over HTTP (opalsecurity/opal-connector-spec), unchanged: signed calls,
+// cursor paging, and what each answer means as a PropagationStatusEnum. No database access here.
+import { createHmac } from 'node:crypto';
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
+import { isNonPublicAddress } from '../event-streams/addresses.ts';
+import { VERSION } from '../../version.ts';
+
+/** `hex(HMAC-SHA256(secret, "v0:" + timestamp + ":" + body))`, an empty body signed as `{}` — Opal's signature. */
+export function opalSignature(secret: string, timestamp: string, body: string): string {
+  return createHmac('sha256', secret).update(`v0:${timestamp}:${body === '' ? '{}' : body}`).digest('hex');
+}
+
+export interface OpalEndpoint {
+  url: string;
+  signingSecret: string;
+  timeoutMs: number;
+  /** The app_id every call carries (the Gatehouse app's id). */
+  appId: string;
+  /** Refuse non-public addresses (GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny, the event streams' policy). */
+  denyPrivate: boolean;
+  /** Seconds since the epoch for X-Opal-Request-Timestamp (from the injected clock). */
+  nowSeconds: () => number;
+}
+
+/** One call's result: an HTTP answer (any status) with its parsed JSON, or a failure to get one. */
+export type CallResult =
+  | { answered: true; status: number; json: unknown; retryAfterMs?: number }
+  | { answered: false; timeout: boolean; error: string };
+
+// Keep-alive pools: pushes to one connector reuse their connections (10,000 pushes, not 10,000 handshakes).
+const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
+const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
+
+/** Answers larger than this are refused (a list page is far smaller): a connector cannot exhaust our memory. */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Calls `method path` on the connector with `app_id` (query for GET/DELETE, body for POST), signed.
+ * Never throws: every failure is a CallResult. Redirects are not followed.
+ */
+export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELETE', path: string, input: { query?: Record<string, string | undefined>; body?: Record<string, unknown> }, stop?: AbortSignal): Promise<CallResult> {
+  const base = endpoint.url.endsWith('/') ? endpoint.url : `${endpoint.url}/`;
+  const url = new URL(path.replace(/^\//, ''), base);
+  const body = method === 'POST' ? JSON.stringify({ ...input.body, app_id: endpoint.appId }) : '';
+  if (method !== 'POST') url.searchParams.set('app_id', endpoint.appId);
+  for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined && value !== '') url.searchParams.set(name, value);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (endpoint.denyPrivate && isNonPublicAddress(host)) {
+    return Promise.resolve({ answered: false, timeout: false, error: new AddressRefused(host).message });
+  }
+  const timestamp = String(endpoint.nowSeconds());
+  const headers: Record<string, string> = {
+    'user-agent': `Gatehouse/${VERSION}`,
+    accept: 'application/json',
+    'x-opal-request-timestamp': timestamp,
+    'x-opal-signature': opalSignature(endpoint.signingSecret, timestamp, body),
+  };
+  if (body !== '') {
+    headers['content-type'] = 'application/json';
+    headers['content-length'] = String(Buffer.byteLength(body));
+  }
+  const timeout = AbortSignal.timeout(endpoint.timeoutMs);
+  const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
+  const https = url.protocol === 'https:';
+  const send = https ? httpsRequest : httpRequest;
+  return new Promise<CallResult>((resolve) => {
+    const fail = (err: unknown) => {
+      if (timeout.aborted) resolve({ answered: false, timeout: true, error: `no answer within ${endpoint.timeoutMs} ms` });
+      else if (err instanceof AddressRefused) resolve({ answered: false, timeout: false, error: err.message });
+      else {
+        const code = (err as { code?: unknown }).code;
+        resolve({ answered: false, timeout: false, error: typeof code === 'string' ? `could not connect: ${code}` : `request failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) });
+      }
+    };
+    let req: ReturnType<typeof send>;
+    try {
+      req = send(url, { method, headers, signal, agent: https ? httpsAgent : httpAgent, ...(endpoint.denyPrivate && { lookup: publicLookup }) }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) res.destroy(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
+          else chunks.push(chunk);
+        });
+        res.on('error', fail);
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text === '' ? undefined : JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          const retryAfter = Number(res.headers['retry-after']);
+          resolve({ answered: true, status: res.statusCode ?? 0, json, ...(Number.isFinite(retryAfter) && retryAfter > 0 && { retryAfterMs: Math.min(retryAfter, 3600) * 1000 }) });
+        });
+      });
+    } catch (err) {
+      resolve({ answered: false, timeout: false, error: `could not send the request: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) });
+      return;
+    }
+    req.on('error', fail);
+    req.end(body);
+  });
+}
+
+/** The connector's own words for a failed answer: `{code, message}` per the spec, else the status. */
+export function describeAnswer(result: Extract<CallResult, { answered: true }>): string {
+  const json = result.json as { message?: unknown } | undefined;
+  const message = json && typeof json.message === 'string' ? `: ${json.message.slice(0, 200)}` : '';
+  return `connector answered ${result.status}${message}`;
+}
+
+/**
+ * What a write's result means, as a PropagationStatusEnum code, for `{ok}` or a failure. A 404 names
+ * the user or the resource as the connector's message says (its words "user" / "group"/"resource");
+ * "already exists / already absent" answers (409, and 404 on a removal) are success: the state wanted holds.
+ */
+export function writeOutcome(result: CallResult, removing: boolean): { ok: true } | { ok: false; code: string; error: string; retryAfterMs?: number; permanent?: boolean } {
+  if (!result.answered) return { ok: false, code: result.timeout ? 'ERR_TIMEOUT' : 'ERR_REMOTE_INTERNAL_ERROR', error: result.error };
+  const { status } = result;
+  if (status >= 200 && status < 300) return { ok: true };
+  if (status === 409) return { ok: true };
+  const error = describeAnswer(result);
+  if (status === 404 && removing) return { ok: true };
+  if (status === 404) {
+    const message = String((result.json as { message?: unknown } | undefined)?.message ?? '').toLowerCase();
+    return { ok: false, code: message.includes('user') ? 'ERR_REMOTE_USER_NOT_FOUND' : 'ERR_REMOTE_RESOURCE_NOT_FOUND', error };
+  }
+  if (status === 429) return { ok: false, code: 'ERR_REMOTE_THROTTLE', error, ...(result.retryAfterMs && { retryAfterMs: result.retryAfterMs }) };
+  if (status >= 500) return { ok: false, code: 'ERR_REMOTE_INTERNAL_ERROR', error };
+  return { ok: false, code: 'ERR_REMOTE_UNRECOVERABLE_ERROR', error };
+}
+
+/**
+ * Reads every page of a list (`cursor` → `next_cursor`, empty or null = done) and returns its items
+ * under `field`. Throws an Error naming the failure (a sync turns it into a sync error). Stops after
+ * 10,000 pages so a connector repeating a cursor cannot keep us forever.
+ */
+export async function readAll<T>(endpoint: OpalEndpoint, path: string, field: string | string[], stop?: AbortSignal, options: { missingIsEmpty?: boolean } = {}): Promise<T[]> {
+  const fields = Array.isArray(field) ? field : [field];
+  const items: T[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 10_000; page++) {
+    const result = await callOpal(endpoint, 'GET', path, { query: { cursor } }, stop);
+    if (!result.answered) throw new Error(`${path}: ${result.error}`);
+    if (result.status === 404 && options.missingIsEmpty && page === 0) return [];
+    if (result.status < 200 || result.status >= 300) throw new Error(`${path}: ${describeAnswer(result)}`);
+    const json = result.json as Record<string, unknown> | undefined;
+    const list = fields.map((f) => json?.[f]).find(Array.isArray);
+    if (!Array.isArray(list)) throw new Error(`${path}: the answer has no "${fields.join('" or "')}" list`);
+    items.push(...(list as T[]));
+    const next = json?.next_cursor;
+    if (next === undefined || next === null || next === '') return items;
+    if (typeof next !== 'string') throw new Error(`${path}: next_cursor is not a string`);
+    cursor = next;
+  }
+  throw new Error(`${path}: more than 10000 pages`);
+}

@@ -1,0 +1,27 @@
+// /apps/{app_id}/connector (extension): an app's connector, its test, sync and retry; /propagations (extension).
+import type { AppContext } from '../../context.ts';
+import { done, ok, type ApiRouter } from '../../http/router.ts';
+import { ListPropagationsQuery, PutConnectorBody } from './schemas.ts';
+import { deleteConnector, getConnector, listUnfinished, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
+
+export function registerConnectorRoutes(router: ApiRouter, ctx: AppContext): void {
+  router.on('GET /v1/apps/{app_id}/connector', (req) => ok(getConnector(ctx, req.uuidParam('app_id'))));
+
+  router.on('PUT /v1/apps/{app_id}/connector', async (req) => {
+    const appId = req.uuidParam('app_id');
+    return ok(putConnector(ctx, req.caller, appId, await req.body(PutConnectorBody)));
+  });
+
+  router.on('DELETE /v1/apps/{app_id}/connector', (req) => {
+    deleteConnector(ctx, req.caller, req.uuidParam('app_id'));
+    return done();
+  });
+
+  router.on('POST /v1/apps/{app_id}/connector/test', async (req) => ok(await testConnector(ctx, req.caller, req.uuidParam('app_id'))));
+
+  router.on('POST /v1/apps/{app_id}/connector/sync', async (req) => ok(await syncNow(ctx, req.caller, req.uuidParam('app_id'))));
+
+  router.on('POST /v1/apps/{app_id}/connector/retry', (req) => ok(retryConnector(ctx, req.caller, req.uuidParam('app_id'))));
+
+  router.on('GET /v1/propagations', (req) => ok(listUnfinished(ctx, req.query(ListPropagationsQuery))));
+}

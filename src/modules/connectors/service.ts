@@ -1,0 +1,186 @@
+// Connector use cases: set and show an app's connector (secrets masked), test it, sync it, retry its
+// failed pushes, list propagations not yet SUCCESS; and the scheduled sync job.
+import type { AppContext } from '../../context.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
+import { retryFailed } from '../../outbox/index.ts';
+import type { Actor } from '../events/store.ts';
+import { looksMasked, maskSecret } from '../event-streams/secrets.ts';
+import { adapterFor, PUSH_KIND } from './propagation.ts';
+import type { PutConnectorInput } from './schemas.ts';
+import type { ConnectorRow, ConnectorType, PropagationRow } from './store.ts';
+import { SYNC_ACTOR, syncConnector, type SyncSummary } from './sync.ts';
+
+/** The app types that can have a connector, and which. */
+const CONNECTOR_OF_APP: Record<string, ConnectorType> = { CUSTOM_CONNECTOR: 'OPAL_HTTP', POSTGRES: 'POSTGRES' };
+
+/** A connection URL with its password masked. */
+function maskConnectionUrl(raw: string): string {
+  const url = new URL(raw);
+  if (url.password) url.password = maskSecret(decodeURIComponent(url.password));
+  return url.href;
+}
+
+export function toApiConnector(ctx: AppContext, row: ConnectorRow) {
+  return {
+    app_id: row.app_id,
+    connector_type: row.connector_type,
+    url: row.url,
+    signing_secret: row.signing_secret === null ? null : maskSecret(row.signing_secret),
+    connection_url: row.connection_url === null ? null : maskConnectionUrl(row.connection_url),
+    timeout_ms: row.timeout_ms,
+    drift_policy: row.drift_policy,
+    last_sync_at: row.last_sync_at,
+    last_successful_sync: row.last_successful_sync,
+    propagation_counts: ctx.stores.connectors.statusCounts(row.app_id),
+    unmatched_remote_users: ctx.stores.connectors.unmatchedUsers(row.app_id),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function requireApp(ctx: AppContext, appId: string) {
+  const app = ctx.stores.apps.get(appId);
+  if (!app) throw notFound('app', appId, 'app_id');
+  return app;
+}
+
+function requireConnector(ctx: AppContext, appId: string): ConnectorRow {
+  requireApp(ctx, appId);
+  const row = ctx.stores.connectors.get(appId);
+  if (!row) throw new AppError('not_found', `app ${appId} has no connector; PUT /v1/apps/${appId}/connector sets one`, [{ path: 'app_id', message: 'has no connector' }]);
+  return row;
+}
+
+/**
+ * Sets (or replaces) an app's connector and records CONNECTORS_UPDATED (without secrets). The app's
+ * type decides the connector: CUSTOM_CONNECTOR → Opal protocol (url, signing_secret required),
+ * POSTGRES → PostgreSQL (connection_url required). A secret sent as the mask GET shows keeps the
+ * stored one. Throws not_found for an unknown app, validation_failed naming the field otherwise.
+ */
+export function putConnector(ctx: AppContext, actor: Actor, appId: string, input: PutConnectorInput) {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(() => {
+    const app = requireApp(ctx, appId);
+    const type = CONNECTOR_OF_APP[app.app_type];
+    if (!type) throw invalidField('app_id', `is an app of type ${app.app_type}; connectors are for apps of type CUSTOM_CONNECTOR (Opal protocol) or POSTGRES`);
+    const old = ctx.stores.connectors.get(appId);
+    const keep = (sent: string | null | undefined, stored: string | null | undefined, mask: (s: string) => string) =>
+      sent !== undefined && sent !== null && stored && (sent === mask(stored)) ? stored : (sent ?? undefined);
+    let url: string | null = null;
+    let secret: string | null = null;
+    let connectionUrl: string | null = null;
+    if (type === 'OPAL_HTTP') {
+      if (input.url === undefined || input.url === null) throw invalidField('url', 'is required for a CUSTOM_CONNECTOR app (the connector\'s base URL)');
+      secret = keep(input.signing_secret, old?.signing_secret, maskSecret) ?? old?.signing_secret ?? null;
+      if (secret === null) throw invalidField('signing_secret', 'is required for a CUSTOM_CONNECTOR app (the secret requests are signed with)');
+      if (looksMasked(secret) && secret !== old?.signing_secret) throw invalidField('signing_secret', 'is a masked secret that is not this connector\'s; send the secret itself');
+      url = input.url;
+    } else {
+      connectionUrl = keep(input.connection_url, old?.connection_url, maskConnectionUrl) ?? old?.connection_url ?? null;
+      if (connectionUrl === null) throw invalidField('connection_url', 'is required for a POSTGRES app (postgres://user:password@host:port/database)');
+      if (input.connection_url && connectionUrl !== old?.connection_url && /\*{12}/.test(decodeURIComponent(new URL(connectionUrl).password))) {
+        throw invalidField('connection_url', 'carries a masked password that is not this connector\'s; send the password itself');
+      }
+    }
+    ctx.stores.connectors.save({ app_id: appId, connector_type: type, url, signing_secret: secret, connection_url: connectionUrl, timeout_ms: input.timeout_ms, drift_policy: input.drift_policy }, now);
+    ctx.stores.events.record(actor, 'CONNECTORS_UPDATED', [{
+      sub_event_type: 'CONNECTORS_UPDATED', app_id: appId, app_name: app.name, connector_type: type, url, timeout_ms: input.timeout_ms, drift_policy: input.drift_policy,
+      secret_changed: type === 'OPAL_HTTP' ? secret !== old?.signing_secret : connectionUrl !== old?.connection_url,
+    }]);
+    return toApiConnector(ctx, ctx.stores.connectors.get(appId)!);
+  }).immediate();
+}
+
+export function getConnector(ctx: AppContext, appId: string) {
+  return toApiConnector(ctx, requireConnector(ctx, appId));
+}
+
+/** Removes an app's connector (queued pushes then finish as nothing to do) and records CONNECTORS_DELETED. */
+export function deleteConnector(ctx: AppContext, actor: Actor, appId: string): void {
+  ctx.db.transaction(() => {
+    requireConnector(ctx, appId);
+    ctx.stores.connectors.remove(appId);
+    ctx.stores.events.record(actor, 'CONNECTORS_DELETED', [{ sub_event_type: 'CONNECTORS_DELETED', app_id: appId }]);
+  }).immediate();
+}
+
+/** Calls the connector's status check (outside any transaction), records CONNECTORS_TESTED with the answer. */
+export async function testConnector(ctx: AppContext, actor: Actor, appId: string) {
+  const connector = requireConnector(ctx, appId);
+  const attempt = await adapterFor(ctx, connector).status();
+  const result = attempt.ok
+    ? { ok: true, status: 'SUCCESS', error: null }
+    : { ok: false, status: attempt.code ?? 'ERR_UNKNOWN', error: attempt.error };
+  ctx.db.transaction(() => {
+    ctx.stores.events.record(actor, 'CONNECTORS_TESTED', [{ sub_event_type: 'CONNECTORS_TESTED', app_id: appId, ...result }]);
+  }).immediate();
+  return result;
+}
+
+/** Runs a sync now and answers when it is done, with its counts. */
+export async function syncNow(ctx: AppContext, actor: Actor, appId: string): Promise<SyncSummary> {
+  requireConnector(ctx, appId);
+  return syncConnector(ctx, actor, appId);
+}
+
+/** Puts the app's FAILED pushes back in the queue, due now; returns how many. */
+export function retryConnector(ctx: AppContext, actor: Actor, appId: string): { requeued: number } {
+  return ctx.db.transaction(() => {
+    requireConnector(ctx, appId);
+    const rows = retryFailed(ctx, actor, PUSH_KIND, `connector:${appId}:`);
+    const now = ctx.clock.now().toISOString();
+    for (const row of rows) {
+      ctx.stores.connectors.settle(row.key, row.seq, { status: 'PENDING', state: 'PENDING', error: row.last_error, next: now, attempts: 0 }, now);
+    }
+    return { requeued: rows.length };
+  }).immediate();
+}
+
+function toApiPropagation(ctx: AppContext, row: PropagationRow) {
+  return {
+    app_id: row.app_id,
+    edge_kind: row.kind,
+    principal_id: row.principal_id,
+    item_id: row.item_id,
+    access_level_remote_id: row.access_level_remote_id,
+    desired: row.desired,
+    status: row.status,
+    state: row.outbox_state === 'FAILED' ? 'FAILED' : 'PENDING',
+    attempts: row.attempts,
+    last_error: row.last_error,
+    next_attempt_at: row.outbox_state === 'FAILED' ? null : row.next_attempt_at,
+    updated_at: row.updated_at,
+    principal_name: ctx.stores.access.describe(row.kind.startsWith('group_') ? 'group' : 'user', row.principal_id)?.name ?? null,
+  };
+}
+
+/** Every propagation not (yet) SUCCESS, by edge key, paged by an opaque cursor. Throws not_found for an unknown app. */
+export function listUnfinished(ctx: AppContext, query: { app_id?: string | undefined; cursor?: string | undefined; page_size: number }) {
+  if (query.app_id !== undefined) requireApp(ctx, query.app_id);
+  let after = '';
+  if (query.cursor) {
+    try {
+      after = Buffer.from(query.cursor, 'base64url').toString('utf8');
+    } catch {
+      throw invalidField('cursor', 'is not a cursor this list gave');
+    }
+  }
+  const rows = ctx.stores.connectors.unfinished(query.app_id ?? null, after, query.page_size + 1);
+  const page = rows.slice(0, query.page_size);
+  const next = rows.length > query.page_size ? Buffer.from(page[page.length - 1]!.edge_key).toString('base64url') : null;
+  return { results: page.map((row) => toApiPropagation(ctx, row)), next: next };
+}
+
+/** The scheduled sync: every connector whose last sync is older than the interval (none when it is 0). */
+export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal): Promise<number> {
+  const every = ctx.config.connectorSyncIntervalMs;
+  if (every === 0) return 0;
+  let synced = 0;
+  for (const connector of ctx.stores.connectors.all()) {
+    if (stop?.aborted) break;
+    if (connector.last_sync_at && Date.parse(connector.last_sync_at) + every > now.getTime()) continue;
+    await syncConnector(ctx, SYNC_ACTOR, connector.app_id, stop);
+    synced += 1;
+  }
+  return synced;
+}

@@ -1,0 +1,249 @@
+// Connectors' SQL: an app's connector, its remote users, where each edge's remote copy stands, sync errors.
+import type { Db } from '../../db/open.ts';
+
+export type ConnectorType = 'OPAL_HTTP' | 'POSTGRES';
+export type DriftPolicy = 'REPORT' | 'IMPORT' | 'REMOVE';
+
+export interface ConnectorRow {
+  app_id: string;
+  connector_type: ConnectorType;
+  url: string | null;
+  signing_secret: string | null;
+  connection_url: string | null;
+  timeout_ms: number;
+  drift_policy: DriftPolicy;
+  last_sync_at: string | null;
+  last_successful_sync: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PropagationRow {
+  edge_key: string;
+  app_id: string;
+  kind: string;
+  principal_id: string;
+  item_id: string;
+  access_level_remote_id: string;
+  desired: 'PRESENT' | 'ABSENT';
+  status: string | null;
+  outbox_state: string | null;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string | null;
+  outbox_seq: number | null;
+  updated_at: string;
+}
+
+export interface SyncErrorRow {
+  seq: number;
+  app_id: string;
+  resource_id: string;
+  group_id: string;
+  error_message: string;
+  first_seen: string;
+  last_seen: string;
+}
+
+/** Where an item lives: its app and the id the remote side knows it by. */
+export interface ItemPlace {
+  app_id: string;
+  remote_id: string | null;
+  name: string;
+}
+
+const CONNECTOR = `app_id, connector_type, url, signing_secret, connection_url, timeout_ms, drift_policy, last_sync_at, last_successful_sync, created_at, updated_at`;
+const PROPAGATION = `edge_key, app_id, kind, principal_id, item_id, access_level_remote_id, desired, status, outbox_state, attempts, last_error, next_attempt_at, outbox_seq, updated_at`;
+
+export function createConnectorStore(db: Db) {
+  const get = db.prepare<[string], ConnectorRow>(`SELECT ${CONNECTOR} FROM connectors WHERE app_id = ?`);
+  const all = db.prepare<[], ConnectorRow>(`SELECT ${CONNECTOR} FROM connectors ORDER BY created_at, app_id`);
+  const upsert = db.prepare<Omit<ConnectorRow, 'last_sync_at' | 'last_successful_sync' | 'created_at' | 'updated_at'> & { now: string }>(
+    `INSERT INTO connectors (app_id, connector_type, url, signing_secret, connection_url, timeout_ms, drift_policy, created_at, updated_at)
+     VALUES (@app_id, @connector_type, @url, @signing_secret, @connection_url, @timeout_ms, @drift_policy, @now, @now)
+     ON CONFLICT (app_id) DO UPDATE SET connector_type = excluded.connector_type, url = excluded.url, signing_secret = excluded.signing_secret,
+       connection_url = excluded.connection_url, timeout_ms = excluded.timeout_ms, drift_policy = excluded.drift_policy, updated_at = excluded.updated_at`,
+  );
+  const remove = db.prepare<[string]>('DELETE FROM connectors WHERE app_id = ?');
+  const synced = db.prepare<{ appId: string; now: string; ok: number }>(
+    'UPDATE connectors SET last_sync_at = @now, last_successful_sync = CASE WHEN @ok = 1 THEN @now ELSE last_successful_sync END WHERE app_id = @appId',
+  );
+
+  const resourcePlace = db.prepare<[string], { app_id: string; remote_id: string | null; remote_info: string | null; name: string }>(
+    'SELECT app_id, remote_resource_id AS remote_id, remote_info, name FROM resources WHERE id = ?',
+  );
+  const groupPlace = db.prepare<[string], { app_id: string; remote_id: string | null; remote_info: string | null; name: string }>(
+    'SELECT app_id, remote_id, remote_info, name FROM groups WHERE id = ?',
+  );
+  const setResourceRemote = db.prepare<{ id: string; remoteId: string; remoteName: string; now: string }>(
+    'UPDATE resources SET remote_resource_id = @remoteId, remote_resource_name = @remoteName, updated_at = @now WHERE id = @id',
+  );
+  const setGroupRemote = db.prepare<{ id: string; remoteId: string; remoteName: string; now: string }>(
+    'UPDATE groups SET remote_id = @remoteId, remote_name = @remoteName, updated_at = @now WHERE id = @id',
+  );
+  const resourcesOfApp = db.prepare<[string], { id: string; remote_id: string | null; remote_info: string | null; name: string; app_id: string }>(
+    'SELECT id, remote_resource_id AS remote_id, remote_info, name, app_id FROM resources WHERE app_id = ? ORDER BY seq',
+  );
+  const groupsOfApp = db.prepare<[string], { id: string; remote_id: string | null; remote_info: string | null; name: string; app_id: string }>(
+    'SELECT id, remote_id, remote_info, name, app_id FROM groups WHERE app_id = ? ORDER BY seq',
+  );
+
+  const linkUser = db.prepare<{ appId: string; remoteUserId: string; email: string; userId: string | null }>(
+    `INSERT INTO connector_users (app_id, remote_user_id, email, user_id) VALUES (@appId, @remoteUserId, @email, @userId)
+     ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email, user_id = excluded.user_id`,
+  );
+  const remoteUserOf = db.prepare<{ appId: string; userId: string }, { remote_user_id: string }>(
+    'SELECT remote_user_id FROM connector_users WHERE app_id = @appId AND user_id = @userId ORDER BY remote_user_id LIMIT 1',
+  );
+  const userOfRemote = db.prepare<{ appId: string; remoteUserId: string }, { user_id: string | null }>(
+    'SELECT user_id FROM connector_users WHERE app_id = @appId AND remote_user_id = @remoteUserId',
+  );
+  const unmatched = db.prepare<[string], { remote_user_id: string; email: string }>(
+    'SELECT remote_user_id, email FROM connector_users WHERE app_id = ? AND user_id IS NULL ORDER BY email',
+  );
+  const userByEmail = db.prepare<[string], { id: string }>('SELECT id FROM users WHERE email = ? COLLATE NOCASE');
+  // The PostgreSQL connector's rule: a login role names a user by their whole email or its part before '@'.
+  const usersByLogin = db.prepare<{ login: string }, { id: string; email: string }>(
+    `SELECT id, email FROM users WHERE lower(email) = lower(@login) OR lower(substr(email, 1, instr(email, '@') - 1)) = lower(@login) ORDER BY seq LIMIT 2`,
+  );
+
+  const queued = db.prepare<Omit<PropagationRow, 'status' | 'outbox_state' | 'attempts' | 'last_error' | 'next_attempt_at'> & { next: string }>(
+    `INSERT INTO propagations (${PROPAGATION})
+     VALUES (@edge_key, @app_id, @kind, @principal_id, @item_id, @access_level_remote_id, @desired, 'PENDING', 'PENDING', 0, NULL, @next, @outbox_seq, @updated_at)
+     ON CONFLICT (edge_key) DO UPDATE SET desired = excluded.desired, status = 'PENDING', outbox_state = 'PENDING', attempts = 0,
+       next_attempt_at = excluded.next_attempt_at, outbox_seq = excluded.outbox_seq, updated_at = excluded.updated_at`,
+  );
+  const settle = db.prepare<{ key: string; seq: number; status: string; state: string; error: string | null; next: string | null; attempts: number; now: string }>(
+    `UPDATE propagations SET status = @status, outbox_state = @state, last_error = @error, next_attempt_at = @next, attempts = @attempts, updated_at = @now
+     WHERE edge_key = @key AND outbox_seq = @seq`,
+  );
+  const forgetSettled = db.prepare<{ key: string; seq: number }>(
+    "DELETE FROM propagations WHERE edge_key = @key AND outbox_seq = @seq AND desired = 'ABSENT' AND status = 'SUCCESS'",
+  );
+  const imported = db.prepare<Omit<PropagationRow, 'status' | 'outbox_state' | 'attempts' | 'last_error' | 'next_attempt_at' | 'outbox_seq' | 'desired'>>(
+    `INSERT INTO propagations (${PROPAGATION})
+     VALUES (@edge_key, @app_id, @kind, @principal_id, @item_id, @access_level_remote_id, 'PRESENT', NULL, NULL, 0, NULL, NULL, NULL, @updated_at)
+     ON CONFLICT (edge_key) DO UPDATE SET desired = 'PRESENT', status = NULL, outbox_state = NULL, last_error = NULL, next_attempt_at = NULL, updated_at = excluded.updated_at`,
+  );
+  const inSync = db.prepare<Omit<PropagationRow, 'status' | 'outbox_state' | 'attempts' | 'last_error' | 'next_attempt_at' | 'outbox_seq' | 'desired'>>(
+    `INSERT INTO propagations (${PROPAGATION})
+     VALUES (@edge_key, @app_id, @kind, @principal_id, @item_id, @access_level_remote_id, 'PRESENT', 'SUCCESS', 'DONE', 0, NULL, NULL, NULL, @updated_at)
+     ON CONFLICT (edge_key) DO UPDATE SET desired = 'PRESENT', status = 'SUCCESS', outbox_state = 'DONE', last_error = NULL, next_attempt_at = NULL, updated_at = excluded.updated_at`,
+  );
+  const byKey = db.prepare<[string], PropagationRow>(`SELECT ${PROPAGATION} FROM propagations WHERE edge_key = ?`);
+  const unfinished = db.prepare<{ appId: string | null; afterKey: string; limit: number }, PropagationRow>(
+    `SELECT ${PROPAGATION} FROM propagations
+     WHERE status IS NOT 'SUCCESS' AND status IS NOT NULL AND (@appId IS NULL OR app_id = @appId) AND edge_key > @afterKey
+     ORDER BY edge_key LIMIT @limit`,
+  );
+  const counts = db.prepare<[string], { status: string | null; n: number }>('SELECT status, count(*) AS n FROM propagations WHERE app_id = ? GROUP BY status');
+
+  const recordSyncError = db.prepare<{ appId: string; resourceId: string; groupId: string; message: string; now: string }>(
+    `INSERT INTO sync_errors (app_id, resource_id, group_id, error_message, first_seen, last_seen) VALUES (@appId, @resourceId, @groupId, @message, @now, @now)
+     ON CONFLICT (app_id, resource_id, group_id, error_message) DO UPDATE SET last_seen = excluded.last_seen`,
+  );
+  const clearSyncErrors = db.prepare<[string]>('DELETE FROM sync_errors WHERE app_id = ?');
+  const syncErrors = db.prepare<{ appId: string | null; resourceId: string | null; groupId: string | null }, SyncErrorRow>(
+    `SELECT seq, app_id, resource_id, group_id, error_message, first_seen, last_seen FROM sync_errors
+     WHERE (@appId IS NULL OR app_id = @appId) AND (@resourceId IS NULL OR resource_id = @resourceId) AND (@groupId IS NULL OR group_id = @groupId)
+     ORDER BY last_seen DESC, seq DESC LIMIT 1000`,
+  );
+
+  const place = (row: { app_id: string; remote_id: string | null; remote_info: string | null; name: string } | undefined, field: string): ItemPlace | undefined => {
+    if (!row) return undefined;
+    let remote = row.remote_id;
+    if (!remote && row.remote_info) {
+      const info = JSON.parse(row.remote_info) as Record<string, Record<string, unknown> | undefined>;
+      const found = info.custom_connector?.[field];
+      if (typeof found === 'string') remote = found;
+    }
+    return { app_id: row.app_id, remote_id: remote, name: row.name };
+  };
+
+  return {
+    get(appId: string): ConnectorRow | undefined {
+      return get.get(appId);
+    },
+    all(): ConnectorRow[] {
+      return all.all();
+    },
+    save(row: Omit<ConnectorRow, 'last_sync_at' | 'last_successful_sync' | 'created_at' | 'updated_at'>, now: Date): void {
+      upsert.run({ ...row, now: now.toISOString() });
+    },
+    remove(appId: string): boolean {
+      return remove.run(appId).changes > 0;
+    },
+    markSynced(appId: string, ok: boolean, now: Date): void {
+      synced.run({ appId, ok: ok ? 1 : 0, now: now.toISOString() });
+    },
+    /** A resource's or group's app and remote id (remote_resource_id / remote_id, else remote_info.custom_connector). */
+    placeOf(type: 'resource' | 'group', id: string): ItemPlace | undefined {
+      return type === 'resource' ? place(resourcePlace.get(id), 'remote_resource_id') : place(groupPlace.get(id), 'remote_group_id');
+    },
+    itemsOfApp(type: 'resource' | 'group', appId: string): (ItemPlace & { id: string })[] {
+      const rows = type === 'resource' ? resourcesOfApp.all(appId) : groupsOfApp.all(appId);
+      return rows.map((row) => ({ id: row.id, ...place(row, type === 'resource' ? 'remote_resource_id' : 'remote_group_id')! }));
+    },
+    setRemote(type: 'resource' | 'group', id: string, remoteId: string, remoteName: string, now: Date): void {
+      (type === 'resource' ? setResourceRemote : setGroupRemote).run({ id, remoteId, remoteName, now: now.toISOString() });
+    },
+    /** Records a remote user, matched to the Gatehouse user with its email (case-insensitive); returns the match. */
+    linkUser(appId: string, remoteUserId: string, email: string): string | null {
+      const userId = userByEmail.get(email)?.id ?? null;
+      linkUser.run({ appId, remoteUserId, email, userId });
+      return userId;
+    },
+    /** The one user a PostgreSQL login role names (whole email, or the part before '@'); undefined when none or several. */
+    userByLogin(login: string): { id: string; email: string } | undefined {
+      const found = usersByLogin.all({ login });
+      return found.length === 1 ? found[0] : undefined;
+    },
+    remoteUserOf(appId: string, userId: string): string | undefined {
+      return remoteUserOf.get({ appId, userId })?.remote_user_id;
+    },
+    userOfRemote(appId: string, remoteUserId: string): string | null | undefined {
+      const row = userOfRemote.get({ appId, remoteUserId });
+      return row === undefined ? undefined : row.user_id;
+    },
+    unmatchedUsers(appId: string): { remote_user_id: string; email: string }[] {
+      return unmatched.all(appId);
+    },
+    queued(row: Omit<PropagationRow, 'status' | 'outbox_state' | 'attempts' | 'last_error' | 'next_attempt_at'>, next: string): void {
+      queued.run({ ...row, next });
+    },
+    /** Records a push's outcome, unless a later push of the same edge was queued meanwhile (it speaks for the edge now). */
+    settle(key: string, seq: number, fields: { status: string; state: string; error: string | null; next: string | null; attempts: number }, now: string): void {
+      settle.run({ key, seq, ...fields, now });
+      // An end delivered leaves nothing to show: the row goes, as the edge went.
+      forgetSettled.run({ key, seq });
+    },
+    imported(row: Omit<PropagationRow, 'status' | 'outbox_state' | 'attempts' | 'last_error' | 'next_attempt_at' | 'outbox_seq' | 'desired'>): void {
+      imported.run(row);
+    },
+    /** A sync found the edge on both sides: its propagation is SUCCESS. */
+    inSync(row: Omit<PropagationRow, 'status' | 'outbox_state' | 'attempts' | 'last_error' | 'next_attempt_at' | 'outbox_seq' | 'desired'>): void {
+      inSync.run(row);
+    },
+    byKey(key: string): PropagationRow | undefined {
+      return byKey.get(key);
+    },
+    /** Propagations not (yet) SUCCESS, in edge-key order after `afterKey`. */
+    unfinished(appId: string | null, afterKey: string, limit: number): PropagationRow[] {
+      return unfinished.all({ appId, afterKey, limit });
+    },
+    statusCounts(appId: string): Record<string, number> {
+      return Object.fromEntries(counts.all(appId).map((row) => [row.status ?? 'SYNCED', row.n]));
+    },
+    recordSyncError(appId: string, where: { resourceId?: string; groupId?: string }, message: string, now: Date): void {
+      recordSyncError.run({ appId, resourceId: where.resourceId ?? '', groupId: where.groupId ?? '', message, now: now.toISOString() });
+    },
+    clearSyncErrors(appId: string): void {
+      clearSyncErrors.run(appId);
+    },
+    syncErrors(filter: { appId?: string; resourceId?: string; groupId?: string }): SyncErrorRow[] {
+      return syncErrors.all({ appId: filter.appId ?? null, resourceId: filter.resourceId ?? null, groupId: filter.groupId ?? null });
+    },
+  };
+}
+
+export type ConnectorStore = ReturnType<typeof createConnectorStore>;

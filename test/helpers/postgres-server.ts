@@ -1,0 +1,74 @@
+// A throw-away PostgreSQL cluster for tests: Debian's server binaries, a temp directory, a free
+// loopback port, trust authentication. As root the server runs as the `postgres` user (it refuses root).
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PostgresServer {
+  port: number;
+  /** A superuser connection URL (the password is ignored under trust, but shows masking works). */
+  url: string;
+  stop(): void;
+  start(): void;
+  destroy(): void;
+}
+
+/** Debian's server binaries, or a reason they cannot be used. */
+export function findPostgres(): { bin: string } | { reason: string } {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return { reason: `PostgreSQL server binaries not found (${root}); install Debian's postgresql package` };
+  const versions = readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  if (versions.length === 0) return { reason: `no initdb under ${root}/*/bin` };
+  if (process.getuid?.() === 0) {
+    try {
+      execFileSync('id', ['-u', 'postgres'], { stdio: 'pipe' });
+    } catch {
+      return { reason: 'running as root and there is no postgres user to run the server as' };
+    }
+  }
+  return { bin: join(root, versions[0]!, 'bin') };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+export async function startPostgres(bin: string): Promise<PostgresServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
+    chownSync(dir, uid, gid);
+  }
+  const run = (file: string, args: string[]) =>
+    execFileSync(asRoot ? 'runuser' : join(bin, file), asRoot ? ['-u', 'postgres', '--', join(bin, file), ...args] : args, { stdio: 'pipe', cwd: dir });
+  run('initdb', ['-D', data, '-U', 'gatehouse', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
+  start();
+  return {
+    port,
+    url: `postgres://gatehouse:not-checked-under-trust@127.0.0.1:${port}/postgres`,
+    start,
+    stop,
+    destroy() {
+      try {
+        stop();
+      } catch { /* already stopped */ }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
