@@ -138,12 +138,9 @@ if (process.env.BENCH_DEBUG) console.log("walked");
 
 /** Writes get disjoint targets on Gatehouse and the floor (each write must change something to be audited). */
 const writeTargets = (side: number) => {
-  const users = seeded.writeUserIds.filter((_, i) => i % 2 === side);
-  let n = Math.floor(Math.random() * 1000);
-  return () => {
-    n += 1;
-    return `/v1/groups/${seeded.writeGroupIds[n % seeded.writeGroupIds.length]}/users/${users[n % users.length]}`;
-  };
+  const memberships = seeded.memberships.filter((_, i) => i % 2 === side);
+  let n = 0;
+  return () => `/v1/groups/${memberships[n++ % memberships.length]}`;
 };
 const requestTargets = (side: number) => {
   const items = seeded.requestableResourceIds.filter((_, i) => i % 2 === side);

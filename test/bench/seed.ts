@@ -31,6 +31,8 @@ const LAYERS = 5; // layer 0 nests in layer 1, …, layer 3 in layer 4: chains f
 const TREE = 5; // a root, two children, two grandchildren
 const GROUPS_PER_USER = 8;
 const RESOURCES_PER_GROUP = 50;
+const WRITE_GROUPS_FROM = 1000;
+const WRITE_GROUPS = 100;
 
 export interface Seeded {
   file: string;
@@ -43,9 +45,8 @@ export interface Seeded {
   nestedUserIds: string[];
   /** Objects named by many events (GET /v1/events?object_filter=). */
   eventObjectIds: string[];
-  /** Groups to add users to, and users not yet in them (PUT /v1/groups/{group_id}/users/{user_id}). */
-  writeGroupIds: string[];
-  writeUserIds: string[];
+  /** Memberships that exist, as `{group_id}/users/{user_id}` (PUT /v1/groups/{group_id}/users/{user_id}). */
+  memberships: string[];
   /** GLOBAL, requestable resources nobody holds (POST /v1/requests). */
   requestableResourceIds: string[];
 }
@@ -150,6 +151,8 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
     for (let g = 0; g < SHAPE.groups; g++) {
       for (let k = 0; k < RESOURCES_PER_GROUP; k++) add(grant, groupIds[g]!, resourceIds[int(SHAPE.resources)]!, expiry());
     }
+    // Memberships for the PUT scenario to change: user u in write group u % 100 (a PUT changes an edge that exists).
+    userIds.forEach((id, u) => add(member, groupIds[WRITE_GROUPS_FROM + (u % WRITE_GROUPS)]!, id, null));
     // The rest are direct grants, on every resource but the last tenth (kept free for requests).
     while (edges < SHAPE.edges) add(direct, resourceIds[int(SHAPE.resources * 0.9)]!, userIds[1 + int(SHAPE.users - 1)]!, expiry());
   })();
@@ -204,8 +207,7 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
     readableResourceIds: readable.filter((_, i) => i % 90 === 0),
     nestedUserIds: userIds.slice(1, 201),
     eventObjectIds,
-    writeGroupIds: groupIds.slice(1000, 1100),
-    writeUserIds: userIds,
+    memberships: userIds.map((id, u) => `${groupIds[WRITE_GROUPS_FROM + (u % WRITE_GROUPS)]}/users/${id}`),
     requestableResourceIds: lastTenth,
   };
 }
