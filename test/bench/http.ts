@@ -154,7 +154,15 @@ interface Scenario {
   /** Builds the requests for one side (0 Gatehouse, 1 floor). */
   requests(side: number): Req[];
 }
-const get = (path: () => string, headers = admin): Req[] => [{ method: 'GET', setupRequest: (req) => ({ ...req, path: path(), headers }) }];
+// autocannon hands setupRequest the connection's previous request and adds Content-Length to the headers
+// object it is given: every request gets its own headers, and a GET drops a PUT's body.
+const get = (path: () => string, headers = admin): Req[] => [{
+  method: 'GET',
+  setupRequest: (req) => {
+    const { body: _body, ...rest } = req;
+    return { ...rest, method: 'GET', path: path(), headers: { ...headers } };
+  },
+}];
 const scenarios: Scenario[] = [
   { name: 'GET /v1/resources/{id} as admin', kind: 'read', requests: () => get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`) },
   { name: 'GET /v1/resources/{id} as member', kind: 'read', requests: () => get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`, member) },
@@ -167,7 +175,7 @@ const scenarios: Scenario[] = [
     kind: 'write',
     requests: (side) => {
       const next = writeTargets(side);
-      return [{ method: 'PUT', setupRequest: (req) => ({ ...req, path: next(), headers: admin, body: '{"duration_minutes":60}' }) }];
+      return [{ method: 'PUT', setupRequest: (req) => ({ ...req, path: next(), headers: { ...admin }, body: '{"duration_minutes":60}' }) }];
     },
   },
   {
@@ -179,14 +187,14 @@ const scenarios: Scenario[] = [
         {
           method: 'POST',
           path: '/v1/requests',
-          setupRequest: (req) => ({ ...req, headers: member, body: JSON.stringify({ resources: [{ id: next() }], groups: [], reason: 'bench', duration_minutes: 60 }) }),
+          setupRequest: (req) => ({ ...req, headers: { ...member }, body: JSON.stringify({ resources: [{ id: next() }], groups: [], reason: 'bench', duration_minutes: 60 }) }),
           onResponse: (status, body, context) => {
             if (status === 200) (context as { id?: string }).id = (JSON.parse(body) as { id: string }).id;
           },
         },
         {
           method: 'POST',
-          setupRequest: (req, context) => ({ ...req, path: `/v1/requests/${(context as { id?: string }).id}/approve`, headers: admin, body: '{"level":"ADMIN"}' }),
+          setupRequest: (req, context) => ({ ...req, path: `/v1/requests/${(context as { id?: string }).id}/approve`, headers: { ...admin }, body: '{"level":"ADMIN"}' }),
         },
       ];
     },
@@ -194,19 +202,16 @@ const scenarios: Scenario[] = [
   {
     name: 'mixed: 80% reads, 20% membership PUTs',
     kind: 'write',
+    // Each connection cycles through the five in order.
     requests: (side) => {
       const next = writeTargets(side);
-      let n = 0;
-      return [{
-        method: 'GET',
-        setupRequest: (req) => {
-          n += 1;
-          if (n % 5 === 0) return { ...req, method: 'PUT', path: next(), headers: admin, body: '{"duration_minutes":60}' };
-          if (n % 5 === 1) return { ...req, path: `/v1/resources/${pick(seeded.readableResourceIds)}`, headers: member };
-          if (n % 5 === 2) return { ...req, path: `/v1/groups/users/${pick(seeded.nestedUserIds)}`, headers: admin };
-          return { ...req, path: `/v1/resources/${pick(seeded.readableResourceIds)}`, headers: admin };
-        },
-      }];
+      return [
+        ...get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`),
+        ...get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`, member),
+        ...get(() => `/v1/groups/users/${pick(seeded.nestedUserIds)}`),
+        ...get(() => `/v1/events?object_filter=${pick(seeded.eventObjectIds)}`),
+        { method: 'PUT', setupRequest: (req) => ({ ...req, path: next(), headers: { ...admin }, body: '{"duration_minutes":60}' }) },
+      ];
     },
   },
 ];
