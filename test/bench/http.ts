@@ -3,7 +3,7 @@
 // server running the same stores' statements on the same file, on the executable's own Node runtime).
 // Per scenario: requests/s, p50/p99 latency, Gatehouse's peak RSS, and the ratio Gatehouse/floor.
 // Run: npm run bench   (builds first). Env: BENCH_SECONDS (8) per measured run; BENCH_CONNECTIONS (32);
-// BENCH_SEEDED=<dir> reuses (or creates, then keeps) a seeded database there; BENCH_CPU_PROF=<dir>
+// BENCH_SEEDED=<dir> reuses (or creates, then keeps) a seeded database there (default: a cache dir); BENCH_CPU_PROF=<dir>
 // writes Gatehouse's --cpu-prof there; BENCH_ONLY=<substring> runs the matching scenarios only; BENCH_EXE=<file>
 // measures another executable (e.g. one built from an older commit with `node build.mjs --out FILE`).
 //
@@ -12,6 +12,7 @@
 // start-up to the first answered request < 1 s; member reads within 0.8 of admin reads.
 // A miss is printed as MISSED beside its figure; the exit code stays 0 (figures are noisy on a shared machine).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { loadavg, cpus, totalmem, tmpdir } from 'node:os';
@@ -73,7 +74,10 @@ const log = (line: string) => console.log(`  ${line}`);
 let seeded: Seeded;
 const workDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-http-'));
 const dbFile = join(workDir, 'gatehouse.db');
-const keep = process.env.BENCH_SEEDED;
+// The seeded file is kept (by default in node_modules/.cache, keyed by seed.ts and the migrations) and
+// copied for each run: seeding takes minutes, a copy seconds. BENCH_SEEDED=none seeds afresh into the run's temp dir.
+const seedKey = createHash('sha256').update(readFileSync(fileURLToPath(new URL('./seed.ts', import.meta.url)))).update(readdirSync(join(ROOT, 'sql')).join()).digest('hex').slice(0, 12);
+const keep = process.env.BENCH_SEEDED === 'none' ? undefined : (process.env.BENCH_SEEDED ?? join(ROOT, 'node_modules/.cache/gatehouse-bench', seedKey));
 if (keep && existsSync(join(keep, 'seeded.json'))) {
   console.log(`reusing the seeded database in ${keep}`);
   seeded = JSON.parse(readFileSync(join(keep, 'seeded.json'), 'utf8')) as Seeded;
