@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
 import { createContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { checkpointAndClose, openDatabase } from '../../src/db/open.ts';
+import { openDatabase } from '../../src/db/open.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { bootstrapAdmin, issueToken } from '../../src/modules/tokens/service.ts';
@@ -197,7 +197,7 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
   db.pragma(`cache_size = ${Number(defaultCache)}`);
   db.pragma('optimize');
   db.pragma('journal_mode = WAL');
-  checkpointAndClose(db);
+  db.close();
 
   // Users 1.. are in nested departments; the last 2,000 resources are held by no one directly.
   const lastTenth = resourceIds.slice(SHAPE.resources * 0.9).filter((_, i) => (SHAPE.resources * 0.9 + i) % 10 !== 7);
