@@ -5,7 +5,8 @@
 // Run: npm run bench   (builds first). Env: BENCH_SECONDS (8) per measured run; BENCH_CONNECTIONS (32);
 // BENCH_SEEDED=<dir> reuses (or creates, then keeps) a seeded database there (default: a cache dir); BENCH_CPU_PROF=<dir>
 // writes Gatehouse's --cpu-prof there; BENCH_ONLY=<substring> runs the matching scenarios only; BENCH_EXE=<file>
-// measures another executable (e.g. one built from an older commit with `node build.mjs --out FILE`).
+// measures another executable (e.g. one built from an older commit with `node build.mjs --out FILE`);
+// BENCH_NODE_OPTIONS=<flags> starts Gatehouse with those Node/V8 flags (e.g. --max-semi-space-size=8).
 //
 // Targets: reads ≥ 0.6 of the floor; the deep page within 1.2× of the first; p99 < 20 ms for reads at
 // 32 connections; ≥ 3,000 audited writes/s (synchronous=FULL kept: group commit); peak RSS < 250 MB;
@@ -91,7 +92,12 @@ const gatehousePort = await freePort();
 const profileDir = process.env.BENCH_CPU_PROF;
 const started = process.hrtime.bigint();
 const gatehouse = spawn(EXE, ['serve', '--db', dbFile, '--host', '127.0.0.1', '--port', String(gatehousePort)], {
-  env: { PATH: process.env.PATH, HOME: process.env.HOME, GATEHOUSE_LOG_LEVEL: 'info', ...(profileDir && { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` }) },
+  env: {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GATEHOUSE_LOG_LEVEL: 'info',
+    NODE_OPTIONS: [process.env.BENCH_NODE_OPTIONS ?? '', profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir}` : ''].join(' ').trim(),
+  },
   // The request log goes to a file, as under a service manager; stderr shows here.
   stdio: ['ignore', openSync(join(workDir, 'gatehouse.log'), 'w'), 'inherit'],
 });
