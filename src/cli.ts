@@ -12,6 +12,7 @@ import { AppError } from './http/errors.ts';
 import { systemClock } from './lib/clock.ts';
 import { createLogger } from './lib/log.ts';
 import { serve } from './service.ts';
+import { litestreamBinary, replicationStatus, ReplicationError, restoreReplica, type ReplicaStatus } from './replication/litestream.ts';
 import { actorFor, issueToken, revokeToken } from './modules/tokens/service.ts';
 import { setOrganizationRole } from './modules/users/service.ts';
 import { ORGANIZATION_ROLES, type OrganizationRole } from './modules/users/roles.ts';
@@ -60,6 +61,23 @@ function settingHelp(name: SettingName): string {
 const DB_OPTIONS: Options = settingOption('dbFile');
 const SERVER_OPTIONS: Options = { ...DB_OPTIONS, ...settingOption('host'), ...settingOption('port') };
 const DB_HELP = settingHelp('dbFile');
+const LITESTREAM_OPTIONS: Options = settingOption('litestreamConfig');
+// Its flag is too long for settingHelp's column: two lines.
+const LITESTREAM_HELP = [
+  '  --litestream-config FILE',
+  '                   the Litestream config that replicates --db (GATEHOUSE_LITESTREAM_CONFIG; docs/replication.md)',
+];
+
+/** Each replica's status from the config's Litestream, or undefined when the database is not replicated. */
+async function replicasOf(config: Config): Promise<ReplicaStatus[] | undefined> {
+  if (!config.litestreamConfig) return undefined;
+  return replicationStatus({
+    bin: litestreamBinary(config.litestreamBin),
+    config: config.litestreamConfig,
+    dbFile: config.dbFile,
+    maxLagMs: config.replicationMaxLagSeconds * 1000,
+  });
+}
 
 /**
  * Opens and migrates the configured database and builds the context every verb works through. With
@@ -330,10 +348,16 @@ const COMMANDS: Record<string, Command> = {
   },
 
   check: {
-    usage: 'gatehouse check [--db FILE]',
-    summary: 'check the database file\'s integrity and foreign keys; exit 1 on any problem',
-    help: [DB_HELP, '', 'Read-only; safe while the service runs. Runs PRAGMA integrity_check and foreign_key_check.'],
-    options: DB_OPTIONS,
+    usage: 'gatehouse check [--db FILE] [--litestream-config FILE]',
+    summary: 'check the database file\'s integrity and foreign keys (and its replicas, if replicated); exit 1 on any problem',
+    help: [
+      DB_HELP,
+      ...LITESTREAM_HELP,
+      '',
+      'Read-only; safe while the service runs. Runs PRAGMA integrity_check and foreign_key_check.',
+      'With a Litestream config, also fails when a replica lags more than GATEHOUSE_REPLICATION_MAX_LAG_SECONDS.',
+    ],
+    options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS },
     async run(flags, env) {
       const config = loadConfig(env, flags);
       let db: Db | undefined;
@@ -344,6 +368,13 @@ const COMMANDS: Record<string, Command> = {
         const version = recordedSchemaVersion(db);
         if (version === undefined) result.problems.push('this is not a Gatehouse database (it has no schema_migrations table)');
         else if (version > known) result.problems.push(`schema version ${version} is newer than this Gatehouse knows (${known})`);
+        for (const replica of (await replicasOf(config).catch((err: unknown) => {
+          if (!(err instanceof ReplicationError)) throw err;
+          result.problems.push(`replication: ${err.message}`);
+        })) ?? []) {
+          if (replica.healthy) process.stdout.write(`replica ${replica.summary}\n`);
+          else result.problems.push(`replica ${replica.summary}`);
+        }
         for (const problem of result.problems) process.stdout.write(problem + '\n');
         const ok = result.problems.length === 0;
         process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${config.dbFile} (schema version ${version ?? 'none'})\n`);
@@ -356,6 +387,67 @@ const COMMANDS: Record<string, Command> = {
       } finally {
         db?.close();
       }
+    },
+  },
+
+  'replication status': {
+    usage: 'gatehouse replication status [--db FILE] [--litestream-config FILE]',
+    summary: 'say how far behind each Litestream replica of the database is; exit 1 when one is unhealthy',
+    help: [
+      DB_HELP,
+      ...LITESTREAM_HELP,
+      '',
+      'Runs `litestream generations` with the config. A replica is healthy when it holds the database\'s',
+      'current generation and lags at most GATEHOUSE_REPLICATION_MAX_LAG_SECONDS. docs/replication.md.',
+    ],
+    options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS },
+    async run(flags, env) {
+      const config = loadConfig(env, flags);
+      if (!config.litestreamConfig) throw new UsageError('--litestream-config FILE (or GATEHOUSE_LITESTREAM_CONFIG) is required');
+      const replicas = (await replicasOf(config))!;
+      for (const replica of replicas) process.stdout.write(`${replica.healthy ? 'ok' : 'UNHEALTHY'}: replica ${replica.summary}\n`);
+      return replicas.every((r) => r.healthy) ? 0 : 1;
+    },
+  },
+
+  restore: {
+    usage: 'gatehouse restore (--from REPLICA_URL | --litestream-config FILE) [--to FILE] [--db FILE] [--timestamp TIME]',
+    summary: 'restore a Litestream replica into a new database file, checked before it is put in place',
+    help: [
+      '  --from URL       the replica: file:///path, sftp://user@host/path, s3://bucket/path…',
+      ...LITESTREAM_HELP,
+      '                   (restores the replica of --db that the config lists)',
+      '  --to FILE        where to write the database (default: --db); it must not exist',
+      DB_HELP,
+      '  --timestamp TIME the state at this RFC 3339 time instead of the latest',
+      '',
+      'Runs `litestream restore`, then checks the copy as `check` and `audit verify` do; only a copy',
+      'that passes is renamed to FILE. Then `gatehouse serve` (under Litestream) takes over. docs/replication.md.',
+    ],
+    options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, timestamp: { type: 'string' } },
+    async run(flags, env) {
+      const config = loadConfig(env, flags);
+      const from = typeof flags.from === 'string' && flags.from !== '' ? flags.from : undefined;
+      // --from and a config from the environment may well meet: the flag names the replica.
+      if (from && typeof flags['litestream-config'] === 'string') throw new UsageError('give --from or --litestream-config, not both');
+      if (!from && !config.litestreamConfig) throw new UsageError('--from REPLICA_URL or --litestream-config FILE is required');
+      if (typeof flags.timestamp === 'string' && Number.isNaN(Date.parse(flags.timestamp))) throw new UsageError('--timestamp must be an RFC 3339 time');
+      const target = typeof flags.to === 'string' && flags.to !== '' ? flags.to : config.dbFile;
+      const started = process.hrtime.bigint();
+      const result = await restoreReplica(
+        litestreamBinary(config.litestreamBin),
+        {
+          ...(from ? { url: from } : { config: config.litestreamConfig, dbFile: config.dbFile }),
+          ...(typeof flags.timestamp === 'string' ? { timestamp: flags.timestamp } : {}),
+        },
+        target,
+      );
+      const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
+      process.stdout.write(
+        `restored ${from ?? `${config.dbFile} (${config.litestreamConfig})`} to ${result.file}: schema version ${result.schemaVersion}, ` +
+          `${result.bytes} bytes, ${result.events} audit events intact (head ${result.head ?? 'none'}), ${ms} ms\n`,
+      );
+      return 0;
     },
   },
 
@@ -453,7 +545,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
       process.stderr.write(`gatehouse ${name}: ${err.message}\nusage: ${command.usage}\n`);
       return 2;
     }
-    if (err instanceof ConfigError || err instanceof SchemaTooNewError || err instanceof AppError || err instanceof BackupError) {
+    if (err instanceof ConfigError || err instanceof SchemaTooNewError || err instanceof AppError || err instanceof BackupError || err instanceof ReplicationError) {
       process.stderr.write(`gatehouse ${name}: ${err.message}\n`);
       return 1;
     }

@@ -227,6 +227,26 @@ export const SETTINGS = {
     max: 525_960,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
   }),
+  litestreamConfig: text({
+    env: 'GATEHOUSE_LITESTREAM_CONFIG',
+    flag: { name: 'litestream-config', value: 'FILE' },
+    default: undefined,
+    defaultText: 'unset: not replicated',
+    description: 'the Litestream config that replicates the database (docs/replication.md): `serve` then leaves checkpoints to Litestream, `check` and `replication status` report each replica, `restore` reads it',
+  }),
+  litestreamBin: text({
+    env: 'GATEHOUSE_LITESTREAM_BIN',
+    default: undefined,
+    defaultText: 'the one npm installed beside Gatehouse, else `litestream` on the PATH',
+    description: 'the Litestream (v0.3) executable that `check`, `replication status` and `restore` run',
+  }),
+  replicationMaxLagSeconds: integer({
+    env: 'GATEHOUSE_REPLICATION_MAX_LAG_SECONDS',
+    default: 10,
+    min: 1,
+    max: 86_400,
+    description: '`check` and `replication status` call a replica unhealthy when the database changed more than this many seconds before the replica last did',
+  }),
   // src/db/native-addon.ts reads the variable itself: it runs before any config is loaded.
   cacheDir: text({
     env: 'GATEHOUSE_CACHE_DIR',

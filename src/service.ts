@@ -4,7 +4,7 @@ import path from 'node:path';
 import { ConfigError, type Config } from './config.ts';
 import { createContext, type AppContext } from './context.ts';
 import { migrate, schemaVersion } from './db/migrate.ts';
-import { checkpointAndClose, openDatabase } from './db/open.ts';
+import { checkpointAndClose, openDatabase, type Db } from './db/open.ts';
 import { systemClock } from './lib/clock.ts';
 import { startJobs } from './jobs.ts';
 import { createLogger } from './lib/log.ts';
@@ -23,6 +23,9 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export async function serve(config: Config): Promise<number> {
   const log = createLogger(config.logLevel);
   const db = openDatabase(config.dbFile);
+  // Under Litestream, Litestream alone checkpoints (docs/replication.md): it must copy every WAL
+  // frame before the WAL restarts, and one checkpointing process keeps SQLite's WAL-reset race away.
+  if (config.litestreamConfig) db.pragma('wal_autocheckpoint = 0');
   let ctx: AppContext;
   let running: RunningServer | undefined;
   try {
@@ -33,7 +36,11 @@ export async function serve(config: Config): Promise<number> {
       db: path.resolve(config.dbFile),
       schema_version: schemaVersion(db),
       migrations_applied: applied.map((m) => m.name),
+      litestream_config: config.litestreamConfig ?? null,
     });
+    if (!config.litestreamConfig && replicatedByLitestream(db)) {
+      log.info('this database has been replicated by Litestream; if it still is, set GATEHOUSE_LITESTREAM_CONFIG so Gatehouse leaves checkpoints to it');
+    }
     ctx = createContext({ db, clock: systemClock, config, log });
     running = await startServer(ctx).catch((err: unknown) => {
       throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
@@ -91,7 +98,9 @@ async function shutdown(ctx: AppContext, running: RunningServer, signal: string)
   ctx.log.info('shutting down', { signal, in_flight: running.inFlight(), grace_ms: ctx.config.shutdownTimeoutMs });
   const { abandoned } = await running.close();
   for (const failure of await ctx.jobs.stopAll()) ctx.log.error('background job did not stop cleanly', { error: failure.message });
-  const checkpoint = checkpointAndClose(ctx.db);
+  // Under Litestream a TRUNCATE checkpoint would wait out busy_timeout (5 s, measured) on the read
+  // lock Litestream holds and give up: close, and let Litestream's final sync and checkpoint follow.
+  const checkpoint = ctx.config.litestreamConfig ? (ctx.db.close(), 'left to litestream') : checkpointAndClose(ctx.db);
   ctx.log.info('stopped', {
     signal,
     abandoned_requests: abandoned,
@@ -99,4 +108,9 @@ async function shutdown(ctx: AppContext, running: RunningServer, signal: string)
     duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
   });
   return 0;
+}
+
+/** Litestream 0.3 keeps a `_litestream_seq` table in every database it replicates. */
+function replicatedByLitestream(db: Db): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = '_litestream_seq'").get() !== undefined;
 }

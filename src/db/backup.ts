@@ -61,7 +61,7 @@ function removeDatabaseFiles(file: string): void {
 }
 
 /** Makes the rename itself durable; some file systems refuse to fsync a directory, which is harmless. */
-function syncDirectory(dir: string): void {
+export function syncDirectory(dir: string): void {
   let fd: number | undefined;
   try {
     fd = fs.openSync(dir, 'r');

@@ -20,6 +20,8 @@ export interface RunOptions {
   cwd?: string;
   /** The child's whole environment (nothing is inherited when given); the parent's otherwise. */
   env?: NodeJS.ProcessEnv;
+  /** Wraps the whole command line, e.g. in `litestream replicate -exec "…"`. */
+  wrap?: (argv: readonly string[]) => readonly string[];
 }
 
 export interface Finished {
@@ -30,8 +32,9 @@ export interface Finished {
 }
 
 function start(args: readonly string[], options: RunOptions): ChildProcess {
-  const [cmd, ...pre] = options.command ?? FROM_SOURCES;
-  return spawn(cmd!, [...pre, ...args], {
+  const argv = [...(options.command ?? FROM_SOURCES), ...args];
+  const [cmd, ...rest] = options.wrap ? options.wrap(argv) : argv;
+  return spawn(cmd!, rest, {
     cwd: options.cwd ?? ROOT,
     env: options.env ?? { ...process.env, GATEHOUSE_LOG_LEVEL: 'info' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,189 @@
+// Gatehouse's side of Litestream (v0.3): find its binary, ask it how far each replica is behind,
+// and restore a replica into a new, checked database file. Litestream itself does the replicating.
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { syncDirectory } from '../db/backup.ts';
+import { checkDatabase } from '../db/check.ts';
+import { recordedSchemaVersion } from '../db/migrate.ts';
+import { MIGRATIONS } from '../db/migrations.ts';
+import { openDatabase } from '../db/open.ts';
+import { verifyDatabase } from '../modules/audit/service.ts';
+
+/** Litestream could not be run, or what it reported means the replica cannot be trusted; nothing was changed. */
+export class ReplicationError extends Error {}
+
+/**
+ * The Litestream executable: the setting when given; else the one npm installs with Gatehouse
+ * (`@flydotio/litestream-<platform>-<arch>`, looked up from the working directory, so `npm run
+ * gatehouse` in the repository finds it); else `litestream` on the PATH (the executable's case).
+ * Not the package's `litestream` bin: that wrapper neither forwards signals nor passes on the exit status.
+ */
+export function litestreamBinary(setting: string | undefined): string {
+  if (setting) return setting;
+  try {
+    const require = createRequire(path.join(process.cwd(), 'package.json'));
+    return require.resolve(`@flydotio/litestream-${process.platform}-${process.arch}/litestream`);
+  } catch {
+    return 'litestream';
+  }
+}
+
+/** Runs Litestream to completion; throws ReplicationError with its own words when it fails. */
+function runLitestream(bin: string, args: string[], timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(bin, args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') {
+        return reject(new ReplicationError(`cannot run Litestream (${bin}): not found; install it or set GATEHOUSE_LITESTREAM_BIN`));
+      }
+      if (err.killed) return reject(new ReplicationError(`litestream ${args[0]} did not finish within ${timeoutMs / 1000} s`));
+      // Litestream's last line says why ("time=… level=ERROR msg=…" or "2026/01/02 03:04:05 ERROR …"): without its time.
+      const said = stderr.trim().split('\n').at(-1) ?? '';
+      reject(new ReplicationError(`litestream ${args[0]} failed: ${said.replace(/^(time=\S+ |\d{4}\/\d\d\/\d\d [\d:]{8} )/, '') || `exit status ${code}`}`));
+    });
+  });
+}
+
+/** Where Litestream 0.3 keeps its state beside the database: `.<name>-litestream/`. */
+function litestreamDir(dbFile: string): string {
+  return path.join(path.dirname(dbFile), `.${path.basename(dbFile)}-litestream`);
+}
+
+/** One replica as `litestream generations` sees it, judged against the database's own generation. */
+export interface ReplicaStatus {
+  name: string;
+  /** The database's current generation, and whether this replica holds it. */
+  generation: string | undefined;
+  current: boolean;
+  /** How long the database has been changed for without the change reaching this replica, in ms (0 when up to date). */
+  lagMs: number | undefined;
+  /** When this replica last received anything of the current generation. */
+  replicatedAt: string | undefined;
+  healthy: boolean;
+  /** One line for people. */
+  summary: string;
+}
+
+/**
+ * Go's time.Duration text ("1h2m3.5s", "-55ms", "0s") in ms; undefined when it is not one.
+ * Litestream prints lags this way.
+ */
+export function parseGoDuration(text: string): number | undefined {
+  const match = /^(-?)((?:\d+(?:\.\d+)?(?:h|m|s|ms|µs|us|ns))+)$/.exec(text);
+  if (!match) return undefined;
+  const unitMs: Record<string, number> = { h: 3_600_000, m: 60_000, s: 1000, ms: 1, µs: 1e-3, us: 1e-3, ns: 1e-6 };
+  let ms = 0;
+  for (const [, value, unit] of match[2]!.matchAll(/(\d+(?:\.\d+)?)(h|ms|m|s|µs|us|ns)/g)) ms += Number(value) * unitMs[unit!]!;
+  return match[1] ? -ms : ms;
+}
+
+/**
+ * Asks Litestream (`generations`, which reads the config's replicas) how far each replica of `dbFile`
+ * is behind. A replica is healthy when it holds the database's current generation and is at most
+ * `maxLagMs` behind. Litestream's "lag" is the time between the database's last change and the
+ * replica's last one, so it also grows while Litestream is not running at all.
+ * Throws ReplicationError when Litestream cannot be run or does not know the database.
+ */
+export async function replicationStatus(options: {
+  bin: string;
+  config: string;
+  dbFile: string;
+  maxLagMs: number;
+}): Promise<ReplicaStatus[]> {
+  const dbFile = path.resolve(options.dbFile);
+  if (!fs.existsSync(options.config)) throw new ReplicationError(`there is no Litestream config at ${options.config}`);
+  const generationFile = path.join(litestreamDir(dbFile), 'generation');
+  const generation = fs.existsSync(generationFile) ? fs.readFileSync(generationFile, 'utf8').trim() || undefined : undefined;
+  const out = await runLitestream(options.bin, ['generations', '-config', options.config, dbFile], 60_000);
+  // "name  generation  lag  start  end", one row per replica and generation.
+  const rows = out.trim().split('\n').slice(1).map((line) => line.trim().split(/\s+/)).filter((cols) => cols.length === 5);
+  const names = [...new Set(rows.map(([name]) => name!))];
+  if (names.length === 0) throw new ReplicationError(`Litestream lists no replica of ${dbFile} (is it in ${options.config}, and has it replicated yet?)`);
+  return names.map((name) => {
+    const row = generation ? rows.find(([n, g]) => n === name && g === generation) : undefined;
+    if (!generation) {
+      return { name, generation, current: false, lagMs: undefined, replicatedAt: undefined, healthy: false,
+        summary: `${name}: Litestream has not started replicating ${dbFile} (no ${generationFile})` };
+    }
+    if (!row) {
+      return { name, generation, current: false, lagMs: undefined, replicatedAt: undefined, healthy: false,
+        summary: `${name}: does not hold the database's current generation ${generation} yet (its snapshot is still to be uploaded, or another server writes there)` };
+    }
+    const lag = parseGoDuration(row[2]!);
+    const lagMs = lag === undefined ? undefined : Math.max(0, Math.round(lag));
+    const healthy = lagMs !== undefined && lagMs <= options.maxLagMs;
+    const behind = lagMs === undefined ? `an unreadable lag "${row[2]}"` : lagMs === 0 ? 'up to date' : `${(lagMs / 1000).toFixed(1)} s behind`;
+    return { name, generation, current: true, lagMs, replicatedAt: row[4], healthy,
+      summary: `${name}: generation ${generation}, ${behind} (last replicated ${row[4]})${healthy ? '' : `: more than ${options.maxLagMs / 1000} s`}` };
+  });
+}
+
+export interface RestoreSource {
+  /** A replica URL (`file:///…`, `sftp://user@host/path`, `s3://bucket/path`)… */
+  url?: string;
+  /** …or a Litestream config, with the database path it lists. */
+  config?: string;
+  dbFile?: string;
+  /** Restore to the state at this time (RFC 3339) instead of the latest. */
+  timestamp?: string;
+}
+
+export interface RestoreResult {
+  file: string;
+  schemaVersion: number;
+  events: number;
+  /** The audit chain's head as SEQ:HASH, what `gatehouse audit verify` prints. */
+  head: string | undefined;
+  bytes: number;
+}
+
+/**
+ * Restores a replica into `target`, which must not exist: Litestream writes a file beside it, which
+ * must pass the integrity and foreign-key checks, be a Gatehouse database this version knows, and
+ * have an intact audit chain before it is renamed into place. Throws ReplicationError (leaving
+ * nothing behind) otherwise.
+ */
+export async function restoreReplica(bin: string, source: RestoreSource, target: string): Promise<RestoreResult> {
+  const file = path.resolve(target);
+  for (const suffix of ['', '-wal', '-shm']) {
+    if (fs.existsSync(file + suffix)) throw new ReplicationError(`${file + suffix} exists; restore never replaces a database (move it away first)`);
+  }
+  if (!fs.existsSync(path.dirname(file))) throw new ReplicationError(`the directory ${path.dirname(file)} does not exist`);
+  const tmp = `${file}.restoring-${process.pid}`;
+  const removeTmp = () => {
+    // Litestream restores into TMP.tmp, and leaves that file's -wal and -shm behind.
+    for (const suffix of ['', '-wal', '-shm', '.tmp', '.tmp-wal', '.tmp-shm']) fs.rmSync(tmp + suffix, { force: true });
+  };
+  removeTmp();
+  const args = ['restore', '-o', tmp, ...(source.timestamp ? ['-timestamp', source.timestamp] : [])];
+  if (source.url) args.push(source.url);
+  else args.push('-config', source.config!, path.resolve(source.dbFile!));
+  try {
+    // No short limit: a large database over a slow link takes what it takes.
+    await runLitestream(bin, args, 24 * 3_600_000);
+    if (!fs.existsSync(tmp)) throw new ReplicationError('Litestream finished without writing a database (is the replica empty?)');
+    const db = openDatabase(tmp, { mustExist: true, asIs: true });
+    let result: Omit<RestoreResult, 'bytes'>;
+    try {
+      const problems = checkDatabase(db).problems;
+      const version = recordedSchemaVersion(db);
+      const known = MIGRATIONS.at(-1)?.version ?? 0;
+      if (version === undefined) problems.push('it is not a Gatehouse database (no schema_migrations table)');
+      else if (version > known) problems.push(`its schema version ${version} is newer than this Gatehouse knows (${known})`);
+      const chain = verifyDatabase(db);
+      if (chain.problem) problems.push(`audit chain: ${chain.problem.message}`);
+      if (problems.length) throw new ReplicationError(`the restored copy failed its checks: ${problems.join('; ')}`);
+      result = { file, schemaVersion: version!, events: chain.count, head: chain.last ? `${chain.last.seq}:${chain.last.hash}` : undefined };
+    } finally {
+      db.close();
+    }
+    fs.renameSync(tmp, file);
+    syncDirectory(path.dirname(file));
+    return { ...result, bytes: fs.statSync(file).size };
+  } finally {
+    removeTmp();
+  }
+}
