@@ -55,6 +55,12 @@ async function firstAnswer(url: string, token: string, since: bigint, child: Chi
   }
 }
 
+/** CPU time a process has used so far (user + system), in ms (/proc/<pid>/stat, 10 ms ticks). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
 /** Peak resident set size of a process so far (VmHWM), in MB. */
 function peakRssMb(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -221,9 +227,12 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU the server spent per answered request, µs: unlike req/s, barely moved by other load on the machine. */
+  cpuUs: number;
 }
 
-async function load(url: string, requests: Req[], seconds: number): Promise<Figures> {
+async function load(url: string, requests: Req[], seconds: number, pid: number): Promise<Figures> {
+  const cpuBefore = cpuMs(pid);
   if (process.env.BENCH_DEBUG) console.log(`load ${url} ${seconds} s`);
   const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
   return {
@@ -231,6 +240,7 @@ async function load(url: string, requests: Req[], seconds: number): Promise<Figu
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
+    cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total),
   };
 }
 
@@ -245,14 +255,14 @@ const target = (ok: boolean, what: string) => {
 console.log(`start-up to first answer: ${startupMs.toFixed(0)} ms ${target(startupMs < 1000, 'start-up < 1 s')}`);
 
 const results = new Map<string, { g: Figures; f: Figures; rss: number }>();
-console.log(`\n${'scenario'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'floor'.padStart(7)} ${'ratio'.padStart(5)} ${'RSS MB'.padStart(6)} err`);
+console.log(`\n${'scenario'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'floor'.padStart(7)} ${'ratio'.padStart(5)} ${'µs/req'.padStart(6)} ${'floor'.padStart(5)} ${'cpu ratio'.padStart(9)} ${'RSS MB'.padStart(6)} err`);
 for (const scenario of scenarios) {
   if (ONLY && !scenario.name.includes(ONLY)) continue;
   // A short warm-up on each side (JIT, page cache), then the measured runs.
-  await load(gatehouseUrl, scenario.requests(0), 1);
-  await load(floorUrl, scenario.requests(1), 1);
-  const g = await load(gatehouseUrl, scenario.requests(0), SECONDS);
-  const f = await load(floorUrl, scenario.requests(1), SECONDS);
+  await load(gatehouseUrl, scenario.requests(0), 1, gatehouse.pid!);
+  await load(floorUrl, scenario.requests(1), 1, floor.pid!);
+  const g = await load(gatehouseUrl, scenario.requests(0), SECONDS, gatehouse.pid!);
+  const f = await load(floorUrl, scenario.requests(1), SECONDS, floor.pid!);
   const rss = peakRssMb(gatehouse.pid!);
   results.set(scenario.name, { g, f, rss });
   const ratio = g.rps / f.rps;
@@ -261,7 +271,9 @@ for (const scenario of scenarios) {
     notes.push(`ratio ${target(ratio >= 0.6, `${scenario.name}: ratio ≥ 0.6`)}`);
     notes.push(`p99 ${target(g.p99 < 20, `${scenario.name}: p99 < 20 ms`)}`);
   }
-  console.log(`${scenario.name.padEnd(44)} ${g.rps.toFixed(0).padStart(7)} ${String(g.p50).padStart(4)} ${String(g.p99).padStart(4)} ${f.rps.toFixed(0).padStart(7)} ${ratio.toFixed(2).padStart(5)} ${rss.toFixed(0).padStart(6)} ${g.errors}${f.errors ? `/${f.errors}` : ''}  ${notes.join(', ')}`);
+  // CPU per request, floor / Gatehouse: the same ratio as throughput on an idle machine, and steady on a busy one.
+  const cpuRatio = f.cpuUs / g.cpuUs;
+  console.log(`${scenario.name.padEnd(44)} ${g.rps.toFixed(0).padStart(7)} ${String(g.p50).padStart(4)} ${String(g.p99).padStart(4)} ${f.rps.toFixed(0).padStart(7)} ${ratio.toFixed(2).padStart(5)} ${g.cpuUs.toFixed(0).padStart(6)} ${f.cpuUs.toFixed(0).padStart(5)} ${cpuRatio.toFixed(2).padStart(9)} ${rss.toFixed(0).padStart(6)} ${g.errors}${f.errors ? `/${f.errors}` : ''}  ${notes.join(', ')}`);
 }
 
 console.log('');
