@@ -1,97 +1,77 @@
-// The table of contents of the API: one Polka instance, global middleware, then each module in order.
+// The table of contents of the API: the areas (AREAS), and one Polka instance serving them: global
+// middleware, then each area's routes in order, each behind its own role policy and visibility guard.
 import { randomUUID } from 'node:crypto';
 import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authenticate } from './http/auth.ts';
-import { enforcePolicy } from './http/policy.ts';
+import { authorize, enforcePolicy } from './http/policy.ts';
+import { checkAreas, type Area } from './area.ts';
 import { hideUnseenItems } from './modules/visibility/guard.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
-import { addPlainRoute, ApiRouter, RouteTable, sendJson } from './http/router.ts';
+import { addPlainRoute, ApiRouter, RouteTable, sendJson, type RouteChecks } from './http/router.ts';
 import type { GatehouseRequest } from './http/types.ts';
-import { registerOwnerRoutes } from './modules/owners/routes.ts';
-import { registerAppRoutes } from './modules/apps/routes.ts';
-import { registerResourceRoutes } from './modules/resources/routes.ts';
-import { registerGroupRoutes } from './modules/groups/routes.ts';
-import { registerTagRoutes } from './modules/tags/routes.ts';
-import { registerBundleRoutes } from './modules/bundles/routes.ts';
-import { registerNonHumanIdentityRoutes } from './modules/non-human-identities/routes.ts';
-import { registerSessionRoutes } from './modules/sessions/routes.ts';
-import { registerAccessRoutes } from './modules/access/routes.ts';
-import { registerAccessRuleRoutes } from './modules/access-rules/routes.ts';
-import { registerEventRoutes } from './modules/events/routes.ts';
-import { registerTokenRoutes } from './modules/tokens/routes.ts';
-import { registerUserRoutes } from './modules/users/routes.ts';
-import { registerGroupBindingRoutes } from './modules/group-bindings/routes.ts';
-import { registerIdpGroupMappingRoutes } from './modules/idp-group-mappings/routes.ts';
-import { registerIntegrationRecordRoutes } from './modules/integration-records/routes.ts';
-import { registerQueryRoutes } from './modules/queries/routes.ts';
-import { registerEventStreamRoutes } from './modules/event-streams/routes.ts';
-import { registerVisibilityRoutes } from './modules/visibility/routes.ts';
-import { registerConfigurationTemplateRoutes } from './modules/configuration-templates/routes.ts';
-import { registerReviewerStageRoutes } from './modules/reviewer-stages/routes.ts';
-import { registerAccessReviewRoutes } from './modules/access-reviews/routes.ts';
-import { registerRequestRoutes } from './modules/requests/routes.ts';
-import { registerDelegationRoutes } from './modules/delegations/routes.ts';
-
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
-import { userOperations } from './modules/users/openapi.ts';
-import { tokenOperations } from './modules/tokens/openapi.ts';
-import { eventOperations } from './modules/events/openapi.ts';
-import { ownerOperations } from './modules/owners/openapi.ts';
-import { appOperations } from './modules/apps/openapi.ts';
-import { resourceOperations } from './modules/resources/openapi.ts';
-import { groupOperations } from './modules/groups/openapi.ts';
-import { tagOperations } from './modules/tags/openapi.ts';
-import { bundleOperations } from './modules/bundles/openapi.ts';
-import { nonHumanIdentityOperations } from './modules/non-human-identities/openapi.ts';
-import { sessionOperations } from './modules/sessions/openapi.ts';
-import { accessOperations } from './modules/access/openapi.ts';
-import { accessRuleOperations } from './modules/access-rules/openapi.ts';
-import { groupBindingOperations } from './modules/group-bindings/openapi.ts';
-import { idpGroupMappingOperations } from './modules/idp-group-mappings/openapi.ts';
-import { integrationRecordOperations } from './modules/integration-records/openapi.ts';
-import { queryOperations } from './modules/queries/openapi.ts';
-import { eventStreamOperations } from './modules/event-streams/openapi.ts';
-import { visibilityOperations } from './modules/visibility/openapi.ts';
-import { configurationTemplateOperations } from './modules/configuration-templates/openapi.ts';
-import { reviewerStageOperations } from './modules/reviewer-stages/openapi.ts';
-import { accessReviewOperations } from './modules/access-reviews/openapi.ts';
-import { requestOperations } from './modules/requests/openapi.ts';
-import { delegationOperations } from './modules/delegations/openapi.ts';
+import { usersArea } from './modules/users/area.ts';
+import { tokensArea } from './modules/tokens/area.ts';
+import { eventsArea } from './modules/events/area.ts';
+import { ownersArea } from './modules/owners/area.ts';
+import { appsArea } from './modules/apps/area.ts';
+import { resourcesArea } from './modules/resources/area.ts';
+import { groupsArea } from './modules/groups/area.ts';
+import { tagsArea } from './modules/tags/area.ts';
+import { bundlesArea } from './modules/bundles/area.ts';
+import { nonHumanIdentitiesArea } from './modules/non-human-identities/area.ts';
+import { sessionsArea } from './modules/sessions/area.ts';
+import { accessArea } from './modules/access/area.ts';
+import { accessRulesArea } from './modules/access-rules/area.ts';
+import { groupBindingsArea } from './modules/group-bindings/area.ts';
+import { idpGroupMappingsArea } from './modules/idp-group-mappings/area.ts';
+import { integrationRecordsArea } from './modules/integration-records/area.ts';
+import { queriesArea } from './modules/queries/area.ts';
+import { eventStreamsArea } from './modules/event-streams/area.ts';
+import { visibilityArea } from './modules/visibility/area.ts';
+import { configurationTemplatesArea } from './modules/configuration-templates/area.ts';
+import { reviewerStagesArea } from './modules/reviewer-stages/area.ts';
+import { accessReviewsArea } from './modules/access-reviews/area.ts';
+import { requestsArea } from './modules/requests/area.ts';
+import { delegationsArea } from './modules/delegations/area.ts';
 
 /**
- * What GET /openapi.json documents: each module's src/modules/<area>/openapi.ts, one line per
- * module as in createApp below. test/openapi/routes.test.ts fails when a route is missing here.
+ * Every API area, one line each (src/modules/<area>/area.ts declares the rest): its stores are built
+ * by createContext, its routes served in this order (a literal segment before a parameter where both
+ * match: /users/remote_users before /users/{user_id}), enforced and documented, its jobs run by `serve`.
  */
-export const API_OPERATIONS: readonly OperationGroup[] = [
-  userOperations,
-  tokenOperations,
-  eventOperations,
-  ownerOperations,
-  appOperations,
-  resourceOperations,
-  groupOperations,
-  tagOperations,
-  bundleOperations,
-  nonHumanIdentityOperations,
-  sessionOperations,
-  accessOperations,
-  accessRuleOperations,
-  groupBindingOperations,
-  idpGroupMappingOperations,
-  integrationRecordOperations,
-  queryOperations,
-  eventStreamOperations,
-  visibilityOperations,
-  configurationTemplateOperations,
-  reviewerStageOperations,
-  accessReviewOperations,
-  requestOperations,
-  delegationOperations,
-  serviceOperations,
+export const AREAS: readonly Area[] = [
+  usersArea,
+  tokensArea,
+  eventsArea,
+  ownersArea,
+  appsArea,
+  resourcesArea,
+  groupsArea,
+  tagsArea,
+  bundlesArea,
+  nonHumanIdentitiesArea,
+  sessionsArea,
+  accessArea,
+  accessRulesArea,
+  groupBindingsArea,
+  idpGroupMappingsArea,
+  integrationRecordsArea,
+  queriesArea,
+  eventStreamsArea,
+  visibilityArea,
+  configurationTemplatesArea,
+  reviewerStagesArea,
+  accessReviewsArea,
+  requestsArea,
+  delegationsArea,
 ];
+
+/** What GET /openapi.json documents: every area's routes, then the routes outside /v1. */
+export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), serviceOperations];
 
 /** Something thrown, as text, even when it has no usable toString (Object.create(null)). */
 function describe(thrown: unknown): string {
@@ -102,8 +82,14 @@ function describe(thrown: unknown): string {
   }
 }
 
-/** `routes` is filled with every route registered; tests pass their own to read it. */
-export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<GatehouseRequest> {
+/**
+ * The app serving `areas`. `routes` is filled with every route registered; tests pass their own to read
+ * it. Throws, before serving anything, for an area that declares a route badly (no role, a path
+ * parameter not said to name an item or not), a handler for an undeclared route, or a declared route
+ * without one.
+ */
+export function createApp(ctx: AppContext, routes = new RouteTable(), areas: readonly Area[] = AREAS): Polka<GatehouseRequest> {
+  checkAreas(areas);
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
       // Set by the first middleware; a request that skipped it still gets an id to quote.
@@ -136,6 +122,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
       }
     },
     onNoMatch(req) {
+      // No route: only the READ_ONLY rule applies, by method (a READ_ONLY token learns nothing of which writes exist).
+      if (req.caller) authorize(req.caller, req.method);
       const allowed = routes.methodsFor(req.path);
       if (allowed.length > 0) {
         throw new AppError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`, [], {
@@ -155,7 +143,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
     res.on('finish', () => {
       ctx.log.info('request', {
         method: req.method,
-        // A request refused before its handler (401, 429) is logged under the route it was headed for.
+        // A request refused before its route (401, 429) is logged under the route it was headed for.
         path: req.routeTemplate ?? routes.templateFor(req.method, req.path) ?? '(no route)',
         status: res.statusCode,
         duration_ms: Number(process.hrtime.bigint() - req.startedAt) / 1e6,
@@ -171,36 +159,19 @@ export function createApp(ctx: AppContext, routes = new RouteTable()): Polka<Gat
   registerOpenApiRoutes(app, routes, API_OPERATIONS);
 
   app.use(authenticate(ctx));
-  // Who may call what (READ_ONLY, organization roles), by the route the call is headed for, before its body is read.
-  app.use(enforcePolicy(routes));
-  // An item the caller may not see answers every route under it as a missing one (docs/visibility.md).
-  app.use(hideUnseenItems(ctx, routes));
 
-  const v1 = new ApiRouter(app, ctx, routes, '/v1');
-  registerUserRoutes(v1, ctx);
-  registerTokenRoutes(v1, ctx);
-  registerEventRoutes(v1, ctx);
-  registerOwnerRoutes(v1, ctx);
-  registerAppRoutes(v1, ctx);
-  registerResourceRoutes(v1, ctx);
-  registerGroupRoutes(v1, ctx);
-  registerTagRoutes(v1, ctx);
-  registerBundleRoutes(v1, ctx);
-  registerNonHumanIdentityRoutes(v1, ctx);
-  registerSessionRoutes(v1, ctx);
-  registerAccessRoutes(v1, ctx);
-  registerAccessRuleRoutes(v1, ctx);
-  registerGroupBindingRoutes(v1, ctx);
-  registerIdpGroupMappingRoutes(v1, ctx);
-  registerIntegrationRecordRoutes(v1, ctx);
-  registerQueryRoutes(v1, ctx);
-  registerEventStreamRoutes(v1, ctx);
-  registerVisibilityRoutes(v1, ctx);
-  registerConfigurationTemplateRoutes(v1, ctx);
-  registerReviewerStageRoutes(v1, ctx);
-  registerAccessReviewRoutes(v1, ctx);
-  registerRequestRoutes(v1, ctx);
-  registerDelegationRoutes(v1, ctx);
+  // In front of each route, from its declaration: who may call it (READ_ONLY, organization roles),
+  // decided before its body is read; then an item the caller may not see answers every route under it
+  // as a missing one (docs/visibility.md). Polka matches the route once; these read its declaration.
+  const checks: RouteChecks = (key, route) => {
+    const guard = hideUnseenItems(ctx, route);
+    return guard ? [enforcePolicy(key, route), guard] : [enforcePolicy(key, route)];
+  };
+  for (const area of areas) {
+    const router = new ApiRouter(app, ctx, routes, area, checks);
+    area.handlers?.(router, ctx);
+    router.finish();
+  }
 
   return app;
 }

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, defaultText, loadConfig, SETTINGS, type Config, type Flags, type SettingName } from './config.ts';
+import { AREAS } from './app.ts';
 import { createContext, type AppContext } from './context.ts';
 import { backupDatabase, BackupError } from './db/backup.ts';
 import { checkDatabase } from './db/check.ts';
@@ -51,16 +52,28 @@ function settingOption(name: SettingName): Options {
 /** Settings are described in Markdown for the README; help is plain text. */
 const plain = (markdown: string) => markdown.replaceAll('`', '');
 
-/** The `--help` line for a setting's flag, from its definition. */
-function settingHelp(name: SettingName): string {
+/** The `--help` line for a setting's flag, from its definition (`description` when the verb uses it differently). */
+function settingHelp(name: SettingName, description = SETTINGS[name].description): string {
   const setting = SETTINGS[name];
   const flag = setting.flag!;
-  return `  ${`--${flag.name} ${flag.value}`.padEnd(17)}${plain(setting.description)} (${setting.env}, default ${plain(defaultText(setting))})`;
+  return `  ${`--${flag.name} ${flag.value}`.padEnd(17)}${plain(description)} (${setting.env}, default ${plain(defaultText(setting))})`;
 }
 
 const DB_OPTIONS: Options = settingOption('dbFile');
 const SERVER_OPTIONS: Options = { ...DB_OPTIONS, ...settingOption('host'), ...settingOption('port') };
+/** For the verbs that create the database (serve, migrate). */
 const DB_HELP = settingHelp('dbFile');
+/** For the verbs that act on a database that must already exist: they never create one. */
+const EXISTING_DB_HELP = settingHelp('dbFile', 'the Gatehouse database file; it must exist (`serve` or `migrate` creates it)');
+
+/**
+ * The settings each verb reads, so a verb checks only those: a bad GATEHOUSE_PORT must not stop
+ * `gatehouse check`. `serve` reads them all.
+ */
+const DB_SETTINGS: readonly SettingName[] = ['dbFile'];
+const CONTEXT_SETTINGS: readonly SettingName[] = ['dbFile', 'logLevel'];
+const REPLICATION_SETTINGS: readonly SettingName[] = ['dbFile', 'litestreamConfig', 'litestreamBin', 'replicationMaxLagSeconds'];
+
 const LITESTREAM_OPTIONS: Options = settingOption('litestreamConfig');
 // Its flag is too long for settingHelp's column: two lines.
 const LITESTREAM_HELP = [
@@ -97,7 +110,7 @@ function openContext(config: Config, options: { existing?: boolean } = {}): AppC
   }
   const db = openDatabase(config.dbFile);
   migrate(db, systemClock.now());
-  return createContext({ db, clock: systemClock, config, log: createLogger(config.logLevel) });
+  return createContext({ db, clock: systemClock, config, log: createLogger(config.logLevel) }, AREAS);
 }
 
 /**
@@ -135,7 +148,7 @@ const COMMANDS: Record<string, Command> = {
       '  --email EMAIL    the user the token acts as (must exist)',
       '  --label LABEL    a name for the token, shown in logs and the audit trail',
       '  --read-only      a READ_ONLY token (default FULL_ACCESS)',
-      DB_HELP,
+      EXISTING_DB_HELP,
     ],
     options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' } },
     async run(flags, env) {
@@ -143,7 +156,7 @@ const COMMANDS: Record<string, Command> = {
       // The label follows the API's rule for token_label (one line, 1 to 100 characters, trimmed).
       const label = v.safeParse(TokenLabel, flags.label);
       if (!label.success) throw new UsageError(`--label ${label.issues[0].message}`);
-      const ctx = openContext(loadConfig(env, flags), { existing: true });
+      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
         const user = ctx.stores.users.getByEmail(flags.email);
         if (!user) throw new AppError('not_found', `no user has the email ${flags.email}; create one with POST /v1/users`);
@@ -166,13 +179,13 @@ const COMMANDS: Record<string, Command> = {
     help: [
       '  --id TOKEN_ID    the token\'s token_id, as GET /v1/tokens lists it',
       '  --label LABEL    the token with this label; refused when several tokens share it',
-      DB_HELP,
+      EXISTING_DB_HELP,
     ],
     options: { ...DB_OPTIONS, id: { type: 'string' }, label: { type: 'string' } },
     async run(flags, env) {
       const { id, label } = flags;
       if ((typeof id === 'string') === (typeof label === 'string')) throw new UsageError('give exactly one of --id and --label');
-      const ctx = openContext(loadConfig(env, flags), { existing: true });
+      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
         const token = typeof id === 'string' ? ctx.stores.tokens.get(id.toLowerCase()) : onlyTokenLabelled(ctx, label as string);
         if (!token) throw new AppError('not_found', `no token has the id ${String(id)}`);
@@ -194,7 +207,7 @@ const COMMANDS: Record<string, Command> = {
     help: [
       '  EMAIL|USER_ID    the user, by email or user_id',
       '  ADMIN|MEMBER     ADMIN may do everything; MEMBER may read, ask for access and review (docs/roles.md)',
-      DB_HELP,
+      EXISTING_DB_HELP,
       '',
       'Refused when it would demote the last admin who is not offboarded. Recorded as USERS_ROLE_UPDATED,',
       'acted by the user concerned (the operator has no account), without a token.',
@@ -203,7 +216,7 @@ const COMMANDS: Record<string, Command> = {
     args: ['EMAIL|USER_ID', 'ADMIN|MEMBER'],
     async run(flags, env, [who, role]) {
       if (!(ORGANIZATION_ROLES as readonly string[]).includes(role!)) throw new UsageError(`the role must be ${ORGANIZATION_ROLES.join(' or ')}, not "${role}"`);
-      const ctx = openContext(loadConfig(env, flags), { existing: true });
+      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
         const user = isUuid(who!) ? ctx.stores.users.get(who!.toLowerCase()) : ctx.stores.users.getByEmail(who!);
         if (!user) throw new AppError('not_found', `no user has the ${isUuid(who!) ? 'user_id' : 'email'} ${who}`);
@@ -226,7 +239,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'gatehouse audit verify [--db FILE | --file EXPORT.jsonl] [--anchor SEQ:HASH]',
     summary: 'check the audit log\'s hash chain; exit 1 naming the first event altered, removed or reordered',
     help: [
-      DB_HELP,
+      EXISTING_DB_HELP,
       '  --file FILE      check an `audit export` file instead, offline (no database needed)',
       '  --anchor SEQ:HASH  a head printed by an earlier verify: the chain must still give SEQ that hash',
       '',
@@ -246,7 +259,7 @@ const COMMANDS: Record<string, Command> = {
         source = flags.file;
         result = verifyExportFile(flags.file, anchor);
       } else {
-        const config = loadConfig(env, flags);
+        const config = loadConfig(env, flags, DB_SETTINGS);
         source = config.dbFile;
         const db = openExisting(config);
         try {
@@ -275,7 +288,7 @@ const COMMANDS: Record<string, Command> = {
     help: [
       '  --since DATE     start at the first event recorded at or after DATE (YYYY-MM-DD, a whole UTC',
       '                   day, or an ISO 8601 date-time with a zone); every later event follows',
-      DB_HELP,
+      EXISTING_DB_HELP,
       '',
       'One event a line, in seq order, from one read snapshot. The first line\'s prev_hash ties a partial',
       'export to what came before. Check a file with `gatehouse audit verify --file FILE` (docs/audit-log.md).',
@@ -289,7 +302,7 @@ const COMMANDS: Record<string, Command> = {
         if (!parsed) throw new UsageError('--since must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone');
         since = parsed.at.toISOString();
       }
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, DB_SETTINGS);
       const db = openExisting(config);
       try {
         const count = exportEvents(db, since, (chunk) => process.stdout.write(chunk));
@@ -307,7 +320,7 @@ const COMMANDS: Record<string, Command> = {
     help: [DB_HELP, '', '`serve` does the same at every start; this verb lets you do it (after a backup) on its own.'],
     options: DB_OPTIONS,
     async run(flags, env) {
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, DB_SETTINGS);
       const db = openDatabase(config.dbFile);
       try {
         const applied = migrate(db, systemClock.now());
@@ -324,7 +337,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'copy the database, consistently, while the service keeps running',
     help: [
       '  --to FILE        where to write the copy; replaced atomically if it exists',
-      DB_HELP,
+      EXISTING_DB_HELP,
       '',
       'Uses SQLite\'s online backup: one consistent snapshot, taken without stopping writers.',
       'The copy is checked (as `gatehouse check` does) before it replaces FILE. Restore by',
@@ -333,7 +346,7 @@ const COMMANDS: Record<string, Command> = {
     options: { ...DB_OPTIONS, to: { type: 'string' } },
     async run(flags, env) {
       if (typeof flags.to !== 'string' || flags.to === '') throw new UsageError('--to FILE is required');
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, DB_SETTINGS);
       const db = openExisting(config);
       try {
         const started = process.hrtime.bigint();
@@ -351,7 +364,7 @@ const COMMANDS: Record<string, Command> = {
     usage: 'gatehouse check [--db FILE] [--litestream-config FILE]',
     summary: 'check the database file\'s integrity and foreign keys (and its replicas, if replicated); exit 1 on any problem',
     help: [
-      DB_HELP,
+      EXISTING_DB_HELP,
       ...LITESTREAM_HELP,
       '',
       'Read-only; safe while the service runs. Runs PRAGMA integrity_check and foreign_key_check.',
@@ -359,7 +372,7 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS },
     async run(flags, env) {
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, REPLICATION_SETTINGS);
       let db: Db | undefined;
       try {
         db = openExisting(config);
@@ -402,7 +415,7 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS },
     async run(flags, env) {
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, REPLICATION_SETTINGS);
       if (!config.litestreamConfig) throw new UsageError('--litestream-config FILE (or GATEHOUSE_LITESTREAM_CONFIG) is required');
       const replicas = (await replicasOf(config))!;
       for (const replica of replicas) process.stdout.write(`${replica.healthy ? 'ok' : 'UNHEALTHY'}: replica ${replica.summary}\n`);
@@ -426,7 +439,7 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, timestamp: { type: 'string' } },
     async run(flags, env) {
-      const config = loadConfig(env, flags);
+      const config = loadConfig(env, flags, REPLICATION_SETTINGS);
       const from = typeof flags.from === 'string' && flags.from !== '' ? flags.from : undefined;
       // --from and a config from the environment may well meet: the flag names the replica.
       if (from && typeof flags['litestream-config'] === 'string') throw new UsageError('give --from or --litestream-config, not both');
@@ -508,7 +521,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     const topic = first === 'help' ? argv.slice(1).join(' ') : '';
     const command = COMMANDS[topic];
-    process.stdout.write(command ? commandHelp(command) : (groupHelp(topic) ?? helpText()));
+    const help = command ? commandHelp(command) : topic === '' ? helpText() : groupHelp(topic);
+    if (help === undefined) {
+      process.stderr.write(`gatehouse help: there is no command "${topic}"\n\n${helpText()}`);
+      return 2;
+    }
+    process.stdout.write(help);
     return 0;
   }
   const twoWord = second !== undefined ? `${first} ${second}` : '';

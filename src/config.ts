@@ -1,5 +1,6 @@
 // Every setting Gatehouse reads, defined once in SETTINGS; loadConfig, `gatehouse help` and the
 // README's configuration table (src/dev/settings-table.ts) are all made from it.
+import { MAX_MINUTES } from './lib/durations.ts';
 import { trustedProxyList } from './http/client-address.ts';
 
 /** One setting: where it comes from, what it defaults to, what it accepts, what it means. */
@@ -224,7 +225,7 @@ export const SETTINGS = {
     default: 7 * 24 * 60,
     defaultText: '10080 (7 days)',
     min: 0,
-    max: 525_960,
+    max: MAX_MINUTES,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
   }),
   litestreamConfig: text({
@@ -268,19 +269,29 @@ export const DEFAULTS = Object.fromEntries(Object.entries(SETTINGS).map(([key, s
 /** Flags given on the command line, already split into name → value. They win over the environment. */
 export type Flags = Record<string, string | true | undefined>;
 
-/** Reads every setting from its flag (if it has one and it was given) or its variable; throws ConfigError on a bad value. */
-export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}): Config {
+/**
+ * Reads every setting (or only the settings `only` names; the others keep their defaults, unread) from its
+ * flag (if it has one and it was given) or its variable; throws ConfigError on a bad value or an empty flag.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}, only?: readonly SettingName[]): Config {
   const config: Record<string, unknown> = {};
   for (const [key, setting] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
+    // A verb that reads a few settings is not stopped by a bad value of one it never uses.
+    if (only && !only.includes(key)) {
+      config[key] = setting.default;
+      continue;
+    }
     const flagValue = setting.flag ? flags[setting.flag.name] : undefined;
     if (flagValue === true) throw new ConfigError(`--${setting.flag!.name} needs a value`);
+    // Unlike an empty variable, an empty flag is typed on purpose: never let it quietly mean the default.
+    if (flagValue === '') throw new ConfigError(`--${setting.flag!.name} must not be empty (leave it out for the default, ${defaultText(setting)})`);
     const [raw, source] = flagValue !== undefined ? [flagValue, `--${setting.flag!.name}`] : [env[setting.env], setting.env];
     // An empty variable counts as unset, as shells and unit files make it easy to set one to "".
     config[key] = raw === undefined || raw === '' ? setting.default : setting.parse(raw, source);
   }
   const loaded = config as Config;
   // Node refuses a server whose header deadline is later than its whole-request deadline.
-  if (loaded.headersTimeoutMs > loaded.requestTimeoutMs) {
+  if (loaded.headersTimeoutMs > loaded.requestTimeoutMs && (!only || (only.includes('headersTimeoutMs') && only.includes('requestTimeoutMs')))) {
     throw new ConfigError(
       `GATEHOUSE_HEADERS_TIMEOUT_MS (${loaded.headersTimeoutMs}) must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS (${loaded.requestTimeoutMs})`,
     );

@@ -6,62 +6,31 @@ import { Pager } from './http/paging.ts';
 import type { Clock } from './lib/clock.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import type { Logger } from './lib/log.ts';
-import { createOwnerStore } from './modules/owners/store.ts';
-import { createAppStore } from './modules/apps/store.ts';
-import { createResourceStore } from './modules/resources/store.ts';
-import { createGroupStore } from './modules/groups/store.ts';
-import { createTagStore } from './modules/tags/store.ts';
-import { createBundleStore } from './modules/bundles/store.ts';
-import { createNonHumanIdentityStore } from './modules/non-human-identities/store.ts';
-import { createSessionStore } from './modules/sessions/store.ts';
-import { createAccessStore } from './modules/access/store.ts';
-import { createHoldingsStore } from './modules/access/holdings-store.ts';
-import { createAccessRuleStore } from './modules/access-rules/store.ts';
-import { createEventStore } from './modules/events/store.ts';
-import { createTokenStore } from './modules/tokens/store.ts';
-import { createUserStore } from './modules/users/store.ts';
-import { createGroupBindingStore } from './modules/group-bindings/store.ts';
-import { createIdpGroupMappingStore } from './modules/idp-group-mappings/store.ts';
-import { createIntegrationRecordStore } from './modules/integration-records/store.ts';
-import { createQueryStore } from './modules/queries/store.ts';
-import { createEventStreamStore } from './modules/event-streams/store.ts';
-import { createVisibilityStore } from './modules/visibility/store.ts';
-import { createConfigurationTemplateStore } from './modules/configuration-templates/store.ts';
-import { createAccessReviewStore } from './modules/access-reviews/store.ts';
-import { createRequestStore } from './modules/requests/store.ts';
-import { createDelegationStore } from './modules/delegations/store.ts';
 
-/** Every module's store, built once: each prepares its statements when built. */
-function createStores(db: Db, clock: Clock) {
-  return {
-    events: createEventStore(db, clock),
-    users: createUserStore(db),
-    tokens: createTokenStore(db),
-    owners: createOwnerStore(db),
-    apps: createAppStore(db),
-    resources: createResourceStore(db),
-    groups: createGroupStore(db),
-    tags: createTagStore(db),
-    bundles: createBundleStore(db),
-    nonHumanIdentities: createNonHumanIdentityStore(db),
-    sessions: createSessionStore(db),
-    access: createAccessStore(db),
-    holdings: createHoldingsStore(db),
-    accessRules: createAccessRuleStore(db),
-    groupBindings: createGroupBindingStore(db),
-    idpGroupMappings: createIdpGroupMappingStore(db),
-    integrationRecords: createIntegrationRecordStore(db),
-    queries: createQueryStore(db),
-    eventStreams: createEventStreamStore(db),
-    visibility: createVisibilityStore(db),
-    configurationTemplates: createConfigurationTemplateStore(db),
-    accessReviews: createAccessReviewStore(db),
-    requests: createRequestStore(db),
-    delegations: createDelegationStore(db),
-  };
+/**
+ * Every area's stores by name. Each area adds its own where it declares its stores (its area.ts), as
+ * `declare module '../../context.ts' { interface Stores { tags: TagStore } }`, so this file names none.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface Stores {}
+
+/** What createStores needs of an area (src/area.ts's Area, which this file does not import: it imports us). */
+interface StoreDeclarations {
+  name: string;
+  stores?: Partial<Record<string, (db: Db, clock: Clock) => unknown>>;
 }
 
-export type Stores = ReturnType<typeof createStores>;
+/** Every area's stores, built once: each prepares its statements when built. */
+function createStores(db: Db, clock: Clock, areas: readonly StoreDeclarations[]): Stores {
+  const stores: Record<string, unknown> = {};
+  for (const area of areas) {
+    for (const [name, create] of Object.entries(area.stores ?? {})) {
+      if (name in stores) throw new Error(`area ${area.name}: store ${name} is built by another area too`);
+      stores[name] = create!(db, clock);
+    }
+  }
+  return stores as unknown as Stores;
+}
 
 export interface AppContext {
   db: Db;
@@ -74,12 +43,12 @@ export interface AppContext {
   jobs: BackgroundJobs;
 }
 
-/** Builds the context over a migrated database. */
-export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger }): AppContext {
+/** Builds the context over a migrated database, with the stores of `areas` (AREAS in src/app.ts). */
+export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger }, areas: readonly StoreDeclarations[]): AppContext {
   return {
     ...parts,
     pager: new Pager(cursorSecret(parts.db)),
-    stores: createStores(parts.db, parts.clock),
+    stores: createStores(parts.db, parts.clock, areas),
     jobs: new BackgroundJobs(),
   };
 }

@@ -1,29 +1,13 @@
-// The background jobs, in one list: each is a plain tick(ctx, now) owned by its module. Only `serve`
+// The background jobs, read from the areas: each is a plain tick(ctx, now) owned by its module. Only `serve`
 // starts them (after the server listens); tests call the ticks themselves with a moved clock.
-import type { Config } from './config.ts';
+import type { Job } from './area.ts';
+import { AREAS } from './app.ts';
 import type { AppContext } from './context.ts';
-import { tick as sweepExpiredAccess } from './modules/access/sweep.ts';
-import { tick as deliverEventStreams } from './modules/event-streams/delivery.ts';
-import { tick as cancelTimedOutRequests } from './modules/requests/timeout.ts';
 
-export interface Job {
-  name: string;
-  /** The pause between the end of one tick and the start of the next, in ms. */
-  everyMs: (config: Config) => number;
-  /**
-   * One pass. It may return a promise: the next tick waits for it. `stop` aborts when the service
-   * shuts down, so network work can give up; the database stays open until the tick has settled.
-   */
-  tick: (ctx: AppContext, now: Date, stop: AbortSignal) => unknown;
-}
+export type { Job };
 
-export const JOBS: readonly Job[] = [
-  // Reads already ignore expired edges; the sweep makes the end visible (events, sessions) within seconds.
-  { name: 'access-expiry-sweep', everyMs: () => 5_000, tick: sweepExpiredAccess },
-  { name: 'event-stream-delivery', everyMs: (config) => config.eventStreamIntervalMs, tick: deliverEventStreams },
-  // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.
-  { name: 'request-timeout', everyMs: () => 30_000, tick: cancelTimedOutRequests },
-];
+/** Every area's jobs (src/modules/<area>/area.ts), in the order of AREAS. */
+export const JOBS: readonly Job[] = AREAS.flatMap((area) => area.jobs ?? []);
 
 /**
  * Starts every job on a timer and registers its stop on ctx.jobs. A tick that throws or rejects is

@@ -2,6 +2,7 @@
 // drain requests, stop background jobs, checkpoint and close the database.
 import path from 'node:path';
 import { ConfigError, type Config } from './config.ts';
+import { AREAS } from './app.ts';
 import { createContext, type AppContext } from './context.ts';
 import { migrate, schemaVersion } from './db/migrate.ts';
 import { checkpointAndClose, openDatabase, type Db } from './db/open.ts';
@@ -41,7 +42,7 @@ export async function serve(config: Config): Promise<number> {
     if (!config.litestreamConfig && replicatedByLitestream(db)) {
       log.info('this database has been replicated by Litestream; if it still is, set GATEHOUSE_LITESTREAM_CONFIG so Gatehouse leaves checkpoints to it');
     }
-    ctx = createContext({ db, clock: systemClock, config, log });
+    ctx = createContext({ db, clock: systemClock, config, log }, AREAS);
     running = await startServer(ctx).catch((err: unknown) => {
       throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     });

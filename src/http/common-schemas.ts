@@ -1,4 +1,5 @@
 // Valibot pieces every module's schemas are built from: ids, query-string numbers and lists, paging.
+import { MAX_MINUTES } from '../lib/durations.ts';
 import * as v from 'valibot';
 import { parseDateInput, type DateInput } from '../lib/dates.ts';
 // Each `v.metadata({ openapi })` tells the API document what a query-string value is on the wire (src/openapi/valibot.ts).
@@ -82,7 +83,7 @@ export const EdgeDurationMinutes = v.pipe(
   v.number('must be a number'),
   v.integer('must be a whole number'),
   v.minValue(0, 'must be at least 0'),
-  v.maxValue(525960, 'must be at most 525960'),
+  v.maxValue(MAX_MINUTES, `must be at most ${MAX_MINUTES}`),
 );
 
 /**

@@ -1,14 +1,15 @@
 // The thin layer between Polka and the modules: a handler gets an ApiRequest and returns a Reply;
 // this file reads input, writes JSON, and records the route template for the logs.
 import type { ServerResponse } from 'node:http';
-import type { Polka } from 'polka';
+import type { Middleware, Polka } from 'polka';
 import type * as v from 'valibot';
 import type { AppContext } from '../context.ts';
 import { readJsonBody } from './body.ts';
 import { AppError, invalidField } from './errors.ts';
 import { isUuid } from '../lib/ids.ts';
 import { parse } from './parse.ts';
-import { authorize, routeKey } from './policy.ts';
+import type { RouteDeclaration, RouteGroup } from './route.ts';
+import { splitKey, type HttpMethod, type OperationKey } from '../openapi/operations.ts';
 import type { Caller, GatehouseRequest } from './types.ts';
 
 export interface Reply {
@@ -69,29 +70,48 @@ function apiRequest(req: GatehouseRequest, maxBodyBytes: number): ApiRequest {
   };
 }
 
-type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
+/** A route as the table keeps it: Polka's template (`/v1/users/:user_id`), and its declaration when it has one. */
+export interface TableRoute {
+  method: string;
+  /** Polka's spelling, for logs: /v1/users/:user_id. */
+  template: string;
+  /** The declaration's spelling: `GET /v1/users/{user_id}`. */
+  key: string;
+  pattern: RegExp;
+  /** The declared route (absent for the plain routes outside /v1). */
+  route?: RouteDeclaration;
+}
+
+/** `/v1/users/{user_id}` → `/v1/users/:user_id`, the form Polka compiles. */
+export const polkaTemplate = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
 
 /**
- * The routes registered through ApiRouter, with their templates: Polka keeps only compiled
- * patterns, and the logs and the 405 answer need to know what a path would have matched.
+ * The routes registered, with their templates: Polka keeps only compiled patterns, and the logs and
+ * the 405 answer need to know what a path would have matched. Requests that reach a route never
+ * search this table: the route's own middleware knows its declaration.
  */
 export class RouteTable {
-  readonly #routes: { method: string; template: string; pattern: RegExp }[] = [];
+  readonly #routes: TableRoute[] = [];
 
-  add(method: string, template: string, pattern: RegExp): void {
-    this.#routes.push({ method, template, pattern });
+  add(route: TableRoute): void {
+    this.#routes.push(route);
   }
 
-  /** The template of the route `method path` reaches, e.g. /v1/users/:user_id. */
+  /** The template of the route `method path` reaches, e.g. /v1/users/:user_id (only for requests refused before their route). */
   templateFor(method: string, path: string): string | undefined {
     // The router answers HEAD with the GET handler, so HEAD is checked as that GET.
     const wanted = method === 'HEAD' ? 'GET' : method;
     return this.#routes.find((r) => r.method === wanted && r.pattern.test(path))?.template;
   }
 
-  /** Every route, in registration order, as `GET /v1/users/:user_id` (the API document test compares them). */
+  /** Every route, in registration order, as `GET /v1/users/{user_id}` (the API document test compares them). */
   list(): string[] {
-    return this.#routes.map((r) => `${r.method} ${r.template}`);
+    return this.#routes.map((r) => r.key);
+  }
+
+  /** Every declared route with its declaration, in registration order. */
+  declared(): Array<{ key: string; route: RouteDeclaration }> {
+    return this.#routes.flatMap((r) => (r.route ? [{ key: r.key, route: r.route }] : []));
   }
 
   /** Every method registered for `path`, to tell 405 from 404. */
@@ -119,48 +139,54 @@ export function addPlainRoute(
     req.routeTemplate = template;
     handler(req, res);
   });
-  table.add('GET', template, lastPattern(app));
+  table.add({ method: 'GET', template, key: `GET ${template}`, pattern: lastPattern(app) });
 }
 
-/** Registers handlers under a base path (/v1) on the one Polka instance. */
+/** What runs before a declared route's handler, built from its declaration (the role policy, the visibility guard). */
+export type RouteChecks = (key: string, route: RouteDeclaration) => Middleware<GatehouseRequest>[];
+
+/**
+ * Binds one area's handlers to its declared routes on the one Polka instance. Each route is
+ * registered with its checks in front of it, so a request is matched once (by Polka) and the checks
+ * read the declaration of the route that matched.
+ */
 export class ApiRouter {
+  readonly #bound = new Set<string>();
+
   constructor(
     private readonly app: Polka<GatehouseRequest>,
     private readonly ctx: AppContext,
     private readonly table: RouteTable,
-    private readonly base = '/v1',
+    private readonly area: { name: string; routes?: RouteGroup },
+    private readonly checks: RouteChecks,
   ) {}
 
-  get(path: string, handler: Handler): this {
-    return this.add('get', path, handler);
-  }
-  post(path: string, handler: Handler): this {
-    return this.add('post', path, handler);
-  }
-  put(path: string, handler: Handler): this {
-    return this.add('put', path, handler);
-  }
-  patch(path: string, handler: Handler): this {
-    return this.add('patch', path, handler);
-  }
-  delete(path: string, handler: Handler): this {
-    return this.add('delete', path, handler);
-  }
-
-  private add(method: Method, path: string, handler: Handler): this {
-    const template = this.base + path;
+  /** Serves the declared route `key` (`GET /v1/tags/{tag_id}`) with `handler`; throws for a route the area does not declare. */
+  on(key: OperationKey, handler: Handler): this {
+    const route = this.area.routes?.operations[key];
+    if (!route) throw new Error(`area ${this.area.name}: a handler for ${key}, which its routes do not declare`);
+    if (this.#bound.has(key)) throw new Error(`area ${this.area.name}: two handlers for ${key}`);
+    this.#bound.add(key);
+    const { method, path } = splitKey(key);
+    const template = polkaTemplate(path);
     const maxBodyBytes = this.ctx.config.maxBodyBytes;
-    const key = routeKey(method.toUpperCase(), template);
-    this.app[method](template, async (req, res) => {
+    // First in the chain, so a call the checks refuse is logged under its route without matching it again.
+    const mark: Middleware<GatehouseRequest> = (req, _res, next) => {
       req.routeTemplate = template;
-      // enforcePolicy has decided by the route it looked up; this is the route that runs. Belt and braces.
-      if (req.caller) authorize(req.caller, req.method, key);
+      next();
+    };
+    const run: Middleware<GatehouseRequest> = async (req, res) => {
       const reply = await handler(apiRequest(req, maxBodyBytes));
       sendJson(res, reply.status, reply.body);
-    });
-    // Polka compiled the template into the route it just appended; keep the pair.
-    const compiled = (this.app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!;
-    this.table.add(method.toUpperCase(), template, compiled.pattern);
+    };
+    this.app[method.toLowerCase() as Lowercase<HttpMethod>](template, mark, ...this.checks(key, route), run);
+    this.table.add({ method, template, key, pattern: lastPattern(this.app), route });
     return this;
+  }
+
+  /** Throws for a declared route no handler serves (called once the area's handlers are bound). */
+  finish(): void {
+    const unbound = Object.keys(this.area.routes?.operations ?? {}).filter((key) => !this.#bound.has(key));
+    if (unbound.length > 0) throw new Error(`area ${this.area.name}: no handler for ${unbound.join(', ')}`);
   }
 }

@@ -261,9 +261,9 @@ export const DEVIATIONS: readonly Deviation[] = [
   },
   {
     operations: REQUEST_ANSWERS,
-    where: '*stages',
-    what: 'in the reference, not here',
-    reason: 'The reference\'s `stages` on a Request is deprecated and holds one item\'s stages; `reviewer_stages` carries the stages of every item, so the deprecated field is not sent.',
+    where: '*.stages.stages[].reviewers[].delegated_from_user_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: a reviewer acting through a delegation names the reviewer they act for, in the deprecated `stages` (the first item\'s stages, sent for clients generated from older versions of the reference) as in `reviewer_stages`.',
   },
   {
     operations: REQUEST_ANSWERS,

@@ -2,6 +2,7 @@
 // their Valibot schemas, responses from the named components, errors from the one error shape.
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import { leastRole } from '../http/policy.ts';
+import type { Role } from '../http/route.ts';
 import { VERSION } from '../version.ts';
 import { errorCodesFor, pathParameterNames, splitKey, type OperationDoc, type OperationGroup } from './operations.ts';
 import { component, componentName, type JsonSchema } from './schema.ts';
@@ -76,7 +77,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, Json> {
   return Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
 }
 
-function operationObject(tag: string, key: string, doc: OperationDoc): Json {
+function operationObject(tag: string, key: string, doc: OperationDoc & { role?: Role }): Json {
   const { method, path } = splitKey(key);
   const names = pathParameterNames(path);
   for (const name of Object.keys(doc.pathParams ?? {})) {
@@ -113,8 +114,10 @@ function operationObject(tag: string, key: string, doc: OperationDoc): Json {
   Object.assign(responses, errorResponses(errorCodesFor(method, path, doc)));
   op.responses = responses;
   if (doc.public) op.security = [];
-  else op['x-gatehouse-role'] = leastRole(key);
+  else if (doc.role !== undefined) op['x-gatehouse-role'] = leastRole(doc.role);
+  else throw new Error(`${key}: a route in /v1 needs a declared role`);
   if (doc.extension) op['x-gatehouse-extension'] = true;
+  if (doc.deprecated) op.deprecated = true;
   return op;
 }
 

@@ -2,7 +2,6 @@
 // each kind of operation can answer. See docs/openapi.md, "Documenting a route".
 import type * as v from 'valibot';
 import type { ErrorCode } from '../http/errors.ts';
-import { ADMIN_READS } from '../http/policy.ts';
 import type { JsonSchema } from './schema.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -23,6 +22,8 @@ export interface OperationDoc {
   description?: string;
   /** True for an operation the reference API does not have (written as x-gatehouse-extension). */
   extension?: true;
+  /** True for an operation kept only for older clients (written as OpenAPI's `deprecated`). */
+  deprecated?: true;
   /** True when no bearer token is needed (only outside /v1). */
   public?: true;
   /** Path parameters that are not UUIDs, by name. */
@@ -69,13 +70,13 @@ export function pathParameterNames(path: string): string[] {
  * throttling, validation of what it takes, READ_ONLY tokens and constraint conflicts on writes,
  * body reading), plus the operation's own `errors`.
  */
-export function errorCodesFor(method: HttpMethod, path: string, doc: OperationDoc): ErrorCode[] {
+export function errorCodesFor(method: HttpMethod, path: string, doc: OperationDoc & { role?: string }): ErrorCode[] {
   const codes = new Set<ErrorCode>(['internal']);
   if (!doc.public) ['unauthenticated', 'too_many_requests', 'unavailable'].forEach((code) => codes.add(code as ErrorCode));
   const hasPathParams = pathParameterNames(path).length > 0;
   if (hasPathParams || doc.query || doc.body) codes.add('validation_failed');
   if (hasPathParams || doc.body) codes.add('not_found');
-  if (`${method} ${path}` in ADMIN_READS) codes.add('forbidden');
+  if (doc.role === 'admin-read') codes.add('forbidden');
   if (method !== 'GET' && !doc.public) {
     codes.add('forbidden');
     codes.add('conflict');

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.ts';
+import { AREAS } from '../../src/app.ts';
 import { createContext, type AppContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
@@ -64,7 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const db = openDatabase(dbFile);
   migrate(db, clock.now());
   const logs: LogLine[] = [];
-  const ctx = createContext({ db, clock, config, log: capturingLogger(logs) });
+  const ctx = createContext({ db, clock, config, log: capturingLogger(logs) }, AREAS);
   bootstrapAdmin(ctx, options.bootstrapToken ?? ADMIN_TOKEN);
   const running: RunningServer = await startServer(ctx);
   const adminUserId = ctx.stores.users.getByEmail('admin@gatehouse.local')!.user_id;

@@ -172,6 +172,30 @@ describe('idp group mappings', () => {
       assert.equal((await app.api.delete(one(appResource, 'x'))).status, 400);
     });
 
+    it('answers the older path (no `groups` segment, trailing slash) as the same delete, for clients generated from older references', async () => {
+      const appResource = await oktaApp();
+      const g = await group();
+      await app.api.post(one(appResource, g), { alias: 'old client' });
+      const res = await app.api.delete(`${base(appResource)}/${g}/`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.deepEqual(res.body, {});
+      assert.equal((await app.api.get(one(appResource, g))).status, 404, 'the mapping is gone');
+      const deleted = await eventsFor(g, 'IDP_GROUP_MAPPINGS_DELETED');
+      assert.equal(deleted.length, 1);
+      assert.equal(deleted[0]!.sub_events[0]!.alias, 'old client');
+      // The same rules as the current path: unknown ids 404, malformed ones 400, naming the parameter.
+      const unknown = await app.api.delete(`${base(NO_SUCH_ID)}/${g}/`);
+      assert.equal(unknown.status, 404);
+      assert.equal(unknown.body.details[0].path, 'app_resource_id');
+      const malformed = await app.api.delete(`${base(appResource)}/x/`);
+      assert.equal(malformed.status, 400);
+      assert.equal(malformed.body.details[0].path, 'group_id');
+      const doc = (await (await fetch(`${new URL(app.url).origin}/openapi.json`)).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+      const old = doc.paths['/v1/idp-group-mappings/{app_resource_id}/{group_id}/']?.delete;
+      assert.equal(old?.deprecated, true, 'documented as deprecated');
+      assert.equal(old?.['x-gatehouse-extension'], true, 'marked as not in the current reference');
+    });
+
     it('a mapping goes with its group when the group is deleted', async () => {
       const appResource = await oktaApp();
       const [kept, dropped] = [await group(), await group()];

@@ -57,6 +57,10 @@ describe('reviewing access requests', () => {
     const second = await approve(b, id);
     assert.equal(second.body.request.status, 'PENDING', 'stage 2 still to come');
     assert.deepEqual(second.body.request.reviewer_stages[0].stages[0].reviewers.map((r: { status: string }) => r.status), ['APPROVED', 'APPROVED']);
+    // The reference's deprecated single-item `stages`, for clients generated from older versions: the same stages.
+    const { stages: deprecated, reviewer_stages: [only] } = second.body.request;
+    assert.deepEqual(deprecated, { requestedItemName: only.item_name, requestedRoleName: only.access_level_name, stages: only.stages });
+    assert.deepEqual(deprecated.stages.map((s: { reviewers: { id: string }[] }) => s.reviewers.map((r) => r.id).sort()), [[a.user_id, b.user_id].sort(), [c.user_id]]);
     const last = await approve(c, id);
     assert.equal(last.body.request.status, 'APPROVED');
     assert.ok(await holding(resource.resource_id, alice.user_id));

@@ -33,6 +33,13 @@ describe('cli', () => {
       assert.match(runs[i]!.stdout, new RegExp(`^usage: gatehouse ${verb}`), verb);
     });
     assert.match(runs[VERBS.length]!.stdout, /token create[\s\S]*token revoke/);
+    // Verbs that act on an existing database never create one, and their help says so.
+    for (const verb of ['token create', 'token revoke', 'user set-role', 'backup', 'check']) {
+      const { stdout } = runs[VERBS.indexOf(verb)]!;
+      assert.doesNotMatch(stdout, /created on first start/, verb);
+      assert.match(stdout, /--db FILE +the Gatehouse database file; it must exist/, verb);
+    }
+    assert.match(runs[VERBS.indexOf('serve')]!.stdout, /created on first start/);
     assert.match(runs[VERBS.length + 1]!.stdout, /--to FILE/);
   });
 
@@ -80,6 +87,7 @@ describe('cli', () => {
   it('fails usage mistakes with status 2 and a message naming the mistake', async () => {
     const cases: [string[], RegExp][] = [
       [['frobnicate'], /unknown command "frobnicate"/],
+      [['help', 'nonsense'], /gatehouse help: there is no command "nonsense"/],
       [['token', 'create', '--email', 'a@example.com', '--label', '  '], /--label must not be empty/],
       [['token', 'create', '--email', 'a@example.com', '--label', 'two\nlines'], /--label must not contain control characters/],
       [['token', 'create', '--email', 'a@example.com', '--label', 'x'.repeat(101)], /--label must be at most 100 characters/],
@@ -104,11 +112,14 @@ describe('cli', () => {
   });
 
   it('fails bad settings and missing files with status 1', async () => {
-    const [badPort, badEnv, noDb] = await Promise.all([
+    const [badPort, badEnv, noDb, emptyDb] = await Promise.all([
       runGatehouse(['serve', '--port', 'eighty', '--db', join(dir, 'never.db')], { cwd: dir }),
       runGatehouse(['serve', '--db', join(dir, 'never.db')], { cwd: dir, env: { ...process.env, GATEHOUSE_REQUEST_TIMEOUT_MS: 'x' } }),
       runGatehouse(['check', '--db', join(dir, 'absent.db')], { cwd: dir }),
+      runGatehouse(['check', '--db', ''], { cwd: dir }),
     ]);
+    assert.equal(emptyDb.code, 1);
+    assert.match(emptyDb.stderr, /--db must not be empty \(leave it out for the default/, 'an empty --db never means the default');
     assert.equal(badPort.code, 1);
     assert.match(badPort.stderr, /port must be a whole number/);
     assert.equal(badEnv.code, 1);
@@ -218,8 +229,9 @@ describe('cli', () => {
     it('passes a sound database', async () => {
       const db = join(dir, 'sound.db');
       assert.equal((await runGatehouse(['migrate', '--db', db])).code, 0);
-      const res = await runGatehouse(['check', '--db', db]);
-      assert.equal(res.code, 0);
+      // A verb checks only the settings it reads: a bad port is serve's business, not check's.
+      const res = await runGatehouse(['check', '--db', db], { env: { ...process.env, GATEHOUSE_PORT: 'x', GATEHOUSE_LOG_LEVEL: 'loud' } });
+      assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /^ok: .*sound\.db \(schema version \d+\)$/m);
     });
 

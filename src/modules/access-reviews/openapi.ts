@@ -1,10 +1,12 @@
-// The access-reviews module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
+// The access-reviews area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
 import { PaginatedUARsList, UAR, UARSnapshotPage } from '../../openapi/components/access-reviews.ts';
-import { defineOperations } from '../../openapi/operations.ts';
+import { defineRoutes } from '../../http/route.ts';
 import { CreateUarBody, ListUarsQuery } from './schemas.ts';
 
-export const accessReviewOperations = defineOperations('uars', {
+export const accessReviewRoutes = defineRoutes('uars', {
   'POST /v1/uar': {
+    role: 'admin',
     summary: 'Start a user access review',
     description:
       'Stores the review and, in the same transaction, a snapshot of the access in its scope at this instant ' +
@@ -15,16 +17,19 @@ export const accessReviewOperations = defineOperations('uars', {
     responses: { 200: UAR },
   },
   'GET /v1/uars': {
+    role: 'admin-read',
     summary: 'List user access reviews',
     description: 'Oldest first.',
     query: ListUarsQuery,
     responses: { 200: PaginatedUARsList },
   },
   'GET /v1/uar/{uar_id}': {
+    role: 'admin-read', items: { uar_id: null },
     summary: 'Get a user access review',
     responses: { 200: UAR },
   },
   'GET /v1/uar/{uar_id}/snapshot': {
+    role: 'admin-read', items: { uar_id: null },
     summary: 'Read the snapshot a review took',
     description:
       'Who held what, at which level, until when and through which groups, when the review started, as the ' +

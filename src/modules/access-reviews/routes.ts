@@ -9,20 +9,20 @@ import { createUar, snapshotPage } from './service.ts';
 export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): void {
   const { accessReviews } = ctx.stores;
 
-  router.post('/uar', async (req) => ok(createUar(ctx, req.caller, await req.body(CreateUarBody))));
+  router.on('POST /v1/uar', async (req) => ok(createUar(ctx, req.caller, await req.body(CreateUarBody))));
 
-  router.get('/uars', (req) => {
+  router.on('GET /v1/uars', (req) => {
     const query = req.query(ListUarsQuery);
     const rows = accessReviews.list(ctx.pager.afterSeq('uars', query), query.page_size + 1);
     return ok(ctx.pager.page('uars', query, rows, (row) => row.seq, accessReviews.toApi));
   });
 
-  router.get('/uar/:uar_id', (req) => {
+  router.on('GET /v1/uar/{uar_id}', (req) => {
     const id = req.uuidParam('uar_id');
     const uar = accessReviews.get(id);
     if (!uar) throw notFound('UAR', id, 'uar_id');
     return ok(uar);
   });
 
-  router.get('/uar/:uar_id/snapshot', (req) => ok(snapshotPage(ctx, req.uuidParam('uar_id'), req.query(ListUarsQuery))));
+  router.on('GET /v1/uar/{uar_id}/snapshot', (req) => ok(snapshotPage(ctx, req.uuidParam('uar_id'), req.query(ListUarsQuery))));
 }

@@ -9,21 +9,21 @@ import { viewerOf } from '../visibility/service.ts';
 export function registerAccessRuleRoutes(router: ApiRouter, ctx: AppContext): void {
   const { accessRules } = ctx.stores;
 
-  router.get('/access-rules', (req) => {
+  router.on('GET /v1/access-rules', (req) => {
     const query = req.query(ListAccessRulesQuery);
     const rows = accessRules.list(ctx.pager.afterSeq('access_rules', query), query.page_size + 1, viewerOf(ctx, req.caller));
     const { results, next, previous } = ctx.pager.page('access_rules', query, rows, (row) => row.seq, toApiAccessRule);
     // The reference's PaginatedAccessRulesList has non-nullable next/previous: absent rather than null.
     return ok({ results, ...(next !== null && { next }), ...(previous !== null && { previous }) });
   });
-  router.post('/access-rules', async (req) => created(createAccessRule(ctx, req.caller, await req.body(AccessRuleBody))));
-  router.get('/access-rules/:access_rule_id', (req) => {
+  router.on('POST /v1/access-rules', async (req) => created(createAccessRule(ctx, req.caller, await req.body(AccessRuleBody))));
+  router.on('GET /v1/access-rules/{access_rule_id}', (req) => {
     const id = req.uuidParam('access_rule_id');
     const rule = accessRules.get(id);
     if (!rule) throw notFound('access rule', id, 'access_rule_id');
     return ok(toApiAccessRule(rule));
   });
-  router.put('/access-rules/:access_rule_id', async (req) => {
+  router.on('PUT /v1/access-rules/{access_rule_id}', async (req) => {
     const id = req.uuidParam('access_rule_id');
     return ok(updateAccessRule(ctx, req.caller, id, await req.body(AccessRuleBody)));
   });

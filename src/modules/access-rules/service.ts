@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { DEFAULT_REQUEST_SETTINGS } from '../item-settings.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
 import { stateFromRow } from '../groups/store.ts';
 import { afterEdgeChange, edgeSubEvent, inWriteTransaction, writeGrant } from '../access/service.ts';
 import type { AccessRuleInput, RuleClausesInput } from './schemas.ts';

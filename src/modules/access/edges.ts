@@ -1,5 +1,6 @@
 // The table of access-edge kinds: which table holds each, its two ends, and the events its changes record.
 // Everything that writes or sweeps edges is driven from here, the way TAG_TARGETS drives tag links.
+import { expiryAfter } from '../../lib/durations.ts';
 import type { EventType } from '../events/types.ts';
 
 /** What an end of an edge is; decides how its name is looked up and which 404 names it. */
@@ -64,13 +65,8 @@ export interface EdgeKey {
   level: string;
 }
 
-/** The largest duration an edge write accepts: a year of minutes. */
-export const MAX_EDGE_MINUTES = 525960;
-
 /** When access granted at `now` for `minutes` ends: null (no expiry) for 0, the spec's "indefinite". */
-export function edgeExpiry(now: Date, minutes: number): string | null {
-  return minutes === 0 ? null : new Date(now.getTime() + minutes * 60_000).toISOString();
-}
+export const edgeExpiry = (now: Date, minutes: number): string | null => expiryAfter(now, minutes, 0);
 
 /** Stands for "never expires" where expiries are compared as text (min along a path, max over paths). */
 export const NEVER = '9999-12-31T23:59:59.999Z';

@@ -38,12 +38,12 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   /** POST/PUT/DELETE on one edge `/{items}/{item}/{principals}/{principal}`. */
   function edgeRoutes(path: string, kind: EdgeKindName, itemParam: string, principalParam: string, toApi: (row: Parameters<typeof toGroupUser>[1]) => unknown) {
     const ends = (req: ApiRequest) => ({ itemId: req.uuidParam(itemParam), principalId: req.uuidParam(principalParam) });
-    router.post(path, async (req) => {
+    router.on(`POST /v1${path}`, async (req) => {
       const { itemId, principalId } = ends(req);
       const { minutes, level } = await addInput(req, kind !== 'group_resource');
       return ok(toApi(grantDirect(ctx, req.caller, kind, { principalId, itemId, level }, expiresIn(minutes))));
     });
-    router.delete(path, (req) => {
+    router.on(`DELETE /v1${path}`, (req) => {
       const { itemId, principalId } = ends(req);
       const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);
       revokeEdge(ctx, req.caller, kind, { principalId, itemId, level });
@@ -52,13 +52,13 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   }
 
   // Literal segments first: /resources/users/{user_id} and /groups/users/{user_id} are not item ids.
-  router.get('/resources/users/:user_id', (req) => {
+  router.on('GET /v1/resources/users/{user_id}', (req) => {
     const userId = req.uuidParam('user_id');
     const query = req.query(ListEdgesQuery);
     requireEnd(ctx, 'user', userId, 'user_id');
     return ok(holdingsOfUserPage(ctx, 'resource', userId, query, req.caller));
   });
-  router.get('/groups/users/:user_id', (req) => {
+  router.on('GET /v1/groups/users/{user_id}', (req) => {
     const userId = req.uuidParam('user_id');
     const query = req.query(PageQuery);
     requireEnd(ctx, 'user', userId, 'user_id');
@@ -66,14 +66,14 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   // Users of a resource (direct and through groups).
-  router.get('/resources/:resource_id/users', (req) => {
+  router.on('GET /v1/resources/{resource_id}/users', (req) => {
     const resourceId = req.uuidParam('resource_id');
     const query = req.query(ListEdgesQuery);
     requireEnd(ctx, 'resource', resourceId, 'resource_id');
     return ok(holdersPage(ctx, 'resource', resourceId, query));
   });
   // Every level the user holds: a handful at most, so one answer without paging.
-  router.get('/resources/:resource_id/users/:user_id', (req) => {
+  router.on('GET /v1/resources/{resource_id}/users/{user_id}', (req) => {
     const resourceId = req.uuidParam('resource_id');
     const userId = req.uuidParam('user_id');
     requireEnd(ctx, 'resource', resourceId, 'resource_id');
@@ -81,14 +81,14 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
     const data = userLevelsOnResource(ctx, resourceId, userId);
     return ok({ data, total_count: data.length });
   });
-  edgeRoutes('/resources/:resource_id/users/:user_id', 'resource_user', 'resource_id', 'user_id', (row) => toResourceUser(ctx, row));
-  router.put('/resources/:resource_id/users/:user_id', async (req) => {
+  edgeRoutes('/resources/{resource_id}/users/{user_id}', 'resource_user', 'resource_id', 'user_id', (row) => toResourceUser(ctx, row));
+  router.on('PUT /v1/resources/{resource_id}/users/{user_id}', async (req) => {
     const resourceId = req.uuidParam('resource_id');
     const userId = req.uuidParam('user_id');
     const body = await req.body(UpdateEdgeBody);
     return ok(toResourceUser(ctx, putEdge(ctx, req.caller, 'resource_user', userId, resourceId, body.access_level_remote_id, expiresIn(body.duration_minutes))));
   });
-  router.get('/resource-user-access-status/:resource_id/:user_id', (req) => {
+  router.on('GET /v1/resource-user-access-status/{resource_id}/{user_id}', (req) => {
     const resourceId = req.uuidParam('resource_id');
     const userId = req.uuidParam('user_id');
     const query = req.query(AccessStatusQuery);
@@ -96,7 +96,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
     requireEnd(ctx, 'user', userId, 'user_id');
     return ok(accessStatus(ctx, resourceId, userId, query.access_level_remote_id, req.caller.role === 'ADMIN' || req.caller.userId === userId));
   });
-  router.get('/resources/:resource_id/groups', (req) => {
+  router.on('GET /v1/resources/{resource_id}/groups', (req) => {
     const resourceId = req.uuidParam('resource_id');
     requireEnd(ctx, 'resource', resourceId, 'resource_id');
     const seenGroup = seesListed(ctx, req.caller, 'group');
@@ -105,14 +105,14 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   // Members of a group (direct, nested and by rule).
-  router.get('/groups/:group_id/users', (req) => {
+  router.on('GET /v1/groups/{group_id}/users', (req) => {
     const groupId = req.uuidParam('group_id');
     const query = req.query(PageQuery);
     requireEnd(ctx, 'group', groupId, 'group_id');
     return ok(holdersPage(ctx, 'group', groupId, query));
   });
-  edgeRoutes('/groups/:group_id/users/:user_id', 'group_user', 'group_id', 'user_id', (row) => toGroupUser(ctx, row));
-  router.put('/groups/:group_id/users/:user_id', async (req) => {
+  edgeRoutes('/groups/{group_id}/users/{user_id}', 'group_user', 'group_id', 'user_id', (row) => toGroupUser(ctx, row));
+  router.on('PUT /v1/groups/{group_id}/users/{user_id}', async (req) => {
     const groupId = req.uuidParam('group_id');
     const userId = req.uuidParam('user_id');
     const body = await req.body(UpdateEdgeBody);
@@ -120,27 +120,27 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   // A group's access to resources.
-  router.get('/groups/:group_id/resources', (req) => {
+  router.on('GET /v1/groups/{group_id}/resources', (req) => {
     const groupId = req.uuidParam('group_id');
     requireEnd(ctx, 'group', groupId, 'group_id');
     const seenResource = seesListed(ctx, req.caller, 'resource');
     const rows = access.liveOfPrincipal('group_resource', groupId, ctx.clock.now()).filter((row) => seenResource(row.item_id));
     return ok(groupResourcesAnswer(ctx, rows));
   });
-  router.put('/groups/:group_id/resources', async (req) => {
+  router.on('PUT /v1/groups/{group_id}/resources', async (req) => {
     const groupId = req.uuidParam('group_id');
     const body = await req.body(SetGroupResourcesBody);
     setGroupResources(ctx, req.caller, groupId, body.resources);
     return done();
   });
   // POST gives the path as /groups/{group_id}/resources/{resource_id}: the group is the principal here.
-  router.post('/groups/:group_id/resources/:resource_id', async (req) => {
+  router.on('POST /v1/groups/{group_id}/resources/{resource_id}', async (req) => {
     const groupId = req.uuidParam('group_id');
     const resourceId = req.uuidParam('resource_id');
     const { minutes, level } = await addInput(req, false);
     return ok(toGroupResource(ctx, grantDirect(ctx, req.caller, 'group_resource', { principalId: groupId, itemId: resourceId, level }, expiresIn(minutes))));
   });
-  router.delete('/groups/:group_id/resources/:resource_id', (req) => {
+  router.on('DELETE /v1/groups/{group_id}/resources/{resource_id}', (req) => {
     const groupId = req.uuidParam('group_id');
     const resourceId = req.uuidParam('resource_id');
     const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);
@@ -149,7 +149,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   // Nesting: the groups a group sits in.
-  router.get('/groups/:group_id/containing-groups', (req) => {
+  router.on('GET /v1/groups/{group_id}/containing-groups', (req) => {
     const groupId = req.uuidParam('group_id');
     const query = req.query(ContainingGroupsQuery);
     requireEnd(ctx, 'group', groupId, 'group_id');
@@ -159,13 +159,13 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
       .filter((row) => seenGroup(row.item_id));
     return ok({ containing_groups: rows.map(toContainingGroup) });
   });
-  router.post('/groups/:group_id/containing-groups', async (req) => {
+  router.on('POST /v1/groups/{group_id}/containing-groups', async (req) => {
     const groupId = req.uuidParam('group_id');
     const body = await req.body(AddContainingGroupBody);
     const key = { principalId: groupId, itemId: body.containing_group_id.toLowerCase(), level: body.access_level_remote_id };
     return ok(toContainingGroup(grantDirect(ctx, req.caller, 'group_group', key, expiresIn(body.duration_minutes))));
   });
-  router.get('/groups/:group_id/containing-groups/:containing_group_id', (req) => {
+  router.on('GET /v1/groups/{group_id}/containing-groups/{containing_group_id}', (req) => {
     const groupId = req.uuidParam('group_id');
     const containingId = req.uuidParam('containing_group_id');
     requireEnd(ctx, 'group', groupId, 'group_id');
@@ -176,7 +176,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
     }
     return ok(toContainingGroup(row));
   });
-  router.delete('/groups/:group_id/containing-groups/:containing_group_id', (req) => {
+  router.on('DELETE /v1/groups/{group_id}/containing-groups/{containing_group_id}', (req) => {
     const groupId = req.uuidParam('group_id');
     const containingId = req.uuidParam('containing_group_id');
     const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);

@@ -1,8 +1,8 @@
 // Valibot schemas for access edges of every kind and the reads of effective access.
+import { MAX_MINUTES } from '../../lib/durations.ts';
 import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { EdgeDurationMinutes, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX, QueryInteger, Uuid } from '../../http/common-schemas.ts';
-import { MAX_EDGE_MINUTES } from './edges.ts';
 
 /** An access level's remote id; '' is the item's default level. Numbers (as in one reference sample) are kept as text. */
 export const AccessLevelRemoteId = v.pipe(
@@ -14,7 +14,7 @@ export const AccessLevelRemoteId = v.pipe(
 /** The same in a query string, where a repeated key arrives as an array. */
 export const QueryAccessLevelRemoteId = v.pipe(v.string('must be given once'), v.maxLength(1000, 'must be at most 1000 characters'));
 
-const QueryDuration = QueryInteger(0, MAX_EDGE_MINUTES);
+const QueryDuration = QueryInteger(0, MAX_MINUTES);
 
 /** POST …/users/{user_id} (resources and groups): the reference's deprecated query parameters, still honoured. */
 export const AddEdgeQuery = v.object({

@@ -2,6 +2,7 @@
 // the sessions they carried and recording one event per expired edge. Reads never wait for it:
 // an expired edge stops counting at its instant whether or not it has been swept.
 import type { AppContext } from '../../context.ts';
+import { systemActor } from '../events/actors.ts';
 import type { Actor } from '../events/store.ts';
 import { EDGE_KIND_NAMES, EDGE_KINDS } from './edges.ts';
 import { afterEdgeChange, edgeSubEvent, inWriteTransaction } from './service.ts';
@@ -10,14 +11,7 @@ import { afterEdgeChange, edgeSubEvent, inWriteTransaction } from './service.ts'
 export const SWEEP_BATCH = 200;
 
 /** The actor of events Gatehouse records on its own (no caller, no token). */
-export const SYSTEM_ACTOR: Actor = {
-  userId: '00000000-0000-0000-0000-000000000000',
-  name: 'Gatehouse (expiry sweep)',
-  email: '',
-  tokenLabel: null,
-  tokenPreview: null,
-  ip: null,
-};
+export const SYSTEM_ACTOR: Actor = systemActor('Gatehouse (expiry sweep)');
 
 /**
  * One pass of the sweep at `now`: every edge dead at `now` is deleted and recorded as

@@ -1,11 +1,13 @@
-// The apps module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The apps area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/schema.ts';
 import { App, AppsList } from '../../openapi/components/catalogue.ts';
 import { CreateAppBody, ListAppsQuery, UpdateAppBody } from './schemas.ts';
 
-export const appOperations = defineOperations('apps', {
+export const appRoutes = defineRoutes('apps', {
   'POST /v1/apps': {
+    role: 'admin',
     summary: 'Register an app',
     description: 'Nothing syncs apps into Gatehouse, so they are registered here.',
     extension: true,
@@ -13,21 +15,25 @@ export const appOperations = defineOperations('apps', {
     responses: { 200: App },
   },
   'GET /v1/apps': {
+    role: 'read',
     summary: 'List apps',
     query: ListAppsQuery,
     responses: { 200: AppsList },
   },
   'GET /v1/apps/{app_id}': {
+    role: 'read', items: { app_id: null },
     summary: 'Get an app',
     responses: { 200: App },
   },
   'PUT /v1/apps/{app_id}': {
+    role: 'admin', items: { app_id: null },
     summary: 'Update an app',
     extension: true,
     body: UpdateAppBody,
     responses: { 200: App },
   },
   'DELETE /v1/apps/{app_id}': {
+    role: 'admin', items: { app_id: null },
     summary: 'Delete an app',
     description: 'Refused (`conflict`) while the app still holds resources or groups.',
     extension: true,

@@ -8,26 +8,26 @@ import { createApp, deleteApp, updateApp } from './service.ts';
 export function registerAppRoutes(router: ApiRouter, ctx: AppContext): void {
   const { apps } = ctx.stores;
 
-  router.post('/apps', async (req) => ok(createApp(ctx, req.caller, await req.body(CreateAppBody))));
+  router.on('POST /v1/apps', async (req) => ok(createApp(ctx, req.caller, await req.body(CreateAppBody))));
 
-  router.get('/apps', (req) => {
+  router.on('GET /v1/apps', (req) => {
     const query = req.query(ListAppsQuery);
     return ok({ apps: apps.list({ appTypes: query.app_type_filter, ownerId: query.owner_filter?.toLowerCase() }) });
   });
 
-  router.get('/apps/:app_id', (req) => {
+  router.on('GET /v1/apps/{app_id}', (req) => {
     const id = req.uuidParam('app_id');
     const app = apps.get(id);
     if (!app) throw notFound('app', id);
     return ok(app);
   });
 
-  router.put('/apps/:app_id', async (req) => {
+  router.on('PUT /v1/apps/{app_id}', async (req) => {
     const id = req.uuidParam('app_id');
     return ok(updateApp(ctx, req.caller, id, await req.body(UpdateAppBody)));
   });
 
-  router.delete('/apps/:app_id', (req) => {
+  router.on('DELETE /v1/apps/{app_id}', (req) => {
     deleteApp(ctx, req.caller, req.uuidParam('app_id'));
     return done();
   });

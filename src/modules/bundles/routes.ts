@@ -12,19 +12,19 @@ import { canSee, viewerOf } from '../visibility/service.ts';
 export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
   const { bundles } = ctx.stores;
 
-  router.get('/bundles', (req) => {
+  router.on('GET /v1/bundles', (req) => {
     const query = req.query(ListBundlesQuery);
     const { rows, total } = bundles.list(query.contains ?? null, ctx.pager.afterSeq('bundles', query), query.page_size + 1, viewerOf(ctx, req.caller));
     const page = ctx.pager.page('bundles', query, rows, (row) => row.seq, toApiBundle);
     return ok({ bundles: page.results, next: page.next, previous: page.previous, total_count: total });
   });
 
-  router.post('/bundles', async (req) => {
+  router.on('POST /v1/bundles', async (req) => {
     const body = await req.body(CreateBundleBody);
     return created(createBundle(ctx, req.caller, { ...body, admin_owner_id: body.admin_owner_id.toLowerCase() }));
   });
 
-  router.get('/bundles/:bundle_id', (req) => {
+  router.on('GET /v1/bundles/{bundle_id}', (req) => {
     const id = req.uuidParam('bundle_id');
     const bundle = bundles.get(id);
     // A bundle the caller does not see answers as one that does not exist.
@@ -32,7 +32,7 @@ export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
     return ok(bundle);
   });
 
-  router.put('/bundles/:bundle_id', async (req) => {
+  router.on('PUT /v1/bundles/{bundle_id}', async (req) => {
     const id = req.uuidParam('bundle_id');
     const body = await req.body(UpdateBundleBody);
     for (const field of ['bundle_id', 'id'] as const) {
@@ -45,13 +45,13 @@ export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
     }));
   });
 
-  router.delete('/bundles/:bundle_id', (req) => {
+  router.on('DELETE /v1/bundles/{bundle_id}', (req) => {
     deleteBundle(ctx, req.caller, req.uuidParam('bundle_id'));
     return done();
   });
 
   const itemRoutes = (kind: BundleItemKind, plural: 'resources' | 'groups', column: 'resource_id' | 'group_id') => {
-    router.get(`/bundles/:bundle_id/${plural}`, (req) => {
+    router.on(`GET /v1/bundles/{bundle_id}/${plural}`, (req) => {
       const id = req.uuidParam('bundle_id');
       const query = req.query(ListBundleItemsQuery);
       if (!canSee(ctx, req.caller, 'bundle', id)) throw notFound('bundle', id, 'bundle_id');
@@ -61,7 +61,7 @@ export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
       return ok({ [list]: page.results, next: page.next, previous: page.previous, total_count: total });
     });
 
-    router.delete(`/bundles/:bundle_id/${plural}/:${column}`, (req) => {
+    router.on(`DELETE /v1/bundles/{bundle_id}/${plural}/{${column}}`, (req) => {
       const query = req.query(RemoveBundleItemQuery);
       removeBundleItem(ctx, req.caller, req.uuidParam('bundle_id'), kind, req.uuidParam(column), query.access_level_remote_id);
       return done();
@@ -70,14 +70,14 @@ export function registerBundleRoutes(router: ApiRouter, ctx: AppContext): void {
   itemRoutes('resource', 'resources', 'resource_id');
   itemRoutes('group', 'groups', 'group_id');
 
-  router.post('/bundles/:bundle_id/resources', async (req) => {
+  router.on('POST /v1/bundles/{bundle_id}/resources', async (req) => {
     const id = req.uuidParam('bundle_id');
     const body = await req.body(AddBundleResourceBody);
     const input = { itemId: body.resource_id.toLowerCase(), remoteId: body.access_level_remote_id, name: body.access_level_name };
     return created(addBundleItem(ctx, req.caller, id, 'resource', input));
   });
 
-  router.post('/bundles/:bundle_id/groups', async (req) => {
+  router.on('POST /v1/bundles/{bundle_id}/groups', async (req) => {
     const id = req.uuidParam('bundle_id');
     const body = await req.body(AddBundleGroupBody);
     const input = { itemId: body.group_id.toLowerCase(), remoteId: body.access_level_remote_id, name: body.access_level_name };

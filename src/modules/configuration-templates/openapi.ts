@@ -1,5 +1,6 @@
-// The configuration-templates module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The configuration-templates area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { RequestConfiguration, TicketPropagationConfiguration } from '../../openapi/components/request-configuration.ts';
 import { component, EmptyObject, extensionField } from '../../openapi/schema.ts';
 import { VisibilityInfo } from '../visibility/openapi.ts';
@@ -48,26 +49,30 @@ const APPLIES =
   'flags they mirror), require_mfa_to_approve, custom_request_notification and audit message channels; resources also ' +
   'require_mfa_to_connect and ticket_propagation, groups the on-call schedules.';
 
-export const configurationTemplateOperations = defineOperations('configuration-templates', {
+export const configurationTemplateRoutes = defineRoutes('configuration-templates', {
   'GET /v1/configuration-templates': {
+    role: 'read',
     summary: 'List configuration templates',
     description: 'Oldest first, paged by `cursor` and `page_size` like every other list.',
     query: ListConfigurationTemplatesQuery,
     responses: { 200: PaginatedConfigurationTemplateList },
   },
   'POST /v1/configuration-templates': {
+    role: 'admin',
     summary: 'Create a configuration template',
     description: 'Without request configurations the template gives the default one (requestable, no approval steps, no duration limit).',
     body: CreateConfigurationTemplateBody,
     responses: { 200: ConfigurationTemplate },
   },
   'PUT /v1/configuration-templates': {
+    role: 'admin',
     summary: 'Update a configuration template',
     description: `Changes the fields given. ${APPLIES} The change reaches every linked item in the same transaction.`,
     body: UpdateConfigurationTemplateBody,
     responses: { 200: ConfigurationTemplate },
   },
   'DELETE /v1/configuration-templates/{configuration_template_id}': {
+    role: 'admin', items: { configuration_template_id: null },
     summary: 'Delete a configuration template',
     description: 'Refused (`conflict`) while a resource or group is linked to it.',
     responses: { 200: EmptyObject },

@@ -7,20 +7,20 @@ import { createTemplate, deleteTemplate, findTemplate, toApiTemplate, updateTemp
 export function registerConfigurationTemplateRoutes(router: ApiRouter, ctx: AppContext): void {
   const { configurationTemplates } = ctx.stores;
 
-  router.get('/configuration-templates', (req) => {
+  router.on('GET /v1/configuration-templates', (req) => {
     const query = req.query(ListConfigurationTemplatesQuery);
     const rows = configurationTemplates.list(ctx.pager.afterSeq('configuration_templates', query), query.page_size + 1);
     return ok(ctx.pager.page('configuration_templates', query, rows, (row) => row.seq, (row) => toApiTemplate(findTemplate(ctx, row.id)!)));
   });
 
-  router.post('/configuration-templates', async (req) => ok(createTemplate(ctx, req.caller, await req.body(CreateConfigurationTemplateBody))));
+  router.on('POST /v1/configuration-templates', async (req) => ok(createTemplate(ctx, req.caller, await req.body(CreateConfigurationTemplateBody))));
 
-  router.put('/configuration-templates', async (req) => {
+  router.on('PUT /v1/configuration-templates', async (req) => {
     const { configuration_template_id: id, ...input } = await req.body(UpdateConfigurationTemplateBody);
     return ok(updateTemplate(ctx, req.caller, id.toLowerCase(), input));
   });
 
-  router.delete('/configuration-templates/:configuration_template_id', (req) => {
+  router.on('DELETE /v1/configuration-templates/{configuration_template_id}', (req) => {
     deleteTemplate(ctx, req.caller, req.uuidParam('configuration_template_id'));
     return done();
   });

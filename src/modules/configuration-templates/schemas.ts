@@ -1,7 +1,7 @@
 // Valibot schemas for configuration templates: create, update and the list query.
 import * as v from 'valibot';
 import { Name, PageQueryEntries, Text, Uuid } from '../../http/common-schemas.ts';
-import { RequestSettingEntries } from '../item-settings.ts';
+import { RequestSettingEntries } from '../request-settings/schemas.ts';
 import { UpdateResourceItem } from '../resources/schemas.ts';
 import { VisibilityInfoBody } from '../visibility/schemas.ts';
 

@@ -3,9 +3,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import {
-  applyRequestSettings, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, requestSettingsToApi, type RequestSettings,
-} from '../item-settings.ts';
+import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsToApi, type RequestSettings } from '../request-settings/store.ts';
 import { stateFromRow as stateOfGroup, type GroupState } from '../groups/store.ts';
 import { stateFromRow as stateOfResource, type ResourceState } from '../resources/store.ts';
 import type { VisibilityInfo } from '../visibility/store.ts';
@@ -77,30 +76,27 @@ function templatedSettings(current: RequestSettings, template: Template): Reques
   return next;
 }
 
-/** The resource as the template makes it (resources also take require_mfa_to_connect and ticket_propagation). */
-function templatedResource(state: ResourceState, template: Template): ResourceState {
-  return {
-    ...state,
-    admin_owner_id: template.admin_owner_id,
-    require_mfa_to_connect: template.require_mfa_to_connect,
-    ticket_propagation: template.ticket_propagation,
-    settings: { ...templatedSettings(state.settings, template), configuration_template_id: template.id },
-  };
-}
-
-function templatedGroup(state: GroupState, template: Template): GroupState {
-  return {
-    ...state,
-    admin_owner_id: template.admin_owner_id,
-    settings: { ...templatedSettings(state.settings, template), configuration_template_id: template.id },
-  };
-}
-
-/** The templated fields of an item as the API shows them, to compare what was given with what the template sets. */
-const resourceView = (s: ResourceState): Record<string, unknown> => ({
-  admin_owner_id: s.admin_owner_id, require_mfa_to_connect: s.require_mfa_to_connect, ticket_propagation: s.ticket_propagation, ...requestSettingsToApi(s.settings),
+/**
+ * What a template sets on each kind of linked item besides its admin owner and request settings, and
+ * how those fields read: resources also take require_mfa_to_connect and ticket_propagation.
+ */
+const RESOURCE_FIELDS = (from: { require_mfa_to_connect: boolean; ticket_propagation: ResourceState['ticket_propagation'] }) => ({
+  require_mfa_to_connect: from.require_mfa_to_connect,
+  ticket_propagation: from.ticket_propagation,
 });
-const groupView = (s: GroupState): Record<string, unknown> => ({ admin_owner_id: s.admin_owner_id, ...requestSettingsToApi(s.settings) });
+const GROUP_FIELDS = () => ({});
+
+/** The item as the template makes it. */
+function templated<S extends { admin_owner_id: string; settings: RequestSettings }>(state: S, template: Template, fields: (from: Template) => Partial<S>): S {
+  return {
+    ...state,
+    admin_owner_id: template.admin_owner_id,
+    ...fields(template),
+    settings: { ...templatedSettings(state.settings, template), configuration_template_id: template.id },
+  };
+}
+const templatedResource = (state: ResourceState, template: Template): ResourceState => templated(state, template, RESOURCE_FIELDS);
+const templatedGroup = (state: GroupState, template: Template): GroupState => templated(state, template, GROUP_FIELDS);
 
 /**
  * Throws conflict naming `${path}field` for the first field the input gives whose value differs from
@@ -122,32 +118,28 @@ function linkedId(settings: RequestSettings): string | null {
 }
 
 /**
- * For a resource create or update that has computed `next` from `input`: when `next` is linked to a
+ * For a resource or group create or update that has computed `next` from `input`: when `next` is linked to a
  * template, the state the template gives, and the template (to hand its visibility and channels on
  * with `applyTemplateLinks` once the row exists). A field the input gives that the template sets
  * differently is refused. Unlinking (null) keeps the current values.
  * Throws not_found naming `${path}configuration_template_id`; conflict naming `${path}field`.
  */
-export function templateResourceWrite(ctx: AppContext, next: ResourceState, input: object, path: string): { state: ResourceState; template: Template | null } {
+function templateWrite<S extends { admin_owner_id: string; settings: RequestSettings }>(
+  ctx: AppContext, next: S, input: object, path: string, fields: (from: S | Template) => Partial<S>,
+): { state: S; template: Template | null } {
   const id = linkedId(next.settings);
   if (id === null) return { state: next, template: null };
   const template = requireTemplate(ctx, id, `${path}configuration_template_id`);
-  const given = { ...next, settings: { ...next.settings, configuration_template_id: id } };
-  const state = templatedResource(given, template);
-  refuseOverrides(template, input, resourceView(given), resourceView(state), path);
+  const given: S = { ...next, settings: { ...next.settings, configuration_template_id: id } };
+  const state = templated(given, template, fields);
+  // The templated fields as the API shows them, to compare what was given with what the template sets.
+  const view = (s: S): Record<string, unknown> => ({ admin_owner_id: s.admin_owner_id, ...fields(s), ...requestSettingsToApi(s.settings) });
+  refuseOverrides(template, input, view(given), view(state), path);
   return { state, template };
 }
 
-/** As templateResourceWrite, for groups. */
-export function templateGroupWrite(ctx: AppContext, next: GroupState, input: object, path: string): { state: GroupState; template: Template | null } {
-  const id = linkedId(next.settings);
-  if (id === null) return { state: next, template: null };
-  const template = requireTemplate(ctx, id, `${path}configuration_template_id`);
-  const given = { ...next, settings: { ...next.settings, configuration_template_id: id } };
-  const state = templatedGroup(given, template);
-  refuseOverrides(template, input, groupView(given), groupView(state), path);
-  return { state, template };
-}
+export const templateResourceWrite = (ctx: AppContext, next: ResourceState, input: object, path: string) => templateWrite(ctx, next, input, path, RESOURCE_FIELDS);
+export const templateGroupWrite = (ctx: AppContext, next: GroupState, input: object, path: string) => templateWrite(ctx, next, input, path, GROUP_FIELDS);
 
 /** Gives a linked item the template's visibility, audit message channels and (groups) on-call schedules. Inside the caller's transaction. */
 export function applyTemplateLinks(ctx: AppContext, kind: LinkedKind, itemId: string, template: Template): void {

@@ -2,7 +2,7 @@
 // A template's visibility is stored by the visibility store (its kind 'configuration_template').
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { RequestConfigurationInput } from '../item-settings.ts';
+import type { RequestConfigurationInput } from '../request-settings/schemas.ts';
 import type { TicketPropagation } from '../resources/store.ts';
 
 interface TemplateRow {

@@ -9,21 +9,21 @@ import { toApiDelegation } from './store.ts';
 export function registerDelegationRoutes(router: ApiRouter, ctx: AppContext): void {
   const { delegations } = ctx.stores;
 
-  router.get('/delegations', (req) => {
+  router.on('GET /v1/delegations', (req) => {
     const query = req.query(ListDelegationsQuery);
     const filter = { delegatorId: query.delegator_user_id, delegateId: query.delegate_user_id };
     const rows = delegations.list(filter, ctx.pager.afterSeq('delegations', query), query.page_size + 1);
     const page = ctx.pager.page('delegations', query, rows, (row) => row.seq, toApiDelegation);
     return ok({ ...page, total_count: delegations.count(filter) });
   });
-  router.post('/delegations', async (req) => ok(createDelegation(ctx, req.caller, await req.body(CreateDelegationBody))));
-  router.get('/delegations/:delegation_id', (req) => {
+  router.on('POST /v1/delegations', async (req) => ok(createDelegation(ctx, req.caller, await req.body(CreateDelegationBody))));
+  router.on('GET /v1/delegations/{delegation_id}', (req) => {
     const id = req.uuidParam('delegation_id');
     const row = delegations.get(id);
     if (!row) throw notFound('delegation', id, 'delegation_id');
     return ok(toApiDelegation(row));
   });
-  router.delete('/delegations/:delegation_id', (req) => {
+  router.on('DELETE /v1/delegations/{delegation_id}', (req) => {
     deleteDelegation(ctx, req.caller, req.uuidParam('delegation_id'));
     return done();
   });

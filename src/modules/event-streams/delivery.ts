@@ -1,5 +1,5 @@
 // The delivery job: every event, to every enabled stream, at least once and in order, from each
-// stream's durable position. Scheduled by src/jobs.ts under `serve`; tests call tick themselves.
+// stream's durable position. A job of the area (area.ts), scheduled under `serve`; tests call tick themselves.
 import type { AppContext } from '../../context.ts';
 import { FAILING_AFTER, retryDelayMs } from './policy.ts';
 import type { StreamRow } from './store.ts';

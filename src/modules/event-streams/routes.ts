@@ -5,16 +5,16 @@ import { CreateEventStreamInfo, UpdateEventStreamInfo } from './schemas.ts';
 import { createEventStream, deleteEventStream, listEventStreams, updateEventStream } from './service.ts';
 
 export function registerEventStreamRoutes(router: ApiRouter, ctx: AppContext): void {
-  router.get('/event-streams', () => ok({ event_streams: listEventStreams(ctx) }));
+  router.on('GET /v1/event-streams', () => ok({ event_streams: listEventStreams(ctx) }));
 
-  router.post('/event-streams', async (req) => ok(createEventStream(ctx, req.caller, await req.body(CreateEventStreamInfo))));
+  router.on('POST /v1/event-streams', async (req) => ok(createEventStream(ctx, req.caller, await req.body(CreateEventStreamInfo))));
 
-  router.put('/event-streams/:event_stream_id', async (req) => {
+  router.on('PUT /v1/event-streams/{event_stream_id}', async (req) => {
     const id = req.uuidParam('event_stream_id');
     return ok(updateEventStream(ctx, req.caller, id, await req.body(UpdateEventStreamInfo)));
   });
 
-  router.delete('/event-streams/:event_stream_id', (req) => {
+  router.on('DELETE /v1/event-streams/{event_stream_id}', (req) => {
     deleteEventStream(ctx, req.caller, req.uuidParam('event_stream_id'));
     return done();
   });

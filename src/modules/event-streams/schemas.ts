@@ -1,7 +1,7 @@
 // Valibot schemas for event streams: the reference's CreateEventStreamInfo and UpdateEventStreamInfo.
 import * as v from 'valibot';
 import { Name, Text, Uuid } from '../../http/common-schemas.ts';
-import { looksMasked } from './store.ts';
+import { looksMasked } from './secrets.ts';
 
 export const CONNECTION_TYPES = ['WEBHOOK'] as const;
 export const AUTH_TYPES = ['NONE', 'API_KEY', 'HMAC'] as const;

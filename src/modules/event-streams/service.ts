@@ -6,7 +6,8 @@ import { newId } from '../../lib/ids.ts';
 import type { Actor } from '../events/store.ts';
 import type { EventType } from '../events/types.ts';
 import type { AuthType, CreateEventStreamInput, UpdateEventStreamInput, WebhookCredentialsInput } from './schemas.ts';
-import { looksMasked, maskSecret, toApiEventStream, type ApiEventStream, type CredentialRow, type StreamRow } from './store.ts';
+import { looksMasked, maskSecret } from './secrets.ts';
+import { toApiEventStream, type ApiEventStream, type CredentialRow, type StreamRow } from './store.ts';
 
 /** A new HMAC secret as Standard Webhooks writes them: `whsec_` and the base64 of 32 random bytes. */
 export function newHmacSecret(): string {

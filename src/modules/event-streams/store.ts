@@ -3,6 +3,7 @@ import type { Db } from '../../db/open.ts';
 import { toApiEvent, type ApiEvent, type EventRow } from '../events/store.ts';
 import { deliveryStatus, type DeliveryStatus } from './policy.ts';
 import type { ApiKeyLocation, AuthType } from './schemas.ts';
+import { maskSecret } from './secrets.ts';
 
 export interface StreamRow {
   seq: number;
@@ -133,17 +134,6 @@ export function createEventStreamStore(db: Db) {
 }
 
 export type EventStreamStore = ReturnType<typeof createEventStreamStore>;
-
-/** What GET shows of a secret: its last four characters behind a mask (none of a short one). */
-export function maskSecret(secret: string): string {
-  const prefix = secret.startsWith('whsec_') ? 'whsec_' : '';
-  return prefix + '*'.repeat(12) + (secret.length - prefix.length >= 16 ? secret.slice(-4) : '');
-}
-
-/** Whether a value sent is shaped like what {@link maskSecret} shows (a client sending a GET's answer back). */
-export function looksMasked(value: string): boolean {
-  return /^(whsec_)?\*{12}[^*]{0,4}$/.test(value);
-}
 
 export interface ApiEventStream {
   event_stream_id: string;

@@ -1,10 +1,12 @@
-// The events module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The events area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { Event, PaginatedEventList } from '../../openapi/components/events.ts';
 import { ListEventsQuery } from './schemas.ts';
 
-export const eventOperations = defineOperations('events', {
+export const eventRoutes = defineRoutes('events', {
   'GET /v1/events': {
+    role: 'admin-read',
     summary: 'Read the audit trail',
     description:
       'Newest first. A date-only `end_date_filter` includes that whole day. `api_token_filter` takes a token ' +
@@ -14,6 +16,7 @@ export const eventOperations = defineOperations('events', {
     responses: { 200: PaginatedEventList },
   },
   'GET /v1/events/{event_id}': {
+    role: 'admin-read', items: { event_id: null },
     summary: 'Get an event',
     responses: { 200: Event },
   },

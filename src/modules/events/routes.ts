@@ -16,7 +16,7 @@ function tokenFilter(raw: string): Pick<EventFilter, 'tokenName' | 'tokenPreview
 export function registerEventRoutes(router: ApiRouter, ctx: AppContext): void {
   const { events } = ctx.stores;
 
-  router.get('/events', (req) => {
+  router.on('GET /v1/events', (req) => {
     const query = req.query(ListEventsQuery);
     const filter: EventFilter = {
       actorId: query.actor_filter?.toLowerCase(),
@@ -36,7 +36,7 @@ export function registerEventRoutes(router: ApiRouter, ctx: AppContext): void {
     return ok(ctx.pager.page('events', query, rows, (row) => row.seq, toApiEvent));
   });
 
-  router.get('/events/:event_id', (req) => {
+  router.on('GET /v1/events/{event_id}', (req) => {
     const id = req.uuidParam('event_id');
     const event = events.get(id);
     if (!event) throw notFound('event', id);

@@ -8,28 +8,28 @@ import { createGroupBinding, deleteGroupBinding, updateGroupBindings } from './s
 export function registerGroupBindingRoutes(router: ApiRouter, ctx: AppContext): void {
   const { groupBindings } = ctx.stores;
 
-  router.get('/group-bindings', (req) => {
+  router.on('GET /v1/group-bindings', (req) => {
     const query = req.query(ListGroupBindingsQuery);
     const rows = groupBindings.list(ctx.pager.afterSeq('group_bindings', query), query.page_size + 1);
     return ok(ctx.pager.page('group_bindings', query, rows, (row) => row.seq, groupBindings.toApi));
   });
 
-  router.post('/group-bindings', async (req) => ok(createGroupBinding(ctx, req.caller, await req.body(CreateGroupBindingBody))));
+  router.on('POST /v1/group-bindings', async (req) => ok(createGroupBinding(ctx, req.caller, await req.body(CreateGroupBindingBody))));
 
   // The reference answers 200 without a body; the updated bindings are returned anyway (a client may ignore them).
-  router.put('/group-bindings', async (req) => {
+  router.on('PUT /v1/group-bindings', async (req) => {
     const body = await req.body(UpdateGroupBindingsBody);
     return ok({ group_bindings: updateGroupBindings(ctx, req.caller, body.group_bindings) });
   });
 
-  router.get('/group-bindings/:group_binding_id', (req) => {
+  router.on('GET /v1/group-bindings/{group_binding_id}', (req) => {
     const id = req.uuidParam('group_binding_id');
     const binding = groupBindings.get(id);
     if (!binding) throw notFound('group binding', id, 'group_binding_id');
     return ok(binding);
   });
 
-  router.delete('/group-bindings/:group_binding_id', (req) => {
+  router.on('DELETE /v1/group-bindings/{group_binding_id}', (req) => {
     deleteGroupBinding(ctx, req.caller, req.uuidParam('group_binding_id'));
     return done();
   });

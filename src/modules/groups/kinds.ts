@@ -1,5 +1,5 @@
 // The group types and the kinds of remote_info and metadata each may carry, spelled as the reference spells them.
-import { kindTable } from '../one-kind.ts';
+import { kindTable } from '../items/kinds.ts';
 
 /** The reference's GroupTypeEnum, exactly. */
 export const GROUP_TYPES = [

@@ -1,5 +1,6 @@
-// The groups module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The groups area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { component, EmptyObject } from '../../openapi/schema.ts';
 import { Group, PaginatedGroupsList } from '../../openapi/components/catalogue.ts';
 import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
@@ -11,28 +12,33 @@ const UpdatedGroupList = component('UpdatedGroupList', {
   required: ['groups'],
 });
 
-export const groupOperations = defineOperations('groups', {
+export const groupRoutes = defineRoutes('groups', {
   'POST /v1/groups': {
+    role: 'admin',
     summary: 'Create a group',
     body: CreateGroupBody,
     responses: { 200: Group },
   },
   'GET /v1/groups': {
+    role: 'read',
     summary: 'List groups',
     query: ListGroupsQuery,
     responses: { 200: PaginatedGroupsList },
   },
   'PUT /v1/groups': {
+    role: 'admin',
     summary: 'Update several groups',
     description: 'All or nothing: when one item is refused, none is changed, and the error names `groups.N.field`.',
     body: UpdateGroupsBody,
     responses: { 200: UpdatedGroupList },
   },
   'GET /v1/groups/{group_id}': {
+    role: 'read', items: { group_id: 'group' },
     summary: 'Get a group',
     responses: { 200: Group },
   },
   'DELETE /v1/groups/{group_id}': {
+    role: 'admin', items: { group_id: 'group' },
     summary: 'Delete a group',
     description: 'Refused (`conflict`) while an owner takes its users from it or a request configuration names it.',
     responses: { 200: EmptyObject },

@@ -9,9 +9,9 @@ import { viewerOf } from '../visibility/service.ts';
 export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
   const { groups } = ctx.stores;
 
-  router.post('/groups', async (req) => ok(createGroup(ctx, req.caller, await req.body(CreateGroupBody))));
+  router.on('POST /v1/groups', async (req) => ok(createGroup(ctx, req.caller, await req.body(CreateGroupBody))));
 
-  router.get('/groups', (req) => {
+  router.on('GET /v1/groups', (req) => {
     const query = req.query(ListGroupsQuery);
     const filter = {
       groupType: query.group_type_filter,
@@ -23,12 +23,12 @@ export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
     return ok(ctx.pager.page('groups', query, rows, (row) => row.seq, groups.toApi));
   });
 
-  router.put('/groups', async (req) => {
+  router.on('PUT /v1/groups', async (req) => {
     const body = await req.body(UpdateGroupsBody);
     return ok({ groups: updateGroups(ctx, req.caller, body.groups) });
   });
 
-  router.get('/groups/:group_id', (req) => {
+  router.on('GET /v1/groups/{group_id}', (req) => {
     const id = req.uuidParam('group_id');
     // Whether the caller sees it was decided before the handler (visibility/guard.ts); admins see every group.
     const group = groups.get(id);
@@ -36,7 +36,7 @@ export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
     return ok(group);
   });
 
-  router.delete('/groups/:group_id', (req) => {
+  router.on('DELETE /v1/groups/{group_id}', (req) => {
     deleteGroup(ctx, req.caller, req.uuidParam('group_id'));
     return done();
   });

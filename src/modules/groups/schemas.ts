@@ -1,8 +1,8 @@
 // Valibot schemas for groups: create, bulk update and list filters.
 import * as v from 'valibot';
 import { Name, PageQueryEntries, QueryList, Text, Uuid } from '../../http/common-schemas.ts';
-import { AccessLevels, RemoteText } from '../access-levels.ts';
-import { RequestSettingEntries } from '../item-settings.ts';
+import { AccessLevels, RemoteText } from '../items/schemas.ts';
+import { RequestSettingEntries } from '../request-settings/schemas.ts';
 import { GROUP_TYPES } from './kinds.ts';
 
 const GroupType = v.picklist(GROUP_TYPES, 'must be one of the reference GroupTypeEnum values (e.g. OPAL_GROUP, OKTA_GROUP)');

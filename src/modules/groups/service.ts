@@ -4,10 +4,10 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { edgesEndingWith, reconcileSessions } from '../access/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
-import {
-  applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, refuseIfNamedInConfigurations, startBulkItem,
-} from '../item-settings.ts';
-import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
+import { updateItems } from '../items/service.ts';
+import { applyRequestSettings, checkRequestSettingReferences, refuseIfNamedInConfigurations } from '../request-settings/service.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
 import { applyTemplateLinks, templateGroupWrite } from '../configuration-templates/service.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import { refuseIfBound } from '../group-bindings/service.ts';
@@ -74,39 +74,24 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
  * not_found for an unknown group, owner, leader or request configuration reference.
  */
 export function updateGroups(ctx: AppContext, actor: Actor, items: UpdateGroupInput[]) {
-  const { groups, events } = ctx.stores;
-  return ctx.db.transaction(() => {
-    const seen = new Set<string>();
-    const at = ctx.clock.now();
-    const subEvents = items.map((item, index) => {
-      const path = `groups.${index}.`;
-      const { id, row, ownerId } = startBulkItem(ctx, { ...item, id: item.group_id }, 'group', seen, path, groups.getRow);
-      const state = stateFromRow(row);
+  const { groups } = ctx.stores;
+  return updateItems(ctx, actor, {
+    kind: 'group',
+    eventType: 'GROUPS_UPDATED',
+    idOf: (item) => item.group_id,
+    getRow: groups.getRow,
+    stateFromRow,
+    ownFields(_id, item, _state, path) {
       if (item.group_leader_user_ids) checkLeaders(ctx, item.group_leader_user_ids, `${path}group_leader_user_ids`);
-      const settings = applyRequestSettings(state.settings, item, path);
-      checkRequestSettingReferences(ctx, settings, item, path);
-      const next: GroupState = {
-        ...state,
-        name: item.name ?? state.name,
-        description: item.description ?? state.description,
-        admin_owner_id: ownerId ?? state.admin_owner_id,
-        settings,
-      };
-      const linked = templateGroupWrite(ctx, next, item, path);
-      groups.update(id, linked.state, at);
-      if (linked.template) applyTemplateLinks(ctx, 'group', id, linked.template);
+      return { fields: {} };
+    },
+    templateWrite: (next, item, path) => templateGroupWrite(ctx, next, item, path),
+    write: groups.update,
+    afterWrite: (id, item) => {
       if (item.group_leader_user_ids) groups.setLeaders(id, item.group_leader_user_ids);
-      if (item.access_levels) replaceAccessLevels(ctx, 'group', id, item.access_levels, `${path}access_levels`);
-      return {
-        sub_event_type: 'GROUPS_UPDATED', group_id: id, group_name: next.name,
-        updated_fields: Object.keys(item).filter((key) => key !== 'group_id').join(','),
-        // Linked or unlinked by this call: the event names the template (null: unlinked).
-        ...('configuration_template_id' in item && { configuration_template_id: linked.template?.id ?? null }),
-      };
-    });
-    if (subEvents.length > 0) events.record(actor, 'GROUPS_UPDATED', subEvents);
-    return items.map((item) => asUpdateInfo(groups.get(item.group_id.toLowerCase())!));
-  }).immediate();
+    },
+    get: (id) => groups.get(id)!,
+  }, items);
 }
 
 /** Throws conflict naming `group_id` while an owner takes its users from the group. */

@@ -1,5 +1,6 @@
-// The integration-records module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The integration-records area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { component } from '../../openapi/schema.ts';
 import { RECORD_KINDS, ROLE_PERMISSION_NAMES, ROLE_PERMISSION_TARGET_TYPES } from './kinds.ts';
 import { CREATE_RECORD_BODIES, ScopedRolePermissionsBody, setLinkedBody, SyncErrorsQuery } from './schemas.ts';
@@ -94,59 +95,68 @@ export const SyncErrorList = component('SyncErrorList', {
 const uuidArray = { type: 'array', items: { type: 'string', format: 'uuid' } };
 const NAME_NOTE = 'Gatehouse cannot look a channel or schedule up, so POST may give its name; it is answered as given.';
 
-export const integrationRecordOperations = defineOperations('integration-records', {
-  'GET /v1/message-channels': { summary: 'List message channels', responses: { 200: MessageChannelList } },
+export const integrationRecordRoutes = defineRoutes('integration-records', {
+  'GET /v1/message-channels': { role: 'read', summary: 'List message channels', responses: { 200: MessageChannelList } },
   'POST /v1/message-channels': {
+    role: 'admin',
     summary: 'Record a message channel',
     description: `A provider and remote id may be recorded once (\`conflict\`). ${NAME_NOTE}`,
     body: CREATE_RECORD_BODIES.message_channel,
     responses: { 200: MessageChannel },
   },
-  'GET /v1/message-channels/{message_channel_id}': { summary: 'Get a message channel', responses: { 200: MessageChannel } },
-  'GET /v1/on-call-schedules': { summary: 'List on-call schedules', responses: { 200: OnCallScheduleList } },
+  'GET /v1/message-channels/{message_channel_id}': { role: 'read', items: { message_channel_id: null }, summary: 'Get a message channel', responses: { 200: MessageChannel } },
+  'GET /v1/on-call-schedules': { role: 'read', summary: 'List on-call schedules', responses: { 200: OnCallScheduleList } },
   'POST /v1/on-call-schedules': {
+    role: 'admin',
     summary: 'Record an on-call schedule',
     description: `A provider and remote id may be recorded once (\`conflict\`). ${NAME_NOTE}`,
     body: CREATE_RECORD_BODIES.on_call_schedule,
     responses: { 200: OnCallSchedule },
   },
-  'GET /v1/on-call-schedules/{on_call_schedule_id}': { summary: 'Get an on-call schedule', responses: { 200: OnCallSchedule } },
+  'GET /v1/on-call-schedules/{on_call_schedule_id}': { role: 'read', items: { on_call_schedule_id: null }, summary: 'Get an on-call schedule', responses: { 200: OnCallSchedule } },
   'GET /v1/resources/{resource_id}/message-channels': {
+    role: 'read', items: { resource_id: 'resource' },
     summary: 'List a resource\'s message channels',
     responses: { 200: MessageChannelList },
   },
   'PUT /v1/resources/{resource_id}/message-channels': {
+    role: 'admin', items: { resource_id: 'resource' },
     summary: 'Set a resource\'s message channels',
     description: 'The ids given, each once, replace the list. Answers the ids now set.',
     body: setLinkedBody('message_channel_ids'),
     responses: { 200: uuidArray },
   },
-  'GET /v1/groups/{group_id}/message-channels': { summary: 'List a group\'s message channels', responses: { 200: MessageChannelList } },
+  'GET /v1/groups/{group_id}/message-channels': { role: 'read', items: { group_id: 'group' }, summary: 'List a group\'s message channels', responses: { 200: MessageChannelList } },
   'PUT /v1/groups/{group_id}/message-channels': {
+    role: 'admin', items: { group_id: 'group' },
     summary: 'Set a group\'s message channels',
     description: 'The ids given, each once, replace the list. Answers the ids now set.',
     body: setLinkedBody('message_channel_ids'),
     responses: { 200: uuidArray },
   },
-  'GET /v1/groups/{group_id}/on-call-schedules': { summary: 'List a group\'s on-call schedules', responses: { 200: OnCallScheduleList } },
+  'GET /v1/groups/{group_id}/on-call-schedules': { role: 'read', items: { group_id: 'group' }, summary: 'List a group\'s on-call schedules', responses: { 200: OnCallScheduleList } },
   'PUT /v1/groups/{group_id}/on-call-schedules': {
+    role: 'admin', items: { group_id: 'group' },
     summary: 'Set a group\'s on-call schedules',
     description: 'The ids given, each once, replace the list. Answers the ids now set.',
     body: setLinkedBody('on_call_schedule_ids'),
     responses: { 200: uuidArray },
   },
   'GET /v1/resources/{resource_id}/scoped-role-permissions': {
+    role: 'read', items: { resource_id: 'resource' },
     summary: 'List a scoped role\'s permissions',
     description: 'Only for resources of type OPAL_SCOPED_ROLE; any other is refused (`validation_failed`).',
     responses: { 200: ScopedRolePermissionList },
   },
   'PUT /v1/resources/{resource_id}/scoped-role-permissions': {
+    role: 'admin', items: { resource_id: 'resource' },
     summary: 'Replace a scoped role\'s permissions',
     description: 'The list given becomes the whole set. `allow_all` grants on every target of the type, so `target_ids` must then be empty.',
     body: ScopedRolePermissionsBody,
     responses: { 200: ScopedRolePermissionList },
   },
   'GET /v1/sync_errors': {
+    role: 'read',
     summary: 'List sync errors',
     description: 'Gatehouse syncs nothing, so the list is always empty; an unknown app, resource or group is still refused (`not_found`).',
     query: SyncErrorsQuery,

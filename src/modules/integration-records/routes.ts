@@ -13,9 +13,9 @@ export function registerIntegrationRecordRoutes(router: ApiRouter, ctx: AppConte
   for (const kind of Object.keys(RECORD_KINDS) as RecordKind[]) {
     const { path, idField, listKey, label } = RECORD_KINDS[kind];
     const body = CREATE_RECORD_BODIES[kind];
-    router.get(`/${path}`, () => ok({ [listKey]: integrationRecords.list(kind) }));
-    router.post(`/${path}`, async (req) => ok(createRecord(ctx, req.caller, kind, await req.body(body))));
-    router.get(`/${path}/:${idField}`, (req) => {
+    router.on(`GET /v1/${path}`, () => ok({ [listKey]: integrationRecords.list(kind) }));
+    router.on(`POST /v1/${path}`, async (req) => ok(createRecord(ctx, req.caller, kind, await req.body(body))));
+    router.on(`GET /v1/${path}/{${idField}}`, (req) => {
       const id = req.uuidParam(idField);
       const record = integrationRecords.get(kind, id);
       if (!record) throw notFound(label, id, idField);
@@ -28,24 +28,24 @@ export function registerIntegrationRecordRoutes(router: ApiRouter, ctx: AppConte
     const { path, idField, listKey } = RECORD_KINDS[record];
     const field = `${idField}s` as 'message_channel_ids' | 'on_call_schedule_ids';
     const body = setLinkedBody(field);
-    const route = `/${owner}s/:${ownerColumn}/${path}`;
-    router.get(route, (req) => ok({ [listKey]: linkedRecords(ctx, kind, req.uuidParam(ownerColumn)) }));
+    const route = `/v1/${owner}s/{${ownerColumn}}/${path}` as const;
+    router.on(`GET ${route}`, (req) => ok({ [listKey]: linkedRecords(ctx, kind, req.uuidParam(ownerColumn)) }));
     // The reference answers a bare array of the ids now set.
-    router.put(route, async (req) => {
+    router.on(`PUT ${route}`, async (req) => {
       const ownerId = req.uuidParam(ownerColumn);
       const input = await req.body(body);
       return ok(setLinkedRecords(ctx, req.caller, kind, ownerId, input[field]!, field));
     });
   }
 
-  router.get('/resources/:resource_id/scoped-role-permissions', (req) =>
+  router.on('GET /v1/resources/{resource_id}/scoped-role-permissions', (req) =>
     ok({ permissions: scopedRolePermissions(ctx, req.uuidParam('resource_id')) }),
   );
-  router.put('/resources/:resource_id/scoped-role-permissions', async (req) => {
+  router.on('PUT /v1/resources/{resource_id}/scoped-role-permissions', async (req) => {
     const resourceId = req.uuidParam('resource_id');
     const body = await req.body(ScopedRolePermissionsBody);
     return ok({ permissions: setScopedRolePermissions(ctx, req.caller, resourceId, body.permissions) });
   });
 
-  router.get('/sync_errors', (req) => ok(syncErrors(ctx, req.caller, req.query(SyncErrorsQuery))));
+  router.on('GET /v1/sync_errors', (req) => ok(syncErrors(ctx, req.caller, req.query(SyncErrorsQuery))));
 }

@@ -11,7 +11,7 @@ import { seesListed, viewerOf } from '../visibility/service.ts';
 export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContext): void {
   const { resources, nonHumanIdentities } = ctx.stores;
 
-  router.get('/non-human-identities', (req) => {
+  router.on('GET /v1/non-human-identities', (req) => {
     const query = req.query(ListNonHumanIdentitiesQuery);
     const after = ctx.pager.afterSeq('non_human_identities', query);
     const rows = resources.listByTypes(NON_HUMAN_IDENTITY_TYPES, after, query.page_size + 1, viewerOf(ctx, req.caller));
@@ -20,7 +20,7 @@ export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContex
 
   // The reference answers an AccessList of results alone; next and previous are added so that
   // `limit` never cuts a list short without saying so.
-  router.get('/resources/:resource_id/non-human-identities', (req) => {
+  router.on('GET /v1/resources/{resource_id}/non-human-identities', (req) => {
     const resourceId = req.uuidParam('resource_id');
     const query = req.query(ListEdgesQuery);
     if (!resources.exists(resourceId)) throw notFound('resource', resourceId, 'resource_id');
@@ -40,14 +40,14 @@ export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContex
     return ok(ctx.pager.page('resource_nhis', query, rows.slice(0, want), (row) => row.seq, toApiAccess));
   });
 
-  router.post('/resources/:resource_id/non-human-identities/:non_human_identity_id', async (req) => {
+  router.on('POST /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}', async (req) => {
     const resourceId = req.uuidParam('resource_id');
     const nhiId = req.uuidParam('non_human_identity_id');
     const body = await req.body(AttachNonHumanIdentityBody);
     return ok(attachNonHumanIdentity(ctx, req.caller, { resourceId, nhiId, level: body.access_level_remote_id, durationMinutes: body.duration_minutes }));
   });
 
-  router.delete('/resources/:resource_id/non-human-identities/:non_human_identity_id', (req) => {
+  router.on('DELETE /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}', (req) => {
     const resourceId = req.uuidParam('resource_id');
     const nhiId = req.uuidParam('non_human_identity_id');
     const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);

@@ -16,40 +16,40 @@ export function registerOwnerRoutes(router: ApiRouter, ctx: AppContext): void {
     return row;
   };
 
-  router.post('/owners', async (req) => ok(createOwner(ctx, req.caller, await req.body(CreateOwnerBody))));
+  router.on('POST /v1/owners', async (req) => ok(createOwner(ctx, req.caller, await req.body(CreateOwnerBody))));
 
-  router.get('/owners', (req) => {
+  router.on('GET /v1/owners', (req) => {
     const query = req.query(ListOwnersQuery);
     const rows = owners.list(query.name ?? null, ctx.pager.afterSeq('owners', query), query.page_size + 1);
     return ok(ctx.pager.page('owners', query, rows, (row) => row.seq, toApiOwner));
   });
 
-  router.put('/owners', async (req) => {
+  router.on('PUT /v1/owners', async (req) => {
     const body = await req.body(UpdateOwnersBody);
     return ok({ owners: updateOwners(ctx, req.caller, body.owners) });
   });
 
   // Registered before /owners/:owner_id so "name" is never read as an owner id.
-  router.get('/owners/name/:owner_name', (req) => {
+  router.on('GET /v1/owners/name/{owner_name}', (req) => {
     const name = req.param('owner_name');
     const row = owners.getByName(name);
     if (!row) throw notFound('owner named', JSON.stringify(name));
     return ok(toApiOwner(row));
   });
 
-  router.get('/owners/:owner_id', (req) => ok(toApiOwner(ownerFromPath(req.uuidParam('owner_id')))));
+  router.on('GET /v1/owners/{owner_id}', (req) => ok(toApiOwner(ownerFromPath(req.uuidParam('owner_id')))));
 
-  router.delete('/owners/:owner_id', (req) => {
+  router.on('DELETE /v1/owners/{owner_id}', (req) => {
     deleteOwner(ctx, req.caller, req.uuidParam('owner_id'));
     return done();
   });
 
-  router.get('/owners/:owner_id/users', (req) => {
+  router.on('GET /v1/owners/{owner_id}/users', (req) => {
     const id = ownerFromPath(req.uuidParam('owner_id')).id;
     return ok({ users: ownerUsers(ctx, id) });
   });
 
-  router.put('/owners/:owner_id/users', async (req) => {
+  router.on('PUT /v1/owners/{owner_id}/users', async (req) => {
     const id = req.uuidParam('owner_id');
     const body = await req.body(SetOwnerUsersBody);
     return ok({ users: setOwnerUsers(ctx, req.caller, id, body.user_ids) });

@@ -1,4 +1,5 @@
 // Valibot schemas for owners and their user lists.
+import { MAX_MINUTES } from '../../lib/durations.ts';
 import * as v from 'valibot';
 import { Name, PageQueryEntries, Text, Uuid } from '../../http/common-schemas.ts';
 
@@ -7,7 +8,7 @@ const EscalationPeriodMinutes = v.pipe(
   v.number('must be a number'),
   v.integer('must be a whole number of minutes'),
   v.minValue(0, 'must be at least 0'),
-  v.maxValue(525960, 'must be at most 525960 (a year)'),
+  v.maxValue(MAX_MINUTES, `must be at most ${MAX_MINUTES} (a year)`),
 );
 
 /** At most this many users on one owner. */

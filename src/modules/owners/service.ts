@@ -5,7 +5,7 @@ import type { Actor } from '../events/store.ts';
 import type { ApiUser } from '../users/store.ts';
 import { toApiOwner, type ApiOwner, type OwnerFields, type OwnerRow } from './store.ts';
 import type { UpdateOwnerInput } from './schemas.ts';
-import { refuseIfNamedInConfigurations } from '../item-settings.ts';
+import { refuseIfNamedInConfigurations } from '../request-settings/service.ts';
 import { everyHolder } from '../access/holdings-store.ts';
 
 export interface CreateOwnerInput {

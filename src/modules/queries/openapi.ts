@@ -1,5 +1,6 @@
-// The queries module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The queries area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { component } from '../../openapi/schema.ts';
 import { ENTITY_ITEM_TYPES, ENTITY_TYPES, RunQueryBody } from './schemas.ts';
 
@@ -42,8 +43,9 @@ export const OpalNodeQueryResults = component('OpalNodeQueryResults', {
   required: ['type', 'edges', 'pageInfo'],
 });
 
-export const queryOperations = defineOperations('queries', {
+export const queryRoutes = defineRoutes('queries', {
   'POST /v1/queries/run': {
+    role: 'read',
     summary: 'Find users, groups and resources',
     description: 'A NODE query: `nodeFilters` match the entities themselves, `accessFilters` what they can reach or who can reach them. '
       + 'Writes nothing. Pages with `first` (at most 1000, 200 by default) and `after` (an `endCursor`).',

@@ -6,7 +6,7 @@ import { viewerOf } from '../visibility/service.ts';
 import { runNodeQuery } from './service.ts';
 
 export function registerQueryRoutes(router: ApiRouter, ctx: AppContext): void {
-  router.post('/queries/run', async (req) => {
+  router.on('POST /v1/queries/run', async (req) => {
     const input = await req.body(RunQueryBody);
     const viewer = viewerOf(ctx, req.caller);
     return ok(runNodeQuery(ctx, input, viewer?.now ?? ctx.clock.now(), viewer));

@@ -2,17 +2,16 @@
 // administrator), deny, cancel. Each runs in one immediate transaction with its event; approval grants
 // every item there too. Nothing leaves a final state: of racing decisions one wins, the rest get 409.
 import type { AppContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
+import { addMinutes, expiryAfter } from '../../lib/durations.ts';
+import { systemActor } from '../events/actors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { grantForRequest, isOffboarded } from '../access/service.ts';
 import { effectiveReviewer } from '../delegations/service.ts';
 import type { ItemRow, RequestRow, ReviewerRow } from './store.ts';
 import type { RequestStatus } from './schemas.ts';
 
-const systemActor = (name: string): Actor => ({
-  userId: '00000000-0000-0000-0000-000000000000', name, email: '', tokenLabel: null, tokenPreview: null, ip: null,
-});
 export const AUTO_APPROVAL_ACTOR = systemActor('Gatehouse (auto-approval)');
 export const TIMEOUT_ACTOR = systemActor('Gatehouse (request timeout)');
 
@@ -40,16 +39,25 @@ export function requestSubEvents(ctx: AppContext, type: string, row: RequestRow,
 }
 
 /**
- * Loads a request the caller may act on: 404 when unknown or, for a member, when they take no part
- * in it (as reading it answers: docs/requests.md "Who may read"), else the row.
+ * Loads a request the caller may read, and so act on: 404 naming `id` when unknown or, for a member,
+ * when they take no part in it at `now` (docs/requests.md "Who may read"), else the row. The one
+ * definition of who may read a request (the list filter, readableBy, is the same rule in SQL).
  */
-function requestFor(ctx: AppContext, caller: Caller, id: string, now: Date): RequestRow {
+export function readableRequest(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>, id: string, now: Date): RequestRow {
   const { requests } = ctx.stores;
   const row = requests.get(id);
-  if (!row || (caller.role !== 'ADMIN' && !requests.involves(id, caller.userId, now))) {
-    throw new AppError('not_found', `request ${id} was not found`, [{ path: 'id', message: 'no request with this id' }]);
-  }
+  if (!row || (caller.role !== 'ADMIN' && !requests.involves(id, caller.userId, now))) throw notFound('request', id, 'id');
   return row;
+}
+
+/**
+ * The creation time at or before which a PENDING request has timed out at `now`, or null when the
+ * timeout is off (GATEHOUSE_REQUEST_TIMEOUT_MINUTES=0). The timeout job cancels the requests created
+ * by then (requests.pendingSince compares the same way); nobody decides one meanwhile.
+ */
+export function timeoutCutoff(ctx: AppContext, now: Date): Date | null {
+  const minutes = ctx.config.requestTimeoutMinutes;
+  return minutes === 0 ? null : addMinutes(now, -minutes);
 }
 
 /**
@@ -57,11 +65,11 @@ function requestFor(ctx: AppContext, caller: Caller, id: string, now: Date): Req
  * pending time is up (the timeout job cancels it at its next run; nobody decides it meanwhile).
  */
 function pendingRequest(ctx: AppContext, caller: Caller, id: string, now: Date): RequestRow {
-  const row = requestFor(ctx, caller, id, now);
+  const row = readableRequest(ctx, caller, id, now);
   if (row.status !== 'PENDING') throw new AppError('conflict', `request ${id} is already ${row.status}; a decided request cannot change`);
-  const timeout = ctx.config.requestTimeoutMinutes;
-  if (timeout > 0 && Date.parse(row.created_at) + timeout * 60_000 <= now.getTime()) {
-    throw new AppError('conflict', `request ${id} was pending for ${timeout} minutes and has timed out; it is being canceled`);
+  const cutoff = timeoutCutoff(ctx, now);
+  if (cutoff !== null && row.created_at <= cutoff.toISOString()) {
+    throw new AppError('conflict', `request ${id} was pending for ${ctx.config.requestTimeoutMinutes} minutes and has timed out; it is being canceled`);
   }
   return row;
 }
@@ -127,7 +135,7 @@ export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow,
   if (!requests.decide(row.id, 'APPROVED', now)) throw new AppError('conflict', `request ${row.id} was decided meanwhile`);
   const decided = requests.get(row.id)!;
   events.record(actor, 'REQUESTS_APPROVED', requestSubEvents(ctx, 'REQUESTS_APPROVED', decided, extra));
-  const expiresAt = row.duration_minutes === -1 ? null : new Date(now.getTime() + row.duration_minutes * 60_000).toISOString();
+  const expiresAt = expiryAfter(now, row.duration_minutes, -1);
   const principal = row.target_user_id !== null ? { type: 'user' as const, id: row.target_user_id } : { type: 'group' as const, id: row.target_group_id! };
   for (const item of items) {
     grantForRequest(ctx, actor, {
@@ -256,7 +264,7 @@ export function commentOnRequest(ctx: AppContext, caller: Caller, id: string, co
   ctx.db.transaction(() => {
     const now = ctx.clock.now();
     // Who may comment is who may read it (INVOLVES); to anyone else the request does not exist.
-    requestFor(ctx, caller, id, now);
+    readableRequest(ctx, caller, id, now);
     const commentId = requests.addComment(id, caller.userId, comment, now);
     events.record(caller, 'REQUEST_COMMENTS_CREATED', [{ sub_event_type: 'REQUEST_COMMENTS_CREATED', request_id: id, comment_id: commentId, user_id: caller.userId }]);
   }).immediate();

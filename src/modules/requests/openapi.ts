@@ -1,5 +1,6 @@
-// The requests module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The requests area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { component, extensionField } from '../../openapi/schema.ts';
 import { TicketingProviderEnum } from '../../openapi/components/enums.ts';
 import { PageInfo } from '../queries/openapi.ts';
@@ -44,6 +45,20 @@ export const RequestReviewerStages = component('RequestReviewerStages', {
     stages: { type: 'array', items: RequestStage },
   },
   required: ['item_name', 'item_id', 'stages'],
+});
+
+export const RequestItemStages = component('RequestItemStages', {
+  description:
+    'Deprecated in the reference (read reviewer_stages): the review stages of the request\'s first item, for clients ' +
+    'generated from older versions of the reference, which read who must approve only here.',
+  deprecated: true,
+  type: 'object',
+  properties: {
+    requestedRoleName: { type: 'string' },
+    requestedItemName: { type: 'string' },
+    stages: { type: 'array', items: RequestStage },
+  },
+  required: ['requestedItemName', 'stages'],
 });
 
 export const RequestedItem = component('RequestedItem', {
@@ -99,6 +114,7 @@ export const Request = component('Request', {
     duration_minutes: { type: 'integer' },
     requested_items_list: { type: 'array', items: RequestedItem },
     reviewer_stages: { type: 'array', items: RequestReviewerStages },
+    stages: RequestItemStages,
     request_comments: extensionField({ type: 'array', items: RequestComment }, 'The spec lists the request\'s comments on the Request.'),
     custom_fields_responses: { type: 'array', items: RequestCustomFieldResponse },
     support_ticket: extensionField({
@@ -188,14 +204,16 @@ export const RequestCommentList = component('RequestCommentList', {
 
 const DECIDED = 'A decided request (APPROVED, DENIED, CANCELED) never changes: 409.';
 
-export const requestOperations = defineOperations('requests', {
+export const requestRoutes = defineRoutes('requests', {
   'GET /v1/requests': {
+    role: 'read',
     summary: 'List access requests',
     description: 'Newest first. show_pending_only accepts true/false in any case. A bare end_date_filter includes that whole UTC day.',
     query: ListRequestsQuery,
     responses: { 200: RequestList },
   },
   'POST /v1/requests': {
+    role: 'member',
     summary: 'Create an access request',
     description: 'With `dry_run=true` (extension) nothing is written and the answer is a RequestDryRun: each item\'s configuration, stages and reviewers, and why.',
     query: CreateRequestQuery,
@@ -203,32 +221,37 @@ export const requestOperations = defineOperations('requests', {
     responses: { 200: { oneOf: [{ type: 'object', properties: { id: uuid }, required: ['id'] }, RequestDryRun] } },
   },
   'GET /v1/requests/relay': {
+    role: 'read',
     summary: 'List access requests, relay style (deprecated)',
     description: 'Newest first; `first`/`after` page forward, `last`/`before` backward (20 by default). `to` filters by reviewer, `from` by requester.',
     query: RelayRequestsQuery,
     responses: { 200: RequestConnection },
   },
-  'GET /v1/requests/{id}': { summary: 'Get an access request', responses: { 200: Request } },
+  'GET /v1/requests/{id}': { role: 'read', items: { id: null }, summary: 'Get an access request', responses: { 200: Request } },
   'POST /v1/requests/{id}/approve': {
+    role: 'member', items: { id: null },
     summary: 'Approve an access request',
     description: `REGULAR: a reviewer of a current stage (or their delegate); ADMIN: administrators, completing it at once. Nobody approves their own request. ${DECIDED}`,
     body: ApproveRequestBody,
     responses: { 200: RequestAnswer },
   },
   'POST /v1/requests/{id}/deny': {
+    role: 'member', items: { id: null },
     summary: 'Deny an access request',
     description: `A reviewer of a current stage (or their delegate) or an administrator; one denial denies the request. ${DECIDED}`,
     body: DenyRequestBody,
     responses: { 200: RequestAnswer },
   },
   'POST /v1/requests/{id}/cancel': {
+    role: 'member', items: { id: null },
     summary: 'Cancel an access request',
     description: `The requester or an administrator. ${DECIDED}`,
     extension: true,
     responses: { 200: RequestAnswer },
   },
-  'GET /v1/requests/{id}/comments': { summary: 'List the comments of an access request', responses: { 200: RequestCommentList } },
+  'GET /v1/requests/{id}/comments': { role: 'read', items: { id: null }, summary: 'List the comments of an access request', responses: { 200: RequestCommentList } },
   'POST /v1/requests/{id}/comments': {
+    role: 'member', items: { id: null },
     summary: 'Comment on an access request',
     description: 'The requester, the target user, a reviewer (or their delegate) or an administrator.',
     body: CommentBody,

@@ -1,7 +1,8 @@
 // Who reviews one requested item: the request configuration whose condition matches the target,
 // else the default one, and its stages resolved to users — with the reason each was chosen.
 import type { AppContext } from '../../context.ts';
-import type { RequestConfigurationInput, RequestSettings } from '../item-settings.ts';
+import type { RequestConfigurationInput } from '../request-settings/schemas.ts';
+import type { RequestSettings } from '../request-settings/store.ts';
 import { ownerUserIds } from '../owners/service.ts';
 
 export interface PlannedReviewer {

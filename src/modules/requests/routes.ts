@@ -8,7 +8,7 @@ import {
   ApproveRequestBody, CommentBody, CreateRequestBody, CreateRequestQuery, DenyRequestBody, ListRequestsQuery, RelayRequestsQuery,
   type ListRequestsInput, type RelayRequestsInput,
 } from './schemas.ts';
-import { approveRequest, cancelRequest, commentOnRequest, denyRequest } from './decide.ts';
+import { approveRequest, cancelRequest, commentOnRequest, denyRequest, readableRequest } from './decide.ts';
 import { createRequest, dryRunRequest } from './service.ts';
 import type { RequestFilter, RequestRow } from './store.ts';
 import { requestReader, toApiComment, toApiRequest } from './view.ts';
@@ -46,15 +46,9 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
     if (!row) throw notFound('request', id, 'id');
     return row;
   };
-  /** A request the caller may read: a member who takes no part in it is answered as for a missing id. */
-  const loadReadable = (caller: Caller, id: string): RequestRow => {
-    const row = load(id);
-    if (caller.role !== 'ADMIN' && !requests.involves(id, caller.userId, ctx.clock.now())) throw notFound('request', id, 'id');
-    return row;
-  };
   const answer = (id: string) => ok({ request: toApiRequest(ctx, load(id), ctx.clock.now()) });
 
-  router.get('/requests', (req) => {
+  router.on('GET /v1/requests', (req) => {
     const query = req.query(ListRequestsQuery);
     const filter = { ...listFilter(query), ...readableBy(req.caller, ctx.clock.now()) };
     const rows = requests.list(filter, ctx.pager.afterSeq('requests', query), query.page_size + 1);
@@ -62,36 +56,36 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
     return ok({ requests: page.results, ...(page.next !== null && { cursor: page.next }) });
   });
 
-  router.post('/requests', async (req) => {
+  router.on('POST /v1/requests', async (req) => {
     const query = req.query(CreateRequestQuery);
     const body = await req.body(CreateRequestBody);
     return ok(query.dry_run === true ? dryRunRequest(ctx, req.caller, body) : createRequest(ctx, req.caller, body));
   });
 
-  router.get('/requests/relay', (req) => relay(ctx, req.query(RelayRequestsQuery), readableBy(req.caller, ctx.clock.now())));
+  router.on('GET /v1/requests/relay', (req) => relay(ctx, req.query(RelayRequestsQuery), readableBy(req.caller, ctx.clock.now())));
 
-  router.get('/requests/:id', (req) => ok(toApiRequest(ctx, loadReadable(req.caller, req.uuidParam('id')), ctx.clock.now())));
+  router.on('GET /v1/requests/{id}', (req) => ok(toApiRequest(ctx, readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()), ctx.clock.now())));
 
-  router.post('/requests/:id/approve', async (req) => {
+  router.on('POST /v1/requests/{id}/approve', async (req) => {
     const id = req.uuidParam('id');
     const body = await req.body(ApproveRequestBody);
     approveRequest(ctx, req.caller, id, body.level, body.comment);
     return answer(id);
   });
-  router.post('/requests/:id/deny', async (req) => {
+  router.on('POST /v1/requests/{id}/deny', async (req) => {
     const id = req.uuidParam('id');
     const body = await req.body(DenyRequestBody);
     denyRequest(ctx, req.caller, id, body.comment, body.level);
     return answer(id);
   });
-  router.post('/requests/:id/cancel', (req) => {
+  router.on('POST /v1/requests/{id}/cancel', (req) => {
     const id = req.uuidParam('id');
     cancelRequest(ctx, req.caller, id);
     return answer(id);
   });
 
-  router.get('/requests/:id/comments', (req) => ok({ comments: requests.comments(loadReadable(req.caller, req.uuidParam('id')).id).map(toApiComment) }));
-  router.post('/requests/:id/comments', async (req) => {
+  router.on('GET /v1/requests/{id}/comments', (req) => ok({ comments: requests.comments(readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()).id).map(toApiComment) }));
+  router.on('POST /v1/requests/{id}/comments', async (req) => {
     const id = req.uuidParam('id');
     const body = await req.body(CommentBody);
     commentOnRequest(ctx, req.caller, id, body.comment);

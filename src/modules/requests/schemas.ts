@@ -1,7 +1,7 @@
 // Valibot schemas for access requests: the reference's CreateRequestInfo, approve/deny/comment bodies and list filters.
+import { MAX_MINUTES } from '../../lib/durations.ts';
 import * as v from 'valibot';
 import { PageQueryEntries, QueryBoolean, QueryDate, QueryInteger, Text, Uuid } from '../../http/common-schemas.ts';
-import { MAX_EDGE_MINUTES } from '../access/edges.ts';
 
 export const REQUEST_STATUSES = ['PENDING', 'APPROVED', 'DENIED', 'CANCELED'] as const;
 export type RequestStatus = (typeof REQUEST_STATUSES)[number];
@@ -44,7 +44,7 @@ export const CreateRequestBody = v.object({
     v.minValue(-1, 'must be -1 (indefinite) or at least 1'),
     v.check((n) => n !== 0, 'must be -1 (indefinite) or at least 1'),
     // The reference sets no maximum; approval grants an access edge, and no edge lasts longer.
-    v.maxValue(MAX_EDGE_MINUTES, `must be at most ${MAX_EDGE_MINUTES} (a year), or -1 for indefinite`),
+    v.maxValue(MAX_MINUTES, `must be at most ${MAX_MINUTES} (a year), or -1 for indefinite`),
   ),
   target_user_id: v.optional(LowerUuid),
   target_group_id: v.optional(LowerUuid),

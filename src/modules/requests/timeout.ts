@@ -1,17 +1,17 @@
 // The pending-request timeout: a PENDING request nobody decided within GATEHOUSE_REQUEST_TIMEOUT_MINUTES
 // of its creation is canceled, with a REQUESTS_CANCELED event, in short transactions.
 import type { AppContext } from '../../context.ts';
-import { requestSubEvents, TIMEOUT_ACTOR } from './decide.ts';
+import { requestSubEvents, timeoutCutoff, TIMEOUT_ACTOR } from './decide.ts';
 
 /** Requests canceled per transaction. */
 const BATCH = 100;
 
 /** One pass at `now`; returns how many requests were canceled. A setting of 0 turns the timeout off. */
 export function tick(ctx: AppContext, now: Date): number {
+  const cutoff = timeoutCutoff(ctx, now);
+  if (cutoff === null) return 0;
   const minutes = ctx.config.requestTimeoutMinutes;
-  if (minutes === 0) return 0;
   const { requests, events } = ctx.stores;
-  const cutoff = new Date(now.getTime() - minutes * 60_000);
   let canceled = 0;
   for (;;) {
     const found = ctx.db.transaction(() => {

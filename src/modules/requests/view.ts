@@ -126,6 +126,11 @@ function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow) {
     duration_minutes: row.duration_minutes,
     requested_items_list: items.map(requestedItem),
     reviewer_stages: reviewerStages,
+    // The reference's deprecated single-item form, still read by clients generated from older versions of
+    // it (they show reviewers only from here): the first item's stages, the same objects as above.
+    ...(reviewerStages[0] !== undefined && {
+      stages: { requestedItemName: reviewerStages[0].item_name, requestedRoleName: reviewerStages[0].requestedRoleName, stages: reviewerStages[0].stages },
+    }),
     request_comments: requests.comments(row.id).map(toApiComment),
     custom_fields_responses: fields.map(customField),
     ...(row.support_ticket !== null && { support_ticket: JSON.parse(row.support_ticket) as Record<string, string> }),

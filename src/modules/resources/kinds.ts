@@ -1,5 +1,5 @@
 // The resource types and the kinds of remote_info and metadata each may carry, spelled as the reference spells them.
-import { kindTable } from '../one-kind.ts';
+import { kindTable } from '../items/kinds.ts';
 
 /** The reference's ResourceTypeEnum, exactly (AZURE_USER_ASSIGNED_MANAGED_Identity's case included). */
 export const RESOURCE_TYPES = [

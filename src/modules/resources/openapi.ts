@@ -1,5 +1,6 @@
-// The resources module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The resources area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { component, EmptyObject } from '../../openapi/schema.ts';
 import { PaginatedResourcesList, Resource } from '../../openapi/components/catalogue.ts';
 import { CreateResourceBody, ListResourcesQuery, UpdateResourcesBody } from './schemas.ts';
@@ -11,29 +12,34 @@ const UpdatedResourceList = component('UpdatedResourceList', {
   required: ['resources'],
 });
 
-export const resourceOperations = defineOperations('resources', {
+export const resourceRoutes = defineRoutes('resources', {
   'POST /v1/resources': {
+    role: 'admin',
     summary: 'Create a resource',
     body: CreateResourceBody,
     responses: { 200: Resource },
   },
   'GET /v1/resources': {
+    role: 'read',
     summary: 'List resources',
     description: 'Filters combine; `remote_id` needs `resource_type_filter`.',
     query: ListResourcesQuery,
     responses: { 200: PaginatedResourcesList },
   },
   'PUT /v1/resources': {
+    role: 'admin',
     summary: 'Update several resources',
     description: 'All or nothing: when one item is refused, none is changed, and the error names `resources.N.field`.',
     body: UpdateResourcesBody,
     responses: { 200: UpdatedResourceList },
   },
   'GET /v1/resources/{resource_id}': {
+    role: 'read', items: { resource_id: 'resource' },
     summary: 'Get a resource',
     responses: { 200: Resource },
   },
   'DELETE /v1/resources/{resource_id}': {
+    role: 'admin', items: { resource_id: 'resource' },
     summary: 'Delete a resource',
     description: 'Refused (`conflict`) while it has child resources or a request configuration names it.',
     responses: { 200: EmptyObject },

@@ -9,9 +9,9 @@ import { viewerOf } from '../visibility/service.ts';
 export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void {
   const { resources } = ctx.stores;
 
-  router.post('/resources', async (req) => ok(createResource(ctx, req.caller, await req.body(CreateResourceBody))));
+  router.on('POST /v1/resources', async (req) => ok(createResource(ctx, req.caller, await req.body(CreateResourceBody))));
 
-  router.get('/resources', (req) => {
+  router.on('GET /v1/resources', (req) => {
     const query = req.query(ListResourcesQuery);
     const filter = {
       resourceType: query.resource_type_filter,
@@ -26,12 +26,12 @@ export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void
     return ok(ctx.pager.page('resources', query, rows, (row) => row.seq, resources.toApi));
   });
 
-  router.put('/resources', async (req) => {
+  router.on('PUT /v1/resources', async (req) => {
     const body = await req.body(UpdateResourcesBody);
     return ok({ resources: updateResources(ctx, req.caller, body.resources) });
   });
 
-  router.get('/resources/:resource_id', (req) => {
+  router.on('GET /v1/resources/{resource_id}', (req) => {
     const id = req.uuidParam('resource_id');
     // Whether the caller sees it was decided before the handler, for every route naming a resource
     // (visibility/guard.ts: an unseen one is already a 404); admins see every resource.
@@ -40,7 +40,7 @@ export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void
     return ok(resource);
   });
 
-  router.delete('/resources/:resource_id', (req) => {
+  router.on('DELETE /v1/resources/{resource_id}', (req) => {
     deleteResource(ctx, req.caller, req.uuidParam('resource_id'));
     return done();
   });

@@ -1,8 +1,8 @@
 // Valibot schemas for resources: create, bulk update, list filters, and the access levels a resource offers.
 import * as v from 'valibot';
 import { Name, PageQueryEntries, QueryList, Text, Uuid } from '../../http/common-schemas.ts';
-import { AccessLevels, RemoteText } from '../access-levels.ts';
-import { RequestSettingEntries } from '../item-settings.ts';
+import { AccessLevels, RemoteText } from '../items/schemas.ts';
+import { RequestSettingEntries } from '../request-settings/schemas.ts';
 import { RESOURCE_TYPES } from './kinds.ts';
 
 const ResourceType = v.picklist(RESOURCE_TYPES, 'must be one of the reference ResourceTypeEnum values (e.g. AWS_IAM_ROLE, CUSTOM)');

@@ -2,8 +2,10 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { applyRequestSettings, asUpdateInfo, checkRequestSettingReferences, DEFAULT_REQUEST_SETTINGS, startBulkItem } from '../item-settings.ts';
-import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../one-kind.ts';
+import { updateItems } from '../items/service.ts';
+import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
 import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
 import { edgesEndingWith } from '../access/service.ts';
@@ -77,44 +79,29 @@ export function createResource(ctx: AppContext, actor: Actor, input: CreateResou
  * settings; not_found for an unknown resource, owner, parent or request configuration reference.
  */
 export function updateResources(ctx: AppContext, actor: Actor, items: UpdateResourceInput[]) {
-  const { resources, events } = ctx.stores;
-  return ctx.db.transaction(() => {
-    const seen = new Set<string>();
-    const at = ctx.clock.now();
-    const subEvents = items.map((item, index) => {
-      const path = `resources.${index}.`;
-      const { id, row, ownerId } = startBulkItem(ctx, { ...item, id: item.resource_id }, 'resource', seen, path, resources.getRow);
-      const state = stateFromRow(row);
+  const { resources } = ctx.stores;
+  return updateItems(ctx, actor, {
+    kind: 'resource',
+    eventType: 'RESOURCES_UPDATED',
+    idOf: (item) => item.resource_id,
+    getRow: resources.getRow,
+    stateFromRow,
+    ownFields(id, item, state, path) {
       const parentId = item.parent_resource_id === undefined ? state.parent_resource_id : item.parent_resource_id?.toLowerCase() ?? null;
       if (parentId !== null && parentId !== state.parent_resource_id) checkParent(ctx, id, parentId, `${path}parent_resource_id`);
-      const settings = applyRequestSettings(state.settings, item, path);
-      checkRequestSettingReferences(ctx, settings, item, path);
-      const next: ResourceState = {
-        ...state,
-        name: item.name ?? state.name,
-        description: item.description ?? state.description,
-        admin_owner_id: ownerId ?? state.admin_owner_id,
-        parent_resource_id: parentId,
-        require_mfa_to_connect: item.require_mfa_to_connect ?? state.require_mfa_to_connect,
-        ticket_propagation: item.ticket_propagation === undefined ? state.ticket_propagation : item.ticket_propagation,
-        settings,
-      };
-      const linked = templateResourceWrite(ctx, next, item, path);
-      resources.update(id, linked.state, at);
-      if (linked.template) applyTemplateLinks(ctx, 'resource', id, linked.template);
-      if (item.access_levels) replaceAccessLevels(ctx, 'resource', id, item.access_levels, `${path}access_levels`);
       return {
-        sub_event_type: 'RESOURCES_UPDATED', resource_id: id, resource_name: next.name,
-        updated_fields: Object.keys(item).filter((key) => key !== 'resource_id').join(','),
-        ...(parentId !== null && { parent_resource_id: parentId }),
-        // Linked or unlinked by this call: the event names the template (null: unlinked).
-        ...('configuration_template_id' in item && { configuration_template_id: linked.template?.id ?? null }),
+        fields: {
+          parent_resource_id: parentId,
+          require_mfa_to_connect: item.require_mfa_to_connect ?? state.require_mfa_to_connect,
+          ticket_propagation: item.ticket_propagation === undefined ? state.ticket_propagation : item.ticket_propagation,
+        },
+        subEvent: parentId !== null ? { parent_resource_id: parentId } : {},
       };
-    });
-    if (subEvents.length > 0) events.record(actor, 'RESOURCES_UPDATED', subEvents);
-    // Read back after every item applied, so tree fields reflect the final state.
-    return items.map((item) => asUpdateInfo(resources.get(item.resource_id.toLowerCase())!));
-  }).immediate();
+    },
+    templateWrite: (next, item, path) => templateResourceWrite(ctx, next, item, path),
+    write: resources.update,
+    get: (id) => resources.get(id)!,
+  }, items);
 }
 
 /**

@@ -12,14 +12,14 @@ const KINDS: { kind: ItemKind; base: string; param: string }[] = [
 
 export function registerReviewerStageRoutes(router: ApiRouter, ctx: AppContext): void {
   for (const { kind, base, param } of KINDS) {
-    router.get(`${base}/:${param}/reviewer-stages`, (req) => ok(getReviewerStages(ctx, kind, req.uuidParam(param))));
-    router.put(`${base}/:${param}/reviewer-stages`, async (req) => {
+    router.on(`GET /v1${base}/{${param}}/reviewer-stages`, (req) => ok(getReviewerStages(ctx, kind, req.uuidParam(param))));
+    router.on(`PUT /v1${base}/{${param}}/reviewer-stages`, async (req) => {
       const id = req.uuidParam(param);
       const body = await req.body(SetReviewerStagesBody);
       return ok(setReviewerStages(ctx, req.caller, kind, id, body.stages));
     });
-    router.get(`${base}/:${param}/reviewers`, (req) => ok(getReviewers(ctx, kind, req.uuidParam(param))));
-    router.put(`${base}/:${param}/reviewers`, async (req) => {
+    router.on(`GET /v1${base}/{${param}}/reviewers`, (req) => ok(getReviewers(ctx, kind, req.uuidParam(param))));
+    router.on(`PUT /v1${base}/{${param}}/reviewers`, async (req) => {
       const id = req.uuidParam(param);
       const body = await req.body(SetReviewersBody);
       return ok(setReviewers(ctx, req.caller, kind, id, body.reviewer_ids));

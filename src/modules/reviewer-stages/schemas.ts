@@ -2,7 +2,7 @@
 // ReviewerStageList and ReviewerIDList).
 import * as v from 'valibot';
 import { Uuid } from '../../http/common-schemas.ts';
-import { ReviewerStages } from '../item-settings.ts';
+import { ReviewerStages } from '../request-settings/schemas.ts';
 
 /** PUT …/reviewer-stages: the reference's ReviewerStageList. */
 export const SetReviewerStagesBody = v.object({ stages: ReviewerStages });

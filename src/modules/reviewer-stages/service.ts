@@ -4,7 +4,9 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { stateFromRow as groupState } from '../groups/store.ts';
-import { checkStageNumbers, type RequestConfigurationInput, type RequestSettings, type ReviewerStageInput } from '../item-settings.ts';
+import { type RequestConfigurationInput, type ReviewerStageInput } from '../request-settings/schemas.ts';
+import { checkStageNumbers } from '../request-settings/service.ts';
+import { type RequestSettings } from '../request-settings/store.ts';
 import { stateFromRow as resourceState } from '../resources/store.ts';
 import { sameJson } from '../../lib/same-json.ts';
 

@@ -1,11 +1,13 @@
-// The sessions module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The sessions area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/schema.ts';
 import { Session, SessionsList } from '../../openapi/components/people.ts';
 import { ListSessionsQuery, OpenSessionBody } from './schemas.ts';
 
-export const sessionOperations = defineOperations('sessions', {
+export const sessionRoutes = defineRoutes('sessions', {
   'GET /v1/sessions': {
+    role: 'read',
     summary: 'List a resource\'s open sessions',
     description: 'Sessions that have not ended or expired, optionally of one user.',
     query: ListSessionsQuery,
@@ -13,6 +15,7 @@ export const sessionOperations = defineOperations('sessions', {
     responses: { 200: SessionsList },
   },
   'POST /v1/sessions': {
+    role: 'member',
     summary: 'Open a session',
     description: 'For the caller or `user_id`, who must hold unexpired access to the resource at that level.',
     extension: true,
@@ -20,6 +23,7 @@ export const sessionOperations = defineOperations('sessions', {
     responses: { 200: Session },
   },
   'DELETE /v1/sessions/{connection_id}': {
+    role: 'member', items: { connection_id: null },
     summary: 'End a session',
     extension: true,
     responses: { 200: EmptyObject },

@@ -10,7 +10,7 @@ import { assertVisible } from '../visibility/service.ts';
 export function registerSessionRoutes(router: ApiRouter, ctx: AppContext): void {
   const { sessions } = ctx.stores;
 
-  router.get('/sessions', (req) => {
+  router.on('GET /v1/sessions', (req) => {
     const query = req.query(ListSessionsQuery);
     const resourceId = query.resource_id.toLowerCase();
     // An item the caller does not see answers as a missing one (docs/visibility.md).
@@ -20,7 +20,7 @@ export function registerSessionRoutes(router: ApiRouter, ctx: AppContext): void 
     return ok(ctx.pager.page('sessions', query, rows, (row) => row.seq, toApiSession));
   });
 
-  router.post('/sessions', async (req) => {
+  router.on('POST /v1/sessions', async (req) => {
     const body = await req.body(OpenSessionBody);
     return ok(openSession(ctx, req.caller, {
       resourceId: body.resource_id.toLowerCase(),
@@ -30,7 +30,7 @@ export function registerSessionRoutes(router: ApiRouter, ctx: AppContext): void 
     }));
   });
 
-  router.delete('/sessions/:connection_id', (req) => {
+  router.on('DELETE /v1/sessions/{connection_id}', (req) => {
     endSession(ctx, req.caller, req.uuidParam('connection_id'));
     return done();
   });

@@ -1,4 +1,5 @@
 // Valibot schemas for sessions.
+import { MAX_MINUTES } from '../../lib/durations.ts';
 import * as v from 'valibot';
 import { PageQueryEntries, Uuid } from '../../http/common-schemas.ts';
 import { AccessLevelRemoteId } from '../access/schemas.ts';
@@ -21,7 +22,7 @@ export const OpenSessionBody = v.object({
       v.number('must be a number'),
       v.integer('must be a whole number'),
       v.minValue(1, 'must be at least 1'),
-      v.maxValue(525960, 'must be at most 525960'),
+      v.maxValue(MAX_MINUTES, `must be at most ${MAX_MINUTES}`),
     ),
     SESSION_MINUTES_DEFAULT,
   ),

@@ -1,4 +1,5 @@
 // Use cases that open and end sessions: each change and its audit event commit together.
+import { addMinutes } from '../../lib/durations.ts';
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
@@ -47,7 +48,7 @@ export function openSession(ctx: AppContext, actor: Actor & ActingAs, input: Ope
         { path: 'user_id', message: 'holds no unexpired access to this resource at this access level' },
       ]);
     }
-    const wanted = new Date(now.getTime() + input.durationMinutes * 60_000).toISOString();
+    const wanted = addMinutes(now, input.durationMinutes).toISOString();
     const expiresAt = held.exp !== NEVER && held.exp < wanted ? held.exp : wanted;
     const session = sessions.open({ ...input, levelName, expiresAt }, now);
     events.record(actor, 'SESSIONS_CREATED', [sessionSubEvent('SESSIONS_CREATED', session)]);

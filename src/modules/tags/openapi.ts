@@ -1,5 +1,6 @@
-// The tags module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The tags area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/schema.ts';
 import { PaginatedTagsList, Tag, TagsList } from '../../openapi/components/catalogue.ts';
 import { AttachTagBody, CreateTagBody, CreateTagQuery, GetTagQuery, ListTagsQuery } from './schemas.ts';
@@ -13,8 +14,9 @@ const attach = (what: string) => ({
 const detach = (what: string) => ({ summary: `Untag a ${what}`, responses: { 200: EmptyObject } });
 const tagsOf = (what: string) => ({ summary: `List a ${what}'s tags`, responses: { 200: TagsList } });
 
-export const tagOperations = defineOperations('tags', {
+export const tagRoutes = defineRoutes('tags', {
   'POST /v1/tag': {
+    role: 'admin',
     summary: 'Create a tag',
     description:
       'A key and value name a tag once. The fields may come in the body or, as the reference\'s deprecated form, ' +
@@ -24,21 +26,22 @@ export const tagOperations = defineOperations('tags', {
     responses: { 200: Tag },
   },
   'GET /v1/tag': {
+    role: 'read',
     summary: 'Find a tag by key and value',
     query: GetTagQuery,
     errors: ['not_found'],
     responses: { 200: Tag },
   },
-  'GET /v1/tag/{tag_id}': { summary: 'Get a tag', responses: { 200: Tag } },
-  'DELETE /v1/tag/{tag_id}': { summary: 'Delete a tag', description: 'Also removes it from everything it is on.', responses: { 200: EmptyObject } },
-  'GET /v1/tags': { summary: 'List tags', query: ListTagsQuery, responses: { 200: PaginatedTagsList } },
-  'POST /v1/tags/{tag_id}/users/{user_id}': attach('user'),
-  'DELETE /v1/tags/{tag_id}/users/{user_id}': detach('user'),
-  'GET /v1/users/{user_id}/tags': tagsOf('user'),
-  'POST /v1/tags/{tag_id}/groups/{group_id}': attach('group'),
-  'DELETE /v1/tags/{tag_id}/groups/{group_id}': detach('group'),
-  'GET /v1/groups/{group_id}/tags': tagsOf('group'),
-  'POST /v1/tags/{tag_id}/resources/{resource_id}': attach('resource'),
-  'DELETE /v1/tags/{tag_id}/resources/{resource_id}': detach('resource'),
-  'GET /v1/resources/{resource_id}/tags': tagsOf('resource'),
+  'GET /v1/tag/{tag_id}': { role: 'read', items: { tag_id: null }, summary: 'Get a tag', responses: { 200: Tag } },
+  'DELETE /v1/tag/{tag_id}': { role: 'admin', items: { tag_id: null }, summary: 'Delete a tag', description: 'Also removes it from everything it is on.', responses: { 200: EmptyObject } },
+  'GET /v1/tags': { role: 'read', summary: 'List tags', query: ListTagsQuery, responses: { 200: PaginatedTagsList } },
+  'POST /v1/tags/{tag_id}/users/{user_id}': { ...attach('user'), role: 'admin', items: { tag_id: null, user_id: null } },
+  'DELETE /v1/tags/{tag_id}/users/{user_id}': { ...detach('user'), role: 'admin', items: { tag_id: null, user_id: null } },
+  'GET /v1/users/{user_id}/tags': { ...tagsOf('user'), role: 'read', items: { user_id: null } },
+  'POST /v1/tags/{tag_id}/groups/{group_id}': { ...attach('group'), role: 'admin', items: { tag_id: null, group_id: 'group' } },
+  'DELETE /v1/tags/{tag_id}/groups/{group_id}': { ...detach('group'), role: 'admin', items: { tag_id: null, group_id: 'group' } },
+  'GET /v1/groups/{group_id}/tags': { ...tagsOf('group'), role: 'read', items: { group_id: 'group' } },
+  'POST /v1/tags/{tag_id}/resources/{resource_id}': { ...attach('resource'), role: 'admin', items: { tag_id: null, resource_id: 'resource' } },
+  'DELETE /v1/tags/{tag_id}/resources/{resource_id}': { ...detach('resource'), role: 'admin', items: { tag_id: null, resource_id: 'resource' } },
+  'GET /v1/resources/{resource_id}/tags': { ...tagsOf('resource'), role: 'read', items: { resource_id: 'resource' } },
 });

@@ -16,7 +16,7 @@ export function registerTagRoutes(router: ApiRouter, ctx: AppContext): void {
 
   // The reference keeps tag_key, tag_value and admin_owner_id as deprecated query parameters beside the
   // CreateTagInfo body; both are accepted, and for each field the body wins when both give it.
-  router.post('/tag', async (req) => {
+  router.on('POST /v1/tag', async (req) => {
     const query = req.query(CreateTagQuery);
     const body = (await req.body(CreateTagBody)) ?? {};
     const key = body.tag_key ?? query.tag_key;
@@ -29,26 +29,26 @@ export function registerTagRoutes(router: ApiRouter, ctx: AppContext): void {
     }));
   });
 
-  router.get('/tag', (req) => {
+  router.on('GET /v1/tag', (req) => {
     const query = req.query(GetTagQuery);
     const tag = tags.getByKeyValue(query.tag_key, query.tag_value);
     if (!tag) throw new AppError('not_found', 'no tag has this key and value', [{ path: 'tag_key', message: 'no tag with this key and value' }]);
     return ok(tag);
   });
 
-  router.get('/tag/:tag_id', (req) => {
+  router.on('GET /v1/tag/{tag_id}', (req) => {
     const id = req.uuidParam('tag_id');
     const tag = tags.get(id);
     if (!tag) throw notFound('tag', id, 'tag_id');
     return ok(tag);
   });
 
-  router.delete('/tag/:tag_id', (req) => {
+  router.on('DELETE /v1/tag/{tag_id}', (req) => {
     deleteTag(ctx, req.caller, req.uuidParam('tag_id'));
     return done();
   });
 
-  router.get('/tags', (req) => {
+  router.on('GET /v1/tags', (req) => {
     const query = req.query(ListTagsQuery);
     const rows = tags.list(ctx.pager.afterSeq('tags', query), query.page_size + 1);
     return ok(ctx.pager.page('tags', query, rows, (row) => row.seq, toApiTag));
@@ -56,18 +56,18 @@ export function registerTagRoutes(router: ApiRouter, ctx: AppContext): void {
 
   for (const kind of Object.keys(TAG_TARGETS) as TagTarget[]) {
     const column = TAG_TARGETS[kind].column;
-    router.post(`/tags/:tag_id/${PLURAL[kind]}/:${column}`, async (req) => {
+    router.on(`POST /v1/tags/{tag_id}/${PLURAL[kind]}/{${column}}`, async (req) => {
       const tagId = req.uuidParam('tag_id');
       const targetId = req.uuidParam(column);
       await req.body(AttachTagBody);
       attachTag(ctx, req.caller, tagId, kind, targetId);
       return done();
     });
-    router.delete(`/tags/:tag_id/${PLURAL[kind]}/:${column}`, (req) => {
+    router.on(`DELETE /v1/tags/{tag_id}/${PLURAL[kind]}/{${column}}`, (req) => {
       detachTag(ctx, req.caller, req.uuidParam('tag_id'), kind, req.uuidParam(column));
       return done();
     });
     // The schema names the array `tags` (a reference sample says `results`); the schema wins.
-    router.get(`/${PLURAL[kind]}/:${column}/tags`, (req) => ok({ tags: tagsOf(ctx, kind, req.uuidParam(column)) }));
+    router.on(`GET /v1/${PLURAL[kind]}/{${column}}/tags`, (req) => ok({ tags: tagsOf(ctx, kind, req.uuidParam(column)) }));
   }
 }

@@ -1,5 +1,6 @@
-// The tokens module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The tokens area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { component, EmptyObject } from '../../openapi/schema.ts';
 import { PaginatedTokensList, Token } from '../../openapi/components/people.ts';
 import { CreateTokenBody, ListTokensQuery } from './schemas.ts';
@@ -12,14 +13,16 @@ export const IssuedToken = component('IssuedToken', {
   required: [...(Token.required ?? []), 'token'],
 });
 
-export const tokenOperations = defineOperations('tokens', {
+export const tokenRoutes = defineRoutes('tokens', {
   'GET /v1/tokens': {
+    role: 'read',
     summary: 'List API tokens',
     description: 'Revoked tokens are not listed. Secrets are never shown, only a preview.',
     query: ListTokensQuery,
     responses: { 200: PaginatedTokensList },
   },
   'POST /v1/tokens': {
+    role: 'member',
     summary: 'Issue an API token',
     description: 'For the caller, or for `user_id`. The response carries the secret, once.',
     extension: true,
@@ -27,6 +30,7 @@ export const tokenOperations = defineOperations('tokens', {
     responses: { 200: IssuedToken },
   },
   'DELETE /v1/tokens/{token_id}': {
+    role: 'member', items: { token_id: null },
     summary: 'Revoke an API token',
     description: 'Takes effect on the next request made with it.',
     responses: { 200: EmptyObject },

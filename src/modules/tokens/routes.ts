@@ -8,7 +8,7 @@ import { issueToken, revokeToken } from './service.ts';
 export function registerTokenRoutes(router: ApiRouter, ctx: AppContext): void {
   const { tokens } = ctx.stores;
 
-  router.get('/tokens', (req) => {
+  router.on('GET /v1/tokens', (req) => {
     const query = req.query(ListTokensQuery);
     const asked = query.user_id?.toLowerCase();
     // A member lists only their own tokens (another user's user_id filter selects nothing); admins list all.
@@ -19,7 +19,7 @@ export function registerTokenRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   // The secret is in this response and nowhere else, ever.
-  router.post('/tokens', async (req) => {
+  router.on('POST /v1/tokens', async (req) => {
     const body = await req.body(CreateTokenBody);
     const issued = issueToken(ctx, req.caller, {
       userId: body.user_id?.toLowerCase() ?? req.caller.userId,
@@ -29,7 +29,7 @@ export function registerTokenRoutes(router: ApiRouter, ctx: AppContext): void {
     return ok({ ...issued.token, token: issued.secret });
   });
 
-  router.delete('/tokens/:token_id', (req) => {
+  router.on('DELETE /v1/tokens/{token_id}', (req) => {
     revokeToken(ctx, req.caller, req.uuidParam('token_id'));
     return done();
   });

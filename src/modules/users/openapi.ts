@@ -1,12 +1,14 @@
-// The users module's operations in Gatehouse's API document (format: src/openapi/operations.ts).
-import { defineOperations } from '../../openapi/operations.ts';
+// The users area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/schema.ts';
 import { ThirdPartyProviderEnum } from '../../openapi/components/enums.ts';
 import { PaginatedRemoteUsersList, PaginatedUsersList, RemoteUser, User } from '../../openapi/components/people.ts';
 import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, UpdateUserBody } from './schemas.ts';
 
-export const userOperations = defineOperations('users', {
+export const userRoutes = defineRoutes('users', {
   'POST /v1/users': {
+    role: 'admin',
     summary: 'Create a user',
     description:
       'No identity provider syncs users into Gatehouse, so they are created here. The email must be unused. ' +
@@ -16,18 +18,21 @@ export const userOperations = defineOperations('users', {
     responses: { 200: User },
   },
   'GET /v1/users': {
+    role: 'read',
     summary: 'List users',
     description: 'With `tag_ids`, only users carrying any of those tags.',
     query: ListUsersQuery,
     responses: { 200: PaginatedUsersList },
   },
   'GET /v1/users/remote_users': {
+    role: 'read',
     summary: 'List remote user accounts',
     description: 'Each filter narrows the list; repeating a filter key widens that filter.',
     query: ListRemoteUsersQuery,
     responses: { 200: PaginatedRemoteUsersList },
   },
   'POST /v1/users/remote_users': {
+    role: 'admin',
     summary: 'Record a remote user account',
     description: 'Links a user to their account at a third-party provider; a user has at most one account per provider.',
     extension: true,
@@ -35,12 +40,14 @@ export const userOperations = defineOperations('users', {
     responses: { 200: RemoteUser },
   },
   'DELETE /v1/users/{user_id}/remote_users/{third_party_provider}': {
+    role: 'admin', items: { user_id: null, third_party_provider: null },
     summary: 'Forget a remote user account',
     extension: true,
     pathParams: { third_party_provider: { description: 'The provider whose account is forgotten.', schema: ThirdPartyProviderEnum } },
     responses: { 200: EmptyObject },
   },
   'GET /v1/user': {
+    role: 'read',
     summary: 'Find a user by id or email',
     description: 'Give `user_id` or `email`; when both are given, `user_id` decides.',
     query: GetUserQuery,
@@ -48,6 +55,7 @@ export const userOperations = defineOperations('users', {
     responses: { 200: User },
   },
   'PUT /v1/users/{user_id}': {
+    role: 'admin', items: { user_id: null },
     summary: 'Update a user',
     description:
       'Changes only the fields given; `manager_id: null` clears the manager. Setting `hr_idp_status` to a ' +
@@ -59,6 +67,7 @@ export const userOperations = defineOperations('users', {
     responses: { 200: User },
   },
   'GET /v1/users/{user_id}': {
+    role: 'read', items: { user_id: null },
     summary: 'Get a user',
     extension: true,
     responses: { 200: User },

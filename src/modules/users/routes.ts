@@ -10,9 +10,9 @@ import { addRemoteUser, createUser, removeRemoteUser, updateUser } from './servi
 export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
   const { users } = ctx.stores;
 
-  router.post('/users', async (req) => ok(createUser(ctx, req.caller, await req.body(CreateUserBody))));
+  router.on('POST /v1/users', async (req) => ok(createUser(ctx, req.caller, await req.body(CreateUserBody))));
 
-  router.get('/users', (req) => {
+  router.on('GET /v1/users', (req) => {
     const query = req.query(ListUsersQuery);
     const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()) };
     const rows = users.list(filter, ctx.pager.afterSeq('users', query), query.page_size + 1);
@@ -20,7 +20,7 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   // Registered before /users/:user_id/… so "remote_users" is never read as a user id.
-  router.get('/users/remote_users', (req) => {
+  router.on('GET /v1/users/remote_users', (req) => {
     const query = req.query(ListRemoteUsersQuery);
     const filter = {
       providers: query.third_party_provider,
@@ -31,18 +31,18 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
     return ok(ctx.pager.page('remote_users', query, rows, (row) => row.seq, toApiRemoteUser));
   });
 
-  router.post('/users/remote_users', async (req) => {
+  router.on('POST /v1/users/remote_users', async (req) => {
     const body = await req.body(CreateRemoteUserBody);
     return ok(addRemoteUser(ctx, req.caller, body.user_id.toLowerCase(), body.third_party_provider, body.remote_id));
   });
 
-  router.delete('/users/:user_id/remote_users/:third_party_provider', (req) => {
+  router.on('DELETE /v1/users/{user_id}/remote_users/{third_party_provider}', (req) => {
     const provider = parse(RemoteUserProviderParam, req.param('third_party_provider'), 'path');
     removeRemoteUser(ctx, req.caller, req.uuidParam('user_id'), provider);
     return done();
   });
 
-  router.get('/user', (req) => {
+  router.on('GET /v1/user', (req) => {
     const query = req.query(GetUserQuery);
     // The reference: user_id wins when both are given.
     const user = query.user_id !== undefined ? users.get(query.user_id.toLowerCase()) : users.getByEmail(query.email!);
@@ -51,12 +51,12 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   // Gatehouse's extension: the reference has no way to change a user; offboarding happens here.
-  router.put('/users/:user_id', async (req) => {
+  router.on('PUT /v1/users/{user_id}', async (req) => {
     const id = req.uuidParam('user_id');
     return ok(updateUser(ctx, req.caller, id, await req.body(UpdateUserBody)));
   });
 
-  router.get('/users/:user_id', (req) => {
+  router.on('GET /v1/users/{user_id}', (req) => {
     const id = req.uuidParam('user_id');
     const user = users.get(id);
     if (!user) throw notFound('user', id);

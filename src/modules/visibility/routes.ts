@@ -8,9 +8,9 @@ import type { VisibleKind } from './store.ts';
 export function registerVisibilityRoutes(router: ApiRouter, ctx: AppContext): void {
   for (const kind of ['resource', 'group', 'bundle'] as const satisfies readonly VisibleKind[]) {
     const param = `${kind}_id`;
-    const route = `/${kind}s/:${param}/visibility`;
-    router.get(route, (req) => ok(getVisibility(ctx, req.caller, kind, req.uuidParam(param))));
-    router.put(route, async (req) => {
+    const route = `/v1/${kind}s/{${param}}/visibility` as const;
+    router.on(`GET ${route}`, (req) => ok(getVisibility(ctx, req.caller, kind, req.uuidParam(param))));
+    router.on(`PUT ${route}`, async (req) => {
       const id = req.uuidParam(param);
       const info = setVisibility(ctx, req.caller, kind, id, await req.body(VisibilityInfoBody));
       // The reference answers the bundle's PUT with an empty 200, the others with the VisibilityInfo.

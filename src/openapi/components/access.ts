@@ -1,5 +1,6 @@
 // Response components — who holds what: access edges on resources, their levels and propagation.
 // Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
+import { MAX_MINUTES } from '../../lib/durations.ts';
 import { component, extensionField, orNull } from '../schema.ts';
 import { EntityTypeEnum, PropagationStatusEnum } from './enums.ts';
 
@@ -156,7 +157,7 @@ export const GroupContainingGroup = component('GroupContainingGroup', {
   properties: {
     group_id: extensionField({ type: 'string', format: 'uuid' }, 'The group that sits inside the containing group.'),
     containing_group_id: { type: 'string', format: 'uuid' },
-    duration_minutes: { type: 'integer', maximum: 525960 },
+    duration_minutes: { type: 'integer', maximum: MAX_MINUTES },
     access_level_remote_id: { type: 'string' },
     access_level: extensionField({ allOf: [GroupAccessLevel] }, 'The level of the containing group this nesting gives, with its name.'),
     expiration_date: extensionField({ type: ['string', 'null'], format: 'date-time' }, 'When the nesting ends; null for never.'),

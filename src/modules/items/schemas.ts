@@ -1,7 +1,7 @@
 // The access levels a resource or group offers, as create and update bodies give them (a Gatehouse
 // extension shared by both kinds of item).
 import * as v from 'valibot';
-import { Text } from '../http/common-schemas.ts';
+import { Text } from '../../http/common-schemas.ts';
 
 /** Remote ids appear as numbers in the reference's samples; they are kept as text. */
 export const RemoteText = v.pipe(
@@ -34,3 +34,6 @@ export const AccessLevels = v.pipe(
   v.transform((levels) => levels.filter((level) => level.access_level_remote_id !== '')),
   v.maxLength(1000, 'must list at most 1000 access levels besides the default one'),
 );
+
+/** The access levels as a body gives them, parsed. */
+export type AccessLevelsInput = v.InferOutput<typeof AccessLevels>;

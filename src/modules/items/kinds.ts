@@ -1,6 +1,6 @@
 // "One-kind" objects, shared by resources and groups: remote_info and the deprecated metadata text
 // each hold exactly one property naming a kind, whose value has that kind's fields and nothing else.
-import { invalidField } from '../http/errors.ts';
+import { invalidField } from '../../http/errors.ts';
 
 type FieldType = 'string' | 'boolean' | readonly string[];
 interface KindField {

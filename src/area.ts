@@ -1,0 +1,58 @@
+// What an API area declares about itself, once: its stores, its routes (with who may call each and what
+// its path parameters name) and its background jobs. src/app.ts lists the areas; everything else reads them.
+import type { Config } from './config.ts';
+import type { AppContext, Stores } from './context.ts';
+import type { Db } from './db/open.ts';
+import type { ApiRouter } from './http/router.ts';
+import type { Clock } from './lib/clock.ts';
+import { checkRoute, type RouteGroup } from './http/route.ts';
+
+/** A background job: a plain tick(ctx, now) owned by its module, started only by `serve`. */
+export interface Job {
+  name: string;
+  /** The pause between the end of one tick and the start of the next, in ms. */
+  everyMs: (config: Config) => number;
+  /**
+   * One pass. It may return a promise: the next tick waits for it. `stop` aborts when the service
+   * shuts down, so network work can give up; the database stays open until the tick has settled.
+   */
+  tick: (ctx: AppContext, now: Date, stop: AbortSignal) => unknown;
+}
+
+/** Store factories by their name on ctx.stores; each prepares its statements when built. */
+export type StoreFactories = { [K in keyof Stores]?: (db: Db, clock: Clock) => Stores[K] };
+
+export interface Area {
+  /** The folder's name, e.g. `tags`. */
+  name: string;
+  /** Its stores on ctx.stores (each name's type is declared beside the factory, in the area's store.ts). */
+  stores?: StoreFactories;
+  /** Its routes: what app.ts serves, the policy and the guard enforce, and /openapi.json documents. */
+  routes?: RouteGroup;
+  /** Binds a handler to each declared route (`router.on('GET /v1/tags', …)`); start-up fails for one left out. */
+  handlers?: (router: ApiRouter, ctx: AppContext) => void;
+  jobs?: readonly Job[];
+}
+
+/** An area's module object (src/modules/<area>/area.ts); checked when the app is built (checkAreas). */
+export const defineArea = (area: Area): Area => area;
+
+/** Throws for two areas with one name, a store name built twice, or a route declared badly or twice. */
+export function checkAreas(areas: readonly Area[]): void {
+  const seen = new Set<string>();
+  const stores = new Set<string>();
+  const routes = new Set<string>();
+  for (const area of areas) {
+    if (seen.has(area.name)) throw new Error(`two areas are named ${area.name}`);
+    seen.add(area.name);
+    for (const name of Object.keys(area.stores ?? {})) {
+      if (stores.has(name)) throw new Error(`area ${area.name}: store ${name} is built by another area too`);
+      stores.add(name);
+    }
+    for (const [key, route] of Object.entries(area.routes?.operations ?? {})) {
+      if (routes.has(key)) throw new Error(`route ${key} is declared by two areas`);
+      routes.add(key);
+      checkRoute(key, route!);
+    }
+  }
+}

@@ -1,0 +1,18 @@
+// The access-reviews area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { accessReviewRoutes } from './openapi.ts';
+import { registerAccessReviewRoutes } from './routes.ts';
+import { createAccessReviewStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    accessReviews: ReturnType<typeof createAccessReviewStore>;
+  }
+}
+
+export const accessReviewsArea = defineArea({
+  name: 'access-reviews',
+  stores: { accessReviews: createAccessReviewStore },
+  routes: accessReviewRoutes,
+  handlers: registerAccessReviewRoutes,
+});

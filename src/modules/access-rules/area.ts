@@ -1,0 +1,18 @@
+// The access-rules area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { accessRuleRoutes } from './openapi.ts';
+import { registerAccessRuleRoutes } from './routes.ts';
+import { createAccessRuleStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    accessRules: ReturnType<typeof createAccessRuleStore>;
+  }
+}
+
+export const accessRulesArea = defineArea({
+  name: 'access-rules',
+  stores: { accessRules: createAccessRuleStore },
+  routes: accessRuleRoutes,
+  handlers: registerAccessRuleRoutes,
+});

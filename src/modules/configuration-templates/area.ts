@@ -1,0 +1,18 @@
+// The configuration-templates area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { configurationTemplateRoutes } from './openapi.ts';
+import { registerConfigurationTemplateRoutes } from './routes.ts';
+import { createConfigurationTemplateStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    configurationTemplates: ReturnType<typeof createConfigurationTemplateStore>;
+  }
+}
+
+export const configurationTemplatesArea = defineArea({
+  name: 'configuration-templates',
+  stores: { configurationTemplates: createConfigurationTemplateStore },
+  routes: configurationTemplateRoutes,
+  handlers: registerConfigurationTemplateRoutes,
+});

@@ -1,0 +1,18 @@
+// The events area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { eventRoutes } from './openapi.ts';
+import { registerEventRoutes } from './routes.ts';
+import { createEventStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    events: ReturnType<typeof createEventStore>;
+  }
+}
+
+export const eventsArea = defineArea({
+  name: 'events',
+  stores: { events: createEventStore },
+  routes: eventRoutes,
+  handlers: registerEventRoutes,
+});

@@ -1,0 +1,18 @@
+// The groups area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { groupRoutes } from './openapi.ts';
+import { registerGroupRoutes } from './routes.ts';
+import { createGroupStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    groups: ReturnType<typeof createGroupStore>;
+  }
+}
+
+export const groupsArea = defineArea({
+  name: 'groups',
+  stores: { groups: createGroupStore },
+  routes: groupRoutes,
+  handlers: registerGroupRoutes,
+});

@@ -1,0 +1,18 @@
+// The owners area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { ownerRoutes } from './openapi.ts';
+import { registerOwnerRoutes } from './routes.ts';
+import { createOwnerStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    owners: ReturnType<typeof createOwnerStore>;
+  }
+}
+
+export const ownersArea = defineArea({
+  name: 'owners',
+  stores: { owners: createOwnerStore },
+  routes: ownerRoutes,
+  handlers: registerOwnerRoutes,
+});

@@ -1,0 +1,18 @@
+// The sessions area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { sessionRoutes } from './openapi.ts';
+import { registerSessionRoutes } from './routes.ts';
+import { createSessionStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    sessions: ReturnType<typeof createSessionStore>;
+  }
+}
+
+export const sessionsArea = defineArea({
+  name: 'sessions',
+  stores: { sessions: createSessionStore },
+  routes: sessionRoutes,
+  handlers: registerSessionRoutes,
+});

@@ -1,0 +1,18 @@
+// The users area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { userRoutes } from './openapi.ts';
+import { registerUserRoutes } from './routes.ts';
+import { createUserStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    users: ReturnType<typeof createUserStore>;
+  }
+}
+
+export const usersArea = defineArea({
+  name: 'users',
+  stores: { users: createUserStore },
+  routes: userRoutes,
+  handlers: registerUserRoutes,
+});
