@@ -6,6 +6,7 @@
 // Run by test/bench/http.ts: <node> --import tsx --import ./src/dev/register-sql.mjs test/bench/floor.ts <db> <port> <member-token>
 import { createServer } from 'node:http';
 import { loadConfig } from '../../src/config.ts';
+import { AREAS } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { systemClock } from '../../src/lib/clock.ts';
@@ -22,7 +23,7 @@ import type { Caller } from '../../src/http/types.ts';
 const [file, port, memberToken] = process.argv.slice(2) as [string, string, string];
 // The service's own settings (WAL, synchronous=FULL, …).
 const db = openDatabase(file, { mustExist: true });
-const ctx = createContext({ db, clock: systemClock, config: loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent' }, { db: file }), log: createLogger('silent') });
+const ctx = createContext({ db, clock: systemClock, config: loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent' }, { db: file }), log: createLogger('silent') }, AREAS);
 const { resources, events, users, visibility } = ctx.stores;
 
 const callerOf = (email: string, role: Caller['role']): Caller => {

@@ -12,6 +12,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
+import { AREAS } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
@@ -71,7 +72,7 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
   db.pragma('journal_mode = OFF');
   db.pragma('synchronous = OFF');
   const config = loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent' }, { db: file });
-  const ctx = createContext({ db, clock, config, log: createLogger('silent') });
+  const ctx = createContext({ db, clock, config, log: createLogger('silent') }, AREAS);
   const now = clock.now().getTime();
   const stamp = new Date(now).toISOString();
   const day = 86_400_000;
