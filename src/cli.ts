@@ -2,30 +2,35 @@
 import fs from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, defaultText, loadConfig, SETTINGS, type Config, type Flags, type SettingName } from './config.ts';
-import { AREAS } from './app.ts';
-import { createContext, type AppContext } from './context.ts';
-import { backupDatabase, BackupError } from './db/backup.ts';
-import { checkDatabase } from './db/check.ts';
-import { migrate, recordedSchemaVersion, SchemaTooNewError } from './db/migrate.ts';
-import { MIGRATIONS } from './db/migrations.ts';
-import { openDatabase, type Db } from './db/open.ts';
-import { AppError } from './http/errors.ts';
-import { systemClock } from './lib/clock.ts';
-import { createLogger } from './lib/log.ts';
-import { serve } from './service.ts';
-import { litestreamBinary, replicationStatus, ReplicationError, restoreReplica, type ReplicaStatus } from './replication/litestream.ts';
-import { actorFor, issueToken, revokeToken } from './modules/tokens/service.ts';
-import { setOrganizationRole } from './modules/users/service.ts';
-import { ORGANIZATION_ROLES, type OrganizationRole } from './modules/users/roles.ts';
-import { isUuid } from './lib/ids.ts';
-import { exportEvents, parseAnchor, verifyDatabase, verifyExportFile, type VerifyResult } from './modules/audit/service.ts';
-import { parseDateInput } from './lib/dates.ts';
-import { VERSION } from './version.ts';
-import * as v from 'valibot';
-import { Name } from './http/common-schemas.ts';
+import type { AppContext } from './context.ts';
+import type { Db } from './db/open.ts';
+import type { OrganizationRole } from './modules/users/roles.ts';
+import type { VerifyResult } from './modules/audit/service.ts';
+import type { ReplicaStatus } from './replication/litestream.ts';
 
-/** A token's label, as POST /v1/tokens takes it. */
-const TokenLabel = Name(100);
+// Only config.ts (for the settings `help` lists) is loaded up front. What a verb works through (the
+// stores, the server, the migrations' SQL) is imported when that verb runs, so `gatehouse help` and a
+// usage mistake answer without loading the whole application (issue 22: under 1 s in a checkout).
+// esbuild inlines these imports into the executable's one bundle.
+
+/** Where a CLI run writes: the process's own streams when `gatehouse` runs, strings in a test. */
+export interface CliOutput {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+const PROCESS_OUTPUT: CliOutput = {
+  stdout: (text) => void process.stdout.write(text),
+  stderr: (text) => void process.stderr.write(text),
+};
+
+/** What a verb is called with: its parsed flags, the environment, its arguments, and where to write. */
+interface Call {
+  flags: Flags;
+  env: NodeJS.ProcessEnv;
+  args: string[];
+  out: CliOutput;
+}
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -37,7 +42,7 @@ interface Command {
   options: Options;
   /** The names of the arguments it takes after its flags, in order (most verbs take none). */
   args?: string[];
-  run(flags: Flags, env: NodeJS.ProcessEnv, args: string[]): Promise<number>;
+  run(call: Call): Promise<number>;
 }
 
 /** A usage mistake: printed with the command's usage, exit status 2. */
@@ -84,6 +89,7 @@ const LITESTREAM_HELP = [
 /** Each replica's status from the config's Litestream, or undefined when the database is not replicated. */
 async function replicasOf(config: Config): Promise<ReplicaStatus[] | undefined> {
   if (!config.litestreamConfig) return undefined;
+  const { litestreamBinary, replicationStatus } = await import('./replication/litestream.ts');
   return replicationStatus({
     bin: litestreamBinary(config.litestreamBin),
     config: config.litestreamConfig,
@@ -97,7 +103,15 @@ async function replicasOf(config: Config): Promise<ReplicaStatus[] | undefined> 
  * `existing` (verbs that act on users and tokens), the file must already be a Gatehouse database:
  * a wrong --db must not leave a new database, or Gatehouse's tables in someone else's file.
  */
-function openContext(config: Config, options: { existing?: boolean } = {}): AppContext {
+async function openContext(config: Config, options: { existing?: boolean } = {}): Promise<AppContext> {
+  const [{ AREAS }, { createContext }, { migrate, recordedSchemaVersion }, { openDatabase }, { systemClock }, { createLogger }] = await Promise.all([
+    import('./app.ts'),
+    import('./context.ts'),
+    import('./db/migrate.ts'),
+    import('./db/open.ts'),
+    import('./lib/clock.ts'),
+    import('./lib/log.ts'),
+  ]);
   if (options.existing && !fs.existsSync(config.dbFile)) {
     throw new ConfigError(`there is no database at ${config.dbFile}; \`gatehouse serve\` (or \`gatehouse migrate\`) creates it`);
   }
@@ -118,8 +132,9 @@ function openContext(config: Config, options: { existing?: boolean } = {}): AppC
  * Read-write nonetheless: a read-only connection cannot remove the -wal/-shm files it creates,
  * and ones left behind by another user (root running `check`) would lock the service out.
  */
-function openExisting(config: Config): Db {
+async function openExisting(config: Config): Promise<Db> {
   if (!fs.existsSync(config.dbFile)) throw new ConfigError(`there is no database at ${config.dbFile}`);
+  const { openDatabase } = await import('./db/open.ts');
   return openDatabase(config.dbFile, { mustExist: true, asIs: true });
 }
 
@@ -136,7 +151,9 @@ const COMMANDS: Record<string, Command> = {
       'flight get GATEHOUSE_SHUTDOWN_TIMEOUT_MS to finish, then the database is checkpointed and closed.',
     ],
     options: SERVER_OPTIONS,
-    async run(flags, env) {
+    async run({ flags, env }) {
+      // Its banner and log lines go to the process's own stdout: `serve` is the process.
+      const { serve } = await import('./service.ts');
       return serve(loadConfig(env, flags));
     },
   },
@@ -151,13 +168,15 @@ const COMMANDS: Record<string, Command> = {
       EXISTING_DB_HELP,
     ],
     options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' } },
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       if (typeof flags.email !== 'string' || typeof flags.label !== 'string') throw new UsageError('--email and --label are required');
       // The label follows the API's rule for token_label (one line, 1 to 100 characters, trimmed).
-      const label = v.safeParse(TokenLabel, flags.label);
+      const [v, { Name }] = await Promise.all([import('valibot'), import('./http/common-schemas.ts')]);
+      const label = v.safeParse(Name(100), flags.label);
       if (!label.success) throw new UsageError(`--label ${label.issues[0].message}`);
-      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
+      const ctx = await openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
+        const [{ AppError }, { actorFor, issueToken }] = await Promise.all([import('./http/errors.ts'), import('./modules/tokens/service.ts')]);
         const user = ctx.stores.users.getByEmail(flags.email);
         if (!user) throw new AppError('not_found', `no user has the email ${flags.email}; create one with POST /v1/users`);
         const { secret } = issueToken(ctx, actorFor(user), {
@@ -165,7 +184,7 @@ const COMMANDS: Record<string, Command> = {
           label: label.output,
           accessLevel: flags['read-only'] ? 'READ_ONLY' : 'FULL_ACCESS',
         });
-        process.stdout.write(secret + '\n');
+        out.stdout(secret + '\n');
         return 0;
       } finally {
         ctx.db.close();
@@ -182,18 +201,19 @@ const COMMANDS: Record<string, Command> = {
       EXISTING_DB_HELP,
     ],
     options: { ...DB_OPTIONS, id: { type: 'string' }, label: { type: 'string' } },
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       const { id, label } = flags;
       if ((typeof id === 'string') === (typeof label === 'string')) throw new UsageError('give exactly one of --id and --label');
-      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
+      const ctx = await openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
-        const token = typeof id === 'string' ? ctx.stores.tokens.get(id.toLowerCase()) : onlyTokenLabelled(ctx, label as string);
+        const [{ AppError }, { actorFor, revokeToken }] = await Promise.all([import('./http/errors.ts'), import('./modules/tokens/service.ts')]);
+        const token = typeof id === 'string' ? ctx.stores.tokens.get(id.toLowerCase()) : await onlyTokenLabelled(ctx, label as string);
         if (!token) throw new AppError('not_found', `no token has the id ${String(id)}`);
         // The CLI acts as the token's own user, as `token create` does: the operator has no account.
         const user = ctx.stores.users.get(token.user_id);
         if (!user) throw new AppError('not_found', `the token's user ${token.user_id} no longer exists`);
         revokeToken(ctx, actorFor(user), token.token_id);
-        process.stdout.write(`revoked token ${token.token_id} (${token.token_label})\n`);
+        out.stdout(`revoked token ${token.token_id} (${token.token_label})\n`);
         return 0;
       } finally {
         ctx.db.close();
@@ -214,16 +234,23 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: DB_OPTIONS,
     args: ['EMAIL|USER_ID', 'ADMIN|MEMBER'],
-    async run(flags, env, [who, role]) {
+    async run({ flags, env, args: [who, role], out }) {
+      const { ORGANIZATION_ROLES } = await import('./modules/users/roles.ts');
       if (!(ORGANIZATION_ROLES as readonly string[]).includes(role!)) throw new UsageError(`the role must be ${ORGANIZATION_ROLES.join(' or ')}, not "${role}"`);
-      const ctx = openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
+      const ctx = await openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
       try {
+        const [{ AppError }, { isUuid }, { actorFor }, { setOrganizationRole }] = await Promise.all([
+          import('./http/errors.ts'),
+          import('./lib/ids.ts'),
+          import('./modules/tokens/service.ts'),
+          import('./modules/users/service.ts'),
+        ]);
         const user = isUuid(who!) ? ctx.stores.users.get(who!.toLowerCase()) : ctx.stores.users.getByEmail(who!);
         if (!user) throw new AppError('not_found', `no user has the ${isUuid(who!) ? 'user_id' : 'email'} ${who}`);
         const before = user.organization_role;
         // The CLI acts as the user concerned, as `token create` does: the operator has no account.
         const after = setOrganizationRole(ctx, actorFor(user), user.user_id, role as OrganizationRole);
-        process.stdout.write(
+        out.stdout(
           before === after.organization_role
             ? `${after.email} is already ${before}\n`
             : `${after.email} (${after.user_id}) is now ${after.organization_role}, was ${before}\n`,
@@ -247,8 +274,12 @@ const COMMANDS: Record<string, Command> = {
       'head as SEQ:HASH: keep it somewhere else, and a later --anchor catches a log rewritten or cut short.',
     ],
     options: { ...DB_OPTIONS, file: { type: 'string' }, anchor: { type: 'string' } },
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       if (typeof flags.file === 'string' && typeof flags.db === 'string') throw new UsageError('give --db or --file, not both');
+      const [{ AppError }, { parseAnchor, verifyDatabase, verifyExportFile }] = await Promise.all([
+        import('./http/errors.ts'),
+        import('./modules/audit/service.ts'),
+      ]);
       const anchor = typeof flags.anchor === 'string' ? parseAnchor(flags.anchor) : undefined;
       if (typeof flags.anchor === 'string' && !anchor) throw new UsageError('--anchor must be SEQ:HASH, as verify prints the head');
       const started = process.hrtime.bigint();
@@ -261,7 +292,7 @@ const COMMANDS: Record<string, Command> = {
       } else {
         const config = loadConfig(env, flags, DB_SETTINGS);
         source = config.dbFile;
-        const db = openExisting(config);
+        const db = await openExisting(config);
         try {
           result = verifyDatabase(db, anchor);
         } finally {
@@ -270,14 +301,14 @@ const COMMANDS: Record<string, Command> = {
       }
       const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
       if (result.problem) {
-        process.stdout.write(`FAILED: ${source}: ${result.problem.message}\n(${result.count} events before it are intact)\n`);
+        out.stdout(`FAILED: ${source}: ${result.problem.message}\n(${result.count} events before it are intact)\n`);
         return 1;
       }
       const { first, last } = result;
       const span = first && last ? ` (seq ${first.seq}–${last.seq})` : '';
       const start = !first ? '' : first.prevHash === '0'.repeat(64) ? ', from the first event' : `, anchored on previous hash ${first.prevHash}`;
-      process.stdout.write(`ok: ${source}: ${result.count} events${span} chained intact${start}, ${ms} ms\n`);
-      if (last) process.stdout.write(`head: ${last.seq}:${last.hash}\n`);
+      out.stdout(`ok: ${source}: ${result.count} events${span} chained intact${start}, ${ms} ms\n`);
+      if (last) out.stdout(`head: ${last.seq}:${last.hash}\n`);
       return 0;
     },
   },
@@ -294,19 +325,21 @@ const COMMANDS: Record<string, Command> = {
       'export to what came before. Check a file with `gatehouse audit verify --file FILE` (docs/audit-log.md).',
     ],
     options: { ...DB_OPTIONS, since: { type: 'string' } },
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       let since: string | undefined;
       if (typeof flags.since === 'string') {
         // The same reader as the API's date filters: strict, so an impossible date is refused.
+        const { parseDateInput } = await import('./lib/dates.ts');
         const parsed = parseDateInput(flags.since);
         if (!parsed) throw new UsageError('--since must be a date (YYYY-MM-DD) or an ISO 8601 date-time with a time zone');
         since = parsed.at.toISOString();
       }
       const config = loadConfig(env, flags, DB_SETTINGS);
-      const db = openExisting(config);
+      const { exportEvents } = await import('./modules/audit/service.ts');
+      const db = await openExisting(config);
       try {
-        const count = exportEvents(db, since, (chunk) => process.stdout.write(chunk));
-        process.stderr.write(`exported ${count} events from ${config.dbFile}\n`);
+        const count = exportEvents(db, since, (chunk) => out.stdout(chunk));
+        out.stderr(`exported ${count} events from ${config.dbFile}\n`);
         return 0;
       } finally {
         db.close();
@@ -319,12 +352,13 @@ const COMMANDS: Record<string, Command> = {
     summary: 'bring the database file up to this version\'s schema, then exit',
     help: [DB_HELP, '', '`serve` does the same at every start; this verb lets you do it (after a backup) on its own.'],
     options: DB_OPTIONS,
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       const config = loadConfig(env, flags, DB_SETTINGS);
+      const [{ migrate }, { openDatabase }, { systemClock }] = await Promise.all([import('./db/migrate.ts'), import('./db/open.ts'), import('./lib/clock.ts')]);
       const db = openDatabase(config.dbFile);
       try {
         const applied = migrate(db, systemClock.now());
-        process.stdout.write(applied.length ? `applied ${applied.map((m) => m.name).join(', ')}\n` : 'already up to date\n');
+        out.stdout(applied.length ? `applied ${applied.map((m) => m.name).join(', ')}\n` : 'already up to date\n');
         return 0;
       } finally {
         db.close();
@@ -344,15 +378,16 @@ const COMMANDS: Record<string, Command> = {
       'stopping the service and putting the copy in place of the database file.',
     ],
     options: { ...DB_OPTIONS, to: { type: 'string' } },
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       if (typeof flags.to !== 'string' || flags.to === '') throw new UsageError('--to FILE is required');
       const config = loadConfig(env, flags, DB_SETTINGS);
-      const db = openExisting(config);
+      const { backupDatabase } = await import('./db/backup.ts');
+      const db = await openExisting(config);
       try {
         const started = process.hrtime.bigint();
         const result = await backupDatabase(db, flags.to);
         const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-        process.stdout.write(`backed up ${config.dbFile} to ${result.file}: ${result.pages} pages, ${result.bytes} bytes, ${ms} ms\n`);
+        out.stdout(`backed up ${config.dbFile} to ${result.file}: ${result.pages} pages, ${result.bytes} bytes, ${ms} ms\n`);
         return 0;
       } finally {
         db.close();
@@ -371,31 +406,37 @@ const COMMANDS: Record<string, Command> = {
       'With a Litestream config, also fails when a replica lags more than GATEHOUSE_REPLICATION_MAX_LAG_SECONDS.',
     ],
     options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS },
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       const config = loadConfig(env, flags, REPLICATION_SETTINGS);
+      const [{ checkDatabase }, { recordedSchemaVersion }, { MIGRATIONS }] = await Promise.all([
+        import('./db/check.ts'),
+        import('./db/migrate.ts'),
+        import('./db/migrations.ts'),
+      ]);
       let db: Db | undefined;
       try {
-        db = openExisting(config);
+        db = await openExisting(config);
         const known = MIGRATIONS.at(-1)?.version ?? 0;
         const result = checkDatabase(db);
         const version = recordedSchemaVersion(db);
         if (version === undefined) result.problems.push('this is not a Gatehouse database (it has no schema_migrations table)');
         else if (version > known) result.problems.push(`schema version ${version} is newer than this Gatehouse knows (${known})`);
+        const { ReplicationError } = await import('./replication/litestream.ts');
         for (const replica of (await replicasOf(config).catch((err: unknown) => {
           if (!(err instanceof ReplicationError)) throw err;
           result.problems.push(`replication: ${err.message}`);
         })) ?? []) {
-          if (replica.healthy) process.stdout.write(`replica ${replica.summary}\n`);
+          if (replica.healthy) out.stdout(`replica ${replica.summary}\n`);
           else result.problems.push(`replica ${replica.summary}`);
         }
-        for (const problem of result.problems) process.stdout.write(problem + '\n');
+        for (const problem of result.problems) out.stdout(problem + '\n');
         const ok = result.problems.length === 0;
-        process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${config.dbFile} (schema version ${version ?? 'none'})\n`);
+        out.stdout(`${ok ? 'ok' : 'FAILED'}: ${config.dbFile} (schema version ${version ?? 'none'})\n`);
         return ok ? 0 : 1;
       } catch (err) {
         // A file damaged badly enough makes SQLite refuse to read it at all: that is a finding too.
         if (!(err instanceof Error && err.name === 'SqliteError')) throw err;
-        process.stdout.write(`FAILED: ${config.dbFile}: ${err.message}\n`);
+        out.stdout(`FAILED: ${config.dbFile}: ${err.message}\n`);
         return 1;
       } finally {
         db?.close();
@@ -414,11 +455,11 @@ const COMMANDS: Record<string, Command> = {
       'current generation and lags at most GATEHOUSE_REPLICATION_MAX_LAG_SECONDS. docs/replication.md.',
     ],
     options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS },
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       const config = loadConfig(env, flags, REPLICATION_SETTINGS);
       if (!config.litestreamConfig) throw new UsageError('--litestream-config FILE (or GATEHOUSE_LITESTREAM_CONFIG) is required');
       const replicas = (await replicasOf(config))!;
-      for (const replica of replicas) process.stdout.write(`${replica.healthy ? 'ok' : 'UNHEALTHY'}: replica ${replica.summary}\n`);
+      for (const replica of replicas) out.stdout(`${replica.healthy ? 'ok' : 'UNHEALTHY'}: replica ${replica.summary}\n`);
       return replicas.every((r) => r.healthy) ? 0 : 1;
     },
   },
@@ -438,7 +479,7 @@ const COMMANDS: Record<string, Command> = {
       'that passes is renamed to FILE. Then `gatehouse serve` (under Litestream) takes over. docs/replication.md.',
     ],
     options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS, from: { type: 'string' }, to: { type: 'string' }, timestamp: { type: 'string' } },
-    async run(flags, env) {
+    async run({ flags, env, out }) {
       const config = loadConfig(env, flags, REPLICATION_SETTINGS);
       const from = typeof flags.from === 'string' && flags.from !== '' ? flags.from : undefined;
       // --from and a config from the environment may well meet: the flag names the replica.
@@ -446,6 +487,7 @@ const COMMANDS: Record<string, Command> = {
       if (!from && !config.litestreamConfig) throw new UsageError('--from REPLICA_URL or --litestream-config FILE is required');
       if (typeof flags.timestamp === 'string' && Number.isNaN(Date.parse(flags.timestamp))) throw new UsageError('--timestamp must be an RFC 3339 time');
       const target = typeof flags.to === 'string' && flags.to !== '' ? flags.to : config.dbFile;
+      const { litestreamBinary, restoreReplica } = await import('./replication/litestream.ts');
       const started = process.hrtime.bigint();
       const result = await restoreReplica(
         litestreamBinary(config.litestreamBin),
@@ -456,7 +498,7 @@ const COMMANDS: Record<string, Command> = {
         target,
       );
       const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
-      process.stdout.write(
+      out.stdout(
         `restored ${from ?? `${config.dbFile} (${config.litestreamConfig})`} to ${result.file}: schema version ${result.schemaVersion}, ` +
           `${result.bytes} bytes, ${result.events} audit events intact (head ${result.head ?? 'none'}), ${ms} ms\n`,
       );
@@ -468,15 +510,17 @@ const COMMANDS: Record<string, Command> = {
     usage: 'gatehouse version',
     summary: 'print the version and the newest schema version it knows',
     options: {},
-    async run() {
-      process.stdout.write(`gatehouse ${VERSION} (schema ${MIGRATIONS.at(-1)?.version ?? 0}, node ${process.version})\n`);
+    async run({ out }) {
+      const [{ VERSION }, { MIGRATIONS }] = await Promise.all([import('./version.ts'), import('./db/migrations.ts')]);
+      out.stdout(`gatehouse ${VERSION} (schema ${MIGRATIONS.at(-1)?.version ?? 0}, node ${process.version})\n`);
       return 0;
     },
   },
 };
 
 /** The one token with `label`; throws when none or several have it (then the ids are listed). */
-function onlyTokenLabelled(ctx: AppContext, label: string) {
+async function onlyTokenLabelled(ctx: AppContext, label: string) {
+  const { AppError } = await import('./http/errors.ts');
   const found = ctx.stores.tokens.findByLabel(label);
   if (found.length === 0) throw new AppError('not_found', `no token has the label "${label}"`);
   if (found.length > 1) {
@@ -515,18 +559,44 @@ function groupHelp(group: string): string | undefined {
   return [`usage: gatehouse ${group} <command> [options]`, '', ...members.map(([name, c]) => `  ${name.padEnd(14)}  ${c.summary}`), ''].join('\n');
 }
 
-/** Runs one CLI invocation; returns the process exit status. */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/**
+ * One line for what the operator can act on: an error from SQLite or the file system (it carries a
+ * code: "unable to open database file", EISDIR…) is its message alone; anything else is a bug, and
+ * its stack is worth printing.
+ */
+function describeFailure(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && /^(SQLITE_|E[A-Z])/.test(code)) return `${err.message.replace(/^gatehouse: /, '')} (${code})`;
+  return err.stack ?? err.message;
+}
+
+/**
+ * Runs one CLI invocation, as `gatehouse` does, and returns the process exit status; never throws.
+ * Everything it prints goes to `out` (the process's streams unless given), so a test can call it
+ * in process and read what the operator would see. A failure nothing below expected is one line
+ * on stderr and status 1.
+ */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput = PROCESS_OUTPUT): Promise<number> {
+  try {
+    return await dispatch(argv, env, out);
+  } catch (err) {
+    out.stderr(`gatehouse: ${describeFailure(err)}\n`);
+    return 1;
+  }
+}
+
+async function dispatch(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput): Promise<number> {
   const [first, second] = argv;
   if (first === undefined || first === 'help' || first === '--help' || first === '-h') {
     const topic = first === 'help' ? argv.slice(1).join(' ') : '';
     const command = COMMANDS[topic];
     const help = command ? commandHelp(command) : topic === '' ? helpText() : groupHelp(topic);
     if (help === undefined) {
-      process.stderr.write(`gatehouse help: there is no command "${topic}"\n\n${helpText()}`);
+      out.stderr(`gatehouse help: there is no command "${topic}"\n\n${helpText()}`);
       return 2;
     }
-    process.stdout.write(help);
+    out.stdout(help);
     return 0;
   }
   const twoWord = second !== undefined ? `${first} ${second}` : '';
@@ -535,11 +605,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
   if (!command) {
     const group = groupHelp(first);
     if (group && (second === '--help' || second === '-h')) {
-      process.stdout.write(group);
+      out.stdout(group);
       return 0;
     }
     const problem = !group ? `unknown command "${first}"` : second === undefined ? `${first}: which one?` : `unknown command "${first} ${second}"`;
-    process.stderr.write(`gatehouse: ${problem}\n\n${group ?? helpText()}`);
+    out.stderr(`gatehouse: ${problem}\n\n${group ?? helpText()}`);
     return 2;
   }
   const rest = argv.slice(name.split(' ').length);
@@ -551,22 +621,35 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv): Promise<nu
       strict: true,
     });
     if (values.help) {
-      process.stdout.write(commandHelp(command));
+      out.stdout(commandHelp(command));
       return 0;
     }
     const wanted = command.args ?? [];
     if (positionals.length > wanted.length) throw new UsageError(`unexpected argument "${positionals[wanted.length]}"`);
     if (positionals.length < wanted.length) throw new UsageError(`${wanted[positionals.length]} is required`);
-    return await command.run(values as Flags, env, positionals);
+    return await command.run({ flags: values as Flags, env, args: positionals, out });
   } catch (err) {
     if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
-      process.stderr.write(`gatehouse ${name}: ${err.message}\nusage: ${command.usage}\n`);
+      out.stderr(`gatehouse ${name}: ${err.message}\nusage: ${command.usage}\n`);
       return 2;
     }
-    if (err instanceof ConfigError || err instanceof SchemaTooNewError || err instanceof AppError || err instanceof BackupError || err instanceof ReplicationError) {
-      process.stderr.write(`gatehouse ${name}: ${err.message}\n`);
+    if (await isOperatorError(err)) {
+      out.stderr(`gatehouse ${name}: ${(err as Error).message}\n`);
       return 1;
     }
     throw err;
   }
+}
+
+/** A refusal the operator can act on (bad setting, newer schema, not found, backup target, replica), told in one line. */
+async function isOperatorError(err: unknown): Promise<boolean> {
+  if (err instanceof ConfigError) return true;
+  // Whichever verb threw one of these has already loaded its module; this costs nothing then.
+  const [{ SchemaTooNewError }, { AppError }, { BackupError }, { ReplicationError }] = await Promise.all([
+    import('./db/migrate.ts'),
+    import('./http/errors.ts'),
+    import('./db/backup.ts'),
+    import('./replication/litestream.ts'),
+  ]);
+  return err instanceof SchemaTooNewError || err instanceof AppError || err instanceof BackupError || err instanceof ReplicationError;
 }

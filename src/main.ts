@@ -8,18 +8,6 @@ if (Number(process.versions.node.split('.')[0]) < 24) {
   process.exit(1);
 }
 
-/**
- * One line for what the operator can act on: an error from SQLite or the file system (it carries a
- * code: "unable to open database file", EISDIR…) is its message alone; anything else is a bug, and
- * its stack is worth printing.
- */
-function describeFailure(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && /^(SQLITE_|E[A-Z])/.test(code)) return `${err.message.replace(/^gatehouse: /, '')} (${code})`;
-  return err.stack ?? err.message;
-}
-
 // Output piped into something that stops reading (| head) is not a failure of the command.
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (err: NodeJS.ErrnoException) => {
@@ -28,12 +16,8 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-runCli(process.argv.slice(2), process.env).then(
-  (status) => {
-    process.exitCode = status;
-  },
-  (err: unknown) => {
-    process.stderr.write(`gatehouse: ${describeFailure(err)}\n`);
-    process.exitCode = 1;
-  },
-);
+// runCli never rejects: it prints what went wrong and returns the status. (No top-level await:
+// the executable's bundle is CommonJS.)
+void runCli(process.argv.slice(2), process.env).then((status) => {
+  process.exitCode = status;
+});

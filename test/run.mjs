@@ -1,15 +1,46 @@
-// Runs every test/**/*.test.ts with node:test through tsx. Node 20's `node --test` neither expands
-// globs nor finds .ts files, so the list is made here; an empty list is an error, never a silent pass.
-import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+// Runs every test/**/*.test.ts with node:test through tsx. `node --test` is given an explicit list (it
+// neither expands globs nor finds .ts files in folders on its own); an empty list is an error, never a
+// silent pass. Usage: node test/run.mjs [--groups N] [--isolation process|none] [PART…]
+// (PART: run only the files whose path contains it.)
+//
+// How the files run, chosen by measurement (figures in docs/contributing.md, "Tests"): the files are
+// dealt into GROUPS groups, each run by ONE node process with --test-isolation=none, side by side.
+// Per file, a process of its own costs about a second of CPU before the first test (Node, tsx, the
+// application's modules, the API document's schemas): more than most module files take to run. In
+// one process per group that is paid once per group, and the groups keep both cores of the 2-core
+// machine busy. --test-isolation=process runs each file in its own process, as Node does by default.
+//
+// Shared by the files of a group: the module registry and the process. A test file must therefore
+// leave nothing behind (close its servers, restore what it changes in process.env) — as startTestApp()
+// and the helpers do.
+import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
-// A test that hangs fails after this long instead of holding CI to its 90-minute limit.
-const TEST_TIMEOUT_MS = 180_000;
+// A test that hangs fails after this long instead of holding CI to its 90-minute limit. Generous on
+// purpose: on a loaded machine the suite's slowest tests take several times what they take quietly.
+const TEST_TIMEOUT_MS = 600_000;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const only = process.argv.slice(2);
+const { values: options, positionals: only } = parseArgs({
+  allowPositionals: true,
+  options: {
+    // Two groups on two cores measured best (docs/contributing.md); more cores, more groups.
+    groups: { type: 'string', default: String(Math.max(2, availableParallelism())) },
+    isolation: { type: 'string', default: 'none' },
+  },
+});
+const groupCount = Number(options.groups);
+if (!Number.isInteger(groupCount) || groupCount < 1) fail(`--groups must be a whole number of at least 1, not "${options.groups}"`);
+if (options.isolation !== 'none' && options.isolation !== 'process') fail(`--isolation must be none or process, not "${options.isolation}"`);
+
+function fail(message) {
+  console.error(`test/run.mjs: ${message}`);
+  process.exit(1);
+}
 
 function find(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -22,14 +53,67 @@ function find(dir) {
 const files = find(join(root, 'test'))
   .filter((file) => only.length === 0 || only.some((part) => file.includes(part)))
   .sort();
-if (files.length === 0) {
-  console.error('test/run.mjs: no test files found');
-  process.exit(1);
+if (files.length === 0) fail('no test files found');
+
+const nodeArgs = ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', '--test', `--test-timeout=${TEST_TIMEOUT_MS}`];
+
+/**
+ * Deals the files into `count` groups of about equal work, largest first onto the lightest group.
+ * A file's size stands for its work; files that spawn processes or build the executable weigh more
+ * than their size says, so the service tests count double.
+ */
+function deal(list, count) {
+  const weight = (file) => statSync(join(root, file)).size * (file.startsWith('test/service/') ? 2 : 1);
+  const groups = Array.from({ length: Math.min(count, list.length) }, () => ({ files: [], weight: 0 }));
+  for (const file of [...list].sort((a, b) => weight(b) - weight(a))) {
+    const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
+    lightest.files.push(file);
+    lightest.weight += weight(file);
+  }
+  return groups.map((g) => g.files.sort());
 }
 
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', '--test', '--test-reporter=spec', `--test-timeout=${TEST_TIMEOUT_MS}`, ...files],
-  { cwd: root, stdio: 'inherit' },
+/** Runs `node --test` over `list`; resolves with its exit status and what it printed. */
+function runGroup(list, extra, stdio) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...nodeArgs, ...extra, ...list], { cwd: root, stdio });
+    let output = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    child.on('close', (code, signal) => resolve({ code: code ?? (signal ? 1 : 0), output }));
+  });
+}
+
+const started = Date.now();
+if (options.isolation === 'process') {
+  // Node's own scheduling: a process per file, `groups` of them at a time.
+  const { code } = await runGroup(files, ['--test-isolation=process', `--test-concurrency=${groupCount}`, '--test-reporter=spec'], 'inherit');
+  process.exit(code);
+}
+
+const groups = deal(files, groupCount);
+if (groups.length === 1) {
+  const { code } = await runGroup(groups[0], ['--test-isolation=none', '--test-reporter=spec'], 'inherit');
+  process.exit(code);
+}
+// Several groups at once: each one's report is printed whole when it ends (interleaved lines from two
+// spec reporters could not be read), then the totals of all of them.
+process.stdout.write(`test/run.mjs: ${files.length} files in ${groups.length} groups, one process each; each group's report follows when it ends\n`);
+const results = await Promise.all(
+  groups.map(async (list, i) => {
+    const result = await runGroup(list, ['--test-isolation=none', '--test-reporter=spec'], ['ignore', 'pipe', 'pipe']);
+    process.stdout.write(`\n── group ${i + 1} of ${groups.length}: ${list.length} files, ended after ${((Date.now() - started) / 1000).toFixed(0)} s ──\n`);
+    process.stdout.write(result.output);
+    return result;
+  }),
 );
-process.exit(result.status ?? 1);
+const totals = {};
+for (const { output } of results) {
+  for (const [, name, value] of output.matchAll(/^ℹ (tests|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) totals[name] = (totals[name] ?? 0) + Number(value);
+}
+const failed = results.filter((r) => r.code !== 0).length;
+process.stdout.write(
+  `\n── all ${groups.length} groups (${files.length} files): ${Object.entries(totals).map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
+    `${((Date.now() - started) / 1000).toFixed(0)} s; ${failed === 0 ? 'ok' : `${failed} group(s) FAILED`} ──\n`,
+);
+process.exit(failed === 0 ? 0 : 1);

@@ -9,6 +9,7 @@ import { EVENTS_PAGE, eventTypesTable } from '../../src/dev/event-types-table.ts
 import { EVENT_TYPE_NAMES, type EventType } from '../../src/modules/events/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createUser } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -55,7 +56,7 @@ describe('event types', () => {
       const res = await app.api.get('/events', { event_type_filter: bad });
       assert.equal(res.status, 400, bad);
       assert.equal(res.body.code, 'validation_failed');
-      assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), ['event_type_filter'], bad);
+      assert.deepEqual(errorPaths(res.body), ['event_type_filter'], bad);
       assert.match(res.body.details[0].message, /docs\/events\.md/);
     }
   });

@@ -2,6 +2,9 @@
 import assert from 'node:assert/strict';
 import type { ApiClient } from './client.ts';
 
+/** A well-formed id that no object has: the unknown id of every 404 case. */
+export const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+
 let counter = 0;
 /** A short string unique within this test process. */
 export const unique = (prefix: string): string => `${prefix}-${process.pid}-${++counter}`;
@@ -24,6 +27,9 @@ export async function createUser(api: ApiClient, overrides: Record<string, unkno
 /** A user, one token of theirs and a client calling as them. */
 export interface Signed {
   user: TestUser;
+  /** The user's, repeated here: a Signed goes wherever a `{ user_id }` is wanted (ownerOf, reviewers). */
+  user_id: string;
+  full_name: string;
   secret: string;
   tokenId: string;
   api: ApiClient;
@@ -33,7 +39,7 @@ export interface Signed {
 async function createSigned(admin: ApiClient, role: 'ADMIN' | 'MEMBER', overrides: Record<string, unknown>, token: Record<string, unknown>): Promise<Signed> {
   const user = await createUser(admin, { ...overrides, organization_role: role });
   const { secret, tokenId } = await createToken(admin, { user_id: user.user_id, ...token });
-  return { user, secret, tokenId, api: admin.as(secret) };
+  return { user, user_id: user.user_id, full_name: user.full_name, secret, tokenId, api: admin.as(secret) };
 }
 
 /** A MEMBER (reads, asks for access, reviews where asked) with a FULL_ACCESS token, created by the admin client `admin`. */

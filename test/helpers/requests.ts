@@ -1,21 +1,8 @@
-// Builders for access-request tests: members with their own tokens, owners, requestable items, and requests.
+// Builders for access-request tests: owners, requestable items, and requests (members: fixtures' createMember).
 import assert from 'node:assert/strict';
 import type { TestApp } from './app.ts';
 import type { ApiClient } from './client.ts';
-import { createAdmin, createMember as createSignedMember, createOwner, createResource } from './fixtures.ts';
-
-export interface Member {
-  user_id: string;
-  full_name: string;
-  /** A client with this user's own (MEMBER) token. */
-  api: ApiClient;
-}
-
-/** A user with a FULL_ACCESS token of their own (fixtures' createMember/createAdmin), flattened for request tests. */
-export async function createMember(app: TestApp, overrides: Record<string, unknown> = {}, admin = false): Promise<Member> {
-  const { user, api } = await (admin ? createAdmin : createSignedMember)(app.api, overrides);
-  return { user_id: user.user_id, full_name: user.full_name, api };
-}
+import { createOwner, createResource } from './fixtures.ts';
 
 /** An owner whose users are `members`. */
 export async function ownerOf(app: TestApp, ...members: { user_id: string }[]) {

@@ -2,6 +2,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { PATIENCE_MS } from './wait.ts';
 
 export interface Delivery {
   path: string;
@@ -60,7 +61,7 @@ export class WebhookReceiver {
   }
 
   /** Resolves once `test` holds; rejects after `deadlineMs` naming `what`. */
-  async waitUntil(test: () => boolean, what: string, deadlineMs = 20_000): Promise<void> {
+  async waitUntil(test: () => boolean, what: string, deadlineMs = PATIENCE_MS): Promise<void> {
     if (test()) return;
     let timer: NodeJS.Timeout | undefined;
     try {

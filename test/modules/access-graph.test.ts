@@ -4,11 +4,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup, createOwner, createResource, createTag, createUser } from '../helpers/fixtures.ts';
+import { createGroup, createOwner, createResource, createTag, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
 import { tick as sweep } from '../../src/modules/access/sweep.ts';
 import { mergeSmallest } from '../../src/modules/access/holdings-store.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const CONNECTION = '11111111-2222-4333-8444-555555555555';
 const ids = (rows: { user_id?: string; group_id?: string; resource_id?: string }[], key: 'user_id' | 'group_id' | 'resource_id') => rows.map((r) => r[key]!).sort();
 
@@ -34,9 +34,6 @@ describe('access graph', () => {
   });
   after(() => app.close());
 
-  const countEvents = async (type: string) => (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
-  const eventsFor = async (id: string, type: string) =>
-    (await app.api.get('/events', { object_filter: id, event_type_filter: type, page_size: 1000 })).body.results as { sub_events: Record<string, unknown>[] }[];
   const holders = async (resourceId: string) => (await app.api.get(`/resources/${resourceId}/users`)).body.results as Record<string, unknown>[];
   const members = async (groupId: string) => (await app.api.get(`/groups/${groupId}/users`)).body.results as Record<string, unknown>[];
   const groupsOf = async (userId: string) => (await app.api.get(`/groups/users/${userId}`)).body.results as { group_id: string }[];
@@ -67,7 +64,7 @@ describe('access graph', () => {
       assert.deepEqual(body.propagation_status, { status: 'SUCCESS' });
       assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [user.user_id]);
       assert.deepEqual((await app.api.get(`/groups/${group.group_id}`)).body.access_levels.map((l: { access_level_remote_id: string }) => l.access_level_remote_id), ['', 'admin']);
-      const [event] = await eventsFor(user.user_id, 'GROUP_USERS_ADDED');
+      const [event] = await readEvents(app.api, { object: user.user_id, type: 'GROUP_USERS_ADDED' });
       assert.equal(event!.sub_events[0]!.group_id, group.group_id);
       assert.equal(event!.sub_events[0]!.source, 'DIRECT');
     });
@@ -76,12 +73,12 @@ describe('access graph', () => {
       const group = await createGroup(app.api);
       for (const [minutes, status] of [[0, 200], [525960, 200], [525961, 400], [-1, 400]] as const) {
         const user = await createUser(app.api);
-        const before = await countEvents('GROUP_USERS_ADDED');
+        const before = await countEvents(app.api, { type: 'GROUP_USERS_ADDED' });
         const res = await app.api.post(`/groups/${group.group_id}/users/${user.user_id}`, { duration_minutes: minutes });
         assert.equal(res.status, status, `${minutes} minutes`);
         if (status === 400) {
           assert.equal(res.body.details[0].path, 'duration_minutes');
-          assert.equal(await countEvents('GROUP_USERS_ADDED'), before);
+          assert.equal(await countEvents(app.api, { type: 'GROUP_USERS_ADDED' }), before);
         }
       }
       const user = await createUser(app.api);
@@ -137,7 +134,7 @@ describe('access graph', () => {
       assert.equal((await app.api.get('/events', { page_size: 1000 })).body.results.length, before.body.results.length);
       assert.equal((await app.api.delete(`/groups/${group.group_id}/users/${user.user_id}`)).status, 200);
       assert.equal((await app.api.delete(`/groups/${group.group_id}/users/${user.user_id}`)).status, 200, 'twice');
-      assert.equal(await countEvents('GROUP_USERS_REMOVED') >= 1, true);
+      assert.equal(await countEvents(app.api, { type: 'GROUP_USERS_REMOVED' }) >= 1, true);
     });
 
     it('a second grant says how to change the first: PUT where there is one, else DELETE and add again', async () => {
@@ -190,7 +187,7 @@ describe('access graph', () => {
       const results = await Promise.all(Array.from({ length: 12 }, () => app.api.post(`/groups/${group.group_id}/users/${user.user_id}`, { duration_minutes: 0 })));
       assert.deepEqual(results.map((r) => r.status).sort(), [200, ...Array(11).fill(409)]);
       assert.equal((await members(group.group_id)).length, 1);
-      assert.equal((await eventsFor(user.user_id, 'GROUP_USERS_ADDED')).length, 1);
+      assert.equal((await readEvents(app.api, { object: user.user_id, type: 'GROUP_USERS_ADDED' })).length, 1);
     });
   });
 
@@ -231,21 +228,21 @@ describe('access graph', () => {
       const cut = await app.api.delete(`/groups/${g2.group_id}/containing-groups/${g3.group_id}`);
       assert.equal(cut.status, 204);
       assert.deepEqual((await groupsOf(user.user_id)).map((g) => g.group_id).sort(), [g1, g2].map((g) => g.group_id).sort());
-      assert.equal((await eventsFor(g2.group_id, 'GROUPS_REMOVED_FROM_GROUPS')).length, 1);
-      assert.equal((await eventsFor(g1.group_id, 'GROUPS_ADDED_TO_GROUPS')).length, 1);
+      assert.equal((await readEvents(app.api, { object: g2.group_id, type: 'GROUPS_REMOVED_FROM_GROUPS' })).length, 1);
+      assert.equal((await readEvents(app.api, { object: g1.group_id, type: 'GROUPS_ADDED_TO_GROUPS' })).length, 1);
     });
 
     it('refuses cycles (self, direct, indirect) with 400 naming containing_group_id, recording nothing', async () => {
       const [a, b, c] = [await createGroup(app.api), await createGroup(app.api), await createGroup(app.api)];
       await nest(a.group_id, b.group_id);
       await nest(b.group_id, c.group_id);
-      const before = await countEvents('GROUPS_ADDED_TO_GROUPS');
+      const before = await countEvents(app.api, { type: 'GROUPS_ADDED_TO_GROUPS' });
       for (const [inner, outer] of [[a, a], [b, a], [c, a]] as const) {
         const res = await app.api.post(`/groups/${inner.group_id}/containing-groups`, { containing_group_id: outer.group_id });
         assert.equal(res.status, 400, `${inner.name} in ${outer.name}`);
         assert.equal(res.body.details[0].path, 'containing_group_id');
       }
-      assert.equal(await countEvents('GROUPS_ADDED_TO_GROUPS'), before);
+      assert.equal(await countEvents(app.api, { type: 'GROUPS_ADDED_TO_GROUPS' }), before);
       const unknown = await app.api.post(`/groups/${a.group_id}/containing-groups`, { containing_group_id: NO_SUCH_ID });
       assert.equal(unknown.status, 404);
       assert.equal(unknown.body.details[0].path, 'containing_group_id');
@@ -296,7 +293,7 @@ describe('access graph', () => {
       assert.equal((await app.api.get(`/resource-user-access-status/${resource.resource_id}/${user.user_id}`)).body.status, 'UNAUTHORIZED');
       assert.equal(sweep(app.ctx, app.clock.now()), 1);
       assert.equal(sweep(app.ctx, app.clock.now()), 0);
-      const events = await eventsFor(user.user_id, 'GROUP_USERS_EXPIRED');
+      const events = await readEvents(app.api, { object: user.user_id, type: 'GROUP_USERS_EXPIRED' });
       assert.equal(events.length, 1);
       assert.equal(events[0]!.sub_events[0]!.expiration_date, expiry);
 
@@ -305,8 +302,8 @@ describe('access graph', () => {
       const { expiration_date: otherExpiry } = await join(group.group_id, other.user_id, { duration_minutes: 1 });
       app.clock.set(otherExpiry as string);
       assert.equal((await app.api.delete(`/groups/${group.group_id}/users/${other.user_id}`)).status, 200);
-      assert.equal((await eventsFor(other.user_id, 'GROUP_USERS_EXPIRED')).length, 1);
-      assert.equal((await eventsFor(other.user_id, 'GROUP_USERS_REMOVED')).length, 0);
+      assert.equal((await readEvents(app.api, { object: other.user_id, type: 'GROUP_USERS_EXPIRED' })).length, 1);
+      assert.equal((await readEvents(app.api, { object: other.user_id, type: 'GROUP_USERS_REMOVED' })).length, 0);
       assert.equal(sweep(app.ctx, app.clock.now()), 0);
 
       // So does one granted again over its dead row: the old edge's end, then the new grant.
@@ -314,10 +311,10 @@ describe('access graph', () => {
       const { expiration_date: thirdExpiry } = await join(group.group_id, third.user_id, { duration_minutes: 1 });
       app.clock.set(thirdExpiry as string);
       await join(group.group_id, third.user_id, { duration_minutes: 5 });
-      const ended = await eventsFor(third.user_id, 'GROUP_USERS_EXPIRED');
+      const ended = await readEvents(app.api, { object: third.user_id, type: 'GROUP_USERS_EXPIRED' });
       assert.equal(ended.length, 1);
       assert.equal(ended[0]!.sub_events[0]!.expiration_date, thirdExpiry);
-      assert.equal((await eventsFor(third.user_id, 'GROUP_USERS_ADDED')).length, 2);
+      assert.equal((await readEvents(app.api, { object: third.user_id, type: 'GROUP_USERS_ADDED' })).length, 2);
       assert.equal(sweep(app.ctx, app.clock.now()), 0);
       app.clock.set(start);
     });
@@ -334,7 +331,7 @@ describe('access graph', () => {
       await app.api.put(`/groups/${group.group_id}/users/${user.user_id}`, { duration_minutes: 0 });
       await app.api.delete(`/groups/${group.group_id}/users/${user.user_id}`);
       assert.deepEqual((await app.api.get('/sessions', { resource_id: resource.resource_id })).body.results, []);
-      const [removed] = await eventsFor(user.user_id, 'GROUP_USERS_REMOVED');
+      const [removed] = await readEvents(app.api, { object: user.user_id, type: 'GROUP_USERS_REMOVED' });
       assert.ok(removed!.sub_events.some((s) => s.sub_event_type === 'SESSIONS_ENDED' && s.connection_id === session.body.connection_id));
       assert.equal((await app.api.post('/sessions', { resource_id: resource.resource_id, user_id: user.user_id, duration_minutes: 60 })).status, 409);
     });
@@ -351,7 +348,7 @@ describe('access graph', () => {
     assert.equal((await app.api.delete(`/groups/${group.group_id}`)).status, 200);
     assert.deepEqual((await app.api.get('/sessions', { resource_id: resource.resource_id })).body.results, []);
     assert.deepEqual(await holders(resource.resource_id), []);
-    const [deleted] = await eventsFor(group.group_id, 'GROUPS_DELETED');
+    const [deleted] = await readEvents(app.api, { object: group.group_id, type: 'GROUPS_DELETED' });
     assert.ok(deleted!.sub_events.some((s) => s.sub_event_type === 'SESSIONS_ENDED' && s.connection_id === session.body.connection_id));
   });
 
@@ -446,7 +443,7 @@ describe('access graph', () => {
       assert.deepEqual((await members(ruleId)).map((m) => m.user_id), [u2.user_id]);
       assert.ok((await app.api.get('/access-rules')).body.results.some((r: { access_rule_id: string }) => r.access_rule_id === ruleId));
 
-      const before = await countEvents('ACCESS_RULES_CREATED');
+      const before = await countEvents(app.api, { type: 'ACCESS_RULES_CREATED' });
       const invalid = await app.api.post('/access-rules', {
         ...body, ruleClauses: { when: { clauses: [{ selectors: [{ key: 'team', value: 'eng', connection_id: CONNECTION }, { value: 'x', connection_id: CONNECTION }] }] } },
       });
@@ -460,7 +457,7 @@ describe('access graph', () => {
       });
       assert.equal(attributes.status, 400);
       assert.equal(attributes.body.details[0].path, 'ruleClauses.unless.clauses.0.attribute_selectors');
-      assert.equal(await countEvents('ACCESS_RULES_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'ACCESS_RULES_CREATED' }), before);
       const emptyAttributes = await app.api.post('/access-rules', {
         ...body, name: 'whole object sent back', ruleClauses: { when: { clauses: [{ selectors: [selector], attribute_selectors: [] }] } },
       });
@@ -497,7 +494,7 @@ describe('access graph', () => {
       assert.deepEqual(await groupsOf(user.user_id), []);
       assert.deepEqual(await resourcesOf(user.user_id), []);
       assert.deepEqual((await app.api.get('/sessions', { resource_id: resource.resource_id })).body.results, []);
-      const [event] = await eventsFor(user.user_id, 'USERS_UPDATED');
+      const [event] = await readEvents(app.api, { object: user.user_id, type: 'USERS_UPDATED' });
       const types = event!.sub_events.map((s) => s.sub_event_type).sort();
       assert.deepEqual(types, ['GROUP_USERS_REMOVED', 'RESOURCE_USERS_REMOVED', 'SESSIONS_ENDED', 'USERS_UPDATED']);
       const again = await app.api.post(`/groups/${group.group_id}/users/${user.user_id}`, { duration_minutes: 0 });

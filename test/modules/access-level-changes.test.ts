@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createBundle, createGroup, createResource, createUser } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents } from '../helpers/events.ts';
 
 const level = (name: string, remoteId: string) => ({ access_level_name: name, access_level_remote_id: remoteId });
 
@@ -12,7 +14,6 @@ describe('changing access levels', () => {
   before(async () => (app = await startTestApp()));
   after(() => app.close());
 
-  const eventCount = async () => (await app.api.get('/events', { page_size: 1000 })).body.results.length as number;
   const ok = async (res: Promise<{ status: number; body: any }>) => {
     const answer = await res;
     assert.ok(answer.status >= 200 && answer.status < 300, JSON.stringify(answer.body));
@@ -36,19 +37,19 @@ describe('changing access levels', () => {
     await ok(app.api.post(`/bundles/${bundle.bundle_id}/resources`, { resource_id: id, access_level_remote_id: 'ro' }));
 
     const before = await resourceLevels(id, bundle.bundle_id);
-    const events = await eventCount();
+    const events = await countEvents(app.api);
     for (const [kept, message] of [
       [[level('Read', 'ro')], 'access level "admin" is still used by 1 grant, bundle item or pending request; end them (or keep the level) first'],
       [[level('Admin', 'admin')], 'access level "ro" is still used by 2 grants, bundle items or pending requests; end them (or keep the level) first'],
     ] as const) {
       const res = await app.api.put('/resources', { resources: [{ resource_id: id, access_levels: kept }] });
       assert.equal(res.status, 409, JSON.stringify(res.body));
-      assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), ['resources.0.access_levels']);
+      assert.deepEqual(errorPaths(res.body), ['resources.0.access_levels']);
       assert.equal(res.body.message, message);
     }
     assert.deepEqual((await ok(app.api.get(`/resources/${id}`))).access_levels, [level('', ''), level('Admin', 'admin'), level('Read', 'ro')]);
     assert.deepEqual(await resourceLevels(id, bundle.bundle_id), before);
-    assert.equal(await eventCount(), events);
+    assert.equal(await countEvents(app.api), events);
 
     await ok(app.api.put('/resources', { resources: [{ resource_id: id, access_levels: [level('Administrator', 'admin'), level('Reader', 'ro')] }] }));
     await ok(app.api.post(`/resources/${id}/users/${other.user_id}`, { duration_minutes: 0, access_level_remote_id: 'admin' }));
@@ -94,7 +95,7 @@ describe('changing access levels', () => {
     await ok(app.api.post(`/groups/${group.group_id}/users/${user.user_id}`, { duration_minutes: 0, access_level_remote_id: 'lead' }));
     const refused = await app.api.put('/groups', { groups: [{ group_id: group.group_id, access_levels: [] }] });
     assert.equal(refused.status, 409, JSON.stringify(refused.body));
-    assert.deepEqual(refused.body.details.map((d: { path: string }) => d.path), ['groups.0.access_levels']);
+    assert.deepEqual(errorPaths(refused.body), ['groups.0.access_levels']);
     await ok(app.api.put('/groups', { groups: [{ group_id: group.group_id, access_levels: [level('Team lead', 'lead')] }] }));
     const members = (await ok(app.api.get(`/groups/${group.group_id}/users`))).results;
     assert.deepEqual(members.map((m: any) => m.access_level), [level('Team lead', 'lead')]);

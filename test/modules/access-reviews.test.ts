@@ -4,9 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import type { ApiClient } from '../helpers/client.ts';
-import { createApp, createGroup, createOwner, createResource, createTag, createUser } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createOwner, createResource, createTag, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { countEvents } from '../helpers/events.ts';
 
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const DEADLINE = '2026-04-01T07:00:00Z';
 const BASE = {
   name: 'Quarterly review', reviewer_assignment_policy: 'MANUALLY', send_reviewer_assignment_notification: false,
@@ -63,7 +63,6 @@ describe('user access reviews', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body;
   };
-  const countUars = async () => (await app.api.get('/events', { event_type_filter: 'UARS_CREATED', page_size: 1000 })).body.results.length;
 
   describe('the snapshot', () => {
     // A little graph: alice holds r1 directly for an hour; bob is in team, team is in dept, dept holds
@@ -217,11 +216,11 @@ describe('user access reviews', () => {
       } while (cursor);
       assert.equal(seen.at(-1), uar.uar_id);
       assert.equal(seen.length, new Set(seen).size);
-      assert.equal(seen.length, await countUars());
+      assert.equal(seen.length, await countEvents(app.api, { type: 'UARS_CREATED' }));
     });
 
     it('refuses bad settings and scopes naming the field, and starts nothing', async () => {
-      const before = await countUars();
+      const before = await countEvents(app.api, { type: 'UARS_CREATED' });
       const { name: _n, ...noName } = BASE;
       const { deadline: _d, ...noDeadline } = BASE;
       const { send_reviewer_assignment_notification: _s, ...noSend } = BASE;
@@ -259,7 +258,7 @@ describe('user access reviews', () => {
         assert.equal(res.status, status, `${JSON.stringify(body)} → ${JSON.stringify(res.body)}`);
         assert.equal(res.body.details[0].path, path, JSON.stringify(body));
       }
-      assert.equal(await countUars(), before);
+      assert.equal(await countEvents(app.api, { type: 'UARS_CREATED' }), before);
     });
 
     it('answers 404 for an unknown review and 400 for a malformed id', async () => {

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createGroup, createOwner, createResource, unique } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createOwner, createResource, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
 type App = { app_id: string; name: string; description: string; app_type: string; admin_owner_id: string };
 const ids = (apps: App[]) => apps.map((a) => a.app_id);
 
@@ -16,12 +16,6 @@ describe('apps', () => {
   });
   after(() => app.close());
 
-  const eventsFor = async (id: string, type: string) =>
-    (await app.api.get('/events', { object_filter: id, event_type_filter: type, page_size: 1000 })).body.results as {
-      sub_events: Record<string, unknown>[];
-    }[];
-  const countEvents = async (type: string) =>
-    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
   const listApps = async (query: Record<string, string | string[]> = {}) => {
     const res = await app.api.get('/apps', query);
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -38,10 +32,10 @@ describe('apps', () => {
       assert.deepEqual(fields, { name, description: 'prod account', app_type: 'AWS', admin_owner_id: owner.owner_id });
       assert.deepEqual((await app.api.get(`/apps/${app_id}`)).body, res.body);
       assert.deepEqual((await listApps()).find((a) => a.app_id === app_id), res.body);
-      const [event] = await eventsFor(app_id, 'APPS_CREATED');
+      const [event] = await readEvents(app.api, { object: app_id, type: 'APPS_CREATED' });
       assert.ok(event);
       assert.equal(event.sub_events[0]!.app_name, name);
-      assert.equal((await eventsFor(owner.owner_id, 'APPS_CREATED')).length, 1, 'findable from the owner too');
+      assert.equal((await readEvents(app.api, { object: owner.owner_id, type: 'APPS_CREATED' })).length, 1, 'findable from the owner too');
     });
 
     it('defaults the description to ""', async () => {
@@ -63,23 +57,23 @@ describe('apps', () => {
         [{ ...valid, admin_owner_id: 'owner' }, ['admin_owner_id']],
         [{ ...valid, description: ['x'] }, ['description']],
       ];
-      const before = await countEvents('APPS_CREATED');
+      const before = await countEvents(app.api, { type: 'APPS_CREATED' });
       for (const [body, expected] of cases) {
         const res = await app.api.post('/apps', body);
         assert.equal(res.status, 400, JSON.stringify(body));
-        assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+        assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(body));
       }
-      assert.equal(await countEvents('APPS_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'APPS_CREATED' }), before);
     });
 
     it('404s naming admin_owner_id for an unknown owner, creating and recording nothing', async () => {
-      const before = await countEvents('APPS_CREATED');
+      const before = await countEvents(app.api, { type: 'APPS_CREATED' });
       const count = (await listApps()).length;
       const res = await app.api.post('/apps', { name: unique('a'), app_type: 'CUSTOM', admin_owner_id: NO_SUCH_ID });
       assert.equal(res.status, 404);
-      assert.deepEqual(paths(res.body), ['admin_owner_id']);
+      assert.deepEqual(errorPaths(res.body), ['admin_owner_id']);
       assert.equal((await listApps()).length, count);
-      assert.equal(await countEvents('APPS_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'APPS_CREATED' }), before);
     });
   });
 
@@ -107,14 +101,14 @@ describe('apps', () => {
       for (const [query, path] of [[{ app_type_filter: 'AWS,NOPE' }, 'app_type_filter.1'], [{ owner_filter: 'x' }, 'owner_filter']] as const) {
         const res = await app.api.get('/apps', query);
         assert.equal(res.status, 400, JSON.stringify(query));
-        assert.deepEqual(paths(res.body), [path]);
+        assert.deepEqual(errorPaths(res.body), [path]);
       }
     });
 
     it('400s on a non-UUID id and 404s on an unknown one', async () => {
       const bad = await app.api.get('/apps/abc');
       assert.equal(bad.status, 400);
-      assert.deepEqual(paths(bad.body), ['app_id']);
+      assert.deepEqual(errorPaths(bad.body), ['app_id']);
       assert.equal((await app.api.get(`/apps/${NO_SUCH_ID}`)).status, 404);
     });
   });
@@ -128,7 +122,7 @@ describe('apps', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, { app_id: created.app_id, name, description: 'keep me', app_type: 'CUSTOM', admin_owner_id: owner.owner_id });
       assert.deepEqual((await app.api.get(`/apps/${created.app_id}`)).body, res.body);
-      assert.equal((await eventsFor(created.app_id, 'APPS_UPDATED')).length, 1);
+      assert.equal((await readEvents(app.api, { object: created.app_id, type: 'APPS_UPDATED' })).length, 1);
     });
 
     it('refuses bad input and unknown ids, changing and recording nothing', async () => {
@@ -143,10 +137,10 @@ describe('apps', () => {
       for (const [body, status, path] of cases) {
         const res = await app.api.put(`/apps/${created.app_id}`, body);
         assert.equal(res.status, status, JSON.stringify(body));
-        assert.deepEqual(paths(res.body), [path], JSON.stringify(body));
+        assert.deepEqual(errorPaths(res.body), [path], JSON.stringify(body));
       }
       assert.deepEqual((await app.api.get(`/apps/${created.app_id}`)).body, snapshot);
-      assert.equal((await eventsFor(created.app_id, 'APPS_UPDATED')).length, 0);
+      assert.equal((await readEvents(app.api, { object: created.app_id, type: 'APPS_UPDATED' })).length, 0);
       assert.equal((await app.api.put(`/apps/${NO_SUCH_ID}`, { name: 'x' })).status, 404);
     });
   });
@@ -157,7 +151,7 @@ describe('apps', () => {
       const res = await app.api.delete(`/apps/${created.app_id}`);
       assert.deepEqual([res.status, res.body], [200, {}]);
       assert.equal((await app.api.get(`/apps/${created.app_id}`)).status, 404);
-      assert.equal((await eventsFor(created.app_id, 'APPS_DELETED')).length, 1);
+      assert.equal((await readEvents(app.api, { object: created.app_id, type: 'APPS_DELETED' })).length, 1);
       assert.equal((await app.api.delete(`/apps/${created.app_id}`)).status, 404);
       assert.equal((await app.api.delete('/apps/nope')).status, 400);
     });
@@ -168,7 +162,7 @@ describe('apps', () => {
       await createResource(app.api, { app_id: withResource.app_id });
       const withGroup = await createApp(app.api);
       await createGroup(app.api, { app_id: withGroup.app_id });
-      const before = await countEvents('APPS_DELETED');
+      const before = await countEvents(app.api, { type: 'APPS_DELETED' });
 
       const r = await app.api.delete(`/apps/${withResource.app_id}`);
       assert.equal(r.status, 409);
@@ -179,7 +173,7 @@ describe('apps', () => {
       assert.match(g.body.message, /0 resource\(s\) and 1 group\(s\)/);
       assert.equal((await app.api.get(`/apps/${withResource.app_id}`)).status, 200);
       assert.equal((await app.api.get(`/apps/${withGroup.app_id}`)).status, 200);
-      assert.equal(await countEvents('APPS_DELETED'), before);
+      assert.equal(await countEvents(app.api, { type: 'APPS_DELETED' }), before);
     });
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createToken, createUser, unique } from '../helpers/fixtures.ts';
+import { createToken, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
 
 describe('authentication', () => {
   let app: TestApp;
@@ -39,7 +39,7 @@ describe('authentication', () => {
   it('guards /v1 in any case, as the router matches paths in any case: every route, with no token, is 401', async () => {
     const root = app.url.replace(/\/v1$/, '');
     const doc = (await (await fetch(`${root}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const id = '00000000-0000-4000-8000-000000000000';
+    const id = NO_SUCH_ID;
     const problems: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths)) {
       if (!path.startsWith('/v1')) continue;

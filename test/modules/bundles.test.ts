@@ -3,15 +3,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createBundle, createGroup, createOwner, createResource, unique } from '../helpers/fixtures.ts';
+import { createBundle, createGroup, createOwner, createResource, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { readEvents } from '../helpers/events.ts';
 
 type SubEvent = Record<string, string | null> & { sub_event_type: string };
 type Event = { event_id: string; event_type: string; sub_events: SubEvent[] };
 type Bundle = { id: string; bundle_id: string; name: string; description: string; admin_owner_id: string; created_at: string; updated_at: string;
   total_num_items: number; total_num_resources: number; total_num_groups: number };
-
-const MISSING = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path);
 
 describe('bundles', () => {
   let app: TestApp;
@@ -20,11 +19,6 @@ describe('bundles', () => {
   });
   after(() => app.close());
 
-  const events = async (objectId: string, eventType?: string): Promise<Event[]> => {
-    const res = await app.api.get('/events', { object_filter: objectId, page_size: 1000, ...(eventType && { event_type_filter: eventType }) });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.results as Event[];
-  };
   const getBundle = async (id: string): Promise<Bundle> => {
     const res = await app.api.get(`/bundles/${id}`);
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -52,37 +46,37 @@ describe('bundles', () => {
         },
       );
       assert.deepEqual(await getBundle(bundle.id), bundle);
-      const [event] = await events(bundle.id);
+      const [event] = await readEvents<Event>(app.api, { object: bundle.id });
       assert.equal(event?.event_type, 'BUNDLES_CREATED');
       assert.equal(event.sub_events[0]?.bundle_name, 'On-call kit');
       // The owner's history shows it too.
-      assert.equal((await events(owner.owner_id, 'BUNDLES_CREATED')).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: owner.owner_id, type: 'BUNDLES_CREATED' })).length, 1);
 
       const bare = await createBundle(app.api, { admin_owner_id: owner.owner_id });
       assert.equal((await getBundle(bare.id)).description, '');
     });
 
     const badCreates: [string, Record<string, unknown>, string][] = [
-      ['a missing name', { admin_owner_id: MISSING }, 'name'],
-      ['an empty name', { name: '  ', admin_owner_id: MISSING }, 'name'],
-      ['a name over 200 characters', { name: 'n'.repeat(201), admin_owner_id: MISSING }, 'name'],
+      ['a missing name', { admin_owner_id: NO_SUCH_ID }, 'name'],
+      ['an empty name', { name: '  ', admin_owner_id: NO_SUCH_ID }, 'name'],
+      ['a name over 200 characters', { name: 'n'.repeat(201), admin_owner_id: NO_SUCH_ID }, 'name'],
       ['a missing admin_owner_id', { name: 'x' }, 'admin_owner_id'],
       ['an admin_owner_id that is not a UUID', { name: 'x', admin_owner_id: 'nope' }, 'admin_owner_id'],
-      ['a description that is not a string', { name: 'x', admin_owner_id: MISSING, description: 5 }, 'description'],
+      ['a description that is not a string', { name: 'x', admin_owner_id: NO_SUCH_ID, description: 5 }, 'description'],
     ];
     for (const [name, body, path] of badCreates) {
       it(`POST /bundles refuses ${name} with 400 naming ${path}`, async () => {
         const res = await app.api.post('/bundles', body);
         assert.equal(res.status, 400);
-        assert.deepEqual(paths(res.body), [path]);
+        assert.deepEqual(errorPaths(res.body), [path]);
       });
     }
 
     it('404s naming admin_owner_id for an unknown owner, creating and recording nothing', async () => {
       const name = unique('ghost-bundle');
-      const res = await app.api.post('/bundles', { name, admin_owner_id: MISSING });
+      const res = await app.api.post('/bundles', { name, admin_owner_id: NO_SUCH_ID });
       assert.equal(res.status, 404);
-      assert.deepEqual(paths(res.body), ['admin_owner_id']);
+      assert.deepEqual(errorPaths(res.body), ['admin_owner_id']);
       assert.equal((await app.api.get('/bundles', { contains: name })).body.total_count, 0);
       const created = (await app.api.get('/events', { event_type_filter: 'BUNDLES_CREATED', page_size: 1000 })).body.results as Event[];
       assert.equal(created.some((e) => e.sub_events[0]?.bundle_name === name), false);
@@ -91,9 +85,9 @@ describe('bundles', () => {
     it('GET and DELETE 400 on a bad id and 404 on an unknown one', async () => {
       for (const method of ['get', 'delete'] as const) {
         assert.equal((await app.api[method]('/bundles/nope')).status, 400);
-        const res = await app.api[method](`/bundles/${MISSING}`);
+        const res = await app.api[method](`/bundles/${NO_SUCH_ID}`);
         assert.equal(res.status, 404);
-        assert.deepEqual(paths(res.body), ['bundle_id']);
+        assert.deepEqual(errorPaths(res.body), ['bundle_id']);
       }
     });
 
@@ -114,7 +108,7 @@ describe('bundles', () => {
       assert.equal(updated.updated_at, '2026-05-02T09:00:00.000Z');
       assert.deepEqual(await getBundle(bundle.id), updated);
 
-      const [event] = await events(bundle.id, 'BUNDLES_UPDATED');
+      const [event] = await readEvents<Event>(app.api, { object: bundle.id, type: 'BUNDLES_UPDATED' });
       assert.equal(event?.sub_events[0]?.updated_fields, 'name,admin_owner_id');
 
       // The reference's own shape round-trips: sending the Bundle back changes nothing.
@@ -122,31 +116,31 @@ describe('bundles', () => {
       const same = await app.api.put(`/bundles/${bundle.id}`, updated);
       assert.equal(same.status, 200);
       assert.deepEqual(same.body, updated);
-      assert.equal((await events(bundle.id, 'BUNDLES_UPDATED')).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: bundle.id, type: 'BUNDLES_UPDATED' })).length, 1);
     });
 
     it('PUT refuses a mismatched id, a bad field, an unknown owner or bundle, and changes nothing', async () => {
       const bundle = await createBundle(app.api);
       const before = await getBundle(bundle.id);
       const cases: [Record<string, unknown>, number, string][] = [
-        [{ bundle_id: MISSING, name: 'x' }, 400, 'bundle_id'],
-        [{ id: MISSING, name: 'x' }, 400, 'id'],
+        [{ bundle_id: NO_SUCH_ID, name: 'x' }, 400, 'bundle_id'],
+        [{ id: NO_SUCH_ID, name: 'x' }, 400, 'id'],
         [{ name: '' }, 400, 'name'],
         [{ description: 7 }, 400, 'description'],
         [{ name: 'x', admin_owner_id: 'nope' }, 400, 'admin_owner_id'],
-        [{ name: 'x', admin_owner_id: MISSING }, 404, 'admin_owner_id'],
+        [{ name: 'x', admin_owner_id: NO_SUCH_ID }, 404, 'admin_owner_id'],
       ];
       for (const [body, status, path] of cases) {
         const res = await app.api.put(`/bundles/${bundle.id}`, body);
         assert.equal(res.status, status, JSON.stringify(body));
-        assert.deepEqual(paths(res.body), [path]);
+        assert.deepEqual(errorPaths(res.body), [path]);
       }
       assert.deepEqual(await getBundle(bundle.id), before);
-      assert.deepEqual(await events(bundle.id, 'BUNDLES_UPDATED'), []);
+      assert.deepEqual(await readEvents<Event>(app.api, { object: bundle.id, type: 'BUNDLES_UPDATED' }), []);
 
-      const unknown = await app.api.put(`/bundles/${MISSING}`, { name: 'x' });
+      const unknown = await app.api.put(`/bundles/${NO_SUCH_ID}`, { name: 'x' });
       assert.equal(unknown.status, 404);
-      assert.deepEqual(paths(unknown.body), ['bundle_id']);
+      assert.deepEqual(errorPaths(unknown.body), ['bundle_id']);
       assert.equal((await app.api.put('/bundles/nope', { name: 'x' })).status, 400);
     });
 
@@ -163,11 +157,11 @@ describe('bundles', () => {
       assert.equal((await app.api.get(`/bundles/${bundle.id}`)).status, 404);
       assert.equal((await app.api.get(`/bundles/${bundle.id}/resources`)).status, 404);
 
-      const [event] = await events(bundle.id, 'BUNDLES_DELETED');
+      const [event] = await readEvents<Event>(app.api, { object: bundle.id, type: 'BUNDLES_DELETED' });
       assert.ok(event);
       assert.deepEqual(event.sub_events.map((s) => s.sub_event_type), ['BUNDLES_DELETED', 'BUNDLE_RESOURCES_REMOVED', 'BUNDLE_GROUPS_REMOVED']);
-      assert.equal((await events(resource.resource_id, 'BUNDLES_DELETED')).length, 1);
-      assert.equal((await events(group.group_id, 'BUNDLES_DELETED')).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: resource.resource_id, type: 'BUNDLES_DELETED' })).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: group.group_id, type: 'BUNDLES_DELETED' })).length, 1);
       assert.equal((await app.api.delete(`/bundles/${bundle.id}`)).status, 404);
       // The resource and group themselves are untouched.
       assert.equal((await app.api.get(`/resources/${resource.resource_id}`)).status, 200);
@@ -251,11 +245,11 @@ describe('bundles', () => {
       assert.deepEqual(g.body, { bundle_id: bundle.id, group_id: group.group_id, access_level_name: 'Member', access_level_remote_id: 'member' });
       assert.deepEqual(await counts(bundle.id), [3, 2, 1]);
 
-      const resourcesAdded = await events(resource.resource_id, 'BUNDLE_RESOURCES_ADDED');
+      const resourcesAdded = await readEvents<Event>(app.api, { object: resource.resource_id, type: 'BUNDLE_RESOURCES_ADDED' });
       assert.equal(resourcesAdded.length, 2);
       assert.deepEqual(resourcesAdded.map((e) => e.sub_events[0]?.access_level_remote_id).sort(), ['', 'admin']);
       assert.equal(resourcesAdded[0]?.sub_events[0]?.bundle_id, bundle.id);
-      assert.equal((await events(group.group_id, 'BUNDLE_GROUPS_ADDED')).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: group.group_id, type: 'BUNDLE_GROUPS_ADDED' })).length, 1);
 
       const listed = await app.api.get(`/bundles/${bundle.id}/resources`);
       assert.equal(listed.status, 200);
@@ -269,14 +263,14 @@ describe('bundles', () => {
       assert.equal(removed.status, 200);
       assert.deepEqual(removed.body, {});
       assert.deepEqual(await counts(bundle.id), [2, 1, 1]);
-      const resourcesRemoved = await events(resource.resource_id, 'BUNDLE_RESOURCES_REMOVED');
+      const resourcesRemoved = await readEvents<Event>(app.api, { object: resource.resource_id, type: 'BUNDLE_RESOURCES_REMOVED' });
       assert.equal(resourcesRemoved.length, 1);
       assert.equal(resourcesRemoved[0]?.sub_events[0]?.access_level_remote_id, 'admin');
 
       // Removing what the bundle does not hold: an empty success that records nothing.
       const again = await app.api.delete(`/bundles/${bundle.id}/resources/${resource.resource_id}`, undefined, { query: { access_level_remote_id: 'admin' } });
       assert.deepEqual([again.status, again.body], [200, {}]);
-      assert.equal((await events(resource.resource_id, 'BUNDLE_RESOURCES_REMOVED')).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: resource.resource_id, type: 'BUNDLE_RESOURCES_REMOVED' })).length, 1);
 
       // Without access_level_remote_id the default level is removed.
       assert.equal((await app.api.delete(`/bundles/${bundle.id}/resources/${resource.resource_id}`)).status, 200);
@@ -285,10 +279,10 @@ describe('bundles', () => {
       // A group is removed at its level; the default level is not what it holds.
       assert.deepEqual((await app.api.delete(`/bundles/${bundle.id}/groups/${group.group_id}`)).body, {});
       assert.deepEqual(await counts(bundle.id), [1, 0, 1]);
-      assert.equal((await events(group.group_id, 'BUNDLE_GROUPS_REMOVED')).length, 0);
+      assert.equal((await readEvents<Event>(app.api, { object: group.group_id, type: 'BUNDLE_GROUPS_REMOVED' })).length, 0);
       assert.equal((await app.api.delete(`/bundles/${bundle.id}/groups/${group.group_id}`, undefined, { query: { access_level_remote_id: 'member' } })).status, 200);
       assert.deepEqual(await counts(bundle.id), [0, 0, 0]);
-      const groupsRemoved = await events(group.group_id, 'BUNDLE_GROUPS_REMOVED');
+      const groupsRemoved = await readEvents<Event>(app.api, { object: group.group_id, type: 'BUNDLE_GROUPS_REMOVED' });
       assert.equal(groupsRemoved.length, 1);
       assert.equal(groupsRemoved[0]?.sub_events[0]?.group_id, group.group_id);
     });
@@ -301,13 +295,13 @@ describe('bundles', () => {
       await app.api.post(`/bundles/${bundle.id}/groups`, { group_id: group.group_id });
       const dupResource = await app.api.post(`/bundles/${bundle.id}/resources`, { resource_id: resource.resource_id, access_level_remote_id: '' });
       assert.equal(dupResource.status, 409);
-      assert.deepEqual(paths(dupResource.body), ['resource_id']);
+      assert.deepEqual(errorPaths(dupResource.body), ['resource_id']);
       const dupGroup = await app.api.post(`/bundles/${bundle.id}/groups`, { group_id: group.group_id });
       assert.equal(dupGroup.status, 409);
-      assert.deepEqual(paths(dupGroup.body), ['group_id']);
+      assert.deepEqual(errorPaths(dupGroup.body), ['group_id']);
       assert.deepEqual(await counts(bundle.id), [2, 1, 1]);
-      assert.equal((await events(resource.resource_id, 'BUNDLE_RESOURCES_ADDED')).length, 1);
-      assert.equal((await events(group.group_id, 'BUNDLE_GROUPS_ADDED')).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: resource.resource_id, type: 'BUNDLE_RESOURCES_ADDED' })).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: group.group_id, type: 'BUNDLE_GROUPS_ADDED' })).length, 1);
     });
 
     it('refuses bad and unknown items with the field named, changing and recording nothing', async () => {
@@ -318,45 +312,45 @@ describe('bundles', () => {
         ['resources', {}, 400, 'resource_id'],
         ['resources', { resource_id: 'nope' }, 400, 'resource_id'],
         ['resources', { resource_id: resource.resource_id, access_level_remote_id: 5 }, 400, 'access_level_remote_id'],
-        ['resources', { resource_id: MISSING }, 404, 'resource_id'],
+        ['resources', { resource_id: NO_SUCH_ID }, 404, 'resource_id'],
         ['resources', { resource_id: resource.resource_id, access_level_remote_id: 'write' }, 404, 'access_level_remote_id'],
         // A name that differs from the stored one is accepted (deprecated, derived): see client-inputs.test.ts.
         ['groups', {}, 400, 'group_id'],
         ['groups', { group_id: 'nope' }, 400, 'group_id'],
-        ['groups', { group_id: MISSING }, 404, 'group_id'],
+        ['groups', { group_id: NO_SUCH_ID }, 404, 'group_id'],
         ['groups', { group_id: group.group_id, access_level_name: 3 }, 400, 'access_level_name'],
       ];
       for (const [plural, body, status, path] of cases) {
         const res = await app.api.post(`/bundles/${bundle.id}/${plural}`, body);
         assert.equal(res.status, status, `${plural} ${JSON.stringify(body)}`);
-        assert.deepEqual(paths(res.body), [path], `${plural} ${JSON.stringify(body)}`);
+        assert.deepEqual(errorPaths(res.body), [path], `${plural} ${JSON.stringify(body)}`);
       }
       assert.equal((await app.api.post(`/bundles/${bundle.id}/resources`)).status, 400);
       assert.deepEqual(await counts(bundle.id), [0, 0, 0]);
-      assert.deepEqual(await events(resource.resource_id, 'BUNDLE_RESOURCES_ADDED'), []);
-      assert.deepEqual(await events(group.group_id, 'BUNDLE_GROUPS_ADDED'), []);
+      assert.deepEqual(await readEvents<Event>(app.api, { object: resource.resource_id, type: 'BUNDLE_RESOURCES_ADDED' }), []);
+      assert.deepEqual(await readEvents<Event>(app.api, { object: group.group_id, type: 'BUNDLE_GROUPS_ADDED' }), []);
 
       // An unknown bundle is named whatever else is wrong with the item.
       for (const [plural, body] of [['resources', { resource_id: resource.resource_id }], ['groups', { group_id: group.group_id }]] as const) {
-        const res = await app.api.post(`/bundles/${MISSING}/${plural}`, body);
+        const res = await app.api.post(`/bundles/${NO_SUCH_ID}/${plural}`, body);
         assert.equal(res.status, 404);
-        assert.deepEqual(paths(res.body), ['bundle_id']);
-        assert.equal((await app.api.get(`/bundles/${MISSING}/${plural}`)).status, 404);
+        assert.deepEqual(errorPaths(res.body), ['bundle_id']);
+        assert.equal((await app.api.get(`/bundles/${NO_SUCH_ID}/${plural}`)).status, 404);
         assert.equal((await app.api.get(`/bundles/nope/${plural}`)).status, 400);
       }
       // Removing from an unknown bundle, or an unknown resource or group, is a 404 naming it.
       const removals: [string, number, string][] = [
-        [`/bundles/${MISSING}/resources/${resource.resource_id}`, 404, 'bundle_id'],
-        [`/bundles/${bundle.id}/resources/${MISSING}`, 404, 'resource_id'],
+        [`/bundles/${NO_SUCH_ID}/resources/${resource.resource_id}`, 404, 'bundle_id'],
+        [`/bundles/${bundle.id}/resources/${NO_SUCH_ID}`, 404, 'resource_id'],
         [`/bundles/${bundle.id}/resources/nope`, 400, 'resource_id'],
-        [`/bundles/${MISSING}/groups/${group.group_id}`, 404, 'bundle_id'],
-        [`/bundles/${bundle.id}/groups/${MISSING}`, 404, 'group_id'],
+        [`/bundles/${NO_SUCH_ID}/groups/${group.group_id}`, 404, 'bundle_id'],
+        [`/bundles/${bundle.id}/groups/${NO_SUCH_ID}`, 404, 'group_id'],
         [`/bundles/${bundle.id}/groups/nope`, 400, 'group_id'],
       ];
       for (const [path, status, field] of removals) {
         const res = await app.api.delete(path);
         assert.equal(res.status, status, path);
-        assert.deepEqual(paths(res.body), [field], path);
+        assert.deepEqual(errorPaths(res.body), [field], path);
       }
     });
 

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createGroup, createOwner, createResource, createTag } from '../helpers/fixtures.ts';
+import { countEvents } from '../helpers/events.ts';
 
 const DEFAULT_CONFIG = { allow_requests: true, auto_approval: false, require_mfa_to_request: false, require_support_ticket: false, priority: 0 };
 
@@ -14,7 +15,6 @@ describe('references held in request configurations', () => {
   });
   after(() => app.close());
 
-  const eventCount = async (id: string) => (await app.api.get('/events', { object_filter: id })).body.results.length;
 
   it('an owner named as a reviewer cannot be deleted until the configuration drops it', async () => {
     const reviewer = await createOwner(app.api);
@@ -23,13 +23,13 @@ describe('references held in request configurations', () => {
     const set = await app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, request_configurations: [{ ...DEFAULT_CONFIG, reviewer_stages: [stage] }] }] });
     assert.equal(set.status, 200, JSON.stringify(set.body));
 
-    const events = await eventCount(reviewer.owner_id);
+    const events = await countEvents(app.api, { object: reviewer.owner_id });
     const refused = await app.api.delete(`/owners/${reviewer.owner_id}`);
     assert.equal(refused.status, 409);
     assert.equal(refused.body.details[0].path, 'owner_id');
     assert.match(refused.body.message, /request configurations of 1 resource/);
     assert.equal((await app.api.get(`/owners/${reviewer.owner_id}`)).status, 200);
-    assert.equal(await eventCount(reviewer.owner_id), events, 'a refused delete records nothing');
+    assert.equal(await countEvents(app.api, { object: reviewer.owner_id }), events, 'a refused delete records nothing');
 
     await app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, request_configurations: [DEFAULT_CONFIG] }] });
     assert.equal((await app.api.delete(`/owners/${reviewer.owner_id}`)).status, 200);

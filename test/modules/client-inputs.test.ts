@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createBundle, createResource, createUser, unique } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
 
 describe('client inputs', () => {
   let app: TestApp;
@@ -46,7 +47,7 @@ describe('client inputs', () => {
         for (const field of ['start_date_filter', 'end_date_filter']) {
           const res = await app.api.get('/events', { [field]: raw });
           assert.equal(res.status, 400, `${field}=${raw}`);
-          assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), [field]);
+          assert.deepEqual(errorPaths(res.body), [field]);
           assert.ok(res.body.message.startsWith('invalid query: '));
         }
       }
@@ -91,7 +92,7 @@ describe('client inputs', () => {
       ] as const) {
         const res = await app.api.post('/owners', { user_ids: [], ...body });
         assert.equal(res.status, 400, JSON.stringify(body));
-        assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), [path], JSON.stringify(body));
+        assert.deepEqual(errorPaths(res.body), [path], JSON.stringify(body));
       }
       assert.equal(await countOwners(), before);
       const fine = await app.api.post('/owners', { user_ids: [], name: `  ${unique('owner')}  `, description: 'first line\nsecond\tline' });

@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createGroup, createOwner, createResource, createUser, unique } from '../helpers/fixtures.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+import { createApp, createGroup, createOwner, createResource, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { countEvents } from '../helpers/events.ts';
 
 describe('configuration templates', () => {
   let app: TestApp;
@@ -18,7 +17,6 @@ describe('configuration templates', () => {
   });
   after(() => app.close());
 
-  const countEvents = async () => (await app.api.get('/events', { page_size: 1000 })).body.results.length as number;
   const record = async (path: string, provider: string) => {
     const res = await app.api.post(path, { third_party_provider: provider, remote_id: unique('remote') });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -100,7 +98,7 @@ describe('configuration templates', () => {
 
     it('refuses bad creates with 400 or 404 naming the field, and records nothing', async () => {
       const group = await createGroup(app.api, { app_id: appId });
-      const eventsBefore = await countEvents();
+      const eventsBefore = await countEvents(app.api);
       const config = { allow_requests: true, auto_approval: false, require_mfa_to_request: false, require_support_ticket: false };
       const cases: [Record<string, unknown>, number, string][] = [
         [{ name: undefined }, 400, 'name'],
@@ -129,7 +127,7 @@ describe('configuration templates', () => {
         assert.equal(res.status, status, `${field}: ${JSON.stringify(res.body)}`);
         assert.ok(res.body.details.some((d: { path: string }) => d.path === field), `${field} in ${JSON.stringify(res.body.details)}`);
       }
-      assert.equal(await countEvents(), eventsBefore);
+      assert.equal(await countEvents(app.api), eventsBefore);
     });
 
     it('updates the fields given; refuses an unknown or missing template and bad fields without changing anything', async () => {
@@ -138,7 +136,7 @@ describe('configuration templates', () => {
       const res = await app.api.put('/configuration-templates', { configuration_template_id: id.toUpperCase(), name: 'renamed', require_mfa_to_connect: true });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, { ...template, name: 'renamed', require_mfa_to_connect: true });
-      const eventsBefore = await countEvents();
+      const eventsBefore = await countEvents(app.api);
       const cases: [Record<string, unknown>, number, string][] = [
         [{ configuration_template_id: undefined, name: 'x' }, 400, 'configuration_template_id'],
         [{ configuration_template_id: NO_SUCH_ID, name: 'x' }, 404, 'configuration_template_id'],
@@ -151,7 +149,7 @@ describe('configuration templates', () => {
         assert.equal(refused.status, status, `${field}: ${JSON.stringify(refused.body)}`);
         assert.ok(refused.body.details.some((d: { path: string }) => d.path === field), `${field} in ${JSON.stringify(refused.body.details)}`);
       }
-      assert.equal(await countEvents(), eventsBefore);
+      assert.equal(await countEvents(app.api), eventsBefore);
       const listed = (await app.api.get('/configuration-templates', { page_size: 1000 })).body.results;
       assert.deepEqual(listed.find((t: { configuration_template_id: string }) => t.configuration_template_id === id), res.body);
     });
@@ -214,18 +212,18 @@ describe('configuration templates', () => {
     });
 
     it('refuses an unknown template with 404 naming the field, changing nothing', async () => {
-      const eventsBefore = await countEvents();
+      const eventsBefore = await countEvents(app.api);
       const created = await app.api.post('/resources', { name: unique('r'), resource_type: 'CUSTOM', app_id: appId, configuration_template_id: NO_SUCH_ID });
       assert.equal(created.status, 404);
       assert.equal(created.body.details[0].path, 'configuration_template_id');
       const group = await createGroup(app.api, { app_id: appId });
-      const eventsAfterSetup = await countEvents();
+      const eventsAfterSetup = await countEvents(app.api);
       assert.ok(eventsAfterSetup > eventsBefore);
       const updated = await app.api.put('/groups', { groups: [{ group_id: group.group_id, name: 'renamed', configuration_template_id: NO_SUCH_ID }] });
       assert.equal(updated.status, 404);
       assert.equal(updated.body.details[0].path, 'groups.0.configuration_template_id');
       assert.equal((await app.api.get(`/groups/${group.group_id}`)).body.name, group.name);
-      assert.equal(await countEvents(), eventsAfterSetup);
+      assert.equal(await countEvents(app.api), eventsAfterSetup);
     });
 
     it('while linked, accepts back the stages and the whole item it read, even when the template numbered its stages itself', async () => {
@@ -255,7 +253,7 @@ describe('configuration templates', () => {
       const resource = (await app.api.post('/resources', { name: unique('r'), resource_type: 'CUSTOM', app_id: appId, configuration_template_id: id })).body;
       const other = await createOwner(app.api);
       const before = (await app.api.get(`/resources/${resource.resource_id}`)).body;
-      const eventsBefore = await countEvents();
+      const eventsBefore = await countEvents(app.api);
       const refusals: [Record<string, unknown>, string][] = [
         [{ admin_owner_id: other.owner_id }, 'resources.0.admin_owner_id'],
         [{ require_mfa_to_approve: false }, 'resources.0.require_mfa_to_approve'],
@@ -275,7 +273,7 @@ describe('configuration templates', () => {
       assert.equal(visibility.status, 409);
       assert.equal(visibility.body.details[0].path, 'visibility');
       assert.deepEqual((await app.api.get(`/resources/${resource.resource_id}`)).body, before);
-      assert.equal(await countEvents(), eventsBefore);
+      assert.equal(await countEvents(app.api), eventsBefore);
 
       // The same values (a whole object read back and sent again) and untemplated fields are fine.
       const { resource_id, name: _name, admin_owner_id, require_mfa_to_approve, max_duration, request_configurations, description } = before;
@@ -334,12 +332,12 @@ describe('configuration templates', () => {
         [['CONFIGURATION_TEMPLATES_UPDATED', id], ['RESOURCES_UPDATED', r1.resource_id], ['RESOURCES_UPDATED', r2.resource_id], ['GROUPS_UPDATED', group.group_id]],
       );
 
-      const eventsBefore = await countEvents();
+      const eventsBefore = await countEvents(app.api);
       const refused = await app.api.delete(`/configuration-templates/${id}`);
       assert.equal(refused.status, 409);
       assert.equal(refused.body.details[0].path, 'configuration_template_id');
       assert.match(refused.body.message, /2 resources and 1 group/);
-      assert.equal(await countEvents(), eventsBefore);
+      assert.equal(await countEvents(app.api), eventsBefore);
       for (const r of [r1, r2]) assert.equal((await app.api.put('/resources', { resources: [{ resource_id: r.resource_id, configuration_template_id: null }] })).status, 200);
       assert.equal((await app.api.put('/groups', { groups: [{ group_id: group.group_id, configuration_template_id: null }] })).status, 200);
       assert.equal((await app.api.delete(`/configuration-templates/${id}`)).status, 200);

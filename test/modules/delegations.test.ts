@@ -2,27 +2,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createMember, type Member } from '../helpers/requests.ts';
-import { createUser } from '../helpers/fixtures.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+import { createMember, createUser, NO_SUCH_ID, type Signed } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents } from '../helpers/events.ts';
 
 describe('delegations', () => {
   let app: TestApp;
-  let dora: Member;
-  let dave: Member;
-  let other: Member;
+  let dora: Signed;
+  let dave: Signed;
+  let other: Signed;
   const hours = (n: number) => new Date(app.clock.now().getTime() + n * 3_600_000).toISOString();
 
   before(async () => {
     app = await startTestApp();
-    [dora, dave, other] = [await createMember(app), await createMember(app), await createMember(app)];
+    [dora, dave, other] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
   });
   after(() => app.close());
 
-  const countEvents = async (type: string) =>
-    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
   const body = (overrides: Record<string, unknown> = {}) => ({
     delegator_user_id: dora.user_id, delegate_user_id: dave.user_id, start_time: hours(0), end_time: hours(24), reason: 'holiday', ...overrides,
   });
@@ -46,7 +42,7 @@ describe('delegations', () => {
     assert.equal((await dora.api.delete(`/delegations/${res.body.id}`)).status, 200);
     assert.equal((await app.api.get(`/delegations/${res.body.id}`)).status, 404);
     assert.equal((await app.api.delete(`/delegations/${res.body.id}`)).status, 404);
-    assert.equal(await countEvents('DELEGATIONS_DELETED'), 1);
+    assert.equal(await countEvents(app.api, { type: 'DELEGATIONS_DELETED' }), 1);
   });
 
   it('refuses a bad delegation naming the field, and records nothing', async () => {
@@ -64,13 +60,13 @@ describe('delegations', () => {
     const suspended = await createUser(app.api);
     assert.equal((await app.api.put(`/users/${suspended.user_id}`, { hr_idp_status: 'SUSPENDED' })).status, 200);
     cases.push([{ delegate_user_id: suspended.user_id }, 400, ['delegate_user_id']]);
-    const before = await countEvents('DELEGATIONS_CREATED');
+    const before = await countEvents(app.api, { type: 'DELEGATIONS_CREATED' });
     for (const [overrides, status, expected] of cases) {
       const res = await dora.api.post('/delegations', body(overrides));
       assert.equal(res.status, status, JSON.stringify(overrides));
-      assert.deepEqual(paths(res.body), expected, JSON.stringify(overrides));
+      assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(overrides));
     }
-    assert.equal(await countEvents('DELEGATIONS_CREATED'), before);
+    assert.equal(await countEvents(app.api, { type: 'DELEGATIONS_CREATED' }), before);
   });
 
   it('refuses a window overlapping another of the same delegator (409); an admin may delegate for anyone; lists page', async () => {

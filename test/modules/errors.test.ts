@@ -3,9 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import type { ApiResponse } from '../helpers/client.ts';
-import { unique } from '../helpers/fixtures.ts';
-
-const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+import { NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
 
 /** Nothing internal in a message: no stack frames, file paths or SQL. */
 function assertNothingLeaks(res: ApiResponse): void {
@@ -64,7 +62,7 @@ describe('errors', () => {
     assert.equal(res.body.details[0].path, 'event_id');
   });
 
-  for (const path of [`/events/${UNKNOWN_ID}`, `/users/${UNKNOWN_ID}`]) {
+  for (const path of [`/events/${NO_SUCH_ID}`, `/users/${NO_SUCH_ID}`]) {
     it(`unknown id in a path → 404 (GET ${path.split('/')[1]})`, async () => {
       const res = await app.api.get(path);
       assert.equal(res.status, 404);
@@ -73,7 +71,7 @@ describe('errors', () => {
   }
 
   it('unknown id in a path → 404 (DELETE /tokens)', async () => {
-    const res = await app.api.delete(`/tokens/${UNKNOWN_ID}`);
+    const res = await app.api.delete(`/tokens/${NO_SUCH_ID}`);
     assert.equal(res.status, 404);
   });
 

@@ -7,13 +7,12 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { isNonPublicAddress } from '../../src/modules/event-streams/addresses.ts';
 import { tick } from '../../src/modules/event-streams/delivery.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createToken, createUser } from '../helpers/fixtures.ts';
+import { createToken, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { errorPaths } from '../helpers/errors.ts';
 
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const SECRET_1 = `whsec_${Buffer.alloc(32, 1).toString('base64')}`;
 const SECRET_2 = `whsec_${Buffer.alloc(32, 2).toString('base64')}`;
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
 
 /** A test app whose clock reads the real time, so Standard Webhooks' five-minute timestamp window accepts signatures. */
 const startApp = (env: Record<string, string> = {}) => startTestApp({ clock: new ManualClock(new Date()), env });
@@ -156,7 +155,7 @@ describe('event streams: the API', () => {
       const res = await app.api.post('/event-streams', { name: 'bad', connection_type: 'WEBHOOK', ...body });
       assert.equal(res.status, 400, JSON.stringify(res.body));
       assert.equal(res.body.code, 'validation_failed');
-      assert.deepEqual(paths(res.body), expected);
+      assert.deepEqual(errorPaths(res.body), expected);
       assert.equal(await eventCount(), count);
       assert.equal((await app.api.get('/event-streams')).body.event_streams.length, streams);
     });
@@ -186,7 +185,7 @@ describe('event streams: the API', () => {
       credentials: { auth_type: 'HMAC', hmac_credential_1: { id: other.connection.credentials.hmac_credential_1.id } },
     });
     assert.equal(res.status, 400);
-    assert.deepEqual(paths(res.body), ['credentials.hmac_credential_1.id']);
+    assert.deepEqual(errorPaths(res.body), ['credentials.hmac_credential_1.id']);
     assert.deepEqual(await streamById(app, stream.event_stream_id), before);
     assert.equal(await eventCount(), count);
   });
@@ -298,7 +297,7 @@ describe('event streams: delivery', () => {
         assert.equal(wins.body.connection.enabled, true);
         const bad = await app.api.put(`/event-streams/${signed.event_stream_id}`, { connection: { webhook_url: 'ftp://x.example.com/' } });
         assert.equal(bad.status, 400);
-        assert.deepEqual(paths(bad.body), ['connection.webhook_url']);
+        assert.deepEqual(errorPaths(bad.body), ['connection.webhook_url']);
       }
 
       await tick(app.ctx, app.clock.now());
@@ -325,7 +324,7 @@ describe('event streams: delivery', () => {
       for (const [id, credentials, path] of refusals) {
         const res = await app.api.put(`/event-streams/${id}`, { enabled: false, credentials });
         assert.equal(res.status, 400, JSON.stringify(res.body));
-        assert.deepEqual(paths(res.body), [path]);
+        assert.deepEqual(errorPaths(res.body), [path]);
         assert.match(res.body.details[0].message, /masked secret/);
       }
       assert.deepEqual(await streamById(app, keyed.event_stream_id), before);

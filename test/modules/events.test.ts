@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createToken, createUser, unique } from '../helpers/fixtures.ts';
+import { createToken, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
 
 type Event = { event_id: string; event_type: string; actor_user_id: string; created_at: string; api_token_name?: string; sub_events: { sub_event_type: string; user_id?: string }[] };
 
@@ -115,13 +115,13 @@ describe('events', () => {
     const [latest] = await list({});
     const one = await app.api.get(`/events/${latest!.event_id}`);
     assert.deepEqual(one.body, latest);
-    assert.equal((await app.api.get('/events/00000000-0000-4000-8000-000000000000')).status, 404);
+    assert.equal((await app.api.get(`/events/${NO_SUCH_ID}`)).status, 404);
   });
 
   it('a failed write records nothing', async () => {
     const before = (await list({})).length;
     assert.equal((await app.api.post('/users', { email: botUser.email, full_name: 'Dup' })).status, 409);
-    assert.equal((await app.api.post('/users', { email: `${unique('x')}@example.com`, full_name: 'X', manager_id: '00000000-0000-4000-8000-000000000000' })).status, 404);
+    assert.equal((await app.api.post('/users', { email: `${unique('x')}@example.com`, full_name: 'X', manager_id: NO_SUCH_ID })).status, 404);
     assert.equal((await list({})).length, before);
   });
 });

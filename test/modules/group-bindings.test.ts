@@ -2,10 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createGroup } from '../helpers/fixtures.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+import { createApp, createGroup, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 
 describe('group bindings', () => {
   let app: TestApp;
@@ -25,12 +24,6 @@ describe('group bindings', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body as { group_binding_id: string; created_at: string; groups: { group_id: string; group_type: string }[] };
   };
-  const countEvents = async (type: string) =>
-    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
-  const eventsFor = async (id: string, type: string) =>
-    (await app.api.get('/events', { object_filter: id, event_type_filter: type, page_size: 1000 })).body.results as {
-      sub_events: Record<string, unknown>[];
-    }[];
 
   describe('POST /group-bindings', () => {
     it('binds groups in the order given, each with its group_type, readable by id, in the list and from each group', async () => {
@@ -55,12 +48,12 @@ describe('group bindings', () => {
       assert.deepEqual(groupList.map((g: { group_binding_id: string }) => g.group_binding_id), [id, id]);
       assert.equal('group_binding_id' in (await app.api.get(`/groups/${await group()}`)).body, false, 'an unbound group has none');
 
-      const [event] = await eventsFor(id, 'GROUP_BINDINGS_CREATED');
+      const [event] = await readEvents(app.api, { object: id, type: 'GROUP_BINDINGS_CREATED' });
       assert.ok(event);
       assert.deepEqual(event.sub_events.map((s) => [s.sub_event_type, s.group_id ?? s.source_group_id]), [
         ['GROUP_BINDINGS_CREATED', okta], ['GROUP_BINDING_GROUPS_ADDED', aws], ['GROUP_BINDING_GROUPS_ADDED', okta],
       ]);
-      assert.equal((await eventsFor(aws, 'GROUP_BINDINGS_CREATED')).length, 1, 'findable from a bound group too');
+      assert.equal((await readEvents(app.api, { object: aws, type: 'GROUP_BINDINGS_CREATED' })).length, 1, 'findable from a bound group too');
     });
 
     it('names every invalid field with 400 and records nothing', async () => {
@@ -76,14 +69,14 @@ describe('group bindings', () => {
         [{ source_group_id: NO_SUCH_ID, groups: [{ group_id: a }, { group_id: b }] }, ['source_group_id']],
         [{ source_group_id: a, groups: Array.from({ length: 101 }, () => ({ group_id: a })) }, ['groups']],
       ];
-      const before = await countEvents('GROUP_BINDINGS_CREATED');
+      const before = await countEvents(app.api, { type: 'GROUP_BINDINGS_CREATED' });
       for (const [body, expected] of cases) {
         const res = await app.api.post('/group-bindings', body);
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal(res.body.code, 'validation_failed');
-        assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+        assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(body));
       }
-      assert.equal(await countEvents('GROUP_BINDINGS_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'GROUP_BINDINGS_CREATED' }), before);
       assert.equal('group_binding_id' in (await app.api.get(`/groups/${a}`)).body, false);
     });
 
@@ -91,20 +84,20 @@ describe('group bindings', () => {
       const [a, b] = await groups(2);
       const res = await app.api.post('/group-bindings', { source_group_id: a, groups: [{ group_id: a }, { group_id: b }, { group_id: NO_SUCH_ID }] });
       assert.equal(res.status, 404);
-      assert.deepEqual(paths(res.body), ['groups.2.group_id']);
+      assert.deepEqual(errorPaths(res.body), ['groups.2.group_id']);
       assert.equal('group_binding_id' in (await app.api.get(`/groups/${a}`)).body, false);
     });
 
     it('refuses a group that already belongs to a binding with 409 naming it, binding nothing', async () => {
       const [a, b, c] = await groups(3);
       const first = await bind(a, [a, b]);
-      const before = await countEvents('GROUP_BINDINGS_CREATED');
+      const before = await countEvents(app.api, { type: 'GROUP_BINDINGS_CREATED' });
       const res = await app.api.post('/group-bindings', { source_group_id: c, groups: [{ group_id: c }, { group_id: b }] });
       assert.equal(res.status, 409);
       assert.equal(res.body.code, 'conflict');
-      assert.deepEqual(paths(res.body), ['groups.1.group_id']);
+      assert.deepEqual(errorPaths(res.body), ['groups.1.group_id']);
       assert.match(res.body.message, new RegExp(first.group_binding_id));
-      assert.equal(await countEvents('GROUP_BINDINGS_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'GROUP_BINDINGS_CREATED' }), before);
       assert.equal('group_binding_id' in (await app.api.get(`/groups/${c}`)).body, false);
     });
   });
@@ -130,14 +123,14 @@ describe('group bindings', () => {
     });
 
     it('400s on a bad cursor or page_size, and 400/404 on a bad or unknown id', async () => {
-      assert.deepEqual(paths((await app.api.get('/group-bindings', { cursor: 'garbage' })).body), ['cursor']);
-      assert.deepEqual(paths((await app.api.get('/group-bindings', { page_size: 1001 })).body), ['page_size']);
+      assert.deepEqual(errorPaths((await app.api.get('/group-bindings', { cursor: 'garbage' })).body), ['cursor']);
+      assert.deepEqual(errorPaths((await app.api.get('/group-bindings', { page_size: 1001 })).body), ['page_size']);
       const bad = await app.api.get('/group-bindings/not-a-uuid');
       assert.equal(bad.status, 400);
-      assert.deepEqual(paths(bad.body), ['group_binding_id']);
+      assert.deepEqual(errorPaths(bad.body), ['group_binding_id']);
       const unknown = await app.api.get(`/group-bindings/${NO_SUCH_ID}`);
       assert.equal(unknown.status, 404);
-      assert.deepEqual(paths(unknown.body), ['group_binding_id']);
+      assert.deepEqual(errorPaths(unknown.body), ['group_binding_id']);
     });
   });
 
@@ -165,7 +158,7 @@ describe('group bindings', () => {
       assert.equal((await app.api.get(`/groups/${b}`)).body.group_binding_id, two.group_binding_id);
       assert.equal('group_binding_id' in (await app.api.get(`/groups/${d}`)).body, false);
 
-      const [event] = await eventsFor(one.group_binding_id, 'GROUP_BINDINGS_UPDATED');
+      const [event] = await readEvents(app.api, { object: one.group_binding_id, type: 'GROUP_BINDINGS_UPDATED' });
       assert.ok(event);
       const changes = event.sub_events.map((s) => `${s.sub_event_type}:${s.group_id ?? ''}`).sort();
       assert.deepEqual(changes, [
@@ -183,7 +176,7 @@ describe('group bindings', () => {
         (await app.api.get(`/group-bindings/${one.group_binding_id}`)).body, (await app.api.get(`/group-bindings/${two.group_binding_id}`)).body,
       ];
       const before = await snapshot();
-      const beforeEvents = await countEvents('GROUP_BINDINGS_UPDATED');
+      const beforeEvents = await countEvents(app.api, { type: 'GROUP_BINDINGS_UPDATED' });
       const item = (id: string, source: string, ids: string[]) => ({ group_binding_id: id, source_group_id: source, groups: ids.map((group_id) => ({ group_id })) });
       const cases: [unknown, number, string[]][] = [
         [{}, 400, ['group_bindings']],
@@ -199,19 +192,19 @@ describe('group bindings', () => {
       for (const [body, status, expected] of cases) {
         const res = await app.api.put('/group-bindings', body);
         assert.equal(res.status, status, JSON.stringify(body));
-        assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+        assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(body));
       }
       assert.deepEqual(await snapshot(), before);
-      assert.equal(await countEvents('GROUP_BINDINGS_UPDATED'), beforeEvents);
+      assert.equal(await countEvents(app.api, { type: 'GROUP_BINDINGS_UPDATED' }), beforeEvents);
       assert.equal('group_binding_id' in (await app.api.get(`/groups/${x}`)).body, false);
     });
 
     it('an empty list changes and records nothing', async () => {
-      const before = await countEvents('GROUP_BINDINGS_UPDATED');
+      const before = await countEvents(app.api, { type: 'GROUP_BINDINGS_UPDATED' });
       const res = await app.api.put('/group-bindings', { group_bindings: [] });
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, { group_bindings: [] });
-      assert.equal(await countEvents('GROUP_BINDINGS_UPDATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'GROUP_BINDINGS_UPDATED' }), before);
     });
   });
 
@@ -228,7 +221,7 @@ describe('group bindings', () => {
         assert.equal(got.status, 200);
         assert.equal('group_binding_id' in got.body, false);
       }
-      const [event] = await eventsFor(binding.group_binding_id, 'GROUP_BINDINGS_DELETED');
+      const [event] = await readEvents(app.api, { object: binding.group_binding_id, type: 'GROUP_BINDINGS_DELETED' });
       assert.ok(event);
       assert.deepEqual(event.sub_events.filter((s) => s.sub_event_type === 'GROUP_BINDING_GROUPS_REMOVED').map((s) => s.group_id), [a, b]);
       // The groups are free again.
@@ -236,7 +229,7 @@ describe('group bindings', () => {
 
       const again = await app.api.delete(`/group-bindings/${binding.group_binding_id}`);
       assert.equal(again.status, 404);
-      assert.deepEqual(paths(again.body), ['group_binding_id']);
+      assert.deepEqual(errorPaths(again.body), ['group_binding_id']);
       assert.equal((await app.api.delete('/group-bindings/nope')).status, 400);
     });
   });
@@ -245,12 +238,12 @@ describe('group bindings', () => {
     it('is refused with 409 naming group_id until the group leaves its binding', async () => {
       const [a, b, c] = await groups(3);
       const binding = await bind(a, [a, b, c]);
-      const before = await countEvents('GROUPS_DELETED');
+      const before = await countEvents(app.api, { type: 'GROUPS_DELETED' });
       const refused = await app.api.delete(`/groups/${c}`);
       assert.equal(refused.status, 409);
-      assert.deepEqual(paths(refused.body), ['group_id']);
+      assert.deepEqual(errorPaths(refused.body), ['group_id']);
       assert.match(refused.body.message, new RegExp(binding.group_binding_id));
-      assert.equal(await countEvents('GROUPS_DELETED'), before);
+      assert.equal(await countEvents(app.api, { type: 'GROUPS_DELETED' }), before);
 
       const put = await app.api.put('/group-bindings', {
         group_bindings: [{ group_binding_id: binding.group_binding_id, source_group_id: a, groups: [{ group_id: a }, { group_id: b }] }],

@@ -2,10 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createGroup, createOwner, createTag, createUser, unique } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createOwner, createTag, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_INFO_KINDS, GROUP_TYPES } from '../../src/modules/groups/kinds.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents } from '../helpers/events.ts';
 
 describe('groups', () => {
   let app: TestApp;
@@ -21,14 +21,13 @@ describe('groups', () => {
 
   const get = async (id: string) => (await app.api.get(`/groups/${id}`)).body;
   const ids = (body: { results: { group_id: string }[] }) => body.results.map((g) => g.group_id);
-  const countEvents = async (type: string) => (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length;
   const refused = async (body: Record<string, unknown>, status: number, path: string, message?: RegExp) => {
-    const before = await countEvents('GROUPS_CREATED');
+    const before = await countEvents(app.api, { type: 'GROUPS_CREATED' });
     const res = await app.api.post('/groups', { name: unique('g'), group_type: 'OPAL_GROUP', app_id: appId, ...body });
     assert.equal(res.status, status, JSON.stringify(res.body));
     assert.ok(res.body.details.some((d: { path: string }) => d.path === path), `expected ${path} in ${JSON.stringify(res.body.details)}`);
     if (message) assert.match(JSON.stringify(res.body), message);
-    assert.equal(await countEvents('GROUPS_CREATED'), before, 'a refused create records no event');
+    assert.equal(await countEvents(app.api, { type: 'GROUPS_CREATED' }), before, 'a refused create records no event');
   };
 
   describe('POST /groups', () => {
@@ -79,7 +78,7 @@ describe('groups', () => {
 
     it('names every bad or unknown field', async () => {
       const res = await app.api.post('/groups', {});
-      assert.deepEqual(res.body.details.map((d: { path: string }) => d.path).sort(), ['app_id', 'group_type', 'name']);
+      assert.deepEqual(errorPaths(res.body), ['app_id', 'group_type', 'name']);
       for (const type of ['opal_group', 'OPAL', 'CUSTOM']) await refused({ group_type: type }, 400, 'group_type');
       await refused({ app_id: NO_SUCH_ID }, 404, 'app_id');
       await refused({ admin_owner_id: NO_SUCH_ID }, 404, 'admin_owner_id');
@@ -130,7 +129,7 @@ describe('groups', () => {
     const leader = await createUser(app.api);
     const owner = await createOwner(app.api);
     const before = [await get(a.group_id), await get(b.group_id)];
-    const eventsBefore = await countEvents('GROUPS_UPDATED');
+    const eventsBefore = await countEvents(app.api, { type: 'GROUPS_UPDATED' });
     const cases: [unknown[], number, string][] = [
       [[{ group_id: a.group_id, name: 'x' }, { group_id: NO_SUCH_ID }], 404, 'groups.1.group_id'],
       [[{ group_id: a.group_id, name: 'x' }, { group_id: b.group_id, group_leader_user_ids: [NO_SUCH_ID] }], 404, 'groups.1.group_leader_user_ids.0'],
@@ -144,7 +143,7 @@ describe('groups', () => {
       assert.ok(res.body.details.some((d: { path: string }) => d.path === path), `${path} in ${JSON.stringify(res.body.details)}`);
       assert.deepEqual([await get(a.group_id), await get(b.group_id)], before);
     }
-    assert.equal(await countEvents('GROUPS_UPDATED'), eventsBefore);
+    assert.equal(await countEvents(app.api, { type: 'GROUPS_UPDATED' }), eventsBefore);
 
     const res = await app.api.put('/groups', { groups: [
       { group_id: a.group_id, name: 'A renamed', group_leader_user_ids: [leader.user_id], admin_owner_id: owner.owner_id },

@@ -2,10 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createGroup, createResource } from '../helpers/fixtures.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+import { createApp, createGroup, createResource, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 
 describe('idp group mappings', () => {
   let app: TestApp;
@@ -20,12 +19,6 @@ describe('idp group mappings', () => {
   const group = async () => (await createGroup(app.api, { app_id: appId, group_type: 'OKTA_GROUP' })).group_id;
   const base = (appResourceId: string) => `/idp-group-mappings/${appResourceId}`;
   const one = (appResourceId: string, groupId: string) => `${base(appResourceId)}/groups/${groupId}`;
-  const countEvents = async (type: string) =>
-    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
-  const eventsFor = async (id: string, type: string) =>
-    (await app.api.get('/events', { object_filter: id, event_type_filter: type, page_size: 1000 })).body.results as {
-      sub_events: Record<string, unknown>[];
-    }[];
 
   describe('POST …/groups/{group_id} (upsert)', () => {
     it('creates with defaults, then changes only the fields given; every answer carries app_resource_id', async () => {
@@ -49,8 +42,8 @@ describe('idp group mappings', () => {
       assert.deepEqual((await app.api.get(one(appResource, g))).body, cleared.body);
       assert.deepEqual((await app.api.get(base(appResource))).body, { mappings: [cleared.body] });
 
-      assert.equal((await eventsFor(g, 'IDP_GROUP_MAPPINGS_CREATED')).length, 1);
-      const updates = await eventsFor(appResource, 'IDP_GROUP_MAPPINGS_UPDATED');
+      assert.equal((await readEvents(app.api, { object: g, type: 'IDP_GROUP_MAPPINGS_CREATED' })).length, 1);
+      const updates = await readEvents(app.api, { object: appResource, type: 'IDP_GROUP_MAPPINGS_UPDATED' });
       assert.equal(updates.length, 5);
       assert.deepEqual(updates.map((e) => e.sub_events[0]!.alias), [null, null, 'finance-team', 'finance-team', 'finance-team'], 'newest first');
     });
@@ -59,7 +52,7 @@ describe('idp group mappings', () => {
       const appResource = await oktaApp();
       const g = await group();
       const custom = (await createResource(app.api, { app_id: appId })).resource_id;
-      const before = await countEvents('IDP_GROUP_MAPPINGS_CREATED');
+      const before = await countEvents(app.api, { type: 'IDP_GROUP_MAPPINGS_CREATED' });
       const cases: [string, unknown, number, string[]][] = [
         [one(appResource, g), { alias: 7 }, 400, ['alias']],
         [one(appResource, g), { hidden_from_end_user: 'yes' }, 400, ['hidden_from_end_user']],
@@ -73,10 +66,10 @@ describe('idp group mappings', () => {
       for (const [path, body, status, expected] of cases) {
         const res = await app.api.post(path, body);
         assert.equal(res.status, status, `${path} ${JSON.stringify(body)}`);
-        assert.deepEqual(paths(res.body), expected, `${path} ${JSON.stringify(body)}`);
+        assert.deepEqual(errorPaths(res.body), expected, `${path} ${JSON.stringify(body)}`);
       }
       assert.match((await app.api.post(one(custom, g), {})).body.message, /OKTA_APP/);
-      assert.equal(await countEvents('IDP_GROUP_MAPPINGS_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'IDP_GROUP_MAPPINGS_CREATED' }), before);
       assert.deepEqual((await app.api.get(base(appResource))).body, { mappings: [] });
     });
   });
@@ -87,12 +80,12 @@ describe('idp group mappings', () => {
       const g = await group();
       const notMapped = await app.api.get(one(appResource, g));
       assert.equal(notMapped.status, 404);
-      assert.deepEqual(paths(notMapped.body), ['group_id']);
+      assert.deepEqual(errorPaths(notMapped.body), ['group_id']);
       assert.equal((await app.api.get(base(NO_SUCH_ID))).status, 404);
       const custom = (await createResource(app.api, { app_id: appId })).resource_id;
       const wrongType = await app.api.get(base(custom));
       assert.equal(wrongType.status, 400);
-      assert.deepEqual(paths(wrongType.body), ['app_resource_id']);
+      assert.deepEqual(errorPaths(wrongType.body), ['app_resource_id']);
     });
   });
 
@@ -114,7 +107,7 @@ describe('idp group mappings', () => {
       assert.deepEqual((await app.api.get(base(appResource))).body, { mappings: expected });
       assert.equal((await app.api.get(one(appResource, g1))).status, 404);
 
-      const [event] = await eventsFor(appResource, 'IDP_GROUP_MAPPINGS_UPDATED');
+      const [event] = await readEvents(app.api, { object: appResource, type: 'IDP_GROUP_MAPPINGS_UPDATED' });
       assert.ok(event);
       assert.deepEqual(event.sub_events.map((s) => `${s.sub_event_type}:${s.group_id ?? s.mapping_count}`), [
         'IDP_GROUP_MAPPINGS_REPLACED:2', `IDP_GROUP_MAPPINGS_CREATED:${g3}`, `IDP_GROUP_MAPPINGS_DELETED:${g1}`,
@@ -130,7 +123,7 @@ describe('idp group mappings', () => {
       const [g1, g2] = [await group(), await group()];
       await app.api.post(one(appResource, g1), { alias: 'kept' });
       const before = (await app.api.get(base(appResource))).body;
-      const beforeEvents = await countEvents('IDP_GROUP_MAPPINGS_UPDATED');
+      const beforeEvents = await countEvents(app.api, { type: 'IDP_GROUP_MAPPINGS_UPDATED' });
       const cases: [unknown, number, string[]][] = [
         [{}, 400, ['mappings']],
         [{ mappings: {} }, 400, ['mappings']],
@@ -143,11 +136,11 @@ describe('idp group mappings', () => {
       for (const [body, status, expected] of cases) {
         const res = await app.api.put(base(appResource), body);
         assert.equal(res.status, status, JSON.stringify(body));
-        assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+        assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(body));
       }
       assert.equal((await app.api.put(base(NO_SUCH_ID), { mappings: [] })).status, 404);
       assert.deepEqual((await app.api.get(base(appResource))).body, before);
-      assert.equal(await countEvents('IDP_GROUP_MAPPINGS_UPDATED'), beforeEvents);
+      assert.equal(await countEvents(app.api, { type: 'IDP_GROUP_MAPPINGS_UPDATED' }), beforeEvents);
     });
   });
 
@@ -160,14 +153,14 @@ describe('idp group mappings', () => {
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, {});
       assert.equal((await app.api.get(one(appResource, g))).status, 404);
-      const deleted = await eventsFor(g, 'IDP_GROUP_MAPPINGS_DELETED');
+      const deleted = await readEvents(app.api, { object: g, type: 'IDP_GROUP_MAPPINGS_DELETED' });
       assert.equal(deleted.length, 1);
       assert.equal(deleted[0]!.sub_events[0]!.alias, 'gone soon');
 
       const again = await app.api.delete(one(appResource, g));
       assert.equal(again.status, 200);
       assert.deepEqual(again.body, {});
-      assert.equal((await eventsFor(g, 'IDP_GROUP_MAPPINGS_DELETED')).length, 1);
+      assert.equal((await readEvents(app.api, { object: g, type: 'IDP_GROUP_MAPPINGS_DELETED' })).length, 1);
       assert.equal((await app.api.delete(one(NO_SUCH_ID, g))).status, 404, 'an unknown app resource is still a 404');
       assert.equal((await app.api.delete(one(appResource, 'x'))).status, 400);
     });
@@ -180,7 +173,7 @@ describe('idp group mappings', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, {});
       assert.equal((await app.api.get(one(appResource, g))).status, 404, 'the mapping is gone');
-      const deleted = await eventsFor(g, 'IDP_GROUP_MAPPINGS_DELETED');
+      const deleted = await readEvents<{ sub_events: { alias: string }[] }>(app.api, { object: g, type: 'IDP_GROUP_MAPPINGS_DELETED' });
       assert.equal(deleted.length, 1);
       assert.equal(deleted[0]!.sub_events[0]!.alias, 'old client');
       // The same rules as the current path: unknown ids 404, malformed ones 400, naming the parameter.

@@ -3,10 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createBundle, createGroup, createResource, createUser } from '../helpers/fixtures.ts';
+import { createApp, createBundle, createGroup, createResource, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
 let remoteCounter = 0;
 const remoteId = () => `R${process.pid}X${++remoteCounter}`;
 
@@ -19,12 +19,6 @@ describe('integration records', () => {
   });
   after(() => app.close());
 
-  const countEvents = async (type: string) =>
-    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
-  const eventsFor = async (id: string, type: string) =>
-    (await app.api.get('/events', { object_filter: id, event_type_filter: type, page_size: 1000 })).body.results as {
-      sub_events: Record<string, unknown>[];
-    }[];
 
   const RECORDS = [
     { path: '/message-channels', idField: 'message_channel_id', listKey: 'channels', provider: 'SLACK', event: 'MESSAGE_CHANNELS_CREATED' },
@@ -51,7 +45,7 @@ describe('integration records', () => {
         assert.deepEqual((await app.api.get(`${kind.path}/${id.toUpperCase()}`)).body, res.body);
         const list = (await app.api.get(kind.path)).body[kind.listKey];
         assert.deepEqual(list.at(-1), res.body, 'newest last');
-        const [event] = await eventsFor(id, kind.event);
+        const [event] = await readEvents(app.api, { object: id, type: kind.event });
         assert.ok(event);
         assert.equal(event.sub_events[0]!.remote_id, remote);
 
@@ -61,7 +55,7 @@ describe('integration records', () => {
 
       it('400s naming bad fields, 409s naming remote_id on a second record of the same object, recording nothing', async () => {
         const taken = await record(kind.path);
-        const before = await countEvents(kind.event);
+        const before = await countEvents(app.api, { type: kind.event });
         const cases: [unknown, number, string[]][] = [
           [{}, 400, ['remote_id', 'third_party_provider']],
           [{ third_party_provider: 'TEAMS', remote_id: 'x' }, 400, ['third_party_provider']],
@@ -74,11 +68,11 @@ describe('integration records', () => {
         for (const [body, status, expected] of cases) {
           const res = await app.api.post(kind.path, body);
           assert.equal(res.status, status, JSON.stringify(body));
-          assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+          assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(body));
         }
-        assert.equal(await countEvents(kind.event), before);
+        assert.equal(await countEvents(app.api, { type: kind.event }), before);
         assert.equal((await app.api.get(`${kind.path}/${NO_SUCH_ID}`)).status, 404);
-        assert.deepEqual(paths((await app.api.get(`${kind.path}/nope`)).body), [kind.idField]);
+        assert.deepEqual(errorPaths((await app.api.get(`${kind.path}/nope`)).body), [kind.idField]);
       });
     });
   }
@@ -109,7 +103,7 @@ describe('integration records', () => {
         const second = await app.api.put(route(id), { [link.field]: [ida, idc] });
         assert.deepEqual(second.body, [ida, idc]);
         assert.deepEqual(idsOf((await app.api.get(route(id))).body[link.listKey]), [ida, idc]);
-        const [latest] = await eventsFor(id, link.event);
+        const [latest] = await readEvents(app.api, { object: id, type: link.event });
         assert.ok(latest);
         const base = link.event.replace(/_UPDATED$/, '');
         assert.deepEqual(latest.sub_events.map((s) => `${s.sub_event_type}:${s[link.idField] ?? s.count}`), [
@@ -123,7 +117,7 @@ describe('integration records', () => {
         const id = await owner();
         const kept = (await record(link.records))[link.idField]!;
         await app.api.put(route(id), { [link.field]: [kept] });
-        const before = await countEvents(link.event);
+        const before = await countEvents(app.api, { type: link.event });
         const cases: [string, unknown, number, string[]][] = [
           [route(id), {}, 400, [link.field]],
           [route(id), { [link.field]: 'all' }, 400, [link.field]],
@@ -136,10 +130,10 @@ describe('integration records', () => {
         for (const [path, body, status, expected] of cases) {
           const res = await app.api.put(path, body);
           assert.equal(res.status, status, `${path} ${JSON.stringify(body)}`);
-          assert.deepEqual(paths(res.body), expected, `${path} ${JSON.stringify(body)}`);
+          assert.deepEqual(errorPaths(res.body), expected, `${path} ${JSON.stringify(body)}`);
         }
         assert.deepEqual(idsOf((await app.api.get(route(id))).body[link.listKey]), [kept]);
-        assert.equal(await countEvents(link.event), before);
+        assert.equal(await countEvents(app.api, { type: link.event }), before);
         assert.equal((await app.api.get(route(NO_SUCH_ID))).status, 404);
       });
     });
@@ -168,7 +162,7 @@ describe('integration records', () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.deepEqual(res.body, { permissions });
       assert.deepEqual((await app.api.get(route(role))).body, { permissions });
-      const [event] = await eventsFor(role, 'SCOPED_ROLE_PERMISSIONS_UPDATED');
+      const [event] = await readEvents(app.api, { object: role, type: 'SCOPED_ROLE_PERMISSIONS_UPDATED' });
       assert.ok(event);
       assert.equal(event.sub_events[0]!.permission_count, permissions.length);
 
@@ -180,7 +174,7 @@ describe('integration records', () => {
       const kept = [{ target_type: 'GROUP', permission_name: 'READ', allow_all: true }];
       await app.api.put(route(role), { permissions: kept });
       const custom = (await createResource(app.api, { app_id: appId })).resource_id;
-      const before = await countEvents('SCOPED_ROLE_PERMISSIONS_UPDATED');
+      const before = await countEvents(app.api, { type: 'SCOPED_ROLE_PERMISSIONS_UPDATED' });
       const p = (over: Record<string, unknown>) => ({ target_type: 'RESOURCE', permission_name: 'READ', allow_all: false, ...over });
       const cases: [string, unknown, number, string[]][] = [
         [route(role), {}, 400, ['permissions']],
@@ -198,10 +192,10 @@ describe('integration records', () => {
       for (const [path, body, status, expected] of cases) {
         const res = await app.api.put(path, body);
         assert.equal(res.status, status, `${path} ${JSON.stringify(body)}`);
-        assert.deepEqual(paths(res.body), expected, `${path} ${JSON.stringify(body)}`);
+        assert.deepEqual(errorPaths(res.body), expected, `${path} ${JSON.stringify(body)}`);
       }
       assert.deepEqual((await app.api.get(route(role))).body, { permissions: kept });
-      assert.equal(await countEvents('SCOPED_ROLE_PERMISSIONS_UPDATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'SCOPED_ROLE_PERMISSIONS_UPDATED' }), before);
       const wrongType = await app.api.get(route(custom));
       assert.equal(wrongType.status, 400);
       assert.match(wrongType.body.message, /OPAL_SCOPED_ROLE/);
@@ -224,7 +218,7 @@ describe('integration records', () => {
       for (const [query, status, expected] of cases) {
         const res = await app.api.get('/sync_errors', query);
         assert.equal(res.status, status, JSON.stringify(query));
-        assert.deepEqual(paths(res.body), expected, JSON.stringify(query));
+        assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(query));
       }
     });
   });

@@ -5,15 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startJobs, type Job } from '../../src/jobs.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-
-/** Resolves when `test` holds, polling each macrotask; rejects after the deadline. */
-async function until(test: () => boolean, what: string, deadlineMs = 10_000): Promise<void> {
-  const end = Date.now() + deadlineMs;
-  while (!test()) {
-    if (Date.now() > end) throw new Error(`${what} did not happen within ${deadlineMs} ms`);
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-}
+import { until } from '../helpers/wait.ts';
 
 describe('background jobs', () => {
   let app: TestApp;

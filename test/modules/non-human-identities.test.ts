@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createGroup, createResource, createToken, createUser } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createResource, createToken, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { readEvents } from '../helpers/events.ts';
 
-const MISSING = '00000000-0000-4000-8000-000000000000';
 const MINUTE = 60_000;
 
 describe('non-human identities', () => {
@@ -17,13 +17,8 @@ describe('non-human identities', () => {
 
   const path = (resourceId: string, nhiId: string) => `/resources/${resourceId}/non-human-identities/${nhiId}`;
   const inMinutes = (minutes: number) => new Date(app.clock.now().getTime() + minutes * MINUTE).toISOString();
-  const events = async (objectId: string, type?: string) =>
-    (await app.api.get('/events', { object_filter: objectId, event_type_filter: type })).body.results as {
-      event_type: string;
-      sub_events: Record<string, unknown>[];
-    }[];
   /** Events about links of non-human identities only (creating the resources records others). */
-  const linkEvents = async (objectId: string) => (await events(objectId)).filter((e) => e.event_type.startsWith('RESOURCE_NON_HUMAN_IDENTITIES'));
+  const linkEvents = async (objectId: string) => (await readEvents(app.api, { object: objectId })).filter((e) => e.event_type.startsWith('RESOURCE_NON_HUMAN_IDENTITIES'));
   const linked = async (resourceId: string) =>
     (await app.api.get(`/resources/${resourceId}/non-human-identities`)).body.results as { principal_id: string; expiration_date: string | null }[];
   const serviceAccount = (overrides: Record<string, unknown> = {}) => createResource(app.api, { resource_type: 'GCP_SERVICE_ACCOUNT', ...overrides });
@@ -84,7 +79,7 @@ describe('non-human identities', () => {
       has_direct_access: true,
       num_access_paths: 1,
     }]);
-    const recorded = await events(nhi.resource_id, 'RESOURCE_NON_HUMAN_IDENTITIES_ADDED');
+    const recorded = await readEvents(app.api, { object: nhi.resource_id, type: 'RESOURCE_NON_HUMAN_IDENTITIES_ADDED' });
     assert.equal(recorded.length, 1);
     assert.equal(recorded[0]!.sub_events[0]!.resource_id, resource.resource_id);
   });
@@ -114,8 +109,8 @@ describe('non-human identities', () => {
     const cases: [string, unknown, number, string][] = [
       [path(resource.resource_id, custom.resource_id), { duration_minutes: 5 }, 400, 'non_human_identity_id'],
       [path(nhi.resource_id, nhi.resource_id), { duration_minutes: 5 }, 400, 'non_human_identity_id'],
-      [path(MISSING, nhi.resource_id), { duration_minutes: 5 }, 404, 'resource_id'],
-      [path(resource.resource_id, MISSING), { duration_minutes: 5 }, 404, 'non_human_identity_id'],
+      [path(NO_SUCH_ID, nhi.resource_id), { duration_minutes: 5 }, 404, 'resource_id'],
+      [path(resource.resource_id, NO_SUCH_ID), { duration_minutes: 5 }, 404, 'non_human_identity_id'],
       [path('x', nhi.resource_id), { duration_minutes: 5 }, 400, 'resource_id'],
       [url, { duration_minutes: 5, access_level_remote_id: 'nope' }, 404, 'access_level_remote_id'],
       // No body at all grants indefinitely (the reference makes the body optional): see body-policy.test.ts.
@@ -131,7 +126,7 @@ describe('non-human identities', () => {
     assert.equal((await linked(resource.resource_id)).length, 0);
     assert.equal((await linked(nhi.resource_id)).length, 0);
     assert.equal((await linkEvents(nhi.resource_id)).length, 0);
-    assert.equal((await app.api.get(`/resources/${MISSING}/non-human-identities`)).status, 404);
+    assert.equal((await app.api.get(`/resources/${NO_SUCH_ID}/non-human-identities`)).status, 404);
   });
 
   it('refuses to attach what is already attached (409), leaving it unchanged', async () => {
@@ -150,7 +145,7 @@ describe('non-human identities', () => {
     app.clock.advance(2 * MINUTE);
     assert.equal((await linked(resource.resource_id)).length, 0);
     assert.deepEqual((await app.api.delete(url)).body, {}, 'detaching an expired link is an empty success');
-    assert.equal((await events(nhi.resource_id, 'RESOURCE_NON_HUMAN_IDENTITIES_REMOVED')).length, 0);
+    assert.equal((await readEvents(app.api, { object: nhi.resource_id, type: 'RESOURCE_NON_HUMAN_IDENTITIES_REMOVED' })).length, 0);
     assert.equal((await app.api.post(url, { duration_minutes: 2 })).status, 200);
     assert.equal((await linked(resource.resource_id)).length, 1);
   });
@@ -165,9 +160,9 @@ describe('non-human identities', () => {
     assert.deepEqual(res.body, {});
     assert.equal((await linked(resource.resource_id)).length, 0);
     assert.deepEqual((await app.api.delete(url)).body, {});
-    assert.equal((await events(nhi.resource_id, 'RESOURCE_NON_HUMAN_IDENTITIES_REMOVED')).length, 1);
-    assert.equal((await app.api.delete(path(MISSING, nhi.resource_id))).status, 404);
-    assert.equal((await app.api.delete(path(resource.resource_id, MISSING))).status, 404);
+    assert.equal((await readEvents(app.api, { object: nhi.resource_id, type: 'RESOURCE_NON_HUMAN_IDENTITIES_REMOVED' })).length, 1);
+    assert.equal((await app.api.delete(path(NO_SUCH_ID, nhi.resource_id))).status, 404);
+    assert.equal((await app.api.delete(path(resource.resource_id, NO_SUCH_ID))).status, 404);
   });
 
   it('pages a resource\'s identities with limit / page_size and cursor', async () => {

@@ -3,10 +3,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { config, requestableResource, stage } from '../helpers/requests.ts';
-import { createApp, createBundle, createGroup, createMessageChannel, createOwner, createResource, createToken, createUser, unique } from '../helpers/fixtures.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+import { createApp, createBundle, createGroup, createMessageChannel, createOwner, createResource, createToken, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 
 describe('owners', () => {
   let app: TestApp;
@@ -16,13 +15,6 @@ describe('owners', () => {
   after(() => app.close());
 
   /** Events touching `id`, optionally of one type. */
-  const eventsFor = async (id: string, type?: string) => {
-    const res = await app.api.get('/events', { object_filter: id, page_size: 1000, event_type_filter: type });
-    assert.equal(res.status, 200);
-    return res.body.results as { event_type: string; sub_events: Record<string, unknown>[] }[];
-  };
-  const countEvents = async (type: string) =>
-    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
   const allOwners = async () => (await app.api.get('/owners', { page_size: 1000 })).body.results;
 
   describe('POST /owners', () => {
@@ -44,10 +36,10 @@ describe('owners', () => {
       const users = await app.api.get(`/owners/${id}/users`);
       assert.deepEqual(users.body.users.map((u: { user_id: string }) => u.user_id), [u2.user_id, u1.user_id]);
 
-      const [event] = await eventsFor(id, 'OWNERS_CREATED');
+      const [event] = await readEvents(app.api, { object: id, type: 'OWNERS_CREATED' });
       assert.ok(event);
       assert.equal(event.sub_events[0]!.owner_name, name);
-      assert.equal((await eventsFor(u1.user_id, 'OWNERS_CREATED')).length, 1, 'the users added are findable too');
+      assert.equal((await readEvents(app.api, { object: u1.user_id, type: 'OWNERS_CREATED' })).length, 1, 'the users added are findable too');
     });
 
     it('defaults description to "" and the escalation period to 0 (no escalation)', async () => {
@@ -73,14 +65,14 @@ describe('owners', () => {
         [{ name: 'x', user_ids: [], source_group_id: 'g' }, ['source_group_id']],
         [{ name: 'x', user_ids: [], description: 7 }, ['description']],
       ];
-      const before = await countEvents('OWNERS_CREATED');
+      const before = await countEvents(app.api, { type: 'OWNERS_CREATED' });
       for (const [body, expected] of cases) {
         const res = await app.api.post('/owners', body);
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal(res.body.code, 'validation_failed');
-        assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+        assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(body));
       }
-      assert.equal(await countEvents('OWNERS_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'OWNERS_CREATED' }), before);
       assert.equal((await app.api.get('/owners', { name: 'x' })).body.results.length, 0);
     });
 
@@ -88,35 +80,35 @@ describe('owners', () => {
       const user = await createUser(app.api);
       const res = await app.api.post('/owners', { name: unique('o'), user_ids: [user.user_id], source_group_id: NO_SUCH_ID });
       assert.equal(res.status, 400);
-      assert.deepEqual(paths(res.body), ['user_ids']);
+      assert.deepEqual(errorPaths(res.body), ['user_ids']);
     });
 
     it('404s naming user_ids.N, source_group_id or reviewer_message_channel_id for unknown references, recording nothing', async () => {
       const user = await createUser(app.api);
-      const before = await countEvents('OWNERS_CREATED');
+      const before = await countEvents(app.api, { type: 'OWNERS_CREATED' });
       const name = unique('o');
       const badUser = await app.api.post('/owners', { name, user_ids: [user.user_id, NO_SUCH_ID] });
       assert.equal(badUser.status, 404);
       assert.equal(badUser.body.code, 'not_found');
-      assert.deepEqual(paths(badUser.body), ['user_ids.1']);
+      assert.deepEqual(errorPaths(badUser.body), ['user_ids.1']);
       const badGroup = await app.api.post('/owners', { name, user_ids: [], source_group_id: NO_SUCH_ID });
       assert.equal(badGroup.status, 404);
-      assert.deepEqual(paths(badGroup.body), ['source_group_id']);
+      assert.deepEqual(errorPaths(badGroup.body), ['source_group_id']);
       const badChannel = await app.api.post('/owners', { name, user_ids: [], reviewer_message_channel_id: NO_SUCH_ID });
       assert.equal(badChannel.status, 404);
-      assert.deepEqual(paths(badChannel.body), ['reviewer_message_channel_id']);
+      assert.deepEqual(errorPaths(badChannel.body), ['reviewer_message_channel_id']);
       assert.equal((await app.api.get('/owners', { name })).body.results.length, 0);
-      assert.equal(await countEvents('OWNERS_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'OWNERS_CREATED' }), before);
     });
 
     it('refuses a duplicate name with 409 naming the field, recording nothing', async () => {
       const owner = await createOwner(app.api);
-      const before = await countEvents('OWNERS_CREATED');
+      const before = await countEvents(app.api, { type: 'OWNERS_CREATED' });
       const res = await app.api.post('/owners', { name: owner.name, user_ids: [] });
       assert.equal(res.status, 409);
       assert.equal(res.body.code, 'conflict');
-      assert.deepEqual(paths(res.body), ['name']);
-      assert.equal(await countEvents('OWNERS_CREATED'), before);
+      assert.deepEqual(errorPaths(res.body), ['name']);
+      assert.equal(await countEvents(app.api, { type: 'OWNERS_CREATED' }), before);
     });
   });
 
@@ -152,16 +144,16 @@ describe('owners', () => {
     it('400s on a bad cursor or page_size, naming it', async () => {
       const cursor = await app.api.get('/owners', { cursor: 'garbage' });
       assert.equal(cursor.status, 400);
-      assert.deepEqual(paths(cursor.body), ['cursor']);
+      assert.deepEqual(errorPaths(cursor.body), ['cursor']);
       const size = await app.api.get('/owners', { page_size: 0 });
       assert.equal(size.status, 400);
-      assert.deepEqual(paths(size.body), ['page_size']);
+      assert.deepEqual(errorPaths(size.body), ['page_size']);
     });
 
     it('400s on a non-UUID id and 404s on unknown ids and names', async () => {
       const bad = await app.api.get('/owners/not-a-uuid');
       assert.equal(bad.status, 400);
-      assert.deepEqual(paths(bad.body), ['owner_id']);
+      assert.deepEqual(errorPaths(bad.body), ['owner_id']);
       assert.equal((await app.api.get(`/owners/${NO_SUCH_ID}`)).status, 404);
       assert.equal((await app.api.get(`/owners/name/${unique('nobody')}`)).status, 404);
       assert.equal((await app.api.get(`/owners/${NO_SUCH_ID}/users`)).status, 404);
@@ -186,7 +178,7 @@ describe('owners', () => {
       assert.deepEqual(readA, { owner_id: a.owner_id, name: newName, description: '', access_request_escalation_period: 30 });
       assert.equal(readB.name, b.name, 'fields left out keep their value');
       assert.equal(readB.description, 'B!');
-      const [event] = await eventsFor(b.owner_id, 'OWNERS_UPDATED');
+      const [event] = await readEvents(app.api, { object: b.owner_id, type: 'OWNERS_UPDATED' });
       assert.ok(event);
       assert.deepEqual(event.sub_events.map((s) => s.owner_id), [a.owner_id, b.owner_id]);
     });
@@ -202,7 +194,7 @@ describe('owners', () => {
     it('changes nothing and records nothing when any item is bad', async () => {
       const [a, b, other] = [await createOwner(app.api), await createOwner(app.api), await createOwner(app.api)];
       const snapshot = await allOwners();
-      const updatesBefore = await countEvents('OWNERS_UPDATED');
+      const updatesBefore = await countEvents(app.api, { type: 'OWNERS_UPDATED' });
       const good = { owner_id: a.owner_id, name: unique('should-not-stick'), description: 'nope' };
       const cases: [unknown[], number, string][] = [
         [[good, { owner_id: NO_SUCH_ID, name: 'x' }], 404, 'owners.1.owner_id'],
@@ -218,18 +210,18 @@ describe('owners', () => {
       for (const [owners, status, path] of cases) {
         const res = await app.api.put('/owners', { owners });
         assert.equal(res.status, status, JSON.stringify(owners));
-        assert.deepEqual(paths(res.body), [path], JSON.stringify(owners));
+        assert.deepEqual(errorPaths(res.body), [path], JSON.stringify(owners));
         assert.deepEqual(await allOwners(), snapshot, `nothing changed after ${JSON.stringify(owners)}`);
       }
-      assert.equal(await countEvents('OWNERS_UPDATED'), updatesBefore);
+      assert.equal(await countEvents(app.api, { type: 'OWNERS_UPDATED' }), updatesBefore);
       assert.equal((await app.api.put('/owners', {})).status, 400);
     });
 
     it('accepts an empty list, changing and recording nothing', async () => {
-      const before = await countEvents('OWNERS_UPDATED');
+      const before = await countEvents(app.api, { type: 'OWNERS_UPDATED' });
       const res = await app.api.put('/owners', { owners: [] });
       assert.deepEqual([res.status, res.body], [200, { owners: [] }]);
-      assert.equal(await countEvents('OWNERS_UPDATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'OWNERS_UPDATED' }), before);
     });
   });
 
@@ -242,13 +234,13 @@ describe('owners', () => {
       assert.equal(refused.body.code, 'conflict');
       assert.match(refused.body.message, /1 app\b/);
       assert.equal((await app.api.get(`/owners/${owner.owner_id}`)).status, 200);
-      assert.equal((await eventsFor(owner.owner_id, 'OWNERS_DELETED')).length, 0);
+      assert.equal((await readEvents(app.api, { object: owner.owner_id, type: 'OWNERS_DELETED' })).length, 0);
 
       assert.equal((await app.api.delete(`/apps/${owned.app_id}`)).status, 200);
       const res = await app.api.delete(`/owners/${owner.owner_id}`);
       assert.deepEqual([res.status, res.body], [200, {}]);
       assert.equal((await app.api.get(`/owners/${owner.owner_id}`)).status, 404);
-      assert.equal((await eventsFor(owner.owner_id, 'OWNERS_DELETED')).length, 1);
+      assert.equal((await readEvents(app.api, { object: owner.owner_id, type: 'OWNERS_DELETED' })).length, 1);
       assert.equal((await app.api.delete(`/owners/${owner.owner_id}`)).status, 404);
     });
 
@@ -281,7 +273,7 @@ describe('owners', () => {
     it('400s on a non-UUID id', async () => {
       const res = await app.api.delete('/owners/xyz');
       assert.equal(res.status, 400);
-      assert.deepEqual(paths(res.body), ['owner_id']);
+      assert.deepEqual(errorPaths(res.body), ['owner_id']);
     });
   });
 
@@ -296,11 +288,11 @@ describe('owners', () => {
       assert.deepEqual(ids((await app.api.get(`/owners/${owner.owner_id}/users`)).body), [u3.user_id, u1.user_id]);
       assert.equal(res.body.users[0].email, u3.email);
 
-      const [event] = await eventsFor(owner.owner_id, 'OWNER_USERS_UPDATED');
+      const [event] = await readEvents(app.api, { object: owner.owner_id, type: 'OWNER_USERS_UPDATED' });
       assert.ok(event);
       const subs = event.sub_events.map((s) => `${s.sub_event_type}:${s.user_id ?? ''}`).sort();
       assert.deepEqual(subs, ['OWNER_USERS_UPDATED:', `OWNER_USER_ADDED:${u3.user_id}`, `OWNER_USER_REMOVED:${u2.user_id}`].sort());
-      assert.equal((await eventsFor(u2.user_id, 'OWNER_USERS_UPDATED')).length, 1);
+      assert.equal((await readEvents(app.api, { object: u2.user_id, type: 'OWNER_USERS_UPDATED' })).length, 1);
 
       const cleared = await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [] });
       assert.deepEqual(cleared.body, { users: [] });
@@ -309,13 +301,13 @@ describe('owners', () => {
     it('404s naming user_ids.N for an unknown user, and changes nothing', async () => {
       const user = await createUser(app.api);
       const owner = await createOwner(app.api, { user_ids: [user.user_id] });
-      const before = await countEvents('OWNER_USERS_UPDATED');
+      const before = await countEvents(app.api, { type: 'OWNER_USERS_UPDATED' });
       const res = await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [NO_SUCH_ID] });
       assert.equal(res.status, 404);
-      assert.deepEqual(paths(res.body), ['user_ids.0']);
+      assert.deepEqual(errorPaths(res.body), ['user_ids.0']);
       const now = (await app.api.get(`/owners/${owner.owner_id}/users`)).body.users;
       assert.deepEqual(now.map((u: { user_id: string }) => u.user_id), [user.user_id]);
-      assert.equal(await countEvents('OWNER_USERS_UPDATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'OWNER_USERS_UPDATED' }), before);
     });
 
     it('takes users from a source group: direct edits are refused until the link is cleared', async () => {
@@ -325,7 +317,7 @@ describe('owners', () => {
       const user = await createUser(app.api);
       const refused = await app.api.put(`/owners/${owner.owner_id}/users`, { user_ids: [user.user_id] });
       assert.equal(refused.status, 409);
-      assert.deepEqual(paths(refused.body), ['user_ids']);
+      assert.deepEqual(errorPaths(refused.body), ['user_ids']);
 
       const cleared = await app.api.put('/owners', { owners: [{ owner_id: owner.owner_id, source_group_id: '' }] });
       assert.equal(cleared.status, 200);
@@ -334,7 +326,7 @@ describe('owners', () => {
       const relinked = await app.api.put('/owners', { owners: [{ owner_id: owner.owner_id, source_group_id: group.group_id }] });
       assert.equal(relinked.body.owners[0].source_group_id, group.group_id);
       assert.deepEqual((await app.api.get(`/owners/${owner.owner_id}/users`)).body.users, [], 'the listed user no longer counts: the group has no members');
-      const [event] = await eventsFor(user.user_id, 'OWNERS_UPDATED');
+      const [event] = await readEvents(app.api, { object: user.user_id, type: 'OWNERS_UPDATED' });
       assert.ok(event!.sub_events.some((e) => e.sub_event_type === 'OWNER_USER_REMOVED' && e.user_id === user.user_id), 'the listed user is forgotten, and the trail says so');
       assert.equal((await app.api.put('/owners', { owners: [{ owner_id: owner.owner_id, source_group_id: '' }] })).status, 200);
       assert.deepEqual((await app.api.get(`/owners/${owner.owner_id}/users`)).body.users, [], 'unlinking does not bring the old list back');
@@ -369,7 +361,7 @@ describe('owners', () => {
 
       const refused = await app.api.delete(`/groups/${team.group_id}`);
       assert.equal(refused.status, 409);
-      assert.deepEqual(paths(refused.body), ['group_id']);
+      assert.deepEqual(errorPaths(refused.body), ['group_id']);
     });
 
     it('validates the body and the owner', async () => {
@@ -377,7 +369,7 @@ describe('owners', () => {
       for (const [body, path] of [[{}, 'user_ids'], [{ user_ids: ['x'] }, 'user_ids.0']] as const) {
         const res = await app.api.put(`/owners/${owner.owner_id}/users`, body);
         assert.equal(res.status, 400);
-        assert.deepEqual(paths(res.body), [path]);
+        assert.deepEqual(errorPaths(res.body), [path]);
       }
       assert.equal((await app.api.put(`/owners/${NO_SUCH_ID}/users`, { user_ids: [] })).status, 404);
       assert.equal((await app.api.put('/owners/x/users', { user_ids: [] })).status, 400);

@@ -2,10 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createGroup, createMember, createOwner, createResource, createTag, createToken, createUser } from '../helpers/fixtures.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+import { createApp, createGroup, createMember, createOwner, createResource, createTag, createToken, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
 
 interface Edge {
   node: { id: string; name: string; entityType: string; entityItemType: string };
@@ -159,7 +157,7 @@ describe('POST /queries/run', () => {
       const res = await app.api.post('/queries/run', body);
       assert.equal(res.status, 400, JSON.stringify(body));
       assert.equal(res.body.code, 'validation_failed');
-      assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+      assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(body));
     }
   });
 

@@ -2,22 +2,23 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { config, createMember, makeRequest, ownerOf, requestableResource, stage, type Member } from '../helpers/requests.ts';
+import { config, makeRequest, ownerOf, requestableResource, stage } from '../helpers/requests.ts';
+import { createAdmin, createMember, type Signed } from '../helpers/fixtures.ts';
 
 const ROUNDS = 8;
 
 describe('racing decisions on a request', () => {
   let app: TestApp;
-  let alice: Member;
-  let a: Member;
-  let b: Member;
-  let admin2: Member;
+  let alice: Signed;
+  let a: Signed;
+  let b: Signed;
+  let admin2: Signed;
   let owners: { or: string; and: string };
 
   before(async () => {
     app = await startTestApp();
-    [alice, a, b] = [await createMember(app), await createMember(app), await createMember(app)];
-    admin2 = await createMember(app, {}, true);
+    [alice, a, b] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
+    admin2 = await createAdmin(app.api);
     const [both, onlyA, onlyB] = [await ownerOf(app, a, b), await ownerOf(app, a), await ownerOf(app, b)];
     owners = { or: both.owner_id, and: `${onlyA.owner_id},${onlyB.owner_id}` };
   });

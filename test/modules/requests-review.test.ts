@@ -4,31 +4,29 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup, createToken } from '../helpers/fixtures.ts';
-import {
-  config, createMember, makeRequest, ownerOf, postRequest, requestableResource, reviewerIds, stage, type Member,
-} from '../helpers/requests.ts';
+import { createAdmin, createGroup, createMember, createToken, type Signed } from '../helpers/fixtures.ts';
+import { config, makeRequest, ownerOf, postRequest, requestableResource, reviewerIds, stage } from '../helpers/requests.ts';
 import { tick as sweep } from '../../src/modules/access/sweep.ts';
 import { tick as timeoutTick } from '../../src/modules/requests/timeout.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents } from '../helpers/events.ts';
 
 describe('reviewing access requests', () => {
   let app: TestApp;
-  let alice: Member; // requester
+  let alice: Signed; // requester
   let fallback: { owner_id: string }; // every item's admin owner
-  let fallbackUser: Member;
+  let fallbackUser: Signed;
 
   before(async () => {
     app = await startTestApp();
-    alice = await createMember(app);
-    fallbackUser = await createMember(app);
+    alice = await createMember(app.api);
+    fallbackUser = await createMember(app.api);
     fallback = await ownerOf(app, fallbackUser);
   });
   after(() => app.close());
 
-  const approve = (who: Member | undefined, id: string, level = 'REGULAR') => (who?.api ?? app.api).post(`/requests/${id}/approve`, { level });
+  const approve = (who: Signed | undefined, id: string, level = 'REGULAR') => (who?.api ?? app.api).post(`/requests/${id}/approve`, { level });
   const getRequest = async (id: string) => (await app.api.get(`/requests/${id}`)).body;
-  const countEvents = async (type: string, objectId?: string) =>
-    (await app.api.get('/events', { event_type_filter: type, object_filter: objectId, page_size: 1000 })).body.results.length as number;
   /** What `userId` holds of the resource, through the access graph's read. */
   const holding = async (resourceId: string, userId: string) => {
     const res = await app.api.get(`/resources/${resourceId}/users`);
@@ -36,7 +34,7 @@ describe('reviewing access requests', () => {
   };
 
   it('AND then OR: every owner of an AND stage must approve, then any of the next; only current-stage reviewers count', async () => {
-    const [a, b, c] = [await createMember(app), await createMember(app), await createMember(app)];
+    const [a, b, c] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
     const [ownerA, ownerB, ownerC] = [await ownerOf(app, a), await ownerOf(app, b), await ownerOf(app, c)];
     const resource = await requestableResource(app, fallback.owner_id, [config({
       reviewer_stages: [stage({ stage: 1, operator: 'AND', owner_ids: [ownerA.owner_id, ownerB.owner_id] }), stage({ stage: 2, operator: 'OR', owner_ids: [ownerC.owner_id] })],
@@ -51,7 +49,7 @@ describe('reviewing access requests', () => {
     assert.equal(first.status, 200);
     assert.equal(first.body.request.status, 'PENDING');
     assert.equal((await approve(a, id)).status, 409, 'a second approval by the same reviewer');
-    assert.equal(await countEvents('REQUEST_REVIEWS_ADDED', id), 1);
+    assert.equal(await countEvents(app.api, { type: 'REQUEST_REVIEWS_ADDED', object: id }), 1);
     assert.equal(await holding(resource.resource_id, alice.user_id), undefined);
 
     const second = await approve(b, id);
@@ -64,11 +62,11 @@ describe('reviewing access requests', () => {
     const last = await approve(c, id);
     assert.equal(last.body.request.status, 'APPROVED');
     assert.ok(await holding(resource.resource_id, alice.user_id));
-    assert.equal(await countEvents('REQUESTS_APPROVED', id), 1);
+    assert.equal(await countEvents(app.api, { type: 'REQUESTS_APPROVED', object: id }), 1);
   });
 
   it('chooses the configuration whose condition names a group the target belongs to (priority 1 first, nesting counts), else the default', async () => {
-    const [x, y, z] = [await createMember(app), await createMember(app), await createMember(app)];
+    const [x, y, z] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
     const [ownerX, ownerY, ownerZ] = [await ownerOf(app, x), await ownerOf(app, y), await ownerOf(app, z)];
     const [g, h, inner] = [await createGroup(app.api), await createGroup(app.api), await createGroup(app.api)];
     assert.equal((await app.api.post(`/groups/${inner.group_id}/containing-groups`, { containing_group_id: g.group_id })).status, 200);
@@ -77,11 +75,11 @@ describe('reviewing access requests', () => {
       config({ priority: 2, condition: { group_ids: [h.group_id] }, reviewer_stages: [stage({ owner_ids: [ownerZ.owner_id] })] }),
       config({ priority: 1, condition: { group_ids: [g.group_id] }, reviewer_stages: [stage({ owner_ids: [ownerY.owner_id] })] }),
     ]);
-    const [inBoth, inH, viaNesting, inNone] = [await createMember(app), await createMember(app), await createMember(app), await createMember(app)];
-    const join = async (m: Member, group: { group_id: string }) =>
+    const [inBoth, inH, viaNesting, inNone] = [await createMember(app.api), await createMember(app.api), await createMember(app.api), await createMember(app.api)];
+    const join = async (m: Signed, group: { group_id: string }) =>
       assert.equal((await app.api.post(`/groups/${group.group_id}/users/${m.user_id}`, { duration_minutes: 0 })).status, 200, m.user_id);
     await join(inBoth, g); await join(inBoth, h); await join(inH, h); await join(viaNesting, inner);
-    const reviewersFor = async (m: Member) => reviewerIds(await getRequest(await makeRequest(m.api, { resources: [{ id: resource.resource_id }] })))[0]![0];
+    const reviewersFor = async (m: Signed) => reviewerIds(await getRequest(await makeRequest(m.api, { resources: [{ id: resource.resource_id }] })))[0]![0];
     assert.deepEqual(await reviewersFor(inBoth), [y.user_id]);
     assert.deepEqual(await reviewersFor(inH), [z.user_id]);
     assert.deepEqual(await reviewersFor(viaNesting), [y.user_id]);
@@ -89,10 +87,10 @@ describe('reviewing access requests', () => {
   });
 
   it('a manager stage is reviewed by the target\'s manager; an admin stage by administrators only', async () => {
-    const manager = await createMember(app);
-    const report = await createMember(app, { manager_id: manager.user_id });
-    const admin2 = await createMember(app, {}, true);
-    const outsider = await createMember(app);
+    const manager = await createMember(app.api);
+    const report = await createMember(app.api, { manager_id: manager.user_id });
+    const admin2 = await createAdmin(app.api);
+    const outsider = await createMember(app.api);
     const resource = await requestableResource(app, fallback.owner_id, [config({
       reviewer_stages: [stage({ stage: 1, require_manager_approval: true }), stage({ stage: 2, require_admin_approval: true })],
     })]);
@@ -120,7 +118,7 @@ describe('reviewing access requests', () => {
   });
 
   it('nobody approves their own request, admins included; an ADMIN approval needs an administrator and completes at once', async () => {
-    const reviewer = await createMember(app);
+    const reviewer = await createMember(app.api);
     const owner = await ownerOf(app, reviewer, alice);
     const resource = await requestableResource(app, fallback.owner_id, [config({
       reviewer_stages: [stage({ owner_ids: [owner.owner_id] }), stage({ stage: 2, owner_ids: [owner.owner_id] })],
@@ -145,8 +143,8 @@ describe('reviewing access requests', () => {
 
   it('nor by proxy or through a group: a requester\'s delegate, a member of the target group, a demoted admin in an admin slot', async () => {
     // The requester is the item's only reviewer and hands their reviews to a friend: still their own request.
-    const bob = await createMember(app);
-    const carol = await createMember(app);
+    const bob = await createMember(app.api);
+    const carol = await createMember(app.api);
     const bobsOwner = await ownerOf(app, bob);
     const reviewedByBob = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [bobsOwner.owner_id] })] })]);
     // The dry run says so before the request is made.
@@ -174,7 +172,7 @@ describe('reviewing access requests', () => {
     assert.equal(member.status, 403);
     assert.match(member.body.message, /member of its target group/);
     // Nor through their delegate, who would approve the member's own access by proxy.
-    const stand_in = await createMember(app);
+    const stand_in = await createMember(app.api);
     const start = app.clock.now();
     const handover = await fallbackUser.api.post('/delegations', {
       delegator_user_id: fallbackUser.user_id, delegate_user_id: stand_in.user_id, start_time: start.toISOString(), end_time: new Date(start.getTime() + 3600_000).toISOString(), reason: 'away',
@@ -186,7 +184,7 @@ describe('reviewing access requests', () => {
     assert.equal((await approve(fallbackUser, forTeam)).body.request.status, 'APPROVED', 'once out of the group, they review as before');
 
     // An admin slot counts only while its user is still an administrator.
-    const admin2 = await createMember(app, {}, true);
+    const admin2 = await createAdmin(app.api);
     const adminStage = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ require_admin_approval: true })] })]);
     const needsAdmin = await makeRequest(alice.api, { resources: [{ id: adminStage.resource_id }] });
     assert.equal((await app.api.put(`/users/${admin2.user_id}`, { organization_role: 'MEMBER' })).status, 200);
@@ -213,7 +211,7 @@ describe('reviewing access requests', () => {
     const requested = await app.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`);
     assert.equal(requested.body.status, 'REQUESTED', 'a pending request reads REQUESTED');
     assert.equal((await alice.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`)).body.status, 'REQUESTED', 'to the user too');
-    const stranger = await createMember(app);
+    const stranger = await createMember(app.api);
     const told = await stranger.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`);
     assert.equal(told.body.status, 'UNAUTHORIZED', 'another member is not told of a request they take no part in');
     app.clock.advance(30 * 60_000);
@@ -233,11 +231,11 @@ describe('reviewing access requests', () => {
     assert.equal(await holding(resource.resource_id, alice.user_id), undefined, 'gone at the instant');
     assert.equal((await app.api.get(`/resource-user-access-status/${resource.resource_id}/${alice.user_id}`)).body.status, 'UNAUTHORIZED');
     assert.ok(sweep(app.ctx, app.clock.now()) >= 1);
-    assert.equal(await countEvents('RESOURCE_USERS_EXPIRED', resource.resource_id), 1);
+    assert.equal(await countEvents(app.api, { type: 'RESOURCE_USERS_EXPIRED', object: resource.resource_id }), 1);
   });
 
   it('a pending request keeps the reviewers resolved when it was made, whatever the configuration says later', async () => {
-    const [before, later] = [await createMember(app), await createMember(app)];
+    const [before, later] = [await createMember(app.api), await createMember(app.api)];
     const [ownerBefore, ownerLater] = [await ownerOf(app, before), await ownerOf(app, later)];
     const resource = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [ownerBefore.owner_id] })] })]);
     const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
@@ -253,7 +251,7 @@ describe('reviewing access requests', () => {
 
   it('a request for a group grants the group, so its members hold the item; an auto-approved item waits for the others', async () => {
     const team = await createGroup(app.api, { group_leader_user_ids: [alice.user_id] });
-    const member = await createMember(app);
+    const member = await createMember(app.api);
     assert.equal((await app.api.post(`/groups/${team.group_id}/users/${member.user_id}`, { duration_minutes: 0 })).status, 200);
     const [reviewed, auto] = [
       await requestableResource(app, fallback.owner_id),
@@ -282,7 +280,7 @@ describe('reviewing access requests', () => {
     const longer = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }], duration_minutes: 600 });
     assert.equal((await approve(fallbackUser, longer)).body.request.status, 'APPROVED');
     assert.equal((await holding(resource.resource_id, alice.user_id))!.expiration_date, new Date(app.clock.now().getTime() + 600 * 60_000).toISOString());
-    assert.equal(await countEvents('RESOURCE_USERS_UPDATED', longer), 1);
+    assert.equal(await countEvents(app.api, { type: 'RESOURCE_USERS_UPDATED', object: longer }), 1);
   });
 
   it('approving a request whose item was deleted meanwhile answers 409 and grants nothing', async () => {
@@ -291,12 +289,12 @@ describe('reviewing access requests', () => {
     assert.equal((await app.api.delete(`/resources/${doomed.resource_id}`)).status, 200);
     const res = await approve(undefined, id, 'ADMIN');
     assert.equal(res.status, 409);
-    assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), ['requested_items_list.1']);
+    assert.deepEqual(errorPaths(res.body), ['requested_items_list.1']);
     assert.equal(await holding(kept.resource_id, alice.user_id), undefined);
     const request = await getRequest(id);
     assert.equal(request.status, 'PENDING');
     assert.equal(request.requested_items_list[1].name, doomed.name, 'the request still shows what was asked for');
-    assert.equal(await countEvents('REQUESTS_APPROVED', id), 0);
+    assert.equal(await countEvents(app.api, { type: 'REQUESTS_APPROVED', object: id }), 0);
   });
 
   it('a request nobody decides is canceled by the timeout job after the configured time (default 7 days), with an event', async () => {
@@ -314,13 +312,13 @@ describe('reviewing access requests', () => {
     const events = (await app.api.get('/events', { object_filter: id, event_type_filter: 'REQUESTS_CANCELED' })).body.results;
     assert.equal(events.length, 1);
     assert.equal(events[0].sub_events[0].cause, 'timeout');
-    assert.equal(await countEvents('REQUESTS_CANCELED', decided), 1, 'a decided request is left alone');
+    assert.equal(await countEvents(app.api, { type: 'REQUESTS_CANCELED', object: decided }), 1, 'a decided request is left alone');
     assert.equal(timeoutTick(app.ctx, at), 0);
   });
 
   describe('delegations', () => {
     it('while in force the delegate reviews in the delegator\'s place and answers say so; outside its window it does nothing', async () => {
-      const [reviewer, delegate] = [await createMember(app), await createMember(app)];
+      const [reviewer, delegate] = [await createMember(app.api), await createMember(app.api)];
       const owner = await ownerOf(app, reviewer);
       const resource = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [owner.owner_id] })] })]);
       const now = app.clock.now().getTime();
@@ -353,7 +351,7 @@ describe('reviewing access requests', () => {
   });
 
   it('deleting a delegation hands the reviews back to the delegator at once', async () => {
-    const [reviewer, delegate] = [await createMember(app), await createMember(app)];
+    const [reviewer, delegate] = [await createMember(app.api), await createMember(app.api)];
     const resource = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [(await ownerOf(app, reviewer)).owner_id] })] })]);
     const delegation = await reviewer.api.post('/delegations', {
       delegator_user_id: reviewer.user_id, delegate_user_id: delegate.user_id,
@@ -369,7 +367,7 @@ describe('reviewing access requests', () => {
 
   describe('dry run', () => {
     it('answers what would be created and why, and writes nothing', async () => {
-      const [y] = [await createMember(app)];
+      const [y] = [await createMember(app.api)];
       const ownerY = await ownerOf(app, y);
       const g = await createGroup(app.api);
       assert.equal((await app.api.post(`/groups/${g.group_id}/users/${alice.user_id}`, { duration_minutes: 0 })).status, 200);
@@ -413,9 +411,9 @@ describe('the pending timeout setting', () => {
     for (const [minutes, expected] of [['60', 'CANCELED'], ['0', 'PENDING']] as const) {
       const app = await startTestApp({ env: { GATEHOUSE_REQUEST_TIMEOUT_MINUTES: minutes } });
       try {
-        const alice = await createMember(app);
-        const resource = await requestableResource(app, (await ownerOf(app, await createMember(app))).owner_id);
-        const reviewer = await createMember(app);
+        const alice = await createMember(app.api);
+        const resource = await requestableResource(app, (await ownerOf(app, await createMember(app.api))).owner_id);
+        const reviewer = await createMember(app.api);
         const owned = await requestableResource(app, (await ownerOf(app, reviewer)).owner_id);
         const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
         const late = await makeRequest(alice.api, { resources: [{ id: owned.resource_id }] });

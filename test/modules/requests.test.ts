@@ -2,30 +2,25 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup, createOwner } from '../helpers/fixtures.ts';
-import {
-  config, createMember, makeRequest, ownerOf, postRequest, requestableResource, reviewerIds, stage, type Member,
-} from '../helpers/requests.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path).sort();
+import { createGroup, createMember, createOwner, NO_SUCH_ID, type Signed } from '../helpers/fixtures.ts';
+import { config, makeRequest, ownerOf, postRequest, requestableResource, reviewerIds, stage } from '../helpers/requests.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents } from '../helpers/events.ts';
 
 describe('access requests', () => {
   let app: TestApp;
-  let alice: Member; // requester
-  let rita: Member; // reviewer (user of the admin owner)
-  let outsider: Member;
+  let alice: Signed; // requester
+  let rita: Signed; // reviewer (user of the admin owner)
+  let outsider: Signed;
   let adminOwner: { owner_id: string };
 
   before(async () => {
     app = await startTestApp();
-    [alice, rita, outsider] = [await createMember(app), await createMember(app), await createMember(app)];
+    [alice, rita, outsider] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
     adminOwner = await ownerOf(app, rita);
   });
   after(() => app.close());
 
-  const countEvents = async (type: string) =>
-    (await app.api.get('/events', { event_type_filter: type, page_size: 1000 })).body.results.length as number;
   const allRequests = async () => (await app.api.get('/requests', { page_size: 1000 })).body.requests as { id: string }[];
   const getRequest = async (id: string) => {
     const res = await app.api.get(`/requests/${id}`);
@@ -102,14 +97,14 @@ describe('access requests', () => {
         [{ ...r(plain.resource_id), custom_metadata: [{ name: 'a', type: 'SHORT_TEXT', value: '1' }, { name: 'a', type: 'SHORT_TEXT', value: '2' }] }, ['custom_metadata.1.name']],
         [{ ...r(plain.resource_id), custom_metadata: [{ name: 'a', type: 'DATE', value: '1' }] }, ['custom_metadata.0.type']],
       ];
-      const before = [await countEvents('REQUESTS_CREATED'), (await allRequests()).length];
+      const before = [await countEvents(app.api, { type: 'REQUESTS_CREATED' }), (await allRequests()).length];
       for (const [body, expected] of cases) {
         const res = await postRequest(app.api, body);
         assert.equal(res.status, 400, JSON.stringify(body));
         assert.equal(res.body.code, 'validation_failed');
-        assert.deepEqual(paths(res.body), expected, JSON.stringify(body));
+        assert.deepEqual(errorPaths(res.body), expected, JSON.stringify(body));
       }
-      assert.deepEqual([await countEvents('REQUESTS_CREATED'), (await allRequests()).length], before);
+      assert.deepEqual([await countEvents(app.api, { type: 'REQUESTS_CREATED' }), (await allRequests()).length], before);
 
       // The same items within their limits are accepted.
       await makeRequest(app.api, { ...r(short.resource_id), duration_minutes: 120 });
@@ -138,14 +133,14 @@ describe('access requests', () => {
       const administered = await createGroup(app.api, { admin_owner_id: (await ownerOf(app, alice)).owner_id });
       const foreign = await createGroup(app.api);
       const body = { resources: [{ id: resource.resource_id }] };
-      const before = await countEvents('REQUESTS_CREATED');
+      const before = await countEvents(app.api, { type: 'REQUESTS_CREATED' });
       for (const target of [{ target_user_id: outsider.user_id }, { target_group_id: foreign.group_id }]) {
         const res = await postRequest(alice.api, { ...body, ...target });
         assert.equal(res.status, 403, JSON.stringify(target));
         assert.equal(res.body.code, 'forbidden');
-        assert.deepEqual(paths(res.body), [Object.keys(target)[0]]);
+        assert.deepEqual(errorPaths(res.body), [Object.keys(target)[0]]);
       }
-      assert.equal(await countEvents('REQUESTS_CREATED'), before);
+      assert.equal(await countEvents(app.api, { type: 'REQUESTS_CREATED' }), before);
       await makeRequest(alice.api, { ...body, target_user_id: alice.user_id });
       const forLed = await getRequest(await makeRequest(alice.api, { ...body, target_group_id: led.group_id }));
       assert.equal(forLed.target_group_id, led.group_id);
@@ -173,9 +168,9 @@ describe('access requests', () => {
       const before = (await allRequests()).length;
       const unknown = await postRequest(alice.api, { resources: [{ id: leveled.resource_id, access_level_name: 'Owner' }] });
       assert.equal(unknown.status, 400);
-      assert.deepEqual(paths(unknown.body), ['resources.0.access_level_name']);
+      assert.deepEqual(errorPaths(unknown.body), ['resources.0.access_level_name']);
       const twice = await postRequest(alice.api, { resources: [{ id: leveled.resource_id, access_level_name: 'Read' }, { id: leveled.resource_id, access_level_remote_id: 'ro' }] });
-      assert.deepEqual(paths(twice.body), ['resources.1.id'], 'the same level named two ways is asked twice');
+      assert.deepEqual(errorPaths(twice.body), ['resources.1.id'], 'the same level named two ways is asked twice');
       assert.equal((await allRequests()).length, before);
     });
 
@@ -188,14 +183,14 @@ describe('access requests', () => {
       const before = (await allRequests()).length;
       const unseen = await postRequest(outsider.api, body);
       assert.equal(unseen.status, 400, JSON.stringify(unseen.body));
-      assert.deepEqual(paths(unseen.body), ['resources.0.id']);
+      assert.deepEqual(errorPaths(unseen.body), ['resources.0.id']);
       const missing = await postRequest(outsider.api, { resources: [{ id: NO_SUCH_ID }] });
       assert.equal(missing.status, 400);
       assert.equal(unseen.body.message.replace(resource.resource_id, 'ID'), missing.body.message.replace(NO_SUCH_ID, 'ID'), 'an unseen item reads as a missing one');
       // Whatever else the entry asks, the unseen item is refused first, as a missing one is.
       for (const extra of [{ access_level_remote_id: 'no-such-level' }, { access_level_name: 'no such level' }]) {
         const odd = await postRequest(outsider.api, { resources: [{ id: resource.resource_id, ...extra }] });
-        assert.deepEqual(paths(odd.body), ['resources.0.id'], JSON.stringify(extra));
+        assert.deepEqual(errorPaths(odd.body), ['resources.0.id'], JSON.stringify(extra));
         assert.equal(odd.body.message, unseen.body.message, JSON.stringify(extra));
       }
       assert.equal((await allRequests()).length, before, 'nothing created');
@@ -208,7 +203,7 @@ describe('access requests', () => {
       assert.equal((await app.api.get(`/requests/${NO_SUCH_ID}`)).status, 404);
       const bad = await app.api.get('/requests/nope');
       assert.equal(bad.status, 400);
-      assert.deepEqual(paths(bad.body), ['id']);
+      assert.deepEqual(errorPaths(bad.body), ['id']);
       assert.equal((await app.api.post(`/requests/${NO_SUCH_ID}/approve`, { level: 'ADMIN' })).status, 404);
     });
   });
@@ -219,10 +214,10 @@ describe('access requests', () => {
       const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });
       const noComment = await rita.api.post(`/requests/${id}/deny`, {});
       assert.equal(noComment.status, 400);
-      assert.deepEqual(paths(noComment.body), ['comment']);
+      assert.deepEqual(errorPaths(noComment.body), ['comment']);
       assert.equal((await outsider.api.post(`/requests/${id}/deny`, { comment: 'no' })).status, 404, 'no part in the request: it reads as missing');
       assert.equal((await alice.api.post(`/requests/${id}/deny`, { comment: 'no' })).status, 403, 'the requester cancels, not denies');
-      assert.equal(await countEvents('REQUESTS_DENIED'), 0);
+      assert.equal(await countEvents(app.api, { type: 'REQUESTS_DENIED' }), 0);
 
       const res = await rita.api.post(`/requests/${id}/deny`, { comment: 'not this week' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -235,7 +230,7 @@ describe('access requests', () => {
         assert.equal(again.status, 409, `${path} ${JSON.stringify(body)}`);
       }
       assert.equal((await app.api.get(`/resources/${resource.resource_id}/users`)).body.results.length, 0);
-      assert.equal(await countEvents('REQUESTS_DENIED'), 1);
+      assert.equal(await countEvents(app.api, { type: 'REQUESTS_DENIED' }), 1);
     });
 
     it('the requester or an admin cancels (a member who is neither gets 403); a canceled request cannot be approved', async () => {
@@ -261,7 +256,7 @@ describe('access requests', () => {
       assert.equal((await outsider.api.post(`/requests/${id}/comments`, { comment: 'me too' })).status, 404);
       const empty = await alice.api.post(`/requests/${id}/comments`, { comment: ' ' });
       assert.equal(empty.status, 400);
-      assert.deepEqual(paths(empty.body), ['comment']);
+      assert.deepEqual(errorPaths(empty.body), ['comment']);
       for (const [who, text] of [[alice, 'please'], [rita, 'why?'], [undefined, 'admin here']] as const) {
         const res = await (who?.api ?? app.api).post(`/requests/${id}/comments`, { comment: text });
         assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -324,7 +319,7 @@ describe('access requests', () => {
       assert.deepEqual(await only({ start_date_filter: '2000-01-01', end_date_filter: '2000-01-02' }), []);
       const bad = await app.api.get('/requests', { cursor: 'nope', show_pending_only: 'maybe', end_date_filter: '2026-02-30' });
       assert.equal(bad.status, 400);
-      assert.deepEqual(paths(bad.body), ['end_date_filter', 'show_pending_only']);
+      assert.deepEqual(errorPaths(bad.body), ['end_date_filter', 'show_pending_only']);
     });
 
     it('GET /requests/relay pages both ways and filters by status (any case), from and to', async () => {
@@ -350,20 +345,20 @@ describe('access requests', () => {
       assert.equal(toOutsider.body.totalCount, 0);
       const bad = await app.api.get('/requests/relay', { first: 1, last: 1 });
       assert.equal(bad.status, 400);
-      assert.deepEqual(paths(bad.body), ['last']);
+      assert.deepEqual(errorPaths(bad.body), ['last']);
       assert.equal((await app.api.get('/requests/relay', { status: 'LOST' })).status, 400);
       assert.equal((await app.api.get('/requests/relay', { after: 'nope' })).status, 400);
     });
 
     it('shows a member only the requests they take part in: requester, target, reviewer, or a reviewer\'s delegate while in force', async () => {
-      const bystander = await createMember(app);
-      const delegate = await createMember(app);
-      const listedBy = async (member: Member) => {
+      const bystander = await createMember(app.api);
+      const delegate = await createMember(app.api);
+      const listedBy = async (member: Signed) => {
         const res = await member.api.get('/requests', { page_size: 1000 });
         assert.equal(res.status, 200);
         return (res.body.requests as { id: string }[]).map((r) => r.id).filter((id) => ids.includes(id)).sort();
       };
-      const relayCount = async (member: Member) => (await member.api.get('/requests/relay', { first: '100' })).body.totalCount as number;
+      const relayCount = async (member: Signed) => (await member.api.get('/requests/relay', { first: '100' })).body.totalCount as number;
       assert.deepEqual(await listedBy(alice), [ids[0], ids[2]].sort());
       assert.deepEqual(await listedBy(outsider), [ids[1]]);
       assert.deepEqual(await listedBy(rita), [...ids].sort(), 'rita reviews all three');
@@ -405,7 +400,7 @@ describe('access requests', () => {
   });
 
   it('an item stage with OR completes on one approval; the request reads APPROVED with the approver\'s status', async () => {
-    const second = await createMember(app);
+    const second = await createMember(app.api);
     const owner = await ownerOf(app, rita, second);
     const resource = await requestableResource(app, adminOwner.owner_id, [config({ reviewer_stages: [stage({ owner_ids: [owner.owner_id] })] })]);
     const id = await makeRequest(alice.api, { resources: [{ id: resource.resource_id }] });

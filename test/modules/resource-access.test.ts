@@ -2,9 +2,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createResource, createUser } from '../helpers/fixtures.ts';
+import { createResource, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { readEvents } from '../helpers/events.ts';
 
-const MISSING = '00000000-0000-4000-8000-000000000000';
 const MINUTE = 60_000;
 
 describe('resource access (users on resources)', () => {
@@ -16,11 +16,6 @@ describe('resource access (users on resources)', () => {
 
   const path = (resourceId: string, userId: string) => `/resources/${resourceId}/users/${userId}`;
   const inMinutes = (minutes: number) => new Date(app.clock.now().getTime() + minutes * MINUTE).toISOString();
-  const events = async (objectId: string, type?: string) =>
-    (await app.api.get('/events', { object_filter: objectId, event_type_filter: type })).body.results as {
-      event_type: string;
-      sub_events: Record<string, unknown>[];
-    }[];
   const listed = async (resourceId: string) => (await app.api.get(`/resources/${resourceId}/users`)).body.results as {
     user_id: string;
     expiration_date: string | null;
@@ -58,10 +53,10 @@ describe('resource access (users on resources)', () => {
     assert.equal(one.status, 200);
     assert.deepEqual(one.body, { data: [res.body], total_count: 1 });
 
-    const recorded = await events(user.user_id, 'RESOURCE_USERS_ADDED');
+    const recorded = await readEvents(app.api, { object: user.user_id, type: 'RESOURCE_USERS_ADDED' });
     assert.equal(recorded.length, 1);
     assert.equal(recorded[0]!.sub_events[0]!.resource_id, resource.resource_id);
-    assert.equal((await events(resource.resource_id, 'RESOURCE_USERS_ADDED')).length, 1);
+    assert.equal((await readEvents(app.api, { object: resource.resource_id, type: 'RESOURCE_USERS_ADDED' })).length, 1);
   });
 
   it('treats duration 0 as indefinite: no expiration_date', async () => {
@@ -105,15 +100,15 @@ describe('resource access (users on resources)', () => {
     }
     assert.equal((await app.api.post(url, { duration_minutes: 525960 })).status, 200, 'the maximum itself is allowed');
     assert.equal((await listed(resource.resource_id)).length, 1);
-    assert.equal((await events(user.user_id)).filter((e) => e.event_type.startsWith('RESOURCE_USERS')).length, 1);
+    assert.equal((await readEvents(app.api, { object: user.user_id })).filter((e) => e.event_type.startsWith('RESOURCE_USERS')).length, 1);
   });
 
   it('404s on an unknown resource, user or access level and 400s on a malformed id, writing nothing', async () => {
     const { resource, user, url } = await pair();
-    const r1 = await app.api.post(path(MISSING, user.user_id), { duration_minutes: 10 });
+    const r1 = await app.api.post(path(NO_SUCH_ID, user.user_id), { duration_minutes: 10 });
     assert.equal(r1.status, 404);
     assert.equal(r1.body.details[0].path, 'resource_id');
-    const r2 = await app.api.post(path(resource.resource_id, MISSING), { duration_minutes: 10 });
+    const r2 = await app.api.post(path(resource.resource_id, NO_SUCH_ID), { duration_minutes: 10 });
     assert.equal(r2.status, 404);
     assert.equal(r2.body.details[0].path, 'user_id');
     const r3 = await app.api.post(url, { duration_minutes: 10, access_level_remote_id: 'no-such-level' });
@@ -122,10 +117,10 @@ describe('resource access (users on resources)', () => {
     const r4 = await app.api.post(path('not-a-uuid', user.user_id), { duration_minutes: 10 });
     assert.equal(r4.status, 400);
     assert.equal(r4.body.details[0].path, 'resource_id');
-    assert.equal((await app.api.get(`/resources/${MISSING}/users`)).status, 404);
-    assert.equal((await app.api.get(path(resource.resource_id, MISSING))).status, 404);
+    assert.equal((await app.api.get(`/resources/${NO_SUCH_ID}/users`)).status, 404);
+    assert.equal((await app.api.get(path(resource.resource_id, NO_SUCH_ID))).status, 404);
     assert.equal((await listed(resource.resource_id)).length, 0);
-    assert.equal((await events(user.user_id)).filter((e) => e.event_type.startsWith('RESOURCE_USERS')).length, 0);
+    assert.equal((await readEvents(app.api, { object: user.user_id })).filter((e) => e.event_type.startsWith('RESOURCE_USERS')).length, 0);
   });
 
   it('refuses to add access the user already holds (409), leaving it unchanged', async () => {
@@ -135,7 +130,7 @@ describe('resource access (users on resources)', () => {
     assert.equal(again.status, 409);
     assert.equal(again.body.details[0].path, 'user_id');
     assert.equal((await listed(resource.resource_id))[0]!.expiration_date, inMinutes(10));
-    assert.equal((await events(user.user_id, 'RESOURCE_USERS_ADDED')).length, 1);
+    assert.equal((await readEvents(app.api, { object: user.user_id, type: 'RESOURCE_USERS_ADDED' })).length, 1);
   });
 
   it('stops reporting access once it has expired, and lets it be added again', async () => {
@@ -184,7 +179,7 @@ describe('resource access (users on resources)', () => {
       assert.equal((await listed(resource.resource_id))[0]!.expiration_date, inMinutes(120));
       const forever = await app.api.put(url, { duration_minutes: 0, access_level_remote_id: '' });
       assert.equal(forever.body.expiration_date, null);
-      assert.equal((await events(user.user_id, 'RESOURCE_USERS_UPDATED')).length, 2);
+      assert.equal((await readEvents(app.api, { object: user.user_id, type: 'RESOURCE_USERS_UPDATED' })).length, 2);
     });
 
     it('validates the body, 404s on access not held or unknown ids, and writes nothing', async () => {
@@ -203,10 +198,10 @@ describe('resource access (users on resources)', () => {
       const level = await app.api.put(url, { duration_minutes: 5, access_level_remote_id: 'nope' });
       assert.equal(level.status, 404);
       assert.equal(level.body.details[0].path, 'access_level_remote_id');
-      assert.equal((await app.api.put(path(MISSING, user.user_id), { duration_minutes: 5 })).status, 404);
-      assert.equal((await app.api.put(path(resource.resource_id, MISSING), { duration_minutes: 5 })).status, 404);
+      assert.equal((await app.api.put(path(NO_SUCH_ID, user.user_id), { duration_minutes: 5 })).status, 404);
+      assert.equal((await app.api.put(path(resource.resource_id, NO_SUCH_ID), { duration_minutes: 5 })).status, 404);
       assert.equal((await listed(resource.resource_id))[0]!.expiration_date, inMinutes(10));
-      assert.equal((await events(user.user_id, 'RESOURCE_USERS_UPDATED')).length, 0);
+      assert.equal((await readEvents(app.api, { object: user.user_id, type: 'RESOURCE_USERS_UPDATED' })).length, 0);
     });
   });
 
@@ -218,14 +213,14 @@ describe('resource access (users on resources)', () => {
       assert.equal(res.status, 200);
       assert.deepEqual(res.body, {});
       assert.equal((await listed(resource.resource_id)).length, 0);
-      assert.equal((await events(user.user_id, 'RESOURCE_USERS_REMOVED')).length, 1);
+      assert.equal((await readEvents(app.api, { object: user.user_id, type: 'RESOURCE_USERS_REMOVED' })).length, 1);
 
       const again = await app.api.delete(url);
       assert.equal(again.status, 200);
       assert.deepEqual(again.body, {});
       const otherLevel = await app.api.delete(url, undefined, { query: { access_level_remote_id: 'never-granted' } });
       assert.equal(otherLevel.status, 200);
-      assert.equal((await events(user.user_id, 'RESOURCE_USERS_REMOVED')).length, 1);
+      assert.equal((await readEvents(app.api, { object: user.user_id, type: 'RESOURCE_USERS_REMOVED' })).length, 1);
     });
 
     it('only removes the access level named (the default when none is)', async () => {
@@ -240,13 +235,13 @@ describe('resource access (users on resources)', () => {
       await app.api.post(url, { duration_minutes: 1 });
       app.clock.advance(MINUTE);
       assert.deepEqual((await app.api.delete(url)).body, {});
-      assert.equal((await events(user.user_id, 'RESOURCE_USERS_REMOVED')).length, 0);
+      assert.equal((await readEvents(app.api, { object: user.user_id, type: 'RESOURCE_USERS_REMOVED' })).length, 0);
     });
 
     it('404s on an unknown resource or user', async () => {
       const { resource, user } = await pair();
-      assert.equal((await app.api.delete(path(MISSING, user.user_id))).status, 404);
-      assert.equal((await app.api.delete(path(resource.resource_id, MISSING))).status, 404);
+      assert.equal((await app.api.delete(path(NO_SUCH_ID, user.user_id))).status, 404);
+      assert.equal((await app.api.delete(path(resource.resource_id, NO_SUCH_ID))).status, 404);
       assert.equal((await app.api.delete(path(resource.resource_id, 'x'))).status, 400);
     });
   });

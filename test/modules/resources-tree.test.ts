@@ -2,9 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createResource, createTag, unique } from '../helpers/fixtures.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+import { createApp, createResource, createTag, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
 
 describe('resources: tree, delete, list', () => {
   let app: TestApp;

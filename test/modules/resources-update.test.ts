@@ -2,9 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createOwner, createResource } from '../helpers/fixtures.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+import { createApp, createOwner, createResource, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { countEvents } from '../helpers/events.ts';
 
 describe('resources: bulk update', () => {
   let app: TestApp;
@@ -16,7 +15,6 @@ describe('resources: bulk update', () => {
   after(() => app.close());
 
   const get = async (id: string) => (await app.api.get(`/resources/${id}`)).body;
-  const countEvents = async () => (await app.api.get('/events', { event_type_filter: 'RESOURCES_UPDATED', page_size: 1000 })).body.results.length;
   const config = { allow_requests: true, auto_approval: false, require_mfa_to_request: false, require_support_ticket: false };
 
   it('updates several resources, returns them in order, and records one event naming each', async () => {
@@ -56,7 +54,7 @@ describe('resources: bulk update', () => {
   it('changes nothing when any item is unknown or invalid, naming resources.N.field', async () => {
     const [a, b] = [await createResource(app.api, { app_id: appId }), await createResource(app.api, { app_id: appId })];
     const before = [await get(a.resource_id), await get(b.resource_id)];
-    const eventsBefore = await countEvents();
+    const eventsBefore = await countEvents(app.api, { type: 'RESOURCES_UPDATED' });
     const cases: [unknown[], number, string][] = [
       [[{ resource_id: a.resource_id, name: 'x' }, { resource_id: NO_SUCH_ID, name: 'y' }], 404, 'resources.1.resource_id'],
       [[{ resource_id: a.resource_id, name: 'x' }, { resource_id: b.resource_id, max_duration: 0 }], 400, 'resources.1.max_duration'],
@@ -77,11 +75,11 @@ describe('resources: bulk update', () => {
       assert.ok(res.body.details.some((d: { path: string }) => d.path === path), `${path} in ${JSON.stringify(res.body.details)}`);
       assert.deepEqual([await get(a.resource_id), await get(b.resource_id)], before, `nothing changed after ${path}`);
     }
-    assert.equal(await countEvents(), eventsBefore, 'refused updates record no event');
+    assert.equal(await countEvents(app.api, { type: 'RESOURCES_UPDATED' }), eventsBefore, 'refused updates record no event');
     assert.equal((await app.api.put('/resources', {})).body.details[0].path, 'resources');
     const empty = await app.api.put('/resources', { resources: [] });
     assert.deepEqual(empty.body, { resources: [] });
-    assert.equal(await countEvents(), eventsBefore);
+    assert.equal(await countEvents(app.api, { type: 'RESOURCES_UPDATED' }), eventsBefore);
   });
 
   it('sets and clears the risk override, ticket propagation and template ids', async () => {

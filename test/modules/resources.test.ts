@@ -2,12 +2,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createOwner, createResource, unique } from '../helpers/fixtures.ts';
+import { createApp, createOwner, createResource, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
 import { assertMatchesComponent } from '../helpers/api-document.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_INFO_KINDS, RESOURCE_TYPES } from '../../src/modules/resources/kinds.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
-
+import { errorPaths } from '../helpers/errors.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 
 describe('resources: create', () => {
   let app: TestApp;
@@ -21,19 +20,14 @@ describe('resources: create', () => {
   });
   after(() => app.close());
 
-  const eventsFor = async (id: string, type?: string) =>
-    (await app.api.get('/events', { object_filter: id, event_type_filter: type, page_size: 1000 })).body.results as {
-      event_type: string; sub_events: Record<string, unknown>[];
-    }[];
-  const countEvents = async () => (await app.api.get('/events', { event_type_filter: 'RESOURCES_CREATED', page_size: 1000 })).body.results.length;
   /** POSTs a resource expected to fail, and checks status, code, the named field, and that nothing was written. */
   const refused = async (body: Record<string, unknown>, status: number, path: string, message?: RegExp) => {
-    const before = await countEvents();
+    const before = await countEvents(app.api, { type: 'RESOURCES_CREATED' });
     const res = await app.api.post('/resources', { name: unique('r'), resource_type: 'CUSTOM', app_id: appId, ...body });
     assert.equal(res.status, status, JSON.stringify(res.body));
     assert.ok(res.body.details.some((d: { path: string }) => d.path === path), `expected ${path} in ${JSON.stringify(res.body.details)}`);
     if (message) assert.match(JSON.stringify(res.body), message);
-    assert.equal(await countEvents(), before, 'a refused create records no event');
+    assert.equal(await countEvents(app.api, { type: 'RESOURCES_CREATED' }), before, 'a refused create records no event');
     return res.body;
   };
 
@@ -63,10 +57,10 @@ describe('resources: create', () => {
     assert.deepEqual(r.request_configuration_list, r.request_configurations);
     assert.deepEqual((await app.api.get(`/resources/${r.resource_id}`)).body, r);
     assert.deepEqual((await app.api.get(`/resources/${r.resource_id.toUpperCase()}`)).body, r);
-    const events = await eventsFor(r.resource_id, 'RESOURCES_CREATED');
+    const events = await readEvents(app.api, { object: r.resource_id, type: 'RESOURCES_CREATED' });
     assert.equal(events.length, 1);
     assert.equal(events[0]!.sub_events[0]!.resource_name, 'Prod DB');
-    assert.equal((await eventsFor(appId, 'RESOURCES_CREATED')).length >= 1, true);
+    assert.equal((await readEvents(app.api, { object: appId, type: 'RESOURCES_CREATED' })).length >= 1, true);
   });
 
   it('stores and returns every field given, the override setting risk_sensitivity', async () => {
@@ -117,7 +111,7 @@ describe('resources: create', () => {
   it('names each missing or malformed required field', async () => {
     const res = await app.api.post('/resources', {});
     assert.equal(res.status, 400);
-    assert.deepEqual(res.body.details.map((d: { path: string }) => d.path).sort(), ['app_id', 'name', 'resource_type']);
+    assert.deepEqual(errorPaths(res.body), ['app_id', 'name', 'resource_type']);
     await refused({ app_id: 'not-a-uuid' }, 400, 'app_id');
     await refused({ name: '  ' }, 400, 'name');
   });

@@ -3,9 +3,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup, createOwner, createResource, createUser, unique } from '../helpers/fixtures.ts';
+import { createGroup, createOwner, createResource, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { readEvents } from '../helpers/events.ts';
 
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
 const KINDS = [
   { kind: 'resource', plural: 'resources', idOf: (x: { resource_id?: string; group_id?: string }) => x.resource_id!, event: 'RESOURCES_UPDATED', make: createResource },
   { kind: 'group', plural: 'groups', idOf: (x: { resource_id?: string; group_id?: string }) => x.group_id!, event: 'GROUPS_UPDATED', make: createGroup },
@@ -22,7 +23,6 @@ describe('reviewer stages and reviewers', () => {
     describe(plural, () => {
       const item = async () => idOf(await make(app.api));
       const shown = async (id: string) => (await app.api.get(`/${plural}/${id}`)).body.request_configurations[0].reviewer_stages;
-      const events = async (id: string) => (await app.api.get('/events', { object_filter: id, event_type_filter: event })).body.results;
 
       it('refuses changing the stages of an item linked to a configuration template (409), accepting the same stages', async () => {
         const owner = await createOwner(app.api);
@@ -34,16 +34,16 @@ describe('reviewer stages and reviewers', () => {
         assert.equal(template.status, 200, JSON.stringify(template.body));
         const linked = idOf(await make(app.api, { configuration_template_id: template.body.configuration_template_id }));
         assert.deepEqual(await shown(linked), stages);
-        const before = (await events(linked)).length;
+        const before = (await readEvents(app.api, { object: linked, type: event })).length;
         const other = await createOwner(app.api);
         const changed = await app.api.put(`/${plural}/${linked}/reviewer-stages`, { stages: [{ ...stages[0], owner_ids: [other.owner_id] }] });
         assert.equal(changed.status, 409, JSON.stringify(changed.body));
-        assert.deepEqual(changed.body.details.map((d: { path: string }) => d.path), ['stages']);
+        assert.deepEqual(errorPaths(changed.body), ['stages']);
         const reviewers = await app.api.put(`/${plural}/${linked}/reviewers`, { reviewer_ids: [other.owner_id] });
         assert.equal(reviewers.status, 409);
-        assert.deepEqual(reviewers.body.details.map((d: { path: string }) => d.path), ['reviewer_ids']);
+        assert.deepEqual(errorPaths(reviewers.body), ['reviewer_ids']);
         assert.deepEqual(await shown(linked), stages, 'nothing changed');
-        assert.equal((await events(linked)).length, before, 'nothing recorded');
+        assert.equal((await readEvents(app.api, { object: linked, type: event })).length, before, 'nothing recorded');
         assert.equal((await app.api.put(`/${plural}/${linked}/reviewer-stages`, { stages })).status, 200, 'the same stages are accepted');
       });
 
@@ -73,9 +73,9 @@ describe('reviewer stages and reviewers', () => {
         assert.deepEqual((await app.api.get(`/${plural}/${id}/reviewer-stages`)).body, expected);
         assert.deepEqual(await shown(id), expected);
         assert.deepEqual((await app.api.get(`/${plural}/${id}/reviewers`)).body, [a.owner_id, b.owner_id]);
-        const recorded = await events(id);
+        const recorded = await readEvents(app.api, { object: id, type: event });
         assert.equal(recorded.length, 1);
-        assert.equal(recorded[0].sub_events[0].updated_fields, 'reviewer_stages');
+        assert.equal(recorded[0]!.sub_events[0]!.updated_fields, 'reviewer_stages');
       });
 
       it('keeps explicit stage numbers, and replaces only the default configuration\'s stages', async () => {
@@ -106,7 +106,7 @@ describe('reviewer stages and reviewers', () => {
         const stage = { operator: 'AND', require_manager_approval: false, owner_ids: [owner.owner_id] };
         assert.equal((await app.api.put(`/${plural}/${id}/reviewer-stages`, { stages: [stage] })).status, 200);
         const before = await shown(id);
-        const eventsBefore = (await events(id)).length;
+        const eventsBefore = (await readEvents(app.api, { object: id, type: event })).length;
         const cases: [unknown, number, string][] = [
           [{ stages: [{ ...stage, stage: 2 }, stage] }, 400, 'stages.1.stage'],
           [{ stages: [stage, { ...stage, stage: 1 }] }, 400, 'stages.1.stage'],
@@ -123,10 +123,10 @@ describe('reviewer stages and reviewers', () => {
         for (const [body, status, path] of cases) {
           const res = await app.api.put(`/${plural}/${id}/reviewer-stages`, body);
           assert.equal(res.status, status, `${JSON.stringify(body)} → ${JSON.stringify(res.body)}`);
-          assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), [path], JSON.stringify(body));
+          assert.deepEqual(errorPaths(res.body), [path], JSON.stringify(body));
         }
         assert.deepEqual(await shown(id), before);
-        assert.equal((await events(id)).length, eventsBefore);
+        assert.equal((await readEvents(app.api, { object: id, type: event })).length, eventsBefore);
       });
 
       it(`answers 404 for an unknown ${kind} and 400 for a malformed id`, async () => {
@@ -159,7 +159,7 @@ describe('reviewer stages and reviewers', () => {
         const cleared = await app.api.put(`/${plural}/${id}/reviewers`, { reviewer_ids: [] });
         assert.deepEqual(cleared.body, []);
         assert.deepEqual(await shown(id), []);
-        assert.equal((await events(id)).length, 2);
+        assert.equal((await readEvents(app.api, { object: id, type: event })).length, 2);
       });
 
       it('refuses a repeated or unknown reviewer naming reviewer_ids.N, and changes nothing', async () => {
@@ -175,10 +175,10 @@ describe('reviewer stages and reviewers', () => {
         for (const [body, status, path] of cases) {
           const res = await app.api.put(`/${plural}/${id}/reviewers`, body);
           assert.equal(res.status, status, JSON.stringify(res.body));
-          assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), [path]);
+          assert.deepEqual(errorPaths(res.body), [path]);
         }
         assert.deepEqual((await app.api.get(`/${plural}/${id}/reviewers`)).body, [owner.owner_id]);
-        assert.equal((await events(id)).length, 1);
+        assert.equal((await readEvents(app.api, { object: id, type: event })).length, 1);
       });
 
       it(`numbers stages sent without \`stage\` in request_configurations on POST and PUT /${plural}`, async () => {

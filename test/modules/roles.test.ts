@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import type { ApiClient } from '../helpers/client.ts';
 import { createAdmin, createMember, createResource, createToken, createUser, type Signed } from '../helpers/fixtures.ts';
+import { countEvents } from '../helpers/events.ts';
 
 /**
  * Who may call each route:
@@ -230,7 +231,6 @@ describe('organization roles', () => {
   });
   after(() => app.close());
 
-  const eventCount = async () => (await app.api.get('/events', { page_size: 1000 })).body.results.length as number;
 
   describe('the route walk', () => {
     let routes: string[];
@@ -329,13 +329,13 @@ describe('organization roles', () => {
     });
 
     it('changes nothing when refused', async () => {
-      const before = await eventCount();
+      const before = await countEvents(app.api);
       const usersBefore = (await app.api.get('/users', { page_size: 1000 })).body.results.length;
       assert.equal((await member.api.post('/users', { email: 'sneaky@example.com', full_name: 'Sneaky', organization_role: 'ADMIN' })).status, 403);
       assert.equal((await member.api.put(`/users/${member.user.user_id}`, { organization_role: 'ADMIN' })).status, 403);
       assert.equal((await app.api.get(`/users/${member.user.user_id}`)).body.organization_role, 'MEMBER');
       assert.equal((await app.api.get('/users', { page_size: 1000 })).body.results.length, usersBefore);
-      assert.equal(await eventCount(), before);
+      assert.equal(await countEvents(app.api), before);
     });
 
     it('may still read, but not the audit trail or access reviews, and run queries', async () => {
@@ -375,9 +375,9 @@ describe('organization roles', () => {
       assert.equal((await someone.api.post('/owners', { name: 'ops-owners', user_ids: [] })).status, 200);
 
       // Setting the role it already has records nothing; other fields with it record both.
-      const before = await eventCount();
+      const before = await countEvents(app.api);
       assert.equal((await app.api.put(`/users/${someone.user.user_id}`, { organization_role: 'ADMIN' })).status, 200);
-      assert.equal(await eventCount(), before);
+      assert.equal(await countEvents(app.api), before);
       assert.equal((await app.api.put(`/users/${someone.user.user_id}`, { organization_role: 'MEMBER', position: 'Ops' })).status, 200);
       const [latest, previous] = (await app.api.get('/events', { object_filter: someone.user.user_id })).body.results;
       assert.deepEqual([latest.event_type, previous.event_type].sort(), ['USERS_ROLE_UPDATED', 'USERS_UPDATED']);
@@ -441,13 +441,13 @@ describe('organization roles', () => {
       const explicit = await member.api.post('/tokens', { token_label: 'mine-too', user_id: member.user.user_id, access_level: 'READ_ONLY' });
       assert.equal(explicit.status, 200);
 
-      const before = await eventCount();
+      const before = await countEvents(app.api);
       for (const user_id of [app.adminUserId, randomUUID()]) {
         const res = await member.api.post('/tokens', { token_label: 'theirs', user_id });
         assert.equal(res.status, 403, user_id);
         assert.match(res.body.message, /a MEMBER may issue tokens only for themselves/);
       }
-      assert.equal(await eventCount(), before);
+      assert.equal(await countEvents(app.api), before);
       // The token acts as the member: a member's token, whatever it was asked to be.
       assert.equal((await app.api.as(own.body.token).post('/owners', { name: 'x', user_ids: [] })).status, 403);
     });
@@ -455,11 +455,11 @@ describe('organization roles', () => {
     it('may revoke their own tokens, never anyone else\'s', async () => {
       const mine = await createToken(member.api);
       const theirs = await createToken(app.api);
-      const before = await eventCount();
+      const before = await countEvents(app.api);
       const refused = await member.api.delete(`/tokens/${theirs.tokenId}`);
       assert.equal(refused.status, 403);
       assert.match(refused.body.message, /a MEMBER may revoke tokens only for themselves/);
-      assert.equal(await eventCount(), before);
+      assert.equal(await countEvents(app.api), before);
       assert.equal((await app.api.as(theirs.secret).get('/users')).status, 200, 'still works');
       assert.equal((await member.api.delete(`/tokens/${mine.tokenId}`)).status, 200);
       assert.equal((await member.api.as(mine.secret).get('/users')).status, 401);
@@ -474,11 +474,11 @@ describe('organization roles', () => {
       for (const who of [member, other]) {
         assert.equal((await app.api.post(`/resources/${resource.resource_id}/users/${who.user.user_id}`, { duration_minutes: 0 })).status, 200);
       }
-      const before = await eventCount();
+      const before = await countEvents(app.api);
       const forOther = await member.api.post('/sessions', { resource_id: resource.resource_id, user_id: other.user.user_id });
       assert.equal(forOther.status, 403);
       assert.match(forOther.body.message, /a MEMBER may open sessions only for themselves/);
-      assert.equal(await eventCount(), before);
+      assert.equal(await countEvents(app.api), before);
 
       const mine = await member.api.post('/sessions', { resource_id: resource.resource_id });
       assert.equal(mine.status, 200);

@@ -3,9 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createResource, createUser } from '../helpers/fixtures.ts';
+import { createResource, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { readEvents } from '../helpers/events.ts';
 
-const MISSING = '00000000-0000-4000-8000-000000000000';
 const MINUTE = 60_000;
 
 describe('sessions', () => {
@@ -16,11 +16,6 @@ describe('sessions', () => {
   after(() => app.close());
 
   const inMinutes = (minutes: number) => new Date(app.clock.now().getTime() + minutes * MINUTE).toISOString();
-  const events = async (objectId: string, type?: string) =>
-    (await app.api.get('/events', { object_filter: objectId, event_type_filter: type })).body.results as {
-      event_type: string;
-      sub_events: Record<string, unknown>[];
-    }[];
   const open = async (resourceId: string, userId?: string) =>
     (await app.api.get('/sessions', { resource_id: resourceId, user_id: userId })).body.results as {
       connection_id: string;
@@ -44,7 +39,7 @@ describe('sessions', () => {
     assert.equal((await app.api.get('/sessions', { resource_id: 'x' })).body.details[0].path, 'resource_id');
     const { resource } = await granted();
     assert.equal((await app.api.get('/sessions', { resource_id: resource.resource_id, user_id: 'x' })).body.details[0].path, 'user_id');
-    const unknown = await app.api.get('/sessions', { resource_id: MISSING });
+    const unknown = await app.api.get('/sessions', { resource_id: NO_SUCH_ID });
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.details[0].path, 'resource_id');
     const empty = await app.api.get('/sessions', { resource_id: resource.resource_id });
@@ -63,7 +58,7 @@ describe('sessions', () => {
     assert.deepEqual(await open(resource.resource_id), [res.body]);
     assert.deepEqual(await open(resource.resource_id, user.user_id), [res.body]);
     assert.deepEqual(await open(resource.resource_id, app.adminUserId), []);
-    const recorded = await events(res.body.connection_id, 'SESSIONS_CREATED');
+    const recorded = await readEvents(app.api, { object: res.body.connection_id, type: 'SESSIONS_CREATED' });
     assert.equal(recorded.length, 1);
     assert.equal(recorded[0]!.sub_events[0]!.user_id, user.user_id);
   });
@@ -92,8 +87,8 @@ describe('sessions', () => {
     const stranger = await createUser(app.api);
     const cases: [unknown, number, string][] = [
       [{ resource_id: resource.resource_id, user_id: stranger.user_id }, 409, 'user_id'],
-      [{ resource_id: MISSING, user_id: user.user_id }, 404, 'resource_id'],
-      [{ resource_id: resource.resource_id, user_id: MISSING }, 404, 'user_id'],
+      [{ resource_id: NO_SUCH_ID, user_id: user.user_id }, 404, 'resource_id'],
+      [{ resource_id: resource.resource_id, user_id: NO_SUCH_ID }, 404, 'user_id'],
       [{ resource_id: resource.resource_id, user_id: user.user_id, access_level_remote_id: 'nope' }, 404, 'access_level_remote_id'],
       [{ resource_id: 'x', user_id: user.user_id }, 400, 'resource_id'],
       [{ user_id: user.user_id }, 400, 'resource_id'],
@@ -109,7 +104,7 @@ describe('sessions', () => {
     const expired = await app.api.post('/sessions', { resource_id: resource.resource_id, user_id: user.user_id });
     assert.equal(expired.status, 409, 'access that has expired is not held');
     assert.deepEqual(await open(resource.resource_id), []);
-    assert.equal((await events(resource.resource_id, 'SESSIONS_CREATED')).length, 0);
+    assert.equal((await readEvents(app.api, { object: resource.resource_id, type: 'SESSIONS_CREATED' })).length, 0);
   });
 
   it('opens a session at a named access level only when the user holds that level', async () => {
@@ -143,9 +138,9 @@ describe('sessions', () => {
     assert.deepEqual(res.body, {});
     assert.deepEqual(await open(resource.resource_id), []);
     assert.deepEqual((await app.api.delete(`/sessions/${session.connection_id}`)).body, {});
-    assert.equal((await events(session.connection_id, 'SESSIONS_ENDED')).length, 1);
+    assert.equal((await readEvents(app.api, { object: session.connection_id, type: 'SESSIONS_ENDED' })).length, 1);
 
-    const unknown = await app.api.delete(`/sessions/${MISSING}`);
+    const unknown = await app.api.delete(`/sessions/${NO_SUCH_ID}`);
     assert.equal(unknown.status, 404);
     assert.equal(unknown.body.details[0].path, 'connection_id');
     assert.equal((await app.api.delete('/sessions/x')).status, 400);
@@ -156,7 +151,7 @@ describe('sessions', () => {
     const session = (await app.api.post('/sessions', { resource_id: resource.resource_id, user_id: user.user_id, duration_minutes: 1 })).body;
     app.clock.advance(MINUTE);
     assert.deepEqual((await app.api.delete(`/sessions/${session.connection_id}`)).body, {});
-    assert.equal((await events(session.connection_id, 'SESSIONS_ENDED')).length, 0);
+    assert.equal((await readEvents(app.api, { object: session.connection_id, type: 'SESSIONS_ENDED' })).length, 0);
   });
 
   it('removing the access ends its open sessions, in the same event', async () => {
@@ -165,7 +160,7 @@ describe('sessions', () => {
     const s2 = (await app.api.post('/sessions', { resource_id: resource.resource_id, user_id: user.user_id })).body;
     await app.api.delete(edge);
     assert.deepEqual(await open(resource.resource_id), []);
-    const removed = await events(s1.connection_id, 'RESOURCE_USERS_REMOVED');
+    const removed = await readEvents(app.api, { object: s1.connection_id, type: 'RESOURCE_USERS_REMOVED' });
     assert.equal(removed.length, 1);
     assert.deepEqual(
       removed[0]!.sub_events.filter((s) => s.sub_event_type === 'SESSIONS_ENDED').map((s) => s.connection_id),

@@ -3,13 +3,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup, createOwner, createResource, createTag, createUser, unique } from '../helpers/fixtures.ts';
+import { createGroup, createOwner, createResource, createTag, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { readEvents } from '../helpers/events.ts';
 
 type SubEvent = Record<string, string | null> & { sub_event_type: string };
 type Event = { event_id: string; event_type: string; actor_user_id: string; sub_events: SubEvent[] };
-
-const MISSING = '00000000-0000-4000-8000-000000000000';
-const paths = (body: { details: { path: string }[] }) => body.details.map((d) => d.path);
 
 describe('tags', () => {
   let app: TestApp;
@@ -18,11 +17,6 @@ describe('tags', () => {
   });
   after(() => app.close());
 
-  const events = async (objectId: string, eventType?: string): Promise<Event[]> => {
-    const res = await app.api.get('/events', { object_filter: objectId, page_size: 1000, ...(eventType && { event_type_filter: eventType }) });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.results as Event[];
-  };
 
   describe('create, find, get', () => {
     it('creates a tag from the CreateTagInfo body, stamped with the caller and the clock, and finds it three ways', async () => {
@@ -41,7 +35,7 @@ describe('tags', () => {
       assert.deepEqual((await app.api.get(`/tag/${res.body.tag_id.toUpperCase()}`)).body, res.body);
       assert.deepEqual((await app.api.get('/tag', { tag_key: key, tag_value: 'production' })).body, res.body);
 
-      const [event] = await events(res.body.tag_id);
+      const [event] = await readEvents<Event>(app.api, { object: res.body.tag_id });
       assert.equal(event?.event_type, 'TAGS_CREATED');
       assert.equal(event.actor_user_id, app.adminUserId);
       assert.equal(event.sub_events[0]?.tag_id, res.body.tag_id);
@@ -78,9 +72,9 @@ describe('tags', () => {
       assert.equal((owned as unknown as { admin_owner_id: string }).admin_owner_id, owner.owner_id);
 
       const key = unique('orphan');
-      const res = await app.api.post('/tag', { tag_key: key, admin_owner_id: MISSING });
+      const res = await app.api.post('/tag', { tag_key: key, admin_owner_id: NO_SUCH_ID });
       assert.equal(res.status, 404);
-      assert.deepEqual(paths(res.body), ['admin_owner_id']);
+      assert.deepEqual(errorPaths(res.body), ['admin_owner_id']);
       assert.equal((await app.api.get('/tag', { tag_key: key })).status, 404);
       const created = (await app.api.get('/events', { event_type_filter: 'TAGS_CREATED', page_size: 1000 })).body.results as Event[];
       assert.equal(created.some((e) => e.sub_events[0]?.tag_key === key), false);
@@ -91,7 +85,7 @@ describe('tags', () => {
       const dup = await app.api.post('/tag', { tag_key: tag.key, tag_value: 'x' });
       assert.equal(dup.status, 409);
       assert.equal(dup.body.code, 'conflict');
-      assert.deepEqual(paths(dup.body), ['tag_key']);
+      assert.deepEqual(errorPaths(dup.body), ['tag_key']);
       const viaQuery = await app.api.post('/tag', undefined, { query: { tag_key: tag.key, tag_value: 'x' } });
       assert.equal(viaQuery.status, 409);
       const created = (await app.api.get('/events', { event_type_filter: 'TAGS_CREATED', page_size: 1000 })).body.results as Event[];
@@ -118,21 +112,21 @@ describe('tags', () => {
         const res = await app.api.post('/tag', body, query ? { query } : {});
         assert.equal(res.status, 400);
         assert.equal(res.body.code, 'validation_failed');
-        assert.deepEqual(paths(res.body), [path]);
+        assert.deepEqual(errorPaths(res.body), [path]);
       });
     }
 
     it('GET /tag needs tag_key; GET /tag/{id} 400s on a bad id and 404s on an unknown one', async () => {
       const noKey = await app.api.get('/tag', { tag_value: 'x' });
       assert.equal(noKey.status, 400);
-      assert.deepEqual(paths(noKey.body), ['tag_key']);
+      assert.deepEqual(errorPaths(noKey.body), ['tag_key']);
       const unknown = await app.api.get('/tag', { tag_key: unique('none') });
       assert.equal(unknown.status, 404);
-      assert.deepEqual(paths(unknown.body), ['tag_key']);
+      assert.deepEqual(errorPaths(unknown.body), ['tag_key']);
       assert.equal((await app.api.get('/tag/not-a-uuid')).status, 400);
-      const missing = await app.api.get(`/tag/${MISSING}`);
+      const missing = await app.api.get(`/tag/${NO_SUCH_ID}`);
       assert.equal(missing.status, 404);
-      assert.deepEqual(paths(missing.body), ['tag_id']);
+      assert.deepEqual(errorPaths(missing.body), ['tag_id']);
     });
   });
 
@@ -162,19 +156,19 @@ describe('tags', () => {
         assert.deepEqual(listed.body.tags.map((t: { tag_id: string }) => t.tag_id), [first.tag_id, second.tag_id]);
         assert.deepEqual(listed.body.tags[0], (await app.api.get(`/tag/${first.tag_id}`)).body);
 
-        const added = await events(targetId, 'ENTITY_TAG_ADDED');
+        const added = await readEvents<Event>(app.api, { object: targetId, type: 'ENTITY_TAG_ADDED' });
         assert.equal(added.length, 2);
         const addedFirst = added.find((e) => e.sub_events[0]?.tag_id === first.tag_id);
         assert.ok(addedFirst);
         assert.equal(addedFirst.sub_events[0]?.sub_event_type, 'ENTITY_TAG_ADDED');
         assert.equal(addedFirst.sub_events[0]?.[column], targetId);
-        assert.equal((await events(first.tag_id, 'ENTITY_TAG_ADDED')).length, 1);
+        assert.equal((await readEvents<Event>(app.api, { object: first.tag_id, type: 'ENTITY_TAG_ADDED' })).length, 1);
 
         const detach = await app.api.delete(`/tags/${first.tag_id}/${plural}/${targetId}`);
         assert.equal(detach.status, 200);
         assert.deepEqual(detach.body, {});
         assert.deepEqual((await app.api.get(`/${plural}/${targetId}/tags`)).body.tags.map((t: { tag_id: string }) => t.tag_id), [second.tag_id]);
-        const removed = await events(targetId, 'ENTITY_TAG_REMOVED');
+        const removed = await readEvents<Event>(app.api, { object: targetId, type: 'ENTITY_TAG_REMOVED' });
         assert.equal(removed.length, 1);
         assert.equal(removed[0]?.sub_events[0]?.tag_id, first.tag_id);
         assert.equal(removed[0]?.sub_events[0]?.[column], targetId);
@@ -183,30 +177,30 @@ describe('tags', () => {
         const again = await app.api.delete(`/tags/${first.tag_id}/${plural}/${targetId}`);
         assert.equal(again.status, 200);
         assert.deepEqual(again.body, {});
-        assert.equal((await events(targetId, 'ENTITY_TAG_REMOVED')).length, 1);
+        assert.equal((await readEvents<Event>(app.api, { object: targetId, type: 'ENTITY_TAG_REMOVED' })).length, 1);
       });
 
       it(`404s on an unknown tag or ${kind} (naming it) and 400s on a bad id, recording nothing`, async () => {
         const targetId = await make(app);
         const tag = await createTag(app.api);
         for (const method of ['post', 'delete'] as const) {
-          const noTag = await app.api[method](`/tags/${MISSING}/${plural}/${targetId}`);
+          const noTag = await app.api[method](`/tags/${NO_SUCH_ID}/${plural}/${targetId}`);
           assert.equal(noTag.status, 404);
-          assert.deepEqual(paths(noTag.body), ['tag_id']);
-          const noTarget = await app.api[method](`/tags/${tag.tag_id}/${plural}/${MISSING}`);
+          assert.deepEqual(errorPaths(noTag.body), ['tag_id']);
+          const noTarget = await app.api[method](`/tags/${tag.tag_id}/${plural}/${NO_SUCH_ID}`);
           assert.equal(noTarget.status, 404);
-          assert.deepEqual(paths(noTarget.body), [column]);
+          assert.deepEqual(errorPaths(noTarget.body), [column]);
           const badTarget = await app.api[method](`/tags/${tag.tag_id}/${plural}/nope`);
           assert.equal(badTarget.status, 400);
-          assert.deepEqual(paths(badTarget.body), [column]);
+          assert.deepEqual(errorPaths(badTarget.body), [column]);
           assert.equal((await app.api[method](`/tags/nope/${plural}/${targetId}`)).status, 400);
         }
-        assert.deepEqual(await events(targetId, 'ENTITY_TAG_ADDED'), []);
-        assert.deepEqual((await events(tag.tag_id)).map((e) => e.event_type), ['TAGS_CREATED']);
+        assert.deepEqual(await readEvents<Event>(app.api, { object: targetId, type: 'ENTITY_TAG_ADDED' }), []);
+        assert.deepEqual((await readEvents<Event>(app.api, { object: tag.tag_id })).map((e) => e.event_type), ['TAGS_CREATED']);
 
-        const unknownList = await app.api.get(`/${plural}/${MISSING}/tags`);
+        const unknownList = await app.api.get(`/${plural}/${NO_SUCH_ID}/tags`);
         assert.equal(unknownList.status, 404);
-        assert.deepEqual(paths(unknownList.body), [column]);
+        assert.deepEqual(errorPaths(unknownList.body), [column]);
         assert.equal((await app.api.get(`/${plural}/nope/tags`)).status, 400);
       });
     }
@@ -239,7 +233,7 @@ describe('tags', () => {
         assert.deepEqual(tags.map((t) => t.tag_id), [kept.tag_id], plural);
       }
 
-      const deleted = await events(doomed.tag_id, 'TAGS_DELETED');
+      const deleted = await readEvents<Event>(app.api, { object: doomed.tag_id, type: 'TAGS_DELETED' });
       assert.equal(deleted.length, 1);
       const subs = deleted[0]!.sub_events;
       assert.equal(subs[0]?.sub_event_type, 'TAGS_DELETED');
@@ -251,13 +245,13 @@ describe('tags', () => {
         ['ENTITY_TAG_REMOVED', doomed.tag_id, user.user_id],
       ].sort());
       // Each entity's own history shows the removal.
-      assert.equal((await events(user.user_id, 'TAGS_DELETED')).length, 1);
-      assert.equal((await events(resource.resource_id, 'TAGS_DELETED')).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: user.user_id, type: 'TAGS_DELETED' })).length, 1);
+      assert.equal((await readEvents<Event>(app.api, { object: resource.resource_id, type: 'TAGS_DELETED' })).length, 1);
 
       const again = await app.api.delete(`/tag/${doomed.tag_id}`);
       assert.equal(again.status, 404);
-      assert.deepEqual(paths(again.body), ['tag_id']);
-      assert.equal((await events(doomed.tag_id, 'TAGS_DELETED')).length, 1);
+      assert.deepEqual(errorPaths(again.body), ['tag_id']);
+      assert.equal((await readEvents<Event>(app.api, { object: doomed.tag_id, type: 'TAGS_DELETED' })).length, 1);
       // The key and value are free again.
       assert.equal((await app.api.post('/tag', { tag_key: doomed.key, tag_value: doomed.value })).status, 200);
     });
@@ -286,7 +280,7 @@ describe('tags', () => {
 
         const bad = await fresh.api.get('/tags', { cursor: 'garbage' });
         assert.equal(bad.status, 400);
-        assert.deepEqual(paths(bad.body), ['cursor']);
+        assert.deepEqual(errorPaths(bad.body), ['cursor']);
         assert.equal((await fresh.api.get('/tags', { page_size: 1001 })).status, 400);
       } finally {
         await fresh.close();
@@ -311,7 +305,7 @@ describe('tags', () => {
       assert.deepEqual(await ids({ tag_ids: [a.tag_id, b.tag_id] }), [onlyA.user_id, onlyB.user_id, both.user_id]);
       assert.deepEqual(await ids({ tag_ids: `${b.tag_id},${a.tag_id.toUpperCase()}` }), [onlyA.user_id, onlyB.user_id, both.user_id]);
       assert.deepEqual(await ids({ tag_ids: unused.tag_id }), []);
-      assert.deepEqual(await ids({ tag_ids: MISSING }), []);
+      assert.deepEqual(await ids({ tag_ids: NO_SUCH_ID }), []);
 
       const first = await app.api.get('/users', { tag_ids: [a.tag_id, b.tag_id], page_size: 2 });
       assert.deepEqual(first.body.results.map((u: { user_id: string }) => u.user_id), [onlyA.user_id, onlyB.user_id]);
@@ -321,7 +315,7 @@ describe('tags', () => {
 
       const bad = await app.api.get('/users', { tag_ids: 'nope' });
       assert.equal(bad.status, 400);
-      assert.match(paths(bad.body)[0]!, /^tag_ids/);
+      assert.match(errorPaths(bad.body)[0]!, /^tag_ids/);
       // Without the filter every user is listed, tagged or not.
       assert.ok((await ids({ page_size: 1000 })).length >= 5);
     });

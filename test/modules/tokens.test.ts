@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createToken, createUser } from '../helpers/fixtures.ts';
+import { createToken, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
 
 describe('tokens', () => {
   let app: TestApp;
@@ -62,7 +62,7 @@ describe('tokens', () => {
   });
 
   it('refuses a token for an unknown user and an unknown access level', async () => {
-    const unknownUser = await app.api.post('/tokens', { token_label: 'x', user_id: '00000000-0000-4000-8000-000000000000' });
+    const unknownUser = await app.api.post('/tokens', { token_label: 'x', user_id: NO_SUCH_ID });
     assert.equal(unknownUser.status, 404);
     assert.equal(unknownUser.body.details[0].path, 'user_id');
     const badLevel = await app.api.post('/tokens', { token_label: 'x', access_level: 'ADMIN' });

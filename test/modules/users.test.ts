@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createUser, unique } from '../helpers/fixtures.ts';
+import { createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
 
 describe('users', () => {
   let app: TestApp;
@@ -43,7 +44,7 @@ describe('users', () => {
     const res = await app.api.post('/users', { email: 'not-an-email', full_name: '' });
     assert.equal(res.status, 400);
     assert.equal(res.body.code, 'validation_failed');
-    assert.deepEqual(res.body.details.map((d: { path: string }) => d.path).sort(), ['email', 'full_name']);
+    assert.deepEqual(errorPaths(res.body), ['email', 'full_name']);
   });
 
   it('records the manager, and 404s on an unknown one', async () => {
@@ -51,7 +52,7 @@ describe('users', () => {
     const report = await createUser(app.api, { manager_id: manager.user_id });
     assert.equal((report as unknown as { manager_id: string }).manager_id, manager.user_id);
     const missing = await app.api.post('/users', {
-      email: `${unique('x')}@example.com`, full_name: 'X Y', manager_id: '00000000-0000-4000-8000-000000000000',
+      email: `${unique('x')}@example.com`, full_name: 'X Y', manager_id: NO_SUCH_ID,
     });
     assert.equal(missing.status, 404);
     assert.equal(missing.body.details[0].path, 'manager_id');
@@ -60,7 +61,7 @@ describe('users', () => {
   it('GET /user needs user_id or email, and 404s on no match', async () => {
     assert.equal((await app.api.get('/user')).status, 400);
     assert.equal((await app.api.get('/user', { email: 'nobody@example.com' })).status, 404);
-    assert.equal((await app.api.get('/user', { user_id: '00000000-0000-4000-8000-000000000000' })).status, 404);
+    assert.equal((await app.api.get('/user', { user_id: NO_SUCH_ID })).status, 404);
     assert.equal((await app.api.get('/user', { user_id: 'nope' })).status, 400);
   });
 
@@ -99,7 +100,7 @@ describe('users', () => {
       const bad = await app.api.get('/users/remote_users', { third_party_provider: 'GITHUB' });
       assert.equal(bad.status, 400);
       assert.match(bad.body.details[0].path, /^third_party_provider/);
-      const unknownUser = await app.api.post('/users/remote_users', { user_id: '00000000-0000-4000-8000-000000000000', third_party_provider: 'JIRA', remote_id: 'x' });
+      const unknownUser = await app.api.post('/users/remote_users', { user_id: NO_SUCH_ID, third_party_provider: 'JIRA', remote_id: 'x' });
       assert.equal(unknownUser.status, 404);
     });
 

@@ -4,11 +4,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import type { ApiClient } from '../helpers/client.ts';
-import { createApp, createBundle, createGroup, createOwner, createResource, createToken, createUser } from '../helpers/fixtures.ts';
+import { createApp, createBundle, createGroup, createOwner, createResource, createToken, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
 import { API_OPERATIONS } from '../../src/app.ts';
 import { canSee } from '../../src/modules/visibility/service.ts';
-
-const NO_SUCH_ID = '00000000-0000-4000-8000-000000000000';
+import { countEvents } from '../helpers/events.ts';
 
 describe('visibility', () => {
   let app: TestApp;
@@ -33,7 +32,6 @@ describe('visibility', () => {
     const res = await app.api.post(`/groups/${groupId}/users/${userId}`, { duration_minutes: minutes });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   };
-  const countEvents = async () => (await app.api.get('/events', { page_size: 1000 })).body.results.length as number;
   /** Every resource id a client lists, walking the pages at `pageSize`; also returns each page's length. */
   const listAll = async (api: ApiClient, path: string, key: string, idField: string, pageSize: number, query: Record<string, string> = {}) => {
     const ids: string[] = [];
@@ -81,7 +79,7 @@ describe('visibility', () => {
       await limit('resources', resource.resource_id, [group.group_id]);
       const path = `/resources/${resource.resource_id}/visibility`;
       const before = (await app.api.get(path)).body;
-      const eventsBefore = await countEvents();
+      const eventsBefore = await countEvents(app.api);
       const cases: [string, unknown, number, string][] = [
         [path, {}, 400, 'visibility'],
         [path, { visibility: 'PRIVATE' }, 400, 'visibility'],
@@ -101,7 +99,7 @@ describe('visibility', () => {
         assert.ok(res.body.details.some((d: { path: string }) => d.path === field), `${field} in ${JSON.stringify(res.body.details)}`);
       }
       assert.deepEqual((await app.api.get(path)).body, before);
-      assert.equal(await countEvents(), eventsBefore);
+      assert.equal(await countEvents(app.api), eventsBefore);
       for (const [url, status, field] of [
         [`/resources/${NO_SUCH_ID}/visibility`, 404, 'resource_id'],
         [`/groups/${NO_SUCH_ID}/visibility`, 404, 'group_id'],

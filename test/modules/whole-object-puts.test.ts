@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createBundle, createGroup, createOwner, createResource, createUser } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
 
 const CONNECTION = '11111111-2222-4333-8444-555555555555';
 const withoutUpdatedAt = (item: Record<string, unknown>) => ({ ...item, updated_at: undefined });
@@ -140,7 +141,7 @@ describe('PUT accepts the whole object its GET answered', () => {
       resources: [{ ...read, request_configuration_list: read.request_configurations.slice(0, 1) }],
     });
     assert.equal(res.status, 400, JSON.stringify(res.body));
-    assert.deepEqual(res.body.details.map((d: { path: string }) => d.path), ['resources.0.request_configuration_list']);
+    assert.deepEqual(errorPaths(res.body), ['resources.0.request_configuration_list']);
     assert.deepEqual((await app.api.get(`/resources/${resource_id}`)).body, read);
   });
 });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { PATIENCE_MS } from '../helpers/wait.ts';
 
 const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)`;
@@ -42,26 +43,30 @@ describe('the /docs page in a browser', { skip }, () => {
 
     const response = await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' });
     assert.equal(response?.status(), 200);
-    await page.locator('.opblock-summary').first().waitFor({ timeout: 30_000 });
+    await page.locator('.opblock-summary').first().waitFor({ timeout: PATIENCE_MS });
     // Every operation of the document is on the page (Swagger UI draws one block per operation).
-    // The viewer draws only the blocks near the viewport, so walk the page and collect what it drew.
+    // The viewer draws only the blocks near the viewport, so walk the page and collect what it drew,
+    // letting it paint after each scroll; on a busy machine a block may appear only on a later walk.
     const doc = (await (await fetch(`${origin}/openapi.json`)).json()) as { paths: Record<string, object> };
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
     const drawn = new Set<string>();
     // (Page scripts as strings: this project's TypeScript has no DOM library.)
-    for (let y = 0; y <= (await page.evaluate<number>('document.body.scrollHeight')); y += 600) {
-      await page.evaluate(`window.scrollTo(0, ${y})`);
-      await page.waitForTimeout(50);
-      // A deprecated operation's path is drawn struck through, under another class.
-      const blocks = await page.$$eval('.opblock-summary', (els) => els.map((el) =>
-        `${el.querySelector('.opblock-summary-method')?.textContent ?? ''} ${el.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')?.getAttribute('data-path') ?? ''}`));
-      for (const block of blocks) drawn.add(block);
+    const deadline = Date.now() + PATIENCE_MS;
+    while (!operations.every((op) => drawn.has(op)) && Date.now() < deadline) {
+      for (let y = 0; y <= (await page.evaluate<number>('document.body.scrollHeight')); y += 600) {
+        await page.evaluate(`window.scrollTo(0, ${y})`);
+        await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+        // A deprecated operation's path is drawn struck through, under another class.
+        const blocks = await page.$$eval('.opblock-summary', (els) => els.map((el) =>
+          `${el.querySelector('.opblock-summary-method')?.textContent ?? ''} ${el.querySelector('.opblock-summary-path, .opblock-summary-path__deprecated')?.getAttribute('data-path') ?? ''}`));
+        for (const block of blocks) drawn.add(block);
+      }
     }
     assert.deepEqual([...drawn].sort(), operations.sort());
     await page.evaluate('window.scrollTo(0, 0)');
     // The viewer redraws the blocks near the viewport after the scroll: wait for it (a busy machine is slow).
     const first = page.getByText('Create a user').first();
-    await first.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+    await first.waitFor({ state: 'visible', timeout: PATIENCE_MS }).catch(() => undefined);
     assert.ok(await first.isVisible(), 'the first operation is not drawn back at the top');
     await page.screenshot({ path: join(shots, 'docs.png') });
 

@@ -1,5 +1,5 @@
 // The tamper-evident audit log as an operator uses it: `gatehouse audit verify` and `audit export`
-// as child processes over a real database, and the file edited by hand the way `sqlite3` would.
+// (in process, through runCli) over a real database file, edited by hand the way `sqlite3` would.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +15,7 @@ import { eventHash, type HashedValues } from '../../src/modules/audit/chain.ts';
 import { linesOf } from '../../src/modules/audit/service.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { createOwner, createTag } from '../helpers/fixtures.ts';
-import { runGatehouse } from './helpers/gatehouse-process.ts';
+import { cli } from '../helpers/cli.ts';
 
 interface Row {
   seq: number;
@@ -68,9 +68,9 @@ describe('audit log', () => {
       for (let i = 0; i < 4; i++) await createOwner(app.api);
       app.clock.advance(4 * DAY_MS);
       for (let i = 0; i < 3; i++) await createTag(app.api);
-      // Another process appends while the service runs: both write to one chain.
-      const cli = await runGatehouse(['token', 'create', '--db', app.dbFile, '--email', 'admin@gatehouse.local', '--label', 'ops']);
-      assert.equal(cli.code, 0, cli.stderr);
+      // Another connection (the CLI's) appends while the service runs: both write to one chain.
+      const created = await cli(['token', 'create', '--db', app.dbFile, '--email', 'admin@gatehouse.local', '--label', 'ops']);
+      assert.equal(created.code, 0, created.stderr);
       await createOwner(app.api);
     } finally {
       await app.close({ keepFiles: true });
@@ -84,7 +84,7 @@ describe('audit log', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('passes an untouched database, counting every event and printing the head to anchor', async () => {
-    const run = await runGatehouse(['audit', 'verify', '--db', pristine]);
+    const run = await cli(['audit', 'verify', '--db', pristine]);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, new RegExp(`^ok: .*: ${events.length} events \\(seq 1–${events.length}\\) chained intact, from the first event`, 'm'));
     const last = events.at(-1)!;
@@ -108,7 +108,7 @@ describe('audit log', () => {
     const file = copy();
     const target = events[4]!;
     tamper(file, (db) => db.prepare("UPDATE events SET actor_name = 'Mallory' WHERE seq = ?").run(target.seq));
-    const run = await runGatehouse(['audit', 'verify', '--db', file]);
+    const run = await cli(['audit', 'verify', '--db', file]);
     assert.equal(run.code, 1, run.stdout);
     assert.match(run.stdout, new RegExp(`^FAILED: .*seq ${target.seq} \\(event ${target.id}\\) was altered: its stored fields no longer match its hash`, 'm'));
     assert.match(run.stdout, new RegExp(`\\(${target.seq - 1} events before it are intact\\)`));
@@ -125,11 +125,11 @@ describe('audit log', () => {
       'USERS_CREATED', [{ sub_event_type: 'USERS_CREATED', user_email: odd, note: odd }]);
     db.close();
     const seq = events.length + 1;
-    const intact = await runGatehouse(['audit', 'verify', '--db', file]);
+    const intact = await cli(['audit', 'verify', '--db', file]);
     assert.equal(intact.code, 0, intact.stdout + intact.stderr);
     assert.match(intact.stdout, new RegExp(`^ok: .*: ${seq} events`, 'm'));
     tamper(file, (raw) => raw.prepare("UPDATE events SET actor_name = replace(actor_name, 'é', 'e') WHERE seq = ?").run(seq));
-    const edited = await runGatehouse(['audit', 'verify', '--db', file]);
+    const edited = await cli(['audit', 'verify', '--db', file]);
     assert.equal(edited.code, 1, edited.stdout);
     assert.match(edited.stdout, new RegExp(`^FAILED: .*seq ${seq} \\(event ${id}\\) was altered`, 'm'));
   });
@@ -143,7 +143,7 @@ describe('audit log', () => {
       row[10] = '2020-01-01T00:00:00.000Z';
       db.prepare('UPDATE events SET created_at = ?, hash = ? WHERE seq = ?').run(row[10], eventHash(row), target.seq);
     });
-    const run = await runGatehouse(['audit', 'verify', '--db', file]);
+    const run = await cli(['audit', 'verify', '--db', file]);
     assert.equal(run.code, 1, run.stdout);
     assert.match(run.stdout, new RegExp(`seq ${target.seq} \\(event ${target.id}\\) was altered and re-hashed: seq ${target.seq + 1} `));
   });
@@ -154,8 +154,8 @@ describe('audit log', () => {
     const first = copy();
     tamper(first, (db) => db.prepare('DELETE FROM events WHERE seq = 1').run());
     const [runMiddle, runFirst] = await Promise.all([
-      runGatehouse(['audit', 'verify', '--db', middle]),
-      runGatehouse(['audit', 'verify', '--db', first]),
+      cli(['audit', 'verify', '--db', middle]),
+      cli(['audit', 'verify', '--db', first]),
     ]);
     assert.equal(runMiddle.code, 1, runMiddle.stdout);
     assert.match(runMiddle.stdout, new RegExp(
@@ -173,7 +173,7 @@ describe('audit log', () => {
       db.prepare('UPDATE events SET seq = ? WHERE seq = ?').run(a.seq, b.seq);
       db.prepare('UPDATE events SET seq = ? WHERE seq = -1').run(b.seq);
     });
-    const run = await runGatehouse(['audit', 'verify', '--db', file]);
+    const run = await cli(['audit', 'verify', '--db', file]);
     assert.equal(run.code, 1, run.stdout);
     assert.match(run.stdout, new RegExp(
       `seq ${a.seq} \\(event ${b.id}\\) is out of order: it was written right after seq ${b.seq - 1} \\(event ${events[5]!.id}\\), ` +
@@ -187,9 +187,9 @@ describe('audit log', () => {
     tamper(file, (db) => db.prepare('DELETE FROM events WHERE seq = ?').run(head.seq));
     const anchor = `${head.seq}:${head.hash}`;
     const [plain, anchored, stillGood] = await Promise.all([
-      runGatehouse(['audit', 'verify', '--db', file]),
-      runGatehouse(['audit', 'verify', '--db', file, '--anchor', anchor]),
-      runGatehouse(['audit', 'verify', '--db', pristine, '--anchor', `${events[3]!.seq}:${events[3]!.hash}`]),
+      cli(['audit', 'verify', '--db', file]),
+      cli(['audit', 'verify', '--db', file, '--anchor', anchor]),
+      cli(['audit', 'verify', '--db', pristine, '--anchor', `${events[3]!.seq}:${events[3]!.hash}`]),
     ]);
     assert.equal(plain.code, 0, 'removing the newest event leaves a valid, shorter chain');
     assert.equal(anchored.code, 1, anchored.stdout);
@@ -198,7 +198,7 @@ describe('audit log', () => {
   });
 
   it('exports every event with its hashes, and the export verifies offline; an edited line is named', async () => {
-    const run = await runGatehouse(['audit', 'export', '--db', pristine]);
+    const run = await cli(['audit', 'export', '--db', pristine]);
     assert.equal(run.code, 0, run.stderr);
     const lines = exportLines(run.stdout);
     assert.deepEqual(lines.map((l) => [l.seq, l.event_id, l.prev_hash, l.hash]), events.map((e) => [e.seq, e.id, e.prev_hash, e.hash]));
@@ -209,8 +209,8 @@ describe('audit log', () => {
     const target = lines[3]!;
     writeFileSync(edited, run.stdout.replace(`"event_id":"${target.event_id}","event_type":"${target.event_type}"`, `"event_id":"${target.event_id}","event_type":"NOTHING_HAPPENED"`));
     const [verified, caught] = await Promise.all([
-      runGatehouse(['audit', 'verify', '--file', file]),
-      runGatehouse(['audit', 'verify', '--file', edited]),
+      cli(['audit', 'verify', '--file', file]),
+      cli(['audit', 'verify', '--file', edited]),
     ]);
     assert.equal(verified.code, 0, verified.stdout);
     assert.match(verified.stdout, new RegExp(`${events.length} events \\(seq 1–${events.length}\\) chained intact, from the first event`));
@@ -226,7 +226,7 @@ describe('audit log', () => {
   });
 
   it('exports from --since on as an unbroken run, anchored by the previous hash of its first line', async () => {
-    const since = await runGatehouse(['audit', 'export', '--db', pristine, '--since', '2026-03-05']);
+    const since = await cli(['audit', 'export', '--db', pristine, '--since', '2026-03-05']);
     assert.equal(since.code, 0, since.stderr);
     const lines = exportLines(since.stdout);
     const startAt = events.findIndex((e) => e.id === lines[0]!.event_id);
@@ -238,9 +238,9 @@ describe('audit log', () => {
     writeFileSync(file, since.stdout);
     const before = events[startAt - 1]!;
     const [alone, anchored, wrongAnchor] = await Promise.all([
-      runGatehouse(['audit', 'verify', '--file', file]),
-      runGatehouse(['audit', 'verify', '--file', file, '--anchor', `${before.seq}:${before.hash}`]),
-      runGatehouse(['audit', 'verify', '--file', file, '--anchor', `${before.seq}:${'e'.repeat(64)}`]),
+      cli(['audit', 'verify', '--file', file]),
+      cli(['audit', 'verify', '--file', file, '--anchor', `${before.seq}:${before.hash}`]),
+      cli(['audit', 'verify', '--file', file, '--anchor', `${before.seq}:${'e'.repeat(64)}`]),
     ]);
     assert.equal(alone.code, 0, alone.stdout);
     assert.match(alone.stdout, new RegExp(`${lines.length} events .* anchored on previous hash ${before.hash}`));
@@ -248,7 +248,7 @@ describe('audit log', () => {
     assert.equal(wrongAnchor.code, 1, wrongAnchor.stdout);
     assert.match(wrongAnchor.stdout, /the log was rewritten/);
 
-    const future = await runGatehouse(['audit', 'export', '--db', pristine, '--since', '2999-01-01T00:00:00Z']);
+    const future = await cli(['audit', 'export', '--db', pristine, '--since', '2999-01-01T00:00:00Z']);
     assert.equal(future.code, 0);
     assert.equal(future.stdout, '', 'nothing recorded since: an empty export');
   });
@@ -262,12 +262,12 @@ describe('audit log', () => {
     for (let i = 1; i <= 5; i++) insert.run(`00000000-0000-4000-8000-00000000010${i}`, JSON.stringify([{ sub_event_type: 'USERS_CREATED', n: i }]), `2026-01-0${i}T00:00:00.000Z`);
     db.close();
 
-    const early = await runGatehouse(['audit', 'verify', '--db', file]);
+    const early = await cli(['audit', 'verify', '--db', file]);
     assert.equal(early.code, 1);
     assert.match(early.stderr, /predates the audit chain .*gatehouse migrate/);
-    const migrated = await runGatehouse(['migrate', '--db', file]);
+    const migrated = await cli(['migrate', '--db', file]);
     assert.equal(migrated.code, 0, migrated.stderr);
-    const verified = await runGatehouse(['audit', 'verify', '--db', file]);
+    const verified = await cli(['audit', 'verify', '--db', file]);
     assert.equal(verified.code, 0, verified.stdout);
     assert.match(verified.stdout, /5 events \(seq 1–5\) chained intact, from the first event/);
   });
@@ -278,14 +278,14 @@ describe('audit log', () => {
       [['audit', 'verify', '--anchor', '12', '--db', pristine], /--anchor must be SEQ:HASH/],
       [['audit', 'verify', '--db', pristine, '--file', 'x.jsonl'], /--db or --file, not both/],
     ];
-    const runs = await Promise.all(cases.map(([args]) => runGatehouse(args)));
+    const runs = await Promise.all(cases.map(([args]) => cli(args)));
     cases.forEach(([args, message], i) => {
       assert.equal(runs[i]!.code, 2, args.join(' '));
       assert.match(runs[i]!.stderr, message, args.join(' '));
     });
     const garbage = join(dir, 'garbage.jsonl');
     writeFileSync(garbage, '\nnot json\n');
-    const malformed = await runGatehouse(['audit', 'verify', '--file', garbage]);
+    const malformed = await cli(['audit', 'verify', '--file', garbage]);
     assert.equal(malformed.code, 1);
     assert.match(malformed.stdout, /line 2 is not an exported event: it is not JSON/);
   });

@@ -1,10 +1,13 @@
 // `gatehouse backup --to FILE` against a served database while writes keep coming, and its refusals.
+// The copy under writes runs as a separate process, as an operator runs it beside the service (in
+// process, the backup's one synchronous step could never overlap a write); the rest runs in process.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
+import { cli } from '../helpers/cli.ts';
 import { runGatehouse } from './helpers/gatehouse-process.ts';
 
 const WRITERS = 4;
@@ -41,7 +44,7 @@ describe('backup', () => {
     assert.ok(writtenDuring > 0, 'writes went on while the backup ran');
     assert.ok(!readdirSync(app.dir).some((f) => f.includes('.partial-')), 'no partial file is left behind');
 
-    const check = await runGatehouse(['check', '--db', target]);
+    const check = await cli(['check', '--db', target]);
     assert.equal(check.code, 0, check.stdout);
 
     const copy = new Database(target, { readonly: true });
@@ -73,26 +76,26 @@ describe('backup', () => {
   it('replaces an existing target file only with a complete copy', async () => {
     const target = join(app.dir, 'replace.db');
     writeFileSync(target, 'not a database');
-    const backup = await runGatehouse(['backup', '--db', app.dbFile, '--to', target]);
+    const backup = await cli(['backup', '--db', app.dbFile, '--to', target]);
     assert.equal(backup.code, 0, backup.stderr);
-    assert.equal((await runGatehouse(['check', '--db', target])).code, 0);
+    assert.equal((await cli(['check', '--db', target])).code, 0);
   });
 
   it('refuses a missing directory, the database itself, and a missing --to, leaving nothing behind', async () => {
-    const missingDir = await runGatehouse(['backup', '--db', app.dbFile, '--to', join(app.dir, 'no-such-dir', 'x.db')]);
+    const missingDir = await cli(['backup', '--db', app.dbFile, '--to', join(app.dir, 'no-such-dir', 'x.db')]);
     assert.equal(missingDir.code, 1);
     assert.match(missingDir.stderr, /does not exist/);
     assert.ok(!existsSync(join(app.dir, 'no-such-dir')));
 
-    const itself = await runGatehouse(['backup', '--db', app.dbFile, '--to', app.dbFile]);
+    const itself = await cli(['backup', '--db', app.dbFile, '--to', app.dbFile]);
     assert.equal(itself.code, 1);
     assert.match(itself.stderr, /is the database itself/);
 
-    const noTarget = await runGatehouse(['backup', '--db', app.dbFile]);
+    const noTarget = await cli(['backup', '--db', app.dbFile]);
     assert.equal(noTarget.code, 2);
     assert.match(noTarget.stderr, /--to FILE is required/);
 
-    const noDb = await runGatehouse(['backup', '--db', join(app.dir, 'absent.db'), '--to', join(app.dir, 'y.db')]);
+    const noDb = await cli(['backup', '--db', join(app.dir, 'absent.db'), '--to', join(app.dir, 'y.db')]);
     assert.equal(noDb.code, 1);
     assert.match(noDb.stderr, /there is no database at/);
     assert.ok(!existsSync(join(app.dir, 'absent.db')), 'backup must not create the database it was asked to copy');

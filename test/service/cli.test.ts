@@ -1,13 +1,30 @@
 // The operator CLI as a user runs it: help, usage errors and exit codes, migrate, token create/revoke, user set-role, check.
+// In process through runCli (test/helpers/cli.ts); one smoke test runs the real entry, src/main.ts.
 import assert from 'node:assert/strict';
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { SETTINGS } from '../../src/config.ts';
 import { ADMIN_TOKEN, startTestApp } from '../helpers/app.ts';
+import { cli } from '../helpers/cli.ts';
+import { NO_SUCH_ID } from '../helpers/fixtures.ts';
 import { runGatehouse } from './helpers/gatehouse-process.ts';
+
+const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
+
+/** Every source file `file` loads before it runs: its static imports, followed (`import type` and `import()` load nothing then). */
+function staticImports(file: string, seen = new Set<string>()): Set<string> {
+  seen.add(file);
+  for (const [, specifier] of readFileSync(file, 'utf8').matchAll(/^import (?!type )[^;]*?from '([^']+)';/gms)) {
+    assert.ok(specifier!.startsWith('.') || specifier!.startsWith('node:'), `${relative(SRC, file)} imports ${specifier} up front`);
+    const target = join(dirname(file), specifier!);
+    if (specifier!.startsWith('.') && !seen.has(target)) staticImports(target, seen);
+  }
+  return seen;
+}
 
 const VERBS = ['serve', 'token create', 'token revoke', 'user set-role', 'migrate', 'backup', 'check', 'version'];
 
@@ -19,14 +36,14 @@ describe('cli', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('lists every verb and every environment variable in `help`, and explains each verb with --help', async () => {
-    const help = await runGatehouse(['help']);
+    const help = await cli(['help']);
     assert.equal(help.code, 0);
     for (const verb of VERBS) assert.match(help.stdout, new RegExp(`^  ${verb} `, 'm'), verb);
     for (const { env } of Object.values(SETTINGS)) assert.match(help.stdout, new RegExp(`^  ${env}\\b`, 'm'), env);
     const runs = await Promise.all([
-      ...VERBS.map((verb) => runGatehouse([...verb.split(' '), '--help'])),
-      runGatehouse(['token', '--help']),
-      runGatehouse(['help', 'backup']),
+      ...VERBS.map((verb) => cli([...verb.split(' '), '--help'])),
+      cli(['token', '--help']),
+      cli(['help', 'backup']),
     ]);
     VERBS.forEach((verb, i) => {
       assert.equal(runs[i]!.code, 0, verb);
@@ -43,15 +60,31 @@ describe('cli', () => {
     assert.match(runs[VERBS.length + 1]!.stdout, /--to FILE/);
   });
 
+  it('runs as the real entry, src/main.ts: its exit status and streams are the ones runCli gave', async () => {
+    const [help, mistake] = await Promise.all([runGatehouse(['help']), runGatehouse(['token'])]);
+    assert.equal(help.code, 0, help.stderr);
+    assert.equal(help.stdout, (await cli(['help'])).stdout);
+    assert.equal(mistake.code, 2);
+    assert.match(mistake.stderr, /^gatehouse: token: which one\?/);
+    assert.equal(mistake.stdout, '');
+  });
+
+  it('loads only the settings for `help`: nothing main.ts imports up front reaches the app, the database or SQLite', () => {
+    // What `help` costs beyond Node's start is what main.ts imports statically (issue 22: under 1 s).
+    const reached = staticImports(join(SRC, 'main.ts'));
+    // lib/durations.ts is the one-year cap the settings' bounds share: pure constants and arithmetic.
+    assert.deepEqual([...reached].map((file) => relative(SRC, file)).sort(), ['cli.ts', 'config.ts', 'http/client-address.ts', 'lib/durations.ts', 'main.ts']);
+  });
+
   it('answers a --db that cannot be a database, or an export that is a directory, with one line and status 1, never a stack', async () => {
     const notDb = join(dir, 'not-a-database');
     const fd = openSync(notDb, 'w');
     writeSync(fd, 'hello, not SQLite at all, but long enough to have a header of sorts');
     closeSync(fd);
     const runs = await Promise.all([
-      runGatehouse(['migrate', '--db', dir]),
-      runGatehouse(['audit', 'verify', '--db', notDb]),
-      runGatehouse(['audit', 'verify', '--file', dir]),
+      cli(['migrate', '--db', dir]),
+      cli(['audit', 'verify', '--db', notDb]),
+      cli(['audit', 'verify', '--file', dir]),
     ]);
     const expected = [/unable to open database file \(SQLITE_CANTOPEN\)/, /file is not a database \(SQLITE_NOTADB\)/, /EISDIR/];
     runs.forEach((run, i) => {
@@ -69,9 +102,9 @@ describe('cli', () => {
     foreign.exec('CREATE TABLE notes (body TEXT)');
     foreign.close();
     const runs = await Promise.all([
-      runGatehouse(['token', 'create', '--email', 'a@example.com', '--label', 'x', '--db', missing]),
-      runGatehouse(['user', 'set-role', 'a@example.com', 'ADMIN', '--db', other]),
-      runGatehouse(['token', 'revoke', '--label', 'x', '--db', other]),
+      cli(['token', 'create', '--email', 'a@example.com', '--label', 'x', '--db', missing]),
+      cli(['user', 'set-role', 'a@example.com', 'ADMIN', '--db', other]),
+      cli(['token', 'revoke', '--label', 'x', '--db', other]),
     ]);
     assert.match(runs[0]!.stderr, /there is no database at .*nowhere/);
     assert.match(runs[1]!.stderr, /is not a Gatehouse database/);
@@ -104,7 +137,9 @@ describe('cli', () => {
       [['user', 'set-role', 'a@example.com', 'OWNER'], /the role must be ADMIN or MEMBER, not "OWNER"/],
       [['user', 'set-role', 'a@example.com', 'ADMIN', 'extra'], /unexpected argument "extra"/],
     ];
-    const runs = await Promise.all(cases.map(([args]) => runGatehouse(args, { cwd: dir })));
+    // A mistake is refused before any database is opened; were one opened, it would be in the temp dir.
+    const env = { GATEHOUSE_DB: join(dir, 'usage.db') };
+    const runs = await Promise.all(cases.map(([args]) => cli(args, env)));
     cases.forEach(([args, message], i) => {
       assert.equal(runs[i]!.code, 2, args.join(' '));
       assert.match(runs[i]!.stderr, message, args.join(' '));
@@ -113,10 +148,10 @@ describe('cli', () => {
 
   it('fails bad settings and missing files with status 1', async () => {
     const [badPort, badEnv, noDb, emptyDb] = await Promise.all([
-      runGatehouse(['serve', '--port', 'eighty', '--db', join(dir, 'never.db')], { cwd: dir }),
-      runGatehouse(['serve', '--db', join(dir, 'never.db')], { cwd: dir, env: { ...process.env, GATEHOUSE_REQUEST_TIMEOUT_MS: 'x' } }),
-      runGatehouse(['check', '--db', join(dir, 'absent.db')], { cwd: dir }),
-      runGatehouse(['check', '--db', ''], { cwd: dir }),
+      cli(['serve', '--port', 'eighty', '--db', join(dir, 'never.db')]),
+      cli(['serve', '--db', join(dir, 'never.db')], { GATEHOUSE_REQUEST_TIMEOUT_MS: 'x' }),
+      cli(['check', '--db', join(dir, 'absent.db')]),
+      cli(['check', '--db', '']),
     ]);
     assert.equal(emptyDb.code, 1);
     assert.match(emptyDb.stderr, /--db must not be empty \(leave it out for the default/, 'an empty --db never means the default');
@@ -130,12 +165,12 @@ describe('cli', () => {
 
   it('migrates once, then has nothing to do; version names the schema it knows', async () => {
     const db = join(dir, 'migrate', 'g.db');
-    const first = await runGatehouse(['migrate', '--db', db]);
+    const first = await cli(['migrate', '--db', db]);
     assert.equal(first.code, 0, first.stderr);
     assert.match(first.stdout, /^applied 0001_foundation, /);
-    const second = await runGatehouse(['migrate'], { env: { ...process.env, GATEHOUSE_DB: db } });
+    const second = await cli(['migrate'], { GATEHOUSE_DB: db });
     assert.equal(second.stdout, 'already up to date\n', 'GATEHOUSE_DB is honoured');
-    const version = await runGatehouse(['version']);
+    const version = await cli(['version']);
     assert.match(version.stdout, /^gatehouse \d+\.\d+\.\d+ \(schema \d+, node v\d+/);
   });
 
@@ -143,17 +178,17 @@ describe('cli', () => {
     const app = await startTestApp();
     try {
       const db = app.dbFile;
-      const created = await runGatehouse(['token', 'create', '--db', db, '--email', 'admin@gatehouse.local', '--label', 'ops', '--read-only']);
+      const created = await cli(['token', 'create', '--db', db, '--email', 'admin@gatehouse.local', '--label', 'ops', '--read-only']);
       assert.equal(created.code, 0, created.stderr);
       const secret = created.stdout.trim();
       assert.equal((await app.api.as(secret).get('/users')).status, 200);
       assert.equal((await app.api.as(secret).post('/users', { email: 'ro@example.com', full_name: 'Read Only' })).status, 403);
 
-      const unknownUser = await runGatehouse(['token', 'create', '--db', db, '--email', 'nobody@example.com', '--label', 'x']);
+      const unknownUser = await cli(['token', 'create', '--db', db, '--email', 'nobody@example.com', '--label', 'x']);
       assert.equal(unknownUser.code, 1);
       assert.match(unknownUser.stderr, /no user has the email/);
 
-      const byLabel = await runGatehouse(['token', 'revoke', '--db', db, '--label', 'ops']);
+      const byLabel = await cli(['token', 'revoke', '--db', db, '--label', 'ops']);
       assert.equal(byLabel.code, 0, byLabel.stderr);
       assert.match(byLabel.stdout, /^revoked token [0-9a-f-]{36} \(ops\)$/m);
       assert.equal((await app.api.as(secret).get('/users')).status, 401);
@@ -164,10 +199,10 @@ describe('cli', () => {
         const res = await app.api.post('/tokens', { token_label: 'twin' });
         ids.push(res.body.token_id);
       }
-      const ambiguous = await runGatehouse(['token', 'revoke', '--db', db, '--label', 'twin']);
+      const ambiguous = await cli(['token', 'revoke', '--db', db, '--label', 'twin']);
       assert.equal(ambiguous.code, 1);
       for (const id of ids) assert.match(ambiguous.stderr, new RegExp(id));
-      const byId = await runGatehouse(['token', 'revoke', '--db', db, '--id', ids[0]!.toUpperCase()]);
+      const byId = await cli(['token', 'revoke', '--db', db, '--id', ids[0]!.toUpperCase()]);
       assert.equal(byId.code, 0, byId.stderr);
       const remaining = await app.api.get('/tokens', { token_ids: ids });
       assert.deepEqual(remaining.body.results.map((t: { token_id: string }) => t.token_id), [ids[1]]);
@@ -175,7 +210,7 @@ describe('cli', () => {
       const events = await app.api.get('/events', { object_filter: ids[0] });
       assert.ok(events.body.results.some((e: { event_type: string }) => e.event_type === 'API_TOKENS_DELETED'), 'revocation is audited');
 
-      const missing = await runGatehouse(['token', 'revoke', '--db', db, '--id', '00000000-0000-4000-8000-000000000000']);
+      const missing = await cli(['token', 'revoke', '--db', db, '--id', NO_SUCH_ID]);
       assert.equal(missing.code, 1);
       assert.match(missing.stderr, /no token has the id/);
       assert.equal((await app.api.as(ADMIN_TOKEN).get('/users')).status, 200, 'the admin token was never touched');
@@ -193,7 +228,7 @@ describe('cli', () => {
       const member = app.api.as((await app.api.post('/tokens', { token_label: 'lead', user_id: user.user_id })).body.token);
       assert.equal((await member.post('/owners', { name: 'ops', user_ids: [] })).status, 403, 'a member may not create owners');
 
-      const promoted = await runGatehouse(['user', 'set-role', '--db', db, 'ops-lead@example.com', 'ADMIN']);
+      const promoted = await cli(['user', 'set-role', '--db', db, 'ops-lead@example.com', 'ADMIN']);
       assert.equal(promoted.code, 0, promoted.stderr);
       assert.equal(promoted.stdout, `ops-lead@example.com (${user.user_id}) is now ADMIN, was MEMBER\n`);
       assert.equal((await app.api.get(`/users/${user.user_id}`)).body.organization_role, 'ADMIN');
@@ -204,20 +239,20 @@ describe('cli', () => {
       assert.deepEqual(event.sub_events, [{ sub_event_type: 'USERS_ROLE_UPDATED', user_id: user.user_id, user_name: 'Ops Lead',
         previous_organization_role: 'MEMBER', organization_role: 'ADMIN' }]);
 
-      const again = await runGatehouse(['user', 'set-role', '--db', db, user.user_id.toUpperCase(), 'ADMIN']);
+      const again = await cli(['user', 'set-role', '--db', db, user.user_id.toUpperCase(), 'ADMIN']);
       assert.equal(again.code, 0, again.stderr);
       assert.equal(again.stdout, 'ops-lead@example.com is already ADMIN\n');
 
       // Two admins: each may be demoted in turn until one is left.
-      assert.equal((await runGatehouse(['user', 'set-role', '--db', db, 'ops-lead@example.com', 'MEMBER'])).code, 0);
-      const last = await runGatehouse(['user', 'set-role', '--db', db, 'admin@gatehouse.local', 'MEMBER']);
+      assert.equal((await cli(['user', 'set-role', '--db', db, 'ops-lead@example.com', 'MEMBER'])).code, 0);
+      const last = await cli(['user', 'set-role', '--db', db, 'admin@gatehouse.local', 'MEMBER']);
       assert.equal(last.code, 1);
       assert.match(last.stderr, /last admin/);
       assert.equal((await app.api.get(`/users/${app.adminUserId}`)).body.organization_role, 'ADMIN');
       const roleEvents = (await app.api.get('/events', { event_type_filter: 'USERS_ROLE_UPDATED' })).body.results;
       assert.equal(roleEvents.length, 2, 'the refused demotion and the no-op record nothing');
 
-      const nobody = await runGatehouse(['user', 'set-role', '--db', db, 'nobody@example.com', 'ADMIN']);
+      const nobody = await cli(['user', 'set-role', '--db', db, 'nobody@example.com', 'ADMIN']);
       assert.equal(nobody.code, 1);
       assert.match(nobody.stderr, /no user has the email nobody@example.com/);
     } finally {
@@ -228,16 +263,16 @@ describe('cli', () => {
   describe('check', () => {
     it('passes a sound database', async () => {
       const db = join(dir, 'sound.db');
-      assert.equal((await runGatehouse(['migrate', '--db', db])).code, 0);
+      assert.equal((await cli(['migrate', '--db', db])).code, 0);
       // A verb checks only the settings it reads: a bad port is serve's business, not check's.
-      const res = await runGatehouse(['check', '--db', db], { env: { ...process.env, GATEHOUSE_PORT: 'x', GATEHOUSE_LOG_LEVEL: 'loud' } });
+      const res = await cli(['check', '--db', db], { GATEHOUSE_PORT: 'x', GATEHOUSE_LOG_LEVEL: 'loud' });
       assert.equal(res.code, 0, res.stderr);
       assert.match(res.stdout, /^ok: .*sound\.db \(schema version \d+\)$/m);
     });
 
     it('fails a broken foreign key, naming the table', async () => {
       const db = join(dir, 'fk.db');
-      assert.equal((await runGatehouse(['migrate', '--db', db])).code, 0);
+      assert.equal((await cli(['migrate', '--db', db])).code, 0);
       const file = new Database(db);
       file.pragma('foreign_keys = OFF');
       file.prepare(
@@ -245,7 +280,7 @@ describe('cli', () => {
          VALUES ('t1', 'x', x'00', 'x', 'orphan', 'READ_ONLY', 'no-such-user', 'no-such-user', '2026-01-01T00:00:00.000Z')`,
       ).run();
       file.close();
-      const res = await runGatehouse(['check', '--db', db]);
+      const res = await cli(['check', '--db', db]);
       assert.equal(res.code, 1);
       assert.match(res.stdout, /foreign key: api_tokens row \d+ refers to a missing users row/);
       assert.match(res.stdout, /^FAILED: /m);
@@ -253,7 +288,7 @@ describe('cli', () => {
 
     it('fails a file whose pages were damaged', async () => {
       const db = join(dir, 'damaged.db');
-      assert.equal((await runGatehouse(['migrate', '--db', db])).code, 0);
+      assert.equal((await cli(['migrate', '--db', db])).code, 0);
       const file = new Database(db);
       const insert = file.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
       file.transaction(() => {
@@ -266,7 +301,7 @@ describe('cli', () => {
       const fd = openSync(db, 'r+');
       writeSync(fd, Buffer.alloc(size / 2, 0x5a), 0, size / 2, size / 2);
       closeSync(fd);
-      const res = await runGatehouse(['check', '--db', db]);
+      const res = await cli(['check', '--db', db]);
       assert.equal(res.code, 1, res.stdout + res.stderr);
       assert.match(res.stdout, /FAILED/);
     });
@@ -276,7 +311,7 @@ describe('cli', () => {
       const file = new Database(db);
       file.exec('CREATE TABLE t (x)');
       file.close();
-      const res = await runGatehouse(['check', '--db', db]);
+      const res = await cli(['check', '--db', db]);
       assert.equal(res.code, 1);
       assert.match(res.stdout, /not a Gatehouse database/);
     });

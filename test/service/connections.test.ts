@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
+import { PATIENCE_MS } from '../helpers/wait.ts';
 
 interface Exchange {
   /** Everything the server sent. */
@@ -33,9 +34,9 @@ function exchange(url: string): { opened: Promise<void>; send: (request: Buffer 
   };
 }
 
-/** Waits (up to 10 s) until the server holds at least `count` open connections. */
+/** Waits (up to PATIENCE_MS) until the server holds at least `count` open connections. */
 async function accepted(app: TestApp, count: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const open = await new Promise<number>((resolve, reject) => app.server.getConnections((err, n) => (err ? reject(err) : resolve(n))));
     if (open >= count) return;

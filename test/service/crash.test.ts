@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { ApiClient } from '../helpers/client.ts';
-import { runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
+import { cli } from '../helpers/cli.ts';
+import { ServiceProcess } from './helpers/gatehouse-process.ts';
 
 const TOKEN = 'gth_crash-test-admin-token-0123456789abc';
 const CLIENTS = 8;
@@ -52,7 +53,7 @@ describe('crash safety', () => {
       assert.ok(failedAfterKill > 0, 'requests were still in flight when the process died');
 
       // `check` before anything else touches the file: it must be sound as the crash left it.
-      const check = await runGatehouse(['check', '--db', db]);
+      const check = await cli(['check', '--db', db]);
       assert.equal(check.code, 0, check.stdout + check.stderr);
       assert.match(check.stdout, /^ok: /m);
 

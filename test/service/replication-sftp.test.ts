@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, it, type TestContext } from 'node:test';
 import { ApiClient } from '../helpers/client.ts';
-import { runGatehouse } from './helpers/gatehouse-process.ts';
 import { assertRestoredServes, NO_LITESTREAM, startReplicated, stopReplicated, tempDir, TOKEN, userIds, waitUntilReplicated, writeConfig } from './helpers/litestream.ts';
+import { cli } from '../helpers/cli.ts';
 
 describe('replication over SFTP', { skip: NO_LITESTREAM }, () => {
   it('replicates over SFTP to a second host (a network namespace running sshd) and restores from it', async (t) => {
@@ -40,13 +40,13 @@ describe('replication over SFTP', { skip: NO_LITESTREAM }, () => {
 
     // On the "new machine": the same config, restored into a file at another path.
     const restoredFile = join(tempDir('restore-sftp'), 'gatehouse.db');
-    const restore = await runGatehouse(['restore', '--litestream-config', config, '--db', db, '--to', restoredFile]);
+    const restore = await cli(['restore', '--litestream-config', config, '--db', db, '--to', restoredFile], process.env);
     assert.equal(restore.code, 0, restore.stdout + restore.stderr);
     const restored = userIds(restoredFile);
     assert.deepEqual(ids.filter((id) => !restored.has(id)), []);
-    const check = await runGatehouse(['check', '--db', restoredFile]);
+    const check = await cli(['check', '--db', restoredFile], process.env);
     assert.equal(check.code, 0, check.stdout + check.stderr);
-    const verify = await runGatehouse(['audit', 'verify', '--db', restoredFile]);
+    const verify = await cli(['audit', 'verify', '--db', restoredFile], process.env);
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
     await assertRestoredServes(restoredFile, ids[0]!);
   });

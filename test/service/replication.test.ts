@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { ApiClient } from '../helpers/client.ts';
 import { parseGoDuration, replicationStatus, restoreReplica } from '../../src/replication/litestream.ts';
-import { runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
+import { cli } from '../helpers/cli.ts';
+import { ServiceProcess } from './helpers/gatehouse-process.ts';
 import {
   assertRestoredServes, LITESTREAM, NO_LITESTREAM, servicePid, startReplicated, stopReplicated, tempDir, TOKEN, userIds, waitUntilReplicated, writeConfig, writeLoad,
 } from './helpers/litestream.ts';
@@ -46,7 +47,7 @@ describe('replication through Litestream', { skip: NO_LITESTREAM }, () => {
     const standby = tempDir('standby');
     const restoredFile = join(standby, 'gatehouse.db');
     const restoreStarted = Date.now();
-    const restore = await runGatehouse(['restore', '--from', `file://${join(dir, 'replica')}`, '--to', restoredFile]);
+    const restore = await cli(['restore', '--from', `file://${join(dir, 'replica')}`, '--to', restoredFile], process.env);
     assert.equal(restore.code, 0, restore.stdout + restore.stderr);
     assert.match(restore.stdout, /^restored .* audit events intact/m);
     const restoredMs = Date.now() - restoreStarted;
@@ -89,7 +90,7 @@ describe('replication through Litestream', { skip: NO_LITESTREAM }, () => {
     assert.ok(Number(stoppedLine?.duration_ms) < 4000, `shutdown took ${String(stoppedLine?.duration_ms)} ms: it waited on Litestream's lock`);
 
     const restoredFile = join(tempDir('restore-clean'), 'gatehouse.db');
-    const restore = await runGatehouse(['restore', '--from', `file://${join(dir, 'replica')}`, '--to', restoredFile]);
+    const restore = await cli(['restore', '--from', `file://${join(dir, 'replica')}`, '--to', restoredFile], process.env);
     assert.equal(restore.code, 0, restore.stdout + restore.stderr);
     const restored = userIds(restoredFile);
     const missing = [...load.acked.keys()].filter((id) => !restored.has(id));
@@ -107,10 +108,10 @@ describe('replication through Litestream', { skip: NO_LITESTREAM }, () => {
     const api = new ApiClient(service.url, TOKEN);
     assert.equal((await api.post('/users', { email: 'lag@example.com', full_name: 'Lag' })).status, 200);
     await waitUntilReplicated(config, db);
-    const healthy = await runGatehouse(['replication', 'status', '--db', db, '--litestream-config', config]);
+    const healthy = await cli(['replication', 'status', '--db', db, '--litestream-config', config], process.env);
     assert.equal(healthy.code, 0, healthy.stdout + healthy.stderr);
     assert.match(healthy.stdout, /^ok: replica file: generation [0-9a-f]{16}, up to date/m);
-    const check = await runGatehouse(['check', '--db', db, '--litestream-config', config]);
+    const check = await cli(['check', '--db', db, '--litestream-config', config], process.env);
     assert.equal(check.code, 0, check.stdout);
     assert.match(check.stdout, /^replica file: .*up to date/m);
 
@@ -126,7 +127,7 @@ describe('replication through Litestream', { skip: NO_LITESTREAM }, () => {
       assert.equal(replica!.healthy, false, replica!.summary);
       assert.ok(replica!.lagMs! >= 2000, replica!.summary);
       const env = { ...process.env, GATEHOUSE_REPLICATION_MAX_LAG_SECONDS: '1' };
-      const lagging = await runGatehouse(['check', '--db', db, '--litestream-config', config], { env });
+      const lagging = await cli(['check', '--db', db, '--litestream-config', config], env);
       assert.equal(lagging.code, 1, lagging.stdout);
       assert.match(lagging.stdout, /^replica file: generation \w+, [\d.]+ s behind .*: more than 1 s$/m);
       assert.match(lagging.stdout, /^FAILED: /m);
@@ -135,11 +136,11 @@ describe('replication through Litestream', { skip: NO_LITESTREAM }, () => {
     }
 
     await assert.rejects(restoreReplica(LITESTREAM, { url: `file://${join(dir, 'replica')}` }, db), /exists; restore never replaces a database/);
-    const empty = await runGatehouse(['restore', '--from', `file://${join(dir, 'nothing-here')}`, '--to', join(dir, 'x.db')]);
+    const empty = await cli(['restore', '--from', `file://${join(dir, 'nothing-here')}`, '--to', join(dir, 'x.db')], process.env);
     assert.equal(empty.code, 1);
     assert.match(empty.stderr, /^gatehouse restore: litestream restore failed: .*no matching backups/m);
     assert.equal(existsSync(join(dir, 'x.db')), false);
-    const unnamed = await runGatehouse(['restore', '--to', join(dir, 'y.db')], { env: { ...process.env, GATEHOUSE_LITESTREAM_CONFIG: '' } });
+    const unnamed = await cli(['restore', '--to', join(dir, 'y.db')], { ...process.env, GATEHOUSE_LITESTREAM_CONFIG: '' });
     assert.equal(unnamed.code, 2);
     assert.match(unnamed.stderr, /--from REPLICA_URL or --litestream-config FILE is required/);
   });

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -83,8 +84,9 @@ export class ServiceProcess {
 
   /**
    * Starts `serve` with `args` and resolves once it listens (its `listening` line needs
-   * GATEHOUSE_LOG_LEVEL=info); rejects if it exits first or is not listening within 30 s,
-   * so a broken start fails the test instead of hanging the suite.
+   * GATEHOUSE_LOG_LEVEL=info); rejects if it exits first or is not listening within PATIENCE_MS
+   * (a second when quiet, tens of seconds on a loaded machine), so a broken start fails the test
+   * instead of hanging the suite.
    */
   static async start(args: readonly string[], options: RunOptions = {}): Promise<ServiceProcess> {
     const service = new ServiceProcess(start(['serve', ...args], options));
@@ -96,7 +98,7 @@ export class ServiceProcess {
           throw new Error(`gatehouse serve exited (${code ?? signal}) before listening:\n${service.stdout}\n${service.stderr}`);
         }),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`gatehouse serve did not listen within 30 s:\n${service.stdout}\n${service.stderr}`)), 30_000);
+          timer = setTimeout(() => reject(new Error(`gatehouse serve did not listen within ${PATIENCE_MS} ms:\n${service.stdout}\n${service.stderr}`)), PATIENCE_MS);
         }),
       ]);
       service.url = String(listening.url);
