@@ -2,7 +2,7 @@
 // (autocannon), on a seeded realistic database (seed.ts), beside a floor (floor.ts: a bare node:http
 // server running the same stores' statements on the same file, on the project's Node runtime).
 // Per scenario: requests/s, p50/p99 latency, Gatehouse's peak RSS, and the ratio Gatehouse/floor.
-// Run: npm run bench   (builds first). Env: BENCH_SECONDS (8) per measured run; BENCH_CONNECTIONS (32);
+// Run: npm run bench   (builds first). Env: BENCH_SECONDS (8) per measured run; BENCH_CONNECTIONS (32; BENCH_PAGE_CONNECTIONS, 16, for the 200-row pages);
 // BENCH_SEEDED=<dir> reuses (or creates, then keeps) a seeded database there (default: a cache dir); BENCH_CPU_PROF=<dir>
 // writes Gatehouse's --cpu-prof there; BENCH_ONLY=<substring> runs the matching scenarios only; BENCH_EXE=<file>
 // measures another executable (e.g. one built from an older commit with `node build.mjs --out FILE`);
@@ -20,6 +20,7 @@ import { loadavg, cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { MAX_READS_PER_CALLER } from '../../src/reads/pool.ts';
 import { seedDatabase, type Seeded } from './seed.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -162,21 +163,37 @@ interface Scenario {
   kind: 'read' | 'write';
   /** Builds the requests for one side (0 Gatehouse, 1 floor). */
   requests(side: number): Req[];
+  /** Connections for this scenario, when not CONNECTIONS. */
+  connections?: number;
 }
 // autocannon hands setupRequest the connection's previous request and adds Content-Length to the headers
 // object it is given: every request gets its own headers, and a GET drops a PUT's body.
-const get = (path: () => string, headers = admin): Req[] => [{
+const get = (path: () => string, headers: Record<string, string> | ((connection: { reader?: string }) => Record<string, string>) = admin): Req[] => [{
   method: 'GET',
-  setupRequest: (req) => {
+  setupRequest: (req, context) => {
     const { body: _body, ...rest } = req;
-    return { ...rest, method: 'GET', path: path(), headers: { ...headers } };
+    return { ...rest, method: 'GET', path: path(), headers: typeof headers === 'function' ? headers(context as { reader?: string }) : { ...headers } };
   },
 }];
+// Big pages run on read workers, at most MAX_READS_PER_CALLER per caller at once (the rest get 429):
+// each connection reads them as one of the seeded page-reading admins, at most that many connections each.
+let pageReaders = 0;
+const pageReader = (connection: { reader?: string }) => {
+  connection.reader ??= seeded.pageReaderTokens[Math.floor(pageReaders++ / MAX_READS_PER_CALLER) % seeded.pageReaderTokens.length]!;
+  return { ...admin, authorization: `Bearer ${connection.reader}` };
+};
+// And the read workers queue 16 reads each beyond the one running, answering 503 past that (the pool is
+// saturated: src/reads/pool.ts); on 2 cores there is one worker. The page scenarios use at most
+// BENCH_PAGE_CONNECTIONS (16) connections, so they measure pages rather than the shedding.
+const PAGE_CONNECTIONS = Math.min(CONNECTIONS, Number(process.env.BENCH_PAGE_CONNECTIONS ?? 16));
+if (PAGE_CONNECTIONS > seeded.pageReaderTokens.length * MAX_READS_PER_CALLER) {
+  console.log(`note: over ${seeded.pageReaderTokens.length * MAX_READS_PER_CALLER} connections, some page reads will be answered 429 (too many heavy reads per caller)`);
+}
 const scenarios: Scenario[] = [
   { name: 'GET /v1/resources/{id} as admin', kind: 'read', requests: () => get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`) },
   { name: 'GET /v1/resources/{id} as member', kind: 'read', requests: () => get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`, member) },
-  { name: 'GET /v1/resources?page_size=200 first', kind: 'read', requests: () => get(() => '/v1/resources?page_size=200') },
-  { name: 'GET /v1/resources?page_size=200 400 deep', kind: 'read', requests: () => get(() => `/v1/resources?page_size=200&cursor=${deep}`) },
+  { name: 'GET /v1/resources?page_size=200 first', kind: 'read', requests: () => get(() => '/v1/resources?page_size=200', pageReader), connections: PAGE_CONNECTIONS },
+  { name: 'GET /v1/resources?page_size=200 400 deep', kind: 'read', requests: () => get(() => `/v1/resources?page_size=200&cursor=${deep}`, pageReader), connections: PAGE_CONNECTIONS },
   { name: 'GET /v1/groups/users/{user_id} nested', kind: 'read', requests: () => get(() => `/v1/groups/users/${pick(seeded.nestedUserIds)}`) },
   { name: 'GET /v1/events?object_filter=', kind: 'read', requests: () => get(() => `/v1/events?object_filter=${pick(seeded.eventObjectIds)}`) },
   {
@@ -234,10 +251,10 @@ interface Figures {
   cpuUs: number;
 }
 
-async function load(url: string, requests: Req[], seconds: number, pid: number): Promise<Figures> {
+async function load(url: string, requests: Req[], seconds: number, pid: number, connections = CONNECTIONS): Promise<Figures> {
   const cpuBefore = cpuMs(pid);
   if (process.env.BENCH_DEBUG) console.log(`load ${url} ${seconds} s`);
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, requests });
+  const result = await autocannon({ url, connections, duration: seconds, requests });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -262,10 +279,10 @@ console.log(`\n${'scenario'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50'.padStart(
 for (const scenario of scenarios) {
   if (ONLY && !scenario.name.includes(ONLY)) continue;
   // A short warm-up on each side (JIT, page cache), then the measured runs.
-  await load(gatehouseUrl, scenario.requests(0), 1, gatehouse.pid!);
-  await load(floorUrl, scenario.requests(1), 1, floor.pid!);
-  const g = await load(gatehouseUrl, scenario.requests(0), SECONDS, gatehouse.pid!);
-  const f = await load(floorUrl, scenario.requests(1), SECONDS, floor.pid!);
+  await load(gatehouseUrl, scenario.requests(0), 1, gatehouse.pid!, scenario.connections);
+  await load(floorUrl, scenario.requests(1), 1, floor.pid!, scenario.connections);
+  const g = await load(gatehouseUrl, scenario.requests(0), SECONDS, gatehouse.pid!, scenario.connections);
+  const f = await load(floorUrl, scenario.requests(1), SECONDS, floor.pid!, scenario.connections);
   const rss = peakRssMb(gatehouse.pid!);
   results.set(scenario.name, { g, f, rss });
   const ratio = g.rps / f.rps;

@@ -35,9 +35,18 @@ const RESOURCES_PER_GROUP = 50;
 const WRITE_GROUPS_FROM = 1000;
 const WRITE_GROUPS = 100;
 
+/**
+ * Admins who read the big pages: Gatehouse runs at most MAX_READS_PER_CALLER (8) heavy reads per caller at
+ * once and answers the rest 429 (src/reads/pool.ts), so the page scenarios spread their connections over
+ * these (8 of them: up to 64 connections).
+ */
+const PAGE_READERS = 8;
+
 export interface Seeded {
   file: string;
   adminToken: string;
+  /** FULL_ACCESS tokens of PAGE_READERS other admins. */
+  pageReaderTokens: string[];
   memberToken: string;
   memberUserId: string;
   /** Resources the member sees (GLOBAL, or LIMITED to a group the member is in), for both readers. */
@@ -164,6 +173,12 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
   // Tokens through the service (hashed secrets, recorded events), for the admin and the member.
   const adminActor = { userId: adminUserId, name: 'Gatehouse Admin', email: 'admin@gatehouse.local', tokenLabel: 'bench', tokenPreview: '****', ip: null };
   const memberToken = issueToken(ctx, adminActor, { userId: memberUserId, label: 'bench member', accessLevel: 'FULL_ACCESS' }).secret;
+  const addAdmin = db.prepare(`INSERT INTO users (id, email, full_name, first_name, last_name, organization_role, created_at) VALUES (?, ?, ?, 'Bench', ?, 'ADMIN', ?)`);
+  const pageReaderTokens = Array.from({ length: PAGE_READERS }, (_, i) => {
+    const userId = randomUUID();
+    addAdmin.run(userId, `bench-admin${i}@example.com`, `Bench Admin ${i}`, `Admin ${i}`, stamp);
+    return issueToken(ctx, adminActor, { userId, label: `bench page reader ${i}`, accessLevel: 'FULL_ACCESS' }).secret;
+  });
 
   // Requests through the request store (one item, one stage, one reviewer each).
   const { requests, events } = ctx.stores;
@@ -205,6 +220,7 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
   return {
     file,
     adminToken,
+    pageReaderTokens,
     memberToken,
     memberUserId,
     readableResourceIds: readable.filter((_, i) => i % 90 === 0),
