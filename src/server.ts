@@ -6,6 +6,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { createApp } from './app.ts';
 import { ConnectionTable } from './http/connections.ts';
 import type { AppContext } from './context.ts';
+import { holdUntilDurable, startGroupCommit } from './db/group-commit.ts';
 
 export interface ClosedServer {
   /** Requests still unanswered when the grace period ran out; their connections were cut. */
@@ -19,6 +20,8 @@ export interface RunningServer {
   port: number;
   /** Requests received and not yet answered. */
   inFlight(): number;
+  /** Commits the writes batched so far now (group commit), e.g. before printing what one of them made. */
+  commitNow(): void;
   /**
    * Stops accepting connections, lets the requests in flight finish for up to `graceMs`
    * (default config.shutdownTimeoutMs), then cuts whatever is left. Idempotent.
@@ -116,6 +119,14 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
   const { config } = ctx;
   const app = createApp(ctx);
   const handler = app.handler as unknown as RequestListener;
+  // Many requests' transactions committed by one fsync; each answer held until its batch is durable
+  // (db/group-commit.ts). A lost batch may have been read from: forget cached token holders.
+  const commits = startGroupCommit(ctx.db, {
+    onLost: (err) => {
+      ctx.stores.tokens.forgetCached();
+      ctx.log.error('a batch of writes could not be committed; its requests were cut off unanswered', { error: err instanceof Error ? err.message : String(err) });
+    },
+  });
   // Polka's handler takes (req, res, next?) and fills in the Polka request fields itself.
   const server = createServer(
     {
@@ -133,7 +144,10 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       if (overCapacity.has(req.socket)) refuseOverCapacity(req, res);
       else if (!isOriginForm(req)) refuseAndClose(req, res, 400, 'validation_failed', 'the request target must be a path starting with /');
       else if (req.headers.host === undefined && req.httpVersionMinor === 1) refuseAndClose(req, res, 400, 'validation_failed', 'an HTTP/1.1 request must carry a Host header');
-      else handler(req, res);
+      else {
+        holdUntilDurable(res, commits);
+        handler(req, res);
+      }
     },
   );
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => answerClientError(err, socket, ctx.log));
@@ -177,6 +191,8 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       server.close(() => {
         clearInterval(sweep);
         clearTimeout(deadline);
+        // Whatever is still batched is committed now; later writes (jobs stopping) commit alone.
+        commits.stop();
         // No request is left to need a read worker; each closes its read-only connection.
         void ctx.reads.stop().finally(() => done({ abandoned }));
       });
@@ -191,7 +207,7 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
-      resolve({ server, port, url: `http://${host}:${port}/v1`, inFlight: () => inFlight, close });
+      resolve({ server, port, url: `http://${host}:${port}/v1`, inFlight: () => inFlight, commitNow: commits.flush, close });
     });
   });
 }

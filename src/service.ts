@@ -49,6 +49,8 @@ export async function serve(config: Config): Promise<number> {
     // Only once the port is ours: a start that fails to listen must not use up the one-time banner.
     // No request can arrive in between: this runs before the event loop takes its next I/O.
     const issued = bootstrapAdmin(ctx, config.bootstrapToken);
+    // The token is shown once: only once it is on disk.
+    running.commitNow();
     if (issued && config.bootstrapToken === undefined) {
       process.stdout.write(
         `Created the admin user ${issued.token.user_id}. Its FULL_ACCESS API token, shown only this once:\n\n  ${issued.secret}\n\n`,

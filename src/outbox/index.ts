@@ -22,6 +22,7 @@
 // records OUTBOX_ITEMS_FAILED, and it stays visible until retried by hand. Time comes from ctx.clock.
 // See docs/outbox.md.
 import type { AppContext } from '../context.ts';
+import { commitPendingWrites } from '../db/group-commit.ts';
 import { OUTBOX_ACTOR } from '../modules/events/system-actor.ts';
 import { outboxHandlers } from './kinds.ts';
 import type { OutboxRow } from './store.ts';
@@ -187,6 +188,9 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handl
       return rows.filter((row) => outbox.claim(row.seq, until)).map((row) => ({ ...row, attempts: row.attempts + 1 }));
     }).immediate();
     if (batch.length === 0) break;
+    // The rows (and the changes that queued them) may sit in an open group-commit batch: they go out
+    // to the world only once they are on disk (db/group-commit.ts).
+    commitPendingWrites(ctx.db);
     const results = await Promise.all(batch.map(async (row) => {
       const handler = handlers[row.kind]!;
       const item = toItem(row);

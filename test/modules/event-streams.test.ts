@@ -3,7 +3,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { openDatabase } from '../../src/db/open.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { OUTBOX_ACTOR } from '../../src/modules/events/system-actor.ts';
 import { isNonPublicAddress } from '../../src/modules/event-streams/addresses.ts';
 import { tick } from '../../src/modules/event-streams/delivery.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
@@ -448,6 +450,45 @@ describe('event streams: delivery', () => {
       assert.ok(receiver.deliveries.some((d) => d.path === '/healthy'));
       assert.ok(!receiver.deliveries.some((d) => d.path === '/broken'));
     } finally {
+      await app.close();
+    }
+  });
+
+  it('streams an event recorded in an open group-commit batch only once it is on disk, and nothing of a batch that could not commit', async () => {
+    const app = await startApp();
+    const other = openDatabase(app.dbFile, { readonly: true });
+    const record = () => app.ctx.db.transaction(() => app.ctx.stores.events.record(OUTBOX_ACTOR, 'OUTBOX_ITEMS_RETRIED', [
+      { sub_event_type: 'OUTBOX_ITEMS_RETRIED', outbox_seq: 1, kind: 'test.kind', key: 'k', error: null },
+    ]))();
+    try {
+      receiver.deliveries.length = 0;
+      const stream = await createStream(app, { webhook_url: `${receiver.url}/durable` });
+      const durableAtDelivery: boolean[] = [];
+      receiver.answer = (delivery) => {
+        durableAtDelivery.push(other.prepare('SELECT 1 FROM events WHERE id = ?').get(delivery.payload.data.event_id) !== undefined);
+        return 200;
+      };
+      // Under serve, this write waits in a batch that commits after the turn (db/group-commit.ts).
+      record();
+      assert.equal(app.ctx.db.inTransaction, true, 'the server batches this write');
+      assert.equal((await tick(app.ctx, app.clock.now())).delivered, 2, "the stream's creation, then the batched event");
+      assert.deepEqual(durableAtDelivery, [true, true]);
+
+      // A batch whose COMMIT fails (here a foreign key checked only at COMMIT; on disk, SQLITE_FULL or
+      // an I/O error) is lost: its event, readable until then on this connection, must not go out.
+      const lostId = app.ctx.db.transaction(() => {
+        app.ctx.db.pragma('defer_foreign_keys = ON');
+        app.ctx.db.prepare('INSERT INTO owner_users (owner_id, user_id, position) VALUES (?, ?, 0)').run(NO_SUCH_ID, NO_SUCH_ID);
+        return record();
+      })();
+      await assert.rejects(tick(app.ctx, app.clock.now()), /FOREIGN KEY/);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(receiver.deliveries.some((d) => d.payload.data.event_id === lostId), false, 'a lost event was streamed');
+      assert.equal(other.prepare('SELECT 1 FROM events WHERE id = ?').get(lostId), undefined);
+      assert.equal((await streamById(app, stream.event_stream_id)).delivery.lag, 0);
+    } finally {
+      receiver.answer = () => 200;
+      other.close();
       await app.close();
     }
   });

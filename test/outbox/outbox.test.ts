@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { backoffMs, enqueue, retryFailed, tick, type Attempt, type OutboxHandler } from '../../src/outbox/index.ts';
 import { OUTBOX_ACTOR } from '../../src/modules/events/system-actor.ts';
+import { openDatabase } from '../../src/db/open.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 /** A handler that logs each run and answers what the test scripts for each key (default: ok). */
@@ -43,6 +44,31 @@ describe('outbox', () => {
     }).immediate(), /change refused/);
     await tick(app.ctx, app.clock.now(), undefined, s.handlers);
     assert.deepEqual(s.runs.filter((r) => r.key === 'rolled'), []);
+  });
+
+  test('a handler runs only once its row (and the change that queued it) is on disk, even inside a group-commit batch', async () => {
+    // Under serve, transactions of one turn share a batch that commits after the turn (db/group-commit.ts):
+    // the queued row is not durable yet when the tick claims it. The tick commits it before any handler runs.
+    const other = openDatabase(app.dbFile, { readonly: true });
+    try {
+      const seen: { pending: boolean; durable: number }[] = [];
+      const handler: OutboxHandler = {
+        async run(_ctx, item) {
+          seen.push({
+            pending: app.ctx.db.inTransaction,
+            durable: (other.prepare('SELECT count(*) AS n FROM outbox WHERE seq = ?').get(item.seq) as { n: number }).n,
+          });
+          return { ok: true };
+        },
+      };
+      queue('durable-first', 1);
+      assert.equal(app.ctx.db.inTransaction, true, 'the server batches this write');
+      assert.equal((other.prepare("SELECT count(*) AS n FROM outbox WHERE key = 'durable-first'").get() as { n: number }).n, 0);
+      await tick(app.ctx, app.clock.now(), undefined, { 'test.kind': handler });
+      assert.deepEqual(seen, [{ pending: false, durable: 1 }]);
+    } finally {
+      other.close();
+    }
   });
 
   test('rows of one key run in order, one at a time; other keys run alongside', async () => {

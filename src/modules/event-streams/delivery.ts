@@ -1,6 +1,7 @@
 // The delivery job: every event, to every enabled stream, at least once and in order, from each
 // stream's durable position. A job of the area (area.ts), scheduled under `serve`; tests call tick themselves.
 import type { AppContext } from '../../context.ts';
+import { commitPendingWrites } from '../../db/group-commit.ts';
 import { FAILING_AFTER, retryDelayMs } from './policy.ts';
 import type { StreamRow } from './store.ts';
 import { post, webhookRequest } from './webhook.ts';
@@ -38,6 +39,8 @@ async function deliverStream(ctx: AppContext, stream: StreamRow, stop: AbortSign
     const credentials = eventStreams.credentials(stream.id);
     const batch = eventStreams.eventsAfter(position, Math.min(BATCH_SIZE, MAX_PER_TICK - delivered));
     if (batch.length === 0) break;
+    // Events of an open group-commit batch are streamed only once they are on disk (db/group-commit.ts).
+    commitPendingWrites(ctx.db);
     for (const { seq, event } of batch) {
       if (stop?.aborted) return { delivered, failed: false };
       const outcome = await post(webhookRequest(current, credentials, event, ctx.clock.now()), options, stop);

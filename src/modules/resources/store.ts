@@ -109,6 +109,35 @@ const COLUMN_NAMES = Object.keys(columns({
   settings: DEFAULT_REQUEST_SETTINGS,
 }));
 
+/**
+ * What an API answer carries beyond the row, computed by the row's own statement as JSON text (one
+ * statement per answer or per page, instead of three more per row): ancestors nearest first,
+ * descendants breadth first (each level in creation order), the non-default access levels by remote id.
+ * `resources` must name the row's table in the statement. The depth cap only guards against a cycle
+ * the service should never have let in.
+ */
+const RELATED_COLUMNS = `
+  (WITH RECURSIVE up(id, depth) AS (
+     SELECT parent_resource_id, 1 FROM resources self WHERE self.id = resources.id AND self.parent_resource_id IS NOT NULL
+     UNION ALL
+     SELECT r.parent_resource_id, up.depth + 1 FROM resources r JOIN up ON r.id = up.id
+     WHERE r.parent_resource_id IS NOT NULL AND up.depth < 100000
+   ) SELECT json_group_array(id) FROM (SELECT id FROM up ORDER BY depth)) AS ancestor_ids_json,
+  (WITH RECURSIVE down(id, seq, depth) AS (
+     SELECT child.id, child.seq, 1 FROM resources child WHERE child.parent_resource_id = resources.id
+     UNION ALL
+     SELECT r.id, r.seq, down.depth + 1 FROM resources r JOIN down ON r.parent_resource_id = down.id WHERE down.depth < 100000
+   ) SELECT json_group_array(id) FROM (SELECT id FROM down ORDER BY depth, seq)) AS descendant_ids_json,
+  (SELECT json_group_array(json_object('access_level_name', name, 'access_level_remote_id', remote_id))
+     FROM (SELECT name, remote_id FROM resource_access_levels l WHERE l.resource_id = resources.id ORDER BY remote_id)) AS access_levels_json`;
+
+/** A row read with RELATED_COLUMNS, as every statement that feeds toApi reads it. */
+export interface ResourceApiRow extends ResourceRow {
+  ancestor_ids_json: string;
+  descendant_ids_json: string;
+  access_levels_json: string;
+}
+
 export function createResourceStore(db: Db) {
   const insert = db.prepare<Columns & { id: string; at: string }>(
     `INSERT INTO resources (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
@@ -119,31 +148,12 @@ export function createResourceStore(db: Db) {
   );
   const remove = db.prepare<[string]>('DELETE FROM resources WHERE id = ?');
   const byId = db.prepare<[string], ResourceRow>('SELECT * FROM resources WHERE id = ?');
+  const answerById = db.prepare<[string], ResourceApiRow>(`SELECT *, ${RELATED_COLUMNS} FROM resources WHERE id = ?`);
   // Ids are UUIDs, so finding one in the JSON text cannot match anything but that id.
   const configurationsNaming = db.prepare<[string], { n: number }>(
     'SELECT count(*) AS n FROM resources WHERE instr(request_configurations, ?) > 0',
   );
   const firstChild = db.prepare<[string], { id: string }>('SELECT id FROM resources WHERE parent_resource_id = ? LIMIT 1');
-  // Nearest first. The depth cap only guards against a cycle the service should never have let in.
-  const ancestors = db.prepare<[string], { id: string }>(
-    `WITH RECURSIVE up(id, depth) AS (
-       SELECT parent_resource_id, 1 FROM resources WHERE id = ? AND parent_resource_id IS NOT NULL
-       UNION ALL
-       SELECT r.parent_resource_id, up.depth + 1 FROM resources r JOIN up ON r.id = up.id
-       WHERE r.parent_resource_id IS NOT NULL AND up.depth < 100000
-     )
-     SELECT id FROM up ORDER BY depth`,
-  );
-  // Breadth first: children, then grandchildren, each level in creation order.
-  const descendants = db.prepare<[string], { id: string }>(
-    // seq rides along in the CTE: joining back to resources for it made SQLite scan the whole table per call.
-    `WITH RECURSIVE down(id, seq, depth) AS (
-       SELECT id, seq, 1 FROM resources WHERE parent_resource_id = ?
-       UNION ALL
-       SELECT r.id, r.seq, down.depth + 1 FROM resources r JOIN down ON r.parent_resource_id = down.id WHERE down.depth < 100000
-     )
-     SELECT id FROM down ORDER BY depth, seq`,
-  );
   const isDescendant = db.prepare<{ root: string; candidate: string }, { found: number }>(
     `WITH RECURSIVE down(id) AS (
        SELECT id FROM resources WHERE parent_resource_id = @root
@@ -162,7 +172,7 @@ export function createResourceStore(db: Db) {
        UNION
        SELECT r.id FROM resources r JOIN under ON r.parent_resource_id = under.id
      )${filtered ? `, ${VIEWER_GROUPS_CTE}` : ''}
-     SELECT * FROM resources
+     SELECT *, ${RELATED_COLUMNS} FROM resources
      WHERE (@type IS NULL OR resource_type = @type)
        AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
        AND (@name IS NULL OR instr(casefold(name), @name) > 0)
@@ -173,14 +183,14 @@ export function createResourceStore(db: Db) {
        ${filtered ? `AND ${visibleToViewer('resource')}` : ''}
        AND seq > @after
      ORDER BY seq LIMIT @limit`;
-  const page = db.prepare<PageParams, ResourceRow>(pageSql(false));
-  const visiblePage = db.prepare<PageParams & { viewer: string; now: string }, ResourceRow>(pageSql(true));
-  const pageOfTypes = db.prepare<{ types: string; after: number; limit: number }, ResourceRow>(
-    `SELECT * FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND seq > @after ORDER BY seq LIMIT @limit`,
+  const page = db.prepare<PageParams, ResourceApiRow>(pageSql(false));
+  const visiblePage = db.prepare<PageParams & { viewer: string; now: string }, ResourceApiRow>(pageSql(true));
+  const pageOfTypes = db.prepare<{ types: string; after: number; limit: number }, ResourceApiRow>(
+    `SELECT *, ${RELATED_COLUMNS} FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND seq > @after ORDER BY seq LIMIT @limit`,
   );
-  const visiblePageOfTypes = db.prepare<{ types: string; after: number; limit: number; viewer: string; now: string }, ResourceRow>(
+  const visiblePageOfTypes = db.prepare<{ types: string; after: number; limit: number; viewer: string; now: string }, ResourceApiRow>(
     `WITH RECURSIVE ${VIEWER_GROUPS_CTE}
-     SELECT * FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND ${visibleToViewer('resource')}
+     SELECT *, ${RELATED_COLUMNS} FROM resources WHERE resource_type IN (SELECT value FROM json_each(@types)) AND ${visibleToViewer('resource')}
        AND seq > @after ORDER BY seq LIMIT @limit`,
   );
   const typeOf = db.prepare<[string], { resource_type: string }>('SELECT resource_type FROM resources WHERE id = ?');
@@ -201,7 +211,7 @@ export function createResourceStore(db: Db) {
   ];
 
   /** A row as the API's Resource (plus Gatehouse's access_levels). */
-  function toApi(row: ResourceRow) {
+  function toApi(row: ResourceApiRow) {
     const state = stateFromRow(row);
     return {
       resource_id: row.id,
@@ -218,9 +228,9 @@ export function createResourceStore(db: Db) {
       ...(state.ticket_propagation !== null && { ticket_propagation: state.ticket_propagation }),
       ...(row.metadata !== null && { metadata: row.metadata }),
       ...(state.remote_info !== null && { remote_info: state.remote_info }),
-      ancestor_resource_ids: ancestors.all(row.id).map((r) => r.id),
-      descendant_resource_ids: descendants.all(row.id).map((r) => r.id),
-      access_levels: accessLevels(row.id),
+      ancestor_resource_ids: JSON.parse(row.ancestor_ids_json) as string[],
+      descendant_resource_ids: JSON.parse(row.descendant_ids_json) as string[],
+      access_levels: [DEFAULT_ACCESS_LEVEL, ...(JSON.parse(row.access_levels_json) as AccessLevel[])],
     };
   }
 
@@ -236,8 +246,9 @@ export function createResourceStore(db: Db) {
     getRow(id: string): ResourceRow | undefined {
       return byId.get(id);
     },
+    /** The resource as the API answers it (one statement), or undefined. */
     get(id: string) {
-      const row = byId.get(id);
+      const row = answerById.get(id);
       return row && toApi(row);
     },
     toApi,
@@ -262,7 +273,7 @@ export function createResourceStore(db: Db) {
       return isDescendant.get({ root, candidate }) !== undefined;
     },
     /** One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an admin). */
-    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): ResourceRow[] {
+    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
       const params: PageParams = {
         type: filter.resourceType ?? null,
         ids: json(filter.resourceIds),
@@ -277,7 +288,7 @@ export function createResourceStore(db: Db) {
       return viewer === null ? page.all(params) : visiblePage.all({ ...params, ...viewerParams(viewer) });
     },
     /** One page of the resources of any of `types` (the non-human identities list uses it); only those `viewer` sees unless null. */
-    listByTypes(types: readonly string[], after: number | null, limit: number, viewer: Viewer | null = null): ResourceRow[] {
+    listByTypes(types: readonly string[], after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
       const params = { types: JSON.stringify(types), after: after ?? 0, limit };
       return viewer === null ? pageOfTypes.all(params) : visiblePageOfTypes.all({ ...params, ...viewerParams(viewer) });
     },

@@ -67,6 +67,41 @@ export interface NewToken {
   creatorUserId: string;
 }
 
+/** How many tokens' holders are kept in memory; past it the cache starts over (a deployment has a few hundred). */
+const CACHED_HOLDERS_MAX = 10_000;
+
+/**
+ * Calls `forget` whenever this connection changes a token or a user, whatever code path writes it:
+ * TEMP triggers (this connection only; nothing is stored in the file) call a function registered on
+ * the connection, inside the very statement that writes. Writes by other connections (the CLI's
+ * `token revoke`, a second process) are seen through PRAGMA data_version by the caller.
+ */
+const FORGETTERS = new WeakMap<Db, Set<() => void>>();
+function onTokenHoldersChanged(db: Db, forget: () => void): void {
+  let forgetters = FORGETTERS.get(db);
+  if (!forgetters) {
+    const registered = new Set<() => void>();
+    forgetters = registered;
+    FORGETTERS.set(db, registered);
+    db.function('gatehouse_token_holders_changed', () => {
+      for (const each of registered) each();
+      return null;
+    });
+    // last_used_at is left out: touching it changes nothing authentication decides (markUsed updates the cache).
+    const tokenColumns = 'lookup, secret_hash, preview, label, access_level, user_id, creator_user_id, expires_at';
+    db.exec(`
+      CREATE TEMP TRIGGER IF NOT EXISTS token_cache_token_updated AFTER UPDATE OF ${tokenColumns} ON main.api_tokens
+        BEGIN SELECT gatehouse_token_holders_changed(); END;
+      CREATE TEMP TRIGGER IF NOT EXISTS token_cache_token_deleted AFTER DELETE ON main.api_tokens
+        BEGIN SELECT gatehouse_token_holders_changed(); END;
+      CREATE TEMP TRIGGER IF NOT EXISTS token_cache_user_updated AFTER UPDATE ON main.users
+        BEGIN SELECT gatehouse_token_holders_changed(); END;
+      CREATE TEMP TRIGGER IF NOT EXISTS token_cache_user_deleted AFTER DELETE ON main.users
+        BEGIN SELECT gatehouse_token_holders_changed(); END;`);
+  }
+  forgetters.add(forget);
+}
+
 export function createTokenStore(db: Db) {
   const insert = db.prepare<[string, string, Buffer, string, string, AccessLevel, string, string, string]>(
     `INSERT INTO api_tokens (id, lookup, secret_hash, preview, label, access_level, user_id, creator_user_id, created_at)
@@ -87,6 +122,38 @@ export function createTokenStore(db: Db) {
      ORDER BY seq LIMIT @limit`,
   );
 
+  // Tokens found by their secret, keyed by the secret's SHA-256 (never the secret itself). An entry is
+  // dropped by any write to a token or a user on this connection (the triggers above), by a rolled-back
+  // batch (forgetCached), and whenever another connection committed anything (data_version moved): a
+  // revoked token or an offboarded user is never served from here. Expiry is checked by the caller on
+  // every request. Only tokens that exist are kept: a wrong guess costs the lookup every time.
+  const cached = new Map<string, TokenHolder>();
+  const forget = () => cached.clear();
+  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
+  let seenVersion = dataVersion.get();
+  if (!db.readonly) onTokenHoldersChanged(db, forget);
+
+  function lookUp(secret: string): TokenHolder | undefined {
+    for (const row of candidates.all(lookupOf(secret))) {
+      if (secretMatches(secret, row.secret_hash)) {
+        return {
+          tokenId: row.id,
+          label: row.label,
+          preview: row.preview,
+          accessLevel: row.access_level,
+          userId: row.user_id,
+          name: row.full_name,
+          email: row.email,
+          role: row.organization_role,
+          userStatus: row.hr_idp_status,
+          lastUsedAt: row.last_used_at,
+          expiresAt: row.expires_at,
+        };
+      }
+    }
+    return undefined;
+  }
+
   return {
     /** Stores a token by the hash of its secret; the secret itself is never written. */
     create(token: NewToken, at: Date): ApiToken {
@@ -95,27 +162,29 @@ export function createTokenStore(db: Db) {
         token.accessLevel, token.userId, token.creatorUserId, at.toISOString());
       return toApiToken(byId.get(id)!);
     },
-    /** The token whose secret this is, or undefined. */
+    /**
+     * The token whose secret this is, or undefined. Served from memory when nothing that decides it can
+     * have changed since it was read (see `cached` above); the caller must not modify what it gets.
+     */
     findBySecret(secret: string): TokenHolder | undefined {
-      for (const row of candidates.all(lookupOf(secret))) {
-        if (secretMatches(secret, row.secret_hash)) {
-          return {
-            tokenId: row.id,
-            label: row.label,
-            preview: row.preview,
-            accessLevel: row.access_level,
-            userId: row.user_id,
-            name: row.full_name,
-            email: row.email,
-            role: row.organization_role,
-            userStatus: row.hr_idp_status,
-            lastUsedAt: row.last_used_at,
-            expiresAt: row.expires_at,
-          };
-        }
+      if (db.readonly) return lookUp(secret);
+      const version = dataVersion.get();
+      if (version !== seenVersion) {
+        seenVersion = version;
+        cached.clear();
       }
-      return undefined;
+      const key = hashSecret(secret).toString('base64');
+      const hit = cached.get(key);
+      if (hit) return hit;
+      const holder = lookUp(secret);
+      if (holder) {
+        if (cached.size >= CACHED_HOLDERS_MAX) cached.clear();
+        cached.set(key, holder);
+      }
+      return holder;
     },
+    /** Drops every cached token holder (a batch of writes was rolled back: what was read inside it may be gone). */
+    forgetCached: forget,
     get(id: string): ApiToken | undefined {
       const row = byId.get(id);
       return row && toApiToken(row);
@@ -125,7 +194,9 @@ export function createTokenStore(db: Db) {
       return byLabel.all(label).map(toApiToken);
     },
     markUsed(id: string, at: Date): void {
-      touch.run(at.toISOString(), id);
+      const iso = at.toISOString();
+      touch.run(iso, id);
+      for (const holder of cached.values()) if (holder.tokenId === id) holder.lastUsedAt = iso;
     },
     /** Returns whether a token was deleted. */
     delete(id: string): boolean {

@@ -47,22 +47,24 @@ export const VIEWER_GROUPS_CTE = `
  * in one of its visibility groups, is a user of its admin owner (a listed user or, for an owner with
  * a source group, a member of that group: owners/service.ts ownerUserIds), or holds it (live at @now). Admins
  * are never filtered: callers use a statement without this condition for them.
- * Each IN (…) is uncorrelated, so SQLite builds it once per statement, not per row.
+ * Each test is a correlated EXISTS on the row's own keys (an index lookup, asked only while the ones
+ * before it failed): building IN (…) lists of everything the viewer's groups hold cost 151–170 µs for
+ * one LIMITED item, the EXISTS form 15 µs, with the same answers.
  */
 export function visibleToViewer(kind: VisibleKind): string {
   const { table, links, itemColumn, groupColumn, holds } = VISIBILITY_KINDS[kind];
   const held =
     holds === 'resource'
-      ? `OR ${table}.id IN (SELECT ru.resource_id FROM resource_users ru WHERE ru.user_id = @viewer AND ${LIVE('ru')})
-         OR ${table}.id IN (SELECT gr.resource_id FROM group_resources gr WHERE gr.group_id IN (SELECT group_id FROM viewer_groups) AND ${LIVE('gr')})`
+      ? `OR EXISTS (SELECT 1 FROM resource_users ru WHERE ru.user_id = @viewer AND ru.resource_id = ${table}.id AND ${LIVE('ru')})
+         OR EXISTS (SELECT 1 FROM group_resources gr WHERE gr.resource_id = ${table}.id AND gr.group_id IN (SELECT group_id FROM viewer_groups) AND ${LIVE('gr')})`
       : holds === 'group'
         ? `OR ${table}.id IN (SELECT group_id FROM viewer_groups)`
         : '';
   return `(${table}.visibility = 'GLOBAL'
-    OR ${table}.id IN (SELECT l.${itemColumn} FROM ${links} l WHERE l.${groupColumn} IN (SELECT group_id FROM viewer_groups))
-    OR ${table}.admin_owner_id IN (SELECT ou.owner_id FROM owner_users ou WHERE ou.user_id = @viewer
-                                   AND ou.owner_id IN (SELECT o.id FROM owners o WHERE o.source_group_id IS NULL))
-    OR ${table}.admin_owner_id IN (SELECT o.id FROM owners o WHERE o.source_group_id IN (SELECT group_id FROM viewer_groups))
+    OR EXISTS (SELECT 1 FROM ${links} l WHERE l.${itemColumn} = ${table}.id AND l.${groupColumn} IN (SELECT group_id FROM viewer_groups))
+    OR EXISTS (SELECT 1 FROM owner_users ou JOIN owners o ON o.id = ou.owner_id
+               WHERE ou.owner_id = ${table}.admin_owner_id AND ou.user_id = @viewer AND o.source_group_id IS NULL)
+    OR EXISTS (SELECT 1 FROM owners o WHERE o.id = ${table}.admin_owner_id AND o.source_group_id IN (SELECT group_id FROM viewer_groups))
     ${held})`;
 }
 

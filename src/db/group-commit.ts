@@ -1,0 +1,181 @@
+// Group commit: the transactions of many requests made durable by one fsync, with synchronous=FULL kept.
+//
+// While the server runs, the first top-level db.transaction() of a turn of the event loop opens a batch
+// (BEGIN IMMEDIATE); every transaction until the batch commits runs inside it as a SAVEPOINT (better-
+// sqlite3 nests that way by itself), so a request that fails still rolls back alone. The batch commits
+// on setImmediate, after the event loop has handed every request that arrived in the same turn to its
+// handler: one COMMIT, one fsync, for all of them.
+//
+// What nobody may see before the fsync: every answer written while a batch is open (a write's, and a
+// read's too, since a read on this connection sees the batch's uncommitted rows) is held and sent only
+// once the batch is durable. If the batch cannot commit (or SQLite rolled it back under us), the held
+// answers are never sent: their connections are cut, as a crash would, so no client is told of a write
+// that is not on disk. Writes outside any transaction (autocommit) join an open batch, or commit alone.
+//
+// What must not act on a batch before it is durable: work that tells the outside world what it read
+// (the outbox's handlers, event-stream deliveries) calls commitPendingWrites(db) first, so a lost batch
+// can never have been emailed, posted to Slack, propagated to a connector or streamed.
+import type { ServerResponse } from 'node:http';
+import type { Db } from './open.ts';
+
+export interface GroupCommit {
+  /** Whether a batch is open: answers written now are held until it is durable. */
+  pending(): boolean;
+  /** Calls `durable` once everything written so far is on disk, or `lost` when the batch could not commit. */
+  whenDurable(durable: () => void, lost: (err: unknown) => void): void;
+  /** Commits the open batch now (before shutdown, a checkpoint or anything that needs no open transaction). */
+  flush(): void;
+  /** Flushes, then lets db.transaction() commit each transaction alone again. */
+  stop(): void;
+  /** Batches committed and top-level transactions run inside them, since start. */
+  readonly stats: { batches: number; transactions: number };
+}
+
+type TransactionFactory = Db['transaction'];
+
+export interface GroupCommitOptions {
+  /** Called after a batch was lost (rolled back): anything cached from inside it may be gone. */
+  onLost?: (err: unknown) => void;
+}
+
+/** The batching running on each connection, for commitPendingWrites. */
+const RUNNING = new WeakMap<Db, GroupCommit>();
+
+/**
+ * Commits the open batch on `db`, if group commit runs there and a batch is open (a no-op otherwise:
+ * without group commit every transaction is durable when it returns). Call before network work that
+ * carries what was read from `db`, outside any transaction of one's own. Throws when the batch was
+ * lost, so nothing read from it goes out.
+ */
+export function commitPendingWrites(db: Db): void {
+  const commits = RUNNING.get(db);
+  if (!commits?.pending()) return;
+  let failure: unknown;
+  commits.whenDurable(() => undefined, (err) => (failure = err));
+  commits.flush();
+  if (failure !== undefined) throw failure instanceof Error ? failure : new Error(String(failure));
+}
+
+/** Starts batching db.transaction() on `db` (once per connection). */
+export function startGroupCommit(db: Db, options: GroupCommitOptions = {}): GroupCommit {
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
+  const original: TransactionFactory = db.transaction;
+  const stats = { batches: 0, transactions: 0 };
+  let open = false;
+  let waiting: Array<{ durable: () => void; lost: (err: unknown) => void }> = [];
+
+  function openBatch(): void {
+    begin.run();
+    open = true;
+    stats.batches += 1;
+    setImmediate(flush);
+  }
+
+  function flush(): void {
+    if (!open) return;
+    open = false;
+    const batch = waiting;
+    waiting = [];
+    let failure: unknown;
+    if (!db.inTransaction) {
+      // SQLite ends the whole transaction on some errors (SQLITE_FULL, SQLITE_IOERR…): the batch is gone.
+      failure = new Error('the batch was rolled back by SQLite before it could commit');
+    } else {
+      try {
+        commit.run();
+      } catch (err) {
+        failure = err;
+        try {
+          if (db.inTransaction) rollback.run();
+        } catch {
+          // nothing more to undo
+        }
+      }
+    }
+    if (failure !== undefined) {
+      options.onLost?.(failure);
+      for (const each of batch) each.lost(failure);
+      return;
+    }
+    for (const each of batch) each.durable();
+  }
+
+  // Every variant (deferred, immediate, exclusive) of every transaction function joins the open batch,
+  // or opens one when none is open and no transaction is (a nested call stays a plain SAVEPOINT).
+  db.transaction = function batched(this: Db, fn: Parameters<TransactionFactory>[0]) {
+    const transaction = original.call(this, fn);
+    const joining = (variant: (...args: unknown[]) => unknown) =>
+      function (this: unknown, ...args: unknown[]) {
+        if (!db.inTransaction) {
+          // A batch still marked open without a transaction was rolled back by SQLite: settle it as lost first.
+          if (open) flush();
+          openBatch();
+        }
+        if (open) stats.transactions += 1;
+        return variant.apply(this, args);
+      };
+    const wrapped = joining(transaction) as ReturnType<TransactionFactory>;
+    Object.defineProperties(wrapped, {
+      default: { value: wrapped },
+      deferred: { value: joining(transaction.deferred) },
+      immediate: { value: joining(transaction.immediate) },
+      exclusive: { value: joining(transaction.exclusive) },
+      database: { value: db },
+    });
+    return wrapped;
+  } as TransactionFactory;
+
+  const commits: GroupCommit = {
+    pending: () => open,
+    whenDurable(durable, lost) {
+      if (open) waiting.push({ durable, lost });
+      else durable();
+    },
+    flush,
+    stop() {
+      flush();
+      db.transaction = original;
+      if (RUNNING.get(db) === commits) RUNNING.delete(db);
+    },
+    stats,
+  };
+  RUNNING.set(db, commits);
+  return commits;
+}
+
+/**
+ * Holds `res`'s output (write and end, in order) while a batch is open, and sends it once the batch is
+ * durable; when the batch is lost, the connection is cut instead (the client learns nothing false).
+ */
+export function holdUntilDurable(res: ServerResponse, commits: GroupCommit): void {
+  const write = res.write;
+  const end = res.end;
+  let held: Array<() => void> | null = null;
+  const release = () => {
+    const calls = held ?? [];
+    held = null;
+    for (const call of calls) call();
+  };
+  const through = (method: (...args: never[]) => unknown, args: unknown[]): void => {
+    const call = () => void (method as (...a: unknown[]) => unknown).apply(res, args);
+    if (held) held.push(call);
+    else if (!commits.pending()) call();
+    else {
+      held = [call];
+      commits.whenDurable(release, () => {
+        held = null;
+        res.destroy();
+      });
+    }
+  };
+  res.write = function (this: ServerResponse, ...args: unknown[]) {
+    through(write, args);
+    return true;
+  } as ServerResponse['write'];
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    through(end, args);
+    return this;
+  } as ServerResponse['end'];
+}

@@ -1,0 +1,317 @@
+// Benchmark (issue 23): the BUILT executable (dist/gatehouse) on loopback under a real load generator
+// (autocannon), on a seeded realistic database (seed.ts), beside a floor (floor.ts: a bare node:http
+// server running the same stores' statements on the same file, on the project's Node runtime).
+// Per scenario: requests/s, p50/p99 latency, Gatehouse's peak RSS, and the ratio Gatehouse/floor.
+// Run: npm run bench   (builds first). Env: BENCH_SECONDS (8) per measured run; BENCH_CONNECTIONS (32; BENCH_PAGE_CONNECTIONS, 16, for the 200-row pages);
+// BENCH_SEEDED=<dir> reuses (or creates, then keeps) a seeded database there (default: a cache dir); BENCH_CPU_PROF=<dir>
+// writes Gatehouse's --cpu-prof there; BENCH_ONLY=<substring> runs the matching scenarios only; BENCH_EXE=<file>
+// measures another executable (e.g. one built from an older commit with `node build.mjs --out FILE`);
+// BENCH_NODE_OPTIONS=<flags> starts Gatehouse with those Node/V8 flags (e.g. --max-semi-space-size=8).
+//
+// Targets: reads ≥ 0.6 of the floor; the deep page within 1.2× of the first; p99 < 20 ms for reads at
+// 32 connections; ≥ 3,000 audited writes/s (synchronous=FULL kept: group commit); peak RSS < 250 MB;
+// start-up to the first answered request < 1 s; member reads within 0.8 of admin reads.
+// A miss is printed as MISSED beside its figure; the exit code stays 0 (figures are noisy on a shared machine).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg, cpus, totalmem, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { MAX_READS_PER_CALLER } from '../../src/reads/pool.ts';
+import { seedDatabase, type Seeded } from './seed.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const ONLY = process.env.BENCH_ONLY;
+const EXE = process.env.BENCH_EXE ?? join(ROOT, 'dist/gatehouse');
+
+if (!existsSync(EXE)) throw new Error('dist/gatehouse is missing: run `npm run build` first (npm run bench does)');
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as { port: number };
+  await new Promise((done) => server.close(done));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** Polls `url` until it answers 200; the milliseconds from `since`. */
+async function firstAnswer(url: string, token: string, since: bigint, child: ChildProcess): Promise<number> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`process exited (${child.exitCode}) before answering ${url}`);
+    try {
+      const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+      await res.arrayBuffer();
+      if (res.status === 200) return Number(process.hrtime.bigint() - since) / 1e6;
+    } catch {
+      // not listening yet
+    }
+    await sleep(2);
+  }
+}
+
+/** CPU time a process has used so far (user + system), in ms (/proc/<pid>/stat, 10 ms ticks). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Peak resident set size of a process so far (VmHWM), in MB. */
+function peakRssMb(pid: number): number {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : NaN;
+}
+
+// --- the database -------------------------------------------------------------------------------
+const log = (line: string) => console.log(`  ${line}`);
+let seeded: Seeded;
+const workDir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-http-'));
+const dbFile = join(workDir, 'gatehouse.db');
+// The seeded file is kept (by default in node_modules/.cache, keyed by seed.ts and the migrations) and
+// copied for each run: seeding takes minutes, a copy seconds. BENCH_SEEDED=none seeds afresh into the run's temp dir.
+const seedKey = createHash('sha256').update(readFileSync(fileURLToPath(new URL('./seed.ts', import.meta.url)))).update(readdirSync(join(ROOT, 'sql')).join()).digest('hex').slice(0, 12);
+const keep = process.env.BENCH_SEEDED === 'none' ? undefined : (process.env.BENCH_SEEDED ?? join(ROOT, 'node_modules/.cache/gatehouse-bench', seedKey));
+if (keep && existsSync(join(keep, 'seeded.json'))) {
+  console.log(`reusing the seeded database in ${keep}`);
+  seeded = JSON.parse(readFileSync(join(keep, 'seeded.json'), 'utf8')) as Seeded;
+  copyFileSync(seeded.file, dbFile);
+} else {
+  console.log('seeding (seed.ts: direct SQL into a migrated file for the catalogue and edges, the stores for tokens, requests and events)…');
+  const started = Date.now();
+  const file = keep ? join(keep, 'seed.db') : dbFile;
+  if (keep) mkdirSync(keep, { recursive: true });
+  seeded = seedDatabase(file, log);
+  if (keep) {
+    writeFileSync(join(keep, 'seeded.json'), JSON.stringify(seeded));
+    copyFileSync(file, dbFile);
+  }
+  console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+// --- the two servers -----------------------------------------------------------------------------
+const gatehousePort = await freePort();
+const profileDir = process.env.BENCH_CPU_PROF;
+const started = process.hrtime.bigint();
+const gatehouse = spawn(EXE, ['serve', '--db', dbFile, '--host', '127.0.0.1', '--port', String(gatehousePort)], {
+  env: {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    GATEHOUSE_LOG_LEVEL: 'info',
+    // The write scenarios load one admin far past the per-user write limit on purpose: they measure
+    // throughput, not the limit (which would answer most of them 429).
+    GATEHOUSE_WRITE_RATE_LIMIT: '0',
+    NODE_OPTIONS: [process.env.BENCH_NODE_OPTIONS ?? '', profileDir ? `--cpu-prof --cpu-prof-dir=${profileDir}` : ''].join(' ').trim(),
+  },
+  // The request log goes to a file, as under a service manager; stderr shows here.
+  stdio: ['ignore', openSync(join(workDir, 'gatehouse.log'), 'w'), 'inherit'],
+});
+const gatehouseUrl = `http://127.0.0.1:${gatehousePort}`;
+const startupMs = await firstAnswer(`${gatehouseUrl}/v1/resources/${seeded.readableResourceIds[0]}`, seeded.adminToken, started, gatehouse);
+
+const floorPort = await freePort();
+// The floor runs on this process's Node: under npm that is the project's one runtime, the executable's.
+const floor = spawn(process.execPath, ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', 'test/bench/floor.ts', dbFile, String(floorPort), seeded.memberToken], {
+  cwd: ROOT,
+  env: process.env,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
+const floorUrl = `http://127.0.0.1:${floorPort}`;
+await firstAnswer(`${floorUrl}/v1/resources/${seeded.readableResourceIds[0]}`, seeded.adminToken, process.hrtime.bigint(), floor);
+const runtimeVersion = (await (await fetch(`${gatehouseUrl}/healthz`)).text()) && process.versions.node;
+void runtimeVersion;
+
+// --- the scenarios -------------------------------------------------------------------------------
+type Req = autocannon.Request;
+const admin = { authorization: `Bearer ${seeded.adminToken}`, 'content-type': 'application/json' };
+const member = { authorization: `Bearer ${seeded.memberToken}`, 'content-type': 'application/json' };
+let turn = 0;
+const pick = <T>(list: readonly T[]) => list[turn++ % list.length]!;
+
+// The cursor of the page 400 pages deep (200 rows a page), walked once with large pages.
+async function deepCursor(): Promise<string> {
+  let cursor: string | undefined;
+  for (let page = 0; page < 80; page++) {
+    const res = await fetch(`${gatehouseUrl}/v1/resources?page_size=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: admin });
+    cursor = ((await res.json()) as { next: string }).next;
+  }
+  return cursor!;
+}
+if (process.env.BENCH_DEBUG) console.log("walking to the deep page");
+const deep = encodeURIComponent(await deepCursor());
+if (process.env.BENCH_DEBUG) console.log("walked");
+
+/** Writes get disjoint targets on Gatehouse and the floor (each write must change something to be audited). */
+const writeTargets = (side: number) => {
+  const memberships = seeded.memberships.filter((_, i) => i % 2 === side);
+  let n = 0;
+  return () => `/v1/groups/${memberships[n++ % memberships.length]}`;
+};
+const requestTargets = (side: number) => {
+  const items = seeded.requestableResourceIds.filter((_, i) => i % 2 === side);
+  let n = 0;
+  return () => items[n++ % items.length]!;
+};
+
+interface Scenario {
+  name: string;
+  kind: 'read' | 'write';
+  /** Builds the requests for one side (0 Gatehouse, 1 floor). */
+  requests(side: number): Req[];
+  /** Connections for this scenario, when not CONNECTIONS. */
+  connections?: number;
+}
+// autocannon hands setupRequest the connection's previous request and adds Content-Length to the headers
+// object it is given: every request gets its own headers, and a GET drops a PUT's body.
+const get = (path: () => string, headers: Record<string, string> | ((connection: { reader?: string }) => Record<string, string>) = admin): Req[] => [{
+  method: 'GET',
+  setupRequest: (req, context) => {
+    const { body: _body, ...rest } = req;
+    return { ...rest, method: 'GET', path: path(), headers: typeof headers === 'function' ? headers(context as { reader?: string }) : { ...headers } };
+  },
+}];
+// Big pages run on read workers, at most MAX_READS_PER_CALLER per caller at once (the rest get 429):
+// each connection reads them as one of the seeded page-reading admins, at most that many connections each.
+let pageReaders = 0;
+const pageReader = (connection: { reader?: string }) => {
+  connection.reader ??= seeded.pageReaderTokens[Math.floor(pageReaders++ / MAX_READS_PER_CALLER) % seeded.pageReaderTokens.length]!;
+  return { ...admin, authorization: `Bearer ${connection.reader}` };
+};
+// And the read workers queue 16 reads each beyond the one running, answering 503 past that (the pool is
+// saturated: src/reads/pool.ts); on 2 cores there is one worker. The page scenarios use at most
+// BENCH_PAGE_CONNECTIONS (16) connections, so they measure pages rather than the shedding.
+const PAGE_CONNECTIONS = Math.min(CONNECTIONS, Number(process.env.BENCH_PAGE_CONNECTIONS ?? 16));
+if (PAGE_CONNECTIONS > seeded.pageReaderTokens.length * MAX_READS_PER_CALLER) {
+  console.log(`note: over ${seeded.pageReaderTokens.length * MAX_READS_PER_CALLER} connections, some page reads will be answered 429 (too many heavy reads per caller)`);
+}
+const scenarios: Scenario[] = [
+  { name: 'GET /v1/resources/{id} as admin', kind: 'read', requests: () => get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`) },
+  { name: 'GET /v1/resources/{id} as member', kind: 'read', requests: () => get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`, member) },
+  { name: 'GET /v1/resources?page_size=200 first', kind: 'read', requests: () => get(() => '/v1/resources?page_size=200', pageReader), connections: PAGE_CONNECTIONS },
+  { name: 'GET /v1/resources?page_size=200 400 deep', kind: 'read', requests: () => get(() => `/v1/resources?page_size=200&cursor=${deep}`, pageReader), connections: PAGE_CONNECTIONS },
+  { name: 'GET /v1/groups/users/{user_id} nested', kind: 'read', requests: () => get(() => `/v1/groups/users/${pick(seeded.nestedUserIds)}`) },
+  { name: 'GET /v1/events?object_filter=', kind: 'read', requests: () => get(() => `/v1/events?object_filter=${pick(seeded.eventObjectIds)}`) },
+  {
+    name: 'PUT /v1/groups/{group_id}/users/{user_id}',
+    kind: 'write',
+    requests: (side) => {
+      const next = writeTargets(side);
+      return [{ method: 'PUT', setupRequest: (req) => ({ ...req, path: next(), headers: { ...admin }, body: '{"duration_minutes":60}' }) }];
+    },
+  },
+  {
+    name: 'POST /v1/requests, then approve',
+    kind: 'write',
+    requests: (side) => {
+      const next = requestTargets(side);
+      return [
+        {
+          method: 'POST',
+          path: '/v1/requests',
+          setupRequest: (req) => ({ ...req, headers: { ...member }, body: JSON.stringify({ resources: [{ id: next() }], groups: [], reason: 'bench', duration_minutes: 60 }) }),
+          onResponse: (status, body, context) => {
+            if (status === 200) (context as { id?: string }).id = (JSON.parse(body) as { id: string }).id;
+          },
+        },
+        {
+          method: 'POST',
+          setupRequest: (req, context) => ({ ...req, path: `/v1/requests/${(context as { id?: string }).id}/approve`, headers: { ...admin }, body: '{"level":"ADMIN"}' }),
+        },
+      ];
+    },
+  },
+  {
+    name: 'mixed: 80% reads, 20% membership PUTs',
+    kind: 'write',
+    // Each connection cycles through the five in order.
+    requests: (side) => {
+      const next = writeTargets(side);
+      return [
+        ...get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`),
+        ...get(() => `/v1/resources/${pick(seeded.readableResourceIds)}`, member),
+        ...get(() => `/v1/groups/users/${pick(seeded.nestedUserIds)}`),
+        ...get(() => `/v1/events?object_filter=${pick(seeded.eventObjectIds)}`),
+        { method: 'PUT', setupRequest: (req) => ({ ...req, path: next(), headers: { ...admin }, body: '{"duration_minutes":60}' }) },
+      ];
+    },
+  },
+];
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** CPU the server spent per answered request, µs: unlike req/s, barely moved by other load on the machine. */
+  cpuUs: number;
+}
+
+async function load(url: string, requests: Req[], seconds: number, pid: number, connections = CONNECTIONS): Promise<Figures> {
+  const cpuBefore = cpuMs(pid);
+  if (process.env.BENCH_DEBUG) console.log(`load ${url} ${seconds} s`);
+  const result = await autocannon({ url, connections, duration: seconds, requests });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+    cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total),
+  };
+}
+
+const uptime = () => loadavg().map((n) => n.toFixed(2)).join(' ');
+console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? '?'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB; load average ${uptime()}`);
+console.log(`gatehouse: ${EXE}; floor on node ${process.version}; ${CONNECTIONS} connections, ${SECONDS} s a run`);
+const misses: string[] = [];
+const target = (ok: boolean, what: string) => {
+  if (!ok) misses.push(what);
+  return ok ? 'ok' : 'MISSED';
+};
+console.log(`start-up to first answer: ${startupMs.toFixed(0)} ms ${target(startupMs < 1000, 'start-up < 1 s')}`);
+
+const results = new Map<string, { g: Figures; f: Figures; rss: number }>();
+console.log(`\n${'scenario'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'floor'.padStart(7)} ${'ratio'.padStart(5)} ${'µs/req'.padStart(6)} ${'floor'.padStart(5)} ${'cpu ratio'.padStart(9)} ${'RSS MB'.padStart(6)} err`);
+for (const scenario of scenarios) {
+  if (ONLY && !scenario.name.includes(ONLY)) continue;
+  // A short warm-up on each side (JIT, page cache), then the measured runs.
+  await load(gatehouseUrl, scenario.requests(0), 1, gatehouse.pid!, scenario.connections);
+  await load(floorUrl, scenario.requests(1), 1, floor.pid!, scenario.connections);
+  const g = await load(gatehouseUrl, scenario.requests(0), SECONDS, gatehouse.pid!, scenario.connections);
+  const f = await load(floorUrl, scenario.requests(1), SECONDS, floor.pid!, scenario.connections);
+  const rss = peakRssMb(gatehouse.pid!);
+  results.set(scenario.name, { g, f, rss });
+  const ratio = g.rps / f.rps;
+  const notes: string[] = [];
+  if (scenario.kind === 'read') {
+    notes.push(`ratio ${target(ratio >= 0.6, `${scenario.name}: ratio ≥ 0.6`)}`);
+    notes.push(`p99 ${target(g.p99 < 20, `${scenario.name}: p99 < 20 ms`)}`);
+  }
+  // CPU per request, floor / Gatehouse: the same ratio as throughput on an idle machine, and steady on a busy one.
+  const cpuRatio = f.cpuUs / g.cpuUs;
+  console.log(`${scenario.name.padEnd(44)} ${g.rps.toFixed(0).padStart(7)} ${String(g.p50).padStart(4)} ${String(g.p99).padStart(4)} ${f.rps.toFixed(0).padStart(7)} ${ratio.toFixed(2).padStart(5)} ${g.cpuUs.toFixed(0).padStart(6)} ${f.cpuUs.toFixed(0).padStart(5)} ${cpuRatio.toFixed(2).padStart(9)} ${rss.toFixed(0).padStart(6)} ${g.errors}${f.errors ? `/${f.errors}` : ''}  ${notes.join(', ')}`);
+}
+
+console.log('');
+const rps = (name: string) => results.get(name)?.g.rps;
+const first = rps('GET /v1/resources?page_size=200 first');
+const deepRps = rps('GET /v1/resources?page_size=200 400 deep');
+if (first && deepRps) console.log(`deep page / first page (time): ${(first / deepRps).toFixed(2)} ${target(first / deepRps <= 1.2, 'deep page within 1.2× of the first')}`);
+const adminRps = rps('GET /v1/resources/{id} as admin');
+const memberRps = rps('GET /v1/resources/{id} as member');
+if (adminRps && memberRps) console.log(`member / admin reads: ${(memberRps / adminRps).toFixed(2)} ${target(memberRps / adminRps >= 0.8, 'member reads within 0.8 of admin')}`);
+const writes = rps('PUT /v1/groups/{group_id}/users/{user_id}');
+if (writes) console.log(`audited writes/s (membership PUT, synchronous=FULL): ${writes.toFixed(0)} ${target(writes >= 3000, '≥ 3,000 audited writes/s')}`);
+const peak = peakRssMb(gatehouse.pid!);
+console.log(`peak RSS: ${peak.toFixed(0)} MB ${target(peak < 250, 'peak RSS < 250 MB')}`);
+console.log(`load average at the end: ${uptime()}`);
+console.log(misses.length ? `\nmissed: ${misses.join('; ')}` : '\nevery target met');
+
+floor.kill('SIGTERM');
+gatehouse.kill('SIGTERM');
+await Promise.all([new Promise((done) => gatehouse.once('exit', done)), new Promise((done) => floor.once('exit', done))]);
+rmSync(workDir, { recursive: true, force: true });
