@@ -11,6 +11,7 @@
 // resources, several groups); 40,000 more only belong to one department group each, like everyone.
 import { randomUUID } from 'node:crypto';
 import { startTestApp } from '../helpers/app.ts';
+import { seededRandom } from '../helpers/random.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const MAIN_USERS = 10_000;
@@ -25,14 +26,7 @@ const GROUPS_PER_MAIN_USER = 8;
 const RESOURCES_PER_GROUP = 50;
 
 // A fixed seed: the same database on every run, so figures compare across commits.
-let seed = 20260301;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const int = (n: number) => Math.floor(random() * n);
+const { random, int } = seededRandom(20260301);
 
 async function timed(run: () => Promise<void>): Promise<number> {
   const start = process.hrtime.bigint();

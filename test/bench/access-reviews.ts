@@ -5,6 +5,7 @@
 // Not part of `npm run bench`: it reports how long a review holds other writers back, with no target.
 import { randomUUID } from 'node:crypto';
 import { startTestApp } from '../helpers/app.ts';
+import { seededRandom } from '../helpers/random.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const USERS = 5_000;
@@ -15,14 +16,7 @@ const GROUPS_PER_USER = 2;
 const RESOURCES_PER_GROUP = 20;
 const DIRECT_PER_USER = 5;
 
-let seed = 20261123;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const int = (n: number) => Math.floor(random() * n);
+const { int } = seededRandom(20261123);
 
 const app = await startTestApp();
 const db = app.ctx.db;

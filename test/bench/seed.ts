@@ -19,6 +19,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { bootstrapAdmin, issueToken } from '../../src/modules/tokens/service.ts';
+import { seededRandom } from '../helpers/random.ts';
 
 export const SHAPE = {
   users: 10_000,
@@ -63,14 +64,7 @@ export interface Seeded {
 
 export function seedDatabase(file: string, log: (line: string) => void = () => {}): Seeded {
   // A fixed seed: the same database on every run, so figures compare across commits.
-  let state = 20261126;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(random() * n);
+  const { random, int } = seededRandom(20261126);
 
   const clock = systemClock;
   const db = openDatabase(file);

@@ -17,6 +17,7 @@ import type { ApiResponse, Query } from '../helpers/client.ts';
 import { createApp } from '../helpers/fixtures.ts';
 // The one import from src/: the sweep is a function the test calls, as `serve` would on a timer.
 import { tick } from '../../src/modules/access/sweep.ts';
+import { seededRandom } from '../helpers/random.ts';
 
 const SEED = Number(process.env.GATEHOUSE_TEST_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const MINUTE = 60_000;
@@ -28,17 +29,7 @@ const DURATIONS = [0, 0, 0, 30, 60, 60, 90, 120, 240, 600];
 const TAGS = ['dept=eng', 'dept=ops', 'dept=sales', 'site=lon', 'site=nyc', 'senior=yes', 'contractor=yes'];
 
 /** mulberry32: small, fast, and the same sequence on every platform for a seed. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = prng(SEED);
-const int = (n: number) => Math.floor(random() * n);
+const { random, int } = seededRandom(SEED);
 const pick = <T>(items: readonly T[]): T => items[int(items.length)]!;
 const chance = (p: number) => random() < p;
 

@@ -9,19 +9,11 @@ import { EDGE_KINDS } from '../../src/modules/access/edges.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createUser } from '../helpers/fixtures.ts';
 import { OpalConnector, type Fault } from '../helpers/opal-connector.ts';
+import { seededRandom } from '../helpers/random.ts';
 
 const SEED = Number(process.env.CONNECTOR_RANDOM_SEED ?? 20261126);
 const STEPS = Number(process.env.CONNECTOR_RANDOM_STEPS ?? 160);
 
-/** mulberry32: a small seeded generator, so a failure can be replayed with its seed. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('connectors: randomized convergence', () => {
   let app: TestApp;
@@ -37,8 +29,8 @@ describe('connectors: randomized convergence', () => {
   });
 
   it(`converges to Gatehouse's edges after ${STEPS} random steps (seed ${SEED})`, async () => {
-    const random = rng(SEED);
-    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    const { random, int } = seededRandom(SEED);
+    const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
     const appId = (await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR' })).app_id;
     const users: { id: string; remote: string }[] = [];
     for (let i = 0; i < 6; i++) {
