@@ -99,11 +99,11 @@ async function replicasOf(config: Config): Promise<ReplicaStatus[] | undefined> 
 }
 
 /**
- * Opens and migrates the configured database and builds the context every verb works through. With
- * `existing` (verbs that act on users and tokens), the file must already be a Gatehouse database:
- * a wrong --db must not leave a new database, or Gatehouse's tables in someone else's file.
+ * Runs `work` on the context of the configured database, migrated, and closes it afterwards. The file
+ * must already be a Gatehouse database (these verbs act on users and tokens): a wrong --db must not
+ * leave a new database, or Gatehouse's tables in someone else's file.
  */
-async function openContext(config: Config, options: { existing?: boolean } = {}): Promise<AppContext> {
+async function withContext<T>(config: Config, work: (ctx: AppContext) => T | Promise<T>): Promise<T> {
   const [{ AREAS }, { createContext }, { migrate, recordedSchemaVersion }, { openDatabase }, { systemClock }, { createLogger }] = await Promise.all([
     import('./app.ts'),
     import('./context.ts'),
@@ -112,19 +112,21 @@ async function openContext(config: Config, options: { existing?: boolean } = {})
     import('./lib/clock.ts'),
     import('./lib/log.ts'),
   ]);
-  if (options.existing && !fs.existsSync(config.dbFile)) {
+  if (!fs.existsSync(config.dbFile)) {
     throw new ConfigError(`there is no database at ${config.dbFile}; \`gatehouse serve\` (or \`gatehouse migrate\`) creates it`);
   }
-  if (options.existing) {
-    // Looked at as it is (no WAL switch, nothing written) before anything changes it.
-    const probe = openDatabase(config.dbFile, { mustExist: true, asIs: true });
-    const gatehouse = recordedSchemaVersion(probe) !== undefined;
-    probe.close();
-    if (!gatehouse) throw new ConfigError(`${config.dbFile} is not a Gatehouse database (it has no schema_migrations table)`);
-  }
+  // Looked at as it is (no WAL switch, nothing written) before anything changes it.
+  const probe = openDatabase(config.dbFile, { mustExist: true, asIs: true });
+  const gatehouse = recordedSchemaVersion(probe) !== undefined;
+  probe.close();
+  if (!gatehouse) throw new ConfigError(`${config.dbFile} is not a Gatehouse database (it has no schema_migrations table)`);
   const db = openDatabase(config.dbFile);
-  migrate(db, systemClock.now());
-  return createContext({ db, clock: systemClock, config, log: createLogger(config.logLevel) }, AREAS);
+  try {
+    migrate(db, systemClock.now());
+    return await work(createContext({ db, clock: systemClock, config, log: createLogger(config.logLevel) }, AREAS));
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -169,16 +171,16 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' } },
     async run({ flags, env, out }) {
-      if (typeof flags.email !== 'string' || typeof flags.label !== 'string') throw new UsageError('--email and --label are required');
+      const { email } = flags;
+      if (typeof email !== 'string' || typeof flags.label !== 'string') throw new UsageError('--email and --label are required');
       // The label follows the API's rule for token_label (one line, 1 to 100 characters, trimmed).
       const [v, { Name }] = await Promise.all([import('valibot'), import('./http/common-schemas.ts')]);
       const label = v.safeParse(Name(100), flags.label);
       if (!label.success) throw new UsageError(`--label ${label.issues[0].message}`);
-      const ctx = await openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
-      try {
+      return withContext(loadConfig(env, flags, CONTEXT_SETTINGS), async (ctx) => {
         const [{ AppError }, { actorFor, issueToken }] = await Promise.all([import('./http/errors.ts'), import('./modules/tokens/service.ts')]);
-        const user = ctx.stores.users.getByEmail(flags.email);
-        if (!user) throw new AppError('not_found', `no user has the email ${flags.email}; create one with POST /v1/users`);
+        const user = ctx.stores.users.getByEmail(email);
+        if (!user) throw new AppError('not_found', `no user has the email ${email}; create one with POST /v1/users`);
         const { secret } = issueToken(ctx, actorFor(user), {
           userId: user.user_id,
           label: label.output,
@@ -186,9 +188,7 @@ const COMMANDS: Record<string, Command> = {
         });
         out.stdout(secret + '\n');
         return 0;
-      } finally {
-        ctx.db.close();
-      }
+      });
     },
   },
 
@@ -204,19 +204,17 @@ const COMMANDS: Record<string, Command> = {
     ],
     options: { ...DB_OPTIONS, email: { type: 'string' } },
     async run({ flags, env, out }) {
-      if (typeof flags.email !== 'string') throw new UsageError('--email is required');
+      const { email } = flags;
+      if (typeof email !== 'string') throw new UsageError('--email is required');
       // The link is made from the public URL (else host and port) and lasts the link lifetime.
       const settings: readonly SettingName[] = [...CONTEXT_SETTINGS, 'publicUrl', 'host', 'port', 'loginLinkMinutes'];
-      const ctx = await openContext(loadConfig(env, flags, settings), { existing: true });
-      try {
+      return withContext(loadConfig(env, flags, settings), async (ctx) => {
         const [{ AppError }, { createLoginLink }] = await Promise.all([import('./http/errors.ts'), import('./modules/web-sessions/service.ts')]);
-        const user = ctx.stores.users.getByEmail(flags.email);
-        if (!user) throw new AppError('not_found', `no user has the email ${flags.email}; create one with POST /v1/users`);
+        const user = ctx.stores.users.getByEmail(email);
+        if (!user) throw new AppError('not_found', `no user has the email ${email}; create one with POST /v1/users`);
         out.stdout(createLoginLink(ctx, user) + '\n');
         return 0;
-      } finally {
-        ctx.db.close();
-      }
+      });
     },
   },
 
@@ -232,8 +230,7 @@ const COMMANDS: Record<string, Command> = {
     async run({ flags, env, out }) {
       const { id, label } = flags;
       if ((typeof id === 'string') === (typeof label === 'string')) throw new UsageError('give exactly one of --id and --label');
-      const ctx = await openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
-      try {
+      return withContext(loadConfig(env, flags, CONTEXT_SETTINGS), async (ctx) => {
         const [{ AppError }, { actorFor, revokeToken }] = await Promise.all([import('./http/errors.ts'), import('./modules/tokens/service.ts')]);
         const token = typeof id === 'string' ? ctx.stores.tokens.get(id.toLowerCase()) : await onlyTokenLabelled(ctx, label as string);
         if (!token) throw new AppError('not_found', `no token has the id ${String(id)}`);
@@ -243,9 +240,7 @@ const COMMANDS: Record<string, Command> = {
         revokeToken(ctx, actorFor(user), token.token_id);
         out.stdout(`revoked token ${token.token_id} (${token.token_label})\n`);
         return 0;
-      } finally {
-        ctx.db.close();
-      }
+      });
     },
   },
 
@@ -265,8 +260,7 @@ const COMMANDS: Record<string, Command> = {
     async run({ flags, env, args: [who, role], out }) {
       const { ORGANIZATION_ROLES } = await import('./modules/users/roles.ts');
       if (!(ORGANIZATION_ROLES as readonly string[]).includes(role!)) throw new UsageError(`the role must be ${ORGANIZATION_ROLES.join(' or ')}, not "${role}"`);
-      const ctx = await openContext(loadConfig(env, flags, CONTEXT_SETTINGS), { existing: true });
-      try {
+      return withContext(loadConfig(env, flags, CONTEXT_SETTINGS), async (ctx) => {
         const [{ AppError }, { isUuid }, { actorFor }, { setOrganizationRole }] = await Promise.all([
           import('./http/errors.ts'),
           import('./lib/ids.ts'),
@@ -284,9 +278,7 @@ const COMMANDS: Record<string, Command> = {
             : `${after.email} (${after.user_id}) is now ${after.organization_role}, was ${before}\n`,
         );
         return 0;
-      } finally {
-        ctx.db.close();
-      }
+      });
     },
   },
 
