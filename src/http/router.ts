@@ -39,11 +39,11 @@ export interface ApiRequest {
 export type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = body === undefined ? '' : body instanceof JsonText ? body.text : JSON.stringify(body);
+  const text = body === undefined ? '' : body instanceof JsonText ? body.body : JSON.stringify(body);
   res.writeHead(status, {
     ...headers,
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(text),
+    'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
     'Cache-Control': 'no-store',
   });
   res.end(text);

@@ -37,6 +37,8 @@ export type ResultMessage =
 
 /** Heap of each read worker: bounds what one read can hold (the service's RSS stays under 300 MB). */
 export const WORKER_HEAP_MB = 48;
+/** Young generation of each read worker (V8's semi-spaces); see docs/read-workers.md for the measurement. */
+export const WORKER_YOUNG_MB = 16;
 
 /**
  * Heavy reads one caller may have running or queued at once; more answer 429. Within that, the queue
@@ -117,7 +119,7 @@ export class ReadPool {
 
   /** Like `run`, for a value that is only sent to the client: answers its JSON text, made where the task ran. */
   async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText> {
-    return new JsonText((await this.#run(task, args, owner, now, true)) as string);
+    return new JsonText((await this.#run(task, args, owner, now, true)) as string | Uint8Array);
   }
 
   async #run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date, json: boolean): Promise<unknown> {
@@ -189,7 +191,8 @@ export class ReadPool {
       stdout: false,
       stderr: false,
       // A read that would need more memory than this ends its worker (answered 400, narrow it), not the service.
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      // The young generation is capped too: left alone, V8 grows it to 128 MB under a stream of big pages.
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
     });
     // An idle worker must not keep a finished process (a test, a CLI verb) alive.
     worker.unref();

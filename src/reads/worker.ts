@@ -26,13 +26,20 @@ export function startReadWorker(data: ReadWorkerData): void {
   // Each task runs at the instant the main thread gave it, so a worker never reads a different "now".
   const clock = new ManualClock();
   const ctx = createContext({ db, clock, config: data.config, log: createLogger(data.config.logLevel) }, AREAS, data.cursorSecret);
+  const encoder = new TextEncoder();
   port.on('message', (message: TaskMessage) => {
     let answer: ResultMessage;
     try {
       const now = new Date(message.nowIso);
       clock.set(now);
       const value = runTask(ctx, message.task, message.args as never, now, message.budget);
-      answer = { id: message.id, ok: true, value: message.json ? JSON.stringify(value) : value };
+      // A page for a client leaves as UTF-8 bytes whose buffer is transferred, not copied (json-text.ts).
+      if (message.json) {
+        const bytes = encoder.encode(JSON.stringify(value));
+        port.postMessage({ id: message.id, ok: true, value: bytes } satisfies ResultMessage, [bytes.buffer]);
+        return;
+      }
+      answer = { id: message.id, ok: true, value };
     } catch (err) {
       const known = toAppError(err);
       answer = known
