@@ -39,6 +39,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bundleConsole } from './console/bundle.mjs';
+import { RUNTIME_FLAGS } from './src/dev/runtime-flags.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -148,6 +149,8 @@ try {
       disableExperimentalSEAWarning: true,
       useCodeCache: true,
       useSnapshot: false,
+      // Node/V8 flags the service runs with (src/dev/runtime-flags.mjs says why); NODE_OPTIONS may add to them.
+      execArgv: RUNTIME_FLAGS,
       // The bundle again as an asset: read workers run it (src/reads/pool.ts), as a SEA cannot start its own main script.
       assets: { [ADDON_ASSET]: addon, 'gatehouse.cjs': bundle },
     },

@@ -46,6 +46,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
     'Cache-Control': 'no-store',
   });
+  if (body instanceof JsonText && typeof text !== 'string') res.once('finish', () => body.release());
   res.end(text);
 }
 

@@ -39,6 +39,8 @@ export type ResultMessage =
 export const WORKER_HEAP_MB = 48;
 /** Young generation of each read worker (V8's semi-spaces); see docs/read-workers.md for the measurement. */
 export const WORKER_YOUNG_MB = 16;
+/** SQLite page cache of each read worker's connection, in KiB. */
+export const WORKER_CACHE_KIB = 4096;
 
 /**
  * Heavy reads one caller may have running or queued at once; more answer 429. Within that, the queue

@@ -8,7 +8,7 @@ import { openDatabase } from '../db/open.ts';
 import { toAppError } from '../http/errors.ts';
 import { ManualClock } from '../lib/clock.ts';
 import { createLogger } from '../lib/log.ts';
-import type { ReadWorkerData, ResultMessage, TaskMessage } from './pool.ts';
+import { WORKER_CACHE_KIB, type ReadWorkerData, type ResultMessage, type TaskMessage } from './pool.ts';
 import { runTask } from './tasks.ts';
 
 /** Starts serving tasks from the main thread; returns at once (the port keeps the worker alive). */
@@ -23,6 +23,9 @@ export function startReadWorker(data: ReadWorkerData): void {
     // Not permitted or not supported: the worker runs at the process's priority.
   }
   const db = openDatabase(data.dbFile, { readonly: true });
+  // A reader's pages come from the OS's file cache as cheaply as from SQLite's own (16 MB a connection by
+  // better-sqlite3's default), which would live in this thread's heap: keep a small one (docs/read-workers.md).
+  db.pragma(`cache_size = -${WORKER_CACHE_KIB}`);
   // Each task runs at the instant the main thread gave it, so a worker never reads a different "now".
   const clock = new ManualClock();
   const ctx = createContext({ db, clock, config: data.config, log: createLogger(data.config.logLevel) }, AREAS, data.cursorSecret);
