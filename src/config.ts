@@ -306,6 +306,13 @@ export const SETTINGS = {
     max: 256 * 1024 * 1024,
     description: 'a list page stops before the item that would take its JSON past this size, and answers the rest through its cursor',
   }),
+  uarSnapshotSliceRows: integer({
+    env: 'GATEHOUSE_UAR_SNAPSHOT_SLICE_ROWS',
+    default: 1000,
+    min: 1,
+    max: 50_000,
+    description: 'an access review\'s snapshot is written this many rows per transaction, the event loop answering others between slices; the review appears when the last slice is written (docs/access-reviews.md)',
+  }),
   requestTimeoutMinutes: integer({
     env: 'GATEHOUSE_REQUEST_TIMEOUT_MINUTES',
     default: 7 * 24 * 60,

@@ -3,6 +3,7 @@ import { defineArea } from '../../area.ts';
 import { accessReviewRoutes } from './openapi.ts';
 import { registerAccessReviewRoutes } from './routes.ts';
 import { createAccessReviewStore } from './store.ts';
+import { dropAbandonedSnapshots } from './service.ts';
 
 declare module '../../context.ts' {
   interface Stores {
@@ -15,4 +16,5 @@ export const accessReviewsArea = defineArea({
   stores: { accessReviews: createAccessReviewStore },
   routes: accessReviewRoutes,
   handlers: registerAccessReviewRoutes,
+  jobs: [{ name: 'access-review-abandoned-snapshots', everyMs: () => 60_000, tick: dropAbandonedSnapshots }],
 });

@@ -10,6 +10,7 @@ import type { Actor } from '../events/store.ts';
 import type { CreateUarInput, UarScopeInput } from './schemas.ts';
 import type { ScopedItem, SnapshotEntry } from './store.ts';
 import type { WorkBudget } from '../../reads/budget.ts';
+import { commitPendingWrites } from '../../db/group-commit.ts';
 
 /** Throws not_found naming `uar_scope.<field>.N` for an id (or tag filter) in the scope that names nothing. */
 function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined): void {
@@ -94,10 +95,21 @@ export function readSnapshot(ctx: AppContext, scope: UarScopeInput | undefined, 
   return { items: items.length, rows };
 }
 
+/** Resolves on a later turn of the event loop, after the I/O that arrived meanwhile has been served. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Starts a review: reads the snapshot of the access in its scope at this instant on a read worker
- * (one read transaction, so one consistent reading, while the event loop serves others), then stores
- * the review, its snapshot rows and UARS_CREATED in one immediate transaction.
+ * (one read transaction, so one consistent reading, while the event loop serves others), then writes
+ * the review, its snapshot rows and UARS_CREATED.
+ *
+ * A snapshot of up to `uarSnapshotSliceRows` rows is written in one transaction. A bigger one is
+ * written in slices of that many rows, one transaction each, each made durable before the next (so a
+ * lost batch stops the review instead of leaving a hole) and on a later turn of the event loop, so other
+ * requests are answered between slices. Until the last slice the review is marked in progress
+ * (uar_snapshots_in_progress) and no read sees it; the last slice removes the mark and records
+ * UARS_CREATED in one transaction: the review is created, for the API and the audit trail alike, whole
+ * or not at all. If a slice fails, what was written is deleted (in slices too) and the error thrown.
  * Throws validation_failed for a deadline not in the future or a scope too broad; not_found naming `uar_scope.<field>.N`.
  */
 export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarInput) {
@@ -106,14 +118,66 @@ export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarI
   if (input.deadline.getTime() <= now.getTime()) throw invalidField('deadline', 'must be in the future');
   checkScopeReferences(ctx, input.uar_scope);
   const taken = await ctx.reads.run('uar.snapshot', { scope: input.uar_scope }, actor.userId, now);
-  return ctx.db.transaction(() => {
-    const id = accessReviews.create({ ...input, created_by_user_id: actor.userId }, now);
-    for (const row of taken.rows) accessReviews.addSnapshotRow(id, row);
+  const slice = ctx.config.uarSnapshotSliceRows;
+  const sliced = taken.rows.length > slice;
+  const write = (id: string, from: number) => {
+    for (const row of taken.rows.slice(from, from + slice)) accessReviews.addSnapshotRow(id, row);
+  };
+  /** The end of the last (or only) transaction: the review becomes visible and its event is recorded together. */
+  const created = (id: string) => {
+    if (sliced) accessReviews.finishWriting(id);
     events.record(actor, 'UARS_CREATED', [
       { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows.length },
     ]);
     return accessReviews.get(id)!;
+  };
+  let id = '';
+  const whole = ctx.db.transaction(() => {
+    id = accessReviews.create({ ...input, created_by_user_id: actor.userId }, now);
+    if (sliced) accessReviews.startWriting(id, now);
+    write(id, 0);
+    return sliced ? null : created(id);
   }).immediate();
+  if (whole) return whole;
+  try {
+    for (let from = slice; ; from += slice) {
+      // Durable before the next slice (throws for a lost batch), and the turn handed back to others.
+      commitPendingWrites(ctx.db);
+      await nextTurn();
+      const last = from + slice >= taken.rows.length;
+      const review = ctx.db.transaction(() => {
+        write(id, from);
+        return last ? created(id) : null;
+      }).immediate();
+      if (review) return review;
+    }
+  } catch (err) {
+    await dropReview(ctx, id).catch((dropErr: unknown) =>
+      ctx.log.error('a review whose snapshot failed to be written could not be deleted; the job drops it later', { uar_id: id, error: String(dropErr) }));
+    throw err;
+  }
+}
+
+/**
+ * Deletes a review that was never created (its snapshot not finished), its rows in slices as they were
+ * written. Nothing is recorded: the audit trail never saw the review.
+ */
+async function dropReview(ctx: AppContext, id: string): Promise<void> {
+  const { accessReviews } = ctx.stores;
+  const slice = ctx.config.uarSnapshotSliceRows;
+  while (ctx.db.transaction(() => accessReviews.dropRows(id, slice)).immediate() > 0) await nextTurn();
+  ctx.db.transaction(() => accessReviews.drop(id)).immediate();
+}
+
+/** How long a snapshot may be in progress before it counts as abandoned (a crash mid-way): far longer than writing 50,000 rows takes. */
+export const ABANDONED_SNAPSHOT_MS = 10 * 60_000;
+
+/** The job's tick: drops reviews whose snapshot was being written when the service stopped (or whose cleanup failed). */
+export async function dropAbandonedSnapshots(ctx: AppContext, now: Date): Promise<void> {
+  for (const id of ctx.stores.accessReviews.abandonedBefore(new Date(now.getTime() - ABANDONED_SNAPSHOT_MS))) {
+    await dropReview(ctx, id);
+    ctx.log.info('dropped a review whose snapshot was never finished', { uar_id: id });
+  }
 }
 
 /** One page of a review's snapshot, in the order it was taken (items, then users, then levels). Throws not_found for an unknown review. */

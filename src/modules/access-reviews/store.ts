@@ -106,8 +106,17 @@ export function createAccessReviewStore(db: Db) {
      VALUES (@id, @name, @reviewer_assignment_policy, @send_reviewer_assignment_notification, @deadline, @time_zone,
        @self_review_allowed, @instantly_action_reviews, @reminder_schedule, @reminder_include_manager, @uar_scope, @created_by_user_id, @created_at)`,
   );
-  const byId = db.prepare<[string], UarRow>('SELECT * FROM uars WHERE id = ?');
-  const page = db.prepare<{ after: number; limit: number }, UarRow>('SELECT * FROM uars WHERE seq > @after ORDER BY seq LIMIT @limit');
+  // A review whose snapshot is still being written does not exist yet for any reader (sql/0017).
+  const complete = 'NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress p WHERE p.uar_id = uars.id)';
+  const byId = db.prepare<[string], UarRow>(`SELECT * FROM uars WHERE id = ? AND ${complete}`);
+  const page = db.prepare<{ after: number; limit: number }, UarRow>(`SELECT * FROM uars WHERE seq > @after AND ${complete} ORDER BY seq LIMIT @limit`);
+  const startWriting = db.prepare<[string, string]>('INSERT INTO uar_snapshots_in_progress (uar_id, started_at) VALUES (?, ?)');
+  const finishWriting = db.prepare<[string]>('DELETE FROM uar_snapshots_in_progress WHERE uar_id = ?');
+  const inProgressBefore = db.prepare<[string], { uar_id: string }>('SELECT uar_id FROM uar_snapshots_in_progress WHERE started_at < ?');
+  const dropRows = db.prepare<[string, number]>(
+    'DELETE FROM uar_snapshot_rows WHERE seq IN (SELECT seq FROM uar_snapshot_rows WHERE uar_id = ? ORDER BY seq LIMIT ?)',
+  );
+  const dropUar = db.prepare<[string]>('DELETE FROM uars WHERE id = ?');
   const insertRow = db.prepare<Omit<SnapshotRow, 'seq'> & { uar_id: string }>(
     `INSERT INTO uar_snapshot_rows (uar_id, item_type, item_id, item_name, user_id, user_full_name, user_email,
        access_level_remote_id, access_level_name, expiration_date, has_direct_access, num_access_paths, access_path_group_ids)
@@ -143,6 +152,16 @@ export function createAccessReviewStore(db: Db) {
   const json = (values: unknown[] | undefined) => (values === undefined ? null : JSON.stringify(values));
 
   return {
+    /** Marks review `id` as having its snapshot written: no read sees it until finishWriting. */
+    startWriting: (id: string, at: Date) => void startWriting.run(id, at.toISOString()),
+    /** The review's snapshot is whole: from this statement on the review exists for every reader. */
+    finishWriting: (id: string) => void finishWriting.run(id),
+    /** Reviews whose snapshot started being written before `before` and never finished (a crash, a failed slice). */
+    abandonedBefore: (before: Date) => inProgressBefore.all(before.toISOString()).map((row) => row.uar_id),
+    /** Deletes up to `limit` of the review's snapshot rows; returns how many were deleted. */
+    dropRows: (uarId: string, limit: number): number => dropRows.run(uarId, limit).changes,
+    /** Deletes the review's own row (and, by cascade, anything left of it). */
+    drop: (uarId: string) => void dropUar.run(uarId),
     /** Inserts a review created at `at` and returns its id. */
     create(uar: NewUar, at: Date): string {
       const id = newId();

@@ -66,7 +66,8 @@ export function createUarDecisionStore(db: Db) {
   );
   const due = db.prepare<[string], { id: string; name: string }>(
     `SELECT u.id, u.name FROM uars u LEFT JOIN uar_policies p ON p.uar_id = u.id
-     WHERE u.deadline <= ? AND p.closed_at IS NULL ORDER BY u.deadline LIMIT 50`,
+     WHERE u.deadline <= ? AND p.closed_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress w WHERE w.uar_id = u.id) ORDER BY u.deadline LIMIT 50`,
   );
 
   return {
