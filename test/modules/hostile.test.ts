@@ -147,6 +147,48 @@ describe('pages bounded by bytes', () => {
   }
 });
 
+describe('relay pages bounded by bytes', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ env: { GATEHOUSE_MAX_PAGE_BYTES: '16384' } });
+  });
+  after(() => app.close());
+
+  it('cuts GET /requests/relay at the byte bound, forward and backward, and serves the rest through its cursors', async () => {
+    const member = await createMember(app.api);
+    const owner = await ownerOf(app, member.user);
+    const resource = await requestableResource(app, owner.owner_id);
+    // Ten requests of ~5 KB each: 50 KB, over three times the bound.
+    const made: string[] = [];
+    for (let i = 0; i < 10; i++) made.push(await makeRequest(member.api, { resources: [{ id: resource.resource_id }], reason: `${i} ${'r'.repeat(4990)}` }));
+    const walk = async (forward: boolean) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      for (;;) {
+        const res = await app.api.get('/requests/relay', forward ? { first: 100, after: cursor } : { last: 100, before: cursor });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.ok(Buffer.byteLength(JSON.stringify(res.body)) <= 16384 + 4096, 'page over the bound');
+        assert.ok(res.body.edges.length >= 1);
+        // Each page newest first, whichever way it was paged.
+        const ids = res.body.edges.map((e: { node: { id: string } }) => e.node.id);
+        seen.push(...(forward ? ids : ids.reverse()));
+        pages++;
+        const more = forward ? res.body.pageInfo.hasNextPage : res.body.pageInfo.hasPreviousPage;
+        if (!more) break;
+        cursor = forward ? res.body.pageInfo.endCursor : res.body.pageInfo.startCursor;
+      }
+      return { seen, pages };
+    };
+    const forward = await walk(true);
+    assert.ok(forward.pages >= 3, `${forward.pages} page(s)`);
+    assert.deepEqual(forward.seen, [...made].reverse());
+    const backward = await walk(false);
+    assert.ok(backward.pages >= 3, `${backward.pages} page(s)`);
+    assert.deepEqual(backward.seen, made);
+  });
+});
+
 describe('write limit', () => {
   let app: TestApp;
   before(async () => {

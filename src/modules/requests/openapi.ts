@@ -223,7 +223,7 @@ export const requestRoutes = defineRoutes('requests', {
   'GET /v1/requests/relay': {
     role: 'read',
     summary: 'List access requests, relay style (deprecated)',
-    description: 'Newest first; `first`/`after` page forward, `last`/`before` backward (20 by default). `to` filters by reviewer, `from` by requester.',
+    description: 'Newest first; `first`/`after` page forward, `last`/`before` backward (20 by default). `to` filters by reviewer, `from` by requester. Like every list page, a page stops at `GATEHOUSE_MAX_PAGE_BYTES` of JSON (one edge at least): fewer edges, with `hasNextPage` (forward) or `hasPreviousPage` (backward) true.',
     query: RelayRequestsQuery,
     responses: { 200: RequestConnection },
   },

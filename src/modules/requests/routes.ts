@@ -82,24 +82,42 @@ function relay(ctx: AppContext, query: RelayRequestsInput, readable: RequestFilt
     if (typeof key !== 'number') throw invalidField(field, 'is not a cursor this list issued; start again without one');
     return key;
   };
-  let rows: RequestRow[];
+  const read = requestReader(ctx, ctx.clock.now());
+  const edge = (row: RequestRow) => ({ cursor: ctx.pager.cursor('requests-relay', row.seq), node: read(row) });
+  /**
+   * The edges of `rows` (nearest the cursor first) up to the page byte bound, like every other list's
+   * pages (src/http/paging.ts): at least one, and `cut` when rows were left for the next page.
+   */
+  const bounded = (rows: RequestRow[]) => {
+    const edges: ReturnType<typeof edge>[] = [];
+    let bytes = 0;
+    for (const row of rows) {
+      const next = edge(row);
+      bytes += JSON.stringify(next).length + 1;
+      if (bytes > ctx.pager.maxBytes && edges.length > 0) break;
+      edges.push(next);
+    }
+    return { edges, cut: edges.length < rows.length };
+  };
+  let edges: ReturnType<typeof edge>[];
   let hasNextPage: boolean;
   let hasPreviousPage: boolean;
   if (query.last !== undefined || query.before !== undefined) {
     const n = query.last ?? RELAY_DEFAULT;
+    // Oldest first from the `before` cursor: the nearest rows are kept when the page is cut.
     const newer = requests.listNewer(filter, query.before === undefined ? 0 : seqOf(query.before, 'before'), n + 1);
-    hasPreviousPage = newer.length > n;
+    const page = bounded(newer.slice(0, n));
+    hasPreviousPage = newer.length > n || page.cut;
     hasNextPage = query.before !== undefined;
-    rows = newer.slice(0, n).reverse();
+    edges = page.edges.reverse();
   } else {
     const n = query.first ?? RELAY_DEFAULT;
     const older = requests.list(filter, query.after === undefined ? null : seqOf(query.after, 'after'), n + 1);
-    hasNextPage = older.length > n;
+    const page = bounded(older.slice(0, n));
+    hasNextPage = older.length > n || page.cut;
     hasPreviousPage = query.after !== undefined;
-    rows = older.slice(0, n);
+    edges = page.edges;
   }
-  const read = requestReader(ctx, ctx.clock.now());
-  const edges = rows.map((row) => ({ cursor: ctx.pager.cursor('requests-relay', row.seq), node: read(row) }));
   return ok({
     edges,
     pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? '', endCursor: edges.at(-1)?.cursor ?? '' },
