@@ -191,14 +191,15 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
 
   app.use(authenticate(ctx));
   // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.
-  app.use(limitWrites(ctx));
+  const writeLimit = limitWrites(ctx);
 
   // In front of each route, from its declaration: who may call it (READ_ONLY, organization roles),
   // decided before its body is read; then an item the caller may not see answers every route under it
-  // as a missing one (docs/visibility.md). Polka matches the route once; these read its declaration.
+  // as a missing one (docs/visibility.md); then the write limit, so a write refused by either (403, 404)
+  // uses none of the caller's budget. Polka matches the route once; these read its declaration.
   const checks: RouteChecks = (key, route) => {
     const guard = hideUnseenItems(ctx, route);
-    return guard ? [enforcePolicy(key, route), guard] : [enforcePolicy(key, route)];
+    return guard ? [enforcePolicy(key, route), guard, writeLimit] : [enforcePolicy(key, route), writeLimit];
   };
   for (const area of areas) {
     const router = new ApiRouter(app, ctx, routes, area, checks);

@@ -14,7 +14,8 @@ const READ_POSTS = /^\/v1\/queries\/run\/?$/i;
 /**
  * Counts each authenticated caller's writes (config.writeRateLimit per config.writeRateWindowMs, by
  * user: several tokens of one user share the count) and throws too_many_requests with Retry-After past
- * the limit. A limit of 0 turns it off. Runs after authentication, before the body is read.
+ * the limit. A limit of 0 turns it off. Runs in front of each route after its policy and visibility
+ * guard (src/app.ts), before the body is read: only writes those let through are counted.
  */
 export function limitWrites(ctx: AppContext): Middleware<GatehouseRequest> {
   const { writeRateLimit: limit, writeRateWindowMs: windowMs } = ctx.config;

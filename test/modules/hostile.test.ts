@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createMember, createResource, createUser } from '../helpers/fixtures.ts';
+import { createApp, createMember, createResource, createToken, createUser } from '../helpers/fixtures.ts';
 import { makeRequest, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
 
 /** Sends `raw` on a new connection to the app and answers everything the server wrote until it closed. */
@@ -208,6 +208,23 @@ describe('write limit', () => {
     assert.ok(!owners.body.results.some((o: { name: string }) => o.name === 'one too many'));
     app.clock.advance(60_000);
     assert.equal((await app.api.post('/owners', { name: 'after the window', user_ids: [] })).status, 200);
+  });
+
+  it('counts only writes that passed the policy: a READ_ONLY token\'s refused writes use none of its user\'s budget', async () => {
+    app.clock.advance(60_000);
+    const member = await createMember(app.api);
+    app.clock.advance(60_000);
+    const readOnly = app.api.as((await createToken(app.api, { user_id: member.user_id, access_level: 'READ_ONLY' })).secret);
+    const owner = await ownerOf(app, member.user);
+    app.clock.advance(60_000);
+    const resource = await requestableResource(app, owner.owner_id);
+    // Every window starts afresh: what follows is all the member does in one.
+    app.clock.advance(60_000);
+    for (let i = 0; i < 5; i++) assert.equal((await readOnly.post('/owners', { name: `refused ${i}`, user_ids: [] })).status, 403);
+    // The same user's full token still has its three writes (POST /requests/relay does not exist: nor does it count).
+    assert.equal((await member.api.post('/requests/relay', {})).status, 405);
+    for (let i = 0; i < 3; i++) assert.equal((await postRequest(member.api, { resources: [{ id: resource.resource_id }] })).status, 200);
+    assert.equal((await postRequest(member.api, { resources: [{ id: resource.resource_id }] })).status, 429);
   });
 });
 
