@@ -3,7 +3,13 @@
 // holds the page as a string (a 4 MiB page would otherwise be a worker string, a copy on the main
 // heap, and a third copy as the socket's Buffer).
 export class JsonText {
-  constructor(readonly text: string | Uint8Array) {}
+  #settled = false;
+
+  /** `onSettled` runs once, when the bytes are no longer held for the client (sent, or the client gone). */
+  constructor(
+    readonly text: string | Uint8Array,
+    private readonly onSettled?: () => void,
+  ) {}
 
   /** What the socket is given: the bytes themselves (no copy), or the text. */
   get body(): string | Buffer {
@@ -16,8 +22,16 @@ export class JsonText {
    * collection, which a heap with little garbage of its own puts off while tens of MB of pages pile up.
    */
   release(): void {
+    this.settle();
     if (typeof this.text === 'string') return;
     // Detaching the buffer drops its memory at once (ES2024 ArrayBuffer.prototype.transfer; Node ≥ 21).
     (this.text.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+  }
+
+  /** The bytes are no longer waiting for their client (it went away): counted as gone, left to the collector. */
+  settle(): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.onSettled?.();
   }
 }

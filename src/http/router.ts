@@ -46,7 +46,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
     'Cache-Control': 'no-store',
   });
-  if (body instanceof JsonText && typeof text !== 'string') res.once('finish', () => body.release());
+  if (body instanceof JsonText) {
+    if (res.destroyed) body.settle();
+    else {
+      if (typeof text !== 'string') res.once('finish', () => body.release());
+      // A client that leaves before the end: the bytes no longer wait for it (the collector frees them).
+      res.once('close', () => body.settle());
+    }
+  }
   res.end(text);
 }
 

@@ -48,6 +48,8 @@ export const WORKER_CACHE_KIB = 4096;
  * backlog never holds back another's first read.
  */
 export const MAX_READS_PER_CALLER = 8;
+/** Answered pages (of GATEHOUSE_MAX_PAGE_BYTES) that may wait for their clients at once, all callers together; beyond, 503. */
+export const PAGES_IN_FLIGHT = 16;
 /** Tasks waiting for a worker, beyond which reads answer 503 (the pool is saturated, not one caller). */
 const QUEUE_PER_WORKER = 16;
 
@@ -90,6 +92,7 @@ export class ReadPool {
   readonly #perOwner = new Map<string, number>();
   #nextId = 1;
   #stopped = false;
+  #unsentBytes = 0;
   readonly #source: ReturnType<typeof workerSource>;
 
   constructor(ctx: AppContext) {
@@ -119,9 +122,28 @@ export class ReadPool {
     return this.#run(task, args, owner, now, false) as Promise<TaskResult<K>>;
   }
 
-  /** Like `run`, for a value that is only sent to the client: answers its JSON text, made where the task ran. */
+  /**
+   * Like `run`, for a value that is only sent to the client: answers its JSON text, made where the task
+   * ran. Throws unavailable (503, Retry-After) while the pages already answered but not yet sent to
+   * their clients hold more than PAGES_IN_FLIGHT pages' worth of bytes: clients that ask for big pages
+   * and do not read them cannot make the service hold more, however many connections they open.
+   */
   async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText> {
-    return new JsonText((await this.#run(task, args, owner, now, true)) as string | Uint8Array);
+    const bound = PAGES_IN_FLIGHT * this.#ctx.config.maxPageBytes;
+    if (this.#unsentBytes > bound) {
+      throw new AppError('unavailable', 'the service holds as many answered pages as it may until their clients read them; retry shortly', [], { 'Retry-After': '1' });
+    }
+    const text = (await this.#run(task, args, owner, now, true)) as string | Uint8Array;
+    const bytes = typeof text === 'string' ? text.length : text.byteLength;
+    this.#unsentBytes += bytes;
+    return new JsonText(text, () => {
+      this.#unsentBytes -= bytes;
+    });
+  }
+
+  /** Bytes of answered pages not yet sent to (or dropped by) their clients. */
+  get unsentBytes(): number {
+    return this.#unsentBytes;
   }
 
   async #run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date, json: boolean): Promise<unknown> {

@@ -8,6 +8,8 @@ import { after, before, describe, it } from 'node:test';
 import { parse } from '../../src/http/parse.ts';
 import { sendJson } from '../../src/http/router.ts';
 import { ListResourcesQuery } from '../../src/modules/resources/schemas.ts';
+import { PAGES_IN_FLIGHT } from '../../src/reads/pool.ts';
+import type { JsonText } from '../../src/http/json-text.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createResource } from '../helpers/fixtures.ts';
 import { until } from '../helpers/wait.ts';
@@ -39,8 +41,47 @@ describe('pages from read workers', () => {
       assert.deepEqual(await res.json(), expected);
       // Detached (byteLength 0) once the socket has sent it: its memory went back at once.
       await until(() => bytes.byteLength === 0, 'the page bytes freed after the response was sent');
+      assert.equal(app.ctx.reads.unsentBytes, 0);
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+describe('pages answered but not yet read by their clients', () => {
+  const MAX_PAGE_BYTES = 16 * 1024;
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp({ env: { GATEHOUSE_MAX_PAGE_BYTES: String(MAX_PAGE_BYTES) } });
+    const appId = (await createApp(app.api)).app_id;
+    // Enough for a full page: each answer is about MAX_PAGE_BYTES.
+    for (let i = 0; i < 20; i++) await createResource(app.api, { app_id: appId, description: 'd'.repeat(1000) });
+  });
+  after(() => app.close());
+
+  it('are bounded all together: past PAGES_IN_FLIGHT pages\' bytes a big page answers 503 until one is sent', async () => {
+    const query = parse(ListResourcesQuery, { page_size: '500' }, 'query');
+    const ask = () => app.ctx.reads.answer('resources.list', { query, viewer: null }, app.adminUserId, app.clock.now());
+    const held: JsonText[] = [];
+    let refused: unknown;
+    // Pages nobody reads, as from clients that ask and never read.
+    while (held.length < 4 * PAGES_IN_FLIGHT) {
+      try {
+        held.push(await ask());
+      } catch (err) {
+        refused = err;
+        break;
+      }
+    }
+    assert.ok(refused, 'pages were answered without bound');
+    assert.equal((refused as { code: string }).code, 'unavailable');
+    assert.ok(held.length >= PAGES_IN_FLIGHT / 2 && held.length <= 2 * PAGES_IN_FLIGHT, `${held.length} pages held`);
+    assert.ok(app.ctx.reads.unsentBytes > PAGES_IN_FLIGHT * MAX_PAGE_BYTES);
+    // One client reads its page (or leaves): room again.
+    held.shift()!.release();
+    held.shift()!.settle();
+    held.push(await ask());
+    for (const page of held) page.settle();
+    assert.equal(app.ctx.reads.unsentBytes, 0);
   });
 });
