@@ -10,6 +10,7 @@ import type { Actor } from '../events/store.ts';
 import type { CreateUarInput, UarScopeInput } from './schemas.ts';
 import type { ScopedItem, SnapshotEntry } from './store.ts';
 import type { WorkBudget } from '../../reads/budget.ts';
+import { assignReviewers } from '../uar-decisions/assign.ts';
 
 /** Throws not_found naming `uar_scope.<field>.N` for an id (or tag filter) in the scope that names nothing. */
 function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined): void {
@@ -97,7 +98,7 @@ export function readSnapshot(ctx: AppContext, scope: UarScopeInput | undefined, 
 /**
  * Starts a review: reads the snapshot of the access in its scope at this instant on a read worker
  * (one read transaction, so one consistent reading, while the event loop serves others), then stores
- * the review, its snapshot rows and UARS_CREATED in one immediate transaction.
+ * the review, its snapshot rows, their reviewers (uar-decisions/assign.ts) and UARS_CREATED in one immediate transaction.
  * Throws validation_failed for a deadline not in the future or a scope too broad; not_found naming `uar_scope.<field>.N`.
  */
 export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarInput) {
@@ -109,8 +110,9 @@ export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarI
   return ctx.db.transaction(() => {
     const id = accessReviews.create({ ...input, created_by_user_id: actor.userId }, now);
     for (const row of taken.rows) accessReviews.addSnapshotRow(id, row);
+    const assigned = assignReviewers(ctx, id, input.reviewer_assignment_policy, actor.userId, now);
     events.record(actor, 'UARS_CREATED', [
-      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows.length },
+      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows.length, ...assigned },
     ]);
     return accessReviews.get(id)!;
   }).immediate();
