@@ -1,5 +1,7 @@
-// Home: reviews waiting for me, my pending requests, my access expiring within 7 days.
+// Home: reviews waiting for me (requests, and items of access reviews), my pending requests, my access
+// expiring within 7 days.
 import { all, get, type Me } from '../api.ts';
+import type { Assignment } from './reviews.tsx';
 import { Link, Page, Pending, useLoad, when } from '../ui.tsx';
 
 export interface RequestView {
@@ -46,13 +48,17 @@ export async function holdingsOf(userId: string): Promise<Holding[]> {
 export function Home(props: { me: Me }) {
   const me = props.me.user;
   const loaded = useLoad(async () => {
-    const [pending, holdings] = await Promise.all([
+    const [pending, holdings, assignments] = await Promise.all([
       get<{ requests: RequestView[] }>('/requests', { show_pending_only: true, page_size: 200 }),
       holdingsOf(me.user_id),
+      all<Assignment>('/uar-assignments', { open_only: true }),
     ]);
     const soon = Date.now() + 7 * 86_400_000;
+    const accessReviews = assignments.filter((a) => a.unanswered_items > 0);
     return {
       toReview: pending.requests.filter((r) => waitsFor(r, me.user_id)),
+      accessReviews,
+      reviewItems: accessReviews.reduce((sum, a) => sum + a.unanswered_items, 0),
       mine: pending.requests.filter((r) => r.requester_id === me.user_id),
       expiring: holdings.filter((h) => h.expires !== null && Date.parse(h.expires) <= soon),
     };
@@ -62,14 +68,20 @@ export function Home(props: { me: Me }) {
       <Pending loaded={loaded}>{(data) => (
         <>
           <ul class="counts">
-            <li><strong data-count="reviews">{data.toReview.length}</strong> request{data.toReview.length === 1 ? '' : 's'} waiting for your review</li>
+            <li>
+              <strong data-count="reviews">{data.toReview.length + data.reviewItems}</strong> waiting for your review: {data.toReview.length} request{data.toReview.length === 1 ? '' : 's'}
+              {' '}and <span data-count="review-items">{data.reviewItems}</span> access-review item{data.reviewItems === 1 ? '' : 's'}
+            </li>
             <li><strong data-count="pending">{data.mine.length}</strong> pending request{data.mine.length === 1 ? '' : 's'} of yours</li>
             <li><strong data-count="expiring">{data.expiring.length}</strong> of your access expiring within 7 days</li>
           </ul>
           <section aria-labelledby="to-review">
             <h2 id="to-review">Waiting for your review</h2>
-            {data.toReview.length === 0 ? <p>Nothing to review.</p> : (
-              <ul>{data.toReview.map((r) => <li key={r.id}><Link href={`/console/requests/${r.id}`}>{itemNames(r) || r.reason}</Link> — asked {when(r.created_at)}</li>)}</ul>
+            {data.toReview.length + data.accessReviews.length === 0 ? <p>Nothing to review.</p> : (
+              <ul>
+                {data.toReview.map((r) => <li key={r.id}><Link href={`/console/requests/${r.id}`}>{itemNames(r) || r.reason}</Link> — asked {when(r.created_at)}</li>)}
+                {data.accessReviews.map((a) => <li key={a.uar_id}><Link href={`/console/reviews/${a.uar_id}`}>Access review: {a.name}</Link> — {a.unanswered_items} item{a.unanswered_items === 1 ? '' : 's'} to decide by {when(a.deadline)}</li>)}
+              </ul>
             )}
           </section>
           <section aria-labelledby="mine">

@@ -150,31 +150,58 @@ describe('the console in a browser', { skip }, () => {
 
   it('keeps a member off admin pages, and the API refuses them anyway', async () => {
     assert.equal(await requesterPage.getByRole('link', { name: 'Audit trail' }).count(), 0);
-    assert.equal(await requesterPage.getByRole('link', { name: 'Access reviews' }).count(), 0);
     await requesterPage.goto(`${origin}/console/events`);
     await requesterPage.getByText('This page is for organization admins').waitFor(WAIT);
     const status = await requesterPage.evaluate<number>(`fetch('/v1/events').then(r => r.status)`);
     assert.equal(status, 403);
+    // Access reviews: only what is assigned to them (nothing here), and no way to start one.
+    await requesterPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
+    await requesterPage.getByText('No access review asks you to review anything.').waitFor(WAIT);
+    assert.equal(await requesterPage.getByRole('button', { name: 'Start review' }).count(), 0);
+    assert.equal(await requesterPage.evaluate<number>(`fetch('/v1/uars').then(r => r.status)`), 403);
   });
 
-  it('decides an access review as an admin, and a revoke ends the access', async () => {
+  it('an admin starts an access review; the reviewer, not an admin, decides her items there, and a revoke ends the access', async () => {
+    // Rowan also holds the wiki directly, so the review has two items for Rita (a user of both items' admin owner).
+    assert.equal((await app.api.post(`/resources/${wiki.resource_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
     const adminPage = await newPage();
     await signInWithLink(adminPage, 'admin@gatehouse.local');
     await adminPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
     await adminPage.getByLabel('Name').fill('Finance access, Q1');
     await adminPage.getByLabel('Deadline').fill('2026-12-31');
+    await adminPage.getByLabel('Who reviews each item').selectOption('BY_OWNING_TEAM_ADMIN_ALL');
     await adminPage.getByRole('button', { name: 'Start review' }).click();
     await adminPage.getByText('Choose what happens to items nobody answers by the deadline.').waitFor(WAIT);
     await adminPage.getByLabel('revoked').check();
     await shoot(adminPage, 'reviews');
     await adminPage.getByRole('button', { name: 'Start review' }).click();
     await adminPage.getByRole('heading', { name: 'Finance access, Q1' }).waitFor(WAIT);
-    const decision = adminPage.getByRole('group', { name: 'Decision for Rowan Requester on Payroll database' });
+    await adminPage.getByRole('row').filter({ hasText: 'Payroll database' }).getByText('1 other', { exact: true }).waitFor(WAIT);
+
+    // Rita signs in again (a fresh context): Home counts her review items; she decides them on the review's page.
+    const ritaPage = await newPage();
+    await signInWithLink(ritaPage, 'rita@example.com');
+    assert.equal(await ritaPage.locator('[data-count="review-items"]').textContent(), '2');
+    assert.equal(await ritaPage.locator('[data-count="reviews"]').textContent(), '2');
+    await ritaPage.getByRole('link', { name: 'Access review: Finance access, Q1' }).click();
+    await ritaPage.getByRole('heading', { name: 'Finance access, Q1' }).waitFor(WAIT);
+    const decision = ritaPage.getByRole('group', { name: 'Decision for Rowan Requester on Payroll database' });
     await decision.getByRole('button', { name: 'Revoke' }).click();
     await decision.getByRole('button', { name: 'Revoke', pressed: true }).waitFor(WAIT);
-    await shoot(adminPage, 'review');
-    const holders = (await app.api.get(`/resources/${payroll.resource_id}/users`)).body.results.map((r: { user_id: string }) => r.user_id);
-    assert.ok(!holders.includes(requester.user.user_id), 'the revoke ended the access');
+    await ritaPage.getByRole('checkbox', { name: 'Select Rowan Requester on Finance wiki' }).check();
+    await ritaPage.getByRole('button', { name: 'Keep selected (1)' }).click();
+    await ritaPage.getByRole('group', { name: 'Decision for Rowan Requester on Finance wiki' }).getByRole('button', { name: 'Keep', pressed: true }).waitFor(WAIT);
+    await ritaPage.getByText('0 of your 2 items wait for your answer.').waitFor(WAIT);
+    await shoot(ritaPage, 'review');
+
+    const held = (await app.api.get(`/resources/users/${requester.user.user_id}`)).body.results.map((r: { resource_id: string }) => r.resource_id);
+    assert.ok(!held.includes(payroll.resource_id), 'the revoke ended the access');
+    assert.ok(held.includes(wiki.resource_id), 'the kept item is still held');
+    const removed = (await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: requester.user.user_id })).body.results;
+    assert.deepEqual(removed.map((e: { actor_user_id: string; api_token_name?: string }) => [e.actor_user_id, e.api_token_name]), [[reviewer.user.user_id, 'console']]);
+    await ritaPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
+    await ritaPage.getByText(/0 of 2 items waiting/).waitFor(WAIT);
+    await ritaPage.context().close();
 
     for (const [path, name] of [[`/console/resources/${payroll.resource_id}`, 'resource'], [`/console/users/${requester.user.user_id}`, 'person'], ['/console/events', 'events'], ['/console/account', 'account']] as const) {
       await adminPage.goto(`${origin}${path}`);
