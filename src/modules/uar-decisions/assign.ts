@@ -44,25 +44,42 @@ export function assignReviewers(ctx: AppContext, uarId: string, policy: string, 
     return found;
   };
 
-  const itemRow = (row: RowToAssign) => (row.item_type === 'RESOURCE' ? resources.getRow(row.item_id) : groups.getRow(row.item_id));
-  const ownerCache = new Map<string, string[]>();
-  const owningTeamAdmins = (row: RowToAssign): string[] => {
-    let found = ownerCache.get(row.item_id);
-    if (!found) {
-      const item = itemRow(row);
-      ownerCache.set(row.item_id, (found = item ? ownerUserIds(ctx, item.admin_owner_id) : []));
+  // Items are read once each; rows come item by item, so the caches stay small in practice.
+  const items = new Map<string, { adminOwnerId: string; settings: ReturnType<typeof requestSettingsFromRow> } | null>();
+  const itemOf = (row: RowToAssign) => {
+    let found = items.get(row.item_id);
+    if (found === undefined) {
+      const item = row.item_type === 'RESOURCE' ? resources.getRow(row.item_id) : groups.getRow(row.item_id);
+      items.set(row.item_id, (found = item ? { adminOwnerId: item.admin_owner_id, settings: requestSettingsFromRow(item) } : null));
     }
     return found;
   };
+  const ownerCache = new Map<string, string[]>();
+  const owningTeamAdmins = (row: RowToAssign): string[] => {
+    const item = itemOf(row);
+    if (!item) return [];
+    let found = ownerCache.get(item.adminOwnerId);
+    if (!found) ownerCache.set(item.adminOwnerId, (found = ownerUserIds(ctx, item.adminOwnerId)));
+    return found;
+  };
+  // A request's reviewers depend on the user only through the configuration their groups choose and,
+  // when a stage asks for one, their manager: resolved once per (item, configuration, manager).
   const groupsCache = new Map<string, Set<string>>();
+  const approverCache = new Map<string, string[]>();
   const approvers = (row: RowToAssign): string[] => {
-    const item = itemRow(row);
+    const item = itemOf(row);
     if (!item) return [];
     let theirGroups = groupsCache.get(row.user_id);
     if (!theirGroups) groupsCache.set(row.user_id, (theirGroups = targetGroups(ctx, { type: 'user', id: row.user_id }, now)));
-    const chosen = chooseConfiguration(requestSettingsFromRow(item), theirGroups);
-    const stages = resolveStages(ctx, chosen, item.admin_owner_id, { type: 'user', id: row.user_id });
-    return [...new Set(stages.flatMap((stage) => stage.reviewers.map((r) => r.userId)))];
+    const chosen = chooseConfiguration(item.settings, theirGroups);
+    const manager = chosen.stages.some((stage) => stage.require_manager_approval) ? (users.get(row.user_id)?.manager_id ?? '') : '';
+    const key = `${row.item_id} ${chosen.priority} ${manager}`;
+    let found = approverCache.get(key);
+    if (!found) {
+      const stages = resolveStages(ctx, chosen, item.adminOwnerId, { type: 'user', id: row.user_id });
+      approverCache.set(key, (found = [...new Set(stages.flatMap((stage) => stage.reviewers.map((r) => r.userId)))]));
+    }
+    return found;
   };
   const candidatesOf = (row: RowToAssign): string[] => {
     switch (policy) {
