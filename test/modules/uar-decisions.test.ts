@@ -108,6 +108,14 @@ describe('access review decisions', () => {
     assert.match(late.body.message, /closed/);
     const items = await app.api.get(`/uar/${kept.uarId}/items`);
     assert.ok(items.body.closed_at);
+    const reassign = await app.api.post(`/uar/${kept.uarId}/assignments`, { assignments: [{ uar_item_id: kept.alice.uar_item_id, reviewer_ids: [] }] });
+    assert.equal(reassign.status, 409);
+
+    // The creator (MANUALLY: every row theirs) finds closed reviews only when not asking for open ones.
+    const open = (await app.api.get('/uar-assignments', { open_only: 'true' })).body.results.map((r: { uar_id: string }) => r.uar_id);
+    assert.ok(!open.includes(kept.uarId));
+    const every = (await app.api.get('/uar-assignments')).body.results.find((r: { uar_id: string }) => r.uar_id === kept.uarId);
+    assert.equal(every.closed_at, items.body.closed_at);
   });
 });
 
@@ -194,16 +202,22 @@ describe('who reviews an access review, and reviewers who are not admins', () =>
     assert.equal(other.status, 200);
   });
 
-  it('BY_APPROVERS: the reviewers a request by the holder would get', async () => {
-    const [approver, admin1, alice] = await Promise.all([createMember(app.api), createMember(app.api), createMember(app.api)]);
+  it('BY_APPROVERS: the reviewers a request by the holder would get, her manager included when a stage asks for one', async () => {
+    const [approver, admin1, manager] = await Promise.all([createMember(app.api), createMember(app.api), createMember(app.api)]);
+    const [alice, bob] = await Promise.all([createMember(app.api, { manager_id: manager.user_id }), createMember(app.api)]);
     const approvers = await createOwner(app.api, { user_ids: [approver.user_id] });
     const administers = await createOwner(app.api, { user_ids: [admin1.user_id] });
     const resource = await createResource(app.api, {
-      admin_owner_id: administers.owner_id, request_configurations: [config({ reviewer_stages: [stage({ owner_ids: [approvers.owner_id] })] })],
+      admin_owner_id: administers.owner_id,
+      request_configurations: [config({ reviewer_stages: [stage({ owner_ids: [approvers.owner_id] }), stage({ stage: 2, require_manager_approval: true })] })],
     });
-    await grant(resource.resource_id, alice);
-    const rows = await itemsOf(await review('BY_APPROVERS_ALL', [resource.resource_id]));
-    assert.deepEqual(rowOf(rows, alice).assigned_reviewer_ids, [approver.user_id]);
+    await grant(resource.resource_id, alice, bob);
+    const all = await itemsOf(await review('BY_APPROVERS_ALL', [resource.resource_id]));
+    assert.deepEqual(rowOf(all, alice).assigned_reviewer_ids, sorted(approver, manager));
+    // Bob has no manager: that stage falls to the item's admin owner, as a request's would.
+    assert.deepEqual(rowOf(all, bob).assigned_reviewer_ids, sorted(approver, admin1));
+    const one = await itemsOf(await review('BY_APPROVERS', [resource.resource_id]));
+    assert.deepEqual(one.map((r) => r.assigned_reviewer_ids.length), [1, 1]);
   });
 
   it('an assigned reviewer who is not an admin lists, reads and decides their own rows, one by one and in bulk; a revoke ends the access', async () => {
@@ -224,6 +238,11 @@ describe('who reviews an access review, and reviewers who are not admins', () =>
     const mine = await itemsOf(uarId, rita!.api);
     assert.deepEqual(mine.map((r) => r.user_id).sort(), sorted(alice!, bob!, carol!), 'only her rows: not her own, not the ledger\'s');
     assert.deepEqual(await itemsOf(uarId, app.api, { assigned_to_me: 'true' }), [], 'an admin may ask for only theirs');
+    const first = await rita!.api.get(`/uar/${uarId}/items`, { page_size: '2' });
+    assert.equal(first.body.results.length, 2);
+    const second = await rita!.api.get(`/uar/${uarId}/items`, { page_size: '2', cursor: first.body.next });
+    assert.deepEqual([...first.body.results, ...second.body.results].map((r: Item) => r.uar_item_id), mine.map((r) => r.uar_item_id), 'her rows, paged');
+    assert.equal(second.body.next, null);
 
     // Refused, all or nothing: a row assigned to someone else, and her own access.
     const others = await rita!.api.post(`/uar/${uarId}/decisions`, { decisions: [
