@@ -444,6 +444,46 @@ describe('notifications', () => {
     assert.equal(smtp.to(emailOf(outsider)).length, 0);
   });
 
+  it('an access review started with send_reviewer_assignment_notification tells each assigned reviewer once, with a link to the review', async () => {
+    const [first, second, holder, later] = [await createMember(app.api), await createMember(app.api), await createMember(app.api), await createMember(app.api)];
+    const owner = await createOwner(app.api, { user_ids: [first.user_id, second.user_id] });
+    const resource = await createResource(app.api, { admin_owner_id: owner.owner_id });
+    assert.equal((await app.api.post(`/resources/${resource.resource_id}/users/${holder.user_id}`, { duration_minutes: 0 })).status, 200);
+    const start = (notify: boolean) => app.api.post('/uar', {
+      name: `Owners' review ${notify}`, reviewer_assignment_policy: 'BY_OWNING_TEAM_ADMIN_ALL', send_reviewer_assignment_notification: notify,
+      deadline: new Date(app.clock.now().getTime() + 14 * 86_400_000).toISOString(), time_zone: 'UTC', self_review_allowed: false,
+      uar_scope: { entities: [resource.resource_id] },
+    });
+    const quiet = await start(false);
+    assert.equal(quiet.status, 200);
+    await deliver();
+    assert.equal(smtp.to(emailOf(first)).length, 0, 'not asked for: nobody is told');
+
+    const told = await start(true);
+    assert.equal(told.status, 200, JSON.stringify(told.body));
+    const uarId = told.body.uar_id as string;
+    assert.equal((await app.api.put(`/uar/${uarId}/policy`, { unanswered_decision: 'REVOKE' })).status, 200);
+    await deliver();
+    for (const reviewer of [first, second]) {
+      const mail = smtp.to(emailOf(reviewer));
+      assert.equal(mail.length, 1, `${reviewer.full_name} is told once`);
+      assert.equal(mail[0]!.subject, 'Access review "Owners\' review true": 1 item for you to review');
+      assert.match(mail[0]!.text, /1 of them wait for your answer/);
+      assert.match(mail[0]!.text, /items nobody answers by then are revoked/, 'rendered when sent: the policy chosen after the start');
+      assert.match(mail[0]!.text, new RegExp(`${PUBLIC_URL}/console/reviews/${uarId}`));
+    }
+    assert.equal(smtp.to(emailOf(holder)).length, 0, 'the person reviewed is not told');
+
+    // An admin assigning the row to someone new tells them; the reviewers already told hear nothing more.
+    const [row] = (await app.api.get(`/uar/${uarId}/items`)).body.results;
+    assert.equal((await app.api.post(`/uar/${uarId}/assignments`, { assignments: [{ uar_item_id: row.uar_item_id, reviewer_ids: [first.user_id, later.user_id] }] })).status, 200);
+    await deliver();
+    assert.equal(smtp.to(emailOf(later)).length, 1);
+    assert.equal(smtp.to(emailOf(first)).length, 1);
+    const listed = await notices({ type: 'UAR_ASSIGNED' });
+    assert.deepEqual(listed.map((n) => n.user_id).sort(), [first.user_id, second.user_id, later.user_id].sort());
+  });
+
   it('the SMTP channel speaks smtps:// (TLS from the start) and gives up only on a mailbox that does not exist', async () => {
     const tls = await SmtpReceiver.start(true);
     const channel = createSmtpChannel(tls.url, FROM);

@@ -110,7 +110,7 @@ export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarI
   return ctx.db.transaction(() => {
     const id = accessReviews.create({ ...input, created_by_user_id: actor.userId }, now);
     for (const row of taken.rows) accessReviews.addSnapshotRow(id, row);
-    const assigned = assignReviewers(ctx, id, input.reviewer_assignment_policy, actor.userId, now);
+    const assigned = assignReviewers(ctx, id, { policy: input.reviewer_assignment_policy, creatorId: actor.userId, notify: input.send_reviewer_assignment_notification }, now);
     events.record(actor, 'UARS_CREATED', [
       { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows.length, ...assigned },
     ]);

@@ -3,6 +3,7 @@
 // their own access. The rules in words: docs/access-reviews.md, "Who reviews".
 import type { AppContext } from '../../context.ts';
 import { isOffboarded } from '../access/service.ts';
+import { tellUser } from '../notifications/queue.ts';
 import { ownerUserIds } from '../owners/service.ts';
 import { requestSettingsFromRow } from '../request-settings/store.ts';
 import { chooseConfiguration, resolveStages, targetGroups } from '../requests/reviewers.ts';
@@ -30,8 +31,10 @@ const CHUNK = 1000;
  * give every candidate. A row left with no candidate goes to the review's creator (FALLBACK), unless it
  * is the creator's own access: then it is unassigned, and only organization admins decide it.
  */
-export function assignReviewers(ctx: AppContext, uarId: string, policy: string, creatorId: string, now: Date): AssignmentCounts {
+export function assignReviewers(ctx: AppContext, uarId: string, review: { policy: string; creatorId: string; notify: boolean }, now: Date): AssignmentCounts {
   const { uarDecisions, users, resources, groups } = ctx.stores;
+  const { policy, creatorId } = review;
+  const reviewers = new Set<string>();
   const counts: AssignmentCounts = { rows_assigned_by_policy: 0, rows_assigned_to_fallback: 0, rows_unassigned: 0 };
 
   const activeCache = new Map<string, boolean>();
@@ -112,7 +115,10 @@ export function assignReviewers(ctx: AppContext, uarId: string, policy: string, 
           turn.set(row.item_id, n + 1);
           chosen = [eligible[n % eligible.length]!];
         }
-        for (const id of chosen) uarDecisions.assign(row.seq, uarId, id, 'POLICY');
+        for (const id of chosen) {
+          uarDecisions.assign(row.seq, uarId, id, 'POLICY');
+          reviewers.add(id);
+        }
         counts.rows_assigned_by_policy++;
       } else if (creatorId !== row.user_id && active(creatorId)) {
         uarDecisions.assign(row.seq, uarId, creatorId, 'FALLBACK');
@@ -123,5 +129,18 @@ export function assignReviewers(ctx: AppContext, uarId: string, policy: string, 
     }
     after = rows[rows.length - 1]!.seq;
   }
+  if (review.notify) tellReviewers(ctx, uarId, reviewers, creatorId, now);
   return counts;
+}
+
+/**
+ * Queues UAR_ASSIGNED for each of `reviewerIds` but `actorId` (who started the review or assigned the
+ * rows, and knows), inside the caller's transaction: once per review and person (a later assignment in
+ * the same review tells nobody twice). The message is written when sent, with the counts then.
+ */
+export function tellReviewers(ctx: AppContext, uarId: string, reviewerIds: Iterable<string>, actorId: string, now: Date): void {
+  for (const id of reviewerIds) {
+    if (id === actorId) continue;
+    tellUser(ctx, id, { type: 'UAR_ASSIGNED', key: `uar-assigned:${uarId}`, reason: 'you are asked to review items of an access review', data: { uar_id: uarId, started_by: actorId } }, now);
+  }
 }

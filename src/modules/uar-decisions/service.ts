@@ -8,6 +8,7 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { inWriteTransaction, isOffboarded, revokeEdge } from '../access/service.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
+import { tellReviewers } from './assign.ts';
 import type { AssignInput, DecideInput } from './schemas.ts';
 import type { ReviewItemRow, UnansweredDecision } from './store.ts';
 
@@ -92,13 +93,15 @@ export function decide(ctx: AppContext, caller: Caller, uarId: string, input: De
  * after a review starts), all or nothing. An empty list leaves the row to organization admins.
  * Throws not_found (`assignments.N.uar_item_id`, `assignments.N.reviewer_ids.M`), validation_failed
  * for the row's own user or an offboarded user (`assignments.N.reviewer_ids.M`), conflict once closed.
- * Records UAR_REVIEWERS_UPDATED with a sub-event per row.
+ * Records UAR_REVIEWERS_UPDATED with a sub-event per row; tells the reviewers (UAR_ASSIGNED) when the
+ * review was started with send_reviewer_assignment_notification.
  */
 export function assignItems(ctx: AppContext, actor: Actor, uarId: string, input: AssignInput): ReviewItemRow[] {
-  const { uarDecisions, users, events } = ctx.stores;
+  const { uarDecisions, users, events, accessReviews } = ctx.stores;
   return inWriteTransaction(ctx, () => {
     requireOpen(ctx, uarId);
     const subEvents: SubEvent[] = [];
+    const told = new Set<string>();
     input.assignments.forEach(({ uar_item_id: seq, reviewer_ids: ids }, i) => {
       const row = uarDecisions.item(uarId, seq);
       if (!row) throw noSuchItem(uarId, seq, `assignments.${i}.uar_item_id`);
@@ -113,8 +116,10 @@ export function assignItems(ctx: AppContext, actor: Actor, uarId: string, input:
       });
       uarDecisions.unassign(seq);
       for (const id of reviewers) uarDecisions.assign(seq, uarId, id, 'ADMIN');
+      for (const id of reviewers) told.add(id);
       subEvents.push({ sub_event_type: 'UAR_REVIEWERS_UPDATED', uar_id: uarId, uar_item_id: seq, user_id: row.user_id, reviewer_ids: [...reviewers].join(',') });
     });
+    if (accessReviews.get(uarId)!.send_reviewer_assignment_notification) tellReviewers(ctx, uarId, told, actor.userId, ctx.clock.now());
     events.record(actor, 'UAR_REVIEWERS_UPDATED', subEvents);
     return input.assignments.map(({ uar_item_id: seq }) => uarDecisions.item(uarId, seq)!);
   });

@@ -125,6 +125,12 @@ export function createUarDecisionStore(db: Db) {
      GROUP BY u.seq ORDER BY u.seq LIMIT @limit`,
   );
 
+  const countsFor = db.prepare<[string, string], { assigned: number; unanswered: number | null }>(
+    `SELECT count(*) AS assigned, sum(d.decision IS NULL OR d.decision = 'LATER') AS unanswered
+     FROM uar_item_reviewers m LEFT JOIN uar_decisions d ON d.snapshot_row_seq = m.snapshot_row_seq
+     WHERE m.reviewer_user_id = ? AND m.uar_id = ?`,
+  );
+
   return {
     items: (uarId: string, after: number | null, limit: number) => page.all({ uarId, after: after ?? 0, limit }),
     /** The rows assigned to `reviewer` in one review, in snapshot order. */
@@ -137,6 +143,11 @@ export function createUarDecisionStore(db: Db) {
     isAssigned: (seq: number, reviewerId: string) => isAssigned.get(seq, reviewerId) !== undefined,
     /** Whether `reviewerId` reviews any row of the review: what lets a member see it at all. */
     reviewsIn: (uarId: string, reviewerId: string) => reviewsIn.get(reviewerId, uarId) !== undefined,
+    /** How many rows of one review are assigned to `reviewer`, and how many of those wait for an answer. */
+    countsFor(uarId: string, reviewer: string): { assigned: number; unanswered: number } {
+      const row = countsFor.get(reviewer, uarId)!;
+      return { assigned: row.assigned, unanswered: row.unanswered ?? 0 };
+    },
     /** The reviews with rows assigned to `reviewer`, oldest first; `openOnly` leaves out closed ones. */
     assignments: (reviewer: string, after: number | null, limit: number, openOnly: boolean) =>
       assignments.all({ reviewer, after: after ?? 0, limit, openOnly: openOnly ? 1 : 0 }),
