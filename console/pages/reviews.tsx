@@ -53,6 +53,7 @@ function AllReviews() {
   const loaded = useLoad(() => all('/uars'), []);
   const [name, setName] = useState('');
   const [reviewers, setReviewers] = useState('BY_OWNING_TEAM_ADMIN_ALL');
+  const [tell, setTell] = useState(true);
   const [deadline, setDeadline] = useState('');
   const [policy, setPolicy] = useState<'' | 'KEEP' | 'REVOKE'>('');
   const action = useAction();
@@ -62,7 +63,7 @@ function AllReviews() {
     let id = '';
     const ok = await action.run(async () => {
       const uar = await post('/uar', {
-        name: name.trim(), reviewer_assignment_policy: reviewers, send_reviewer_assignment_notification: false,
+        name: name.trim(), reviewer_assignment_policy: reviewers, send_reviewer_assignment_notification: tell,
         deadline: new Date(`${deadline}T23:59:59`).toISOString(), time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', self_review_allowed: false,
       });
       id = uar.uar_id;
@@ -88,6 +89,7 @@ function AllReviews() {
             {POLICIES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
           </select>
         </div>
+        <label class="choice"><input type="checkbox" checked={tell} onChange={(e) => setTell(e.currentTarget.checked)} /> Tell each reviewer (by email or Slack, as they chose)</label>
         <fieldset>
           <legend>At the deadline, items nobody answered are</legend>
           <label class="choice"><input type="radio" name="policy" value="KEEP" checked={policy === 'KEEP'} onChange={() => setPolicy('KEEP')} /> kept</label>
