@@ -145,6 +145,21 @@ export function ReviewPage(props: { me: Me; id: string }) {
     else next.add(id);
     setSelected(next);
   };
+  // Admins hand the selected items to someone else (the reviewers they had are replaced).
+  const [assignee, setAssignee] = useState('');
+  const assign = async (e: Event) => {
+    e.preventDefault();
+    if (selected.size === 0) return action.setError('Select items first.');
+    const ok = await action.run(async () => {
+      const user = await get('/user', { email: assignee.trim() });
+      await post(`/uar/${props.id}/assignments`, { assignments: [...selected].map((id) => ({ uar_item_id: id, reviewer_ids: [user.user_id] })) });
+    });
+    if (ok) {
+      setSelected(new Set());
+      setAssignee('');
+      loaded.reload();
+    }
+  };
   return (
     <Pending loaded={loaded}>{({ uar, items }) => {
       const closed = Boolean(items.closed_at);
@@ -167,6 +182,13 @@ export function ReviewPage(props: { me: Me; id: string }) {
               </button>
             ))}
           </div>
+          {admin && !closed && (
+            <form onSubmit={assign} class="actions">
+              <label for="assignee">Assign selected items to (email)</label>
+              <input id="assignee" type="email" required value={assignee} onInput={(e) => setAssignee(e.currentTarget.value)} />
+              <button type="submit" disabled={action.busy || selected.size === 0}>Assign</button>
+            </form>
+          )}
           {rows.length === 0 ? <p>No items here.</p> : (
             <div class="table-wrap">
               <table>

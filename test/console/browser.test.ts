@@ -203,6 +203,18 @@ describe('the console in a browser', { skip }, () => {
     await ritaPage.getByText(/0 of 2 items waiting/).waitFor(WAIT);
     await ritaPage.context().close();
 
+    // The admin hands an item to someone else: never to the person whose access it is (said in words).
+    await adminPage.reload();
+    await adminPage.getByRole('heading', { name: 'Finance access, Q1' }).waitFor(WAIT);
+    await adminPage.getByRole('checkbox', { name: 'Select Rowan Requester on Finance wiki' }).check();
+    await adminPage.getByLabel('Assign selected items to (email)').fill('rowan@example.com');
+    await adminPage.getByRole('button', { name: 'Assign' }).click();
+    await adminPage.getByRole('alert').filter({ hasText: 'nobody reviews their own access' }).waitFor(WAIT);
+    await adminPage.getByLabel('Assign selected items to (email)').fill('admin@gatehouse.local');
+    await adminPage.getByRole('button', { name: 'Assign' }).click();
+    await adminPage.getByRole('row').filter({ hasText: 'Finance wiki' }).getByText('you', { exact: true }).waitFor(WAIT);
+    await shoot(adminPage, 'review-admin');
+
     for (const [path, name] of [[`/console/resources/${payroll.resource_id}`, 'resource'], [`/console/users/${requester.user.user_id}`, 'person'], ['/console/events', 'events'], ['/console/account', 'account']] as const) {
       await adminPage.goto(`${origin}${path}`);
       await adminPage.locator('#page-title').waitFor(WAIT);
