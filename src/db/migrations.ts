@@ -15,6 +15,7 @@ import m0013 from '../../sql/0013_outbox.sql';
 import m0014 from '../../sql/0014_connectors.sql';
 import m0015 from '../../sql/0015_notifications.sql';
 import m0016 from '../../sql/0016_console.sql';
+import m0017 from '../../sql/0017_request_templates.sql';
 import { hashUnchainedEvents } from '../modules/audit/store.ts';
 import type { Db } from './open.ts';
 
@@ -43,4 +44,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: '0014_connectors', sql: m0014 },
   { version: 15, name: '0015_notifications', sql: m0015 },
   { version: 16, name: '0016_console', sql: m0016 },
+  { version: 17, name: '0017_request_templates', sql: m0017 },
 ];
