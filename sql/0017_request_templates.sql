@@ -1,5 +1,5 @@
--- Request templates (what a requester is asked beside the reason: custom fields), and the duration a
--- reviewer shortened a request to on approval. Conventions as in 0001.
+-- Request templates (what a requester is asked beside the reason: custom fields), the duration a
+-- reviewer shortened a request to on approval, and managers' reports. Conventions as in 0001.
 
 CREATE TABLE request_templates (
   seq           INTEGER PRIMARY KEY,
@@ -13,3 +13,6 @@ CREATE TABLE request_templates (
 -- What the requester asked for, kept when a reviewer approved for less (duration_minutes is then the
 -- shortened duration the grant uses); NULL while nobody shortened it.
 ALTER TABLE requests ADD COLUMN requested_duration_minutes INTEGER;
+
+-- A manager's direct reports (GET /v1/users?manager_id=; a manager reads their reports' access).
+CREATE INDEX users_by_manager ON users (manager_id, seq) WHERE manager_id IS NOT NULL;

@@ -31,6 +31,12 @@ const PAGED_EDGE_LISTS = ['GET /v1/resources/{resource_id}/users', 'GET /v1/reso
 
 export const DEVIATIONS: readonly Deviation[] = [
   {
+    operations: ['GET /v1/users'],
+    where: 'parameter query.manager_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
+  },
+  {
     operations: REQUEST_ANSWERS,
     where: '*requested_duration_minutes',
     what: 'here, not in the reference',

@@ -225,6 +225,14 @@ describe('a manager reads their direct reports\' access', () => {
 
   const heldIds = (body: { results: { resource_id: string }[] }) => body.results.map((r) => r.resource_id);
 
+  it('lists a manager\'s direct reports', async () => {
+    const res = await manager.api.get('/users', { manager_id: manager.user_id });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.results.map((u: { user_id: string }) => u.user_id), [report.user_id]);
+    assert.deepEqual((await manager.api.get('/users', { manager_id: report.user_id })).body.results, []);
+    assert.deepEqual(errorPaths((await manager.api.get('/users', { manager_id: 'nope' })).body), ['manager_id']);
+  });
+
   it('the manager sees everything the report holds, LIMITED items included', async () => {
     const res = await manager.api.get(`/resources/users/${report.user_id}`);
     assert.equal(res.status, 200);
