@@ -1,9 +1,10 @@
 // My access (what I hold, through which path, until when; extend = a new request), an item's page
-// (holders, owners, reviewer stages; admins grant and revoke) and a person's page (admins; offboard).
+// (holders, owners, reviewer stages; admins grant and revoke) and a person's page (admins and their
+// manager see what they hold; admins offboard).
 import { useState } from 'preact/hooks';
 import { all, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
-import { AdminOnly, isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
   if (h.kind === 'group') return 'membership';
@@ -103,7 +104,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
               <tbody>{holders.map((h: any) => (
                 <tr key={`${h.user_id}${h.access_level?.access_level_remote_id ?? ''}`}>
                   <td>{isAdmin(props.me) ? <Link href={`/console/users/${h.user_id}`}>{h.full_name}</Link> : h.full_name}</td>
-                  <td>{h.access_level?.access_level_name ?? 'Member'}</td>
+                  <td>{h.access_level?.access_level_name || (kind === 'group' ? 'Member' : 'Default')}</td>
                   <td>{h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
                   <td>{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
                   <td>{h.propagation_status?.status ?? '—'}</td>
@@ -135,9 +136,16 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
 }
 
 export function PersonPage(props: { me: Me; id: string }) {
+  const admin = isAdmin(props.me);
   const loaded = useLoad(async () => {
-    const [person, holdings] = await Promise.all([get(`/users/${props.id}`), holdingsOf(props.id)]);
-    return { person, holdings };
+    const person = await get(`/users/${props.id}`);
+    // Admins, and the person's manager (who reads their direct reports' access whole: docs/visibility.md).
+    const allowed = admin || person.manager_id === props.me.user.user_id;
+    const [holdings, manager] = await Promise.all([
+      allowed ? holdingsOf(props.id) : Promise.resolve([]),
+      person.manager_id ? get(`/users/${person.manager_id}`).catch(() => undefined) : Promise.resolve(undefined),
+    ]);
+    return { person, allowed, holdings, manager };
   }, [props.id]);
   const action = useAction();
   const offboard = async () => {
@@ -145,21 +153,26 @@ export function PersonPage(props: { me: Me; id: string }) {
     if (await action.run(() => put(`/users/${props.id}`, { hr_idp_status: 'DEPROVISIONED' }))) loaded.reload();
   };
   return (
-    <AdminOnly me={props.me}>
-      <Pending loaded={loaded}>{({ person, holdings }) => (
-        <Page title={person.full_name}>
-          <dl class="facts">
-            <dt>Email</dt><dd>{person.email}</dd>
-            <dt>Role</dt><dd>{person.organization_role}</dd>
-            <dt>Status</dt><dd>{person.hr_idp_status}</dd>
-            {person.position && <><dt>Position</dt><dd>{person.position}</dd></>}
-          </dl>
-          <HoldingsTable holdings={holdings} caption={`What ${person.full_name} holds`} />
-          <p><Link href={`/console/events?actor_filter=${props.id}`}>What they did (audit trail)</Link></p>
-          {person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard}>Offboard {person.full_name}</button>}
-          <Problem message={action.error} />
-        </Page>
-      )}</Pending>
-    </AdminOnly>
+    <Pending loaded={loaded}>{({ person, allowed, holdings, manager }) => (
+      <Page title={person.full_name}>
+        {!allowed ? (
+          <p class="error" role="alert">This page is for organization admins and {person.full_name}'s manager.</p>
+        ) : (
+          <>
+            <dl class="facts">
+              <dt>Email</dt><dd>{person.email}</dd>
+              <dt>Role</dt><dd>{person.organization_role}</dd>
+              <dt>Status</dt><dd>{person.hr_idp_status}</dd>
+              {person.position && <><dt>Position</dt><dd>{person.position}</dd></>}
+              {manager && <><dt>Manager</dt><dd>{manager.user_id === props.me.user.user_id ? 'You' : manager.full_name}</dd></>}
+            </dl>
+            <HoldingsTable holdings={holdings} caption={`What ${person.full_name} holds`} />
+            {admin && <p><Link href={`/console/events?actor_filter=${props.id}`}>What they did (audit trail)</Link></p>}
+            {admin && person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard}>Offboard {person.full_name}</button>}
+            <Problem message={action.error} />
+          </>
+        )}
+      </Page>
+    )}</Pending>
   );
 }

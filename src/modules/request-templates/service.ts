@@ -105,7 +105,10 @@ export function getRequestTemplate(ctx: AppContext, id: string, path = 'request_
 /** A field a request must answer, with the template that asks it and the items whose configuration names that template. */
 export interface AskedField extends CustomField {
   request_template_id: string;
+  /** The items' paths in the request body (`resources.0`), as the dry run shows them. */
   asked_for: string[];
+  /** The same items' names, for messages people read. */
+  itemNames: string[];
 }
 
 /**
@@ -113,7 +116,7 @@ export interface AskedField extends CustomField {
  * last). A field two templates ask by the same name (case-insensitively) is asked once, required if
  * either requires it. An id naming no template (left behind, or set before it existed) asks nothing.
  */
-export function fieldsAsked(ctx: AppContext, items: { path: string; requestTemplateId: string | null }[]): AskedField[] {
+export function fieldsAsked(ctx: AppContext, items: { path: string; name: string; requestTemplateId: string | null }[]): AskedField[] {
   const asked = new Map<string, AskedField>();
   for (const item of items) {
     if (item.requestTemplateId === null) continue;
@@ -123,9 +126,15 @@ export function fieldsAsked(ctx: AppContext, items: { path: string; requestTempl
       const seen = asked.get(key);
       if (seen) {
         seen.required ||= field.required;
-        if (!seen.asked_for.includes(item.path)) seen.asked_for.push(item.path);
-      } else asked.set(key, { ...field, request_template_id: template!.id, asked_for: [item.path] });
+        if (!seen.asked_for.includes(item.path)) {
+          seen.asked_for.push(item.path);
+          seen.itemNames.push(item.name);
+        }
+      } else asked.set(key, { ...field, request_template_id: template!.id, asked_for: [item.path], itemNames: [item.name] });
     }
   }
   return [...asked.values()];
 }
+
+/** A field asked, as the dry run answers it. */
+export const toApiAskedField = ({ itemNames: _names, ...field }: AskedField) => field;

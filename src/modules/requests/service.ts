@@ -13,7 +13,7 @@ import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSu
 import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
 import * as notify from '../notifications/plan.ts';
-import { fieldsAsked, type AskedField } from '../request-templates/service.ts';
+import { fieldsAsked, toApiAskedField, type AskedField } from '../request-templates/service.ts';
 
 export interface ItemPlan {
   path: string;
@@ -131,7 +131,7 @@ function checkCustomMetadata(fields: CreateRequestInput['custom_metadata'], aske
   if (forPreview) return;
   const missing = asked.filter((field) => field.required && !seen.has(field.name.toLowerCase()));
   if (missing.length > 0) {
-    throw invalidField('custom_metadata', `must answer ${missing.map((f) => `"${f.name}" (asked for ${f.asked_for.join(', ')})`).join(', ')}: the request template${missing.length === 1 ? ' requires it' : 's require them'}`);
+    throw invalidField('custom_metadata', `must answer ${missing.map((f) => `"${f.name}" (asked for ${f.itemNames.join(', ')})`).join(', ')}: ${missing.length === 1 ? 'it is' : 'they are'} required`);
   }
 }
 
@@ -169,7 +169,7 @@ export function planRequest(ctx: AppContext, caller: Caller, input: CreateReques
     seen.add(key);
     return planItem(ctx, caller, input, target, groupsOfTarget, type, entry, path);
   });
-  const asked = fieldsAsked(ctx, items.map((item) => ({ path: item.path, requestTemplateId: item.chosen.requestTemplateId })));
+  const asked = fieldsAsked(ctx, items.map((item) => ({ path: item.path, name: item.itemName, requestTemplateId: item.chosen.requestTemplateId })));
   checkCustomMetadata(input.custom_metadata, asked, forPreview);
   return { target, items, asked };
 }
@@ -239,7 +239,7 @@ export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequ
     duration_minutes: input.duration_minutes,
     would_be_approved_at_once: items.every((item) => item.chosen.autoApproval),
     // What the items' request templates ask (the dry run does not refuse a missing answer: a form reads these to ask them).
-    custom_fields: asked,
+    custom_fields: asked.map(toApiAskedField),
     items: items.map((item) => ({
       ...(item.itemType === 'resource' ? { resource_id: item.itemId } : { group_id: item.itemId }),
       name: item.itemName,
