@@ -35,6 +35,7 @@ input[type="checkbox"], input[type="radio"] { width: auto; min-width: 1.25rem; m
 .field.check { flex-direction: row; flex-wrap: wrap; align-items: center; gap: .5rem; }
 .field.check .hint, .field.check .error { flex-basis: 100%; margin: 0; }
 .required { font-weight: 400; color: var(--muted); }
+.field p { margin: 0; }
 [aria-invalid="true"] { border-color: var(--danger); }
 label { font-weight: 600; }
 .choice { font-weight: 400; display: flex; gap: .5rem; align-items: center; margin: .25rem 0; }

@@ -28,7 +28,7 @@ function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: 
               <td>{pathOf(h)}{h.propagation && h.propagation !== 'SUCCESS' ? ` · propagation ${h.propagation}` : ''}</td>
               <td>{h.expires ? when(h.expires) : 'no expiry'}</td>
               {props.extend && (
-                <td>{h.expires && <Link href={`/console/requests/new?${h.kind}_id=${h.id}`}>Extend {h.name}</Link>}</td>
+                <td>{h.expires && <Link href={`/console/requests/new?${h.kind}_id=${h.id}&access_level_remote_id=${encodeURIComponent(h.levelId)}&extend=1`}>Extend {h.name}</Link>}</td>
               )}
             </tr>
           ))}
@@ -42,7 +42,7 @@ export function MyAccess(props: { me: Me }) {
   const loaded = useLoad(() => holdingsOf(props.me.user.user_id), [props.me.user.user_id]);
   return (
     <Page title="My access">
-      <p class="hint">Extending is a new request for the same item, reviewed as the item says; it may ask for up to the item's extension duration.</p>
+      <p class="hint">Extending is a new request for the same item and level, reviewed as the item says: for up to the item's extension duration where it sets one, otherwise a renewal within its longest grant.</p>
       <Pending loaded={loaded}>{(holdings) => <HoldingsTable holdings={holdings} extend caption="What you hold" />}</Pending>
     </Page>
   );

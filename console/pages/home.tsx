@@ -30,6 +30,8 @@ export interface Holding {
   id: string;
   name: string;
   level: string;
+  /** The level's remote id ('' for the default level). */
+  levelId: string;
   expires: string | null;
   direct: boolean;
   paths: number;
@@ -40,8 +42,8 @@ export interface Holding {
 export async function holdingsOf(userId: string): Promise<Holding[]> {
   const [resources, groups] = await Promise.all([all(`/resources/users/${userId}`), all(`/groups/users/${userId}`)]);
   return [
-    ...resources.map((r: any): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name || 'Default', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
-    ...groups.map((g: any): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name || 'Member', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
+    ...resources.map((r: any): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name || 'Default', levelId: r.access_level?.access_level_remote_id ?? '', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
+    ...groups.map((g: any): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name || 'Member', levelId: g.access_level?.access_level_remote_id ?? '', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
   ];
 }
 

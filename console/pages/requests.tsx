@@ -12,6 +12,8 @@ interface Item {
   name: string;
   levels: { access_level_name: string; access_level_remote_id: string }[];
   maxMinutes: number | undefined;
+  /** extensions_duration_in_minutes: how long an extension may ask for (0: the item takes none). */
+  extensionMinutes: number;
   level: string;
 }
 
@@ -20,6 +22,7 @@ const DURATIONS = [60, 240, 1440, 7 * 1440, 30 * 1440, 90 * 1440];
 /** A question an item's request template asks (the dry run's custom_fields). */
 interface AskedField {
   name: string;
+  request_template_id: string;
   description?: string;
   type: 'SHORT_TEXT' | 'LONG_TEXT' | 'BOOLEAN' | 'MULTI_CHOICE';
   required: boolean;
@@ -76,12 +79,15 @@ function toItem(kind: 'resource' | 'group', raw: any, level = ''): Item {
     name: raw.name,
     levels: raw.access_levels?.length ? raw.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }],
     maxMinutes: typeof max === 'number' && max > 0 ? max : undefined,
+    extensionMinutes: typeof raw.extensions_duration_in_minutes === 'number' ? raw.extensions_duration_in_minutes : 0,
     level,
   };
 }
 
 export function NewRequest(_props: { me: Me }) {
   const params = new URLSearchParams(location.search);
+  // From My access: an extension of what the person holds (docs/console.md "Extending access").
+  const extending = params.get('extend') === '1';
   const [search, setSearch] = useState('');
   const [found, setFound] = useState<Item[]>([]);
   const [chosen, setChosen] = useState<Item[]>([]);
@@ -121,7 +127,9 @@ export function NewRequest(_props: { me: Me }) {
     return () => clearTimeout(timer);
   }, [search]);
 
-  const max = maxOf(chosen);
+  const extended = extending && chosen.length === 1 ? chosen[0]! : undefined;
+  const bound = maxOf(chosen);
+  const max = extended && extended.extensionMinutes > 0 ? Math.min(bound ?? extended.extensionMinutes, extended.extensionMinutes) : bound;
   const choices = DURATIONS.filter((d) => max === undefined || d <= max);
   const effective = max !== undefined && duration > max ? max : duration;
   const body = () => ({
@@ -219,7 +227,9 @@ export function NewRequest(_props: { me: Me }) {
             {max !== undefined && !choices.includes(max) && <option value={max}>{minutes(max)} (the most allowed)</option>}
             {max === undefined && <option value={-1}>indefinitely</option>}
           </select>
-          {max !== undefined && <p class="hint">The items you chose allow at most {minutes(max)}.</p>}
+          {extended && extended.extensionMinutes > 0 && <p class="notice">Extending your access to {extended.name}: a new request, reviewed as the item says, for at most {minutes(max)} (its extension duration).</p>}
+          {extended && extended.extensionMinutes === 0 && <p class="notice">{extended.name} takes no extensions: this is a new request for it (a renewal), within its longest grant.</p>}
+          {max !== undefined && !(extended && extended.extensionMinutes > 0) && <p class="hint">The items you chose allow at most {minutes(max)}.</p>}
         </div>
         <div class="field">
           <label for="reason">Why you need it</label>
@@ -227,7 +237,7 @@ export function NewRequest(_props: { me: Me }) {
         </div>
         {fields.length > 0 && (
           <fieldset>
-            <legend>Asked by the items' request {fields.length === 1 ? 'template' : 'templates'}</legend>
+            <legend>{new Set(fields.map((f) => f.request_template_id)).size === 1 ? 'Asked by the request template' : 'Asked by the request templates'} of {chosen.length === 1 ? chosen[0]!.name : 'the items'}</legend>
             {fields.map((field, i) => (
               <CustomField key={field.name} field={field} index={i} value={answers[field.name] ?? ''} error={fieldErrors[field.name]}
                 onChange={(value) => setAnswers({ ...answers, [field.name]: value })} />
@@ -237,7 +247,7 @@ export function NewRequest(_props: { me: Me }) {
         <section aria-labelledby="preview-title" aria-live="polite" class="preview">
           <h2 id="preview-title">Who must approve</h2>
           {previewError && <p class="error">{previewError}</p>}
-          {!preview && !previewError && <p>Add an item to see who will review the request.</p>}
+          {!preview && !previewError && <p>{chosen.length === 0 ? 'Add an item to see who will review the request.' : 'Working out who must approve…'}</p>}
           {preview && (
             <>
               {preview.would_be_approved_at_once && <p><strong>Approved at once</strong>: no review needed.</p>}

@@ -86,7 +86,7 @@ describe('the console in a browser', { skip }, () => {
       ],
     });
     assert.equal(questions.status, 200, JSON.stringify(questions.body));
-    const reviewed = [config({ max_duration_minutes: 7 * 1440, reviewer_stages: [stage({ owner_ids: [owner.owner_id] })] })];
+    const reviewed = [config({ max_duration_minutes: 7 * 1440, extensions_duration_in_minutes: 120, reviewer_stages: [stage({ owner_ids: [owner.owner_id] })] })];
     payroll = await createResource(app.api, {
       name: 'Payroll database', admin_owner_id: owner.owner_id, request_configurations: reviewed, request_template_id: questions.body.request_template_id,
     });
@@ -176,8 +176,14 @@ describe('the console in a browser', { skip }, () => {
     const row = requesterPage.getByRole('row', { name: /Payroll database/ });
     await row.waitFor(WAIT);
     assert.match((await row.textContent())!, /direct/);
-    assert.ok(await requesterPage.getByRole('link', { name: 'Extend Payroll database' }).isVisible());
     await shoot(requesterPage, 'my-access');
+    // Extending is a new request for the same item and level, for at most the item's extension duration.
+    await requesterPage.getByRole('link', { name: 'Extend Payroll database' }).click();
+    await requesterPage.getByText('Extending your access to Payroll database').waitFor(WAIT);
+    assert.deepEqual(await requesterPage.getByLabel('For how long').locator('option').allTextContents(), ['1 hour', '2 hours (the most allowed)']);
+    assert.equal(await requesterPage.getByLabel('Level for Payroll database').inputValue(), '');
+    await requesterPage.getByText(/Rita Reviewer — /).waitFor(WAIT);
+    await shoot(requesterPage, 'request-extend');
   });
 
   it('denies a request with a comment, and says in words that a denial needs one', async () => {
