@@ -4,7 +4,7 @@ import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post, type Me } from '../api.ts';
 import { waitsFor, type RequestView } from './home.tsx';
-import { isAdmin, Link, minutes, navigate, Page, Pending, Problem, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, messageOf, minutes, navigate, Page, Pending, Problem, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
 
 interface Item {
   kind: 'resource' | 'group';
@@ -106,8 +106,8 @@ export function NewRequest(_props: { me: Me }) {
     const resourceId = params.get('resource_id');
     const groupId = params.get('group_id');
     const level = params.get('access_level_remote_id') ?? '';
-    if (resourceId) get(`/resources/${resourceId}`).then((r) => setChosen([toItem('resource', r, level)]), (e) => action.setError(String(e.message)));
-    else if (groupId) get(`/groups/${groupId}`).then((g) => setChosen([toItem('group', g, level)]), (e) => action.setError(String(e.message)));
+    if (resourceId) get(`/resources/${resourceId}`).then((r) => setChosen([toItem('resource', r, level)]), (e) => action.setError(messageOf(e)));
+    else if (groupId) get(`/groups/${groupId}`).then((g) => setChosen([toItem('group', g, level)]), (e) => action.setError(messageOf(e)));
   }, []);
 
   useEffect(() => {
@@ -121,7 +121,7 @@ export function NewRequest(_props: { me: Me }) {
         ]);
         setFound([...resources.results.map((r: any) => toItem('resource', r)), ...groups.results.map((g: any) => toItem('group', g))]);
       } catch (err) {
-        action.setError((err as Error).message);
+        action.setError(messageOf(err));
       }
     }, 250);
     return () => clearTimeout(timer);
@@ -151,9 +151,9 @@ export function NewRequest(_props: { me: Me }) {
         setPreview(answer);
         setFields(answer.custom_fields ?? []);
         setPreviewError(undefined);
-      }, (err: Error) => {
+      }, (err: unknown) => {
         setPreview(undefined);
-        setPreviewError(err.message);
+        setPreviewError(messageOf(err));
       });
     }, 200);
     return () => clearTimeout(timer);

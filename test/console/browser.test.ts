@@ -38,7 +38,7 @@ describe('the console in a browser', { skip }, () => {
 
   /** A fresh browser context (its own cookies), watching for page errors. CSP is bypassed only so axe can be injected. */
   async function newPage(width = 1280): Promise<Page> {
-    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, acceptDownloads: true });
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(error.message));
     return page;
@@ -246,6 +246,19 @@ describe('the console in a browser', { skip }, () => {
       await adminPage.waitForLoadState('networkidle');
       await shoot(adminPage, name);
     }
+  });
+
+  it('exports the audit trail the filters match, as JSON Lines', async () => {
+    const page = await newPage();
+    await signInWithLink(page, 'admin@gatehouse.local');
+    await page.goto(`${origin}/console/events?event_type_filter=REQUESTS_CREATED`);
+    await page.getByRole('table').waitFor(WAIT);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export all matching events' }).click()]);
+    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event_type: string });
+    const expected = (await app.api.get('/events', { event_type_filter: 'REQUESTS_CREATED', page_size: 1000 })).body.results.length;
+    assert.ok(expected >= 2);
+    assert.equal(lines.length, expected);
+    assert.ok(lines.every((event) => event.event_type === 'REQUESTS_CREATED'));
   });
 
   it('photographs every page at desktop width and at 375 px, none wider than the screen', async (t) => {
