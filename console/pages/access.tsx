@@ -2,7 +2,7 @@
 // (holders, owners, reviewer stages; admins grant and revoke) and a person's page (admins and their
 // manager see what they hold; admins offboard).
 import { useState } from 'preact/hooks';
-import { all, del, get, post, put, type Me } from '../api.ts';
+import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
 import { isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
@@ -51,13 +51,17 @@ export function MyAccess(props: { me: Me }) {
 export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string }) {
   const { kind, id } = props;
   const base = kind === 'resource' ? `/resources/${id}` : `/groups/${id}`;
+  const admin = isAdmin(props.me);
   const loaded = useLoad(async () => {
     const item = await get(base);
-    const [holders, owner] = await Promise.all([
+    const [holders, owner, connector, propagations] = await Promise.all([
       all(`${base}/users`),
       item.admin_owner_id ? get(`/owners/${item.admin_owner_id}`).catch(() => undefined) : Promise.resolve(undefined),
+      // Where access is carried to (admins: docs/connectors.md); 404 is "no connector".
+      admin && item.app_id ? get(`/apps/${item.app_id}/connector`).catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))) : Promise.resolve(undefined),
+      admin && item.app_id ? all('/propagations', { app_id: item.app_id }, 1000) : Promise.resolve([]),
     ]);
-    return { item, holders, owner };
+    return { item, holders, owner, connector, propagations: (propagations as any[]).filter((p) => p.item_id === id) };
   }, [kind, id]);
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState('');
@@ -73,17 +77,20 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
       loaded.reload();
     }
   };
+  const retry = (appId: string) => async () => {
+    if (await action.run(() => post(`/apps/${appId}/connector/retry`))) loaded.reload();
+  };
   const revoke = (userId: string, remote: string) => async () => {
     if (await action.run(() => del(`${base}/users/${userId}?access_level_remote_id=${encodeURIComponent(remote)}`))) loaded.reload();
   };
   return (
-    <Pending loaded={loaded}>{({ item, holders, owner }) => (
+    <Pending loaded={loaded}>{({ item, holders, owner, connector, propagations }) => (
       <Page title={item.name}>
         <p>{item.description || `A ${kind}.`}</p>
         <dl class="facts">
           <dt>Owner</dt><dd>{owner ? owner.name : item.admin_owner_id ?? 'none'}</dd>
           <dt>Longest grant by request</dt><dd>{minutes(item.max_duration)}</dd>
-          <dt>Extensions</dt><dd>{item.extensions_duration_in_minutes ? `up to ${minutes(item.extensions_duration_in_minutes)}` : 'a new request'}</dd>
+          <dt>Extensions</dt><dd>{item.extensions_duration_in_minutes ? `requested, for up to ${minutes(item.extensions_duration_in_minutes)}` : 'none (a new request renews)'}</dd>
         </dl>
         <p><Link href={`/console/requests/new?${kind}_id=${id}`} class="button">Request access to {item.name}</Link></p>
         <h2>Reviewer stages</h2>
@@ -113,6 +120,35 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
               ))}</tbody>
             </table>
           </div>
+        )}
+        {admin && connector !== undefined && (
+          <section aria-labelledby="propagation">
+            <h2 id="propagation">Propagation</h2>
+            {connector === null ? <p>No connector: access is in effect the moment it is written.</p> : (
+              <>
+                <p>Carried by {connector.connector_type === 'POSTGRES' ? 'a PostgreSQL' : 'an Opal-protocol'} connector; last successful sync {when(connector.last_successful_sync)}.</p>
+                {propagations.length === 0 ? <p>Every change to {item.name} has reached the connector.</p> : (
+                  <div class="table-wrap">
+                    <table>
+                      <caption>Changes to {item.name} not yet carried</caption>
+                      <thead><tr><th scope="col">Who</th><th scope="col">Change</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Next attempt</th></tr></thead>
+                      <tbody>{propagations.map((p: any) => (
+                        <tr key={`${p.edge_kind}${p.principal_id}${p.access_level_remote_id}`}>
+                          <td>{p.principal_name ?? p.principal_id}</td>
+                          <td>{p.desired === 'PRESENT' ? 'grant' : 'removal'}</td>
+                          <td>{p.state === 'FAILED' ? `${p.status} (gave up)` : p.status}</td>
+                          <td>{p.attempts}</td>
+                          <td>{p.last_error ?? '—'}</td>
+                          <td>{p.next_attempt_at ? when(p.next_attempt_at) : '—'}</td>
+                        </tr>
+                      ))}</tbody>
+                    </table>
+                  </div>
+                )}
+                {propagations.some((p: any) => p.state === 'FAILED') && <button type="button" disabled={action.busy} onClick={retry(item.app_id)}>Retry failed propagations</button>}
+              </>
+            )}
+          </section>
         )}
         {isAdmin(props.me) && (
           <form onSubmit={grant} class="stack">

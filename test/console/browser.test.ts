@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { config, stage } from '../helpers/requests.ts';
 
@@ -267,12 +267,18 @@ describe('the console in a browser', { skip }, () => {
     const group = await createGroup(app.api, { name: 'Finance team' });
     assert.equal((await app.api.post(`/groups/${group.group_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
     const review = (await app.api.get('/uars')).body.results[0];
+    // An item whose app has a connector (nobody answers on port 9, and the outbox is not run here: the grant stays PENDING).
+    const connected = await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR', name: 'Ledger app' });
+    assert.equal((await app.api.put(`/apps/${connected.app_id}/connector`, { url: 'http://127.0.0.1:9', signing_secret: 'a-long-enough-signing-secret' })).status, 200);
+    const ledger = await createResource(app.api, { name: 'Ledger', app_id: connected.app_id });
+    assert.equal((await app.api.post(`/resources/${ledger.resource_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
     const pages: [string, string][] = [
       ['/console', 'home'],
       ['/console/requests/new', 'request-new'],
       [`/console/requests/${request.body.id}`, 'request'],
       ['/console/access', 'my-access'],
       [`/console/resources/${payroll.resource_id}`, 'resource'],
+      [`/console/resources/${ledger.resource_id}`, 'resource-with-connector'],
       [`/console/groups/${group.group_id}`, 'group'],
       [`/console/users/${requester.user.user_id}`, 'person'],
       ['/console/events', 'events'],
@@ -289,6 +295,8 @@ describe('the console in a browser', { skip }, () => {
         await page.locator('#page-title').waitFor(WAIT);
         await page.waitForLoadState('networkidle');
         assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
+        if (name === 'resource-with-connector') await page.getByRole('row', { name: /Rowan Requester grant PENDING/ }).waitFor(WAIT);
+        if (name === 'resource') await page.getByText('No connector: access is in effect the moment it is written.').waitFor(WAIT);
         const file = `${name}-${width === 375 ? '375' : 'desktop'}.png`;
         await page.screenshot({ path: join(SHOTS, file), fullPage: true });
         written.push(file);
