@@ -183,6 +183,7 @@ describe('a reviewer shortens the duration on approve', () => {
     assert.equal(await countEvents(app.api, { type: 'REQUEST_REVIEWS_ADDED', object: id }), 0, 'nothing recorded');
     const bad = await reviewer.api.post(`/requests/${id}/approve`, { level: 'REGULAR', duration_minutes: 0 });
     assert.deepEqual(errorPaths(bad.body), ['duration_minutes']);
+    assert.equal((await second.api.post(`/requests/${id}/approve`, { level: 'REGULAR', duration_minutes: 121 })).status, 403, 'who may approve is asked first');
 
     // A first stage shortens; the second may shorten further, never back.
     assert.equal((await reviewer.api.post(`/requests/${id}/approve`, { level: 'REGULAR', duration_minutes: 90 })).body.request.duration_minutes, 90);

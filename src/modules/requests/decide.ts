@@ -195,8 +195,10 @@ function callerRows(ctx: AppContext, row: RequestRow, caller: Caller, now: Date)
 /**
  * Approves: level ADMIN (administrators only) completes the request at once; level REGULAR records
  * the caller's approval on every current stage they review (or review in a delegator's place),
- * advances completed stages, and completes the request when every item's last stage has. Throws
- * 404, 409 (decided, already reviewed, an item gone) and 403 (own request, not a current reviewer).
+ * advances completed stages, and completes the request when every item's last stage has.
+ * `durationMinutes` (not null) shortens the request's duration first, for this grant and later stages.
+ * Throws 404, 409 (decided, already reviewed, an item gone), 403 (own request, not a current
+ * reviewer) and 400 naming duration_minutes (longer than the request's).
  */
 export function approveRequest(ctx: AppContext, caller: Caller, id: string, level: 'REGULAR' | 'ADMIN', comment: string | undefined, via: DecidedVia = {}, durationMinutes: number | null = null): RequestStatus {
   const { requests, events } = ctx.stores;
@@ -204,11 +206,11 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
     const now = ctx.clock.now();
     let row = pendingRequest(ctx, caller, id, now);
     refuseOwnRequest(ctx, row, caller, now);
-    checkShorter(row, durationMinutes);
     if (level === 'ADMIN' && caller.role !== 'ADMIN') throw forbidden('only an administrator may approve at level ADMIN');
     const rows = level === 'REGULAR' ? callerRows(ctx, row, caller, now) : undefined;
     if (rows && rows.mine.length === 0) throw forbidden('you are not a reviewer of the current stage of any item of this request (nor a delegate of one)');
     if (rows && rows.open.length === 0) throw new AppError('conflict', 'you have already reviewed the current stages of this request');
+    checkShorter(row, durationMinutes);
     const commented = comment !== undefined && comment.trim() !== '';
     if (commented) requests.addComment(id, caller.userId, comment, now);
     // The decider's words go into the chained trail with the decision (docs/audit-log.md).
