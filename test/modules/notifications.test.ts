@@ -409,6 +409,24 @@ describe('notifications', () => {
     assert.equal(resent.body.results.length, 1);
   });
 
+  it('a person who chose Slack but has no Slack account there is told by email instead, once; the Slack notice stays FAILED with why', async () => {
+    const [requester, reviewer] = [await createMember(app.api), await createMember(app.api)];
+    const put = await reviewer.api.request('PUT', `/users/${reviewer.user_id}/notification-preferences`, { channel: 'SLACK', daily_digest: false });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const resource = await stagedResource((await createOwner(app.api, { user_ids: [reviewer.user_id] })).owner_id);
+    const id = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }] });
+    await deliver();
+    await deliver();
+    const mine = (await notices({ request_id: id })).filter((n) => n.user_id === reviewer.user_id);
+    assert.deepEqual(mine.map((n) => [n.type, n.channel, n.status]).sort(), [['REQUEST_CREATED', 'EMAIL', 'SENT'], ['REQUEST_CREATED', 'SLACK', 'FAILED']]);
+    assert.match(mine.find((n) => n.channel === 'SLACK')!.last_error ?? '', /users_not_found/);
+    assert.match(mine.find((n) => n.channel === 'EMAIL')!.reason, /by email: Slack knows no one as/);
+    const mails = smtp.to(emailOf(reviewer));
+    assert.equal(mails.length, 1, 'one email');
+    assert.match(mails[0]!.text, new RegExp(`/console/requests/${id}`));
+    assert.equal(slack.dmsTo(emailOf(reviewer)).length, 0);
+  });
+
   it('a propagation that failed for good tells the app\'s admin owner\'s users, once', async () => {
     const [a1, a2, outsider] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
     const owner = await createOwner(app.api, { user_ids: [a1.user_id, a2.user_id] });
