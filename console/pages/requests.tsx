@@ -19,6 +19,9 @@ interface Item {
 
 const DURATIONS = [60, 240, 1440, 7 * 1440, 30 * 1440, 90 * 1440];
 
+/** The durations a reviewer may grant instead of what was asked: shorter ones (any, for an indefinite request). */
+const shorter = (asked: number | undefined): number[] => DURATIONS.filter((d) => asked === undefined || asked === -1 || d < asked);
+
 /** A question an item's request template asks (the dry run's custom_fields). */
 interface AskedField {
   name: string;
@@ -335,12 +338,12 @@ export function RequestPage(props: { me: Me; id: string }) {
               <label for="comment">Comment{pending && (reviewer || isAdmin(props.me)) ? ' (needed to deny)' : ''}</label>
               <textarea id="comment" rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
             </div>
-            {pending && (reviewer || isAdmin(props.me)) && !mine && (
+            {pending && (reviewer || isAdmin(props.me)) && !mine && shorter(request.duration_minutes).length > 0 && (
               <div class="field">
                 <label for="grant-for">Grant for</label>
                 <select id="grant-for" value={grantFor} onChange={(e) => setGrantFor(Number(e.currentTarget.value))} aria-describedby="grant-for-help">
                   <option value={0}>{minutes(request.duration_minutes)}, as asked</option>
-                  {DURATIONS.filter((d) => request.duration_minutes === -1 || d < request.duration_minutes!).map((d) => <option key={d} value={d}>{minutes(d)}</option>)}
+                  {shorter(request.duration_minutes).map((d) => <option key={d} value={d}>{minutes(d)}</option>)}
                 </select>
                 <p class="hint" id="grant-for-help">A reviewer may shorten the access, never lengthen it.</p>
               </div>
