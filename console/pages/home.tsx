@@ -12,6 +12,8 @@ export interface RequestView {
   reason: string;
   created_at: string;
   duration_minutes?: number;
+  requested_duration_minutes?: number;
+  custom_fields_responses?: { field_name: string; field_type: string; field_value: string | boolean }[];
   requested_items_list?: { name?: string; resource_id?: string; group_id?: string; access_level_name?: string }[];
   reviewer_stages?: { item_name: string; stages: { stage: number; operator: string; reviewers: { id: string; full_name?: string; status: string }[] }[] }[];
 }
@@ -30,6 +32,8 @@ export interface Holding {
   id: string;
   name: string;
   level: string;
+  /** The level's remote id ('' for the default level). */
+  levelId: string;
   expires: string | null;
   direct: boolean;
   paths: number;
@@ -40,18 +44,19 @@ export interface Holding {
 export async function holdingsOf(userId: string): Promise<Holding[]> {
   const [resources, groups] = await Promise.all([all(`/resources/users/${userId}`), all(`/groups/users/${userId}`)]);
   return [
-    ...resources.map((r: any): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name ?? '', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
-    ...groups.map((g: any): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name ?? 'Member', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
+    ...resources.map((r: any): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name || 'Default', levelId: r.access_level?.access_level_remote_id ?? '', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
+    ...groups.map((g: any): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name || 'Member', levelId: g.access_level?.access_level_remote_id ?? '', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
   ];
 }
 
 export function Home(props: { me: Me }) {
   const me = props.me.user;
   const loaded = useLoad(async () => {
-    const [pending, holdings, assignments] = await Promise.all([
+    const [pending, holdings, assignments, reports] = await Promise.all([
       get<{ requests: RequestView[] }>('/requests', { show_pending_only: true, page_size: 200 }),
       holdingsOf(me.user_id),
       all<Assignment>('/uar-assignments', { open_only: true }),
+      all<{ user_id: string; full_name: string }>('/users', { manager_id: me.user_id }),
     ]);
     const soon = Date.now() + 7 * 86_400_000;
     const accessReviews = assignments.filter((a) => a.unanswered_items > 0);
@@ -61,6 +66,7 @@ export function Home(props: { me: Me }) {
       reviewItems: accessReviews.reduce((sum, a) => sum + a.unanswered_items, 0),
       mine: pending.requests.filter((r) => r.requester_id === me.user_id),
       expiring: holdings.filter((h) => h.expires !== null && Date.parse(h.expires) <= soon),
+      reports,
     };
   }, [me.user_id]);
   return (
@@ -96,6 +102,12 @@ export function Home(props: { me: Me }) {
               <ul>{data.expiring.map((h) => <li key={`${h.kind}${h.id}${h.level}`}><Link href={`/console/${h.kind}s/${h.id}`}>{h.name}</Link> ({h.level}) until {when(h.expires)}</li>)}</ul>
             )}
           </section>
+          {data.reports.length > 0 && (
+            <section aria-labelledby="reports">
+              <h2 id="reports">Your reports</h2>
+              <ul>{data.reports.map((u) => <li key={u.user_id}><Link href={`/console/users/${u.user_id}`}>{u.full_name}</Link>: what they hold</li>)}</ul>
+            </section>
+          )}
         </>
       )}</Pending>
     </Page>

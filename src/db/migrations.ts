@@ -16,6 +16,7 @@ import m0014 from '../../sql/0014_connectors.sql';
 import m0015 from '../../sql/0015_notifications.sql';
 import m0016 from '../../sql/0016_console.sql';
 import m0017 from '../../sql/0017_uar_reviewers.sql';
+import m0018 from '../../sql/0018_request_templates.sql';
 import { hashUnchainedEvents } from '../modules/audit/store.ts';
 import type { Db } from './open.ts';
 
@@ -45,4 +46,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 15, name: '0015_notifications', sql: m0015 },
   { version: 16, name: '0016_console', sql: m0016 },
   { version: 17, name: '0017_uar_reviewers', sql: m0017 },
+  { version: 18, name: '0018_request_templates', sql: m0018 },
 ];

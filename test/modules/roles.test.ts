@@ -202,6 +202,11 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/configuration-templates': 'admin',
   'PUT /v1/configuration-templates': 'admin',
   'DELETE /v1/configuration-templates/{configuration_template_id}': 'admin',
+  'GET /v1/request-templates': 'read',
+  'GET /v1/request-templates/{request_template_id}': 'read',
+  'POST /v1/request-templates': 'admin',
+  'PUT /v1/request-templates': 'admin',
+  'DELETE /v1/request-templates/{request_template_id}': 'admin',
 
   'GET /v1/resources/{resource_id}/reviewer-stages': 'read',
   'PUT /v1/resources/{resource_id}/reviewer-stages': 'admin',

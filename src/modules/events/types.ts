@@ -53,6 +53,9 @@ export const EVENT_TYPE_GROUPS = {
     CONFIGURATION_TEMPLATES_CREATED: 'a configuration template is created',
     CONFIGURATION_TEMPLATES_UPDATED: 'a configuration template changes (sub-events name each linked resource and group it changed)',
     CONFIGURATION_TEMPLATES_DELETED: 'a configuration template is deleted',
+    REQUEST_TEMPLATES_CREATED: 'a request template (the custom fields a request form asks) is created',
+    REQUEST_TEMPLATES_UPDATED: 'a request template changes',
+    REQUEST_TEMPLATES_DELETED: 'a request template is deleted',
   },
   'Access': {
     RESOURCE_USERS_ADDED: 'a user is given access to a resource',
