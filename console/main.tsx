@@ -53,7 +53,9 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
     ['/console', 'Home'],
     ['/console/requests/new', 'Request access'],
     ['/console/access', 'My access'],
-    ...(isAdmin(me) ? ([['/console/reviews', 'Access reviews'], ['/console/events', 'Audit trail']] as [string, string][]) : []),
+    // Everyone may be asked to review; the page shows a member only what is assigned to them.
+    ['/console/reviews', 'Access reviews'],
+    ...(isAdmin(me) ? ([['/console/events', 'Audit trail']] as [string, string][]) : []),
     ['/console/account', 'Account'],
   ];
   // After moving to another page, focus its heading (screen readers announce it); not on first load,

@@ -32,6 +32,11 @@ button:disabled { opacity: 1; color: #595959; background: #e5e7eb; border-color:
 input, select, textarea { font: inherit; padding: .4rem .5rem; border: 1px solid #6b7280; border-radius: 6px; width: 100%; max-width: 32rem; background: #ffffff; color: var(--ink); }
 input[type="checkbox"], input[type="radio"] { width: auto; min-width: 1.25rem; min-height: 1.25rem; }
 .field { display: flex; flex-direction: column; gap: .25rem; margin: .75rem 0; }
+.field.check { flex-direction: row; flex-wrap: wrap; align-items: center; gap: .5rem; }
+.field.check .hint, .field.check .error { flex-basis: 100%; margin: 0; }
+.required { font-weight: 400; color: var(--muted); }
+.field p { margin: 0; }
+[aria-invalid="true"] { border-color: var(--danger); }
 label { font-weight: 600; }
 .choice { font-weight: 400; display: flex; gap: .5rem; align-items: center; margin: .25rem 0; }
 fieldset { border: 1px solid var(--line); border-radius: 6px; margin: .75rem 0; padding: .5rem 1rem; }
@@ -50,7 +55,7 @@ legend { font-weight: 600; padding: 0 .25rem; }
 .chosen label { font-weight: 400; }
 .chosen select { width: auto; }
 .preview { background: var(--wash); border-radius: 8px; padding: .25rem 1rem .75rem; margin: 1rem 0; }
-.table-wrap { overflow-x: auto; }
+.table-wrap { overflow-x: auto; position: relative; } /* relative: a visually hidden header stays inside, not widening the page */
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }

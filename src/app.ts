@@ -39,6 +39,7 @@ import { eventStreamsArea } from './modules/event-streams/area.ts';
 import { connectorsArea } from './modules/connectors/area.ts';
 import { visibilityArea } from './modules/visibility/area.ts';
 import { configurationTemplatesArea } from './modules/configuration-templates/area.ts';
+import { requestTemplatesArea } from './modules/request-templates/area.ts';
 import { reviewerStagesArea } from './modules/reviewer-stages/area.ts';
 import { accessReviewsArea } from './modules/access-reviews/area.ts';
 import { requestsArea } from './modules/requests/area.ts';
@@ -74,6 +75,7 @@ export const AREAS: readonly Area[] = [
   eventStreamsArea,
   visibilityArea,
   configurationTemplatesArea,
+  requestTemplatesArea,
   reviewerStagesArea,
   accessReviewsArea,
   requestsArea,

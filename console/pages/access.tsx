@@ -1,9 +1,10 @@
 // My access (what I hold, through which path, until when; extend = a new request), an item's page
-// (holders, owners, reviewer stages; admins grant and revoke) and a person's page (admins; offboard).
+// (holders, owners, reviewer stages; admins grant and revoke) and a person's page (admins and their
+// manager see what they hold; admins offboard).
 import { useState } from 'preact/hooks';
-import { all, del, get, post, put, type Me } from '../api.ts';
+import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
-import { AdminOnly, isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
   if (h.kind === 'group') return 'membership';
@@ -27,7 +28,7 @@ function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: 
               <td>{pathOf(h)}{h.propagation && h.propagation !== 'SUCCESS' ? ` · propagation ${h.propagation}` : ''}</td>
               <td>{h.expires ? when(h.expires) : 'no expiry'}</td>
               {props.extend && (
-                <td>{h.expires && <Link href={`/console/requests/new?${h.kind}_id=${h.id}`}>Extend {h.name}</Link>}</td>
+                <td>{h.expires && <Link href={`/console/requests/new?${h.kind}_id=${h.id}&access_level_remote_id=${encodeURIComponent(h.levelId)}&extend=1`}>Extend {h.name}</Link>}</td>
               )}
             </tr>
           ))}
@@ -41,7 +42,7 @@ export function MyAccess(props: { me: Me }) {
   const loaded = useLoad(() => holdingsOf(props.me.user.user_id), [props.me.user.user_id]);
   return (
     <Page title="My access">
-      <p class="hint">Extending is a new request for the same item, reviewed as the item says; it may ask for up to the item's extension duration.</p>
+      <p class="hint">Extending is a new request for the same item and level, reviewed as the item says: for up to the item's extension duration where it sets one, otherwise a renewal within its longest grant.</p>
       <Pending loaded={loaded}>{(holdings) => <HoldingsTable holdings={holdings} extend caption="What you hold" />}</Pending>
     </Page>
   );
@@ -50,13 +51,17 @@ export function MyAccess(props: { me: Me }) {
 export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string }) {
   const { kind, id } = props;
   const base = kind === 'resource' ? `/resources/${id}` : `/groups/${id}`;
+  const admin = isAdmin(props.me);
   const loaded = useLoad(async () => {
     const item = await get(base);
-    const [holders, owner] = await Promise.all([
+    const [holders, owner, connector, propagations] = await Promise.all([
       all(`${base}/users`),
       item.admin_owner_id ? get(`/owners/${item.admin_owner_id}`).catch(() => undefined) : Promise.resolve(undefined),
+      // Where access is carried to (admins: docs/connectors.md); 404 is "no connector".
+      admin && item.app_id ? get(`/apps/${item.app_id}/connector`).catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))) : Promise.resolve(undefined),
+      admin && item.app_id ? all('/propagations', { app_id: item.app_id }, 1000) : Promise.resolve([]),
     ]);
-    return { item, holders, owner };
+    return { item, holders, owner, connector, propagations: (propagations as any[]).filter((p) => p.item_id === id) };
   }, [kind, id]);
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState('');
@@ -72,17 +77,20 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
       loaded.reload();
     }
   };
+  const retry = (appId: string) => async () => {
+    if (await action.run(() => post(`/apps/${appId}/connector/retry`))) loaded.reload();
+  };
   const revoke = (userId: string, remote: string) => async () => {
     if (await action.run(() => del(`${base}/users/${userId}?access_level_remote_id=${encodeURIComponent(remote)}`))) loaded.reload();
   };
   return (
-    <Pending loaded={loaded}>{({ item, holders, owner }) => (
+    <Pending loaded={loaded}>{({ item, holders, owner, connector, propagations }) => (
       <Page title={item.name}>
         <p>{item.description || `A ${kind}.`}</p>
         <dl class="facts">
           <dt>Owner</dt><dd>{owner ? owner.name : item.admin_owner_id ?? 'none'}</dd>
           <dt>Longest grant by request</dt><dd>{minutes(item.max_duration)}</dd>
-          <dt>Extensions</dt><dd>{item.extensions_duration_in_minutes ? `up to ${minutes(item.extensions_duration_in_minutes)}` : 'a new request'}</dd>
+          <dt>Extensions</dt><dd>{item.extensions_duration_in_minutes ? `requested, for up to ${minutes(item.extensions_duration_in_minutes)}` : 'none (a new request renews)'}</dd>
         </dl>
         <p><Link href={`/console/requests/new?${kind}_id=${id}`} class="button">Request access to {item.name}</Link></p>
         <h2>Reviewer stages</h2>
@@ -103,7 +111,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
               <tbody>{holders.map((h: any) => (
                 <tr key={`${h.user_id}${h.access_level?.access_level_remote_id ?? ''}`}>
                   <td>{isAdmin(props.me) ? <Link href={`/console/users/${h.user_id}`}>{h.full_name}</Link> : h.full_name}</td>
-                  <td>{h.access_level?.access_level_name ?? 'Member'}</td>
+                  <td>{h.access_level?.access_level_name || (kind === 'group' ? 'Member' : 'Default')}</td>
                   <td>{h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
                   <td>{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
                   <td>{h.propagation_status?.status ?? '—'}</td>
@@ -112,6 +120,35 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
               ))}</tbody>
             </table>
           </div>
+        )}
+        {admin && connector !== undefined && (
+          <section aria-labelledby="propagation">
+            <h2 id="propagation">Propagation</h2>
+            {connector === null ? <p>No connector: access is in effect the moment it is written.</p> : (
+              <>
+                <p>Carried by {connector.connector_type === 'POSTGRES' ? 'a PostgreSQL' : 'an Opal-protocol'} connector; last successful sync {when(connector.last_successful_sync)}.</p>
+                {propagations.length === 0 ? <p>Every change to {item.name} has reached the connector.</p> : (
+                  <div class="table-wrap">
+                    <table>
+                      <caption>Changes to {item.name} not yet carried</caption>
+                      <thead><tr><th scope="col">Who</th><th scope="col">Change</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Next attempt</th></tr></thead>
+                      <tbody>{propagations.map((p: any) => (
+                        <tr key={`${p.edge_kind}${p.principal_id}${p.access_level_remote_id}`}>
+                          <td>{p.principal_name ?? p.principal_id}</td>
+                          <td>{p.desired === 'PRESENT' ? 'grant' : 'removal'}</td>
+                          <td>{p.state === 'FAILED' ? `${p.status} (gave up)` : p.status}</td>
+                          <td>{p.attempts}</td>
+                          <td>{p.last_error ?? '—'}</td>
+                          <td>{p.next_attempt_at ? when(p.next_attempt_at) : '—'}</td>
+                        </tr>
+                      ))}</tbody>
+                    </table>
+                  </div>
+                )}
+                {propagations.some((p: any) => p.state === 'FAILED') && <button type="button" disabled={action.busy} onClick={retry(item.app_id)}>Retry failed propagations</button>}
+              </>
+            )}
+          </section>
         )}
         {isAdmin(props.me) && (
           <form onSubmit={grant} class="stack">
@@ -135,9 +172,16 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
 }
 
 export function PersonPage(props: { me: Me; id: string }) {
+  const admin = isAdmin(props.me);
   const loaded = useLoad(async () => {
-    const [person, holdings] = await Promise.all([get(`/users/${props.id}`), holdingsOf(props.id)]);
-    return { person, holdings };
+    const person = await get(`/users/${props.id}`);
+    // Admins, and the person's manager (who reads their direct reports' access whole: docs/visibility.md).
+    const allowed = admin || person.manager_id === props.me.user.user_id;
+    const [holdings, manager] = await Promise.all([
+      allowed ? holdingsOf(props.id) : Promise.resolve([]),
+      person.manager_id ? get(`/users/${person.manager_id}`).catch(() => undefined) : Promise.resolve(undefined),
+    ]);
+    return { person, allowed, holdings, manager };
   }, [props.id]);
   const action = useAction();
   const offboard = async () => {
@@ -145,21 +189,26 @@ export function PersonPage(props: { me: Me; id: string }) {
     if (await action.run(() => put(`/users/${props.id}`, { hr_idp_status: 'DEPROVISIONED' }))) loaded.reload();
   };
   return (
-    <AdminOnly me={props.me}>
-      <Pending loaded={loaded}>{({ person, holdings }) => (
-        <Page title={person.full_name}>
-          <dl class="facts">
-            <dt>Email</dt><dd>{person.email}</dd>
-            <dt>Role</dt><dd>{person.organization_role}</dd>
-            <dt>Status</dt><dd>{person.hr_idp_status}</dd>
-            {person.position && <><dt>Position</dt><dd>{person.position}</dd></>}
-          </dl>
-          <HoldingsTable holdings={holdings} caption={`What ${person.full_name} holds`} />
-          <p><Link href={`/console/events?actor_filter=${props.id}`}>What they did (audit trail)</Link></p>
-          {person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard}>Offboard {person.full_name}</button>}
-          <Problem message={action.error} />
-        </Page>
-      )}</Pending>
-    </AdminOnly>
+    <Pending loaded={loaded}>{({ person, allowed, holdings, manager }) => (
+      <Page title={person.full_name}>
+        {!allowed ? (
+          <p class="error" role="alert">This page is for organization admins and {person.full_name}'s manager.</p>
+        ) : (
+          <>
+            <dl class="facts">
+              <dt>Email</dt><dd>{person.email}</dd>
+              <dt>Role</dt><dd>{person.organization_role}</dd>
+              <dt>Status</dt><dd>{person.hr_idp_status}</dd>
+              {person.position && <><dt>Position</dt><dd>{person.position}</dd></>}
+              {manager && <><dt>Manager</dt><dd>{manager.user_id === props.me.user.user_id ? 'You' : manager.full_name}</dd></>}
+            </dl>
+            <HoldingsTable holdings={holdings} caption={`What ${person.full_name} holds`} />
+            {admin && <p><Link href={`/console/events?actor_filter=${props.id}`}>What they did (audit trail)</Link></p>}
+            {admin && person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard}>Offboard {person.full_name}</button>}
+            <Problem message={action.error} />
+          </>
+        )}
+      </Page>
+    )}</Pending>
   );
 }

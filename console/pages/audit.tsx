@@ -1,7 +1,7 @@
 // The audit trail: GET /v1/events's filters, links to the objects events name, paging, and export.
 import { useState } from 'preact/hooks';
-import { get, type Me } from '../api.ts';
-import { AdminOnly, Link, Page, Pending, useLoad, when } from '../ui.tsx';
+import { all, get, type Me } from '../api.ts';
+import { AdminOnly, Link, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
 const FILTERS = [
   ['start_date_filter', 'From (date)', 'date'],
@@ -35,13 +35,19 @@ export function AuditTrail(props: { me: Me }) {
     setFilters(Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== '')));
     history.replaceState(null, '', `/console/events?${new URLSearchParams(draft)}`);
   };
-  const exportPage = () => {
-    const rows = (loaded.data?.results ?? []).map((event: unknown) => JSON.stringify(event)).join('\n');
+  const download = (events: unknown[], name: string) => {
     const link = document.createElement('a');
-    link.href = URL.createObjectURL(new Blob([rows + '\n'], { type: 'application/x-ndjson' }));
-    link.download = 'gatehouse-events.jsonl';
+    link.href = URL.createObjectURL(new Blob([events.map((event) => JSON.stringify(event)).join('\n') + '\n'], { type: 'application/x-ndjson' }));
+    link.download = name;
     link.click();
   };
+  const exporting = useAction();
+  const EXPORT_MAX = 10_000;
+  const exportAll = () => exporting.run(async () => {
+    const events = await all('/events', filters, EXPORT_MAX);
+    download(events, 'gatehouse-events.jsonl');
+    exporting.setError(events.length >= EXPORT_MAX ? `Exported the newest ${EXPORT_MAX} events; narrow the filters, or use gatehouse audit export for the whole trail.` : undefined);
+  });
   return (
     <AdminOnly me={props.me}>
       <Page title="Audit trail">
@@ -54,8 +60,12 @@ export function AuditTrail(props: { me: Me }) {
           ))}
           <button type="submit" class="primary">Filter</button>
         </form>
-        <p class="hint">Export: this page as JSON Lines, or the whole verifiable trail with <code>gatehouse audit export</code>.</p>
-        <button type="button" onClick={exportPage}>Export this page</button>
+        <p class="hint">Export as JSON Lines: this page, or every event the filters match (up to 10,000). The whole verifiable trail: <code>gatehouse audit export</code>.</p>
+        <div class="actions">
+          <button type="button" onClick={() => download(loaded.data?.results ?? [], 'gatehouse-events-page.jsonl')}>Export this page</button>
+          <button type="button" disabled={exporting.busy} onClick={exportAll}>{exporting.busy ? 'Exporting…' : 'Export all matching events'}</button>
+        </div>
+        <Problem message={exporting.error} />
         <Pending loaded={loaded}>{(page) => (
           <>
             <div class="table-wrap">

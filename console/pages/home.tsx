@@ -1,5 +1,7 @@
-// Home: reviews waiting for me, my pending requests, my access expiring within 7 days.
+// Home: reviews waiting for me (requests, and items of access reviews), my pending requests, my access
+// expiring within 7 days.
 import { all, get, type Me } from '../api.ts';
+import type { Assignment } from './reviews.tsx';
 import { Link, Page, Pending, useLoad, when } from '../ui.tsx';
 
 export interface RequestView {
@@ -10,6 +12,8 @@ export interface RequestView {
   reason: string;
   created_at: string;
   duration_minutes?: number;
+  requested_duration_minutes?: number;
+  custom_fields_responses?: { field_name: string; field_type: string; field_value: string | boolean }[];
   requested_items_list?: { name?: string; resource_id?: string; group_id?: string; access_level_name?: string }[];
   reviewer_stages?: { item_name: string; stages: { stage: number; operator: string; reviewers: { id: string; full_name?: string; status: string }[] }[] }[];
 }
@@ -28,6 +32,8 @@ export interface Holding {
   id: string;
   name: string;
   level: string;
+  /** The level's remote id ('' for the default level). */
+  levelId: string;
   expires: string | null;
   direct: boolean;
   paths: number;
@@ -38,23 +44,29 @@ export interface Holding {
 export async function holdingsOf(userId: string): Promise<Holding[]> {
   const [resources, groups] = await Promise.all([all(`/resources/users/${userId}`), all(`/groups/users/${userId}`)]);
   return [
-    ...resources.map((r: any): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name ?? '', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
-    ...groups.map((g: any): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name ?? 'Member', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
+    ...resources.map((r: any): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name || 'Default', levelId: r.access_level?.access_level_remote_id ?? '', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
+    ...groups.map((g: any): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name || 'Member', levelId: g.access_level?.access_level_remote_id ?? '', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
   ];
 }
 
 export function Home(props: { me: Me }) {
   const me = props.me.user;
   const loaded = useLoad(async () => {
-    const [pending, holdings] = await Promise.all([
+    const [pending, holdings, assignments, reports] = await Promise.all([
       get<{ requests: RequestView[] }>('/requests', { show_pending_only: true, page_size: 200 }),
       holdingsOf(me.user_id),
+      all<Assignment>('/uar-assignments', { open_only: true }),
+      all<{ user_id: string; full_name: string }>('/users', { manager_id: me.user_id }),
     ]);
     const soon = Date.now() + 7 * 86_400_000;
+    const accessReviews = assignments.filter((a) => a.unanswered_items > 0);
     return {
       toReview: pending.requests.filter((r) => waitsFor(r, me.user_id)),
+      accessReviews,
+      reviewItems: accessReviews.reduce((sum, a) => sum + a.unanswered_items, 0),
       mine: pending.requests.filter((r) => r.requester_id === me.user_id),
       expiring: holdings.filter((h) => h.expires !== null && Date.parse(h.expires) <= soon),
+      reports,
     };
   }, [me.user_id]);
   return (
@@ -62,14 +74,20 @@ export function Home(props: { me: Me }) {
       <Pending loaded={loaded}>{(data) => (
         <>
           <ul class="counts">
-            <li><strong data-count="reviews">{data.toReview.length}</strong> request{data.toReview.length === 1 ? '' : 's'} waiting for your review</li>
+            <li>
+              <strong data-count="reviews">{data.toReview.length + data.reviewItems}</strong> waiting for your review: {data.toReview.length} request{data.toReview.length === 1 ? '' : 's'}
+              {' '}and <span data-count="review-items">{data.reviewItems}</span> access-review item{data.reviewItems === 1 ? '' : 's'}
+            </li>
             <li><strong data-count="pending">{data.mine.length}</strong> pending request{data.mine.length === 1 ? '' : 's'} of yours</li>
             <li><strong data-count="expiring">{data.expiring.length}</strong> of your access expiring within 7 days</li>
           </ul>
           <section aria-labelledby="to-review">
             <h2 id="to-review">Waiting for your review</h2>
-            {data.toReview.length === 0 ? <p>Nothing to review.</p> : (
-              <ul>{data.toReview.map((r) => <li key={r.id}><Link href={`/console/requests/${r.id}`}>{itemNames(r) || r.reason}</Link> — asked {when(r.created_at)}</li>)}</ul>
+            {data.toReview.length + data.accessReviews.length === 0 ? <p>Nothing to review.</p> : (
+              <ul>
+                {data.toReview.map((r) => <li key={r.id}><Link href={`/console/requests/${r.id}`}>{itemNames(r) || r.reason}</Link> — asked {when(r.created_at)}</li>)}
+                {data.accessReviews.map((a) => <li key={a.uar_id}><Link href={`/console/reviews/${a.uar_id}`}>Access review: {a.name}</Link> — {a.unanswered_items} item{a.unanswered_items === 1 ? '' : 's'} to decide by {when(a.deadline)}</li>)}
+              </ul>
             )}
           </section>
           <section aria-labelledby="mine">
@@ -84,6 +102,12 @@ export function Home(props: { me: Me }) {
               <ul>{data.expiring.map((h) => <li key={`${h.kind}${h.id}${h.level}`}><Link href={`/console/${h.kind}s/${h.id}`}>{h.name}</Link> ({h.level}) until {when(h.expires)}</li>)}</ul>
             )}
           </section>
+          {data.reports.length > 0 && (
+            <section aria-labelledby="reports">
+              <h2 id="reports">Your reports</h2>
+              <ul>{data.reports.map((u) => <li key={u.user_id}><Link href={`/console/users/${u.user_id}`}>{u.full_name}</Link>: what they hold</li>)}</ul>
+            </section>
+          )}
         </>
       )}</Pending>
     </Page>

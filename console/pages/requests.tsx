@@ -1,9 +1,10 @@
 // Request access (search, items and levels, reason, a duration bounded by the items' maximum, a live
 // dry run of who must approve) and one request (items, stages and reviewers by name, comments, decisions).
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { get, post, type Me } from '../api.ts';
+import { ApiError, get, post, type Me } from '../api.ts';
 import { waitsFor, type RequestView } from './home.tsx';
-import { isAdmin, Link, minutes, navigate, Page, Pending, Problem, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, messageOf, minutes, navigate, Page, Pending, Problem, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
 
 interface Item {
   kind: 'resource' | 'group';
@@ -11,10 +12,60 @@ interface Item {
   name: string;
   levels: { access_level_name: string; access_level_remote_id: string }[];
   maxMinutes: number | undefined;
+  /** extensions_duration_in_minutes: how long an extension may ask for (0: the item takes none). */
+  extensionMinutes: number;
   level: string;
 }
 
 const DURATIONS = [60, 240, 1440, 7 * 1440, 30 * 1440, 90 * 1440];
+
+/** The durations a reviewer may grant instead of what was asked: shorter ones (any, for an indefinite request). */
+const shorter = (asked: number | undefined): number[] => DURATIONS.filter((d) => asked === undefined || asked === -1 || d < asked);
+
+/** A question an item's request template asks (the dry run's custom_fields). */
+interface AskedField {
+  name: string;
+  request_template_id: string;
+  description?: string;
+  type: 'SHORT_TEXT' | 'LONG_TEXT' | 'BOOLEAN' | 'MULTI_CHOICE';
+  required: boolean;
+  metadata?: { multi_choice_data: { options: string[] } };
+}
+
+/** The answers as POST /requests takes them: every BOOLEAN (unticked is "false"), the rest when given. */
+function answersOf(fields: AskedField[], answers: Record<string, string>) {
+  return fields
+    .map((f) => ({ name: f.name, type: f.type, value: f.type === 'BOOLEAN' ? (answers[f.name] === 'true' ? 'true' : 'false') : (answers[f.name] ?? '') }))
+    .filter((a) => a.type === 'BOOLEAN' || a.value.trim() !== '');
+}
+
+/** One question of a request template: a labelled control of its type, its help text and its error. */
+function CustomField(props: { field: AskedField; index: number; value: string; error: string | undefined; onChange: (value: string) => void }) {
+  const { field, index, value, error } = props;
+  const id = `custom-${index}`;
+  const describedBy = [field.description && `${id}-help`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
+  const common = { id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined, 'aria-required': field.required || undefined };
+  const label = <>{field.name}{field.required && <span class="required"> (required)</span>}</>;
+  const control = field.type === 'BOOLEAN'
+    ? <input {...common} type="checkbox" checked={value === 'true'} onChange={(e) => props.onChange(e.currentTarget.checked ? 'true' : 'false')} />
+    : field.type === 'LONG_TEXT'
+      ? <textarea {...common} rows={3} value={value} onInput={(e) => props.onChange(e.currentTarget.value)} />
+      : field.type === 'MULTI_CHOICE'
+        ? (
+          <select {...common} value={value} onChange={(e) => props.onChange(e.currentTarget.value)}>
+            <option value="">Choose…</option>
+            {(field.metadata?.multi_choice_data.options ?? []).map((o) => <option key={o} value={o}>{o}</option>)}
+          </select>
+        )
+        : <input {...common} type="text" value={value} onInput={(e) => props.onChange(e.currentTarget.value)} />;
+  return (
+    <div class={field.type === 'BOOLEAN' ? 'field check' : 'field'}>
+      {field.type === 'BOOLEAN' ? <>{control}<label for={id}>{label}</label></> : <><label for={id}>{label}</label>{control}</>}
+      {field.description && <p class="hint" id={`${id}-help`}>{field.description}</p>}
+      {error && <p class="error" id={`${id}-error`}>{error}</p>}
+    </div>
+  );
+}
 
 /** The shortest maximum any chosen item's configuration allows (undefined: no maximum). */
 function maxOf(items: Item[]): number | undefined {
@@ -31,12 +82,15 @@ function toItem(kind: 'resource' | 'group', raw: any, level = ''): Item {
     name: raw.name,
     levels: raw.access_levels?.length ? raw.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }],
     maxMinutes: typeof max === 'number' && max > 0 ? max : undefined,
+    extensionMinutes: typeof raw.extensions_duration_in_minutes === 'number' ? raw.extensions_duration_in_minutes : 0,
     level,
   };
 }
 
 export function NewRequest(_props: { me: Me }) {
   const params = new URLSearchParams(location.search);
+  // From My access: an extension of what the person holds (docs/console.md "Extending access").
+  const extending = params.get('extend') === '1';
   const [search, setSearch] = useState('');
   const [found, setFound] = useState<Item[]>([]);
   const [chosen, setChosen] = useState<Item[]>([]);
@@ -44,6 +98,10 @@ export function NewRequest(_props: { me: Me }) {
   const [duration, setDuration] = useState(1440);
   const [preview, setPreview] = useState<any>(undefined);
   const [previewError, setPreviewError] = useState<string | undefined>(undefined);
+  // The questions the chosen items' request templates ask (from the dry run), kept while a preview fails.
+  const [fields, setFields] = useState<AskedField[]>([]);
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const action = useAction();
 
   // An item named in the address (from My access, "extend") is chosen at once.
@@ -51,8 +109,8 @@ export function NewRequest(_props: { me: Me }) {
     const resourceId = params.get('resource_id');
     const groupId = params.get('group_id');
     const level = params.get('access_level_remote_id') ?? '';
-    if (resourceId) get(`/resources/${resourceId}`).then((r) => setChosen([toItem('resource', r, level)]), (e) => action.setError(String(e.message)));
-    else if (groupId) get(`/groups/${groupId}`).then((g) => setChosen([toItem('group', g, level)]), (e) => action.setError(String(e.message)));
+    if (resourceId) get(`/resources/${resourceId}`).then((r) => setChosen([toItem('resource', r, level)]), (e) => action.setError(messageOf(e)));
+    else if (groupId) get(`/groups/${groupId}`).then((g) => setChosen([toItem('group', g, level)]), (e) => action.setError(messageOf(e)));
   }, []);
 
   useEffect(() => {
@@ -66,13 +124,15 @@ export function NewRequest(_props: { me: Me }) {
         ]);
         setFound([...resources.results.map((r: any) => toItem('resource', r)), ...groups.results.map((g: any) => toItem('group', g))]);
       } catch (err) {
-        action.setError((err as Error).message);
+        action.setError(messageOf(err));
       }
     }, 250);
     return () => clearTimeout(timer);
   }, [search]);
 
-  const max = maxOf(chosen);
+  const extended = extending && chosen.length === 1 ? chosen[0]! : undefined;
+  const bound = maxOf(chosen);
+  const max = extended && extended.extensionMinutes > 0 ? Math.min(bound ?? extended.extensionMinutes, extended.extensionMinutes) : bound;
   const choices = DURATIONS.filter((d) => max === undefined || d <= max);
   const effective = max !== undefined && duration > max ? max : duration;
   const body = () => ({
@@ -80,18 +140,23 @@ export function NewRequest(_props: { me: Me }) {
     groups: chosen.filter((i) => i.kind === 'group').map((i) => ({ id: i.id, access_level_remote_id: i.level })),
     reason: reason.trim() || 'preview',
     duration_minutes: effective,
+    custom_metadata: answersOf(fields, answers),
   });
 
   // The live dry run: who must approve, and why, for what is chosen now.
   useEffect(() => {
-    if (chosen.length === 0) return setPreview(undefined);
+    if (chosen.length === 0) {
+      setFields([]);
+      return setPreview(undefined);
+    }
     const timer = setTimeout(() => {
       post('/requests', body(), { dry_run: true }).then((answer) => {
         setPreview(answer);
+        setFields(answer.custom_fields ?? []);
         setPreviewError(undefined);
-      }, (err: Error) => {
+      }, (err: unknown) => {
         setPreview(undefined);
-        setPreviewError(err.message);
+        setPreviewError(messageOf(err));
       });
     }, 200);
     return () => clearTimeout(timer);
@@ -100,9 +165,26 @@ export function NewRequest(_props: { me: Me }) {
   const submit = async (e: Event) => {
     e.preventDefault();
     if (reason.trim() === '') return action.setError('Say why you need this access.');
+    const sent = { ...body(), reason: reason.trim() };
+    setFieldErrors({});
     let id = '';
     if (await action.run(async () => {
-      id = (await post('/requests', { ...body(), reason: reason.trim() })).id;
+      try {
+        id = (await post('/requests', sent)).id;
+      } catch (err) {
+        // Put each answer's problem beside its question too (custom_metadata.N is the N-th answer sent).
+        if (err instanceof ApiError) {
+          const byField: Record<string, string> = {};
+          for (const d of err.details) {
+            const n = /^custom_metadata\.(\d+)/.exec(d.path)?.[1];
+            const answer = n === undefined ? undefined : sent.custom_metadata[Number(n)];
+            if (answer) byField[answer.name] = d.message;
+            if (d.path === 'custom_metadata') for (const f of fields) if (f.required && !sent.custom_metadata.some((a) => a.name === f.name)) byField[f.name] = 'Answer this: it is required.';
+          }
+          setFieldErrors(byField);
+        }
+        throw err;
+      }
     })) navigate(`/console/requests/${id}`);
   };
 
@@ -148,16 +230,27 @@ export function NewRequest(_props: { me: Me }) {
             {max !== undefined && !choices.includes(max) && <option value={max}>{minutes(max)} (the most allowed)</option>}
             {max === undefined && <option value={-1}>indefinitely</option>}
           </select>
-          {max !== undefined && <p class="hint">The items you chose allow at most {minutes(max)}.</p>}
+          {extended && extended.extensionMinutes > 0 && <p class="notice">Extending your access to {extended.name}: a new request, reviewed as the item says, for at most {minutes(max)} (its extension duration).</p>}
+          {extended && extended.extensionMinutes === 0 && <p class="notice">{extended.name} takes no extensions: this is a new request for it (a renewal), within its longest grant.</p>}
+          {max !== undefined && !(extended && extended.extensionMinutes > 0) && <p class="hint">The items you chose allow at most {minutes(max)}.</p>}
         </div>
         <div class="field">
           <label for="reason">Why you need it</label>
           <textarea id="reason" rows={3} value={reason} onInput={(e) => setReason(e.currentTarget.value)} required />
         </div>
+        {fields.length > 0 && (
+          <fieldset>
+            <legend>{new Set(fields.map((f) => f.request_template_id)).size === 1 ? 'Asked by the request template' : 'Asked by the request templates'} of {chosen.length === 1 ? chosen[0]!.name : 'the items'}</legend>
+            {fields.map((field, i) => (
+              <CustomField key={field.name} field={field} index={i} value={answers[field.name] ?? ''} error={fieldErrors[field.name]}
+                onChange={(value) => setAnswers({ ...answers, [field.name]: value })} />
+            ))}
+          </fieldset>
+        )}
         <section aria-labelledby="preview-title" aria-live="polite" class="preview">
           <h2 id="preview-title">Who must approve</h2>
           {previewError && <p class="error">{previewError}</p>}
-          {!preview && !previewError && <p>Add an item to see who will review the request.</p>}
+          {!preview && !previewError && <p>{chosen.length === 0 ? 'Add an item to see who will review the request.' : 'Working out who must approve…'}</p>}
           {preview && (
             <>
               {preview.would_be_approved_at_once && <p><strong>Approved at once</strong>: no review needed.</p>}
@@ -192,7 +285,9 @@ export function RequestPage(props: { me: Me; id: string }) {
     return { request, requester };
   }, [props.id]);
   const [comment, setComment] = useState('');
+  const [grantFor, setGrantFor] = useState(0); // 0: as asked
   const action = useAction();
+  const approval = (level: 'REGULAR' | 'ADMIN') => ({ level, ...(comment.trim() && { comment: comment.trim() }), ...(grantFor > 0 && { duration_minutes: grantFor }) });
   const act = (what: string, body?: unknown) => async () => {
     if (await action.run(() => post(`/requests/${props.id}/${what}`, body))) {
       setComment('');
@@ -207,8 +302,13 @@ export function RequestPage(props: { me: Me; id: string }) {
         const mine = request.requester_id === me.user_id;
         return (
           <>
-            <p><StatusBadge status={request.status} /> Asked by {requester ? <Link href={`/console/users/${requester.user_id}`}>{requester.full_name}</Link> : request.requester_id} on {when(request.created_at)}, for {minutes(request.duration_minutes)}.</p>
+            <p><StatusBadge status={request.status} /> Asked by {requester ? <Link href={`/console/users/${requester.user_id}`}>{requester.full_name}</Link> : request.requester_id} on {when(request.created_at)}, for {minutes(request.duration_minutes)}{request.requested_duration_minutes !== undefined && <> (shortened by a reviewer from {minutes(request.requested_duration_minutes)})</>}.</p>
             <p><strong>Reason:</strong> {request.reason}</p>
+            {(request.custom_fields_responses ?? []).length > 0 && (
+              <dl class="facts">{request.custom_fields_responses!.map((f) => (
+                <Fragment key={f.field_name}><dt>{f.field_name}</dt><dd>{f.field_type === 'BOOLEAN' ? (f.field_value === true ? 'Yes' : 'No') : String(f.field_value)}</dd></Fragment>
+              ))}</dl>
+            )}
             <h2>Items</h2>
             <ul>{(request.requested_items_list ?? []).map((i) => (
               <li key={`${i.resource_id ?? i.group_id}${i.access_level_name}`}>
@@ -238,15 +338,25 @@ export function RequestPage(props: { me: Me; id: string }) {
               <label for="comment">Comment{pending && (reviewer || isAdmin(props.me)) ? ' (needed to deny)' : ''}</label>
               <textarea id="comment" rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
             </div>
+            {pending && (reviewer || isAdmin(props.me)) && !mine && shorter(request.duration_minutes).length > 0 && (
+              <div class="field">
+                <label for="grant-for">Grant for</label>
+                <select id="grant-for" value={grantFor} onChange={(e) => setGrantFor(Number(e.currentTarget.value))} aria-describedby="grant-for-help">
+                  <option value={0}>{minutes(request.duration_minutes)}, as asked</option>
+                  {shorter(request.duration_minutes).map((d) => <option key={d} value={d}>{minutes(d)}</option>)}
+                </select>
+                <p class="hint" id="grant-for-help">A reviewer may shorten the access, never lengthen it.</p>
+              </div>
+            )}
             <Problem message={action.error} />
             <div class="actions">
               <button type="button" disabled={action.busy || comment.trim() === ''} onClick={act('comments', { comment: comment.trim() })}>Add comment</button>
-              {pending && reviewer && <button type="button" class="primary" disabled={action.busy} onClick={act('approve', { level: 'REGULAR', ...(comment.trim() && { comment: comment.trim() }) })}>Approve</button>}
+              {pending && reviewer && <button type="button" class="primary" disabled={action.busy} onClick={act('approve', approval('REGULAR'))}>Approve</button>}
               {pending && (reviewer || isAdmin(props.me)) && !mine && (
                 <button type="button" class="danger" disabled={action.busy} onClick={() => (comment.trim() === '' ? action.setError('Write a comment saying why you deny it.') : act('deny', { comment: comment.trim(), level: reviewer ? 'REGULAR' : 'ADMIN' })())}>Deny</button>
               )}
               {pending && isAdmin(props.me) && !mine && !reviewer && (
-                <button type="button" class="override" disabled={action.busy} onClick={act('approve', { level: 'ADMIN', ...(comment.trim() && { comment: comment.trim() }) })}>Approve as admin (override)</button>
+                <button type="button" class="override" disabled={action.busy} onClick={act('approve', approval('ADMIN'))}>Approve as admin (override)</button>
               )}
               {pending && mine && <button type="button" disabled={action.busy} onClick={act('cancel')}>Cancel request</button>}
             </div>

@@ -1,12 +1,59 @@
-// Access reviews: admins start one (with an explicit choice for unanswered items) and decide its items —
-// keep, revoke or later, one by one or in bulk. A revoke ends the access at once.
+// Access reviews: admins start one (who reviews, and an explicit choice for unanswered items); every
+// reviewer sees the reviews with items assigned to them and decides those items — keep, revoke or
+// later, one by one or in bulk; admins decide any item. A revoke ends the access at once.
 import { useState } from 'preact/hooks';
 import { all, get, post, put, type Me } from '../api.ts';
-import { AdminOnly, Link, navigate, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, navigate, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
+
+export interface Assignment {
+  uar_id: string;
+  name: string;
+  deadline: string;
+  closed_at: string | null;
+  assigned_items: number;
+  unanswered_items: number;
+}
+
+const POLICIES: [string, string][] = [
+  ['BY_OWNING_TEAM_ADMIN_ALL', 'every user of the item\'s admin owner'],
+  ['BY_OWNING_TEAM_ADMIN', 'one user of the item\'s admin owner, in turn'],
+  ['BY_APPROVERS_ALL', 'every reviewer a request for the item would have'],
+  ['BY_APPROVERS', 'one reviewer a request for the item would have, in turn'],
+  ['BY_MANAGER', 'the person\'s manager'],
+  ['MANUALLY', 'me, until I choose others'],
+];
+
+/** The reviews with items assigned to the signed-in person, and how many still wait. */
+function MyAssignments() {
+  const loaded = useLoad(() => all<Assignment>('/uar-assignments'), []);
+  return (
+    <section aria-labelledby="assigned">
+      <h2 id="assigned">Assigned to you</h2>
+      <Pending loaded={loaded}>{(mine) => mine.length === 0 ? <p>No access review asks you to review anything.</p> : (
+        <ul>{mine.map((a) => (
+          <li key={a.uar_id}>
+            <Link href={`/console/reviews/${a.uar_id}`}>{a.name}</Link> — {a.closed_at ? `closed ${when(a.closed_at)}` : `${a.unanswered_items} of ${a.assigned_items} item${a.assigned_items === 1 ? '' : 's'} waiting, deadline ${when(a.deadline)}`}
+          </li>
+        ))}</ul>
+      )}</Pending>
+    </section>
+  );
+}
 
 export function Reviews(props: { me: Me }) {
+  return (
+    <Page title="Access reviews">
+      <MyAssignments />
+      {isAdmin(props.me) && <AllReviews />}
+    </Page>
+  );
+}
+
+function AllReviews() {
   const loaded = useLoad(() => all('/uars'), []);
   const [name, setName] = useState('');
+  const [reviewers, setReviewers] = useState('BY_OWNING_TEAM_ADMIN_ALL');
+  const [tell, setTell] = useState(true);
   const [deadline, setDeadline] = useState('');
   const [policy, setPolicy] = useState<'' | 'KEEP' | 'REVOKE'>('');
   const action = useAction();
@@ -16,7 +63,7 @@ export function Reviews(props: { me: Me }) {
     let id = '';
     const ok = await action.run(async () => {
       const uar = await post('/uar', {
-        name: name.trim(), reviewer_assignment_policy: 'MANUALLY', send_reviewer_assignment_notification: false,
+        name: name.trim(), reviewer_assignment_policy: reviewers, send_reviewer_assignment_notification: tell,
         deadline: new Date(`${deadline}T23:59:59`).toISOString(), time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', self_review_allowed: false,
       });
       id = uar.uar_id;
@@ -25,35 +72,64 @@ export function Reviews(props: { me: Me }) {
     if (ok) navigate(`/console/reviews/${id}`);
   };
   return (
-    <AdminOnly me={props.me}>
-      <Page title="Access reviews">
+    <>
+      <section aria-labelledby="all-reviews">
+        <h2 id="all-reviews">All reviews</h2>
         <Pending loaded={loaded}>{(reviews) => reviews.length === 0 ? <p>No reviews yet.</p> : (
           <ul>{reviews.map((r: any) => <li key={r.uar_id}><Link href={`/console/reviews/${r.uar_id}`}>{r.name}</Link> — deadline {when(r.deadline)}</li>)}</ul>
         )}</Pending>
-        <form onSubmit={start} class="stack">
-          <h2>Start a review of all access</h2>
-          <div class="field"><label for="uar-name">Name</label><input id="uar-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} /></div>
-          <div class="field"><label for="uar-deadline">Deadline</label><input id="uar-deadline" type="date" required value={deadline} onInput={(e) => setDeadline(e.currentTarget.value)} /></div>
-          <fieldset>
-            <legend>At the deadline, items nobody answered are</legend>
-            <label class="choice"><input type="radio" name="policy" value="KEEP" checked={policy === 'KEEP'} onChange={() => setPolicy('KEEP')} /> kept</label>
-            <label class="choice"><input type="radio" name="policy" value="REVOKE" checked={policy === 'REVOKE'} onChange={() => setPolicy('REVOKE')} /> revoked</label>
-          </fieldset>
-          <Problem message={action.error} />
-          <button type="submit" class="primary" disabled={action.busy}>Start review</button>
-        </form>
-      </Page>
-    </AdminOnly>
+      </section>
+      <form onSubmit={start} class="stack">
+        <h2>Start a review of all access</h2>
+        <div class="field"><label for="uar-name">Name</label><input id="uar-name" required value={name} onInput={(e) => setName(e.currentTarget.value)} /></div>
+        <div class="field"><label for="uar-deadline">Deadline</label><input id="uar-deadline" type="date" required value={deadline} onInput={(e) => setDeadline(e.currentTarget.value)} /></div>
+        <div class="field">
+          <label for="uar-reviewers">Who reviews each item</label>
+          <select id="uar-reviewers" value={reviewers} onChange={(e) => setReviewers(e.currentTarget.value)}>
+            {POLICIES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
+          </select>
+        </div>
+        <label class="choice"><input type="checkbox" checked={tell} onChange={(e) => setTell(e.currentTarget.checked)} /> Tell each reviewer (by email or Slack, as they chose)</label>
+        <fieldset>
+          <legend>At the deadline, items nobody answered are</legend>
+          <label class="choice"><input type="radio" name="policy" value="KEEP" checked={policy === 'KEEP'} onChange={() => setPolicy('KEEP')} /> kept</label>
+          <label class="choice"><input type="radio" name="policy" value="REVOKE" checked={policy === 'REVOKE'} onChange={() => setPolicy('REVOKE')} /> revoked</label>
+        </fieldset>
+        <Problem message={action.error} />
+        <button type="submit" class="primary" disabled={action.busy}>Start review</button>
+      </form>
+    </>
   );
 }
 
 type Decision = 'KEEP' | 'REVOKE' | 'LATER';
+const LABEL: Record<Decision, string> = { KEEP: 'Keep', REVOKE: 'Revoke', LATER: 'Later' };
 
+/** Who is asked to review a row, as the admin's table says it. */
+function reviewersOf(row: any, me: string): string {
+  const ids: string[] = row.assigned_reviewer_ids ?? [];
+  if (ids.length === 0) return 'admins';
+  const others = ids.filter((id) => id !== me).length;
+  if (others === ids.length) return `${others} other${others === 1 ? '' : 's'}`;
+  return others === 0 ? 'you' : `you and ${others} other${others === 1 ? '' : 's'}`;
+}
+
+/**
+ * One review: a reviewer sees the items assigned to them; an admin every item (or only theirs). Each
+ * row is decided with its own buttons or selected for a bulk decision; a row of the signed-in person's
+ * own access is shown but never decidable by them (the API refuses it too).
+ */
 export function ReviewPage(props: { me: Me; id: string }) {
+  const admin = isAdmin(props.me);
+  const myId = props.me.user.user_id;
+  const [onlyMine, setOnlyMine] = useState(false);
   const loaded = useLoad(async () => {
-    const [uar, items] = await Promise.all([get(`/uar/${props.id}`), get(`/uar/${props.id}/items`, { page_size: 1000 })]);
+    const [uar, items] = await Promise.all([
+      get(`/uar/${props.id}`),
+      get(`/uar/${props.id}/items`, { page_size: 1000, assigned_to_me: admin && onlyMine ? true : undefined }),
+    ]);
     return { uar, items };
-  }, [props.id]);
+  }, [props.id, onlyMine]);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const action = useAction();
   const decide = async (decisions: { uar_item_id: number; decision: Decision }[]) => {
@@ -69,50 +145,88 @@ export function ReviewPage(props: { me: Me; id: string }) {
     else next.add(id);
     setSelected(next);
   };
+  // Admins hand the selected items to someone else (the reviewers they had are replaced).
+  const [assignee, setAssignee] = useState('');
+  const assign = async (e: Event) => {
+    e.preventDefault();
+    if (selected.size === 0) return action.setError('Select items first.');
+    const ok = await action.run(async () => {
+      const user = await get('/user', { email: assignee.trim() });
+      await post(`/uar/${props.id}/assignments`, { assignments: [...selected].map((id) => ({ uar_item_id: id, reviewer_ids: [user.user_id] })) });
+    });
+    if (ok) {
+      setSelected(new Set());
+      setAssignee('');
+      loaded.reload();
+    }
+  };
   return (
-    <AdminOnly me={props.me}>
-      <Pending loaded={loaded}>{({ uar, items }) => (
+    <Pending loaded={loaded}>{({ uar, items }) => {
+      const closed = Boolean(items.closed_at);
+      const decidable = (row: any) => !closed && row.user_id !== myId;
+      const rows: any[] = items.results;
+      const open = rows.filter(decidable);
+      const waiting = rows.filter((r) => r.decision === null || r.decision === 'LATER').length;
+      return (
         <Page title={uar.name}>
           <p>Deadline {when(uar.deadline)}. Items nobody answers by then are <strong>{items.unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}</strong>.{items.closed_at && ` Closed ${when(items.closed_at)}.`}</p>
+          <p data-count="review-waiting">{admin && !onlyMine ? `${waiting} of ${rows.length} items wait for an answer.` : `${waiting} of your ${rows.length} item${rows.length === 1 ? '' : 's'} wait for your answer.`}</p>
+          {admin && (
+            <label class="choice"><input type="checkbox" checked={onlyMine} onChange={(e) => { setOnlyMine(e.currentTarget.checked); setSelected(new Set()); }} /> Only items assigned to me</label>
+          )}
           <Problem message={action.error} />
           <div class="actions" role="group" aria-label="Bulk decisions">
             {(['KEEP', 'REVOKE', 'LATER'] as Decision[]).map((d) => (
               <button key={d} type="button" disabled={action.busy || selected.size === 0} onClick={() => decide([...selected].map((id) => ({ uar_item_id: id, decision: d })))}>
-                {d === 'KEEP' ? 'Keep' : d === 'REVOKE' ? 'Revoke' : 'Later'} selected ({selected.size})
+                {LABEL[d]} selected ({selected.size})
               </button>
             ))}
           </div>
-          <div class="table-wrap">
-            <table>
-              <caption>Access to review</caption>
-              <thead><tr>
-                <th scope="col"><input type="checkbox" aria-label="Select all" checked={selected.size === items.results.length && items.results.length > 0} onChange={(e) => setSelected(e.currentTarget.checked ? new Set(items.results.map((r: any) => r.uar_item_id)) : new Set())} /></th>
-                <th scope="col">Person</th><th scope="col">Item</th><th scope="col">Level</th><th scope="col">Path</th><th scope="col">Decision</th>
-              </tr></thead>
-              <tbody>{items.results.map((row: any) => (
-                <tr key={row.uar_item_id}>
-                  <td><input type="checkbox" aria-label={`Select ${row.full_name} on ${row.item_name}`} checked={selected.has(row.uar_item_id)} onChange={() => toggle(row.uar_item_id)} /></td>
-                  <td>{row.full_name}</td>
-                  <td><Link href={`/console/${row.item_type === 'RESOURCE' ? 'resources' : 'groups'}/${row.item_id}`}>{row.item_name}</Link></td>
-                  <td>{row.access_level.access_level_name}</td>
-                  <td>{row.has_direct_access ? 'direct' : 'through groups'}</td>
-                  <td>
-                    <div role="group" aria-label={`Decision for ${row.full_name} on ${row.item_name}`} class="decisions">
-                      {(['KEEP', 'REVOKE', 'LATER'] as Decision[]).map((d) => (
-                        <button key={d} type="button" aria-pressed={row.decision === d} class={row.decision === d ? 'chosen' : undefined}
-                          disabled={action.busy || Boolean(items.closed_at) || (d === 'REVOKE' && !row.has_direct_access)}
-                          onClick={() => decide([{ uar_item_id: row.uar_item_id, decision: d }])}>
-                          {d === 'KEEP' ? 'Keep' : d === 'REVOKE' ? 'Revoke' : 'Later'}
-                        </button>
-                      ))}
-                    </div>
-                  </td>
-                </tr>
-              ))}</tbody>
-            </table>
-          </div>
+          {admin && !closed && (
+            <form onSubmit={assign} class="actions">
+              <label for="assignee">Assign selected items to (email)</label>
+              <input id="assignee" type="email" required value={assignee} onInput={(e) => setAssignee(e.currentTarget.value)} />
+              <button type="submit" disabled={action.busy || selected.size === 0}>Assign</button>
+            </form>
+          )}
+          {rows.length === 0 ? <p>No items here.</p> : (
+            <div class="table-wrap">
+              <table>
+                <caption>Access to review</caption>
+                <thead><tr>
+                  <th scope="col"><input type="checkbox" aria-label="Select all" disabled={open.length === 0} checked={selected.size === open.length && open.length > 0} onChange={(e) => setSelected(e.currentTarget.checked ? new Set(open.map((r) => r.uar_item_id)) : new Set())} /></th>
+                  <th scope="col">Person</th><th scope="col">Item</th><th scope="col">Level</th><th scope="col">Path</th>
+                  {admin && <th scope="col">Reviewers</th>}
+                  <th scope="col">Decision</th>
+                </tr></thead>
+                <tbody>{rows.map((row) => (
+                  <tr key={row.uar_item_id}>
+                    <td><input type="checkbox" aria-label={`Select ${row.full_name} on ${row.item_name}`} disabled={!decidable(row)} checked={selected.has(row.uar_item_id)} onChange={() => toggle(row.uar_item_id)} /></td>
+                    <td>{row.full_name}</td>
+                    <td>{admin ? <Link href={`/console/${row.item_type === 'RESOURCE' ? 'resources' : 'groups'}/${row.item_id}`}>{row.item_name}</Link> : row.item_name}</td>
+                    <td>{row.access_level.access_level_name}</td>
+                    <td>{row.has_direct_access ? 'direct' : 'through groups'}</td>
+                    {admin && <td>{reviewersOf(row, myId)}</td>}
+                    <td>
+                      {row.user_id === myId ? <span>Your own access: {row.decision ? LABEL[row.decision as Decision] : 'another reviewer decides'}</span> : (
+                        <div role="group" aria-label={`Decision for ${row.full_name} on ${row.item_name}`} class="decisions">
+                          {(['KEEP', 'REVOKE', 'LATER'] as Decision[]).map((d) => (
+                            <button key={d} type="button" aria-pressed={row.decision === d} class={row.decision === d ? 'chosen' : undefined}
+                              disabled={action.busy || closed || (d === 'REVOKE' && !row.has_direct_access)}
+                              onClick={() => decide([{ uar_item_id: row.uar_item_id, decision: d }])}>
+                              {LABEL[d]}
+                            </button>
+                          ))}
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}</tbody>
+              </table>
+            </div>
+          )}
         </Page>
-      )}</Pending>
-    </AdminOnly>
+      );
+    }}</Pending>
   );
 }

@@ -41,6 +41,19 @@ export interface GroupCommitOptions {
 /** The batching running on each connection, for commitPendingWrites. */
 const RUNNING = new WeakMap<Db, GroupCommit>();
 
+/** How many transaction functions are running on each batched connection (nested ones count too). */
+const DEPTH = new WeakMap<Db, { value: number }>();
+
+/**
+ * Whether the caller runs inside a transaction function of its own (db.transaction(fn)), so that
+ * what it writes commits or rolls back with the change that called it. `db.inTransaction` cannot
+ * tell under group commit: it is true for as long as a batch is open, between transactions too.
+ */
+export function insideTransaction(db: Db): boolean {
+  const depth = DEPTH.get(db);
+  return depth ? depth.value > 0 : db.inTransaction;
+}
+
 /**
  * Commits the open batch on `db`, if group commit runs there and a batch is open (a no-op otherwise:
  * without group commit every transaction is durable when it returns). Call before network work that
@@ -64,6 +77,7 @@ export function startGroupCommit(db: Db, options: GroupCommitOptions = {}): Grou
   const original: TransactionFactory = db.transaction;
   const stats = { batches: 0, transactions: 0 };
   let open = false;
+  const depth = { value: 0 };
   let waiting: Array<{ durable: () => void; lost: (err: unknown) => void }> = [];
 
   function openBatch(): void {
@@ -114,7 +128,12 @@ export function startGroupCommit(db: Db, options: GroupCommitOptions = {}): Grou
           openBatch();
         }
         if (open) stats.transactions += 1;
-        return variant.apply(this, args);
+        depth.value += 1;
+        try {
+          return variant.apply(this, args);
+        } finally {
+          depth.value -= 1;
+        }
       };
     const wrapped = joining(transaction) as ReturnType<TransactionFactory>;
     Object.defineProperties(wrapped, {
@@ -138,10 +157,12 @@ export function startGroupCommit(db: Db, options: GroupCommitOptions = {}): Grou
       flush();
       db.transaction = original;
       if (RUNNING.get(db) === commits) RUNNING.delete(db);
+      if (DEPTH.get(db) === depth) DEPTH.delete(db);
     },
     stats,
   };
   RUNNING.set(db, commits);
+  DEPTH.set(db, depth);
   return commits;
 }
 

@@ -15,7 +15,9 @@ import m0013 from '../../sql/0013_outbox.sql';
 import m0014 from '../../sql/0014_connectors.sql';
 import m0015 from '../../sql/0015_notifications.sql';
 import m0016 from '../../sql/0016_console.sql';
-import m0017 from '../../sql/0017_uar_snapshot_slices.sql';
+import m0017 from '../../sql/0017_uar_reviewers.sql';
+import m0018 from '../../sql/0018_request_templates.sql';
+import m0019 from '../../sql/0019_uar_snapshot_slices.sql';
 import { hashUnchainedEvents } from '../modules/audit/store.ts';
 import type { Db } from './open.ts';
 
@@ -44,5 +46,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 14, name: '0014_connectors', sql: m0014 },
   { version: 15, name: '0015_notifications', sql: m0015 },
   { version: 16, name: '0016_console', sql: m0016 },
-  { version: 17, name: '0017_uar_snapshot_slices', sql: m0017 },
+  { version: 17, name: '0017_uar_reviewers', sql: m0017 },
+  { version: 18, name: '0018_request_templates', sql: m0018 },
+  { version: 19, name: '0019_uar_snapshot_slices', sql: m0019 },
 ];

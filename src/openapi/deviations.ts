@@ -31,6 +31,24 @@ const PAGED_EDGE_LISTS = ['GET /v1/resources/{resource_id}/users', 'GET /v1/reso
 
 export const DEVIATIONS: readonly Deviation[] = [
   {
+    operations: ['GET /v1/users'],
+    where: 'parameter query.manager_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
+  },
+  {
+    operations: REQUEST_ANSWERS,
+    where: '*requested_duration_minutes',
+    what: 'here, not in the reference',
+    reason: 'Extension: when a reviewer approved for less than was asked, the request shows what the requester asked for beside the shortened duration_minutes (docs/requests.md).',
+  },
+  {
+    operations: ['POST /v1/requests/{id}/approve'],
+    where: 'body.duration_minutes',
+    what: 'here, not in the reference',
+    reason: 'Extension: a reviewer may grant for less than the request asks, never more (docs/requests.md).',
+  },
+  {
     operations: ['GET /v1/configuration-templates'],
     where: 'parameter query.*',
     what: 'here, not in the reference',

@@ -22,7 +22,7 @@
 // records OUTBOX_ITEMS_FAILED, and it stays visible until retried by hand. Time comes from ctx.clock.
 // See docs/outbox.md.
 import type { AppContext } from '../context.ts';
-import { commitPendingWrites } from '../db/group-commit.ts';
+import { commitPendingWrites, insideTransaction } from '../db/group-commit.ts';
 import { OUTBOX_ACTOR } from '../modules/events/system-actor.ts';
 import { outboxHandlers } from './kinds.ts';
 import type { OutboxRow } from './store.ts';
@@ -92,7 +92,7 @@ export const KEEP_DONE_MS = 24 * 3_600_000;
  * outside it could survive a rolled-back change or be lost with a committed one). Returns its seq.
  */
 export function enqueue(ctx: AppContext, input: EnqueueInput): number {
-  if (!ctx.db.inTransaction) throw new Error('outbox enqueue must run inside the write transaction of its change');
+  if (!insideTransaction(ctx.db)) throw new Error('outbox enqueue must run inside the write transaction of its change');
   const now = ctx.clock.now();
   const handler = outboxHandlers()[input.kind];
   const giveUp = input.giveUpAfterMs ?? handler?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
@@ -217,7 +217,7 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handl
  * and records OUTBOX_ITEMS_RETRIED. Call inside the caller's write transaction. Returns the rows re-queued.
  */
 export function retryFailed(ctx: AppContext, actor: Parameters<AppContext['stores']['events']['record']>[0], kind: string, keyPrefix = ''): OutboxRow[] {
-  if (!ctx.db.inTransaction) throw new Error('outbox retryFailed must run inside a write transaction');
+  if (!insideTransaction(ctx.db)) throw new Error('outbox retryFailed must run inside a write transaction');
   const { outbox, events } = ctx.stores;
   const now = ctx.clock.now();
   const giveUp = outboxHandlers()[kind]?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;

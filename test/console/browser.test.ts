@@ -2,15 +2,18 @@
 // provider on loopback: sign in, request with the dry-run preview, approve in a second context, see it on
 // My access, deny with a comment, decide a review that revokes, a member kept off admin pages, CSRF and a
 // replayed sign-in link refused, an ended session leading to sign-in; axe-core checks each page (WCAG A/AA)
-// and every page is photographed into test-output/screenshots/ (GATEHOUSE_SCREENSHOTS to choose).
+// and every page is photographed at desktop width and 375 px into test-output/screenshots/
+// (GATEHOUSE_SCREENSHOTS to choose), the folder named in the test's output so CI's log says where.
+// Also: a request template's custom fields on the request form, a reviewer approving for less, and a
+// manager reading a report's person page (a non-manager refused).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { config, stage } from '../helpers/requests.ts';
 
@@ -35,7 +38,7 @@ describe('the console in a browser', { skip }, () => {
 
   /** A fresh browser context (its own cookies), watching for page errors. CSP is bypassed only so axe can be injected. */
   async function newPage(width = 1280): Promise<Page> {
-    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, acceptDownloads: true });
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(error.message));
     return page;
@@ -71,8 +74,22 @@ describe('the console in a browser', { skip }, () => {
     reviewer = await createMember(app.api, { full_name: 'Rita Reviewer', email: 'rita@example.com' });
     idp.accounts.set('rowan@example.com', { email: 'rowan@example.com', email_verified: true, name: 'Rowan Requester' });
     const owner = await createOwner(app.api, { user_ids: [reviewer.user.user_id] });
-    const reviewed = [config({ max_duration_minutes: 7 * 1440, reviewer_stages: [stage({ owner_ids: [owner.owner_id] })] })];
-    payroll = await createResource(app.api, { name: 'Payroll database', admin_owner_id: owner.owner_id, request_configurations: reviewed });
+    // Rita is Rowan's manager: she may open his person page.
+    assert.equal((await app.api.put(`/users/${requester.user.user_id}`, { manager_id: reviewer.user.user_id })).status, 200);
+    const questions = await app.api.post('/request-templates', {
+      name: 'Finance questions',
+      custom_fields: [
+        { name: 'Change ticket', type: 'SHORT_TEXT', required: true, description: 'The ticket this work is tracked in' },
+        { name: 'Environment', type: 'MULTI_CHOICE', required: true, metadata: { multi_choice_data: { options: ['Staging', 'Production'] } } },
+        { name: 'On call this week', type: 'BOOLEAN', required: false },
+        { name: 'Anything else', type: 'LONG_TEXT', required: false },
+      ],
+    });
+    assert.equal(questions.status, 200, JSON.stringify(questions.body));
+    const reviewed = [config({ max_duration_minutes: 7 * 1440, extensions_duration_in_minutes: 120, reviewer_stages: [stage({ owner_ids: [owner.owner_id] })] })];
+    payroll = await createResource(app.api, {
+      name: 'Payroll database', admin_owner_id: owner.owner_id, request_configurations: reviewed, request_template_id: questions.body.request_template_id,
+    });
     wiki = await createResource(app.api, { name: 'Finance wiki', admin_owner_id: owner.owner_id, request_configurations: reviewed });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   });
@@ -98,7 +115,7 @@ describe('the console in a browser', { skip }, () => {
     await shoot(requesterPage, 'home');
   });
 
-  it('requests access with a live dry-run preview of who must approve', async () => {
+  it('requests access with a live dry-run preview of who must approve, answering the item\'s custom fields', async () => {
     await requesterPage.getByRole('navigation').getByRole('link', { name: 'Request access' }).click();
     await requesterPage.getByLabel('Find a resource or group').fill('Payroll');
     await requesterPage.getByRole('button', { name: 'Add Payroll database' }).click();
@@ -108,22 +125,50 @@ describe('the console in a browser', { skip }, () => {
     assert.ok(!durations.includes('30 days') && durations.includes('7 days'), durations.join());
     await requesterPage.getByLabel('For how long').selectOption({ label: '1 day' });
     await requesterPage.getByLabel('Why you need it').fill('Month-end close');
+    // The request template's questions, each a labelled control of its type.
+    const ticket = requesterPage.getByLabel(/^Change ticket/);
+    await ticket.waitFor(WAIT);
+    assert.equal(await ticket.getAttribute('aria-required'), 'true');
+    assert.equal(await requesterPage.getByLabel(/^On call this week/).getAttribute('type'), 'checkbox');
+    assert.equal(await requesterPage.getByLabel(/^Anything else/).evaluate((e) => e.tagName), 'TEXTAREA');
+    assert.deepEqual(await requesterPage.getByLabel(/^Environment/).locator('option').allTextContents(), ['Choose…', 'Staging', 'Production']);
+    // Left unanswered: the API's refusal, in words, beside the form and the questions.
+    await requesterPage.getByRole('button', { name: 'Send request' }).click();
+    await requesterPage.getByRole('alert').filter({ hasText: /must answer "Change ticket" \(asked for Payroll database\), "Environment"/ }).waitFor(WAIT);
+    assert.equal(await ticket.getAttribute('aria-invalid'), 'true');
+    await shoot(requesterPage, 'request-new-refused');
+    await ticket.fill('FIN-42');
+    await requesterPage.getByLabel(/^Environment/).selectOption('Production');
+    await requesterPage.getByLabel(/^On call this week/).check();
     await shoot(requesterPage, 'request-new');
     await requesterPage.getByRole('button', { name: 'Send request' }).click();
     await requesterPage.getByRole('heading', { name: 'Access request' }).waitFor(WAIT);
     await requesterPage.getByText('PENDING').first().waitFor(WAIT);
     assert.match(new URL(requesterPage.url()).pathname, /^\/console\/requests\/[0-9a-f-]{36}$/);
+    // The answers are on the request.
+    await requesterPage.getByText('FIN-42').waitFor(WAIT);
+    const answers = (await app.api.get(`/requests/${requesterPage.url().split('/').pop()}`)).body.custom_fields_responses;
+    assert.deepEqual(answers.map((a: { field_name: string; field_value: unknown }) => [a.field_name, a.field_value]),
+      [['Change ticket', 'FIN-42'], ['Environment', 'Production'], ['On call this week', true]]);
   });
 
-  it('is approved by the reviewer in a second browser context', async () => {
+  it('is approved by the reviewer in a second browser context, for less time than asked', async () => {
     reviewerPage = await newPage();
     await signInWithLink(reviewerPage, 'rita@example.com');
     assert.equal(await reviewerPage.locator('[data-count="reviews"]').textContent(), '1');
     await reviewerPage.getByRole('link', { name: /Payroll database/ }).click();
     await reviewerPage.getByRole('button', { name: 'Approve', exact: true }).waitFor(WAIT);
+    // Only shorter durations are offered.
+    const offered = await reviewerPage.getByLabel('Grant for').locator('option').allTextContents();
+    assert.deepEqual(offered, ['1 day, as asked', '1 hour', '4 hours']);
+    await reviewerPage.getByLabel('Grant for').selectOption({ label: '4 hours' });
     await shoot(reviewerPage, 'request-review');
+    const approvedAt = app.clock.now().getTime();
     await reviewerPage.getByRole('button', { name: 'Approve', exact: true }).click();
     await reviewerPage.getByText('APPROVED').first().waitFor(WAIT);
+    await reviewerPage.getByText(/for 4 hours \(shortened by a reviewer from 1 day\)/).waitFor(WAIT);
+    const held = (await app.api.get(`/resources/${payroll.resource_id}/users`)).body.results.find((r: { user_id: string }) => r.user_id === requester.user.user_id);
+    assert.equal(held.expiration_date, new Date(approvedAt + 4 * 3_600_000).toISOString(), 'the grant lasts the shortened time');
   });
 
   it('shows the access on My access, with its path and expiry', async () => {
@@ -131,8 +176,14 @@ describe('the console in a browser', { skip }, () => {
     const row = requesterPage.getByRole('row', { name: /Payroll database/ });
     await row.waitFor(WAIT);
     assert.match((await row.textContent())!, /direct/);
-    assert.ok(await requesterPage.getByRole('link', { name: 'Extend Payroll database' }).isVisible());
     await shoot(requesterPage, 'my-access');
+    // Extending is a new request for the same item and level, for at most the item's extension duration.
+    await requesterPage.getByRole('link', { name: 'Extend Payroll database' }).click();
+    await requesterPage.getByText('Extending your access to Payroll database').waitFor(WAIT);
+    assert.deepEqual(await requesterPage.getByLabel('For how long').locator('option').allTextContents(), ['1 hour', '2 hours (the most allowed)']);
+    assert.equal(await requesterPage.getByLabel('Level for Payroll database').inputValue(), '');
+    await requesterPage.getByText(/Rita Reviewer — /).waitFor(WAIT);
+    await shoot(requesterPage, 'request-extend');
   });
 
   it('denies a request with a comment, and says in words that a denial needs one', async () => {
@@ -148,33 +199,85 @@ describe('the console in a browser', { skip }, () => {
     assert.equal((await app.api.get(`/requests/${ask.body.id}`)).body.status, 'DENIED');
   });
 
+  it('lets a manager see a report\'s access on their person page, and keeps anyone else off it', async () => {
+    await reviewerPage.goto(`${origin}/console`);
+    await reviewerPage.getByRole('heading', { name: 'Your reports' }).waitFor(WAIT);
+    await reviewerPage.getByRole('link', { name: 'Rowan Requester' }).click();
+    await reviewerPage.getByRole('heading', { name: 'Rowan Requester' }).waitFor(WAIT);
+    await reviewerPage.getByRole('row', { name: /Payroll database/ }).waitFor(WAIT);
+    assert.equal(await reviewerPage.getByRole('button', { name: /^Offboard/ }).count(), 0, 'offboarding stays with admins');
+    await shoot(reviewerPage, 'person-as-manager');
+    await requesterPage.goto(`${origin}/console/users/${reviewer.user.user_id}`);
+    await requesterPage.getByText('This page is for organization admins and Rita Reviewer\'s manager.').waitFor(WAIT);
+    assert.equal(await requesterPage.getByRole('table').count(), 0);
+  });
+
   it('keeps a member off admin pages, and the API refuses them anyway', async () => {
     assert.equal(await requesterPage.getByRole('link', { name: 'Audit trail' }).count(), 0);
-    assert.equal(await requesterPage.getByRole('link', { name: 'Access reviews' }).count(), 0);
     await requesterPage.goto(`${origin}/console/events`);
     await requesterPage.getByText('This page is for organization admins').waitFor(WAIT);
     const status = await requesterPage.evaluate<number>(`fetch('/v1/events').then(r => r.status)`);
     assert.equal(status, 403);
+    // Access reviews: only what is assigned to them (nothing here), and no way to start one.
+    await requesterPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
+    await requesterPage.getByText('No access review asks you to review anything.').waitFor(WAIT);
+    assert.equal(await requesterPage.getByRole('button', { name: 'Start review' }).count(), 0);
+    assert.equal(await requesterPage.evaluate<number>(`fetch('/v1/uars').then(r => r.status)`), 403);
   });
 
-  it('decides an access review as an admin, and a revoke ends the access', async () => {
+  it('an admin starts an access review; the reviewer, not an admin, decides her items there, and a revoke ends the access', async () => {
+    // Rowan also holds the wiki directly, so the review has two items for Rita (a user of both items' admin owner).
+    assert.equal((await app.api.post(`/resources/${wiki.resource_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
     const adminPage = await newPage();
     await signInWithLink(adminPage, 'admin@gatehouse.local');
     await adminPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
     await adminPage.getByLabel('Name').fill('Finance access, Q1');
     await adminPage.getByLabel('Deadline').fill('2026-12-31');
+    await adminPage.getByLabel('Who reviews each item').selectOption('BY_OWNING_TEAM_ADMIN_ALL');
     await adminPage.getByRole('button', { name: 'Start review' }).click();
     await adminPage.getByText('Choose what happens to items nobody answers by the deadline.').waitFor(WAIT);
     await adminPage.getByLabel('revoked').check();
     await shoot(adminPage, 'reviews');
     await adminPage.getByRole('button', { name: 'Start review' }).click();
     await adminPage.getByRole('heading', { name: 'Finance access, Q1' }).waitFor(WAIT);
-    const decision = adminPage.getByRole('group', { name: 'Decision for Rowan Requester on Payroll database' });
+    await adminPage.getByRole('row').filter({ hasText: 'Payroll database' }).getByText('1 other', { exact: true }).waitFor(WAIT);
+
+    // Rita signs in again (a fresh context): Home counts her review items; she decides them on the review's page.
+    const ritaPage = await newPage();
+    await signInWithLink(ritaPage, 'rita@example.com');
+    assert.equal(await ritaPage.locator('[data-count="review-items"]').textContent(), '2');
+    assert.equal(await ritaPage.locator('[data-count="reviews"]').textContent(), '2');
+    await ritaPage.getByRole('link', { name: 'Access review: Finance access, Q1' }).click();
+    await ritaPage.getByRole('heading', { name: 'Finance access, Q1' }).waitFor(WAIT);
+    const decision = ritaPage.getByRole('group', { name: 'Decision for Rowan Requester on Payroll database' });
     await decision.getByRole('button', { name: 'Revoke' }).click();
     await decision.getByRole('button', { name: 'Revoke', pressed: true }).waitFor(WAIT);
-    await shoot(adminPage, 'review');
-    const holders = (await app.api.get(`/resources/${payroll.resource_id}/users`)).body.results.map((r: { user_id: string }) => r.user_id);
-    assert.ok(!holders.includes(requester.user.user_id), 'the revoke ended the access');
+    await ritaPage.getByRole('checkbox', { name: 'Select Rowan Requester on Finance wiki' }).check();
+    await ritaPage.getByRole('button', { name: 'Keep selected (1)' }).click();
+    await ritaPage.getByRole('group', { name: 'Decision for Rowan Requester on Finance wiki' }).getByRole('button', { name: 'Keep', pressed: true }).waitFor(WAIT);
+    await ritaPage.getByText('0 of your 2 items wait for your answer.').waitFor(WAIT);
+    await shoot(ritaPage, 'review');
+
+    const held = (await app.api.get(`/resources/users/${requester.user.user_id}`)).body.results.map((r: { resource_id: string }) => r.resource_id);
+    assert.ok(!held.includes(payroll.resource_id), 'the revoke ended the access');
+    assert.ok(held.includes(wiki.resource_id), 'the kept item is still held');
+    const removed = (await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: requester.user.user_id })).body.results;
+    assert.deepEqual(removed.map((e: { actor_user_id: string; api_token_name?: string }) => [e.actor_user_id, e.api_token_name]), [[reviewer.user.user_id, 'console']]);
+    await ritaPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
+    await ritaPage.getByText(/0 of 2 items waiting/).waitFor(WAIT);
+    await ritaPage.context().close();
+
+    // The admin hands an item to someone else: never to the person whose access it is (said in words).
+    await adminPage.reload();
+    await adminPage.getByRole('heading', { name: 'Finance access, Q1' }).waitFor(WAIT);
+    await adminPage.getByRole('checkbox', { name: 'Select Rowan Requester on Finance wiki' }).check();
+    await adminPage.getByLabel('Assign selected items to (email)').fill('rowan@example.com');
+    await adminPage.getByRole('button', { name: 'Assign' }).click();
+    await adminPage.getByRole('alert').filter({ hasText: 'nobody reviews their own access' }).waitFor(WAIT);
+    await adminPage.getByLabel('Assign selected items to (email)').fill('admin@gatehouse.local');
+    await adminPage.getByRole('button', { name: 'Assign' }).click();
+    await adminPage.getByRole('row').filter({ hasText: 'Finance wiki' }).getByText('you', { exact: true }).waitFor(WAIT);
+    await shoot(adminPage, 'review-admin');
 
     for (const [path, name] of [[`/console/resources/${payroll.resource_id}`, 'resource'], [`/console/users/${requester.user.user_id}`, 'person'], ['/console/events', 'events'], ['/console/account', 'account']] as const) {
       await adminPage.goto(`${origin}${path}`);
@@ -182,6 +285,72 @@ describe('the console in a browser', { skip }, () => {
       await adminPage.waitForLoadState('networkidle');
       await shoot(adminPage, name);
     }
+  });
+
+  it('exports the audit trail the filters match, as JSON Lines', async () => {
+    const page = await newPage();
+    await signInWithLink(page, 'admin@gatehouse.local');
+    await page.goto(`${origin}/console/events?event_type_filter=REQUESTS_CREATED`);
+    await page.getByRole('table').waitFor(WAIT);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export all matching events' }).click()]);
+    const lines = readFileSync((await download.path())!, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event_type: string });
+    const expected = (await app.api.get('/events', { event_type_filter: 'REQUESTS_CREATED', page_size: 1000 })).body.results.length;
+    assert.ok(expected >= 2);
+    assert.equal(lines.length, expected);
+    assert.ok(lines.every((event) => event.event_type === 'REQUESTS_CREATED'));
+  });
+
+  it('photographs every page at desktop width and at 375 px, none wider than the screen', async (t) => {
+    const request = await requester.api.post('/requests', { resources: [{ id: wiki.resource_id }], groups: [], reason: 'Photographed', duration_minutes: 60 });
+    assert.equal(request.status, 200, JSON.stringify(request.body));
+    const group = await createGroup(app.api, { name: 'Finance team' });
+    assert.equal((await app.api.post(`/groups/${group.group_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
+    const review = (await app.api.get('/uars')).body.results[0];
+    // An item whose app has a connector (nobody answers on port 9, and the outbox is not run here: the grant stays PENDING).
+    const connected = await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR', name: 'Ledger app' });
+    assert.equal((await app.api.put(`/apps/${connected.app_id}/connector`, { url: 'http://127.0.0.1:9', signing_secret: 'a-long-enough-signing-secret' })).status, 200);
+    const ledger = await createResource(app.api, { name: 'Ledger', app_id: connected.app_id });
+    assert.equal((await app.api.post(`/resources/${ledger.resource_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
+    const pages: [string, string][] = [
+      ['/console', 'home'],
+      ['/console/requests/new', 'request-new'],
+      [`/console/requests/${request.body.id}`, 'request'],
+      ['/console/access', 'my-access'],
+      [`/console/resources/${payroll.resource_id}`, 'resource'],
+      [`/console/resources/${ledger.resource_id}`, 'resource-with-connector'],
+      [`/console/groups/${group.group_id}`, 'group'],
+      [`/console/users/${requester.user.user_id}`, 'person'],
+      ['/console/events', 'events'],
+      ['/console/reviews', 'reviews'],
+      ...(review ? [[`/console/reviews/${review.uar_id}`, 'review'] as [string, string]] : []),
+      ['/console/account', 'account'],
+    ];
+    const written: string[] = [];
+    for (const width of [1280, 375]) {
+      const page = await newPage(width);
+      await signInWithLink(page, 'admin@gatehouse.local');
+      for (const [path, name] of pages) {
+        await page.goto(`${origin}${path}`);
+        await page.locator('#page-title').waitFor(WAIT);
+        await page.waitForLoadState('networkidle');
+        assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
+        if (name === 'resource-with-connector') await page.getByRole('row', { name: /Rowan Requester grant PENDING/ }).waitFor(WAIT);
+        if (name === 'resource') await page.getByText('No connector: access is in effect the moment it is written.').waitFor(WAIT);
+        const file = `${name}-${width === 375 ? '375' : 'desktop'}.png`;
+        await page.screenshot({ path: join(SHOTS, file), fullPage: true });
+        written.push(file);
+        const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
+        const culprits = wide <= width ? '' : await page.evaluate<string>(`[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > ${width} + 1).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8).join(', ')`);
+        assert.ok(wide <= width, `${path} is ${wide} px wide at ${width} (see ${file}): ${culprits}`);
+      }
+      const signIn = await newPage(width);
+      await signIn.goto(`${origin}/console`);
+      await signIn.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor(WAIT);
+      await signIn.screenshot({ path: join(SHOTS, `sign-in-${width === 375 ? '375' : 'desktop'}.png`), fullPage: true });
+      written.push(`sign-in-${width === 375 ? '375' : 'desktop'}.png`);
+    }
+    for (const file of written) assert.ok(statSync(join(SHOTS, file)).size > 1000, `${file} is written`);
+    t.diagnostic(`console screenshots: ${written.length} pages (desktop and 375 px) in ${SHOTS}`);
   });
 
   it('is usable 375 px wide', async () => {

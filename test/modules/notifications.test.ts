@@ -409,6 +409,24 @@ describe('notifications', () => {
     assert.equal(resent.body.results.length, 1);
   });
 
+  it('a person who chose Slack but has no Slack account there is told by email instead, once; the Slack notice stays FAILED with why', async () => {
+    const [requester, reviewer] = [await createMember(app.api), await createMember(app.api)];
+    const put = await reviewer.api.request('PUT', `/users/${reviewer.user_id}/notification-preferences`, { channel: 'SLACK', daily_digest: false });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const resource = await stagedResource((await createOwner(app.api, { user_ids: [reviewer.user_id] })).owner_id);
+    const id = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }] });
+    await deliver();
+    await deliver();
+    const mine = (await notices({ request_id: id })).filter((n) => n.user_id === reviewer.user_id);
+    assert.deepEqual(mine.map((n) => [n.type, n.channel, n.status]).sort(), [['REQUEST_CREATED', 'EMAIL', 'SENT'], ['REQUEST_CREATED', 'SLACK', 'FAILED']]);
+    assert.match(mine.find((n) => n.channel === 'SLACK')!.last_error ?? '', /users_not_found/);
+    assert.match(mine.find((n) => n.channel === 'EMAIL')!.reason, /by email: Slack knows no one as/);
+    const mails = smtp.to(emailOf(reviewer));
+    assert.equal(mails.length, 1, 'one email');
+    assert.match(mails[0]!.text, new RegExp(`/console/requests/${id}`));
+    assert.equal(slack.dmsTo(emailOf(reviewer)).length, 0);
+  });
+
   it('a propagation that failed for good tells the app\'s admin owner\'s users, once', async () => {
     const [a1, a2, outsider] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
     const owner = await createOwner(app.api, { user_ids: [a1.user_id, a2.user_id] });
@@ -424,6 +442,46 @@ describe('notifications', () => {
       assert.match(mails[0]!.text, /ERR_REMOTE_INTERNAL_ERROR/);
     }
     assert.equal(smtp.to(emailOf(outsider)).length, 0);
+  });
+
+  it('an access review started with send_reviewer_assignment_notification tells each assigned reviewer once, with a link to the review', async () => {
+    const [first, second, holder, later] = [await createMember(app.api), await createMember(app.api), await createMember(app.api), await createMember(app.api)];
+    const owner = await createOwner(app.api, { user_ids: [first.user_id, second.user_id] });
+    const resource = await createResource(app.api, { admin_owner_id: owner.owner_id });
+    assert.equal((await app.api.post(`/resources/${resource.resource_id}/users/${holder.user_id}`, { duration_minutes: 0 })).status, 200);
+    const start = (notify: boolean) => app.api.post('/uar', {
+      name: `Owners' review ${notify}`, reviewer_assignment_policy: 'BY_OWNING_TEAM_ADMIN_ALL', send_reviewer_assignment_notification: notify,
+      deadline: new Date(app.clock.now().getTime() + 14 * 86_400_000).toISOString(), time_zone: 'UTC', self_review_allowed: false,
+      uar_scope: { entities: [resource.resource_id] },
+    });
+    const quiet = await start(false);
+    assert.equal(quiet.status, 200);
+    await deliver();
+    assert.equal(smtp.to(emailOf(first)).length, 0, 'not asked for: nobody is told');
+
+    const told = await start(true);
+    assert.equal(told.status, 200, JSON.stringify(told.body));
+    const uarId = told.body.uar_id as string;
+    assert.equal((await app.api.put(`/uar/${uarId}/policy`, { unanswered_decision: 'REVOKE' })).status, 200);
+    await deliver();
+    for (const reviewer of [first, second]) {
+      const mail = smtp.to(emailOf(reviewer));
+      assert.equal(mail.length, 1, `${reviewer.full_name} is told once`);
+      assert.equal(mail[0]!.subject, 'Access review "Owners\' review true": 1 item for you to review');
+      assert.match(mail[0]!.text, /1 of them wait for your answer/);
+      assert.match(mail[0]!.text, /items nobody answers by then are revoked/, 'rendered when sent: the policy chosen after the start');
+      assert.match(mail[0]!.text, new RegExp(`${PUBLIC_URL}/console/reviews/${uarId}`));
+    }
+    assert.equal(smtp.to(emailOf(holder)).length, 0, 'the person reviewed is not told');
+
+    // An admin assigning the row to someone new tells them; the reviewers already told hear nothing more.
+    const [row] = (await app.api.get(`/uar/${uarId}/items`)).body.results;
+    assert.equal((await app.api.post(`/uar/${uarId}/assignments`, { assignments: [{ uar_item_id: row.uar_item_id, reviewer_ids: [first.user_id, later.user_id] }] })).status, 200);
+    await deliver();
+    assert.equal(smtp.to(emailOf(later)).length, 1);
+    assert.equal(smtp.to(emailOf(first)).length, 1);
+    const listed = await notices({ type: 'UAR_ASSIGNED' });
+    assert.deepEqual(listed.map((n) => n.user_id).sort(), [first.user_id, second.user_id, later.user_id].sort());
   });
 
   it('the SMTP channel speaks smtps:// (TLS from the start) and gives up only on a mailbox that does not exist', async () => {

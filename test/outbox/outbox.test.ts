@@ -32,7 +32,10 @@ describe('outbox', () => {
   const queue = (key: string, payload: unknown = null) =>
     app.ctx.db.transaction(() => enqueue(app.ctx, { kind: 'test.kind', key, payload, giveUpAfterMs: 60_000 })).immediate();
 
-  test('enqueue refuses to run outside a transaction', () => {
+  test('enqueue refuses to run outside a transaction, also while a group-commit batch is open', () => {
+    assert.throws(() => enqueue(app.ctx, { kind: 'test.kind', key: 'k', payload: 1 }), /inside the write transaction/);
+    queue('opens-a-batch');
+    assert.equal(app.ctx.db.inTransaction, true, 'the server batches that write: SQLite reports a transaction');
     assert.throws(() => enqueue(app.ctx, { kind: 'test.kind', key: 'k', payload: 1 }), /inside the write transaction/);
   });
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { commitPendingWrites, holdUntilDurable, startGroupCommit, type GroupCommit } from '../../src/db/group-commit.ts';
+import { commitPendingWrites, holdUntilDurable, insideTransaction, startGroupCommit, type GroupCommit } from '../../src/db/group-commit.ts';
 import { openDatabase, type Db } from '../../src/db/open.ts';
 
 describe('group commit', () => {
@@ -54,6 +54,29 @@ describe('group commit', () => {
     assert.deepEqual(commits.stats, { batches: before.batches + 1, transactions: before.transactions + 20 });
     assert.equal(count(), 19);
     assert.equal(texts().includes('note 7'), false);
+  });
+
+  it('tells a transaction function from an open batch (insideTransaction), nested and after a failure too', async () => {
+    const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
+    const seen: boolean[] = [];
+    const inner = db.transaction(() => seen.push(insideTransaction(db)));
+    const outer = db.transaction((fail: boolean) => {
+      insert.run(`depth ${fail}`);
+      seen.push(insideTransaction(db));
+      inner();
+      seen.push(insideTransaction(db));
+      if (fail) throw new Error('refused');
+    });
+    assert.equal(insideTransaction(db), false);
+    outer(false);
+    assert.equal(commits.pending(), true, 'a batch is open');
+    assert.equal(db.inTransaction, true, 'which SQLite reports as a transaction');
+    assert.equal(insideTransaction(db), false, 'but no transaction function of the caller runs');
+    assert.throws(() => outer(true), /refused/);
+    assert.equal(insideTransaction(db), false, 'a failed transaction leaves the count as it found it');
+    assert.deepEqual(seen, [true, true, true, true, true, true]);
+    await nextTurn();
+    assert.equal(commits.pending(), false);
   });
 
   it('commits the open batch at once for work that tells the world what it read (commitPendingWrites)', async () => {

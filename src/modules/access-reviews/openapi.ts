@@ -24,8 +24,9 @@ export const accessReviewRoutes = defineRoutes('uars', {
     responses: { 200: PaginatedUARsList },
   },
   'GET /v1/uar/{uar_id}': {
-    role: 'admin-read', items: { uar_id: null },
+    role: 'read', items: { uar_id: null },
     summary: 'Get a user access review',
+    description: 'Organization admins read any review; a member only one with rows assigned to them to review (404 otherwise, as for an unknown id).',
     responses: { 200: UAR },
   },
   'GET /v1/uar/{uar_id}/snapshot': {

@@ -7,7 +7,7 @@ import { CreateUarBody, ListUarsQuery } from './schemas.ts';
 import { createUar, snapshotPage } from './service.ts';
 
 export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): void {
-  const { accessReviews } = ctx.stores;
+  const { accessReviews, uarDecisions } = ctx.stores;
 
   router.on('POST /v1/uar', async (req) => ok(await createUar(ctx, req.caller, await req.body(CreateUarBody))));
 
@@ -20,7 +20,8 @@ export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): 
   router.on('GET /v1/uar/{uar_id}', (req) => {
     const id = req.uuidParam('uar_id');
     const uar = accessReviews.get(id);
-    if (!uar) throw notFound('UAR', id, 'uar_id');
+    // A member sees a review only when some of its rows are theirs to review (uar-decisions), else 404 as for none.
+    if (!uar || (req.caller.role !== 'ADMIN' && !uarDecisions.reviewsIn(id, req.caller.userId))) throw notFound('UAR', id, 'uar_id');
     return ok(uar);
   });
 

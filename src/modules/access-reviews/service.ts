@@ -1,6 +1,6 @@
-// Starting a user access review: check the scope's references, then in one immediate transaction
-// store the review, its snapshot of the access in scope (read from the access graph's one definition
-// of effective access, holdings-store.ts) and its audit event. Reading the snapshot back.
+// Starting a user access review: check the scope's references, read the snapshot of the access in scope
+// on a read worker (the access graph's one definition of effective access, holdings-store.ts), then write
+// the review, its rows, their reviewers and its audit event — a big one in slices. Reading the snapshot back.
 import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
@@ -11,6 +11,7 @@ import type { CreateUarInput, UarScopeInput } from './schemas.ts';
 import type { ScopedItem, SnapshotEntry } from './store.ts';
 import type { WorkBudget } from '../../reads/budget.ts';
 import { commitPendingWrites } from '../../db/group-commit.ts';
+import { assigningReviewers, assignReviewers, type AssignmentCounts } from '../uar-decisions/assign.ts';
 
 /** Throws not_found naming `uar_scope.<field>.N` for an id (or tag filter) in the scope that names nothing. */
 function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined): void {
@@ -101,15 +102,16 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Starts a review: reads the snapshot of the access in its scope at this instant on a read worker
  * (one read transaction, so one consistent reading, while the event loop serves others), then writes
- * the review, its snapshot rows and UARS_CREATED.
+ * the review, its snapshot rows, their reviewers (uar-decisions/assign.ts) and UARS_CREATED.
  *
- * A snapshot of up to `uarSnapshotSliceRows` rows is written in one transaction. A bigger one is
- * written in slices of that many rows, one transaction each, each made durable before the next (so a
- * lost batch stops the review instead of leaving a hole) and on a later turn of the event loop, so other
- * requests are answered between slices. Until the last slice the review is marked in progress
- * (uar_snapshots_in_progress) and no read sees it; the last slice removes the mark and records
- * UARS_CREATED in one transaction: the review is created, for the API and the audit trail alike, whole
- * or not at all. If a slice fails, what was written is deleted (in slices too) and the error thrown.
+ * A snapshot of up to `uarSnapshotSliceRows` rows is written in one immediate transaction. A bigger one
+ * is written in slices of that many rows — the rows, then their reviewers' assignment — one transaction
+ * each, each made durable before the next (so a lost batch stops the review instead of leaving a hole)
+ * and on a later turn of the event loop, so other requests are answered between slices. Until the last
+ * slice the review is marked in progress (uar_snapshots_in_progress) and no read sees it; the last slice
+ * removes the mark, queues the reviewers' notices and records UARS_CREATED in one transaction: the review
+ * is created, for the API and the audit trail alike, whole or not at all. If a slice fails, what was
+ * written is deleted (in slices too) and the error thrown.
  * Throws validation_failed for a deadline not in the future or a scope too broad; not_found naming `uar_scope.<field>.N`.
  */
 export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarInput) {
@@ -120,14 +122,15 @@ export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarI
   const taken = await ctx.reads.run('uar.snapshot', { scope: input.uar_scope }, actor.userId, now);
   const slice = ctx.config.uarSnapshotSliceRows;
   const sliced = taken.rows.length > slice;
+  const assignment = { policy: input.reviewer_assignment_policy, creatorId: actor.userId, notify: input.send_reviewer_assignment_notification };
   const write = (id: string, from: number) => {
     for (const row of taken.rows.slice(from, from + slice)) accessReviews.addSnapshotRow(id, row);
   };
   /** The end of the last (or only) transaction: the review becomes visible and its event is recorded together. */
-  const created = (id: string) => {
+  const created = (id: string, assigned: AssignmentCounts) => {
     if (sliced) accessReviews.finishWriting(id);
     events.record(actor, 'UARS_CREATED', [
-      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows.length },
+      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows.length, ...assigned },
     ]);
     return accessReviews.get(id)!;
   };
@@ -136,19 +139,23 @@ export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarI
     id = accessReviews.create({ ...input, created_by_user_id: actor.userId }, now);
     if (sliced) accessReviews.startWriting(id, now);
     write(id, 0);
-    return sliced ? null : created(id);
+    return sliced ? null : created(id, assignReviewers(ctx, id, assignment, now));
   }).immediate();
   if (whole) return whole;
+  /** The next slice on a later turn, once what came before is durable (commitPendingWrites throws for a lost batch). */
+  const nextSlice = async <T>(work: () => T): Promise<T> => {
+    commitPendingWrites(ctx.db);
+    await nextTurn();
+    return ctx.db.transaction(work).immediate();
+  };
   try {
-    for (let from = slice; ; from += slice) {
-      // Durable before the next slice (throws for a lost batch), and the turn handed back to others.
-      commitPendingWrites(ctx.db);
-      await nextTurn();
-      const last = from + slice >= taken.rows.length;
-      const review = ctx.db.transaction(() => {
-        write(id, from);
-        return last ? created(id) : null;
-      }).immediate();
+    for (let from = slice; from < taken.rows.length; from += slice) await nextSlice(() => write(id, from));
+    const assigning = assigningReviewers(ctx, id, assignment, now, slice);
+    for (;;) {
+      const review = await nextSlice(() => {
+        const step = assigning.next();
+        return step.done ? created(id, step.value) : null;
+      });
       if (review) return review;
     }
   } catch (err) {

@@ -106,7 +106,7 @@ export function createAccessReviewStore(db: Db) {
      VALUES (@id, @name, @reviewer_assignment_policy, @send_reviewer_assignment_notification, @deadline, @time_zone,
        @self_review_allowed, @instantly_action_reviews, @reminder_schedule, @reminder_include_manager, @uar_scope, @created_by_user_id, @created_at)`,
   );
-  // A review whose snapshot is still being written does not exist yet for any reader (sql/0017).
+  // A review whose snapshot is still being written does not exist yet for any reader (sql/0019).
   const complete = 'NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress p WHERE p.uar_id = uars.id)';
   const byId = db.prepare<[string], UarRow>(`SELECT * FROM uars WHERE id = ? AND ${complete}`);
   const page = db.prepare<{ after: number; limit: number }, UarRow>(`SELECT * FROM uars WHERE seq > @after AND ${complete} ORDER BY seq LIMIT @limit`);

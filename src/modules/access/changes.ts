@@ -2,6 +2,7 @@
 // changeAccess, which writes it, records its audit event and tells the listeners (connector
 // propagation, notices) — all inside the caller's transaction, so none can be separated by a crash.
 import type { AppContext } from '../../context.ts';
+import { insideTransaction } from '../../db/group-commit.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import type { EventType } from '../events/types.ts';
 import { EDGE_KIND_NAMES, EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource } from './edges.ts';
@@ -137,7 +138,7 @@ function write(ctx: AppContext, op: AccessOp, now: Date): Omit<AccessChange, 'or
  * (connector propagation queues its outbox rows there). Returns the changes made.
  */
 export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], options: ChangeOptions = {}): AccessChange[] {
-  if (!ctx.db.inTransaction) throw new Error('changeAccess must run inside a write transaction');
+  if (!insideTransaction(ctx.db)) throw new Error('changeAccess must run inside a write transaction');
   const now = options.at ?? ctx.clock.now();
   const all: AccessChange[] = [];
   const collected: SubEvent[] = [];

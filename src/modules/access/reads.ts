@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
-import { seesListed } from '../visibility/service.ts';
+import { seesAllHoldingsOf, seesListed } from '../visibility/service.ts';
 import { NEVER, type EndType } from './edges.ts';
 import type { HoldingRow, ItemType } from './holdings-store.ts';
 import type { EdgeRow } from './store.ts';
@@ -133,8 +133,8 @@ export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: stri
   const start = afterKey(ctx, list, query);
   const now = ctx.clock.now();
   const all = type === 'resource' ? ctx.stores.holdings.resourcesOfUser(userId, now) : ctx.stores.holdings.groupsOfUser(userId, now);
-  // The holder sees all of their own holdings; anyone else only the items visible to them.
-  const visible = caller.userId === userId ? () => true : seesListed(ctx, caller, type);
+  // The holder (and their manager) sees all of their holdings; anyone else only the items visible to them.
+  const visible = seesAllHoldingsOf(ctx, caller, userId) ? () => true : seesListed(ctx, caller, type);
   // Stop at one row past the page: the visibility check is a query per item.
   const rows: HoldingRow[] = [];
   for (const row of all) {

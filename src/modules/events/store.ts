@@ -1,4 +1,5 @@
 // The audit trail: appending events (always inside the caller's transaction) and reading them back.
+import { insideTransaction } from '../../db/group-commit.ts';
 import type { Db } from '../../db/open.ts';
 import type { Caller } from '../../http/types.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -157,7 +158,7 @@ export function createEventStore(db: Db, clock: Clock) {
      */
     record(actor: Actor, eventType: EventType, subEvents: SubEvent[]): string {
       // Outside a transaction the head read and the insert could straddle another process's write.
-      return db.inTransaction ? append(actor, eventType, subEvents) : appendAlone.immediate(actor, eventType, subEvents);
+      return insideTransaction(db) ? append(actor, eventType, subEvents) : appendAlone.immediate(actor, eventType, subEvents);
     },
 
     get(id: string): ApiEvent | undefined {

@@ -53,6 +53,9 @@ export const EVENT_TYPE_GROUPS = {
     CONFIGURATION_TEMPLATES_CREATED: 'a configuration template is created',
     CONFIGURATION_TEMPLATES_UPDATED: 'a configuration template changes (sub-events name each linked resource and group it changed)',
     CONFIGURATION_TEMPLATES_DELETED: 'a configuration template is deleted',
+    REQUEST_TEMPLATES_CREATED: 'a request template (the custom fields a request form asks) is created',
+    REQUEST_TEMPLATES_UPDATED: 'a request template changes',
+    REQUEST_TEMPLATES_DELETED: 'a request template is deleted',
   },
   'Access': {
     RESOURCE_USERS_ADDED: 'a user is given access to a resource',
@@ -87,9 +90,10 @@ export const EVENT_TYPE_GROUPS = {
     REQUEST_COMMENTS_CREATED: 'a comment is added to a request',
     DELEGATIONS_CREATED: 'a reviewer delegates their reviews to another user for a time',
     DELEGATIONS_DELETED: 'a delegation is removed',
-    UARS_CREATED: 'a user access review starts, with its snapshot of the access in scope',
+    UARS_CREATED: 'a user access review starts, with its snapshot of the access in scope and each row\'s reviewers (how many rows the policy, the fallback and nobody got)',
     UARS_UPDATED: 'a review\'s policy for unanswered items is chosen (`PUT /v1/uar/{uar_id}/policy`)',
-    UAR_REVIEWS_DECIDED: 'a reviewer keeps, revokes or puts off items of a review (a sub-event per item; a revoke also records its …_REMOVED event)',
+    UAR_REVIEWERS_UPDATED: 'an admin changes who reviews items of a review (`POST /v1/uar/{uar_id}/assignments`; a sub-event per item)',
+    UAR_REVIEWS_DECIDED: 'an assigned reviewer or an admin keeps, revokes or puts off items of a review (a sub-event per item; a revoke also records its …_REMOVED event)',
     UARS_CLOSED: 'a review\'s deadline passes: unanswered items are kept or revoked as its policy says',
   },
   'Integrations': {

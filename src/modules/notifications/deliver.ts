@@ -2,10 +2,11 @@
 // from current state and makes the network call (outside any transaction); `settled` records what
 // became of it on the notification's row, inside the outbox's short outcome transaction.
 import type { AppContext } from '../../context.ts';
-import type { Attempt, OutboxHandler, OutboxItem, Outcome as OutboxOutcome } from '../../outbox/index.ts';
+import { enqueue, type Attempt, type OutboxHandler, type OutboxItem, type Outcome as OutboxOutcome } from '../../outbox/index.ts';
 import type { EmailChannel, Outcome, SlackChannel } from './channels/channel.ts';
 import { createSlackChannel } from './channels/slack.ts';
 import { createSmtpChannel } from './channels/smtp.ts';
+import { channelsReady, NOTIFICATION_KIND } from './queue.ts';
 import { render, toEmail, toSlack } from './render.ts';
 
 interface Channels {
@@ -50,12 +51,15 @@ export function channelsOf(ctx: AppContext): Channels {
   return channels;
 }
 
+/** The attempt code of a Slack notice whose person Slack does not know by their email. */
+const SLACK_USER_UNKNOWN = 'SLACK_USER_UNKNOWN';
+
 /** A successful attempt that posted to Slack carries where, for `settled` to keep. */
 type Delivered = Attempt & { slack?: { channel: string; ts: string } };
 
-function failed(outcome: Extract<Outcome, { ok: false }>): Attempt {
+function failed(outcome: Extract<Outcome, { ok: false }>, code?: string): Attempt {
   return {
-    ok: false, error: outcome.error, code: outcome.retryable ? 'CHANNEL_ERROR' : 'CHANNEL_REFUSED', permanent: !outcome.retryable,
+    ok: false, error: outcome.error, code: code ?? (outcome.retryable ? 'CHANNEL_ERROR' : 'CHANNEL_REFUSED'), permanent: !outcome.retryable,
     ...(outcome.retryAfterMs !== undefined && { retryAfterMs: outcome.retryAfterMs }),
   };
 }
@@ -85,7 +89,7 @@ async function run(ctx: AppContext, item: OutboxItem<{ id: string }>): Promise<D
   if (row.user_id !== null) {
     // A person is reached by a direct message from the app: their Slack id, found by their email.
     const found = await slackUserId(ctx, slack, row.address);
-    if (!found.ok) return failed(found);
+    if (!found.ok) return failed(found, /: (users_not_found|user_not_found|user_not_visible)$/.test(found.error) ? SLACK_USER_UNKNOWN : undefined);
     target = found.userId;
   }
   const posted = await slack.post(target, toSlack(render(ctx, row)));
@@ -102,7 +106,26 @@ function settled(ctx: AppContext, item: OutboxItem<{ id: string }>, outcome: Out
   }
   const error = outcome.attempt.ok ? 'unknown' : outcome.attempt.error;
   notifications.markAttempt(item.payload.id, error, outcome.state === 'FAILED');
-  if (outcome.state === 'FAILED') ctx.log.error('notification failed', { notification_id: item.payload.id, error });
+  if (outcome.state !== 'FAILED') return;
+  ctx.log.error('notification failed', { notification_id: item.payload.id, error });
+  if (!outcome.attempt.ok && outcome.attempt.code === SLACK_USER_UNKNOWN) emailInstead(ctx, item.payload.id, at);
+}
+
+/**
+ * A person who chose Slack but whom Slack does not know by their email (no account, another
+ * workspace, a different address there) is told by email instead, when email is set up: the notice
+ * still matters (a review waits, access ends). The Slack row stays FAILED with Slack's words, so an
+ * admin sees why; the email is a row of its own, queued once.
+ */
+function emailInstead(ctx: AppContext, slackNoticeId: string, at: Date): void {
+  const { notifications } = ctx.stores;
+  const row = notifications.get(slackNoticeId);
+  if (!row || row.user_id === null || row.channel !== 'SLACK' || !channelsReady(ctx).email) return;
+  const id = notifications.add({
+    dedupe_key: `${row.dedupe_key}:email`, type: row.type, user_id: row.user_id, message_channel_id: null, channel: 'EMAIL',
+    address: row.address, request_id: row.request_id, reason: `${row.reason} (by email: Slack knows no one as ${row.address})`, data: row.data, status: 'QUEUED',
+  }, at);
+  if (id !== null) enqueue(ctx, { kind: NOTIFICATION_KIND, key: `notify:user:${row.user_id}`, payload: { id } });
 }
 
 /** The outbox handler for notifications; a notice that cannot be delivered within a day is FAILED (an admin may re-send it). */

@@ -152,6 +152,26 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
         ],
         link: home, actionableRequestId: null,
       };
+    case 'UAR_ASSIGNED': {
+      // Read when sent: the review's policy may have been chosen, and items decided, since it was queued.
+      const uarId = String(data.uar_id);
+      const uar = ctx.stores.accessReviews.get(uarId);
+      if (!uar) return { subject: 'An access review was removed', lines: ['The access review this notice was about no longer exists.', why], link: home, actionableRequestId: null };
+      const { closed_at, unanswered_decision } = ctx.stores.uarDecisions.policy(uarId);
+      const mine = row.user_id === null ? { assigned: 0, unanswered: 0 } : ctx.stores.uarDecisions.countsFor(uarId, row.user_id);
+      const items = `${mine.assigned} item${mine.assigned === 1 ? '' : 's'}`;
+      return {
+        subject: `Access review "${uar.name}": ${items} for you to review`,
+        lines: [
+          `${nameOf(ctx, typeof data.started_by === 'string' ? data.started_by : null)} started the access review "${uar.name}" and asks you to review ${items}: keep, revoke or decide later, for each person's access.`,
+          closed_at !== null
+            ? `The review closed at ${closed_at} (UTC); nothing is left for you to decide.`
+            : `${mine.unanswered} of them wait for your answer. The deadline is ${uar.deadline} (UTC); items nobody answers by then are ${unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}.`,
+          why,
+        ],
+        link: { label: 'Open the review', url: consoleLink(ctx, `/console/reviews/${uarId}`) }, actionableRequestId: null,
+      };
+    }
     case 'DIGEST': {
       const included = ctx.stores.notifications.inDigest(row.id);
       const lines = [`${included.length} notice${included.length === 1 ? '' : 's'} since your last digest:`];

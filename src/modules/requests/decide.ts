@@ -2,7 +2,7 @@
 // administrator), deny, cancel. Each runs in one immediate transaction with its event; approval grants
 // every item there too. Nothing leaves a final state: of racing decisions one wins, the rest get 409.
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { addMinutes, expiryAfter } from '../../lib/durations.ts';
 import { systemActor } from '../events/actors.ts';
@@ -132,7 +132,7 @@ function checkGrantable(ctx: AppContext, row: RequestRow, items: ItemRow[]): voi
  * Marks the request APPROVED, records REQUESTS_APPROVED and grants every item to the target from
  * `now` for duration_minutes (-1: no expiry), extending access already held. Call inside the transaction.
  */
-export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow, now: Date, extra: Record<string, string | boolean> = {}): void {
+export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow, now: Date, extra: Record<string, string | number | boolean> = {}): void {
   const { requests, events } = ctx.stores;
   const items = requests.items(row.id);
   checkGrantable(ctx, row, items);
@@ -148,6 +148,15 @@ export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow,
       level: item.access_level_remote_id, expiresAt, requestId: row.id,
     });
   }
+}
+
+/**
+ * A reviewer may grant for less than the request asks, never more: 400 naming `duration_minutes`
+ * when longer than the request's duration (an indefinite request takes any).
+ */
+function checkShorter(row: RequestRow, minutes: number | null): void {
+  if (minutes === null || row.duration_minutes === -1 || minutes <= row.duration_minutes) return;
+  throw invalidField('duration_minutes', `must be at most ${row.duration_minutes} minutes, what the request asks for: a reviewer may shorten access, never lengthen it`);
 }
 
 /** Whether every slot an AND stage needs (or one, for OR) has an approval. */
@@ -186,27 +195,37 @@ function callerRows(ctx: AppContext, row: RequestRow, caller: Caller, now: Date)
 /**
  * Approves: level ADMIN (administrators only) completes the request at once; level REGULAR records
  * the caller's approval on every current stage they review (or review in a delegator's place),
- * advances completed stages, and completes the request when every item's last stage has. Throws
- * 404, 409 (decided, already reviewed, an item gone) and 403 (own request, not a current reviewer).
+ * advances completed stages, and completes the request when every item's last stage has.
+ * `durationMinutes` (not null) shortens the request's duration first, for this grant and later stages.
+ * Throws 404, 409 (decided, already reviewed, an item gone), 403 (own request, not a current
+ * reviewer) and 400 naming duration_minutes (longer than the request's).
  */
-export function approveRequest(ctx: AppContext, caller: Caller, id: string, level: 'REGULAR' | 'ADMIN', comment: string | undefined, via: DecidedVia = {}): RequestStatus {
+export function approveRequest(ctx: AppContext, caller: Caller, id: string, level: 'REGULAR' | 'ADMIN', comment: string | undefined, via: DecidedVia = {}, durationMinutes: number | null = null): RequestStatus {
   const { requests, events } = ctx.stores;
   return ctx.db.transaction(() => {
     const now = ctx.clock.now();
-    const row = pendingRequest(ctx, caller, id, now);
+    let row = pendingRequest(ctx, caller, id, now);
     refuseOwnRequest(ctx, row, caller, now);
+    if (level === 'ADMIN' && caller.role !== 'ADMIN') throw forbidden('only an administrator may approve at level ADMIN');
+    const rows = level === 'REGULAR' ? callerRows(ctx, row, caller, now) : undefined;
+    if (rows && rows.mine.length === 0) throw forbidden('you are not a reviewer of the current stage of any item of this request (nor a delegate of one)');
+    if (rows && rows.open.length === 0) throw new AppError('conflict', 'you have already reviewed the current stages of this request');
+    checkShorter(row, durationMinutes);
     const commented = comment !== undefined && comment.trim() !== '';
     if (commented) requests.addComment(id, caller.userId, comment, now);
     // The decider's words go into the chained trail with the decision (docs/audit-log.md).
-    const words: Record<string, string> = commented ? { comment } : {};
+    const words: Record<string, string | number> = commented ? { comment } : {};
+    if (durationMinutes !== null && durationMinutes !== row.duration_minutes) {
+      requests.shorten(id, durationMinutes, now);
+      words.duration_minutes = durationMinutes;
+      words.requested_duration_minutes = row.requested_duration_minutes ?? row.duration_minutes;
+      row = requests.get(id)!;
+    }
     if (level === 'ADMIN') {
-      if (caller.role !== 'ADMIN') throw forbidden('only an administrator may approve at level ADMIN');
       completeApproval(ctx, caller, row, now, { level: 'ADMIN', ...words, ...via });
       return 'APPROVED';
     }
-    const { items, mine, open } = callerRows(ctx, row, caller, now);
-    if (mine.length === 0) throw forbidden('you are not a reviewer of the current stage of any item of this request (nor a delegate of one)');
-    if (open.length === 0) throw new AppError('conflict', 'you have already reviewed the current stages of this request');
+    const { items, open } = rows!;
     for (const { row: r, acting } of open) requests.markReviewer(r, 'APPROVED', caller.userId, acting.delegation?.id ?? null, now);
     const stages = requests.stages(id);
     const reviewers = requests.reviewers(id);

@@ -112,6 +112,10 @@ export const Request = component('Request', {
     status: RequestStatusEnum,
     reason: { type: 'string' },
     duration_minutes: { type: 'integer' },
+    requested_duration_minutes: extensionField(
+      { type: 'integer' },
+      'Present when a reviewer approved for less than was asked: what the requester asked for (duration_minutes is then the shortened duration the grant used).',
+    ),
     requested_items_list: { type: 'array', items: RequestedItem },
     reviewer_stages: { type: 'array', items: RequestReviewerStages },
     stages: RequestItemStages,
@@ -147,6 +151,25 @@ export const RequestDryRun = component('RequestDryRun', {
     target_group_id: uuid,
     duration_minutes: { type: 'integer' },
     would_be_approved_at_once: { type: 'boolean' },
+    custom_fields: {
+      type: 'array',
+      description:
+        'What the items\' request templates ask (docs/request-templates.md): each field once, required if any template asking it requires it, ' +
+        'with the template and the items (`resources.N`, `groups.N`) it is asked for. The dry run does not refuse a missing answer; the request does.',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          description: { type: 'string' },
+          type: { type: 'string', enum: [...CUSTOM_FIELD_TYPES] },
+          required: { type: 'boolean' },
+          metadata: { type: 'object', properties: { multi_choice_data: { type: 'object', properties: { options: { type: 'array', items: { type: 'string' } } }, required: ['options'] } } },
+          request_template_id: uuid,
+          asked_for: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['name', 'type', 'required', 'request_template_id', 'asked_for'],
+      },
+    },
     items: {
       type: 'array',
       items: {
@@ -176,7 +199,7 @@ export const RequestDryRun = component('RequestDryRun', {
       },
     },
   },
-  required: ['dry_run', 'requester_id', 'duration_minutes', 'would_be_approved_at_once', 'items'],
+  required: ['dry_run', 'requester_id', 'duration_minutes', 'would_be_approved_at_once', 'custom_fields', 'items'],
 });
 
 export const RequestList = component('RequestList', {
@@ -231,7 +254,9 @@ export const requestRoutes = defineRoutes('requests', {
   'POST /v1/requests/{id}/approve': {
     role: 'member', items: { id: null },
     summary: 'Approve an access request',
-    description: `REGULAR: a reviewer of a current stage (or their delegate); ADMIN: administrators, completing it at once. Nobody approves their own request. ${DECIDED}`,
+    description: `REGULAR: a reviewer of a current stage (or their delegate); ADMIN: administrators, completing it at once. Nobody approves their own request. `
+      + '`duration_minutes` (extension) shortens the access granted: never longer than the request\'s duration (400 naming it), kept for later stages, '
+      + `shown on the request and in the event. ${DECIDED}`,
     body: ApproveRequestBody,
     responses: { 200: RequestAnswer },
   },

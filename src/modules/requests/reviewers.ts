@@ -31,6 +31,8 @@ export interface ChosenConfiguration {
   requireSupportTicket: boolean;
   /** -1: no limit. */
   maxDuration: number;
+  /** The request template whose custom fields a request must answer (request-templates), or null. */
+  requestTemplateId: string | null;
   stages: RequestConfigurationInput['reviewer_stages'];
 }
 
@@ -61,6 +63,7 @@ export function chooseConfiguration(settings: RequestSettings, groups: Set<strin
       autoApproval: config.auto_approval,
       requireSupportTicket: config.require_support_ticket,
       maxDuration: config.max_duration_minutes ?? -1,
+      requestTemplateId: config.request_template_id ?? null,
       stages: config.reviewer_stages,
     };
   }
@@ -75,6 +78,7 @@ export function chooseConfiguration(settings: RequestSettings, groups: Set<strin
     autoApproval: settings.auto_approval,
     requireSupportTicket: settings.require_support_ticket,
     maxDuration: settings.max_duration,
+    requestTemplateId: settings.request_template_id,
     stages: base?.reviewer_stages ?? [],
   };
 }

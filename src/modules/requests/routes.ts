@@ -47,7 +47,7 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
   router.on('POST /v1/requests/{id}/approve', async (req) => {
     const id = req.uuidParam('id');
     const body = await req.body(ApproveRequestBody);
-    approveRequest(ctx, req.caller, id, body.level, body.comment);
+    approveRequest(ctx, req.caller, id, body.level, body.comment, {}, body.duration_minutes ?? null);
     return answer(id);
   });
   router.on('POST /v1/requests/{id}/deny', async (req) => {

@@ -69,7 +69,21 @@ export const CreateRequestQuery = v.object({ dry_run: v.optional(QueryBoolean) }
 export const APPROVAL_LEVELS = ['REGULAR', 'ADMIN'] as const;
 const Level = v.picklist(APPROVAL_LEVELS, 'must be REGULAR or ADMIN');
 
-export const ApproveRequestBody = v.object({ level: Level, comment: v.optional(Text(5000)) });
+export const ApproveRequestBody = v.object({
+  level: Level,
+  comment: v.optional(Text(5000)),
+  // Extension: the reviewer grants for less than was asked (never more; the service checks against the request).
+  duration_minutes: v.optional(v.nullable(v.pipe(
+    v.number('must be a number'),
+    v.integer('must be a whole number of minutes'),
+    v.minValue(1, 'must be at least 1 minute'),
+    v.maxValue(MAX_MINUTES, `must be at most ${MAX_MINUTES} (a year)`),
+    v.metadata({ openapi: {
+      type: ['integer', 'null'], minimum: 1, maximum: MAX_MINUTES, 'x-gatehouse-extension': true,
+      description: 'Grant for this many minutes instead of what the request asks: at most the request\'s duration_minutes (any, for an indefinite one). Absent or null: as asked.',
+    } }),
+  ))),
+});
 export const DenyRequestBody = v.object({ comment: NonEmpty(5000), level: v.optional(Level) });
 export const CommentBody = v.object({ comment: NonEmpty(5000) });
 

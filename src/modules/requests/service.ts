@@ -13,6 +13,7 @@ import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSu
 import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
 import * as notify from '../notifications/plan.ts';
+import { fieldsAsked, toApiAskedField, type AskedField } from '../request-templates/service.ts';
 
 export interface ItemPlan {
   path: string;
@@ -102,16 +103,36 @@ function planItem(ctx: AppContext, caller: Caller, input: CreateRequestInput, ta
   };
 }
 
-/** Custom fields: names once each, BOOLEAN values `true` or `false`. Request templates add their rules here. */
-function checkCustomMetadata(fields: CreateRequestInput['custom_metadata']): void {
+/**
+ * Custom fields: names once each, BOOLEAN values `true` or `false`; and what the items' request
+ * templates ask: an answer to a field they ask has its type (and, for MULTI_CHOICE, one of its
+ * options); each required field is answered with a value that is not blank — unless `forPreview`
+ * (the dry run), which lists the fields instead so a form can ask them. Fields no template asks are
+ * kept as given. Throws validation_failed naming `custom_metadata` or `custom_metadata.N.…`.
+ */
+function checkCustomMetadata(fields: CreateRequestInput['custom_metadata'], asked: AskedField[], forPreview: boolean): void {
   const seen = new Set<string>();
+  const byName = new Map(asked.map((field) => [field.name.toLowerCase(), field]));
   fields.forEach((field, i) => {
-    if (seen.has(field.name)) throw invalidField(`custom_metadata.${i}.name`, 'names a field a second time');
-    seen.add(field.name);
+    if (seen.has(field.name.toLowerCase())) throw invalidField(`custom_metadata.${i}.name`, 'names a field a second time');
+    seen.add(field.name.toLowerCase());
     if (field.type === 'BOOLEAN' && field.value !== 'true' && field.value !== 'false') {
       throw invalidField(`custom_metadata.${i}.value`, 'must be "true" or "false" for a BOOLEAN field');
     }
+    const question = byName.get(field.name.toLowerCase());
+    if (!question) return;
+    if (field.type !== question.type) throw invalidField(`custom_metadata.${i}.type`, `must be ${question.type}: that is how the request template asks "${question.name}"`);
+    const options = question.metadata?.multi_choice_data.options;
+    if (options && field.value !== '' && !options.includes(field.value)) {
+      throw invalidField(`custom_metadata.${i}.value`, `must be one of the choices for "${question.name}": ${options.join(', ')}`);
+    }
+    if (question.required && !forPreview && field.value.trim() === '') throw invalidField(`custom_metadata.${i}.value`, `must not be blank: "${question.name}" is required`);
   });
+  if (forPreview) return;
+  const missing = asked.filter((field) => field.required && !seen.has(field.name.toLowerCase()));
+  if (missing.length > 0) {
+    throw invalidField('custom_metadata', `must answer ${missing.map((f) => `"${f.name}" (asked for ${f.itemNames.join(', ')})`).join(', ')}: ${missing.length === 1 ? 'it is' : 'they are'} required`);
+  }
 }
 
 /**
@@ -132,10 +153,9 @@ function requestedLevel(ctx: AppContext, caller: Caller, type: 'resource' | 'gro
 }
 
 /** Checks the whole body and resolves every item's reviewers. Writes nothing; throws 400/403 naming the field. */
-export function planRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput, now: Date): { target: Target; items: ItemPlan[] } {
+export function planRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput, now: Date, forPreview = false): { target: Target; items: ItemPlan[]; asked: AskedField[] } {
   if (input.resources.length + input.groups.length === 0) throw invalidField('resources', 'list at least one resource or group');
   const target = checkTarget(ctx, caller, input);
-  checkCustomMetadata(input.custom_metadata);
   const groupsOfTarget = targetGroups(ctx, target, now);
   const seen = new Set<string>();
   const entries = [
@@ -149,7 +169,9 @@ export function planRequest(ctx: AppContext, caller: Caller, input: CreateReques
     seen.add(key);
     return planItem(ctx, caller, input, target, groupsOfTarget, type, entry, path);
   });
-  return { target, items };
+  const asked = fieldsAsked(ctx, items.map((item) => ({ path: item.path, name: item.itemName, requestTemplateId: item.chosen.requestTemplateId })));
+  checkCustomMetadata(input.custom_metadata, asked, forPreview);
+  return { target, items, asked };
 }
 
 /**
@@ -200,7 +222,7 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
 /** The dry run: what POST /requests would create, with why each reviewer was chosen. Writes nothing. */
 export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput) {
   const now = ctx.clock.now();
-  const { target, items } = planRequest(ctx, caller, input, now);
+  const { target, items, asked } = planRequest(ctx, caller, input, now, true);
   const name = (id: string) => ctx.stores.users.get(id)?.full_name ?? '';
   // Whose approval would not count (decide.ts countsNow): theirs would give themselves access.
   const request = {
@@ -216,6 +238,8 @@ export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequ
     ...(target.type === 'user' ? { target_user_id: target.id } : { target_group_id: target.id }),
     duration_minutes: input.duration_minutes,
     would_be_approved_at_once: items.every((item) => item.chosen.autoApproval),
+    // What the items' request templates ask (the dry run does not refuse a missing answer: a form reads these to ask them).
+    custom_fields: asked.map(toApiAskedField),
     items: items.map((item) => ({
       ...(item.itemType === 'resource' ? { resource_id: item.itemId } : { group_id: item.itemId }),
       name: item.itemName,

@@ -12,6 +12,8 @@ export interface RequestRow {
   status: RequestStatus;
   reason: string;
   duration_minutes: number;
+  /** What the requester asked for, when a reviewer approved for less (duration_minutes is then the shorter one). */
+  requested_duration_minutes: number | null;
   support_ticket: string | null;
   custom_metadata: string;
   created_at: string;
@@ -112,11 +114,11 @@ const FILTER_SQL: Record<keyof RequestFilter, string> = {
 };
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof RequestFilter)[];
 
-export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at'>;
+export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at' | 'requested_duration_minutes'>;
 
 export function createRequestStore(db: Db) {
   const byId = db.prepare<[string], RequestRow>('SELECT * FROM requests WHERE id = ?');
-  const insert = db.prepare<Omit<RequestRow, 'seq'>>(
+  const insert = db.prepare<Omit<RequestRow, 'seq' | 'requested_duration_minutes'>>(
     `INSERT INTO requests (id, requester_id, target_user_id, target_group_id, status, reason, duration_minutes, support_ticket, custom_metadata, created_at, updated_at)
      VALUES (@id, @requester_id, @target_user_id, @target_group_id, @status, @reason, @duration_minutes, @support_ticket, @custom_metadata, @created_at, @updated_at)`,
   );
@@ -150,6 +152,10 @@ export function createRequestStore(db: Db) {
     "UPDATE requests SET status = @status, updated_at = @at WHERE id = @id AND status = 'PENDING'",
   );
   const touch = db.prepare<{ id: string; at: string }>('UPDATE requests SET updated_at = @at WHERE id = @id');
+  const shorten = db.prepare<{ id: string; minutes: number; at: string }>(
+    `UPDATE requests SET requested_duration_minutes = coalesce(requested_duration_minutes, duration_minutes), duration_minutes = @minutes, updated_at = @at
+     WHERE id = @id AND status = 'PENDING'`,
+  );
   const markReviewer = db.prepare<{ requestId: string; position: number; stageIndex: number; slot: string; userId: string; status: string; actedBy: string; delegationId: string | null; at: string }>(
     `UPDATE request_reviewers SET status = @status, acted_by_user_id = @actedBy, delegation_id = @delegationId, decided_at = @at
      WHERE request_id = @requestId AND item_position = @position AND stage_index = @stageIndex AND slot = @slot AND user_id = @userId AND status = 'PENDING'`,
@@ -221,6 +227,8 @@ export function createRequestStore(db: Db) {
     /** Moves a PENDING request to `status`; false when it was no longer PENDING. */
     decide: (id: string, status: RequestStatus, at: Date) => decide.run({ id, status, at: at.toISOString() }).changes === 1,
     touch: (id: string, at: Date) => void touch.run({ id, at: at.toISOString() }),
+    /** A reviewer's shorter duration for a PENDING request: the grant uses it; the first asked-for duration is kept. */
+    shorten: (id: string, minutes: number, at: Date) => void shorten.run({ id, minutes, at: at.toISOString() }),
     markReviewer(row: ReviewerRow, status: 'APPROVED' | 'REJECTED', actedBy: string, delegationId: string | null, at: Date): boolean {
       return markReviewer.run({
         requestId: row.request_id, position: row.item_position, stageIndex: row.stage_index, slot: row.slot, userId: row.user_id,

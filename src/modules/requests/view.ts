@@ -124,6 +124,7 @@ function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow) {
     status: row.status,
     reason: row.reason,
     duration_minutes: row.duration_minutes,
+    ...(row.requested_duration_minutes !== null && { requested_duration_minutes: row.requested_duration_minutes }),
     requested_items_list: items.map(requestedItem),
     reviewer_stages: reviewerStages,
     // The reference's deprecated single-item form, still read by clients generated from older versions of

@@ -1,27 +1,55 @@
 // Access reviews that act (Gatehouse's extension; the reference has only create, list and get):
-// GET /v1/uar/{uar_id}/items, POST /v1/uar/{uar_id}/decisions, PUT /v1/uar/{uar_id}/policy.
+// GET /v1/uar/{uar_id}/items, POST /v1/uar/{uar_id}/decisions, POST /v1/uar/{uar_id}/assignments,
+// PUT /v1/uar/{uar_id}/policy, and a reviewer's own list, GET /v1/uar-assignments.
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import { DecideBody, ListReviewItemsQuery, PolicyBody } from './schemas.ts';
-import { decide, setUnansweredPolicy } from './service.ts';
-import { toApiReviewItem } from './store.ts';
+import { AssignBody, DecideBody, ListAssignmentsQuery, ListReviewItemsQuery, PolicyBody } from './schemas.ts';
+import { assignItems, decide, requireVisibleReview, setUnansweredPolicy } from './service.ts';
+import { toApiReviewItem, type AssignmentRow } from './store.ts';
+
+const toApiAssignment = (row: AssignmentRow) => ({
+  uar_id: row.uar_id,
+  name: row.name,
+  deadline: row.deadline,
+  closed_at: row.closed_at,
+  unanswered_decision: row.unanswered_decision,
+  assigned_items: row.assigned_items,
+  unanswered_items: row.unanswered_items,
+});
 
 export function registerUarDecisionRoutes(router: ApiRouter, ctx: AppContext): void {
-  const { uarDecisions, accessReviews } = ctx.stores;
+  const { uarDecisions } = ctx.stores;
 
   router.on('GET /v1/uar/{uar_id}/items', (req) => {
     const uarId = req.uuidParam('uar_id');
     const query = req.query(ListReviewItemsQuery);
-    if (!accessReviews.get(uarId)) throw notFound('UAR', uarId, 'uar_id');
-    const list = `uar_items_${uarId}`;
-    const rows = uarDecisions.items(uarId, ctx.pager.afterSeq(list, query), query.page_size + 1);
+    requireVisibleReview(ctx, req.caller, uarId);
+    // A member's list is always their own rows; an admin's is every row unless they ask for theirs.
+    const mine = req.caller.role !== 'ADMIN' || query.assigned_to_me === true;
+    const list = `uar_items_${uarId}${mine ? '_mine' : ''}`;
+    const after = ctx.pager.afterSeq(list, query);
+    const rows = mine
+      ? uarDecisions.itemsOfReviewer(uarId, req.caller.userId, after, query.page_size + 1)
+      : uarDecisions.items(uarId, after, query.page_size + 1);
     return ok({ ...ctx.pager.page(list, query, rows, (row) => row.seq, toApiReviewItem), ...uarDecisions.policy(uarId) });
+  });
+
+  router.on('GET /v1/uar-assignments', (req) => {
+    const query = req.query(ListAssignmentsQuery);
+    const list = `uar_assignments${query.open_only ? '_open' : ''}`;
+    const rows = uarDecisions.assignments(req.caller.userId, ctx.pager.afterSeq(list, query), query.page_size + 1, query.open_only === true);
+    return ok(ctx.pager.page(list, query, rows, (row) => row.seq, toApiAssignment));
   });
 
   router.on('POST /v1/uar/{uar_id}/decisions', async (req) => {
     const uarId = req.uuidParam('uar_id');
     const rows = decide(ctx, req.caller, uarId, await req.body(DecideBody));
+    return ok({ results: rows.map(toApiReviewItem) });
+  });
+
+  router.on('POST /v1/uar/{uar_id}/assignments', async (req) => {
+    const uarId = req.uuidParam('uar_id');
+    const rows = assignItems(ctx, req.caller, uarId, await req.body(AssignBody));
     return ok({ results: rows.map(toApiReviewItem) });
   });
 

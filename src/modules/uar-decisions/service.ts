@@ -1,12 +1,15 @@
-// Access reviews that act: reviewers' decisions on a review's snapshot rows, and the review's policy at
-// its deadline. A REVOKE ends the direct grant through the access graph's one revoke path
+// Access reviews that act: reviewers' decisions on a review's snapshot rows (an assigned reviewer on
+// their own rows, an organization admin on any; nobody on their own access), admins' changes to who
+// reviews which row, and the review's policy at its deadline. A REVOKE ends the direct grant through the access graph's one revoke path
 // (access/service.ts revokeEdge: its own …_REMOVED event, sessions ended), in the same transaction as
 // the decision and its UAR_REVIEWS_DECIDED event.
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { inWriteTransaction, revokeEdge } from '../access/service.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
+import type { Caller } from '../../http/types.ts';
+import { inWriteTransaction, isOffboarded, revokeEdge } from '../access/service.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import type { DecideInput } from './schemas.ts';
+import { tellReviewers } from './assign.ts';
+import type { AssignInput, DecideInput } from './schemas.ts';
 import type { ReviewItemRow, UnansweredDecision } from './store.ts';
 
 const DEADLINE_ACTOR: Actor = {
@@ -19,38 +22,106 @@ function revokeRow(ctx: AppContext, actor: Actor, row: ReviewItemRow): void {
   revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key);
 }
 
+/**
+ * Throws not_found unless the review exists and `caller` may see it: an organization admin, or a
+ * member with rows of it to review (anyone else gets the answer an unknown id gets).
+ */
+export function requireVisibleReview(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>, uarId: string): void {
+  if (!ctx.stores.accessReviews.get(uarId)) throw notFound('UAR', uarId, 'uar_id');
+  if (caller.role !== 'ADMIN' && !ctx.stores.uarDecisions.reviewsIn(uarId, caller.userId)) throw notFound('UAR', uarId, 'uar_id');
+}
+
 function requireOpen(ctx: AppContext, uarId: string): void {
   if (!ctx.stores.accessReviews.get(uarId)) throw notFound('UAR', uarId, 'uar_id');
   const { closed_at } = ctx.stores.uarDecisions.policy(uarId);
   if (closed_at !== null) throw new AppError('conflict', `the review closed at ${closed_at} (its deadline); decisions no longer change anything`);
 }
 
+const noSuchItem = (uarId: string, seq: number, path: string) =>
+  new AppError('not_found', `review ${uarId} has no item ${seq}`, [{ path, message: 'no such item in this review' }]);
+
 /**
- * Records decisions on a review's rows, all or nothing. REVOKE ends the direct grant at once; a row
- * held only through groups cannot be revoked here (409 naming `decisions.N.decision`: remove the group
- * membership instead). Throws not_found for an unknown review or `decisions.N.uar_item_id`, conflict
- * for a closed review. Records UAR_REVIEWS_DECIDED with a sub-event per row.
+ * Records decisions on a review's rows, all or nothing. Who: an assigned reviewer of the row, or an
+ * organization admin; never the person whose access the row is (403 naming `decisions.N.uar_item_id`,
+ * admins included), and a member only on rows assigned to them (403 naming the same). REVOKE ends the
+ * direct grant at once; a row held only through groups cannot be revoked here (409 naming
+ * `decisions.N.decision`: remove the group membership instead). Throws not_found for a review the
+ * caller may not see or `decisions.N.uar_item_id` not in it, conflict for a closed review. Records
+ * UAR_REVIEWS_DECIDED with a sub-event per row, saying whether its decider was an assigned REVIEWER or an ADMIN.
  */
-export function decide(ctx: AppContext, actor: Actor, uarId: string, input: DecideInput): ReviewItemRow[] {
+export function decide(ctx: AppContext, caller: Caller, uarId: string, input: DecideInput): ReviewItemRow[] {
   const { uarDecisions, events } = ctx.stores;
   return inWriteTransaction(ctx, () => {
+    requireVisibleReview(ctx, caller, uarId);
     requireOpen(ctx, uarId);
     const now = ctx.clock.now().toISOString();
     const subEvents: SubEvent[] = [];
     input.decisions.forEach(({ uar_item_id: seq, decision }, i) => {
       const row = uarDecisions.item(uarId, seq);
-      if (!row) throw new AppError('not_found', `review ${uarId} has no item ${seq}`, [{ path: `decisions.${i}.uar_item_id`, message: 'no such item in this review' }]);
+      if (!row) throw noSuchItem(uarId, seq, `decisions.${i}.uar_item_id`);
+      if (row.user_id === caller.userId) {
+        throw new AppError('forbidden', 'nobody decides a review of their own access; another reviewer or an admin decides it', [
+          { path: `decisions.${i}.uar_item_id`, message: 'is a review of your own access' },
+        ]);
+      }
+      const assigned = uarDecisions.isAssigned(seq, caller.userId);
+      if (!assigned && caller.role !== 'ADMIN') {
+        throw new AppError('forbidden', `item ${seq} is assigned to other reviewers; you may decide only the items assigned to you`, [
+          { path: `decisions.${i}.uar_item_id`, message: 'is assigned to other reviewers' },
+        ]);
+      }
       if (decision === 'REVOKE' && row.has_direct_access !== 1) {
         throw new AppError('conflict', `${row.user_full_name} holds ${row.item_name} only through groups; revoke their membership of those groups instead`, [
           { path: `decisions.${i}.decision`, message: 'held only through groups' },
         ]);
       }
-      if (decision === 'REVOKE' && row.decision !== 'REVOKE') revokeRow(ctx, actor, row);
-      uarDecisions.decide(seq, uarId, decision, actor.userId, now);
-      subEvents.push({ sub_event_type: `UAR_ITEM_${decision}`, uar_id: uarId, uar_item_id: seq, user_id: row.user_id, [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id, access_level_remote_id: row.access_level_remote_id });
+      if (decision === 'REVOKE' && row.decision !== 'REVOKE') revokeRow(ctx, caller, row);
+      uarDecisions.decide(seq, uarId, decision, caller.userId, now);
+      subEvents.push({
+        sub_event_type: `UAR_ITEM_${decision}`, uar_id: uarId, uar_item_id: seq, user_id: row.user_id,
+        [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id, access_level_remote_id: row.access_level_remote_id,
+        decided_as: assigned ? 'REVIEWER' : 'ADMIN',
+      });
     });
-    events.record(actor, 'UAR_REVIEWS_DECIDED', subEvents);
+    events.record(caller, 'UAR_REVIEWS_DECIDED', subEvents);
     return input.decisions.map(({ uar_item_id: seq }) => uarDecisions.item(uarId, seq)!);
+  });
+}
+
+/**
+ * Replaces the reviewers of each listed row (an admin's manual assignment, as the reference allows
+ * after a review starts), all or nothing. An empty list leaves the row to organization admins.
+ * Throws not_found (`assignments.N.uar_item_id`, `assignments.N.reviewer_ids.M`), validation_failed
+ * for the row's own user or an offboarded user (`assignments.N.reviewer_ids.M`), conflict once closed.
+ * Records UAR_REVIEWERS_UPDATED with a sub-event per row; tells the reviewers (UAR_ASSIGNED) when the
+ * review was started with send_reviewer_assignment_notification.
+ */
+export function assignItems(ctx: AppContext, actor: Actor, uarId: string, input: AssignInput): ReviewItemRow[] {
+  const { uarDecisions, users, events, accessReviews } = ctx.stores;
+  return inWriteTransaction(ctx, () => {
+    requireOpen(ctx, uarId);
+    const subEvents: SubEvent[] = [];
+    const told = new Set<string>();
+    input.assignments.forEach(({ uar_item_id: seq, reviewer_ids: ids }, i) => {
+      const row = uarDecisions.item(uarId, seq);
+      if (!row) throw noSuchItem(uarId, seq, `assignments.${i}.uar_item_id`);
+      const reviewers = new Set<string>();
+      ids.forEach((id, j) => {
+        const path = `assignments.${i}.reviewer_ids.${j}`;
+        const user = users.get(id);
+        if (!user) throw notFound('user', id, path);
+        if (id === row.user_id) throw invalidField(path, 'is the user whose access this item is: nobody reviews their own access');
+        if (isOffboarded(user.hr_idp_status)) throw invalidField(path, `is ${user.hr_idp_status}, and cannot review`);
+        reviewers.add(id);
+      });
+      uarDecisions.unassign(seq);
+      for (const id of reviewers) uarDecisions.assign(seq, uarId, id, 'ADMIN');
+      for (const id of reviewers) told.add(id);
+      subEvents.push({ sub_event_type: 'UAR_REVIEWERS_UPDATED', uar_id: uarId, uar_item_id: seq, user_id: row.user_id, reviewer_ids: [...reviewers].join(',') });
+    });
+    if (accessReviews.get(uarId)!.send_reviewer_assignment_notification) tellReviewers(ctx, uarId, told, actor.userId, ctx.clock.now());
+    events.record(actor, 'UAR_REVIEWERS_UPDATED', subEvents);
+    return input.assignments.map(({ uar_item_id: seq }) => uarDecisions.item(uarId, seq)!);
   });
 }
 

@@ -35,6 +35,8 @@ export const ListUsersQuery = v.object({
   ...PageQueryEntries,
   // Users having ANY of these tags; repeated keys or comma-separated ids.
   tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
+  // Extension: a manager's direct reports (the console's "Your reports").
+  manager_id: v.optional(v.pipe(v.string('must be given once'), v.uuid('must be a UUID'), v.toLowerCase())),
 });
 
 export const GetUserQuery = v.pipe(

@@ -93,6 +93,14 @@ export function createUserStore(db: Db) {
        AND seq > @after
      ORDER BY seq LIMIT @limit`,
   );
+  // A manager's direct reports (GET /v1/users?manager_id=), through users_by_manager.
+  const reportsPage = db.prepare<{ managerId: string; tagIds: string | null; after: number; limit: number }, UserRow>(
+    `SELECT * FROM users
+     WHERE manager_id = @managerId
+       AND (@tagIds IS NULL OR id IN (SELECT user_id FROM tag_users WHERE tag_id IN (SELECT value FROM json_each(@tagIds))))
+       AND seq > @after
+     ORDER BY seq LIMIT @limit`,
+  );
   const count = db.prepare<[], { n: number }>('SELECT count(*) AS n FROM users');
 
   const insertRemote = db.prepare<[string, string, string, string]>(
@@ -167,8 +175,9 @@ export function createUserStore(db: Db) {
     count(): number {
       return count.get()!.n;
     },
-    /** A keyset page of users; `filter.tagIds` keeps those having any of these tags. */
-    list(filter: { tagIds?: string[] | undefined }, after: number | null, limit: number): UserRow[] {
+    /** A keyset page of users; `filter.tagIds` keeps those having any of these tags, `filter.managerId` a manager's direct reports. */
+    list(filter: { tagIds?: string[] | undefined; managerId?: string | undefined }, after: number | null, limit: number): UserRow[] {
+      if (filter.managerId !== undefined) return reportsPage.all({ managerId: filter.managerId, tagIds: asJson(filter.tagIds), after: after ?? 0, limit });
       return page.all({ tagIds: asJson(filter.tagIds), after: after ?? 0, limit });
     },
 

@@ -38,6 +38,17 @@ export function seesListed(ctx: AppContext, caller: Pick<Caller, 'userId' | 'rol
   };
 }
 
+/**
+ * Whether the caller sees everything `userId` holds, whatever each item's visibility: the user
+ * themselves, an admin, or the user's manager (`manager_id`: a manager answers for their direct
+ * reports' access, so hiding a LIMITED item a report holds would hide what they must review).
+ * Anyone else sees only the held items they may see themselves (seesListed).
+ */
+export function seesAllHoldingsOf(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>, userId: string): boolean {
+  if (caller.role === 'ADMIN' || caller.userId === userId) return true;
+  return ctx.stores.users.get(userId)?.manager_id === caller.userId;
+}
+
 /** Throws not_found (naming `path` when given) unless the caller sees the item: an unseen item reads as one that does not exist. */
 export function assertVisible(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>, kind: VisibleKind, id: string, path?: string): void {
   if (!canSee(ctx, caller, kind, id)) throw notFound(kind, id, path);

@@ -2,6 +2,7 @@
 // session started or ended, and every link made, is recorded in the audit trail in the same transaction.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
+import { insideTransaction } from '../../db/group-commit.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 import type { Caller } from '../../http/types.ts';
@@ -125,7 +126,7 @@ export function startWebSession(ctx: AppContext, user: ApiUser, method: SignInMe
     ]);
     return { session, secret };
   };
-  return ctx.db.inTransaction ? start() : ctx.db.transaction(start).immediate();
+  return insideTransaction(ctx.db) ? start() : ctx.db.transaction(start).immediate();
 }
 
 /** Why a session found by its cookie no longer works, or undefined while it does. */

@@ -1,0 +1,18 @@
+// The request-templates area as app.ts serves it: its store, its routes (declared in openapi.ts, handled in routes.ts).
+import { defineArea } from '../../area.ts';
+import { requestTemplateRoutes } from './openapi.ts';
+import { registerRequestTemplateRoutes } from './routes.ts';
+import { createRequestTemplateStore } from './store.ts';
+
+declare module '../../context.ts' {
+  interface Stores {
+    requestTemplates: ReturnType<typeof createRequestTemplateStore>;
+  }
+}
+
+export const requestTemplatesArea = defineArea({
+  name: 'request-templates',
+  stores: { requestTemplates: createRequestTemplateStore },
+  routes: requestTemplateRoutes,
+  handlers: registerRequestTemplateRoutes,
+});
