@@ -60,12 +60,14 @@ describe('access review snapshots written in slices', () => {
     };
     setImmediate(watch);
     // A client reading meanwhile: what each answer showed, and how far the snapshot was when it came.
-    const answers: { rows: number; listed: number }[] = [];
+    const answers: { rows: number; listed: number; assigned: number }[] = [];
     const probe = (async () => {
       while (writing) {
         const res = await app.api.get('/uars', { page_size: 100 });
         assert.equal(res.status, 200);
-        answers.push({ rows: inProgressRows().n, listed: res.body.results.length });
+        const mine = await app.api.get('/uar-assignments');
+        assert.equal(mine.status, 200);
+        answers.push({ rows: inProgressRows().n, listed: res.body.results.length, assigned: mine.body.results.length });
         const user = await app.api.get(`/users/${probeUser}`);
         assert.equal(user.status, 200);
       }
@@ -79,8 +81,8 @@ describe('access review snapshots written in slices', () => {
     assert.ok(partial.length >= 2, `the rows were written in one go: turns saw ${[...seenByTurns].sort((a, b) => a - b).join(', ')}`);
     const between = answers.filter((a) => a.rows > 0 && a.rows < ROWS);
     assert.ok(between.length > 0, `no request was answered between slices: ${JSON.stringify(answers)}`);
-    // Answered while the snapshot was partial: the review was not there yet.
-    assert.deepEqual(between.map((a) => a.listed), between.map(() => 0));
+    // Answered while the snapshot was partial: the review was not there yet, nor in its reviewer's list.
+    assert.deepEqual(between.map((a) => [a.listed, a.assigned]), between.map(() => [0, 0]));
 
     // Whole once answered: every row, one event, nothing left in progress.
     assert.equal(inProgressRows().n, 0);
@@ -88,6 +90,9 @@ describe('access review snapshots written in slices', () => {
     assert.equal(snapshot.status, 200);
     assert.equal(snapshot.body.results.length, ROWS);
     assert.equal((await app.api.get('/uars', { page_size: 100 })).body.results.length, 1);
+    // Every row got its reviewer (MANUALLY: the creator, as the fallback), assigned in slices too.
+    const assignments = await app.api.get('/uar-assignments');
+    assert.deepEqual(assignments.body.results.map((a: { uar_id: string; assigned_items: number }) => [a.uar_id, a.assigned_items]), [[res.body.uar_id, ROWS]]);
     assert.equal(await countEvents(app.api, { type: 'UARS_CREATED' }), before + 1);
   });
 
