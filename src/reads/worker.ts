@@ -42,6 +42,13 @@ export function startReadWorker(data: ReadWorkerData): void {
         port.postMessage({ id: message.id, ok: true, value: bytes } satisfies ResultMessage, [bytes.buffer]);
         return;
       }
+      // Byte buffers in the answer (a review's snapshot chunks) are transferred, not copied.
+      const transfer = (typeof value === 'object' && value !== null ? Object.values(value) : []).flatMap((field: unknown) =>
+        (Array.isArray(field) ? field : [field]).filter((x): x is Uint8Array => x instanceof Uint8Array).map((x) => x.buffer as ArrayBuffer));
+      if (transfer.length > 0) {
+        port.postMessage({ id: message.id, ok: true, value } satisfies ResultMessage, transfer);
+        return;
+      }
       answer = { id: message.id, ok: true, value };
     } catch (err) {
       const known = toAppError(err);

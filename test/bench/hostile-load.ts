@@ -37,6 +37,9 @@ const RESOURCES = 1000;
 const EXE = process.env.BENCH_EXE === 'sources' ? undefined : (process.env.BENCH_EXE ?? 'dist/gatehouse');
 const TOKEN = `gth_bench-hostile-${randomUUID().replaceAll('-', '')}`;
 
+/** Users whose whole access one review covers: 40 × (1,000 resources + 20 groups) = 40,800 rows, under the 50,000-row cap, so it is written. */
+const REVIEWED_USERS = 40;
+const reviewedUsers: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-hostile-'));
 const dbFile = join(dir, 'gatehouse.db');
 
@@ -66,6 +69,7 @@ const dbFile = join(dir, 'gatehouse.db');
     for (let u = 0; u < USERS; u++) {
       const id = randomUUID();
       user.run(id, `hostile${u}@example.com`, `Hostile User ${u}`, 'Hostile', String(u), stamp);
+      if (u < REVIEWED_USERS) reviewedUsers.push(id);
       member.run(chain[0], id, stamp, stamp);
     }
     for (let r = 0; r < RESOURCES; r++) {
@@ -156,6 +160,12 @@ const MIXES: Record<string, (until: number) => Promise<unknown>> = {
     loops(1, until, () => call('POST', '/uar', TOKEN, {
       name: `bench ${randomUUID()}`, reviewer_assignment_policy: 'MANUALLY', send_reviewer_assignment_notification: false,
       deadline: new Date(Date.now() + 86_400_000).toISOString(), time_zone: 'UTC', self_review_allowed: false,
+    })),
+  'access review of 40 users across the catalogue (40,800 rows written in slices)': (until) =>
+    loops(1, until, () => call('POST', '/uar', TOKEN, {
+      name: `bench ${randomUUID()}`, reviewer_assignment_policy: 'MANUALLY', send_reviewer_assignment_notification: false,
+      deadline: new Date(Date.now() + 86_400_000).toISOString(), time_zone: 'UTC', self_review_allowed: false,
+      uar_scope: { users: reviewedUsers },
     })),
   'one address holding 900 idle sockets': async (until) => {
     const sockets = Array.from({ length: 900 }, () => connect(port, '127.0.0.1').on('error', () => {}));

@@ -96,6 +96,16 @@ describe('access review snapshots written in slices', () => {
     assert.equal(await countEvents(app.api, { type: 'UARS_CREATED' }), before + 1);
   });
 
+  it('hands the snapshot from the read worker as UTF-8 chunks of a slice each, transferred rather than copied as objects', async () => {
+    assert.ok(app.ctx.reads.workers > 0);
+    const taken = await app.ctx.reads.run('uar.snapshot', { scope: undefined }, app.adminUserId, app.clock.now());
+    assert.equal(taken.rows, ROWS);
+    assert.equal(taken.chunks.length, Math.ceil(ROWS / SLICE));
+    assert.ok(taken.chunks.every((chunk) => chunk instanceof Uint8Array));
+    const rows = taken.chunks.flatMap((chunk) => JSON.parse(Buffer.from(chunk).toString('utf8')) as unknown[]);
+    assert.equal(rows.length, ROWS);
+  });
+
   it('drops a review whose snapshot was never finished (a crash mid-way), rows first, recording nothing', async () => {
     const started = await app.api.post('/uar', review('interrupted'));
     assert.equal(started.status, 200);

@@ -63,11 +63,23 @@ function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeI
 export const MAX_SNAPSHOT_ROWS = 50_000;
 
 /**
+ * A snapshot as read, handed to the writer: its rows as JSON (UTF-8) in chunks of `uarSnapshotSliceRows`,
+ * one chunk per slice the writer writes. From a read worker the chunks' buffers are transferred, not
+ * copied, and the main thread parses one slice's rows at a time: never the whole snapshot as objects
+ * on its heap, nor one long deserialisation on the event loop.
+ */
+export interface TakenSnapshot {
+  items: number;
+  rows: number;
+  chunks: Uint8Array[];
+}
+
+/**
  * Reads the snapshot of the access in `scope` at `now`, without writing: the slow part of starting a
  * review (every holder of every item in scope, through the access graph), so it runs on a read worker
  * (src/reads/tasks.ts). Throws validation_failed naming `uar_scope` past MAX_SNAPSHOT_ROWS or the budget.
  */
-export function readSnapshot(ctx: AppContext, scope: UarScopeInput | undefined, now: Date, budget: WorkBudget): { items: number; rows: SnapshotEntry[] } {
+export function readSnapshot(ctx: AppContext, scope: UarScopeInput | undefined, now: Date, budget: WorkBudget): TakenSnapshot {
   const { access, accessReviews } = ctx.stores;
   const people = new Map<string, { name: string; detail: string }>();
   const person = (id: string) => {
@@ -77,14 +89,18 @@ export function readSnapshot(ctx: AppContext, scope: UarScopeInput | undefined, 
   };
   const items = accessReviews.itemsInScope(scope);
   budget.spend(items.length, 'uar_scope');
-  const rows: SnapshotEntry[] = [];
+  const slice = ctx.config.uarSnapshotSliceRows;
+  const encoder = new TextEncoder();
+  const chunks: Uint8Array[] = [];
+  let chunk: SnapshotEntry[] = [];
+  let rows = 0;
   for (const [item, row] of holdingsInScope(ctx, items, scope, now)) {
-    if (rows.length >= MAX_SNAPSHOT_ROWS) {
+    if (rows >= MAX_SNAPSHOT_ROWS) {
       throw invalidField('uar_scope', `selects more than ${MAX_SNAPSHOT_ROWS} holdings, more than one review can hold; narrow it`);
     }
-    if (rows.length % 1000 === 0) budget.spend(1000, 'uar_scope');
+    if (rows % 1000 === 0) budget.spend(1000, 'uar_scope');
     const user = person(row.user_id);
-    rows.push({
+    chunk.push({
       item_type: item.item_type, item_id: item.item_id, item_name: item.name,
       user_id: row.user_id, user_full_name: user.name, user_email: user.detail,
       access_level_remote_id: row.level, access_level_name: row.level_name,
@@ -92,8 +108,22 @@ export function readSnapshot(ctx: AppContext, scope: UarScopeInput | undefined, 
       has_direct_access: row.direct === 1, num_access_paths: row.paths,
       access_path_group_ids: row.vias === null ? [] : row.vias.split(',').sort(),
     });
+    rows++;
+    if (chunk.length === slice) {
+      chunks.push(encoder.encode(JSON.stringify(chunk)));
+      chunk = [];
+    }
   }
-  return { items: items.length, rows };
+  if (chunk.length > 0 || chunks.length === 0) chunks.push(encoder.encode(JSON.stringify(chunk)));
+  return { items: items.length, rows, chunks };
+}
+
+/** The rows of one chunk of a TakenSnapshot; its bytes are freed once read (their buffer is detached). */
+function takeChunk(taken: TakenSnapshot, index: number): SnapshotEntry[] {
+  const bytes = taken.chunks[index]!;
+  const rows = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')) as SnapshotEntry[];
+  (bytes.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+  return rows;
 }
 
 /** Resolves on a later turn of the event loop, after the I/O that arrived meanwhile has been served. */
@@ -121,16 +151,16 @@ export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarI
   checkScopeReferences(ctx, input.uar_scope);
   const taken = await ctx.reads.run('uar.snapshot', { scope: input.uar_scope }, actor.userId, now);
   const slice = ctx.config.uarSnapshotSliceRows;
-  const sliced = taken.rows.length > slice;
+  const sliced = taken.chunks.length > 1;
   const assignment = { policy: input.reviewer_assignment_policy, creatorId: actor.userId, notify: input.send_reviewer_assignment_notification };
-  const write = (id: string, from: number) => {
-    for (const row of taken.rows.slice(from, from + slice)) accessReviews.addSnapshotRow(id, row);
+  const write = (id: string, chunk: number) => {
+    for (const row of takeChunk(taken, chunk)) accessReviews.addSnapshotRow(id, row);
   };
   /** The end of the last (or only) transaction: the review becomes visible and its event is recorded together. */
   const created = (id: string, assigned: AssignmentCounts) => {
     if (sliced) accessReviews.finishWriting(id);
     events.record(actor, 'UARS_CREATED', [
-      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows.length, ...assigned },
+      { sub_event_type: 'UARS_CREATED', uar_id: id, uar_name: input.name, items_in_scope: taken.items, snapshot_rows: taken.rows, ...assigned },
     ]);
     return accessReviews.get(id)!;
   };
@@ -149,7 +179,7 @@ export async function createUar(ctx: AppContext, actor: Actor, input: CreateUarI
     return ctx.db.transaction(work).immediate();
   };
   try {
-    for (let from = slice; from < taken.rows.length; from += slice) await nextSlice(() => write(id, from));
+    for (let chunk = 1; chunk < taken.chunks.length; chunk++) await nextSlice(() => write(id, chunk));
     const assigning = assigningReviewers(ctx, id, assignment, now, slice);
     for (;;) {
       const review = await nextSlice(() => {
