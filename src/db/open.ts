@@ -7,6 +7,9 @@ import { nativeAddonPath } from './native-addon.ts';
 
 export type Db = Database.Database;
 
+/** SQLite page cache of a connection, in KiB (see openDatabase). */
+export const CACHE_KIB = 8192;
+
 export interface OpenOptions {
   readonly?: boolean;
   /** Fail instead of creating the file. */
@@ -40,6 +43,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // SQLite's page cache, per connection (better-sqlite3 builds with 16 MB): 8 MiB holds the hot pages of
+  // the indexes and recent rows; the rest come from the OS's file cache, which RSS does not count
+  // (issue 21's 300 MB; docs/performance.md, "Memory"). Read workers take less (src/reads/worker.ts).
+  db.pragma(`cache_size = -${CACHE_KIB}`);
   db.function('casefold', { deterministic: true }, casefoldSql);
   return db;
 }
