@@ -23,8 +23,8 @@ export function startReadWorker(data: ReadWorkerData): void {
     // Not permitted or not supported: the worker runs at the process's priority.
   }
   const db = openDatabase(data.dbFile, { readonly: true });
-  // A reader's pages come from the OS's file cache as cheaply as from SQLite's own (16 MB a connection by
-  // better-sqlite3's default), which would live in this thread's heap: keep a small one (docs/read-workers.md).
+  // A reader's pages come from the OS's file cache nearly as cheaply as from SQLite's own, which would
+  // count in the process's RSS: keep a smaller one than the main connection's (docs/read-workers.md).
   db.pragma(`cache_size = -${WORKER_CACHE_KIB}`);
   // Each task runs at the instant the main thread gave it, so a worker never reads a different "now".
   const clock = new ManualClock();
