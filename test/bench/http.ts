@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '../helpers/ports.ts';
 import { loadavg, cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,13 +31,6 @@ const EXE = process.env.BENCH_EXE ?? join(ROOT, 'dist/gatehouse');
 
 if (!existsSync(EXE)) throw new Error('dist/gatehouse is missing: run `npm run build` first (npm run bench does)');
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 

@@ -2,7 +2,7 @@
 // loopback port, trust authentication. As root the server runs as the `postgres` user (it refuses root).
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from './ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -31,16 +31,6 @@ export function findPostgres(): { bin: string } | { reason: string } {
   return { bin: join(root, versions[0]!, 'bin') };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 export async function startPostgres(bin: string): Promise<PostgresServer> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
