@@ -484,6 +484,56 @@ describe('notifications', () => {
     assert.deepEqual(listed.map((n) => n.user_id).sort(), [first.user_id, second.user_id, later.user_id].sort());
   });
 
+  it('an access review reminds reviewers with items still unanswered, as its reminder_schedule says, and their managers when asked; once each', async () => {
+    const [answers, waits, boss, holder] = [await createMember(app.api), await createMember(app.api), await createMember(app.api), await createMember(app.api)];
+    assert.equal((await app.api.put(`/users/${waits.user_id}`, { manager_id: boss.user_id })).status, 200);
+    const [ownerA, ownerB] = [await createOwner(app.api, { user_ids: [answers.user_id] }), await createOwner(app.api, { user_ids: [waits.user_id] })];
+    const [one, two] = [await createResource(app.api, { admin_owner_id: ownerA.owner_id }), await createResource(app.api, { admin_owner_id: ownerB.owner_id })];
+    for (const r of [one, two]) assert.equal((await app.api.post(`/resources/${r.resource_id}/users/${holder.user_id}`, { duration_minutes: 0 })).status, 200);
+    const deadline = app.clock.now().getTime() + 5 * 86_400_000;
+    const start = (name: string, extra: Record<string, unknown>) => app.api.post('/uar', {
+      name, reviewer_assignment_policy: 'BY_OWNING_TEAM_ADMIN', send_reviewer_assignment_notification: false,
+      deadline: new Date(deadline).toISOString(), time_zone: 'UTC', self_review_allowed: false,
+      uar_scope: { entities: [one.resource_id, two.resource_id] }, ...extra,
+    });
+    const scheduled = await start('Scheduled review', { reminder_schedule: [3, 1], reminder_include_manager: true });
+    assert.equal(scheduled.status, 200, JSON.stringify(scheduled.body));
+    const quiet = await start('Quiet review', {});
+    assert.equal(quiet.status, 200, JSON.stringify(quiet.body));
+    const uarId = scheduled.body.uar_id as string;
+    // Each item's owning team reviews it: `answers` one, `waits` the other.
+    const rows = (await app.api.get(`/uar/${uarId}/items`)).body.results as { uar_item_id: number; assigned_reviewer_ids: string[] }[];
+    assert.deepEqual(rows.map((r) => r.assigned_reviewer_ids.length), [1, 1]);
+    const mineOf = (m: Member) => rows.find((r) => r.assigned_reviewer_ids.includes(m.user_id))!;
+    const reminders = async () => (await notices({ type: 'UAR_REMINDER' })).filter((n) => [answers, waits, boss].some((m) => m.user_id === n.user_id));
+    const advanceTo = async (daysBefore: number) => {
+      app.clock.set(new Date(deadline - daysBefore * 86_400_000));
+      await schedule();
+      await schedule();
+      await deliver();
+    };
+
+    await advanceTo(4);
+    assert.deepEqual(await reminders(), [], 'four days before: no reminder is due');
+    await advanceTo(2.9);
+    assert.deepEqual((await reminders()).map((n) => n.user_id).sort(), [answers.user_id, waits.user_id, boss.user_id].sort(), 'three days before: both reviewers and the waiting one\'s manager, once each');
+    const mail = smtp.to(emailOf(waits)).filter((m) => /^Access review "Scheduled review" ends in 3 days/.test(m.subject));
+    assert.equal(mail.length, 1);
+    assert.match(mail[0]!.subject, /1 item still wait/);
+    assert.match(mail[0]!.text, new RegExp(`${PUBLIC_URL}/console/reviews/${uarId}`));
+    const bossMail = smtp.to(emailOf(boss)).filter((m) => /Scheduled review/.test(m.subject));
+    assert.equal(bossMail.length, 1);
+    assert.match(bossMail[0]!.text, new RegExp(`${waits.full_name} \\(who report to you\\)`));
+
+    // One reviewer answers; a day before, only the one still waiting (and their manager) hear again.
+    assert.equal((await answers.api.post(`/uar/${uarId}/decisions`, { decisions: [{ uar_item_id: mineOf(answers).uar_item_id, decision: 'KEEP' }] })).status, 200);
+    await advanceTo(0.9);
+    const second = (await reminders()).filter((n) => /1 day/.test(n.reason));
+    assert.deepEqual(second.map((n) => n.user_id).sort(), [waits.user_id, boss.user_id].sort());
+    assert.equal((await reminders()).length, 5, 'nothing twice, and nothing from the quiet review (no schedule, nobody told)');
+    assert.equal(smtp.to(emailOf(answers)).filter((m) => /Quiet review/.test(m.subject)).length, 0);
+  });
+
   it('the SMTP channel speaks smtps:// (TLS from the start) and gives up only on a mailbox that does not exist', async () => {
     const tls = await SmtpReceiver.start(true);
     const channel = createSmtpChannel(tls.url, FROM);

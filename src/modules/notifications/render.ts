@@ -172,6 +172,28 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
         link: { label: 'Open the review', url: consoleLink(ctx, `/console/reviews/${uarId}`) }, actionableRequestId: null,
       };
     }
+    case 'UAR_REMINDER': {
+      // Read when sent: items may have been decided, and the review closed, since it was queued.
+      const uarId = String(data.uar_id);
+      const uar = ctx.stores.accessReviews.get(uarId);
+      if (!uar) return { subject: 'An access review was removed', lines: ['The access review this notice was about no longer exists.', why], link: home, actionableRequestId: null };
+      const { closed_at, unanswered_decision } = ctx.stores.uarDecisions.policy(uarId);
+      // A reviewer counts their own rows; a manager (data.reports) their reports' rows.
+      const whose = Array.isArray(data.reports) ? (data.reports as string[]) : row.user_id !== null ? [row.user_id] : [];
+      const waiting = whose.reduce((sum, id) => sum + ctx.stores.uarDecisions.countsFor(uarId, id).unanswered, 0);
+      const items = `${waiting} item${waiting === 1 ? '' : 's'}`;
+      const who = Array.isArray(data.reports) ? `${whose.map((id) => nameOf(ctx, id)).join(', ')} (who report to you)` : 'you';
+      return {
+        subject: `Access review "${uar.name}" ends ${String(data.within ?? 'soon')}: ${items} still wait`,
+        lines: [
+          closed_at !== null
+            ? `The access review "${uar.name}" closed at ${closed_at} (UTC); nothing is left to decide.`
+            : `The access review "${uar.name}" ends at ${uar.deadline} (UTC). ${items} that ${who} review still wait for an answer; items nobody answers by then are ${unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}.`,
+          why,
+        ],
+        link: { label: 'Open the review', url: consoleLink(ctx, `/console/reviews/${uarId}`) }, actionableRequestId: null,
+      };
+    }
     case 'DIGEST': {
       const included = ctx.stores.notifications.inDigest(row.id);
       const lines = [`${included.length} notice${included.length === 1 ? '' : 's'} since your last digest:`];

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { givesThemselvesAccess } from '../requests/decide.ts';
 import type { RequestRow } from '../requests/store.ts';
 import { escalationMinutes, waitingSlots, type WaitingSlot } from './plan.ts';
+import type { ReviewToRemind } from '../uar-decisions/store.ts';
 import { slackChannelOf, tellChannel, tellUser } from './queue.ts';
 
 /** Pending requests looked at per pass. */
@@ -132,6 +133,69 @@ export function warnExpiring(ctx: AppContext, now: Date): number {
 }
 
 /**
+ * The minutes before a review's deadline at which its reviewers are reminded. The reference's
+ * `reminder_schedule` when the review has one: whole days before the deadline, 0 meaning its last hour
+ * (`[]`: no reminders). Without one, a review that tells its reviewers
+ * (`send_reviewer_assignment_notification`) reminds them at GATEHOUSE_EXPIRY_WARNING_MINUTES (a day
+ * and an hour before, as for expiring access); a quiet review reminds nobody.
+ */
+export function reminderMinutes(ctx: AppContext, review: ReviewToRemind): number[] {
+  if (review.reminder_schedule === null) return review.send_reviewer_assignment_notification === 1 ? [...ctx.config.expiryWarningMinutes] : [];
+  return [...new Set((JSON.parse(review.reminder_schedule) as number[]).map((days) => (days === 0 ? 60 : days * 1440)))];
+}
+
+/** The review reminders (dedupe key prefixes) this process has already sent, per context. */
+const remindersSent = new WeakMap<object, Set<string>>();
+
+/**
+ * Reminds the reviewers of each open access review who still have rows unanswered (or put off with
+ * LATER): once per reminder of its schedule (reminderMinutes), only the closest that applies. With
+ * the reference's `reminder_include_manager`, each such reviewer's manager is told too (once per
+ * reminder, naming how many of their reports' items wait). Nobody who has answered everything, and
+ * nobody once the review has closed, is reminded.
+ */
+export function remindReviewDeadlines(ctx: AppContext, now: Date): number {
+  const { uarDecisions, users, notifications } = ctx.stores;
+  let sent = remindersSent.get(ctx);
+  if (!sent) remindersSent.set(ctx, (sent = new Set()));
+  let queued = 0;
+  for (const review of uarDecisions.openReviewsAhead(now)) {
+    const warnings = reminderMinutes(ctx, review).sort((a, b) => a - b);
+    const left = (Date.parse(review.deadline) - now.getTime()) / 60_000;
+    const warning = warnings.find((minutes) => left <= minutes);
+    if (warning === undefined) continue;
+    const key = `uar-reminder:${review.uar_id}:${warning}`;
+    // Each reminder reads the review's rows once per process (a big review has tens of thousands);
+    // after a restart it reads them once more, and the dedupe keys keep anyone from hearing twice.
+    if (sent.has(key)) continue;
+    ctx.db.transaction(() => {
+      const managers = new Map<string, string[]>();
+      for (const { reviewer_user_id: reviewer } of uarDecisions.waitingReviewers(review.uar_id)) {
+        if (!notifications.has(`${key}:user:${reviewer}`)) {
+          const id = tellUser(ctx, reviewer, {
+            type: 'UAR_REMINDER', key, reason: `you review items of this access review and its deadline is ${within(warning)}`,
+            data: { uar_id: review.uar_id, within: within(warning) },
+          }, now);
+          if (id !== null) queued += 1;
+        }
+        const manager = review.reminder_include_manager === 1 ? users.get(reviewer)?.manager_id ?? null : null;
+        if (manager !== null && manager !== reviewer) managers.set(manager, [...(managers.get(manager) ?? []), reviewer]);
+      }
+      for (const [manager, reports] of managers) {
+        if (notifications.has(`${key}:manager:user:${manager}`)) continue;
+        const id = tellUser(ctx, manager, {
+          type: 'UAR_REMINDER', key: `${key}:manager`, reason: `people who report to you review items of this access review, and its deadline is ${within(warning)}`,
+          data: { uar_id: review.uar_id, within: within(warning), reports },
+        }, now);
+        if (id !== null) queued += 1;
+      }
+    }).immediate();
+    sent.add(key);
+  }
+  return queued;
+}
+
+/**
  * From GATEHOUSE_DIGEST_HOUR_UTC each day, everyone with held notices gets one digest of them (once a
  * day: the date is in its dedupe key); notices held later wait for the next day's.
  */
@@ -158,14 +222,16 @@ export function sendDigests(ctx: AppContext, now: Date): number {
  * The reminder and expiry scans run when a minute has passed since they last ran in this process
  * (and on its first pass); digests on every pass.
  */
-export async function tick(ctx: AppContext, now: Date): Promise<{ late: number; expiring: number; digests: number }> {
+export async function tick(ctx: AppContext, now: Date): Promise<{ late: number; expiring: number; reviewDeadlines: number; digests: number }> {
   const last = lastScan.get(ctx);
   let late = 0;
   let expiring = 0;
+  let reviewDeadlines = 0;
   if (last === undefined || now.getTime() - last >= SCAN_EVERY_MS || now.getTime() < last) {
     lastScan.set(ctx, now.getTime());
     late = await remindAndEscalate(ctx, now);
     expiring = warnExpiring(ctx, now);
+    reviewDeadlines = remindReviewDeadlines(ctx, now);
   }
-  return { late, expiring, digests: sendDigests(ctx, now) };
+  return { late, expiring, reviewDeadlines, digests: sendDigests(ctx, now) };
 }

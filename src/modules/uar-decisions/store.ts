@@ -68,6 +68,15 @@ const ITEM_SELECT = `SELECT r.seq, r.uar_id, r.item_type, r.item_id, r.item_name
       (SELECT reviewer_user_id FROM uar_item_reviewers WHERE snapshot_row_seq = r.seq ORDER BY reviewer_user_id) a) AS assigned_reviewers
   FROM uar_snapshot_rows r LEFT JOIN uar_decisions d ON d.snapshot_row_seq = r.seq`;
 
+/** An open review's deadline and reminder settings (the reference's reminder_schedule, as stored). */
+export interface ReviewToRemind {
+  uar_id: string;
+  deadline: string;
+  reminder_schedule: string | null;
+  reminder_include_manager: number | null;
+  send_reviewer_assignment_notification: number;
+}
+
 export function createUarDecisionStore(db: Db) {
   const page = db.prepare<{ uarId: string; after: number; limit: number }, ReviewItemRow>(
     `${ITEM_SELECT} WHERE r.uar_id = @uarId AND r.seq > @after ORDER BY r.seq LIMIT @limit`,
@@ -127,6 +136,23 @@ export function createUarDecisionStore(db: Db) {
      GROUP BY u.seq ORDER BY u.seq LIMIT @limit`,
   );
 
+  // Reminders: the open reviews whose deadline is still ahead (few), then one review's reviewers with
+  // rows unanswered, from its rows by uar_snapshot_rows_by_uar.
+  const openAhead = db.prepare<[string], ReviewToRemind>(
+    `SELECT u.id AS uar_id, u.deadline, u.reminder_schedule, u.reminder_include_manager, u.send_reviewer_assignment_notification
+     FROM uars u LEFT JOIN uar_policies p ON p.uar_id = u.id
+     WHERE u.deadline > ? AND p.closed_at IS NULL
+       AND NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress w WHERE w.uar_id = u.id)
+     ORDER BY u.deadline LIMIT 500`,
+  );
+  const waitingReviewers = db.prepare<[string], { reviewer_user_id: string; unanswered: number }>(
+    `SELECT m.reviewer_user_id, count(*) AS unanswered
+     FROM uar_snapshot_rows r JOIN uar_item_reviewers m ON m.snapshot_row_seq = r.seq
+       LEFT JOIN uar_decisions d ON d.snapshot_row_seq = r.seq
+     WHERE r.uar_id = ? AND (d.decision IS NULL OR d.decision = 'LATER')
+     GROUP BY m.reviewer_user_id`,
+  );
+
   const countsFor = db.prepare<[string, string], { assigned: number; unanswered: number | null }>(
     `SELECT count(*) AS assigned, sum(d.decision IS NULL OR d.decision = 'LATER') AS unanswered
      FROM uar_item_reviewers m LEFT JOIN uar_decisions d ON d.snapshot_row_seq = m.snapshot_row_seq
@@ -162,6 +188,10 @@ export function createUarDecisionStore(db: Db) {
     },
     setPolicy: (uarId: string, decision: UnansweredDecision) => void setPolicy.run(uarId, decision),
     close: (uarId: string, at: string) => void close.run(uarId, at),
+    /** Open reviews whose deadline is after `now`, soonest first, with what their reminders follow. */
+    openReviewsAhead: (now: Date) => openAhead.all(now.toISOString()),
+    /** The reviewers of review `uarId` with rows unanswered (or put off with LATER), and how many. */
+    waitingReviewers: (uarId: string) => waitingReviewers.all(uarId),
     /** Reviews whose deadline has passed and whose policy has not been applied, soonest first. */
     due: (now: string) => due.all(now),
   };
