@@ -12,6 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { startTestApp } from '../helpers/app.ts';
 import { seededRandom } from '../helpers/random.ts';
+import { edgeWriter } from './seed.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const MAIN_USERS = 10_000;
@@ -66,7 +67,7 @@ const expiry = (mayBePast = true): string | null => {
 
 console.log(`seeding ${ALL_USERS} users, ${GROUPS} groups, ${RESOURCES} resources and ${EDGES} edges…`);
 const seedStart = Date.now();
-let edges = 0;
+const edges = edgeWriter(db, stamp);
 // A large page cache while seeding only (a million inserts into random-UUID indexes), then the default back.
 const defaultCache = db.pragma('cache_size', { simple: true });
 db.pragma('cache_size = -262144');
@@ -80,15 +81,7 @@ db.transaction(() => {
   const resource = db.prepare(`INSERT INTO resources (id, app_id, name, admin_owner_id, resource_type, created_at, updated_at) VALUES (?, ?, ?, ?, 'CUSTOM', ?, ?)`);
   resourceIds.forEach((id, i) => resource.run(id, appId, `graph resource ${i}`, ownerId, stamp, stamp));
 
-  const edge = (table: string, from: string, to: string) =>
-    db.prepare(`INSERT OR IGNORE INTO ${table} (${from}, ${to}, access_level_remote_id, access_level_name, expiration_date, created_at, updated_at) VALUES (?, ?, '', '', ?, ?, ?)`);
-  const nest = edge('group_groups', 'group_id', 'containing_group_id');
-  const member = edge('group_users', 'group_id', 'user_id');
-  const grant = edge('group_resources', 'group_id', 'resource_id');
-  const direct = edge('resource_users', 'resource_id', 'user_id');
-  const add = (statement: ReturnType<typeof edge>, a: string, b: string, exp: string | null) => {
-    edges += statement.run(a, b, exp, stamp, stamp).changes;
-  };
+  const { nest, member, grant, direct, add } = edges;
 
   // Nesting: every group below the top layer sits in one or two groups of the next layer up; each
   // department also in its holder group, with no expiry so the shared resource keeps 50,000 holders.
@@ -108,10 +101,10 @@ db.transaction(() => {
     for (let k = 0; k < RESOURCES_PER_GROUP; k++) add(grant, groupIds[g]!, resourceIds[1 + int(RESOURCES - 1)]!, expiry());
   }
   // The rest are direct grants of main users, spread over every resource but the shared one.
-  while (edges < EDGES) add(direct, resourceIds[1 + int(RESOURCES - 1)]!, userIds[int(MAIN_USERS)]!, expiry());
+  while (edges.written() < EDGES) add(direct, resourceIds[1 + int(RESOURCES - 1)]!, userIds[int(MAIN_USERS)]!, expiry());
 })();
 db.pragma(`cache_size = ${Number(defaultCache)}`);
-console.log(`seeded ${edges} edges in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+console.log(`seeded ${edges.written()} edges in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
 
 const report = (what: string, ms: number, target: number) => {
   console.log(`${what}: ${ms.toFixed(2)} ms (target < ${target} ms) ${ms < target ? 'PASS' : 'OVER'}`);

@@ -15,7 +15,7 @@ import { loadConfig } from '../../src/config.ts';
 import { AREAS } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
-import { openDatabase } from '../../src/db/open.ts';
+import { openDatabase, type Db } from '../../src/db/open.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { createLogger } from '../../src/lib/log.ts';
 import { bootstrapAdmin, issueToken } from '../../src/modules/tokens/service.ts';
@@ -62,6 +62,26 @@ export interface Seeded {
   requestableResourceIds: string[];
 }
 
+/**
+ * Inserts access edges straight into the schema (INSERT OR IGNORE: a repeated pair is skipped), all
+ * at level '' with the given expiry, counting the rows written. The benches seed their graphs with it.
+ */
+export function edgeWriter(db: Db, stamp: string) {
+  const edge = (table: string, from: string, to: string) =>
+    db.prepare(`INSERT OR IGNORE INTO ${table} (${from}, ${to}, access_level_remote_id, access_level_name, expiration_date, created_at, updated_at) VALUES (?, ?, '', '', ?, ?, ?)`);
+  let written = 0;
+  return {
+    nest: edge('group_groups', 'group_id', 'containing_group_id'),
+    member: edge('group_users', 'group_id', 'user_id'),
+    grant: edge('group_resources', 'group_id', 'resource_id'),
+    direct: edge('resource_users', 'resource_id', 'user_id'),
+    add(statement: ReturnType<typeof edge>, a: string, b: string, expiry: string | null): void {
+      written += statement.run(a, b, expiry, stamp, stamp).changes;
+    },
+    written: () => written,
+  };
+}
+
 export function seedDatabase(file: string, log: (line: string) => void = () => {}): Seeded {
   // A fixed seed: the same database on every run, so figures compare across commits.
   const { random, int } = seededRandom(20261126);
@@ -103,7 +123,7 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
   const started = Date.now();
   const defaultCache = db.pragma('cache_size', { simple: true });
   db.pragma('cache_size = -262144');
-  let edges = 0;
+  const edges = edgeWriter(db, stamp);
   const readable: string[] = [];
   db.transaction(() => {
     db.prepare(`INSERT INTO owners (id, name, created_at, updated_at) VALUES (?, 'bench', ?, ?)`).run(ownerId, stamp, stamp);
@@ -134,15 +154,7 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
       if (!limited || i % 20 === 7) readable.push(id);
     });
 
-    const edge = (table: string, from: string, to: string) =>
-      db.prepare(`INSERT OR IGNORE INTO ${table} (${from}, ${to}, access_level_remote_id, access_level_name, expiration_date, created_at, updated_at) VALUES (?, ?, '', '', ?, ?, ?)`);
-    const nest = edge('group_groups', 'group_id', 'containing_group_id');
-    const member = edge('group_users', 'group_id', 'user_id');
-    const grant = edge('group_resources', 'group_id', 'resource_id');
-    const direct = edge('resource_users', 'resource_id', 'user_id');
-    const add = (statement: ReturnType<typeof edge>, a: string, b: string, exp: string | null) => {
-      edges += statement.run(a, b, exp, stamp, stamp).changes;
-    };
+    const { nest, member, grant, direct, add } = edges;
     // Every group below the top layer sits in one or two groups of the next layer up.
     for (let g = 0; g < SHAPE.groups - 1; g++) {
       const layer = Math.floor(g / perLayer);
@@ -160,9 +172,9 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
     // Memberships for the PUT scenario to change: user u in write group u % 100 (a PUT changes an edge that exists).
     userIds.forEach((id, u) => add(member, groupIds[WRITE_GROUPS_FROM + (u % WRITE_GROUPS)]!, id, null));
     // The rest are direct grants, on every resource but the last tenth (kept free for requests).
-    while (edges < SHAPE.edges) add(direct, resourceIds[int(SHAPE.resources * 0.9)]!, userIds[1 + int(SHAPE.users - 1)]!, expiry());
+    while (edges.written() < SHAPE.edges) add(direct, resourceIds[int(SHAPE.resources * 0.9)]!, userIds[1 + int(SHAPE.users - 1)]!, expiry());
   })();
-  log(`seeded users, groups, resources and ${edges} edges in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`seeded users, groups, resources and ${edges.written()} edges in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
   // Tokens through the service (hashed secrets, recorded events), for the admin and the member.
   const adminActor = { userId: adminUserId, name: 'Gatehouse Admin', email: 'admin@gatehouse.local', tokenLabel: 'bench', tokenPreview: '****', ip: null };

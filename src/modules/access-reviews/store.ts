@@ -99,6 +99,12 @@ function scopeSelect(t: (typeof ITEM_TABLES)[number]): string {
     WHERE CASE WHEN @all = 1 THEN (${all}) ELSE (@noFilter = 1 OR ${any}) END`;
 }
 
+/**
+ * SQL: the review `alias` (a row of uars) is whole — its snapshot is not still being written in slices.
+ * Every read of reviews says it, so nobody sees (or decides, or is reminded of) half a review.
+ */
+export const reviewIsComplete = (alias: string) => `NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress w WHERE w.uar_id = ${alias}.id)`;
+
 export function createAccessReviewStore(db: Db) {
   const insertUar = db.prepare<Omit<UarRow, 'seq'>>(
     `INSERT INTO uars (id, name, reviewer_assignment_policy, send_reviewer_assignment_notification, deadline, time_zone,
@@ -107,7 +113,7 @@ export function createAccessReviewStore(db: Db) {
        @self_review_allowed, @instantly_action_reviews, @reminder_schedule, @reminder_include_manager, @uar_scope, @created_by_user_id, @created_at)`,
   );
   // A review whose snapshot is still being written does not exist yet for any reader (sql/0019).
-  const complete = 'NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress p WHERE p.uar_id = uars.id)';
+  const complete = reviewIsComplete('uars');
   const byId = db.prepare<[string], UarRow>(`SELECT * FROM uars WHERE id = ? AND ${complete}`);
   const page = db.prepare<{ after: number; limit: number }, UarRow>(`SELECT * FROM uars WHERE seq > @after AND ${complete} ORDER BY seq LIMIT @limit`);
   const startWriting = db.prepare<[string, string]>('INSERT INTO uar_snapshots_in_progress (uar_id, started_at) VALUES (?, ?)');

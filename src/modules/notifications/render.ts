@@ -152,46 +152,44 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
         ],
         link: home, actionableRequestId: null,
       };
-    case 'UAR_ASSIGNED': {
-      // Read when sent: the review's policy may have been chosen, and items decided, since it was queued.
-      const uarId = String(data.uar_id);
-      const uar = ctx.stores.accessReviews.get(uarId);
-      if (!uar) return { subject: 'An access review was removed', lines: ['The access review this notice was about no longer exists.', why], link: home, actionableRequestId: null };
-      const { closed_at, unanswered_decision } = ctx.stores.uarDecisions.policy(uarId);
-      const mine = row.user_id === null ? { assigned: 0, unanswered: 0 } : ctx.stores.uarDecisions.countsFor(uarId, row.user_id);
-      const items = `${mine.assigned} item${mine.assigned === 1 ? '' : 's'}`;
-      return {
-        subject: `Access review "${uar.name}": ${items} for you to review`,
-        lines: [
-          `${nameOf(ctx, typeof data.started_by === 'string' ? data.started_by : null)} started the access review "${uar.name}" and asks you to review ${items}: keep, revoke or decide later, for each person's access.`,
-          closed_at !== null
-            ? `The review closed at ${closed_at} (UTC); nothing is left for you to decide.`
-            : `${mine.unanswered} of them wait for your answer. The deadline is ${uar.deadline} (UTC); items nobody answers by then are ${unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}.`,
-          why,
-        ],
-        link: { label: 'Open the review', url: consoleLink(ctx, `/console/reviews/${uarId}`) }, actionableRequestId: null,
-      };
-    }
+    case 'UAR_ASSIGNED':
     case 'UAR_REMINDER': {
-      // Read when sent: items may have been decided, and the review closed, since it was queued.
+      // Read when sent: the review's policy may have been chosen, items decided and the review closed
+      // since the notice was queued.
       const uarId = String(data.uar_id);
       const uar = ctx.stores.accessReviews.get(uarId);
       if (!uar) return { subject: 'An access review was removed', lines: ['The access review this notice was about no longer exists.', why], link: home, actionableRequestId: null };
       const { closed_at, unanswered_decision } = ctx.stores.uarDecisions.policy(uarId);
+      const fate = `items nobody answers by then are ${unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}`;
+      const link = { label: 'Open the review', url: consoleLink(ctx, `/console/reviews/${uarId}`) };
+      const count = (n: number) => `${n} item${n === 1 ? '' : 's'}`;
+      if (row.type === 'UAR_ASSIGNED') {
+        const mine = row.user_id === null ? { assigned: 0, unanswered: 0 } : ctx.stores.uarDecisions.countsFor(uarId, row.user_id);
+        return {
+          subject: `Access review "${uar.name}": ${count(mine.assigned)} for you to review`,
+          lines: [
+            `${nameOf(ctx, typeof data.started_by === 'string' ? data.started_by : null)} started the access review "${uar.name}" and asks you to review ${count(mine.assigned)}: keep, revoke or decide later, for each person's access.`,
+            closed_at !== null
+              ? `The review closed at ${closed_at} (UTC); nothing is left for you to decide.`
+              : `${mine.unanswered} of them wait for your answer. The deadline is ${uar.deadline} (UTC); ${fate}.`,
+            why,
+          ],
+          link, actionableRequestId: null,
+        };
+      }
       // A reviewer counts their own rows; a manager (data.reports) their reports' rows.
       const whose = Array.isArray(data.reports) ? (data.reports as string[]) : row.user_id !== null ? [row.user_id] : [];
-      const waiting = whose.reduce((sum, id) => sum + ctx.stores.uarDecisions.countsFor(uarId, id).unanswered, 0);
-      const items = `${waiting} item${waiting === 1 ? '' : 's'}`;
+      const waiting = count(whose.reduce((sum, id) => sum + ctx.stores.uarDecisions.countsFor(uarId, id).unanswered, 0));
       const who = Array.isArray(data.reports) ? `${whose.map((id) => nameOf(ctx, id)).join(', ')} (who report to you)` : 'you';
       return {
-        subject: `Access review "${uar.name}" ends ${String(data.within ?? 'soon')}: ${items} still wait`,
+        subject: `Access review "${uar.name}" ends ${String(data.within ?? 'soon')}: ${waiting} still wait`,
         lines: [
           closed_at !== null
             ? `The access review "${uar.name}" closed at ${closed_at} (UTC); nothing is left to decide.`
-            : `The access review "${uar.name}" ends at ${uar.deadline} (UTC). ${items} that ${who} review still wait for an answer; items nobody answers by then are ${unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}.`,
+            : `The access review "${uar.name}" ends at ${uar.deadline} (UTC). ${waiting} that ${who} review still wait for an answer; ${fate}.`,
           why,
         ],
-        link: { label: 'Open the review', url: consoleLink(ctx, `/console/reviews/${uarId}`) }, actionableRequestId: null,
+        link, actionableRequestId: null,
       };
     }
     case 'DIGEST': {

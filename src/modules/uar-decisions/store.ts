@@ -1,7 +1,7 @@
 // SQL for access-review decisions: who reviews each snapshot row, a decision per row, and each review's
 // policy for the rows nobody answered by its deadline.
 import type { Db } from '../../db/open.ts';
-import type { SnapshotEntry } from '../access-reviews/store.ts';
+import { reviewIsComplete, type SnapshotEntry } from '../access-reviews/store.ts';
 
 export type Decision = 'KEEP' | 'REVOKE' | 'LATER';
 export type UnansweredDecision = 'KEEP' | 'REVOKE';
@@ -108,7 +108,7 @@ export function createUarDecisionStore(db: Db) {
   const due = db.prepare<[string], { id: string; name: string }>(
     `SELECT u.id, u.name FROM uars u LEFT JOIN uar_policies p ON p.uar_id = u.id
      WHERE u.deadline <= ? AND p.closed_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress w WHERE w.uar_id = u.id) ORDER BY u.deadline LIMIT 50`,
+       AND ${reviewIsComplete('u')} ORDER BY u.deadline LIMIT 50`,
   );
 
   const rowsToAssign = db.prepare<{ uarId: string; after: number; limit: number }, RowToAssign>(
@@ -132,7 +132,7 @@ export function createUarDecisionStore(db: Db) {
        LEFT JOIN uar_policies p ON p.uar_id = m.uar_id
        LEFT JOIN uar_decisions d ON d.snapshot_row_seq = m.snapshot_row_seq
      WHERE m.reviewer_user_id = @reviewer AND u.seq > @after AND (@openOnly = 0 OR p.closed_at IS NULL)
-       AND NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress w WHERE w.uar_id = u.id)
+       AND ${reviewIsComplete('u')}
      GROUP BY u.seq ORDER BY u.seq LIMIT @limit`,
   );
 
@@ -142,7 +142,7 @@ export function createUarDecisionStore(db: Db) {
     `SELECT u.id AS uar_id, u.deadline, u.reminder_schedule, u.reminder_include_manager, u.send_reviewer_assignment_notification
      FROM uars u LEFT JOIN uar_policies p ON p.uar_id = u.id
      WHERE u.deadline > ? AND p.closed_at IS NULL
-       AND NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress w WHERE w.uar_id = u.id)
+       AND ${reviewIsComplete('u')}
      ORDER BY u.deadline LIMIT 500`,
   );
   const waitingReviewers = db.prepare<[string], { reviewer_user_id: string; unanswered: number }>(
