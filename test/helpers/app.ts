@@ -12,6 +12,7 @@ import type { Logger, LogFields } from '../../src/lib/log.ts';
 import { bootstrapAdmin } from '../../src/modules/tokens/service.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
 import { ApiClient } from './client.ts';
+import { PATIENCE_MS } from './wait.ts';
 
 export const ADMIN_TOKEN = 'gth_test-admin-token-0123456789abcdefghij';
 
@@ -62,7 +63,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   // pausing about that long under load (first load of the reference schemas) can reuse a socket at the
   // instant the server closes it, and fetch fails with "other side closed".
   // Fixtures write fast and the clock stands still: the write limit is off unless a test sets it.
-  const config = loadConfig({ GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS: '120000', GATEHOUSE_WRITE_RATE_LIMIT: '0', ...options.env }, { db: dbFile, host: '127.0.0.1', port: '0' });
+  // The heavy-read time budget (5 s) would refuse a test's read on a busy machine; tests of the budget
+  // use the row budget, which counts work, not time.
+  const config = loadConfig({
+    GATEHOUSE_LOG_LEVEL: 'silent', GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS: '120000', GATEHOUSE_WRITE_RATE_LIMIT: '0',
+    GATEHOUSE_READ_BUDGET_MS: String(PATIENCE_MS), ...options.env,
+  }, { db: dbFile, host: '127.0.0.1', port: '0' });
   const db = openDatabase(dbFile);
   migrate(db, clock.now());
   const logs: LogLine[] = [];
