@@ -194,6 +194,9 @@ export class ReadPool {
       const fair = this.#queue.findIndex((p) => !running.has(p.owner));
       const [pending] = this.#queue.splice(Math.max(0, fair), 1) as [Pending];
       slot.current = pending;
+      // The time budget bounds the read's own work: its clock starts when a worker takes it, not while
+      // it waited its turn behind others (under load a small read would otherwise be told to narrow).
+      pending.message.budget = this.budget();
       slot.worker.postMessage(pending.message);
     }
   }
