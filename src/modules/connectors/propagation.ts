@@ -2,13 +2,12 @@
 // connector, and the outbox handler that delivers it. Delivery is level-triggered: a push makes the
 // remote edge match what Gatehouse holds when it runs, so retries, reorders and crashes converge.
 import type { AppContext } from '../../context.ts';
-import { enqueue, type Attempt, type OutboxHandler, type OutboxItem } from '../../outbox/index.ts';
+import { enqueue, OUTBOX_ACTOR, type Attempt, type OutboxHandler, type OutboxItem } from '../../outbox/index.ts';
 import type { AccessChange } from '../access/changes.ts';
 import { EDGE_KINDS, type EdgeKindName } from '../access/edges.ts';
 import type { Actor } from '../events/store.ts';
-import { OUTBOX_ACTOR } from '../events/system-actor.ts';
 import type { ConnectorAdapter } from './adapter.ts';
-import { propagationFailed } from '../notifications/plan.ts';
+import { announce } from '../../notices.ts';
 import { opalAdapter } from './opal-adapter.ts';
 import { postgresAdapter } from './postgres-adapter.ts';
 import type { ConnectorRow } from './store.ts';
@@ -145,7 +144,7 @@ function settlePush(ctx: AppContext, item: OutboxItem<PushPayload>, outcome: Par
   }]);
   // The app's admin owners hear of a push that gave up (docs/notifications.md), queued in this same transaction.
   if (outcome.state === 'FAILED') {
-    propagationFailed(ctx, {
+    announce(ctx, 'connectors.push-failed', {
       appId: p.app_id,
       key: String(item.seq),
       error: `${status}: ${error}`,
