@@ -5,6 +5,7 @@ import { connectorRoutes } from './openapi.ts';
 import { registerConnectorRoutes } from './routes.ts';
 import { connectorPush, propagateAccessChange, PUSH_KIND } from './propagation.ts';
 import { tick as syncConnectors } from './service.ts';
+import { checkAdapters, CONNECTOR_ADAPTERS } from './adapters.ts';
 import { createConnectorStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -34,4 +35,6 @@ export const connectorsArea = defineArea({
   onAccessChange: propagateAccessChange,
   // …and delivers it.
   outbox: { [PUSH_KIND]: connectorPush },
+  // Every connector type has its adapter, or the app does not start.
+  checks: [() => checkAdapters(CONNECTOR_ADAPTERS)],
 });

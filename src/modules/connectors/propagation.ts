@@ -6,10 +6,8 @@ import { enqueue, OUTBOX_ACTOR, type Attempt, type OutboxHandler, type OutboxIte
 import type { AccessChange } from '../access/changes.ts';
 import { EDGE_KINDS, type EdgeKindName } from '../access/edges.ts';
 import type { Actor } from '../events/store.ts';
-import type { ConnectorAdapter } from './adapter.ts';
 import { announce } from '../../notices.ts';
-import { opalAdapter } from './opal-adapter.ts';
-import { postgresAdapter } from './postgres-adapter.ts';
+import { adapterFor, kindsOf } from './adapters.ts';
 import type { ConnectorRow } from './store.ts';
 
 export const PUSH_KIND = 'connector.push';
@@ -26,16 +24,6 @@ export interface PushPayload {
   remote_principal_id: string | null;
 }
 
-/** The adapter for a connector row. */
-export function adapterFor(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
-  return connector.connector_type === 'POSTGRES' ? postgresAdapter(ctx, connector) : opalAdapter(ctx, connector);
-}
-
-const SUPPORTED: Record<ConnectorRow['connector_type'], readonly EdgeKindName[]> = {
-  OPAL_HTTP: ['resource_user', 'group_user', 'group_resource', 'group_group'],
-  POSTGRES: ['resource_user'],
-};
-
 /** Group memberships carry no level remotely: one key per (user or group, group) pair keeps their pushes in order. */
 const levelless = (kind: EdgeKindName) => kind === 'group_user' || kind === 'group_group';
 
@@ -50,7 +38,7 @@ function placeEdge(ctx: AppContext, kind: EdgeKindName, principalId: string, ite
   const item = ctx.stores.connectors.placeOf(k.itemType as 'resource' | 'group', itemId);
   if (!item) return undefined;
   const connector = ctx.stores.connectors.get(item.app_id);
-  if (!connector || !SUPPORTED[connector.connector_type].includes(kind)) return undefined;
+  if (!connector || !kindsOf(connector.connector_type).includes(kind)) return undefined;
   let remotePrincipal: string | null = null;
   if (k.principalType === 'group') {
     // A group holding something remotely must live in the same remote system.
