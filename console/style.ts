@@ -66,5 +66,8 @@ th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--
 .facts dt { font-weight: 600; } .facts dd { margin: 0; }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; align-items: end; }
 .filters button { margin: .75rem 0; }
+dialog.confirm { max-width: min(32rem, calc(100vw - 2rem)); border: 1px solid #6b7280; border-radius: 8px; padding: 1rem 1.25rem; color: var(--ink); background: var(--paper); }
+dialog.confirm::backdrop { background: rgba(17, 24, 39, .55); }
+dialog.confirm h2 { margin-top: 0; }
 @media (max-width: 480px) { .page { padding: .75rem; } h1 { font-size: 1.35rem; } .who { margin-left: 0; } }
 `;

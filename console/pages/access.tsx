@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
-import { isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, minutes, Page, Pending, Problem, useAction, useConfirm, useLoad, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
   if (h.kind === 'group') return 'membership';
@@ -80,8 +80,17 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
   const retry = (appId: string) => async () => {
     if (await action.run(() => post(`/apps/${appId}/connector/retry`))) loaded.reload();
   };
-  const revoke = (userId: string, remote: string) => async () => {
-    if (await action.run(() => del(`${base}/users/${userId}?access_level_remote_id=${encodeURIComponent(remote)}`))) loaded.reload();
+  const confirm = useConfirm();
+  const revoke = (holder: any, itemName: string) => () => {
+    const remote = holder.access_level?.access_level_remote_id ?? '';
+    const level = holder.access_level?.access_level_name;
+    confirm.ask({
+      title: `Revoke ${holder.full_name}'s access to ${itemName}?`,
+      body: <p>{holder.full_name}'s direct {kind === 'group' ? 'membership of' : 'access to'} {itemName}{level ? ` (${level})` : ''} ends now{holder.num_access_paths > 1 ? '; what they hold through groups stays' : ''}. To give it back, grant it again.</p>,
+      confirm: `Revoke ${holder.full_name}`,
+      action: () => del(`${base}/users/${holder.user_id}?access_level_remote_id=${encodeURIComponent(remote)}`),
+      done: loaded.reload,
+    });
   };
   return (
     <Pending loaded={loaded}>{({ item, holders, owner, connector, propagations }) => (
@@ -115,7 +124,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
                   <td>{h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
                   <td>{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
                   <td>{h.propagation_status?.status ?? '—'}</td>
-                  {isAdmin(props.me) && <td>{h.has_direct_access !== false && <button type="button" class="danger" onClick={revoke(h.user_id, h.access_level?.access_level_remote_id ?? '')}>Revoke {h.full_name}</button>}</td>}
+                  {isAdmin(props.me) && <td>{h.has_direct_access !== false && <button type="button" class="danger" onClick={revoke(h, item.name)}>Revoke {h.full_name}</button>}</td>}
                 </tr>
               ))}</tbody>
             </table>
@@ -166,6 +175,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
           </form>
         )}
         <Problem message={action.error} />
+        {confirm.dialog}
       </Page>
     )}</Pending>
   );
@@ -184,10 +194,21 @@ export function PersonPage(props: { me: Me; id: string }) {
     return { person, allowed, holdings, manager };
   }, [props.id]);
   const action = useAction();
-  const offboard = async () => {
-    if (!confirm('Offboard this person? Their access, tokens and sign-in sessions end.')) return;
-    if (await action.run(() => put(`/users/${props.id}`, { hr_idp_status: 'DEPROVISIONED' }))) loaded.reload();
-  };
+  const confirm = useConfirm();
+  const offboard = (person: any, holdings: Holding[]) => () => confirm.ask({
+    title: `Offboard ${person.full_name}?`,
+    body: (
+      <>
+        <p>{person.full_name} can no longer sign in, and what they hold ends now: their access, their API tokens and their sign-in sessions.</p>
+        {holdings.length > 0 ? (
+          <ul>{holdings.map((h) => <li key={`${h.kind}${h.id}${h.level}`}>{h.name}{h.level && h.level !== 'Default' && h.level !== 'Member' ? ` (${h.level})` : ''}</li>)}</ul>
+        ) : <p>They hold no access.</p>}
+      </>
+    ),
+    confirm: `Offboard ${person.full_name}`,
+    action: () => put(`/users/${props.id}`, { hr_idp_status: 'DEPROVISIONED' }),
+    done: loaded.reload,
+  });
   return (
     <Pending loaded={loaded}>{({ person, allowed, holdings, manager }) => (
       <Page title={person.full_name}>
@@ -204,8 +225,9 @@ export function PersonPage(props: { me: Me; id: string }) {
             </dl>
             <HoldingsTable holdings={holdings} caption={`What ${person.full_name} holds`} />
             {admin && <p><Link href={`/console/events?actor_filter=${props.id}`}>What they did (audit trail)</Link></p>}
-            {admin && person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard}>Offboard {person.full_name}</button>}
+            {admin && person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard(person, holdings)}>Offboard {person.full_name}</button>}
             <Problem message={action.error} />
+            {confirm.dialog}
           </>
         )}
       </Page>

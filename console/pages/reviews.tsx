@@ -3,7 +3,7 @@
 // later, one by one or in bulk; admins decide any item. A revoke ends the access at once.
 import { useState } from 'preact/hooks';
 import { all, get, post, put, type Me } from '../api.ts';
-import { isAdmin, Link, navigate, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, navigate, Page, Pending, Problem, useAction, useConfirm, useLoad, when } from '../ui.tsx';
 
 export interface Assignment {
   uar_id: string;
@@ -132,12 +132,36 @@ export function ReviewPage(props: { me: Me; id: string }) {
   }, [props.id, onlyMine]);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const action = useAction();
+  const send = (decisions: { uar_item_id: number; decision: Decision }[]) => post(`/uar/${props.id}/decisions`, { decisions });
+  const decided = () => {
+    setSelected(new Set());
+    loaded.reload();
+  };
+  const confirm = useConfirm();
   const decide = async (decisions: { uar_item_id: number; decision: Decision }[]) => {
     if (decisions.length === 0) return action.setError('Select items first.');
-    if (await action.run(() => post(`/uar/${props.id}/decisions`, { decisions }))) {
-      setSelected(new Set());
-      loaded.reload();
+    const revokes = decisions.filter((d) => d.decision === 'REVOKE');
+    if (revokes.length > 0 && loaded.data) {
+      // A revoke names what ends, and when: at once for a review that acts instantly, else at its close.
+      const { uar, items } = loaded.data;
+      const rows = revokes.map((d) => items.results.find((r: any) => r.uar_item_id === d.uar_item_id)).filter(Boolean);
+      const instant = Boolean(uar.instantly_action_reviews);
+      return confirm.ask({
+        title: rows.length === 1 ? `Revoke ${rows[0].full_name}'s access to ${rows[0].item_name}?` : `Revoke ${rows.length} people's access?`,
+        body: (
+          <>
+            {rows.length > 1 && <ul>{rows.map((r: any) => <li key={r.uar_item_id}>{r.full_name}: {r.item_name}</li>)}</ul>}
+            <p>{instant
+              ? 'This review acts at once: the access ends now, and only a new grant gives it back.'
+              : `The access ends when the review closes (${when(uar.deadline)}). Until then you can change your mind: choosing Keep undoes the revoke.`}</p>
+          </>
+        ),
+        confirm: rows.length === 1 ? 'Revoke' : `Revoke ${rows.length}`,
+        action: () => send(decisions),
+        done: decided,
+      });
     }
+    if (await action.run(() => send(decisions))) decided();
   };
   const toggle = (id: number) => {
     const next = new Set(selected);
@@ -175,6 +199,7 @@ export function ReviewPage(props: { me: Me; id: string }) {
             <label class="choice"><input type="checkbox" checked={onlyMine} onChange={(e) => { setOnlyMine(e.currentTarget.checked); setSelected(new Set()); }} /> Only items assigned to me</label>
           )}
           <Problem message={action.error} />
+          {confirm.dialog}
           <div class="actions" role="group" aria-label="Bulk decisions">
             {(['KEEP', 'REVOKE', 'LATER'] as Decision[]).map((d) => (
               <button key={d} type="button" disabled={action.busy || selected.size === 0} onClick={() => decide([...selected].map((id) => ({ uar_item_id: id, decision: d })))}>
