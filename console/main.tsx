@@ -3,7 +3,7 @@
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, get, post, setSession, type Me } from './api.ts';
-import { isAdmin, Link, messageOf, navigate } from './ui.tsx';
+import { isAdmin, Link, messageOf, navigate, Page } from './ui.tsx';
 import { Home } from './pages/home.tsx';
 import { NewRequest, RequestPage } from './pages/requests.tsx';
 import { MyAccess, ItemPage, PersonPage } from './pages/access.tsx';
@@ -43,7 +43,21 @@ function route(path: string, me: Me) {
   if (first === 'reviews' && second) return <ReviewPage me={me} id={second} />;
   if (first === 'reviews') return <Reviews me={me} />;
   if (first === 'account') return <Account me={me} />;
-  return <p class="error" role="alert">There is no console page at {path}. <Link href="/console">Go home</Link>.</p>;
+  return <NotFound path={path} />;
+}
+
+/** The console's own page for an address it has no page for (the server answers such an address 404 with the shell). */
+function NotFound(props: { path: string }) {
+  return (
+    <Page title="Page not found">
+      <p>There is no console page at <code>{props.path}</code>. The link may be old, or mistyped.</p>
+      <ul>
+        <li><Link href="/console">Home</Link></li>
+        <li><Link href="/console/access">My access</Link></li>
+        <li><Link href="/console/requests/new">Request access</Link></li>
+      </ul>
+    </Page>
+  );
 }
 
 function Layout(props: { me: Me; path: string; onSignOut: () => void }) {

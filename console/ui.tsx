@@ -106,12 +106,32 @@ export function Page(props: { title: string; children: ComponentChildren }) {
 
 export function AdminOnly(props: { me: Me; children: ComponentChildren }) {
   if (isAdmin(props.me)) return <>{props.children}</>;
-  return <p class="error" role="alert">This page is for organization admins. Your role is {props.me.user.organization_role}.</p>;
+  return <p class="error" role="alert">This page is for organization admins. Your role is {roleWords(props.me.user.organization_role)}.</p>;
+}
+
+/** An API enum spelled as words for people: PENDING_MANUAL_PROPAGATION → "Pending manual propagation". */
+export function inWords(value: string): string {
+  const words = value.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export function StatusBadge(props: { status: string }) {
-  return <span class={`badge badge-${props.status.toLowerCase()}`}>{props.status}</span>;
+  return <span class={`badge badge-${props.status.toLowerCase()}`}>{inWords(props.status)}</span>;
 }
+
+/** Whether a holding has reached the system its connector keeps, in words (the API's PropagationStatusEnum). */
+export function propagationWords(status: string | undefined | null): string {
+  if (!status || status === 'SUCCESS') return 'in effect';
+  if (status === 'PENDING') return 'being carried to the system';
+  if (status === 'PENDING_MANUAL_PROPAGATION') return 'waiting for someone to set it up by hand';
+  return `not carried yet: ${inWords(status.replace(/^ERR_/, '')).toLowerCase()}`;
+}
+
+const USER_STATUS: Record<string, string> = { ACTIVE: 'active', SUSPENDED: 'suspended', DEPROVISIONED: 'offboarded', DELETED: 'deleted' };
+/** A person's hr_idp_status in words. */
+export const userStatusWords = (status: string): string => USER_STATUS[status] ?? inWords(status).toLowerCase();
+/** An organization_role in words. */
+export const roleWords = (role: string): string => (role === 'ADMIN' ? 'admin' : 'member');
 
 /** What a confirmation asks: its question, what ends (in words), the button that acts, and the act. */
 export interface ConfirmRequest {

@@ -46,7 +46,7 @@ import { requestsArea } from './modules/requests/area.ts';
 import { delegationsArea } from './modules/delegations/area.ts';
 import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
-import { registerConsoleRoutes } from './modules/console/routes.ts';
+import { answerUnknownConsolePage, registerConsoleRoutes } from './modules/console/routes.ts';
 import { consoleCaller } from './modules/web-sessions/cookie.ts';
 import { consoleOperations } from './modules/console/openapi.ts';
 
@@ -151,9 +151,11 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
         res.destroy();
       }
     },
-    onNoMatch(req) {
+    onNoMatch(req, res) {
       // No route: only the READ_ONLY rule applies, by method (a READ_ONLY token learns nothing of which writes exist).
       if (req.caller) authorize(req.caller, req.method);
+      // A person who follows a stale or mistyped console link gets the console's own not-found page, not JSON.
+      if (answerUnknownConsolePage(ctx, req, res)) return;
       const allowed = routes.methodsFor(req.path);
       if (allowed.length > 0) {
         throw new AppError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`, [], {

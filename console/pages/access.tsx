@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
-import { isAdmin, Link, minutes, Page, Pending, Problem, useAction, useConfirm, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
   if (h.kind === 'group') return 'membership';
@@ -25,7 +25,7 @@ function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: 
             <tr key={`${h.kind}${h.id}${h.level}`}>
               <td><Link href={`/console/${h.kind}s/${h.id}`}>{h.name}</Link> <small>({h.kind})</small></td>
               <td>{h.level}</td>
-              <td>{pathOf(h)}{h.propagation && h.propagation !== 'SUCCESS' ? ` · propagation ${h.propagation}` : ''}</td>
+              <td>{pathOf(h)}{h.propagation && h.propagation !== 'SUCCESS' ? ` · ${propagationWords(h.propagation)}` : ''}</td>
               <td>{h.expires ? when(h.expires) : 'no expiry'}</td>
               {props.extend && (
                 <td>{h.expires && <Link href={`/console/requests/new?${h.kind}_id=${h.id}&access_level_remote_id=${encodeURIComponent(h.levelId)}&extend=1`}>Extend {h.name}</Link>}</td>
@@ -65,7 +65,8 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
   }, [kind, id]);
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState('');
-  const [duration, setDuration] = useState(0);
+  // A direct grant lasts a day unless the admin chooses otherwise: access without an end is a choice, not a default.
+  const [duration, setDuration] = useState(1440);
   const action = useAction();
   const grant = async (e: Event) => {
     e.preventDefault();
@@ -123,7 +124,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
                   <td>{h.access_level?.access_level_name || (kind === 'group' ? 'Member' : 'Default')}</td>
                   <td>{h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
                   <td>{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
-                  <td>{h.propagation_status?.status ?? '—'}</td>
+                  <td>{h.propagation_status ? propagationWords(h.propagation_status.status) : '—'}</td>
                   {isAdmin(props.me) && <td>{h.has_direct_access !== false && <button type="button" class="danger" onClick={revoke(h, item.name)}>Revoke {h.full_name}</button>}</td>}
                 </tr>
               ))}</tbody>
@@ -145,7 +146,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
                         <tr key={`${p.edge_kind}${p.principal_id}${p.access_level_remote_id}`}>
                           <td>{p.principal_name ?? p.principal_id}</td>
                           <td>{p.desired === 'PRESENT' ? 'grant' : 'removal'}</td>
-                          <td>{p.state === 'FAILED' ? `${p.status} (gave up)` : p.status}</td>
+                          <td>{p.state === 'FAILED' ? `${propagationWords(p.status)} (gave up)` : propagationWords(p.status)}</td>
                           <td>{p.attempts}</td>
                           <td>{p.last_error ?? '—'}</td>
                           <td>{p.next_attempt_at ? when(p.next_attempt_at) : '—'}</td>
@@ -169,7 +170,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
               </select></div>
             <div class="field"><label for="grant-duration">For how long</label>
               <select id="grant-duration" value={duration} onChange={(e) => setDuration(Number(e.currentTarget.value))}>
-                {[0, 60, 1440, 7 * 1440, 30 * 1440].map((m) => <option key={m} value={m}>{minutes(m)}</option>)}
+                {[60, 1440, 7 * 1440, 30 * 1440, 0].map((m) => <option key={m} value={m}>{m === 0 ? 'indefinitely (no expiry)' : minutes(m)}</option>)}
               </select></div>
             <button type="submit" class="primary" disabled={action.busy}>Grant</button>
           </form>
@@ -218,8 +219,8 @@ export function PersonPage(props: { me: Me; id: string }) {
           <>
             <dl class="facts">
               <dt>Email</dt><dd>{person.email}</dd>
-              <dt>Role</dt><dd>{person.organization_role}</dd>
-              <dt>Status</dt><dd>{person.hr_idp_status}</dd>
+              <dt>Role</dt><dd>{roleWords(person.organization_role)}</dd>
+              <dt>Status</dt><dd>{userStatusWords(person.hr_idp_status)}</dd>
               {person.position && <><dt>Position</dt><dd>{person.position}</dd></>}
               {manager && <><dt>Manager</dt><dd>{manager.user_id === props.me.user.user_id ? 'You' : manager.full_name}</dd></>}
             </dl>

@@ -257,7 +257,7 @@ export function NewRequest(_props: { me: Me }) {
               {preview.items.map((item: any) => (
                 <div key={`${item.resource_id ?? item.group_id}${item.access_level_remote_id}`} class="preview-item">
                   <h3>{item.name} ({item.access_level_name || "default level"})</h3>
-                  <p class="hint">{item.configuration.why}</p>
+                  {item.configuration.matched_group_id && <p class="hint">The item's rules for members of one of your groups apply.</p>}
                   {item.auto_approved ? <p>Approved automatically.</p> : (
                     <ol>{item.stages.map((stage: any) => (
                       <li key={stage.stage}>Stage {stage.stage} ({stage.operator === 'AND' ? 'all must approve' : 'any one approves'}):{' '}

@@ -1,6 +1,7 @@
 // Access reviews: admins start one (who reviews, and an explicit choice for unanswered items); every
 // reviewer sees the reviews with items assigned to them and decides those items — keep, revoke or
-// later, one by one or in bulk; admins decide any item. A revoke ends the access at once.
+// later, one by one or in bulk; admins decide any item. A revoke ends the access when the review closes
+// (a later keep undoes it), or at once in a review started to act instantly; either asks first.
 import { useState } from 'preact/hooks';
 import { all, get, post, put, type Me } from '../api.ts';
 import { isAdmin, Link, navigate, Page, Pending, Problem, useAction, useConfirm, useLoad, when } from '../ui.tsx';
@@ -56,6 +57,7 @@ function AllReviews() {
   const [tell, setTell] = useState(true);
   const [deadline, setDeadline] = useState('');
   const [policy, setPolicy] = useState<'' | 'KEEP' | 'REVOKE'>('');
+  const [instant, setInstant] = useState(false);
   const action = useAction();
   const start = async (e: Event) => {
     e.preventDefault();
@@ -64,7 +66,7 @@ function AllReviews() {
     const ok = await action.run(async () => {
       const uar = await post('/uar', {
         name: name.trim(), reviewer_assignment_policy: reviewers, send_reviewer_assignment_notification: tell,
-        deadline: new Date(`${deadline}T23:59:59`).toISOString(), time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', self_review_allowed: false,
+        deadline: new Date(`${deadline}T23:59:59`).toISOString(), time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', self_review_allowed: false, instantly_action_reviews: instant,
       });
       id = uar.uar_id;
       await put(`/uar/${id}/policy`, { unanswered_decision: policy });
@@ -95,6 +97,7 @@ function AllReviews() {
           <label class="choice"><input type="radio" name="policy" value="KEEP" checked={policy === 'KEEP'} onChange={() => setPolicy('KEEP')} /> kept</label>
           <label class="choice"><input type="radio" name="policy" value="REVOKE" checked={policy === 'REVOKE'} onChange={() => setPolicy('REVOKE')} /> revoked</label>
         </fieldset>
+        <label class="choice"><input type="checkbox" checked={instant} onChange={(e) => setInstant(e.currentTarget.checked)} /> Revoke at once when a reviewer decides (otherwise revokes take effect when the review closes, and can be changed until then)</label>
         <Problem message={action.error} />
         <button type="submit" class="primary" disabled={action.busy}>Start review</button>
       </form>
@@ -193,7 +196,7 @@ export function ReviewPage(props: { me: Me; id: string }) {
       const waiting = rows.filter((r) => r.decision === null || r.decision === 'LATER').length;
       return (
         <Page title={uar.name}>
-          <p>Deadline {when(uar.deadline)}. Items nobody answers by then are <strong>{items.unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}</strong>.{items.closed_at && ` Closed ${when(items.closed_at)}.`}</p>
+          <p>Deadline {when(uar.deadline)}. Items nobody answers by then are <strong>{items.unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}</strong>. {uar.instantly_action_reviews ? 'A revoke ends the access at once.' : 'Revokes take effect when the review closes; until then Keep undoes one.'}{items.closed_at && ` Closed ${when(items.closed_at)}.`}</p>
           <p data-count="review-waiting">{admin && !onlyMine ? `${waiting} of ${rows.length} items wait for an answer.` : `${waiting} of your ${rows.length} item${rows.length === 1 ? '' : 's'} wait for your answer.`}</p>
           {admin && (
             <label class="choice"><input type="checkbox" checked={onlyMine} onChange={(e) => { setOnlyMine(e.currentTarget.checked); setSelected(new Set()); }} /> Only items assigned to me</label>

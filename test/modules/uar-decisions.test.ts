@@ -1,4 +1,5 @@
-// Access reviews that act: decisions through HTTP end access through the access graph, all or nothing,
+// Access reviews that act: decisions through HTTP end access through the access graph, all or nothing
+// (a revoke when the review closes, so a later keep undoes it; at once when the review acts instantly),
 // and the deadline applies the review's explicit policy to unanswered rows.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -22,14 +23,14 @@ describe('access review decisions', () => {
   after(() => app.close());
 
   /** A resource held by two members directly and by a third through a group; a review of it. */
-  async function setUp() {
+  async function setUp(extra: Record<string, unknown> = {}) {
     const resource = await createResource(app.api);
     const group = await createGroup(app.api);
     const [alice, bob, carol] = await Promise.all([createMember(app.api), createMember(app.api), createMember(app.api)]);
     for (const who of [alice, bob]) assert.equal((await app.api.post(`/resources/${resource.resource_id}/users/${who.user.user_id}`, { duration_minutes: 0 })).status, 200);
     assert.equal((await app.api.post(`/groups/${group.group_id}/users/${carol.user.user_id}`, { duration_minutes: 0 })).status, 200);
     assert.equal((await app.api.post(`/groups/${group.group_id}/resources/${resource.resource_id}`, { duration_minutes: 0 })).status, 200);
-    const uar = await app.api.post('/uar', { ...REVIEW, deadline: new Date(app.clock.now().getTime() + 7 * 86_400_000).toISOString(), uar_scope: { entities: [resource.resource_id] } });
+    const uar = await app.api.post('/uar', { ...REVIEW, ...extra, deadline: new Date(app.clock.now().getTime() + 7 * 86_400_000).toISOString(), uar_scope: { entities: [resource.resource_id] } });
     assert.equal(uar.status, 200, JSON.stringify(uar.body));
     const items = await app.api.get(`/uar/${uar.body.uar_id}/items`);
     assert.equal(items.status, 200);
@@ -55,13 +56,44 @@ describe('access review decisions', () => {
     ] });
     assert.equal(decided.status, 200, JSON.stringify(decided.body));
     assert.deepEqual(decided.body.results.map((r: { decision: string }) => r.decision), ['REVOKE', 'KEEP', 'LATER']);
-    const now = await holders(resource.resource_id);
-    assert.ok(!now.includes(alice.user_id), 'alice\'s access ended');
-    assert.ok(now.includes(bob.user_id));
-    const removed = await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: alice.user_id });
-    assert.equal(removed.body.results.length, 1);
+    assert.ok((await holders(resource.resource_id)).includes(alice.user_id), 'a revoke waits for the review to close');
     const recorded = await app.api.get('/events', { event_type_filter: 'UAR_REVIEWS_DECIDED', object_filter: uarId });
     assert.deepEqual(recorded.body.results[0].sub_events.map((s: { sub_event_type: string }) => s.sub_event_type), ['UAR_ITEM_REVOKE', 'UAR_ITEM_KEEP', 'UAR_ITEM_LATER']);
+
+    // Changing one's mind before the close: keep undoes the revoke; nothing was removed meanwhile.
+    assert.equal((await app.api.post(`/uar/${uarId}/decisions`, { decisions: [{ uar_item_id: alice.uar_item_id, decision: 'KEEP' }] })).status, 200);
+    assert.equal((await app.api.post(`/uar/${uarId}/decisions`, { decisions: [{ uar_item_id: bob.uar_item_id, decision: 'REVOKE' }] })).status, 200);
+    const removedBefore = await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: resource.resource_id });
+    assert.equal(removedBefore.body.results.length, 0);
+
+    // At the close the revokes decided then act; the kept row stays.
+    app.clock.advance(8 * 86_400_000);
+    closeDueReviews(app.ctx, app.clock.now());
+    const now = await holders(resource.resource_id);
+    assert.ok(now.includes(alice.user_id), 'kept after all: alice still holds it');
+    assert.ok(!now.includes(bob.user_id), 'revoked at the close: bob\'s access ended');
+    const removed = await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: resource.resource_id });
+    assert.deepEqual(removed.body.results.map((e: { sub_events: { user_id: string }[] }) => e.sub_events[0]!.user_id), [bob.user_id]);
+    const closed = await app.api.get('/events', { event_type_filter: 'UARS_CLOSED', object_filter: uarId });
+    const revokeSub = closed.body.results[0].sub_events.find((e: { sub_event_type: string }) => e.sub_event_type === 'UAR_ITEM_REVOKE');
+    assert.equal(revokeSub.user_id, bob.user_id);
+    assert.equal(revokeSub.decided_by, app.adminUserId);
+    assert.equal((await app.api.post(`/uar/${uarId}/decisions`, { decisions: [{ uar_item_id: bob.uar_item_id, decision: 'KEEP' }] })).status, 409, 'closed');
+  });
+
+  it('a review that acts instantly revokes at once, and then refuses to change that row', async () => {
+    const { resource, uarId, alice } = await setUp({ instantly_action_reviews: true });
+    assert.equal((await app.api.post(`/uar/${uarId}/decisions`, { decisions: [{ uar_item_id: alice.uar_item_id, decision: 'REVOKE' }] })).status, 200);
+    assert.ok(!(await holders(resource.resource_id)).includes(alice.user_id), 'ended at once');
+    const undo = await app.api.post(`/uar/${uarId}/decisions`, { decisions: [{ uar_item_id: alice.uar_item_id, decision: 'KEEP' }] });
+    assert.equal(undo.status, 409);
+    assert.deepEqual(errorPaths(undo.body), ['decisions.0.decision']);
+    assert.match(undo.body.message, /grant it again/);
+    assert.equal((await app.api.get(`/uar/${uarId}/items`)).body.results.find((r: { uar_item_id: number }) => r.uar_item_id === alice.uar_item_id).decision, 'REVOKE', 'unchanged');
+  });
+
+  it('refuses unknown rows', async () => {
+    const { uarId } = await setUp();
 
     const unknown = await app.api.post(`/uar/${uarId}/decisions`, { decisions: [{ uar_item_id: 999999, decision: 'KEEP' }] });
     assert.equal(unknown.status, 404);
@@ -132,8 +164,8 @@ describe('who reviews an access review, and reviewers who are not admins', () =>
     for (const who of holders) assert.equal((await app.api.post(`/resources/${resourceId}/users/${who.user_id}`, { duration_minutes: 0 })).status, 200);
   }
   /** Starts a review of `resourceIds` under `policy` as `api` (the bootstrap admin unless given); its id. */
-  async function review(policy: string, resourceIds: string[], api = app.api): Promise<string> {
-    const res = await api.post('/uar', { ...REVIEW, reviewer_assignment_policy: policy, deadline: new Date(app.clock.now().getTime() + 7 * 86_400_000).toISOString(), uar_scope: { entities: resourceIds } });
+  async function review(policy: string, resourceIds: string[], api = app.api, extra: Record<string, unknown> = {}): Promise<string> {
+    const res = await api.post('/uar', { ...REVIEW, ...extra, reviewer_assignment_policy: policy, deadline: new Date(app.clock.now().getTime() + 7 * 86_400_000).toISOString(), uar_scope: { entities: resourceIds } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body.uar_id;
   }
@@ -220,7 +252,7 @@ describe('who reviews an access review, and reviewers who are not admins', () =>
     assert.deepEqual(one.map((r) => r.assigned_reviewer_ids.length), [1, 1]);
   });
 
-  it('an assigned reviewer who is not an admin lists, reads and decides their own rows, one by one and in bulk; a revoke ends the access', async () => {
+  it('an assigned reviewer who is not an admin lists, reads and decides their own rows, one by one and in bulk; in a review that acts at once, a revoke ends the access', async () => {
     const [rita, otto, alice, bob, carol, dave] = await Promise.all([1, 2, 3, 4, 5, 6].map(() => createMember(app.api))) as Signed[];
     const team = await createOwner(app.api, { user_ids: [rita!.user_id, otto!.user_id] });
     const ottoOnly = await createOwner(app.api, { user_ids: [otto!.user_id] });
@@ -228,7 +260,8 @@ describe('who reviews an access review, and reviewers who are not admins', () =>
     const ledger = await createResource(app.api, { admin_owner_id: ottoOnly.owner_id });
     await grant(payroll.resource_id, alice!, bob!, carol!, rita!);
     await grant(ledger.resource_id, dave!);
-    const uarId = await review('BY_OWNING_TEAM_ADMIN_ALL', [payroll.resource_id, ledger.resource_id]);
+    // Started to act at once, so her revoke ends the access when she decides it.
+    const uarId = await review('BY_OWNING_TEAM_ADMIN_ALL', [payroll.resource_id, ledger.resource_id], app.api, { instantly_action_reviews: true });
     const all = await itemsOf(uarId);
 
     const listed = await rita!.api.get('/uar-assignments', { open_only: 'true' });

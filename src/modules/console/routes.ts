@@ -75,6 +75,18 @@ function signInFailed(ctx: AppContext, req: GatehouseRequest, res: ServerRespons
   send(res, error.status, 'text/html', problemPage('Could not sign you in', error.message), PAGE_HEADERS);
 }
 
+/**
+ * For a GET of a console address no page has (`/console/nope`): answers 404 with the console's shell,
+ * whose script shows its own "no such page" with the navigation, and says true; anything else (other
+ * methods, the files under /console/assets/, addresses outside /console) is left to the JSON 404.
+ */
+export function answerUnknownConsolePage(ctx: AppContext, req: GatehouseRequest, res: ServerResponse): boolean {
+  if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+  if (!req.path.startsWith('/console/') || req.path.startsWith('/console/assets/')) return false;
+  send(res, 404, 'text/html', shell(ctx), PAGE_HEADERS);
+  return true;
+}
+
 /** Registers the console's routes on the app, before the /v1 authentication (these do their own). */
 export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: RouteTable, ctx: AppContext): void {
   for (const page of CONSOLE_PAGES) {

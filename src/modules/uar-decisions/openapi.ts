@@ -103,9 +103,11 @@ export const uarDecisionRoutes = defineRoutes('uars', {
     description:
       'KEEP, REVOKE or LATER for each listed item, all or nothing. An assigned reviewer decides their own items, an organization admin any; ' +
       'nobody an item of their own access (403 naming `decisions.N.uar_item_id`), and a member no item assigned to others (403, the same path). ' +
-      'A member with no item in the review gets 404. REVOKE ends the user\'s direct grant at once through the access graph ' +
-      '(its `…_REMOVED` event, sessions ended); an item held only through groups cannot be revoked here (409 naming `decisions.N.decision`). ' +
-      'A decision may be changed until the deadline; a REVOKE is not undone by a later KEEP. Recorded as UAR_REVIEWS_DECIDED. 409 once the review has closed.',
+      'A member with no item in the review gets 404. REVOKE ends the user\'s direct grant through the access graph ' +
+      '(its `…_REMOVED` event, sessions ended) when the review closes, so a later KEEP or LATER undoes it until then; in a review started with ' +
+      '`instantly_action_reviews` it ends at once, and that item can no longer be changed (409 naming `decisions.N.decision`). ' +
+      'An item held only through groups cannot be revoked here (409 naming `decisions.N.decision`). ' +
+      'Recorded as UAR_REVIEWS_DECIDED. 409 once the review has closed.',
     extension: true,
     body: DecideBody,
     errors: ['conflict'],

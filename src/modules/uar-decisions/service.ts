@@ -1,8 +1,9 @@
 // Access reviews that act: reviewers' decisions on a review's snapshot rows (an assigned reviewer on
 // their own rows, an organization admin on any; nobody on their own access), admins' changes to who
-// reviews which row, and the review's policy at its deadline. A REVOKE ends the direct grant through the access graph's one revoke path
-// (access/service.ts revokeEdge: its own …_REMOVED event, sessions ended), in the same transaction as
-// the decision and its UAR_REVIEWS_DECIDED event.
+// reviews which row, and the review's policy at its deadline. A REVOKE ends the direct grant through
+// the access graph's one revoke path (access/service.ts revokeEdge: its own …_REMOVED event, sessions
+// ended) when the review closes, so a later KEEP undoes it until then; a review started with
+// instantly_action_reviews revokes at once, in the same transaction as the decision and its event.
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
@@ -21,6 +22,21 @@ const DEADLINE_ACTOR: Actor = {
 function revokeRow(ctx: AppContext, actor: Actor, row: ReviewItemRow): void {
   const key = { principalId: row.user_id, itemId: row.item_id, level: row.access_level_remote_id };
   revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key);
+}
+
+/**
+ * At close: ends the row's direct grant unless that is no longer possible (the item or person was
+ * deleted since the snapshot, or the grant now comes from an access rule); then says why, in words,
+ * for the UARS_CLOSED sub-event, and the close goes on. revokeEdge writes nothing before it refuses.
+ */
+function revokeRowAtClose(ctx: AppContext, row: ReviewItemRow): string | undefined {
+  try {
+    revokeRow(ctx, DEADLINE_ACTOR, row);
+    return undefined;
+  } catch (err) {
+    if (err instanceof AppError) return err.message;
+    throw err;
+  }
 }
 
 /**
@@ -45,16 +61,20 @@ const noSuchItem = (uarId: string, seq: number, path: string) =>
  * Records decisions on a review's rows, all or nothing. Who: an assigned reviewer of the row, or an
  * organization admin; never the person whose access the row is (403 naming `decisions.N.uar_item_id`,
  * admins included), and a member only on rows assigned to them (403 naming the same). REVOKE ends the
- * direct grant at once; a row held only through groups cannot be revoked here (409 naming
- * `decisions.N.decision`: remove the group membership instead). Throws not_found for a review the
- * caller may not see or `decisions.N.uar_item_id` not in it, conflict for a closed review. Records
- * UAR_REVIEWS_DECIDED with a sub-event per row, saying whether its decider was an assigned REVIEWER or an ADMIN.
+ * direct grant when the review closes (a later KEEP or LATER undoes it until then), or at once in a
+ * review started with instantly_action_reviews — whose revoked rows then cannot be changed (409 naming
+ * `decisions.N.decision`: grant the access again instead). A row held only through groups cannot be
+ * revoked here (409 naming `decisions.N.decision`: remove the group membership instead). Throws
+ * not_found for a review the caller may not see or `decisions.N.uar_item_id` not in it, conflict for a
+ * closed review. Records UAR_REVIEWS_DECIDED with a sub-event per row, saying whether its decider was
+ * an assigned REVIEWER or an ADMIN.
  */
 export function decide(ctx: AppContext, caller: Caller, uarId: string, input: DecideInput): ReviewItemRow[] {
   const { uarDecisions, events } = ctx.stores;
   return inWriteTransaction(ctx, () => {
     requireVisibleReview(ctx, caller, uarId);
     requireOpen(ctx, uarId);
+    const instant = ctx.stores.accessReviews.get(uarId)!.instantly_action_reviews;
     const now = ctx.clock.now().toISOString();
     const subEvents: SubEvent[] = [];
     input.decisions.forEach(({ uar_item_id: seq, decision }, i) => {
@@ -76,7 +96,12 @@ export function decide(ctx: AppContext, caller: Caller, uarId: string, input: De
           { path: `decisions.${i}.decision`, message: 'held only through groups' },
         ]);
       }
-      if (decision === 'REVOKE' && row.decision !== 'REVOKE') revokeRow(ctx, caller, row);
+      if (instant && row.decision === 'REVOKE' && decision !== 'REVOKE') {
+        throw new AppError('conflict', `${row.user_full_name}'s access to ${row.item_name} was already revoked (this review acts at once); grant it again to give it back`, [
+          { path: `decisions.${i}.decision`, message: 'the revoke has already ended the access' },
+        ]);
+      }
+      if (instant && decision === 'REVOKE' && row.decision !== 'REVOKE') revokeRow(ctx, caller, row);
       uarDecisions.decide(seq, uarId, decision, caller.userId, now);
       subEvents.push({
         sub_event_type: `UAR_ITEM_${decision}`, uar_id: uarId, uar_item_id: seq, user_id: row.user_id,
@@ -137,20 +162,29 @@ export function setUnansweredPolicy(ctx: AppContext, actor: Actor, uarId: string
 }
 
 /**
- * The deadline job: for each review past its deadline, applies its policy to the rows nobody answered
- * (or put off with LATER) — KEEP leaves them, REVOKE ends their direct grants — and records UARS_CLOSED,
- * each review in its own transaction. Rows held only through groups are kept and named in the event.
+ * The deadline job: for each review past its deadline, ends the direct grants its reviewers decided to
+ * revoke (unless the review acted at once), applies its policy to the rows nobody answered (or put off
+ * with LATER) — KEEP leaves them, REVOKE ends their direct grants — and records UARS_CLOSED, each
+ * review in its own transaction. Rows held only through groups are kept and named in the event; a
+ * grant that can no longer be ended (its item deleted since) is named with the reason.
  */
 export function closeDueReviews(ctx: AppContext, now: Date): void {
-  const { uarDecisions, events } = ctx.stores;
+  const { uarDecisions, events, accessReviews } = ctx.stores;
   for (const review of uarDecisions.due(now.toISOString())) {
     inWriteTransaction(ctx, () => {
       const { unanswered_decision: policy } = uarDecisions.policy(review.id);
       const subEvents: SubEvent[] = [];
+      const itemOf = (row: ReviewItemRow) => ({ uar_id: review.id, uar_item_id: row.seq, user_id: row.user_id, [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id });
+      if (!accessReviews.get(review.id)!.instantly_action_reviews) {
+        for (const row of uarDecisions.revoked(review.id)) {
+          const refused = revokeRowAtClose(ctx, row);
+          subEvents.push({ sub_event_type: 'UAR_ITEM_REVOKE', ...itemOf(row), decided_by: row.reviewer_user_id ?? '', ...(refused ? { not_revoked: refused } : {}) });
+        }
+      }
       for (const row of uarDecisions.unanswered(review.id)) {
         const revoke = policy === 'REVOKE' && row.has_direct_access === 1;
-        if (revoke) revokeRow(ctx, DEADLINE_ACTOR, row);
-        subEvents.push({ sub_event_type: revoke ? 'UAR_ITEM_REVOKE' : 'UAR_ITEM_KEEP', uar_id: review.id, uar_item_id: row.seq, user_id: row.user_id, [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id, unanswered: true });
+        const refused = revoke ? revokeRowAtClose(ctx, row) : undefined;
+        subEvents.push({ sub_event_type: revoke ? 'UAR_ITEM_REVOKE' : 'UAR_ITEM_KEEP', ...itemOf(row), unanswered: true, ...(refused ? { not_revoked: refused } : {}) });
       }
       uarDecisions.close(review.id, now.toISOString());
       events.record(DEADLINE_ACTOR, 'UARS_CLOSED', [{ sub_event_type: 'UARS_CLOSED', uar_id: review.id, uar_name: review.name, unanswered_decision: policy }, ...subEvents]);

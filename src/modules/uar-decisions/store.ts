@@ -90,6 +90,7 @@ export function createUarDecisionStore(db: Db) {
   const unanswered = db.prepare<[string], ReviewItemRow>(
     `${ITEM_SELECT} WHERE r.uar_id = ? AND (d.decision IS NULL OR d.decision = 'LATER') ORDER BY r.seq`,
   );
+  const revoked = db.prepare<[string], ReviewItemRow>(`${ITEM_SELECT} WHERE r.uar_id = ? AND d.decision = 'REVOKE' ORDER BY r.seq`);
   const upsert = db.prepare<[number, string, Decision, string, string]>(
     `INSERT INTO uar_decisions (snapshot_row_seq, uar_id, decision, reviewer_user_id, decided_at) VALUES (?, ?, ?, ?, ?)
      ON CONFLICT (snapshot_row_seq) DO UPDATE SET decision = excluded.decision, reviewer_user_id = excluded.reviewer_user_id,
@@ -181,6 +182,8 @@ export function createUarDecisionStore(db: Db) {
       assignments.all({ reviewer, after: after ?? 0, limit, openOnly: openOnly ? 1 : 0 }),
     item: (uarId: string, seq: number) => one.get(uarId, seq),
     unanswered: (uarId: string) => unanswered.all(uarId),
+    /** The rows of review `uarId` a reviewer decided to revoke, in snapshot order. */
+    revoked: (uarId: string) => revoked.all(uarId),
     decide: (seq: number, uarId: string, decision: Decision, reviewerId: string, at: string) => void upsert.run(seq, uarId, decision, reviewerId, at),
     /** The review's policy; KEEP when none was set. */
     policy(uarId: string): { unanswered_decision: UnansweredDecision; closed_at: string | null } {
