@@ -17,18 +17,18 @@ function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: 
   if (props.holdings.length === 0) return <p>No access.</p>;
   return (
     <div class="table-wrap">
-      <table>
+      <table class="stack">
         <caption>{props.caption}</caption>
         <thead><tr><th scope="col">Item</th><th scope="col">Level</th><th scope="col">Path</th><th scope="col">Until</th>{props.extend && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
         <tbody>
           {props.holdings.map((h) => (
             <tr key={`${h.kind}${h.id}${h.level}`}>
-              <td><Link href={`/console/${h.kind}s/${h.id}`}>{h.name}</Link> <small>({h.kind})</small></td>
-              <td>{h.level}</td>
-              <td>{pathOf(h)}{h.propagation && h.propagation !== 'SUCCESS' ? ` · ${propagationWords(h.propagation)}` : ''}</td>
-              <td>{h.expires ? when(h.expires) : 'no expiry'}</td>
+              <td data-label="Item"><Link href={`/console/${h.kind}s/${h.id}`}>{h.name}</Link> <small>({h.kind})</small></td>
+              <td data-label="Level">{h.level}</td>
+              <td data-label="Path">{pathOf(h)}{h.propagation && h.propagation !== 'SUCCESS' ? ` · ${propagationWords(h.propagation)}` : ''}</td>
+              <td data-label="Until">{h.expires ? when(h.expires) : 'no expiry'}</td>
               {props.extend && (
-                <td>{h.expires && <Link href={`/console/requests/new?${h.kind}_id=${h.id}&access_level_remote_id=${encodeURIComponent(h.levelId)}&extend=1`}>Extend {h.name}</Link>}</td>
+                <td class="row-actions">{h.expires && <Link href={`/console/requests/new?${h.kind}_id=${h.id}&access_level_remote_id=${encodeURIComponent(h.levelId)}&extend=1`}>Extend {h.name}</Link>}</td>
               )}
             </tr>
           ))}
@@ -115,17 +115,17 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
         <h2>Holders</h2>
         {holders.length === 0 ? <p>Nobody holds it.</p> : (
           <div class="table-wrap">
-            <table>
+            <table class="stack">
               <caption>Who holds {item.name}</caption>
               <thead><tr><th scope="col">Person</th><th scope="col">Level</th><th scope="col">Path</th><th scope="col">Until</th><th scope="col">Propagation</th>{isAdmin(props.me) && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
               <tbody>{holders.map((h: any) => (
                 <tr key={`${h.user_id}${h.access_level?.access_level_remote_id ?? ''}`}>
-                  <td>{isAdmin(props.me) ? <Link href={`/console/users/${h.user_id}`}>{h.full_name}</Link> : h.full_name}</td>
-                  <td>{h.access_level?.access_level_name || (kind === 'group' ? 'Member' : 'Default')}</td>
-                  <td>{h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
-                  <td>{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
-                  <td>{h.propagation_status ? propagationWords(h.propagation_status.status) : '—'}</td>
-                  {isAdmin(props.me) && <td>{h.has_direct_access !== false && <button type="button" class="danger" onClick={revoke(h, item.name)}>Revoke {h.full_name}</button>}</td>}
+                  <td data-label="Person">{isAdmin(props.me) ? <Link href={`/console/users/${h.user_id}`}>{h.full_name}</Link> : h.full_name}</td>
+                  <td data-label="Level">{h.access_level?.access_level_name || (kind === 'group' ? 'Member' : 'Default')}</td>
+                  <td data-label="Path">{h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
+                  <td data-label="Until">{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
+                  <td data-label="Propagation">{h.propagation_status ? propagationWords(h.propagation_status.status) : '—'}</td>
+                  {isAdmin(props.me) && <td class="row-actions">{h.has_direct_access !== false && <button type="button" class="danger" onClick={revoke(h, item.name)}>Revoke {h.full_name}</button>}</td>}
                 </tr>
               ))}</tbody>
             </table>
@@ -139,17 +139,17 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
                 <p>Carried by {connector.connector_type === 'POSTGRES' ? 'a PostgreSQL' : 'an Opal-protocol'} connector; last successful sync {when(connector.last_successful_sync)}.</p>
                 {propagations.length === 0 ? <p>Every change to {item.name} has reached the connector.</p> : (
                   <div class="table-wrap">
-                    <table>
+                    <table class="stack">
                       <caption>Changes to {item.name} not yet carried</caption>
                       <thead><tr><th scope="col">Who</th><th scope="col">Change</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Next attempt</th></tr></thead>
                       <tbody>{propagations.map((p: any) => (
                         <tr key={`${p.edge_kind}${p.principal_id}${p.access_level_remote_id}`}>
-                          <td>{p.principal_name ?? p.principal_id}</td>
-                          <td>{p.desired === 'PRESENT' ? 'grant' : 'removal'}</td>
-                          <td>{p.state === 'FAILED' ? `${propagationWords(p.status)} (gave up)` : propagationWords(p.status)}</td>
-                          <td>{p.attempts}</td>
-                          <td>{p.last_error ?? '—'}</td>
-                          <td>{p.next_attempt_at ? when(p.next_attempt_at) : '—'}</td>
+                          <td data-label="Who">{p.principal_name ?? p.principal_id}</td>
+                          <td data-label="Change">{p.desired === 'PRESENT' ? 'grant' : 'removal'}</td>
+                          <td data-label="Status">{p.state === 'FAILED' ? `${propagationWords(p.status)} (gave up)` : propagationWords(p.status)}</td>
+                          <td data-label="Attempts">{p.attempts}</td>
+                          <td data-label="Last error">{p.last_error ?? '—'}</td>
+                          <td data-label="Next attempt">{p.next_attempt_at ? when(p.next_attempt_at) : '—'}</td>
                         </tr>
                       ))}</tbody>
                     </table>

@@ -1,25 +1,56 @@
-// The audit trail: GET /v1/events's filters, links to the objects events name, paging, and export.
+// The audit trail: GET /v1/events's filters (a person and an item picked by name), what happened in
+// words with the people and items it names linked by name, paging, and export.
 import { useState } from 'preact/hooks';
 import { all, get, type Me } from '../api.ts';
-import { AdminOnly, Link, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
+import { findItems, findPeople, Picker } from '../pick.tsx';
+import { AdminOnly, inWords, Link, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
 const FILTERS = [
   ['start_date_filter', 'From (date)', 'date'],
   ['end_date_filter', 'To (date)', 'date'],
-  ['actor_filter', 'Actor (user id)', 'text'],
-  ['object_filter', 'Object id', 'text'],
-  ['event_type_filter', 'Event type', 'text'],
+  ['event_type_filter', 'Event type (e.g. REQUESTS_CREATED)', 'text'],
   ['api_token_filter', 'Token (e.g. console)', 'text'],
 ] as const;
 
-/** The console page an id field of a sub-event names, if there is one. */
-function linkFor(field: string, value: string): string | undefined {
-  if (field === 'resource_id') return `/console/resources/${value}`;
-  if (field === 'group_id') return `/console/groups/${value}`;
-  if (field === 'user_id') return `/console/users/${value}`;
-  if (field === 'request_id') return `/console/requests/${value}`;
-  if (field === 'uar_id') return `/console/reviews/${value}`;
-  return undefined;
+type Kind = 'resource' | 'group' | 'user' | 'request' | 'review';
+// The id fields of sub-events that name something with a console page, and what that is.
+const ID_FIELDS: Record<string, Kind> = {
+  resource_id: 'resource', group_id: 'group', user_id: 'user', requester_id: 'user', target_user_id: 'user', request_id: 'request', uar_id: 'review',
+};
+const PAGE_OF: Record<Kind, string> = { resource: 'resources', group: 'groups', user: 'users', request: 'requests', review: 'reviews' };
+
+// People's names by id, kept across pages of the trail: sub-events carry ids, the page shows names.
+const names = new Map<string, string>();
+
+/** Looks up the names of the people `events` name by id only (one read each, once). */
+async function learnNames(events: any[]): Promise<void> {
+  const wanted = new Set<string>();
+  for (const event of events) {
+    names.set(event.actor_user_id, event.actor_name);
+    for (const sub of event.sub_events) {
+      for (const [field, value] of Object.entries(sub)) if (ID_FIELDS[field] === 'user' && typeof value === 'string' && !names.has(value)) wanted.add(value);
+    }
+  }
+  await Promise.all([...wanted].map((id) => get(`/users/${id}`).then((u) => names.set(id, u.full_name), () => names.set(id, 'a person no longer here'))));
+}
+
+interface Named { href: string; label: string }
+
+/** The people and items an event names, each once, by name. */
+function namedIn(event: any): Named[] {
+  const seen = new Map<string, Named>();
+  for (const sub of event.sub_events) {
+    for (const [field, value] of Object.entries(sub)) {
+      const kind = ID_FIELDS[field];
+      if (!kind || typeof value !== 'string' || seen.has(value)) continue;
+      const label = kind === 'user' ? names.get(value) ?? 'a person'
+        : kind === 'request' ? `request by ${names.get(sub.requester_id) ?? 'someone'}`
+        : kind === 'review' ? `access review ${sub.uar_name ?? ''}`.trim()
+        : String(sub[`${kind}_name`] ?? `a ${kind}`);
+      seen.set(value, { href: `/console/${PAGE_OF[kind]}/${value}`, label });
+    }
+  }
+  return [...seen.values()];
 }
 
 export function AuditTrail(props: { me: Me }) {
@@ -28,12 +59,23 @@ export function AuditTrail(props: { me: Me }) {
   const [filters, setFilters] = useState<Record<string, string>>(initial);
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const loaded = useLoad(() => get('/events', { ...filters, cursor, page_size: 50 }), [JSON.stringify(filters), cursor]);
+  const loaded = useLoad(async () => {
+    const page = await get('/events', { ...filters, cursor, page_size: 50 });
+    await learnNames(page.results);
+    return page;
+  }, [JSON.stringify(filters), cursor]);
+  const [unmatched, setUnmatched] = useState<string | undefined>(undefined);
+  const pick = (name: string, label: string) => (id: string | undefined) => {
+    setDraft((d) => ({ ...d, [name]: id ?? '' }));
+    setUnmatched((u) => (id === undefined ? label : u === label ? undefined : u));
+  };
   const apply = (e: Event) => {
     e.preventDefault();
+    if (unmatched) return;
     setCursors([]);
-    setFilters(Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== '')));
-    history.replaceState(null, '', `/console/events?${new URLSearchParams(draft)}`);
+    const chosen = Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== ''));
+    setFilters(chosen);
+    history.replaceState(null, '', `/console/events?${new URLSearchParams(chosen)}`);
   };
   const download = (events: unknown[], name: string) => {
     const link = document.createElement('a');
@@ -52,6 +94,9 @@ export function AuditTrail(props: { me: Me }) {
     <AdminOnly me={props.me}>
       <Page title="Audit trail">
         <form onSubmit={apply} class="filters">
+          <Picker id="f-actor" label="Who did it" hint="Type a name or email, then choose." initialId={initial.actor_filter} find={findPeople} onPick={pick('actor_filter', 'Who did it')} />
+          <Picker id="f-object" label="About a person or item" hint="A person, resource or group, by name." initialId={initial.object_filter}
+            find={async (term) => [...(await findPeople(term)), ...(await findItems(term))]} onPick={pick('object_filter', 'About a person or item')} />
           {FILTERS.map(([name, label, type]) => (
             <div class="field" key={name}>
               <label for={`f-${name}`}>{label}</label>
@@ -60,6 +105,7 @@ export function AuditTrail(props: { me: Me }) {
           ))}
           <button type="submit" class="primary">Filter</button>
         </form>
+        {unmatched && <p class="error" role="alert">{unmatched}: choose one of the suggestions, or empty the field.</p>}
         <p class="hint">Export as JSON Lines: this page, or every event the filters match (up to 10,000). The whole verifiable trail: <code>gatehouse audit export</code>.</p>
         <div class="actions">
           <button type="button" onClick={() => download(loaded.data?.results ?? [], 'gatehouse-events-page.jsonl')}>Export this page</button>
@@ -69,17 +115,15 @@ export function AuditTrail(props: { me: Me }) {
         <Pending loaded={loaded}>{(page) => (
           <>
             <div class="table-wrap">
-              <table>
+              <table class="stack">
                 <caption>Events, newest first</caption>
-                <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Objects</th></tr></thead>
+                <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">About</th></tr></thead>
                 <tbody>{page.results.map((event: any) => (
                   <tr key={event.event_id}>
-                    <td>{when(event.created_at)}</td>
-                    <td>{event.event_type}</td>
-                    <td><Link href={`/console/users/${event.actor_user_id}`}>{event.actor_name}</Link>{event.api_token_name ? ` via ${event.api_token_name}` : ''}</td>
-                    <td>{event.sub_events.flatMap((sub: any) => Object.entries(sub).filter(([k, v]) => typeof v === 'string' && linkFor(k, v as string)).map(([k, v]) => (
-                      <Link key={`${k}${v}`} href={linkFor(k, v as string)!} class="chip">{String(sub[k.replace(/_id$/, '_name')] ?? k.replace(/_id$/, ''))}</Link>
-                    )))}</td>
+                    <td data-label="When">{when(event.created_at)}</td>
+                    <td data-label="What">{inWords(event.event_type)}</td>
+                    <td data-label="Who"><Link href={`/console/users/${event.actor_user_id}`}>{event.actor_name}</Link>{event.api_token_name ? ` via ${event.api_token_name}` : ''}</td>
+                    <td data-label="About">{namedIn(event).map((named) => <Link key={named.href} href={named.href} class="chip">{named.label}</Link>)}</td>
                   </tr>
                 ))}</tbody>
               </table>

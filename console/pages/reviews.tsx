@@ -219,7 +219,7 @@ export function ReviewPage(props: { me: Me; id: string }) {
           )}
           {rows.length === 0 ? <p>No items here.</p> : (
             <div class="table-wrap">
-              <table>
+              <table class="stack">
                 <caption>Access to review</caption>
                 <thead><tr>
                   <th scope="col"><input type="checkbox" aria-label="Select all" disabled={open.length === 0} checked={selected.size === open.length && open.length > 0} onChange={(e) => setSelected(e.currentTarget.checked ? new Set(open.map((r) => r.uar_item_id)) : new Set())} /></th>
@@ -230,12 +230,12 @@ export function ReviewPage(props: { me: Me; id: string }) {
                 <tbody>{rows.map((row) => (
                   <tr key={row.uar_item_id}>
                     <td><input type="checkbox" aria-label={`Select ${row.full_name} on ${row.item_name}`} disabled={!decidable(row)} checked={selected.has(row.uar_item_id)} onChange={() => toggle(row.uar_item_id)} /></td>
-                    <td>{row.full_name}</td>
-                    <td>{admin ? <Link href={`/console/${row.item_type === 'RESOURCE' ? 'resources' : 'groups'}/${row.item_id}`}>{row.item_name}</Link> : row.item_name}</td>
-                    <td>{row.access_level.access_level_name}</td>
-                    <td>{row.has_direct_access ? 'direct' : 'through groups'}</td>
-                    {admin && <td>{reviewersOf(row, myId)}</td>}
-                    <td>
+                    <td data-label="Person">{row.full_name}</td>
+                    <td data-label="Item">{admin ? <Link href={`/console/${row.item_type === 'RESOURCE' ? 'resources' : 'groups'}/${row.item_id}`}>{row.item_name}</Link> : row.item_name}</td>
+                    <td data-label="Level">{row.access_level.access_level_name || 'Default'}</td>
+                    <td data-label="Path">{row.has_direct_access ? 'direct' : 'through groups'}</td>
+                    {admin && <td data-label="Reviewers">{reviewersOf(row, myId)}</td>}
+                    <td class="row-actions">
                       {row.user_id === myId ? <span>Your own access: {row.decision ? LABEL[row.decision as Decision] : 'another reviewer decides'}</span> : (
                         <div role="group" aria-label={`Decision for ${row.full_name} on ${row.item_name}`} class="decisions">
                           {(['KEEP', 'REVOKE', 'LATER'] as Decision[]).map((d) => (

@@ -143,7 +143,7 @@ describe('the console in a browser', { skip }, () => {
     await shoot(requesterPage, 'request-new');
     await requesterPage.getByRole('button', { name: 'Send request' }).click();
     await requesterPage.getByRole('heading', { name: 'Access request' }).waitFor(WAIT);
-    await requesterPage.getByText('PENDING').first().waitFor(WAIT);
+    await requesterPage.getByText('Pending', { exact: true }).first().waitFor(WAIT);
     assert.match(new URL(requesterPage.url()).pathname, /^\/console\/requests\/[0-9a-f-]{36}$/);
     // The answers are on the request.
     await requesterPage.getByText('FIN-42').waitFor(WAIT);
@@ -165,7 +165,7 @@ describe('the console in a browser', { skip }, () => {
     await shoot(reviewerPage, 'request-review');
     const approvedAt = app.clock.now().getTime();
     await reviewerPage.getByRole('button', { name: 'Approve', exact: true }).click();
-    await reviewerPage.getByText('APPROVED').first().waitFor(WAIT);
+    await reviewerPage.getByText('Approved', { exact: true }).first().waitFor(WAIT);
     await reviewerPage.getByText(/for 4 hours \(shortened by a reviewer from 1 day\)/).waitFor(WAIT);
     const held = (await app.api.get(`/resources/${payroll.resource_id}/users`)).body.results.find((r: { user_id: string }) => r.user_id === requester.user.user_id);
     assert.equal(held.expiration_date, new Date(approvedAt + 4 * 3_600_000).toISOString(), 'the grant lasts the shortened time');
@@ -194,7 +194,7 @@ describe('the console in a browser', { skip }, () => {
     await reviewerPage.getByRole('alert').filter({ hasText: 'Write a comment saying why you deny it.' }).waitFor(WAIT);
     await reviewerPage.getByLabel(/^Comment/).fill('Use the public handbook instead');
     await reviewerPage.getByRole('button', { name: 'Deny' }).click();
-    await reviewerPage.getByText('DENIED').first().waitFor(WAIT);
+    await reviewerPage.getByText('Denied', { exact: true }).first().waitFor(WAIT);
     await reviewerPage.getByText('Use the public handbook instead').waitFor(WAIT);
     assert.equal((await app.api.get(`/requests/${ask.body.id}`)).body.status, 'DENIED');
   });
@@ -250,7 +250,17 @@ describe('the console in a browser', { skip }, () => {
     await ritaPage.getByRole('link', { name: 'Access review: Finance access, Q1' }).click();
     await ritaPage.getByRole('heading', { name: 'Finance access, Q1' }).waitFor(WAIT);
     const decision = ritaPage.getByRole('group', { name: 'Decision for Rowan Requester on Payroll database' });
+    // A revoke asks first, naming what ends and when; Cancel changes nothing.
     await decision.getByRole('button', { name: 'Revoke' }).click();
+    const confirmRevoke = ritaPage.getByRole('alertdialog', { name: 'Revoke Rowan Requester\'s access to Payroll database?' });
+    await confirmRevoke.waitFor(WAIT);
+    assert.match((await confirmRevoke.textContent())!, /ends when the review closes .*choosing Keep undoes the revoke/);
+    await shoot(ritaPage, 'review-confirm-revoke');
+    await confirmRevoke.getByRole('button', { name: 'Cancel' }).click();
+    await confirmRevoke.waitFor({ state: 'hidden', ...WAIT });
+    assert.equal(await decision.getByRole('button', { name: 'Revoke', pressed: true }).count(), 0, 'cancelled: nothing decided');
+    await decision.getByRole('button', { name: 'Revoke' }).click();
+    await confirmRevoke.getByRole('button', { name: 'Revoke', exact: true }).click();
     await decision.getByRole('button', { name: 'Revoke', pressed: true }).waitFor(WAIT);
     await ritaPage.getByRole('checkbox', { name: 'Select Rowan Requester on Finance wiki' }).check();
     await ritaPage.getByRole('button', { name: 'Keep selected (1)' }).click();
@@ -258,11 +268,19 @@ describe('the console in a browser', { skip }, () => {
     await ritaPage.getByText('0 of your 2 items wait for your answer.').waitFor(WAIT);
     await shoot(ritaPage, 'review');
 
-    const held = (await app.api.get(`/resources/users/${requester.user.user_id}`)).body.results.map((r: { resource_id: string }) => r.resource_id);
-    assert.ok(!held.includes(payroll.resource_id), 'the revoke ended the access');
-    assert.ok(held.includes(wiki.resource_id), 'the kept item is still held');
-    const removed = (await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: requester.user.user_id })).body.results;
-    assert.deepEqual(removed.map((e: { actor_user_id: string; api_token_name?: string }) => [e.actor_user_id, e.api_token_name]), [[reviewer.user.user_id, 'console']]);
+    const heldNow = async () => (await app.api.get(`/resources/users/${requester.user.user_id}`)).body.results.map((r: { resource_id: string }) => r.resource_id);
+    assert.ok((await heldNow()).includes(payroll.resource_id), 'the revoke waits for the review to close');
+    assert.ok((await heldNow()).includes(wiki.resource_id), 'the kept item is still held');
+    const decisionsBy = (await app.api.get('/events', { event_type_filter: 'UAR_REVIEWS_DECIDED', actor_filter: reviewer.user.user_id })).body.results;
+    assert.deepEqual(decisionsBy.map((e: { api_token_name?: string; sub_events: { sub_event_type: string }[] }) => [e.api_token_name, e.sub_events[0]!.sub_event_type]),
+      [['console', 'UAR_ITEM_KEEP'], ['console', 'UAR_ITEM_REVOKE']]);
+    // She changes her mind before the close: Keep undoes the revoke (no dialog: nothing ends).
+    await decision.getByRole('button', { name: 'Keep' }).click();
+    await decision.getByRole('button', { name: 'Keep', pressed: true }).waitFor(WAIT);
+    const payrollRow = (await app.api.get(`/uar/${new URL(ritaPage.url()).pathname.split('/').pop()}/items`)).body.results
+      .find((r: { item_name: string; user_id: string }) => r.item_name === 'Payroll database' && r.user_id === requester.user.user_id);
+    assert.equal(payrollRow.decision, 'KEEP');
+    assert.equal((await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: requester.user.user_id })).body.results.length, 0, 'nothing was taken away');
     await ritaPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
     await ritaPage.getByText(/0 of 2 items waiting/).waitFor(WAIT);
     await ritaPage.context().close();
@@ -278,6 +296,18 @@ describe('the console in a browser', { skip }, () => {
     await adminPage.getByRole('button', { name: 'Assign' }).click();
     await adminPage.getByRole('row').filter({ hasText: 'Finance wiki' }).getByText('you', { exact: true }).waitFor(WAIT);
     await shoot(adminPage, 'review-admin');
+
+    // An admin revokes on the item's page: the dialog names who and what; only confirming acts, once.
+    await adminPage.goto(`${origin}/console/resources/${wiki.resource_id}`);
+    await adminPage.getByRole('button', { name: 'Revoke Rowan Requester' }).click();
+    const confirmWiki = adminPage.getByRole('alertdialog', { name: 'Revoke Rowan Requester\'s access to Finance wiki?' });
+    await confirmWiki.waitFor(WAIT);
+    await shoot(adminPage, 'resource-confirm-revoke');
+    await confirmWiki.getByRole('button', { name: 'Revoke Rowan Requester' }).dblclick();
+    await confirmWiki.waitFor({ state: 'hidden', ...WAIT });
+    await adminPage.getByText('Nobody holds it.').waitFor(WAIT);
+    const wikiRemoved = (await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: wiki.resource_id })).body.results;
+    assert.equal(wikiRemoved.length, 1, 'one removal, however often the button was pressed');
 
     for (const [path, name] of [[`/console/resources/${payroll.resource_id}`, 'resource'], [`/console/users/${requester.user.user_id}`, 'person'], ['/console/events', 'events'], ['/console/account', 'account']] as const) {
       await adminPage.goto(`${origin}${path}`);
@@ -311,6 +341,8 @@ describe('the console in a browser', { skip }, () => {
     assert.equal((await app.api.put(`/apps/${connected.app_id}/connector`, { url: 'http://127.0.0.1:9', signing_secret: 'a-long-enough-signing-secret' })).status, 200);
     const ledger = await createResource(app.api, { name: 'Ledger', app_id: connected.app_id });
     assert.equal((await app.api.post(`/resources/${ledger.resource_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
+    // Every console page: each is photographed, checked with axe-core and for width at 1280 and 375 px.
+    // A new page is checked by adding it here.
     const pages: [string, string][] = [
       ['/console', 'home'],
       ['/console/requests/new', 'request-new'],
@@ -324,6 +356,7 @@ describe('the console in a browser', { skip }, () => {
       ['/console/reviews', 'reviews'],
       ...(review ? [[`/console/reviews/${review.uar_id}`, 'review'] as [string, string]] : []),
       ['/console/account', 'account'],
+      ['/console/no-such-page', 'not-found'],
     ];
     const written: string[] = [];
     for (const width of [1280, 375]) {
@@ -334,7 +367,8 @@ describe('the console in a browser', { skip }, () => {
         await page.locator('#page-title').waitFor(WAIT);
         await page.waitForLoadState('networkidle');
         assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
-        if (name === 'resource-with-connector') await page.getByRole('row', { name: /Rowan Requester grant PENDING/ }).waitFor(WAIT);
+        if (name === 'resource-with-connector') await page.getByRole('row', { name: /Rowan Requester.*grant.*being carried to the system/ }).waitFor(WAIT);
+        if (name === 'not-found') await page.getByRole('heading', { name: 'Page not found' }).waitFor(WAIT);
         if (name === 'resource') await page.getByText('No connector: access is in effect the moment it is written.').waitFor(WAIT);
         const file = `${name}-${width === 375 ? '375' : 'desktop'}.png`;
         await page.screenshot({ path: join(SHOTS, file), fullPage: true });
@@ -342,6 +376,14 @@ describe('the console in a browser', { skip }, () => {
         const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
         const culprits = wide <= width ? '' : await page.evaluate<string>(`[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > ${width} + 1).map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right)).slice(0, 8).join(', ')`);
         assert.ok(wide <= width, `${path} is ${wide} px wide at ${width} (see ${file}): ${culprits}`);
+        // Every action is reachable: no control of the page lies beyond the screen's edge (a table that
+        // scrolls inside its own box would hide its buttons there without widening the page).
+        const cut = await page.evaluate<string[]>(`[...document.querySelectorAll('main a, main button, main input, main select, main textarea')]
+          .filter(e => e.getClientRects().length > 0 && e.getBoundingClientRect().width > 1)
+          .filter(e => { const r = e.getBoundingClientRect(); return r.right > ${width} + 1 || r.left < -1; })
+          .map(e => (e.getAttribute('aria-label') || e.textContent || e.id || e.tagName).trim() + ' ' + Math.round(e.getBoundingClientRect().right))`);
+        assert.deepEqual(cut, [], `${path} at ${width} px has controls off-screen (see ${file})`);
+        assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${path} at ${width} px`);
       }
       const signIn = await newPage(width);
       await signIn.goto(`${origin}/console`);

@@ -30,7 +30,7 @@ describe('console addresses no page has', () => {
       const res = await fetch(`${origin}${path}`, { method, headers: { origin } });
       assert.match(res.headers.get('content-type')!, /^application\/json/, `${method} ${path}`);
       assert.equal(res.status, 404, `${method} ${path}`);
-      assert.equal(typeof (await res.json()).message, 'string');
+      assert.equal(typeof ((await res.json()) as { message?: unknown }).message, 'string');
     }
   });
 });

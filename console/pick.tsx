@@ -1,0 +1,83 @@
+// Typeahead pickers: a person or an item chosen by name (a text field with suggestions), giving the id
+// the API wants; a filter or form never asks anyone to paste an id.
+import { useEffect, useState } from 'preact/hooks';
+import { all, get } from './api.ts';
+
+export interface Choice {
+  id: string;
+  /** What the field shows and the suggestion reads: "Rowan Requester <rowan@example.com>". */
+  label: string;
+}
+
+// Everyone, read once per page load (bounded: the first 2,000); filtered here as the person types.
+let everyone: Promise<Choice[]> | undefined;
+const people = () => (everyone ??= all('/users', {}, 2000).then((users) => users.map((u: any) => ({ id: u.user_id, label: `${u.full_name} <${u.email}>` }))));
+
+/** People whose name or email contains `term` (at most 20). */
+export async function findPeople(term: string): Promise<Choice[]> {
+  const needle = term.trim().toLowerCase();
+  return (await people()).filter((p) => p.label.toLowerCase().includes(needle)).slice(0, 20);
+}
+
+/** Resources and groups whose name contains `term` (the API's name filters; at most 20 of each). */
+export async function findItems(term: string): Promise<Choice[]> {
+  const [resources, groups] = await Promise.all([
+    get('/resources', { resource_name: term.trim(), page_size: 20 }),
+    get('/groups', { group_name: term.trim(), page_size: 20 }),
+  ]);
+  return [
+    ...resources.results.map((r: any) => ({ id: r.resource_id, label: `${r.name} (resource)` })),
+    ...groups.results.map((g: any) => ({ id: g.group_id, label: `${g.name} (group)` })),
+  ];
+}
+
+/** A person's or item's label for an id already chosen (from the address), or the id when unknown. */
+export async function labelOf(id: string): Promise<string> {
+  const person = (await people()).find((p) => p.id === id);
+  if (person) return person.label;
+  for (const [path, kind] of [['/resources/', 'resource'], ['/groups/', 'group']] as const) {
+    const item = await get(`${path}${id}`).catch(() => undefined);
+    if (item) return `${item.name} (${kind})`;
+  }
+  return id;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A labelled text field suggesting choices as one types (a native datalist, so it works with the
+ * keyboard and screen readers as any text field does). `onPick` gets the chosen id, '' when the field
+ * is emptied, or undefined while the text matches no suggestion (a pasted id is taken as it is).
+ */
+export function Picker(props: { id: string; label: string; hint?: string; initialId?: string; find: (term: string) => Promise<Choice[]>; onPick: (id: string | undefined) => void }) {
+  const [text, setText] = useState('');
+  const [choices, setChoices] = useState<Choice[]>([]);
+  useEffect(() => {
+    if (props.initialId) labelOf(props.initialId).then(setText, () => setText(props.initialId!));
+  }, [props.initialId]);
+  useEffect(() => {
+    if (text.trim().length < 2) return setChoices([]);
+    let live = true;
+    const timer = setTimeout(() => props.find(text).then((found) => live && setChoices(found), () => live && setChoices([])), 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [text]);
+  const change = (value: string) => {
+    setText(value);
+    const trimmed = value.trim();
+    if (trimmed === '') return props.onPick('');
+    if (UUID.test(trimmed)) return props.onPick(trimmed);
+    props.onPick(choices.find((c) => c.label === value)?.id);
+  };
+  return (
+    <div class="field">
+      <label for={props.id}>{props.label}</label>
+      <input id={props.id} type="text" list={`${props.id}-choices`} autocomplete="off" value={text} aria-describedby={props.hint ? `${props.id}-hint` : undefined}
+        onInput={(e) => change(e.currentTarget.value)} />
+      <datalist id={`${props.id}-choices`}>{choices.map((c) => <option key={c.id} value={c.label} />)}</datalist>
+      {props.hint && <p class="hint" id={`${props.id}-hint`}>{props.hint}</p>}
+    </div>
+  );
+}
