@@ -21,9 +21,11 @@ export async function findPeople(term: string): Promise<Choice[]> {
 
 /** Resources and groups whose name contains `term` (the API's name filters; at most 20 of each). */
 export async function findItems(term: string): Promise<Choice[]> {
+  // A chosen suggestion reads "Payroll (resource)": look for its name.
+  const name = term.trim().replace(/ \((resource|group)\)$/, '');
   const [resources, groups] = await Promise.all([
-    get('/resources', { resource_name: term.trim(), page_size: 20 }),
-    get('/groups', { group_name: term.trim(), page_size: 20 }),
+    get('/resources', { resource_name: name, page_size: 20 }),
+    get('/groups', { group_name: name, page_size: 20 }),
   ]);
   return [
     ...resources.results.map((r: any) => ({ id: r.resource_id, label: `${r.name} (resource)` })),
@@ -52,30 +54,40 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function Picker(props: { id: string; label: string; hint?: string; initialId?: string; find: (term: string) => Promise<Choice[]>; onPick: (id: string | undefined) => void }) {
   const [text, setText] = useState('');
   const [choices, setChoices] = useState<Choice[]>([]);
+  // Until the person types (or the address's id is named), the field says nothing about the filter.
+  const [touched, setTouched] = useState(false);
   useEffect(() => {
-    if (props.initialId) labelOf(props.initialId).then(setText, () => setText(props.initialId!));
+    if (!props.initialId) return;
+    labelOf(props.initialId).then((label) => {
+      setChoices([{ id: props.initialId!, label }]);
+      setText(label);
+    }, () => setText(props.initialId!));
   }, [props.initialId]);
   useEffect(() => {
-    if (text.trim().length < 2) return setChoices([]);
+    if (!touched || text.trim().length < 2) return;
     let live = true;
     const timer = setTimeout(() => props.find(text).then((found) => live && setChoices(found), () => live && setChoices([])), 150);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [text]);
-  const change = (value: string) => {
-    setText(value);
-    const trimmed = value.trim();
+  }, [text, touched]);
+  // The id the text names, once the suggestions it was chosen from have arrived.
+  useEffect(() => {
+    if (!touched) return;
+    const trimmed = text.trim();
     if (trimmed === '') return props.onPick('');
     if (UUID.test(trimmed)) return props.onPick(trimmed);
-    props.onPick(choices.find((c) => c.label === value)?.id);
-  };
+    props.onPick(choices.find((c) => c.label === text)?.id);
+  }, [text, choices, touched]);
   return (
     <div class="field">
       <label for={props.id}>{props.label}</label>
       <input id={props.id} type="text" list={`${props.id}-choices`} autocomplete="off" value={text} aria-describedby={props.hint ? `${props.id}-hint` : undefined}
-        onInput={(e) => change(e.currentTarget.value)} />
+        onInput={(e) => {
+          setTouched(true);
+          setText(e.currentTarget.value);
+        }} />
       <datalist id={`${props.id}-choices`}>{choices.map((c) => <option key={c.id} value={c.label} />)}</datalist>
       {props.hint && <p class="hint" id={`${props.id}-hint`}>{props.hint}</p>}
     </div>

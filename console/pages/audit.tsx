@@ -121,7 +121,7 @@ export function AuditTrail(props: { me: Me }) {
                 <tbody>{page.results.map((event: any) => (
                   <tr key={event.event_id}>
                     <td data-label="When">{when(event.created_at)}</td>
-                    <td data-label="What">{inWords(event.event_type)}</td>
+                    <td data-label="What">{inWords(event.event_type.replace(/^UAR_REVIEWS_/, 'ACCESS_REVIEW_ITEMS_').replace(/^UARS?_/, 'ACCESS_REVIEWS_'))}</td>
                     <td data-label="Who"><Link href={`/console/users/${event.actor_user_id}`}>{event.actor_name}</Link>{event.api_token_name ? ` via ${event.api_token_name}` : ''}</td>
                     <td data-label="About">{namedIn(event).map((named) => <Link key={named.href} href={named.href} class="chip">{named.label}</Link>)}</td>
                   </tr>

@@ -328,6 +328,22 @@ describe('the console in a browser', { skip }, () => {
     assert.ok(expected >= 2);
     assert.equal(lines.length, expected);
     assert.ok(lines.every((event) => event.event_type === 'REQUESTS_CREATED'));
+
+    // Filtered by a person and an item chosen by name, never an id; events name what they concern in words.
+    await page.goto(`${origin}/console/events`);
+    await page.getByLabel('Who did it').fill('Rita Reviewer <rita@example.com>');
+    await page.getByLabel('About a person or item').fill('Payroll database (resource)');
+    await page.locator('#f-object-choices option[value="Payroll database (resource)"]').waitFor({ state: 'attached', ...WAIT });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(/actor_filter=/, WAIT);
+    const query = new URL(page.url()).searchParams;
+    assert.equal(query.get('actor_filter'), reviewer.user.user_id);
+    assert.equal(query.get('object_filter'), payroll.resource_id);
+    const approved = page.getByRole('row').filter({ hasText: 'Requests approved' });
+    await approved.waitFor(WAIT);
+    assert.match((await approved.textContent())!, /Rita Reviewer.*request by Rowan Requester.*Payroll database/);
+    assert.doesNotMatch((await page.getByRole('table').textContent())!, /request request|REQUESTS_|[0-9a-f]{8}-[0-9a-f]{4}/);
+    await shoot(page, 'events-filtered');
   });
 
   it('photographs every page at desktop width and at 375 px, none wider than the screen', async (t) => {
