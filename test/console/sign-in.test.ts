@@ -142,6 +142,37 @@ describe('console sign-in', () => {
     assert.ok(reasons.includes(`${admin.user.user_id} DEMOTED`), reasons.join());
   });
 
+  it('offboarding ends sessions and tokens at once and for good, and demotion an admin\'s sessions: re-activating or re-promoting brings none back', async () => {
+    const member = await createMember(app.api);
+    const session = await signIn(app, member.user.email);
+    assert.equal((await member.api.get('/tokens')).status, 200);
+    // Suspended and re-activated before the session or the token is used again.
+    assert.equal((await app.api.put(`/users/${member.user.user_id}`, { hr_idp_status: 'SUSPENDED' })).status, 200);
+    assert.equal((await app.api.put(`/users/${member.user.user_id}`, { hr_idp_status: 'ACTIVE' })).status, 200);
+    const revived = await session.get('/tokens');
+    assert.equal(revived.status, 401);
+    assert.match(revived.body.message, /offboarded/);
+    assert.equal((await member.api.get('/tokens')).status, 401, 'the token works again after re-activation');
+    assert.equal((await app.api.get('/tokens', { user_id: member.user.user_id })).body.results.length, 0);
+
+    const admin = await createAdmin(app.api);
+    const adminSession = await signIn(app, admin.user.email);
+    assert.equal((await app.api.put(`/users/${admin.user.user_id}`, { organization_role: 'MEMBER' })).status, 200);
+    assert.equal((await app.api.put(`/users/${admin.user.user_id}`, { organization_role: 'ADMIN' })).status, 200);
+    const repromoted = await adminSession.get('/events');
+    assert.equal(repromoted.status, 401);
+    assert.match(repromoted.body.message, /role changed/);
+    assert.equal((await admin.api.get('/events')).status, 200, 'demotion leaves tokens: they carry the user\'s role of the moment');
+
+    // Each ending recorded when it happened, by whoever offboarded or demoted them.
+    const ended = (await app.api.get('/events', { event_type_filter: 'WEB_SESSIONS_ENDED' })).body.results as { actor_user_id: string; sub_events: { user_id: string; end_reason: string }[] }[];
+    const endedFor = (userId: string) => ended.filter((e) => e.sub_events.some((sub) => sub.user_id === userId));
+    assert.deepEqual(endedFor(member.user.user_id).map((e) => [e.actor_user_id, e.sub_events.map((sub) => sub.end_reason)]), [[app.adminUserId, ['OFFBOARDED']]]);
+    assert.deepEqual(endedFor(admin.user.user_id).map((e) => [e.actor_user_id, e.sub_events.map((sub) => sub.end_reason)]), [[app.adminUserId, ['DEMOTED']]]);
+    const deleted = (await app.api.get('/events', { event_type_filter: 'API_TOKENS_DELETED' })).body.results as { sub_events: { user_id: string; token_id: string }[] }[];
+    assert.ok(deleted.some((e) => e.sub_events.some((sub) => sub.user_id === member.user.user_id && sub.token_id === member.tokenId)));
+  });
+
   it('lets a person list and revoke their own sessions (not others\'), and sign out', async () => {
     const member = await createMember(app.api);
     const other = await createMember(app.api);

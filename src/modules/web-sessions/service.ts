@@ -190,6 +190,26 @@ export function callerForSession(ctx: AppContext, secret: string, ip: string): {
 }
 
 /**
+ * Ends at once, for good, the open sign-in sessions of `userId` that `reason` ends: every one when they
+ * are offboarded, those started with an admin's rights when they are demoted (so re-activating or
+ * re-promoting them brings none back). Records WEB_SESSIONS_ENDED (a sub-event per session; nothing
+ * when none was open). Runs inside the caller's transaction.
+ */
+export function endSessionsOfUser(ctx: AppContext, actor: Actor, userId: string, reason: 'OFFBOARDED' | 'DEMOTED'): number {
+  const { webSessions, events } = ctx.stores;
+  const now = ctx.clock.now().toISOString();
+  const ended = webSessions.openOfUser(userId)
+    .filter((session) => reason === 'OFFBOARDED' || session.role_at_start === 'ADMIN')
+    .filter((session) => webSessions.end(session.id, now, reason));
+  if (ended.length > 0) {
+    events.record(actor, 'WEB_SESSIONS_ENDED', ended.map((session) => (
+      { sub_event_type: 'WEB_SESSIONS_ENDED', web_session_id: session.id, user_id: userId, end_reason: reason }
+    )));
+  }
+  return ended.length;
+}
+
+/**
  * Ends a sign-in session and records WEB_SESSIONS_ENDED. Throws not_found for an unknown or ended
  * session, forbidden when a MEMBER ends someone else's.
  */
