@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { cli } from '../helpers/cli.ts';
-import { openLink, sessionCookieOf, signIn } from '../helpers/console.ts';
+import { openLink, openLinkPage, postLinkForm, sessionCookieOf, signIn, useLink } from '../helpers/console.ts';
 import { createAdmin, createMember, createUser } from '../helpers/fixtures.ts';
 
 const MINUTE = 60_000;
@@ -32,18 +32,59 @@ describe('console sign-in', () => {
     const stored = app.ctx.db.prepare('SELECT count(*) AS n FROM login_links WHERE instr(CAST(secret_hash AS TEXT), ?) > 0').get(secret) as { n: number };
     assert.equal(stored.n, 0);
 
-    const first = await openLink(link);
+    const first = await useLink(link);
     assert.equal(first.status, 303);
     assert.equal(first.headers.get('location'), '/console');
-    const setCookie = first.headers.getSetCookie().join('\n');
-    assert.match(setCookie, /^gatehouse_session=ghs_[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
-    assert.doesNotMatch(setCookie, /Secure/, 'plain http to the service itself: no Secure flag');
+    const setCookie = first.headers.getSetCookie();
+    assert.match(setCookie.find((c) => c.startsWith('gatehouse_session='))!, /^gatehouse_session=ghs_[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+    assert.doesNotMatch(setCookie.join('\n'), /Secure/, 'plain http to the service itself: no Secure flag');
+    assert.ok(setCookie.some((c) => /^gatehouse_sign_in=; .*Max-Age=0/.test(c)), 'the form\'s cookie is cleared');
 
     const replay = await openLink(link);
     assert.equal(replay.status, 401);
     assert.match(replay.headers.get('content-type')!, /^text\/html/);
     assert.match(await replay.text(), /already used/);
     assert.equal(sessionCookieOf(replay), undefined);
+  });
+
+  it('opening a link (GET or HEAD, as mail scanners do) only shows whom it signs in; only its page\'s POST, from this browser, spends it', async () => {
+    const member = await createUser(app.api, { full_name: 'Lin <Link> Reader' });
+    const user = app.ctx.stores.users.getByEmail(member.email)!;
+    const { createLoginLink } = await import('../../src/modules/web-sessions/service.ts');
+    const link = createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin);
+    const sessionsOf = () => (app.ctx.db.prepare('SELECT count(*) AS n FROM web_sessions WHERE user_id = ?').get(member.user_id) as { n: number }).n;
+
+    const head = await fetch(link, { method: 'HEAD', redirect: 'manual' });
+    assert.equal(head.status, 200);
+    assert.equal(sessionCookieOf(head), undefined);
+    const opened = await openLinkPage(link);
+    assert.equal(opened.res.status, 200);
+    assert.match(opened.html, /Sign in as Lin &#60;Link&#62; Reader/);
+    assert.match(opened.html, /<form method="post" action="\/console\/sign-in\/ghl_/);
+    assert.equal(sessionCookieOf(opened.res), undefined);
+    assert.match(opened.res.headers.getSetCookie().join('\n'), /^gatehouse_sign_in=[\w-]{43}; Path=\/console\/sign-in; HttpOnly; SameSite=Strict; Max-Age=900$/m);
+    const again = await openLinkPage(link);
+    assert.equal(again.res.status, 200, 'opening it again finds it unused');
+
+    // Forged posts: from another site, without this browser's cookie, with another token, without any origin.
+    const forged: [string, Response][] = [
+      ['foreign origin', await postLinkForm(link, opened, { origin: 'https://evil.example' })],
+      ['no cookie', await postLinkForm(link, opened, { cookie: undefined })],
+      ['another browser\'s token', await postLinkForm(link, { token: again.token, cookie: opened.cookie })],
+      ['no origin or referer', await postLinkForm(link, opened, { origin: undefined })],
+    ];
+    for (const [why, res] of forged) {
+      assert.equal(res.status, 403, why);
+      assert.match(res.headers.get('content-type')!, /^text\/html/, why);
+      assert.equal(sessionCookieOf(res), undefined, why);
+    }
+    assert.equal(sessionsOf(), 0, 'nothing but the page\'s own POST starts a session');
+
+    const used = await postLinkForm(link, again);
+    assert.equal(used.status, 303);
+    assert.ok(sessionCookieOf(used));
+    assert.equal(sessionsOf(), 1);
+    assert.equal((await postLinkForm(link, opened)).status, 401, 'a link works once');
   });
 
   it('an expired or unknown link is refused in words; an offboarded user gets no link', async () => {
