@@ -2,6 +2,7 @@
 // PKCE, users matched by verified email, optional MEMBER creation, offboarded and unknown people refused.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { sessionClient, sessionCookieOf } from '../helpers/console.ts';
 import { createUser } from '../helpers/fixtures.ts';
@@ -123,6 +124,7 @@ describe('single sign-on through an OpenID provider', () => {
   it('creates a MEMBER on first sign-in when GATEHOUSE_OIDC_CREATE_USERS is on', async () => {
     // The setting is read on every sign-in; this app's config object is the one loadConfig made.
     app.ctx.config.oidcCreateUsers = 'on';
+    app.ctx.config.oidcAllowedDomains = ['example.com'];
     try {
       idp.accounts.set('newcomer@example.com', { email: 'newcomer@example.com', email_verified: true, name: 'New Comer' });
       const { final } = await signInWithProvider(origin, 'newcomer@example.com');
@@ -134,6 +136,52 @@ describe('single sign-on through an OpenID provider', () => {
       assert.equal(created.body.results[0].api_token_name, 'console');
     } finally {
       app.ctx.config.oidcCreateUsers = 'off';
+      app.ctx.config.oidcAllowedDomains = [];
+    }
+  });
+
+  it('checks claims with the API\'s own rules and creates users only in the allowed domains, which creation needs', async () => {
+    assert.throws(() => loadConfig({ GATEHOUSE_OIDC_CREATE_USERS: 'on' }), (err: unknown) => err instanceof ConfigError && /GATEHOUSE_OIDC_ALLOWED_DOMAINS/.test(err.message));
+    assert.throws(() => loadConfig({ GATEHOUSE_OIDC_CREATE_USERS: 'on', GATEHOUSE_OIDC_ALLOWED_DOMAINS: 'example.com,not a domain' }), ConfigError);
+    assert.deepEqual(loadConfig({ GATEHOUSE_OIDC_CREATE_USERS: 'on', GATEHOUSE_OIDC_ALLOWED_DOMAINS: ' Example.COM , example.org' }).oidcAllowedDomains, ['example.com', 'example.org']);
+
+    app.ctx.config.oidcCreateUsers = 'on';
+    app.ctx.config.oidcAllowedDomains = ['example.com'];
+    try {
+      const refused: [string, Record<string, unknown>, RegExp][] = [
+        ['not-an-email', { email: 'not an email', name: 'Not Mail' }, /`email` claim cannot be used here \(must be an email address\)/],
+        ['too-long', { email: `${'a'.repeat(390)}@example.com`, name: 'Long Mail' }, /`email` claim cannot be used here \(must be at most 320 characters\)/],
+        ['not-a-string', { email: ['x@example.com'], name: 'Listed' }, /`email` claim/],
+        ['crlf-email', { email: 'crlf@example.com\r\nBcc: x@example.com', name: 'Crlf' }, /`email` claim/],
+        ['crlf-name', { email: 'crlf-name@example.com', name: 'Eve\r\nAdmin' }, /`name` claim cannot be used here \(must not contain control characters/],
+        ['nul-name', { email: 'nul@example.com', name: 'Eve\u0000' }, /`name` claim cannot be used here \(must not contain a NUL character\)/],
+        ['bel-name', { email: 'bel@example.com', name: 'Eve\u0007' }, /`name` claim cannot be used here \(must not contain control characters/],
+        ['long-name', { email: 'long-name@example.com', name: 'n'.repeat(201) }, /`name` claim cannot be used here \(must be at most 200 characters\)/],
+        ['outsider', { email: 'someone@elsewhere.example', name: 'Out Sider' }, /creates users only for the domains it is set to/],
+        ['subdomain', { email: 'sub@mail.example.com', name: 'Sub Domain' }, /creates users only for the domains it is set to/],
+      ];
+      const users = () => (app.ctx.db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+      const before = users();
+      for (const [login, claims, why] of refused) {
+        idp.accounts.set(login, { email_verified: true, ...claims } as never);
+        const { final } = await signInWithProvider(origin, login);
+        assert.equal(final.status, 403, login);
+        const page = await final.text();
+        assert.match(page, why, login);
+        assert.equal(sessionCookieOf(final), undefined, login);
+      }
+      assert.equal(users(), before, 'no claim that breaks the API\'s rules made a user');
+
+      // A name the API takes is stored as it would be through the API (trimmed); `*` admits any domain.
+      idp.accounts.set('spaced', { email: 'spaced@example.com', email_verified: true, name: '  Spaced Out  ' });
+      assert.equal((await signInWithProvider(origin, 'spaced')).final.status, 303);
+      assert.equal(app.ctx.stores.users.getByEmail('spaced@example.com')?.full_name, 'Spaced Out');
+      app.ctx.config.oidcAllowedDomains = ['*'];
+      idp.accounts.set('anywhere', { email: 'anyone@elsewhere.example', email_verified: true, name: 'Any One' });
+      assert.equal((await signInWithProvider(origin, 'anywhere')).final.status, 303);
+    } finally {
+      app.ctx.config.oidcCreateUsers = 'off';
+      app.ctx.config.oidcAllowedDomains = [];
     }
   });
 
