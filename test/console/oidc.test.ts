@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.ts';
+import { OIDC_STARTS_PER_MINUTE } from '../../src/modules/web-sessions/oidc.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { sessionClient, sessionCookieOf } from '../helpers/console.ts';
 import { createUser } from '../helpers/fixtures.ts';
@@ -192,5 +193,30 @@ describe('single sign-on through an OpenID provider', () => {
     const denied = await fetch(`${origin}/console/oidc/callback?error=access_denied&state=x`, { redirect: 'manual' });
     assert.equal(denied.status, 401);
     assert.match(await denied.text(), /refused the sign-in: access_denied/);
+  });
+
+  it('throttles sign-in starts per client address (429 with Retry-After), and keeps the sign-ins in flight bounded', async () => {
+    const inFlight = () => (app.ctx.db.prepare('SELECT count(*) AS n FROM oidc_logins').get() as { n: number }).n;
+    const start = () => fetch(`${origin}/console/oidc/start`, { redirect: 'manual' });
+    // A fresh minute: the starts of the tests above do not count.
+    app.clock.advance(61_000);
+    for (let i = 0; i < OIDC_STARTS_PER_MINUTE; i++) assert.equal((await start()).status, 303, `start ${i + 1}`);
+    const rows = inFlight();
+    const refused = await start();
+    assert.equal(refused.status, 429);
+    assert.match(refused.headers.get('content-type')!, /^text\/html/);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1, `Retry-After ${refused.headers.get('retry-after')}`);
+    assert.match(await refused.text(), /too many sign-ins were started from your address/);
+    assert.equal(inFlight(), rows, 'a refused start writes nothing');
+    app.clock.advance(60_000);
+    assert.equal((await start()).status, 303, 'a minute later the address may start again');
+
+    // However many addresses start, only the newest sign-ins in flight are kept.
+    const { webSessions } = app.ctx.stores;
+    const at = app.clock.now().toISOString();
+    for (let i = 0; i < 5; i++) webSessions.saveOidcLogin(Buffer.from(`state-${i}`), { codeVerifier: 'v', nonce: 'n', returnTo: '/console' }, at, '1970-01-01T00:00:00.000Z', 3);
+    assert.equal(inFlight(), 3);
+    assert.ok(webSessions.takeOidcLogin(Buffer.from('state-4')), 'the newest is kept');
+    assert.equal(webSessions.takeOidcLogin(Buffer.from('state-1')), undefined, 'the oldest are forgotten');
   });
 });

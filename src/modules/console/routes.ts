@@ -12,7 +12,8 @@ import type { GatehouseRequest } from '../../http/types.ts';
 import {
   checkCsrf, checkOrigin, OIDC_STATE_COOKIE, oidcStateCookie, ownBase, readCookie, SESSION_COOKIE, sessionCookie, SIGN_IN_COOKIE, signInCookie,
 } from '../web-sessions/cookie.ts';
-import { finishOidcSignIn, oidcEnabled, safeReturnTo, startOidcSignIn } from '../web-sessions/oidc.ts';
+import { createFailureThrottle } from '../../http/throttle.ts';
+import { finishOidcSignIn, OIDC_STARTS_PER_MINUTE, oidcEnabled, safeReturnTo, startOidcSignIn } from '../web-sessions/oidc.ts';
 import { callerForSession, csrfTokenFor, endWebSession, peekLoginLink, redeemLoginLink, type ClientFacts } from '../web-sessions/service.ts';
 import { CONSOLE_CSS, consoleScript } from './assets.ts';
 import { CONSOLE_PAGES } from './openapi.ts';
@@ -107,7 +108,7 @@ function signInFailed(ctx: AppContext, req: GatehouseRequest, res: ServerRespons
   const known = toAppError(err);
   if (!known) ctx.log.error('sign-in failed', { request_id: req.requestId, error: err instanceof Error ? err.message : String(err) });
   const error = known ?? new AppError('internal', `something went wrong; quote request id ${req.requestId} when reporting it`);
-  send(res, error.status, 'text/html', problemPage('Could not sign you in', error.message), PAGE_HEADERS);
+  send(res, error.status, 'text/html', problemPage('Could not sign you in', error.message), { ...PAGE_HEADERS, ...error.headers });
 }
 
 /** Registers the console's routes on the app, before the /v1 authentication (these do their own). */
@@ -158,7 +159,17 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
   });
   table.add({ method: 'POST', template: '/console/sign-in/:secret', key: 'POST /console/sign-in/:secret', pattern: lastPattern() });
 
+  // Each start writes a row (the sign-in in flight): a client address may start OIDC_STARTS_PER_MINUTE a
+  // minute. The throttle counts starts as it counts failures elsewhere, and tracks at most MAX_TRACKED addresses.
+  const oidcStarts = createFailureThrottle(OIDC_STARTS_PER_MINUTE, 60_000);
   addPlainRoute(app, table, '/console/oidc/start', (req, res) => {
+    const nowMs = ctx.clock.now().getTime();
+    const wait = oidcStarts.retryAfter(req.clientIp, nowMs);
+    if (wait > 0) {
+      signInFailed(ctx, req, res, new AppError('too_many_requests', `too many sign-ins were started from your address; try again in ${wait} s`, [], { 'Retry-After': String(wait) }));
+      return;
+    }
+    oidcStarts.fail(req.clientIp, nowMs);
     startOidcSignIn(ctx, ownBase(ctx, req), safeReturnTo(req.query.return_to)).then(
       // The state also goes into a cookie of this browser: a callback is only finished in the browser
       // that started it (else someone could sign a victim in as themselves by sending their callback link).

@@ -11,6 +11,14 @@ import { createUser } from '../users/service.ts';
 import { Email } from '../users/schemas.ts';
 import { startWebSession, type ClientFacts, type StartedSession } from './service.ts';
 
+/**
+ * Sign-ins in flight kept at most (started, not yet finished); past it the oldest are forgotten (their
+ * people start again), so starts from many addresses cannot grow the table without bound.
+ */
+export const MAX_OIDC_LOGINS = 10_000;
+/** Sign-ins one client address may start per minute; more answer 429 (console/routes.ts). A person needs one or two. */
+export const OIDC_STARTS_PER_MINUTE = 30;
+
 const discovered = new WeakMap<AppContext, Promise<oidc.Configuration>>();
 const hashState = (state: string): Buffer => createHash('sha256').update(state, 'utf8').digest();
 
@@ -69,7 +77,7 @@ export async function startOidcSignIn(ctx: AppContext, base: string, returnTo: s
   const nonce = oidc.randomNonce();
   const now = ctx.clock.now();
   const forgetBefore = new Date(now.getTime() - ctx.config.loginLinkMinutes * 60_000).toISOString();
-  ctx.stores.webSessions.saveOidcLogin(hashState(state), { codeVerifier, nonce, returnTo }, now.toISOString(), forgetBefore);
+  ctx.stores.webSessions.saveOidcLogin(hashState(state), { codeVerifier, nonce, returnTo }, now.toISOString(), forgetBefore, MAX_OIDC_LOGINS);
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri(base),
     scope: 'openid email profile',
