@@ -185,7 +185,7 @@ interface Running {
 }
 
 /** The lane of a row: its kind and the key prefix its handler names (`lane`), which rows share a share of the tick by. */
-function laneOf(handlers: Record<string, OutboxHandler>, row: Pick<OutboxRow, 'kind' | 'key'>): { kind: string; prefix: string; id: string } {
+function laneOf(handlers: Readonly<Record<string, OutboxHandler>>, row: Pick<OutboxRow, 'kind' | 'key'>): { kind: string; prefix: string; id: string } {
   const prefix = handlers[row.kind]!.lane?.(row.key) ?? '';
   // A prefix that is not the key's own would put rows in a lane the query cannot see.
   const own = row.key.startsWith(prefix) ? prefix : '';
