@@ -180,16 +180,14 @@ function record(ctx: AppContext, handler: OutboxHandler, item: OutboxItem, attem
 interface Running {
   handler: OutboxHandler;
   item: OutboxItem;
-  lane: string;
   attempt?: Attempt;
 }
 
-/** The lane of a row: its kind and the key prefix its handler names (`lane`), which rows share a share of the tick by. */
-function laneOf(handlers: Readonly<Record<string, OutboxHandler>>, row: Pick<OutboxRow, 'kind' | 'key'>): { kind: string; prefix: string; id: string } {
+/** The lane of a row, as `kind\nkey prefix` (the prefix its handler's `lane` names): the rows that share one share of the tick. */
+function laneOf(handlers: Readonly<Record<string, OutboxHandler>>, row: Pick<OutboxRow, 'kind' | 'key'>): string {
   const prefix = handlers[row.kind]!.lane?.(row.key) ?? '';
-  // A prefix that is not the key's own would put rows in a lane the query cannot see.
-  const own = row.key.startsWith(prefix) ? prefix : '';
-  return { kind: row.kind, prefix: own, id: `${row.kind}\n${own}` };
+  // A prefix that is not the key's own would put rows in a lane the query for due rows cannot leave out.
+  return `${row.kind}\n${row.key.startsWith(prefix) ? prefix : ''}`;
 }
 
 /**
@@ -220,7 +218,7 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handl
 
   const start = (row: OutboxRow, lane: string) => {
     const handler = handlers[row.kind]!;
-    const run: Running = { handler, item: toItem(row), lane };
+    const run: Running = { handler, item: toItem(row) };
     running.add(run);
     laneLoad.set(lane, (laneLoad.get(lane) ?? 0) + 1);
     void runOne(ctx, handler, run.item, signal).then((attempt) => {
@@ -244,7 +242,7 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handl
         const taken: { row: OutboxRow; lane: string }[] = [];
         const load = new Map(laneLoad);
         for (const row of outbox.due(at.toISOString(), kinds, MAX_IN_FLIGHT - running.size, full)) {
-          const lane = laneOf(handlers, row).id;
+          const lane = laneOf(handlers, row);
           if ((load.get(lane) ?? 0) >= LANE_SHARE || !outbox.claim(row.seq, until)) continue;
           load.set(lane, (load.get(lane) ?? 0) + 1);
           taken.push({ row: { ...row, attempts: row.attempts + 1 }, lane });
