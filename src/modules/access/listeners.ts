@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { Actor } from '../events/store.ts';
 import type { AccessChange } from './changes.ts';
 import { propagateAccessChange } from '../connectors/propagation.ts';
+import { tellAccessEnded } from '../notifications/access-ended.ts';
 
 export type AccessChangeListener = (ctx: AppContext, actor: Actor, change: AccessChange, now: Date) => void;
 
@@ -12,4 +13,6 @@ export type AccessChangeListener = (ctx: AppContext, actor: Actor, change: Acces
 export const ACCESS_CHANGE_LISTENERS: AccessChangeListener[] = [
   // Queues the push of each changed edge of an app with a connector.
   propagateAccessChange,
+  // Queues the notice telling a person their own access ended (removed, revoked, expired, offboarded).
+  tellAccessEnded,
 ];
