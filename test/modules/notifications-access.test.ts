@@ -144,6 +144,22 @@ describe('notifications: a person\'s own access', () => {
     assert.equal(smtp.to(emailOf(holder))[1]!.subject, 'Your access to Metrics ends in 1 day');
   });
 
+  it('granted again before the sweep ended the old grant: told it ended, and that they have it again', async () => {
+    app.clock.set(new Date('2026-12-04T09:00:00.000Z'));
+    const holder = await createMember(app.api);
+    const resource = await createResource(app.api, { name: 'Reports' });
+    await grant(resource.resource_id, holder.user_id, 30);
+    app.clock.set(new Date('2026-12-04T10:00:00.000Z'));
+    await grant(resource.resource_id, holder.user_id, 120);
+    await outboxTick(app.ctx, app.clock.now());
+    const [ended, ...more] = smtp.to(emailOf(holder));
+    assert.equal(more.length, 0);
+    assert.deepEqual(ended!.text.split('\n\n').slice(0, 2), [
+      'Your access to resource "Reports" ended on Friday, December 4, 2026 at 09:30 UTC, when the time it was given for was over.',
+      'You have it again now, until Friday, December 4, 2026 at 12:00 UTC.',
+    ]);
+  });
+
   it('removed by an admin: the holder is told once, by whom and when; queued with the change, before any delivery', async () => {
     app.clock.set(new Date('2026-12-05T14:30:00.000Z'));
     const [holder, onSlack] = [await createMember(app.api), await slackMember()];

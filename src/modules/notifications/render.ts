@@ -42,6 +42,13 @@ function nameOf(ctx: AppContext, userId: string | null): string {
 /** How an ended item is named: `resource "Staging database" (read-only)`. */
 const itemWords = (item: EndedItem) => `${item.item_type} "${item.item_name}"${item.access_level_name ? ` (${item.access_level_name})` : ''}`;
 
+/** The recipient's own access the notice's data names (item_type, item_id, access_level_remote_id), as it stands now. */
+function heldNow(ctx: AppContext, row: NotificationRow, data: Record<string, unknown>) {
+  if (row.user_id === null) return undefined;
+  const kind = data.item_type === 'group' ? 'group_user' : 'resource_user';
+  return ctx.stores.access.live(kind, { principalId: row.user_id, itemId: String(data.item_id), level: String(data.access_level_remote_id ?? '') }, ctx.clock.now());
+}
+
 /** Who ended access and why, as a sentence (empty when Gatehouse did it on its own for no other reason). */
 function whoAndWhy(cause: AccessChangeCause | null, by: { name: string } | null): string {
   const who = by ? by.name : 'Gatehouse';
@@ -150,9 +157,7 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
       const ends = String(data.expiration_date);
       const item = itemWords(data as unknown as EndedItem);
       const now = ctx.clock.now();
-      const kind = data.item_type === 'group' ? 'group_user' : 'resource_user';
-      const held = row.user_id === null ? undefined
-        : ctx.stores.access.live(kind, { principalId: row.user_id, itemId: String(data.item_id), level: String(data.access_level_remote_id) }, now);
+      const held = heldNow(ctx, row, data);
       const extend = { label: 'Extend my access', url: consoleLink(ctx, '/console/access') };
       if (held === undefined) {
         return { subject: `Your access to ${String(data.item_name)} has ended`, lines: [`Your access to ${item} has ended.`, why], link: extend, actionableRequestId: null };
@@ -192,9 +197,13 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
       }
       const item = itemWords(data as unknown as EndedItem);
       if (data.expired === true) {
+        // Ended by a new grant of the same access (the old row is ended first): say they have it again.
+        const again = heldNow(ctx, row, data);
+        const now = again === undefined ? 'To have it again, ask for it in Gatehouse.'
+          : `You have it again now, ${again.expiration_date === null ? 'with no end' : `until ${instantInWords(again.expiration_date)}`}.`;
         return {
           subject: `Your access to ${String(data.item_name)} has ended`,
-          lines: [`Your access to ${item} ended on ${instantInWords(String(data.expiration_date))}, when the time it was given for was over.`, 'To have it again, ask for it in Gatehouse.', why],
+          lines: [`Your access to ${item} ended on ${instantInWords(String(data.expiration_date))}, when the time it was given for was over.`, now, why],
           link: browse, actionableRequestId: null,
         };
       }
