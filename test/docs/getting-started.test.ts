@@ -3,14 +3,8 @@
 // than the guide says, fails here.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { tick as outboxTick } from '../../src/outbox/index.ts';
-import { tick as sweepTick } from '../../src/modules/access/sweep.ts';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
-import { readDoc, runShellBlocks, shellBlocks, type BlockRun } from '../helpers/doc-shell.ts';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const DOC = 'docs/getting-started.md';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { runDoc, type BlockRun } from '../helpers/doc-shell.ts';
 
 describe('docs/getting-started.md runs', () => {
   let app: TestApp;
@@ -23,17 +17,7 @@ describe('docs/getting-started.md runs', () => {
   });
 
   it('every shell block succeeds, in order, against the service (the skipped ones say why)', async () => {
-    const blocks = shellBlocks(readDoc(root, DOC));
-    assert.ok(blocks.filter((b) => b.directive === null).length >= 3, 'the guide\'s curl steps are found');
-    runs = await runShellBlocks(DOC, blocks, {
-      cwd: root,
-      env: { T: ADMIN_TOKEN, B: app.url, GATEHOUSE_DB: app.dbFile },
-      jobs: async () => {
-        sweepTick(app.ctx, app.clock.now());
-        await outboxTick(app.ctx, app.clock.now());
-      },
-      advance: (minutes) => app.clock.advance(minutes * 60_000),
-    });
+    runs = await runDoc(app, 'docs/getting-started.md', { GATEHOUSE_DB: app.dbFile }, 3);
   });
 
   it('leaves what the guide says: Alex holds the staging database for a day, by an approved request; the CLI printed a sign-in link', async () => {

@@ -4,15 +4,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { tick as outboxTick } from '../../src/outbox/index.ts';
-import { tick as sweepTick } from '../../src/modules/access/sweep.ts';
-import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
-import { readDoc, runShellBlocks, shellBlocks, type BlockRun } from '../helpers/doc-shell.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { runDoc, type BlockRun } from '../helpers/doc-shell.ts';
 import { findPostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
-
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const DOC = 'docs/connectors.md';
 
 function psqlMissing(): string | false {
   try {
@@ -39,17 +33,7 @@ describe('docs/connectors.md: the PostgreSQL walkthrough runs', { skip }, () => 
   });
 
   it('every shell block succeeds, in order, with the clock moved where the guide waits', async () => {
-    const blocks = shellBlocks(readDoc(root, DOC));
-    assert.ok(blocks.filter((b) => b.directive === null).length >= 5, 'the walkthrough is found');
-    runs = await runShellBlocks(DOC, blocks, {
-      cwd: root,
-      env: { T: ADMIN_TOKEN, B: app.url, PG: server.url },
-      jobs: async () => {
-        sweepTick(app.ctx, app.clock.now());
-        await outboxTick(app.ctx, app.clock.now());
-      },
-      advance: (minutes) => app.clock.advance(minutes * 60_000),
-    });
+    runs = await runDoc(app, 'docs/connectors.md', { PG: server.url }, 7);
   });
 
   it('printed what its comments say: the password masked, the roles as levels, the membership, then none', () => {

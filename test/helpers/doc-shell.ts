@@ -10,7 +10,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tick as outboxTick } from '../../src/outbox/index.ts';
+import { tick as sweepTick } from '../../src/modules/access/sweep.ts';
+import { ADMIN_TOKEN, type TestApp } from './app.ts';
 import { PATIENCE_MS } from './wait.ts';
+
+/** The repository's root, where the blocks run (npm scripts, docs). */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export type Directive = { skip: string } | { jobs: true } | { advanceMinutes: number };
 
@@ -128,5 +135,22 @@ export async function runShellBlocks(name: string, blocks: ShellBlock[], options
   }
 }
 
-/** A document's text, by its path from the repository root. */
-export const readDoc = (root: string, path: string) => readFileSync(join(root, path), 'utf8');
+/**
+ * Runs the `sh` blocks of `doc` (a path from the repository root) against `app`, from the root, with
+ * T (the admin's token), B (the app's /v1 address) and `env`; the jobs are the expiry sweep and the
+ * outbox at the app's clock. Asserts `minBlocks` blocks run, so a broken reader cannot pass.
+ */
+export async function runDoc(app: TestApp, doc: string, env: Record<string, string>, minBlocks: number): Promise<BlockRun[]> {
+  const blocks = shellBlocks(readFileSync(join(ROOT, doc), 'utf8'));
+  const running = blocks.filter((b) => !(b.directive && 'skip' in b.directive)).length;
+  if (running < minBlocks) throw new Error(`${doc}: ${running} shell blocks to run, expected at least ${minBlocks}`);
+  return runShellBlocks(doc, blocks, {
+    cwd: ROOT,
+    env: { T: ADMIN_TOKEN, B: app.url, ...env },
+    jobs: async () => {
+      sweepTick(app.ctx, app.clock.now());
+      await outboxTick(app.ctx, app.clock.now());
+    },
+    advance: (minutes) => app.clock.advance(minutes * 60_000),
+  });
+}
