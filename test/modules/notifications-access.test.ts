@@ -188,6 +188,18 @@ describe('notifications: a person\'s own access', () => {
     assert.equal(smtp.to(emailOf(holder)).length, 1);
   });
 
+  it('an item deleted: its holders are told who deleted it', async () => {
+    app.clock.set(new Date('2026-12-06T08:15:00.000Z'));
+    const holder = await createMember(app.api);
+    const resource = await createResource(app.api, { name: 'Old wiki' });
+    await grant(resource.resource_id, holder.user_id, 0);
+    assert.equal((await app.api.delete(`/resources/${resource.resource_id}`)).status, 200);
+    await jobs();
+    const [mail] = smtp.to(emailOf(holder));
+    assert.equal(mail!.subject, 'Your access to Old wiki was removed');
+    assert.equal(mail!.text.split('\n\n')[0], 'Your access to resource "Old wiki" was removed on Sunday, December 6, 2026 at 08:15 UTC. Gatehouse Admin deleted it from Gatehouse.');
+  });
+
   it('a group\'s own access ending is the group\'s: its members are not told one by one', async () => {
     const member = await createMember(app.api);
     const group = await createGroup(app.api);
