@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { runDoc, type BlockRun } from '../helpers/doc-shell.ts';
+import { missingTools, runDoc, type BlockRun } from '../helpers/doc-shell.ts';
 
-describe('docs/getting-started.md runs', () => {
+describe('docs/getting-started.md runs', { skip: missingTools(['bash', 'curl', 'jq']) }, () => {
   let app: TestApp;
   let runs: BlockRun[];
   before(async () => {

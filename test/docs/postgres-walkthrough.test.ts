@@ -2,22 +2,13 @@
 // throw-away PostgreSQL cluster (test/helpers/doc-shell.ts; skipped with the reason where the cluster
 // cannot start, as the other PostgreSQL tests are): the membership appears in pg_auth_members and expiry revokes it.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { runDoc, type BlockRun } from '../helpers/doc-shell.ts';
+import { missingTools, runDoc, type BlockRun } from '../helpers/doc-shell.ts';
 import { findPostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 
-function psqlMissing(): string | false {
-  try {
-    execFileSync('psql', ['--version'], { stdio: 'pipe' });
-    return false;
-  } catch {
-    return 'psql, which the walkthrough uses, is not installed';
-  }
-}
 const found = findPostgres();
-const skip = 'reason' in found ? found.reason : psqlMissing();
+const skip = 'reason' in found ? found.reason : missingTools(['bash', 'curl', 'jq', 'psql']);
 
 describe('docs/connectors.md: the PostgreSQL walkthrough runs', { skip }, () => {
   let app: TestApp;

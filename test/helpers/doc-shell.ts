@@ -6,7 +6,7 @@
 //   <!-- doc-test: skip REASON -->       the block is not run (REASON is required: why it cannot be)
 //   <!-- doc-test: jobs -->              the service's jobs run first (notices, expiry sweep, outbox)
 //   <!-- doc-test: advance MINUTES -->   the clock moves MINUTES, then the jobs run
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +133,19 @@ export async function runShellBlocks(name: string, blocks: ShellBlock[], options
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A reason to skip when a tool the guide uses is not installed (`tool --version` fails), else false. */
+export function missingTools(tools: string[]): string | false {
+  const missing = tools.filter((tool) => {
+    try {
+      execFileSync(tool, ['--version'], { stdio: 'pipe' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+  return missing.length > 0 && `the guide uses ${missing.join(', ')}, which ${missing.length === 1 ? 'is' : 'are'} not installed`;
 }
 
 /**
