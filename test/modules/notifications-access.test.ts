@@ -246,9 +246,11 @@ describe('notifications: a person\'s own access', () => {
     assert.equal(smtp.to(emailOf(kept)).length, 0, 'kept access: nothing to tell');
   });
 
-  it('offboarding tells the person once, listing what they held, although they are offboarded; nothing after', async () => {
+  it('offboarding tells the person once, at once, listing what they held, although they are offboarded; nothing after', async () => {
     app.clock.set(new Date('2026-12-11T16:00:00.000Z'));
     const leaver = await createMember(app.api);
+    // A digest reader: the last notice is not held for a digest that would never come.
+    assert.equal((await leaver.api.put(`/users/${leaver.user_id}/notification-preferences`, { channel: 'EMAIL', daily_digest: true })).status, 200);
     const [wiki, vpn] = [await createResource(app.api, { name: 'Wiki' }), await createResource(app.api, { name: 'VPN' })];
     const group = await createGroup(app.api, { name: 'Engineering' });
     await grant(wiki.resource_id, leaver.user_id, 0);

@@ -51,7 +51,7 @@ function write(ctx: AppContext, row: Parameters<AppContext['stores']['notificati
 
 /**
  * Queues `notice` for user `userId` on their channel. Nothing for an unknown or offboarded user
- * (unless `evenIfOffboarded`: the notice that they were), a person who chose NONE, or when no channel
+ * (unless `evenIfOffboarded`: the notice that they were, sent at once even to a digest reader), a person who chose NONE, or when no channel
  * is set up; nothing for a repeat of a notice they already had (same key). Held for the digest when
  * they chose one. Call inside the write transaction. Returns the notification id, or null when
  * nothing was queued.
@@ -66,7 +66,8 @@ export function tellUser(ctx: AppContext, userId: string, notice: Notice, now: D
   const preference = notifications.preference(userId);
   const channel = channelFor(ctx, preference?.channel ?? 'DEFAULT');
   if (channel === null) return null;
-  const status: NoticeStatus = preference?.daily_digest === 1 && !NEVER_HELD.has(notice.type) ? 'HELD' : 'QUEUED';
+  // The notice to someone offboarded is never held: no digest would ever be sent to them.
+  const status: NoticeStatus = preference?.daily_digest === 1 && !NEVER_HELD.has(notice.type) && !options.evenIfOffboarded ? 'HELD' : 'QUEUED';
   return write(ctx, {
     dedupe_key: dedupeKey, type: notice.type, user_id: userId, message_channel_id: null, channel,
     address: user.email, request_id: notice.requestId ?? null, reason: notice.reason, data: JSON.stringify(notice.data ?? {}), status,
