@@ -10,7 +10,7 @@ import { tick as sweepTick } from '../../src/modules/access/sweep.ts';
 import { closeDueReviews } from '../../src/modules/uar-decisions/service.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createGroup, createMember, createResource, type Signed } from '../helpers/fixtures.ts';
+import { createGroup, createMember, createOwner, createResource, createTag, NO_SUCH_ID, type Signed } from '../helpers/fixtures.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 
@@ -198,6 +198,23 @@ describe('notifications: a person\'s own access', () => {
     const [mail] = smtp.to(emailOf(holder));
     assert.equal(mail!.subject, 'Your access to Old wiki was removed');
     assert.equal(mail!.text.split('\n\n')[0], 'Your access to resource "Old wiki" was removed on Sunday, December 6, 2026 at 08:15 UTC. Gatehouse Admin deleted it from Gatehouse.');
+  });
+
+  it('an access rule: a member who no longer matches it is told why', async () => {
+    app.clock.set(new Date('2026-12-06T10:00:00.000Z'));
+    const member = await createMember(app.api);
+    const tag = await createTag(app.api, { tag_key: 'team', tag_value: 'data' });
+    assert.equal((await app.api.post(`/tags/${tag.tag_id}/users/${member.user_id}`)).status, 200);
+    const rule = await app.api.post('/access-rules', {
+      name: 'Data team', description: 'everyone tagged team:data', admin_owner_id: (await createOwner(app.api)).owner_id, status: 'ACTIVE',
+      // connection_id is kept but takes no part in matching (docs/access-graph.md).
+      ruleClauses: { when: { clauses: [{ selectors: [{ key: 'team', value: 'data', connection_id: NO_SUCH_ID }] }] } },
+    });
+    assert.equal(rule.status, 201, JSON.stringify(rule.body));
+    assert.equal((await app.api.delete(`/tags/${tag.tag_id}/users/${member.user_id}`)).status, 200);
+    await jobs();
+    const [mail] = smtp.to(emailOf(member));
+    assert.equal(mail!.text.split('\n\n')[0], 'Your access to group "Data team" was removed on Sunday, December 6, 2026 at 10:00 UTC. You no longer match the access rule that gave it.');
   });
 
   it('a group\'s own access ending is the group\'s: its members are not told one by one', async () => {
