@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { AccessChange } from '../access/changes.ts';
 import { EDGE_KINDS } from '../access/edges.ts';
 import type { Actor } from '../events/store.ts';
-import { SYSTEM_USER_ID } from '../events/actors.ts';
+import { SYSTEM_USER_ID } from '../../lib/system-actor.ts';
 import { channelsReady, tellUser } from './queue.ts';
 
 /** Items named in one offboarding notice; the rest are counted. */
