@@ -19,7 +19,7 @@ export interface EndedItem {
 }
 
 /**
- * An access-change listener (access/listeners.ts), inside the change's transaction. A user's own
+ * The notifications area's onAccessChange (src/area.ts), inside the change's transaction. A user's own
  * edge (a resource's or a group's membership) that ended — removed by someone, by an access review,
  * an access rule, the item's deletion, or expired — queues one ACCESS_REMOVED notice for them.
  * Offboarding is one notice for everything they held (items listed up to OFFBOARDING_ITEMS_LISTED),
