@@ -24,7 +24,7 @@ export interface AccessChange {
 /** Why access changed, where the actor alone does not say it: the holder's notice names it. */
 export type AccessChangeCause =
   | { type: 'OFFBOARDING' }
-  | { type: 'ACCESS_REVIEW'; uarId: string; uarName: string }
+  | { type: 'ACCESS_REVIEW'; uarId: string }
   | { type: 'ACCESS_RULE' }
   | { type: 'ITEM_DELETED' };
 

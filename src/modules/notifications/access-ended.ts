@@ -61,6 +61,9 @@ export function tellAccessEnded(ctx: AppContext, actor: Actor, change: AccessCha
     // One edge ends once; the instant tells a regrant's later end from this one.
     key: `access-removed:${change.kind}:${row.item_id}:${row.access_level_remote_id}:${now.toISOString()}`,
     reason: expired ? 'you held this access and the time it was given for is over' : 'you held this access and it was removed',
-    data: { ...item, access_level_remote_id: row.access_level_remote_id, expired, expiration_date: row.expiration_date, cause: change.cause ?? null, by },
+    data: {
+      ...item, access_level_remote_id: row.access_level_remote_id, expired, expiration_date: row.expiration_date, cause: change.cause ?? null, by,
+      ...(change.cause?.type === 'ACCESS_REVIEW' && { uar_name: ctx.stores.accessReviews.get(change.cause.uarId)?.name ?? '' }),
+    },
   }, now);
 }

@@ -50,13 +50,13 @@ function heldNow(ctx: AppContext, row: NotificationRow, data: Record<string, unk
 }
 
 /** Who ended access and why, as a sentence (empty when Gatehouse did it on its own for no other reason). */
-function whoAndWhy(cause: AccessChangeCause | null, by: { name: string } | null): string {
+function whoAndWhy(cause: AccessChangeCause | null, by: { name: string } | null, uarName: string): string {
   const who = by ? by.name : 'Gatehouse';
   switch (cause?.type) {
     case 'ACCESS_REVIEW':
       return by
-        ? `${who} revoked it in the access review "${cause.uarName}".`
-        : `The access review "${cause.uarName}" revoked it: nobody answered for it by the deadline, and the review revokes what is left unanswered.`;
+        ? `${who} revoked it in the access review "${uarName}".`
+        : `The access review "${uarName}" revoked it: nobody answered for it by the deadline, and the review revokes what is left unanswered.`;
     case 'ACCESS_RULE': return 'You no longer match the access rule that gave it.';
     case 'ITEM_DELETED': return `${who} deleted it from Gatehouse.`;
     case 'OFFBOARDING': return by ? `${who} offboarded you.` : 'You were offboarded.';
@@ -187,7 +187,7 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
         return {
           subject: `Your access was removed: ${count} item${count === 1 ? '' : 's'}`,
           lines: [
-            `${whoAndWhy(cause, by)} Gatehouse removed all the access you held (${count} item${count === 1 ? '' : 's'}):`,
+            `${whoAndWhy(cause, by, '')} Gatehouse removed all the access you held (${count} item${count === 1 ? '' : 's'}):`,
             ...items.map((one) => `• ${itemWords(one)}`),
             ...(more > 0 ? [`• and ${more} more`] : []),
             why,
@@ -209,7 +209,7 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
       }
       return {
         subject: `Your access to ${String(data.item_name)} was removed`,
-        lines: [`Your access to ${item} was removed on ${instantInWords(row.created_at)}. ${whoAndWhy(cause, by)}`.trimEnd(), why],
+        lines: [`Your access to ${item} was removed on ${instantInWords(row.created_at)}. ${whoAndWhy(cause, by, String(data.uar_name ?? ''))}`.trimEnd(), why],
         link: browse, actionableRequestId: null,
       };
     }
