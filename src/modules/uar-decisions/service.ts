@@ -21,7 +21,7 @@ const DEADLINE_ACTOR: Actor = {
 /** Ends the row's direct grant (a user's on a resource, or membership of a group). */
 function revokeRow(ctx: AppContext, actor: Actor, row: ReviewItemRow): void {
   const key = { principalId: row.user_id, itemId: row.item_id, level: row.access_level_remote_id };
-  revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key);
+  revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key, { type: 'ACCESS_REVIEW', uarId: row.uar_id });
 }
 
 /**
@@ -29,14 +29,21 @@ function revokeRow(ctx: AppContext, actor: Actor, row: ReviewItemRow): void {
  * deleted since the snapshot, or the grant now comes from an access rule); then says why, in words,
  * for the UARS_CLOSED sub-event, and the close goes on. revokeEdge writes nothing before it refuses.
  */
-function revokeRowAtClose(ctx: AppContext, row: ReviewItemRow): string | undefined {
+function revokeRowAtClose(ctx: AppContext, row: ReviewItemRow, actor: Actor = DEADLINE_ACTOR): string | undefined {
   try {
-    revokeRow(ctx, DEADLINE_ACTOR, row);
+    revokeRow(ctx, actor, row);
     return undefined;
   } catch (err) {
     if (err instanceof AppError) return err.message;
     throw err;
   }
+}
+
+/** The reviewer whose decision a revoke at the close carries out: the removal's actor, and the holder's notice names them. */
+function deciderOf(ctx: AppContext, row: ReviewItemRow): Actor {
+  const user = row.reviewer_user_id ? ctx.stores.users.get(row.reviewer_user_id) : undefined;
+  if (!user) return DEADLINE_ACTOR;
+  return { userId: user.user_id, name: user.full_name, email: user.email, tokenLabel: null, tokenPreview: null, ip: null };
 }
 
 /**
@@ -177,7 +184,7 @@ export function closeDueReviews(ctx: AppContext, now: Date): void {
       const itemOf = (row: ReviewItemRow) => ({ uar_id: review.id, uar_item_id: row.seq, user_id: row.user_id, [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id });
       if (!accessReviews.get(review.id)!.instantly_action_reviews) {
         for (const row of uarDecisions.revoked(review.id)) {
-          const refused = revokeRowAtClose(ctx, row);
+          const refused = revokeRowAtClose(ctx, row, deciderOf(ctx, row));
           subEvents.push({ sub_event_type: 'UAR_ITEM_REVOKE', ...itemOf(row), decided_by: row.reviewer_user_id ?? '', ...(refused ? { not_revoked: refused } : {}) });
         }
       }
