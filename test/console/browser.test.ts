@@ -227,7 +227,7 @@ describe('the console in a browser', { skip }, () => {
     assert.equal(await requesterPage.evaluate<number>(`fetch('/v1/uars').then(r => r.status)`), 403);
   });
 
-  it('an admin starts an access review; the reviewer, not an admin, decides her items there, and a revoke ends the access', async () => {
+  it('an admin starts an access review; the reviewer, not an admin, decides her items there: a revoke asks first, waits for the close, and Keep undoes it', async () => {
     // Rowan also holds the wiki directly, so the review has two items for Rita (a user of both items' admin owner).
     assert.equal((await app.api.post(`/resources/${wiki.resource_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
     const adminPage = await newPage();
