@@ -204,8 +204,9 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
     dana = await newPage();
     if (!await signInByEmail(t, dana, DANA_EMAIL, 'Dana Lee', 'the invited person signing in by email')) return;
     await dana.getByRole('navigation').getByRole('link', { name: 'Request access' }).click();
-    await dana.getByLabel('Find a resource or group').fill('Reports');
-    await dana.getByRole('button', { name: /^Add .*Reports/ }).first().click();
+    // The sync named the resource after the database (the connection URL's /postgres).
+    await dana.getByLabel('Find a resource or group').fill('postgres');
+    await dana.getByRole('button', { name: 'Add postgres' }).click();
     await dana.getByLabel(/^Level for /).selectOption('reports_read');
     await dana.getByLabel('Why you need it').fill('Quarterly report');
     await dana.getByText(/Gatehouse Admin — /).waitFor(WAIT);
