@@ -308,6 +308,10 @@ describe('the console in a browser', { skip }, () => {
     await confirmWiki.getByRole('button', { name: 'Revoke Rowan Requester' }).dblclick();
     await confirmWiki.waitFor({ state: 'hidden', ...WAIT });
     await adminPage.getByText('Nobody holds it.').waitFor(WAIT);
+    // Granting directly lasts a day unless the admin chooses otherwise; "indefinitely" is offered last.
+    const grantFor = adminPage.getByLabel('For how long');
+    assert.equal(await grantFor.locator('option:checked').textContent(), '1 day');
+    assert.equal((await grantFor.locator('option').allTextContents()).at(-1), 'indefinitely (no expiry)');
     const wikiRemoved = (await app.api.get('/events', { event_type_filter: 'RESOURCE_USERS_REMOVED', object_filter: wiki.resource_id })).body.results;
     assert.equal(wikiRemoved.length, 1, 'one removal, however often the button was pressed');
 
