@@ -11,7 +11,7 @@ export interface Choice {
 
 // Everyone, read once per page load (bounded: the first 2,000); filtered here as the person types.
 let everyone: Promise<Choice[]> | undefined;
-const people = () => (everyone ??= all('/users', {}, 2000).then((users) => users.map((u: any) => ({ id: u.user_id, label: `${u.full_name} <${u.email}>` }))));
+const people = () => (everyone ??= all('/users', {}, 2000).then((users) => users.map((u) => ({ id: u.user_id, label: `${u.full_name ?? u.email} <${u.email}>` }))));
 
 /** People whose name or email contains `term` (at most 20). */
 export async function findPeople(term: string): Promise<Choice[]> {
@@ -24,12 +24,12 @@ export async function findItems(term: string): Promise<Choice[]> {
   // A chosen suggestion reads "Payroll (resource)": look for its name.
   const name = term.trim().replace(/ \((resource|group)\)$/, '');
   const [resources, groups] = await Promise.all([
-    get('/resources', { resource_name: name, page_size: 20 }),
-    get('/groups', { group_name: name, page_size: 20 }),
+    get('/resources', { query: { resource_name: name, page_size: 20 } }),
+    get('/groups', { query: { group_name: name, page_size: 20 } }),
   ]);
   return [
-    ...resources.results.map((r: any) => ({ id: r.resource_id, label: `${r.name} (resource)` })),
-    ...groups.results.map((g: any) => ({ id: g.group_id, label: `${g.name} (group)` })),
+    ...(resources.results ?? []).map((r) => ({ id: r.resource_id, label: `${r.name} (resource)` })),
+    ...(groups.results ?? []).map((g) => ({ id: g.group_id, label: `${g.name} (group)` })),
   ];
 }
 
@@ -37,10 +37,10 @@ export async function findItems(term: string): Promise<Choice[]> {
 export async function labelOf(id: string): Promise<string> {
   const person = (await people()).find((p) => p.id === id);
   if (person) return person.label;
-  for (const [path, kind] of [['/resources/', 'resource'], ['/groups/', 'group']] as const) {
-    const item = await get(`${path}${id}`).catch(() => undefined);
-    if (item) return `${item.name} (${kind})`;
-  }
+  const resource = await get('/resources/{resource_id}', { path: { resource_id: id } }).catch(() => undefined);
+  if (resource) return `${resource.name} (resource)`;
+  const group = await get('/groups/{group_id}', { path: { group_id: id } }).catch(() => undefined);
+  if (group) return `${group.name} (group)`;
   return id;
 }
 

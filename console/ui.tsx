@@ -129,7 +129,7 @@ export function propagationWords(status: string | undefined | null): string {
 
 const USER_STATUS: Record<string, string> = { ACTIVE: 'active', SUSPENDED: 'suspended', DEPROVISIONED: 'offboarded', DELETED: 'deleted' };
 /** A person's hr_idp_status in words. */
-export const userStatusWords = (status: string): string => USER_STATUS[status] ?? inWords(status).toLowerCase();
+export const userStatusWords = (status: string | undefined): string => (status ? USER_STATUS[status] ?? inWords(status).toLowerCase() : 'active');
 /** An organization_role in words. */
 export const roleWords = (role: string): string => (role === 'ADMIN' ? 'admin' : 'member');
 

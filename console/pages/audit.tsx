@@ -1,7 +1,7 @@
 // The audit trail: GET /v1/events's filters (a person and an item picked by name), what happened in
 // words with the people and items it names linked by name, paging, and export.
 import { useState } from 'preact/hooks';
-import { all, get, type Me } from '../api.ts';
+import { all, get, type Me, type Schema } from '../api.ts';
 import { findItems, findPeople, Picker } from '../pick.tsx';
 import { AdminOnly, inWords, Link, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
@@ -23,35 +23,40 @@ const PAGE_OF: Record<Kind, string> = { resource: 'resources', group: 'groups', 
 const names = new Map<string, string>();
 
 /** Looks up the names of the people `events` name by id only (one read each, once). */
-async function learnNames(events: any[]): Promise<void> {
+async function learnNames(events: Schema<'Event'>[]): Promise<void> {
   const wanted = new Set<string>();
   for (const event of events) {
     names.set(event.actor_user_id, event.actor_name);
-    for (const sub of event.sub_events) {
+    for (const sub of event.sub_events ?? []) {
       for (const [field, value] of Object.entries(sub)) if (ID_FIELDS[field] === 'user' && typeof value === 'string' && !names.has(value)) wanted.add(value);
     }
   }
-  await Promise.all([...wanted].map((id) => get(`/users/${id}`).then((u) => names.set(id, u.full_name), () => names.set(id, 'a person no longer here'))));
+  await Promise.all([...wanted].map((id) => get('/users/{user_id}', { path: { user_id: id } }).then((u) => names.set(id, u.full_name ?? u.email), () => names.set(id, 'a person no longer here'))));
 }
 
 interface Named { href: string; label: string }
 
 /** The people and items an event names, each once, by name. */
-function namedIn(event: any): Named[] {
+function namedIn(event: Schema<'Event'>): Named[] {
   const seen = new Map<string, Named>();
-  for (const sub of event.sub_events) {
+  for (const sub of event.sub_events ?? []) {
+    const text = (field: string) => (typeof sub[field] === 'string' ? sub[field] : undefined);
     for (const [field, value] of Object.entries(sub)) {
       const kind = ID_FIELDS[field];
       if (!kind || typeof value !== 'string' || seen.has(value)) continue;
+      const requester = text('requester_id');
       const label = kind === 'user' ? names.get(value) ?? 'a person'
-        : kind === 'request' ? `request by ${names.get(sub.requester_id) ?? 'someone'}`
-        : kind === 'review' ? `access review ${sub.uar_name ?? ''}`.trim()
-        : String(sub[`${kind}_name`] ?? `a ${kind}`);
+        : kind === 'request' ? `request by ${(requester && names.get(requester)) ?? 'someone'}`
+        : kind === 'review' ? `access review ${text('uar_name') ?? ''}`.trim()
+        : text(`${kind}_name`) ?? `a ${kind}`;
       seen.set(value, { href: `/console/${PAGE_OF[kind]}/${value}`, label });
     }
   }
   return [...seen.values()];
 }
+
+/** An event type in words: "Requests created", "Access review items decided". */
+const eventWords = (type: string) => inWords(type.replace(/^UAR_REVIEWS_/, 'ACCESS_REVIEW_ITEMS_').replace(/^UARS?_/, 'ACCESS_REVIEWS_'));
 
 export function AuditTrail(props: { me: Me }) {
   const initial = Object.fromEntries(new URLSearchParams(location.search));
@@ -60,8 +65,8 @@ export function AuditTrail(props: { me: Me }) {
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
   const loaded = useLoad(async () => {
-    const page = await get('/events', { ...filters, cursor, page_size: 50 });
-    await learnNames(page.results);
+    const page = await get('/events', { query: { ...filters, cursor, page_size: 50 } });
+    await learnNames(page.results ?? []);
     return page;
   }, [JSON.stringify(filters), cursor]);
   const [unmatched, setUnmatched] = useState<string | undefined>(undefined);
@@ -86,7 +91,7 @@ export function AuditTrail(props: { me: Me }) {
   const exporting = useAction();
   const EXPORT_MAX = 10_000;
   const exportAll = () => exporting.run(async () => {
-    const events = await all('/events', filters, EXPORT_MAX);
+    const events = await all('/events', { query: filters }, EXPORT_MAX);
     download(events, 'gatehouse-events.jsonl');
     exporting.setError(events.length >= EXPORT_MAX ? `Exported the newest ${EXPORT_MAX} events; narrow the filters, or use gatehouse audit export for the whole trail.` : undefined);
   });
@@ -112,16 +117,16 @@ export function AuditTrail(props: { me: Me }) {
           <button type="button" disabled={exporting.busy} onClick={exportAll}>{exporting.busy ? 'Exporting…' : 'Export all matching events'}</button>
         </div>
         <Problem message={exporting.error} />
-        <Pending loaded={loaded}>{(page) => (
+        <Pending loaded={loaded}>{({ results = [], next }) => (
           <>
             <div class="table-wrap">
               <table class="stack">
                 <caption>Events, newest first</caption>
                 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">About</th></tr></thead>
-                <tbody>{page.results.map((event: any) => (
+                <tbody>{results.map((event) => (
                   <tr key={event.event_id}>
                     <td data-label="When">{when(event.created_at)}</td>
-                    <td data-label="What">{inWords(event.event_type.replace(/^UAR_REVIEWS_/, 'ACCESS_REVIEW_ITEMS_').replace(/^UARS?_/, 'ACCESS_REVIEWS_'))}</td>
+                    <td data-label="What">{eventWords(event.event_type)}</td>
                     <td data-label="Who"><Link href={`/console/users/${event.actor_user_id}`}>{event.actor_name}</Link>{event.api_token_name ? ` via ${event.api_token_name}` : ''}</td>
                     <td data-label="About">{namedIn(event).map((named) => <Link key={named.href} href={named.href} class="chip">{named.label}</Link>)}</td>
                   </tr>
@@ -130,7 +135,7 @@ export function AuditTrail(props: { me: Me }) {
             </div>
             <div class="actions">
               {cursors.length > 0 && <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>Newer</button>}
-              {page.next && <button type="button" onClick={() => setCursors([...cursors, page.next])}>Older</button>}
+              {next && <button type="button" onClick={() => setCursors([...cursors, next])}>Older</button>}
             </div>
           </>
         )}</Pending>
