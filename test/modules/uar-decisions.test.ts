@@ -100,6 +100,20 @@ describe('access review decisions', () => {
     assert.equal(unknown.body.details[0].path, 'decisions.0.uar_item_id');
   });
 
+  it('closes a review whose revoked item was deleted meanwhile, saying why that revoke did nothing', async () => {
+    const { resource, uarId, alice, bob } = await setUp();
+    assert.equal((await app.api.post(`/uar/${uarId}/decisions`, { decisions: [{ uar_item_id: alice.uar_item_id, decision: 'REVOKE' }] })).status, 200);
+    assert.equal((await app.api.delete(`/resources/${resource.resource_id}`)).status, 200);
+    app.clock.advance(8 * 86_400_000);
+    closeDueReviews(app.ctx, app.clock.now());
+    const [closed] = (await app.api.get('/events', { event_type_filter: 'UARS_CLOSED', object_filter: uarId })).body.results;
+    assert.ok(closed, 'the review closed');
+    const subs = closed.sub_events as { sub_event_type: string; user_id?: string; not_revoked?: string }[];
+    const aliceSub = subs.find((e) => e.sub_event_type === 'UAR_ITEM_REVOKE' && e.user_id === alice.user_id);
+    assert.match(aliceSub?.not_revoked ?? '', /not found|no such|does not exist/i);
+    assert.ok(subs.some((e) => e.sub_event_type === 'UAR_ITEM_KEEP' && e.user_id === bob.user_id), 'the rest of the close went on');
+  });
+
   it('a member with nothing to review in it can neither see the review, read its items nor decide', async () => {
     const { uarId, alice } = await setUp();
     const member = await createMember(app.api);
