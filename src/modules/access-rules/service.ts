@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/columns.ts';
 import { stateFromRow } from '../groups/store.ts';
 import { inWriteTransaction, writeGrant } from '../access/service.ts';
 import { changeAccess } from '../access/changes.ts';

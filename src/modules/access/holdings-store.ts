@@ -2,7 +2,7 @@
 // path, until when" (the definition in docs/access-graph.md). Every read of holdings goes through here.
 import type { Db } from '../../db/open.ts';
 import { NEVER } from './edges.ts';
-import { LIVE } from './store.ts';
+import { LIVE } from './sql.ts';
 
 /** One holding (principal, item, level) with its expiry and paths. */
 export interface HoldingRow {

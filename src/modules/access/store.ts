@@ -2,6 +2,7 @@
 // EDGE_KINDS, all sharing one "live" predicate; table and column names come from that table, never from input.
 import type { Db } from '../../db/open.ts';
 import { EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
+import { LIVE } from './sql.ts';
 
 /** An edge row of any kind, its ends under neutral names. */
 export interface EdgeRow {
@@ -24,9 +25,6 @@ export interface EdgeWrite extends EdgeKey {
   source: EdgeSource;
   sourceId: string | null;
 }
-
-/** An edge is live at @now until its expiration_date; a row at or past it is dead everywhere. */
-export const LIVE = (alias: string) => `(${alias}.expiration_date IS NULL OR ${alias}.expiration_date > @now)`;
 
 function edgeStatements(db: Db, kind: EdgeKindName) {
   const { table, principal, item } = EDGE_KINDS[kind];

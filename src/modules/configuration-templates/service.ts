@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsToApi, type RequestSettings } from '../request-settings/store.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsToApi, type RequestSettings } from '../request-settings/columns.ts';
 import { stateFromRow as stateOfGroup, type GroupState } from '../groups/store.ts';
 import { stateFromRow as stateOfResource, type ResourceState } from '../resources/store.ts';
 import type { VisibilityInfo } from '../visibility/store.ts';

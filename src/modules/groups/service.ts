@@ -6,7 +6,7 @@ import { deleteWithEdges, reconcileSessions } from '../access/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
 import { updateItems } from '../items/service.ts';
 import { applyRequestSettings, checkRequestSettingReferences, refuseIfNamedInConfigurations } from '../request-settings/service.ts';
-import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/columns.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
 import { applyTemplateLinks, templateGroupWrite } from '../configuration-templates/service.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';

@@ -8,7 +8,7 @@ import type { Actor } from '../events/store.ts';
 import type { AccessLevelsInput } from './schemas.ts';
 import type { RequestSettingsInput } from '../request-settings/schemas.ts';
 import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
-import type { RequestSettings } from '../request-settings/store.ts';
+import type { RequestSettings } from '../request-settings/columns.ts';
 
 /**
  * The checks every item of a bulk update (PUT /resources, PUT /groups) starts with: the id is not

@@ -4,7 +4,7 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { updateItems } from '../items/service.ts';
 import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
-import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/columns.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
 import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';

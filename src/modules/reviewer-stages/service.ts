@@ -6,7 +6,7 @@ import type { Actor } from '../events/store.ts';
 import { stateFromRow as groupState } from '../groups/store.ts';
 import { type RequestConfigurationInput, type ReviewerStageInput } from '../request-settings/schemas.ts';
 import { checkStageNumbers } from '../request-settings/service.ts';
-import { type RequestSettings } from '../request-settings/store.ts';
+import { type RequestSettings } from '../request-settings/columns.ts';
 import { stateFromRow as resourceState } from '../resources/store.ts';
 import { sameJson } from '../../lib/same-json.ts';
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { VisibilityInfoBody } from './schemas.ts';
 import { getVisibility, setVisibility } from './service.ts';
-import type { VisibleKind } from './store.ts';
+import type { VisibleKind } from './sql.ts';
 
 export function registerVisibilityRoutes(router: ApiRouter, ctx: AppContext): void {
   for (const kind of ['resource', 'group', 'bundle'] as const satisfies readonly VisibleKind[]) {

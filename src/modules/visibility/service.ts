@@ -4,7 +4,8 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { templateVisibilityOf } from '../configuration-templates/service.ts';
 import type { Actor } from '../events/store.ts';
-import type { Viewer, VisibilityInfo, VisibleKind } from './store.ts';
+import type { Viewer, VisibleKind } from './sql.ts';
+import type { VisibilityInfo } from './store.ts';
 import { sameJson } from '../../lib/same-json.ts';
 
 /** What the caller's reads are filtered as: null for an admin (who sees everything), else the caller at now. */
