@@ -2,7 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { CreateConfigurationTemplateBody, ListConfigurationTemplatesQuery, UpdateConfigurationTemplateBody } from './schemas.ts';
-import { createTemplate, deleteTemplate, findTemplate, toApiTemplate, updateTemplate } from './service.ts';
+import { findTemplate } from './linking.ts';
+import { createTemplate, deleteTemplate, toApiTemplate, updateTemplate } from './service.ts';
 
 export function registerConfigurationTemplateRoutes(router: ApiRouter, ctx: AppContext): void {
   const { configurationTemplates } = ctx.stores;
