@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
-import { changeAccess, edgeSubEvent, reconcileSessions } from './changes.ts';
+import { changeAccess, edgeSubEvent } from './changes.ts';
+import { reconcileSessions } from '../sessions/reconcile.ts';
 import type { EdgeRow } from './store.ts';
 import { SYSTEM_ACTOR } from '../events/system-actor.ts';
 

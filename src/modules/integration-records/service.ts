@@ -111,14 +111,13 @@ export function scopedRolePermissions(ctx: AppContext, resourceId: string): Scop
 
 /** How to check that a target of each type exists; ACCESS_REVIEW targets cannot be checked yet (no reviews are stored). */
 function targetExists(ctx: AppContext, type: ScopedRolePermissionInput['target_type'], id: string): boolean {
-  const s = ctx.stores;
   switch (type) {
-    case 'RESOURCE': return s.resources.exists(id);
-    case 'CONNECTION': return s.apps.exists(id);
-    case 'GROUP': return s.groups.exists(id);
-    case 'BUNDLE': return s.bundles.exists(id);
-    case 'USER': return s.users.exists(id);
-    case 'OWNER': return s.owners.exists(id);
+    case 'RESOURCE': return ctx.stores.resources.exists(id);
+    case 'CONNECTION': return ctx.stores.apps.exists(id);
+    case 'GROUP': return ctx.stores.groups.exists(id);
+    case 'BUNDLE': return ctx.stores.bundles.exists(id);
+    case 'USER': return ctx.stores.users.exists(id);
+    case 'OWNER': return ctx.stores.owners.exists(id);
     case 'ACCESS_REVIEW': return true;
   }
 }

@@ -2,6 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
+import { actorFor } from '../events/actors.ts';
 import { offboardUser, isOffboarded } from '../access/service.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
 import type { UpdateUserInput } from './schemas.ts';
@@ -166,4 +167,22 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
     if (status !== user.hr_idp_status) syncActiveRules(ctx, actor, now);
     return users.get(userId)!;
   }).immediate();
+}
+
+/**
+ * Creates the first user, an ADMIN named Gatehouse Admin with `email`, and records USERS_CREATED as its
+ * own act (nobody exists to have created it), inside the caller's transaction (tokens' bootstrapAdmin,
+ * which checked that no user exists).
+ */
+export function createFirstAdmin(ctx: AppContext, email: string): ApiUser {
+  const { users, events } = ctx.stores;
+  const admin = users.create(
+    { email, full_name: 'Gatehouse Admin', first_name: 'Gatehouse', last_name: 'Admin', position: 'Administrator', manager_id: null },
+    ctx.clock.now(),
+  );
+  users.setRole(admin.user_id, 'ADMIN');
+  events.record(actorFor(admin), 'USERS_CREATED', [
+    { sub_event_type: 'USERS_CREATED', user_id: admin.user_id, user_name: admin.full_name, user_email: admin.email },
+  ]);
+  return users.get(admin.user_id)!;
 }
