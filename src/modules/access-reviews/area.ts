@@ -14,6 +14,7 @@ declare module '../../context.ts' {
 export const accessReviewsArea = defineArea({
   name: 'access-reviews',
   stores: { accessReviews: createAccessReviewStore },
+  sharedReads: { accessReviews: ['get'] },
   routes: accessReviewRoutes,
   handlers: registerAccessReviewRoutes,
   jobs: [{ name: 'access-review-abandoned-snapshots', everyMs: () => 60_000, tick: dropAbandonedSnapshots }],

@@ -14,6 +14,7 @@ declare module '../../context.ts' {
 export const connectorsArea = defineArea({
   name: 'connectors',
   stores: { connectors: createConnectorStore },
+  sharedReads: { connectors: ['syncErrors'] },
   routes: connectorRoutes,
   handlers: registerConnectorRoutes,
   jobs: [

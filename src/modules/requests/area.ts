@@ -14,6 +14,7 @@ declare module '../../context.ts' {
 export const requestsArea = defineArea({
   name: 'requests',
   stores: { requests: createRequestStore },
+  sharedReads: { requests: ['adminUserIds', 'comments', 'get', 'hasPending', 'items', 'pendingSince', 'reviewers'] },
   routes: requestRoutes,
   handlers: registerRequestRoutes,
   jobs: [

@@ -13,6 +13,9 @@ declare module '../../context.ts' {
 export const resourcesArea = defineArea({
   name: 'resources',
   stores: { resources: createResourceStore },
+  sharedReads: {
+    resources: ['accessLevel', 'accessLevels', 'countConfigurationsNaming', 'exists', 'getRow', 'listByTypes', 'resourceType', 'toApi'],
+  },
   routes: resourceRoutes,
   handlers: registerResourceRoutes,
 });
