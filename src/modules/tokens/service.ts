@@ -2,9 +2,9 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { actorFor } from '../events/actors.ts';
+import { actorFor } from '../../lib/system-actor.ts';
 /** The CLI's verbs act as a user through this (defined with the other actors). */
-export { actorFor } from '../events/actors.ts';
+export { actorFor } from '../../lib/system-actor.ts';
 import { createFirstAdmin } from '../users/service.ts';
 import type { AccessLevel, ApiToken } from './store.ts';
 import { newTokenSecret } from './secret.ts';

@@ -2,8 +2,9 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { actorFor } from '../events/actors.ts';
-import { offboardUser, isOffboarded } from '../access/service.ts';
+import { actorFor } from '../../lib/system-actor.ts';
+import { offboardUser } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
 import type { UpdateUserInput } from './schemas.ts';
 import type { ApiRemoteUser, ApiUser } from './store.ts';
