@@ -109,7 +109,7 @@ export function scopedRolePermissions(ctx: AppContext, resourceId: string): Scop
   return ctx.stores.integrationRecords.permissions(resourceId);
 }
 
-/** How to check that a target of each type exists; ACCESS_REVIEW targets cannot be checked yet (no reviews are stored). */
+/** How to check that a target of each type exists (ACCESS_REVIEW: an access review, `/v1/uar`). */
 function targetExists(ctx: AppContext, type: ScopedRolePermissionInput['target_type'], id: string): boolean {
   switch (type) {
     case 'RESOURCE': return ctx.stores.resources.exists(id);
@@ -118,7 +118,7 @@ function targetExists(ctx: AppContext, type: ScopedRolePermissionInput['target_t
     case 'BUNDLE': return ctx.stores.bundles.exists(id);
     case 'USER': return ctx.stores.users.exists(id);
     case 'OWNER': return ctx.stores.owners.exists(id);
-    case 'ACCESS_REVIEW': return true;
+    case 'ACCESS_REVIEW': return ctx.stores.accessReviews.get(id) !== undefined;
   }
 }
 
