@@ -9,14 +9,13 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { inWriteTransaction, revokeEdge } from '../access/service.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
+import { actorFor, systemActor } from '../../lib/system-actor.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { tellReviewers } from './assign.ts';
 import type { AssignInput, DecideInput } from './schemas.ts';
 import type { ReviewItemRow, UnansweredDecision } from './store.ts';
 
-const DEADLINE_ACTOR: Actor = {
-  userId: '00000000-0000-0000-0000-000000000000', name: 'Gatehouse (access review deadline)', email: '', tokenLabel: null, tokenPreview: null, ip: null,
-};
+const DEADLINE_ACTOR: Actor = systemActor('Gatehouse (access review deadline)');
 
 /** Ends the row's direct grant (a user's on a resource, or membership of a group). */
 function revokeRow(ctx: AppContext, actor: Actor, row: ReviewItemRow): void {
@@ -42,8 +41,7 @@ function revokeRowAtClose(ctx: AppContext, row: ReviewItemRow, actor: Actor = DE
 /** The reviewer whose decision a revoke at the close carries out: the removal's actor, and the holder's notice names them. */
 function deciderOf(ctx: AppContext, row: ReviewItemRow): Actor {
   const user = row.reviewer_user_id ? ctx.stores.users.get(row.reviewer_user_id) : undefined;
-  if (!user) return DEADLINE_ACTOR;
-  return { userId: user.user_id, name: user.full_name, email: user.email, tokenLabel: null, tokenPreview: null, ip: null };
+  return user ? actorFor(user) : DEADLINE_ACTOR;
 }
 
 /**
