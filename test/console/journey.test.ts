@@ -163,26 +163,34 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
   it('creates an app with a PostgreSQL connector, tests it and syncs it', async (t) => {
     if (blocked(t) || !await open(t, admin, '/console/apps', 'creating an app')) return;
     await admin.getByLabel('Name', { exact: true }).fill('Reports database');
-    await admin.getByLabel('Type').selectOption({ label: 'PostgreSQL' });
-    await admin.getByLabel('Owner').selectOption({ label: 'Data team' });
-    await admin.getByRole('button', { name: 'Create app' }).click();
+    await admin.getByLabel('Kind').selectOption({ label: 'PostgreSQL (built-in connector)' });
+    await admin.getByLabel(/^Owner/).selectOption({ label: 'Data team' });
+    await admin.getByRole('button', { name: 'Add app' }).click();
     await admin.getByRole('heading', { name: 'Reports database' }).waitFor(WAIT);
     await admin.getByLabel('Connection URL').fill(server.url);
-    await admin.getByRole('button', { name: 'Save connector' }).click();
-    await admin.getByRole('button', { name: 'Test connector' }).click();
-    await admin.getByText(/connector answers/i).waitFor(WAIT);
+    await admin.getByRole('button', { name: 'Set up the connector' }).click();
+    await admin.getByRole('button', { name: 'Test the connector' }).click();
+    await admin.getByText('The connector answered: it works.').waitFor(WAIT);
+    // The connection URL is shown with its password masked.
+    assert.doesNotMatch((await admin.locator('main').textContent())!, /not-checked-under-trust/);
     await admin.getByRole('button', { name: 'Sync now' }).click();
-    await admin.getByRole('link', { name: /postgres/i }).first().waitFor(WAIT);
+    await admin.getByText(/^Synced\. .*1 resource and 0 groups added/).waitFor(WAIT);
+    await admin.reload();
+    // The sync made the database a resource, named after it (the connection URL's /postgres).
+    await admin.getByRole('link', { name: 'postgres', exact: true }).waitFor(WAIT);
     await shoot(admin, 'app');
   });
 
   it('names the team as the reviewers of the synced database', async (t) => {
     if (blocked(t)) return;
-    await admin.getByRole('link', { name: /postgres/i }).first().click();
-    await admin.locator('#page-title').waitFor(WAIT);
-    await admin.getByLabel('Reviewers').selectOption({ label: 'Data team' });
-    await admin.getByRole('button', { name: 'Save request settings' }).click();
-    await admin.getByRole('status').waitFor(WAIT);
+    await admin.getByRole('link', { name: 'Settings of postgres' }).click();
+    await admin.getByRole('heading', { name: 'Requests and reviewers' }).waitFor(WAIT);
+    const everyone = admin.getByRole('group', { name: /^For everyone/ });
+    await everyone.getByLabel('People may request it').check();
+    if (await everyone.getByRole('group', { name: 'Stage 1' }).count() === 0) await everyone.getByRole('button', { name: 'Add a reviewer stage' }).click();
+    await everyone.getByRole('group', { name: 'Stage 1' }).getByLabel('Data team').check();
+    await admin.getByRole('button', { name: 'Save requests and reviewers' }).click();
+    await admin.getByRole('status').filter({ hasText: 'Saved.' }).waitFor(WAIT);
     await shoot(admin, 'resource-settings');
   });
 
