@@ -82,6 +82,8 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
     }
     setTimeout(() => document.getElementById('page-title')?.focus({ preventScroll: true }), 0);
   }, [path]);
+  const [menuOpen, setMenuOpen] = useState(false);
+  useEffect(() => setMenuOpen(false), [path]);
   const signOut = async () => {
     try {
       await post('/console/sign-out');
@@ -95,8 +97,10 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
       <a class="skip" href="#main">Skip to content</a>
       <header class="top">
         <Link href="/console" class="brand">Gatehouse</Link>
+        {/* On a phone the links fold behind one button, so a page starts near the top of the screen. */}
+        <button type="button" class="menu-toggle" aria-expanded={menuOpen} aria-controls="main-links" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
         <nav aria-label="Main">
-          <ul>
+          <ul id="main-links" class={menuOpen ? 'open' : undefined}>
             {links.map(([href, label]) => (
               <li key={href}><Link href={href} class={path === href ? 'current' : undefined}>{label}</Link></li>
             ))}

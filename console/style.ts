@@ -80,5 +80,14 @@ dialog.confirm h2 { margin-top: 0; }
   table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
   table.stack td.row-actions { padding-top: .35rem; }
 }
+.menu-toggle { display: none; background: transparent; color: #ffffff; border-color: #ffffff; margin-left: auto; }
+@media (max-width: 640px) {
+  .menu-toggle { display: inline-block; }
+  .top nav { flex-basis: 100%; }
+  .top nav ul { flex-direction: column; gap: 0; }
+  .top nav ul:not(.open) { display: none; }
+  .top nav li a { display: block; padding: .5rem 0; }
+  .who { flex-basis: 100%; }
+}
 @media (max-width: 480px) { .page { padding: .75rem; } h1 { font-size: 1.35rem; } .who { margin-left: 0; } }
 `;

@@ -429,6 +429,16 @@ describe('the console in a browser', { skip }, () => {
     await narrow.screenshot({ path: join(SHOTS, 'home-375.png'), fullPage: true });
     await narrow.keyboard.press('Tab');
     assert.equal(await narrow.evaluate<string>('document.activeElement.textContent'), 'Skip to content');
+    // The navigation folds behind Menu on a phone; choosing a page folds it again.
+    const menu = narrow.getByRole('button', { name: 'Menu' });
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    assert.equal(await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).isVisible(), false);
+    await menu.click();
+    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await shoot(narrow, 'menu-375');
+    await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).click();
+    await narrow.getByRole('heading', { name: 'My access' }).waitFor(WAIT);
+    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
   });
 
   it('refuses a forged write from another origin, a write without the CSRF token, and a replayed sign-in link', async () => {
