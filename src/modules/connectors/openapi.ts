@@ -13,9 +13,9 @@ export const Connector = component('Connector', {
   properties: {
     app_id: { type: 'string', format: 'uuid' },
     connector_type: { type: 'string', enum: [...CONNECTOR_TYPES], description: 'OPAL_HTTP for CUSTOM_CONNECTOR apps (Opal\'s connector protocol), POSTGRES for POSTGRES apps.' },
-    url: { ...nullableText, description: 'OPAL_HTTP: the connector\'s base URL.' },
+    url: { ...nullableText, description: 'OPAL_HTTP: the connector\'s base URL, its query values masked (a token may ride there).' },
     signing_secret: { ...nullableText, description: 'OPAL_HTTP: masked.' },
-    connection_url: { ...nullableText, description: 'POSTGRES: with its password masked.' },
+    connection_url: { ...nullableText, description: 'POSTGRES: with its password masked, in the user info or as a query value (settings such as sslmode are shown).' },
     timeout_ms: { type: 'integer', minimum: 100, maximum: 300000 },
     drift_policy: { type: 'string', enum: [...DRIFT_POLICIES], description: 'What a sync does with access present remotely but not in Gatehouse: REPORT (a sync error), IMPORT (added, status null), REMOVE (removed remotely).' },
     last_sync_at: nullableTime,

@@ -8,25 +8,20 @@ import { looksMasked, maskSecret } from '../event-streams/secrets.ts';
 import { adapterFor, PUSH_KIND } from './propagation.ts';
 import type { PutConnectorInput } from './schemas.ts';
 import type { ConnectorRow, ConnectorType, PropagationRow } from './store.ts';
+import { carriesMask, maskUrl } from './url-secrets.ts';
 import { SYNC_ACTOR, syncConnector, type SyncSummary } from './sync.ts';
 
 /** The app types that can have a connector, and which. */
 const CONNECTOR_OF_APP: Record<string, ConnectorType> = { CUSTOM_CONNECTOR: 'OPAL_HTTP', POSTGRES: 'POSTGRES' };
 
-/** A connection URL with its password masked. */
-function maskConnectionUrl(raw: string): string {
-  const url = new URL(raw);
-  if (url.password) url.password = maskSecret(decodeURIComponent(url.password));
-  return url.href;
-}
 
 export function toApiConnector(ctx: AppContext, row: ConnectorRow) {
   return {
     app_id: row.app_id,
     connector_type: row.connector_type,
-    url: row.url,
+    url: row.url === null ? null : maskUrl(row.url),
     signing_secret: row.signing_secret === null ? null : maskSecret(row.signing_secret),
-    connection_url: row.connection_url === null ? null : maskConnectionUrl(row.connection_url),
+    connection_url: row.connection_url === null ? null : maskUrl(row.connection_url),
     timeout_ms: row.timeout_ms,
     drift_policy: row.drift_policy,
     last_sync_at: row.last_sync_at,
@@ -74,17 +69,19 @@ export function putConnector(ctx: AppContext, actor: Actor, appId: string, input
       secret = keep(input.signing_secret, old?.signing_secret, maskSecret) ?? old?.signing_secret ?? null;
       if (secret === null) throw invalidField('signing_secret', 'is required for a CUSTOM_CONNECTOR app (the secret requests are signed with)');
       if (looksMasked(secret) && secret !== old?.signing_secret) throw invalidField('signing_secret', 'is a masked secret that is not this connector\'s; send the secret itself');
-      url = input.url;
+      // A token in the query string is masked as GET shows it: sent back masked, the stored URL stays.
+      url = keep(input.url, old?.url, maskUrl)!;
+      if (url !== old?.url && carriesMask(url)) throw invalidField('url', 'carries a masked value that is not this connector\'s; send the value itself');
     } else {
-      connectionUrl = keep(input.connection_url, old?.connection_url, maskConnectionUrl) ?? old?.connection_url ?? null;
+      connectionUrl = keep(input.connection_url, old?.connection_url, maskUrl) ?? old?.connection_url ?? null;
       if (connectionUrl === null) throw invalidField('connection_url', 'is required for a POSTGRES app (postgres://user:password@host:port/database)');
-      if (input.connection_url && connectionUrl !== old?.connection_url && /\*{12}/.test(decodeURIComponent(new URL(connectionUrl).password))) {
+      if (connectionUrl !== old?.connection_url && carriesMask(connectionUrl)) {
         throw invalidField('connection_url', 'carries a masked password that is not this connector\'s; send the password itself');
       }
     }
     ctx.stores.connectors.save({ app_id: appId, connector_type: type, url, signing_secret: secret, connection_url: connectionUrl, timeout_ms: input.timeout_ms, drift_policy: input.drift_policy }, now);
     ctx.stores.events.record(actor, 'CONNECTORS_UPDATED', [{
-      sub_event_type: 'CONNECTORS_UPDATED', app_id: appId, app_name: app.name, connector_type: type, url, timeout_ms: input.timeout_ms, drift_policy: input.drift_policy,
+      sub_event_type: 'CONNECTORS_UPDATED', app_id: appId, app_name: app.name, connector_type: type, url: url === null ? null : maskUrl(url), timeout_ms: input.timeout_ms, drift_policy: input.drift_policy,
       secret_changed: type === 'OPAL_HTTP' ? secret !== old?.signing_secret : connectionUrl !== old?.connection_url,
     }]);
     return toApiConnector(ctx, ctx.stores.connectors.get(appId)!);
