@@ -5,8 +5,12 @@
 import pg from 'pg';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { ConnectorAdapter, RemoteSnapshot } from './adapter.ts';
+import type { ConnectorAdapter, RemoteBatch } from './adapter.ts';
+import { checkRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
+
+/** How many login roles are matched to users per part a sync writes (each is one lookup on the event loop). */
+const LOGIN_SLICE = 500;
 
 /** Roles Gatehouse never grants or reads as levels: PostgreSQL's own and superuser-ish ones. */
 const OWN_ROLES = "r.rolname NOT LIKE 'pg\\_%' AND NOT r.rolsuper";
@@ -44,8 +48,9 @@ export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): Conne
     }
   };
 
-  const loginRoles = (client: pg.Client) =>
-    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`);
+  /** Login roles, at most `limit` (none: all) — a sync asks for one more than it may read, to learn whether it passes its bound. */
+  const loginRoles = (client: pg.Client, limit?: number) =>
+    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname${limit === undefined ? '' : ' LIMIT $1'}`, limit === undefined ? [] : [limit]);
 
   return {
     kinds: ['resource_user'],
@@ -100,27 +105,44 @@ export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): Conne
       return { id: login };
     },
 
-    async snapshot(): Promise<RemoteSnapshot> {
-      return withClient(async (client) => {
+    async *read(budget): AsyncGenerator<RemoteBatch> {
+      // Read in one go on one connection (PostgreSQL answers whole result sets), each query limited to
+      // what the budget has left plus one, so a server with more rows than the bound stops the sync there.
+      const read = await withClient(async (client) => {
+        const rows = async <R extends pg.QueryResultRow>(text: string): Promise<R[]> => {
+          if (!budget.mayRead()) return [];
+          const result = await client.query<R>(`${text} LIMIT $1`, [budget.itemsLeft + 1]);
+          return result.rows.slice(0, budget.takeRows(result.rows.length));
+        };
         const db = (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
-        const logins = (await loginRoles(client)).rows.map((r) => r.rolname);
-        const grantable = (await client.query<{ rolname: string }>(
-          `SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`,
-        )).rows.map((r) => r.rolname);
-        const members = (await client.query<{ role: string; member: string }>(
+        const logins = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
+        const grantable = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
+        const members = await rows<{ role: string; member: string }>(
           `SELECT g.rolname AS role, m.rolname AS member FROM pg_auth_members am
            JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member
            WHERE m.rolcanlogin AND NOT g.rolcanlogin ORDER BY 1, 2`,
-        )).rows;
-        const levels = new Set(grantable);
-        return {
-          // Login roles carry no email: the rule finds the user they name.
-          users: logins.map((login) => ({ id: login, email: ctx.stores.connectors.userByLogin(login)?.email ?? '' })),
-          resources: [{ id: db, name: db, description: 'A PostgreSQL database; its access levels are the roles Gatehouse may grant.', access_levels: grantable.map((r) => ({ id: r, name: r })) }],
-          groups: [],
-          edges: members.filter((m) => levels.has(m.role)).map((m) => ({ kind: 'resource_user' as const, principal: m.member, item: db, level: m.role })),
-        };
+        );
+        return { db, logins, grantable, members };
       });
+      const refused: string[] = [];
+      const instance = checkRemote(RemoteItem, [{ id: read.db, name: read.db, description: 'A PostgreSQL database; its access levels are the roles Gatehouse may grant.' }], 'database');
+      const levels = checkRemote(RemoteLevel, read.grantable.map((r) => ({ id: r, name: r })), 'role');
+      refused.push(...instance.refused, ...levels.refused);
+      // Login roles carry no email: the rule finds the user they name, a slice at a time as the sync takes them.
+      for (let at = 0; at < read.logins.length; at += LOGIN_SLICE) {
+        const users = checkRemote(RemoteUser, read.logins.slice(at, at + LOGIN_SLICE).map((login) => ({ id: login, email: ctx.stores.connectors.userByLogin(login)?.email ?? '' })), 'login role');
+        refused.push(...users.refused);
+        yield { type: 'users', users: users.ok };
+      }
+      const db = instance.ok[0];
+      if (db) {
+        yield { type: 'resource', resource: { ...db, access_levels: levels.ok } };
+        const granted = new Set(levels.ok.map((l) => l.id));
+        const edges = checkRemote(RemoteEdge, read.members.filter((m) => granted.has(m.role)).map((m) => ({ principal: m.member, item: db.id, level: m.role })), 'membership of');
+        refused.push(...edges.refused);
+        yield { type: 'edges', kind: 'resource_user', edges: edges.ok };
+      }
+      if (refused.length > 0) yield { type: 'refused', refused };
     },
   };
 }

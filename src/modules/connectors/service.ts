@@ -1,6 +1,7 @@
 // Connector use cases: set and show an app's connector (secrets masked), test it, sync it, retry its
 // failed pushes, list propagations not yet SUCCESS; and the scheduled sync job.
 import type { AppContext } from '../../context.ts';
+import type { PageQuery } from '../../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { retryFailed } from '../../outbox/index.ts';
 import type { Actor } from '../events/store.ts';
@@ -27,7 +28,7 @@ export function toApiConnector(ctx: AppContext, row: ConnectorRow) {
     last_sync_at: row.last_sync_at,
     last_successful_sync: row.last_successful_sync,
     propagation_counts: ctx.stores.connectors.statusCounts(row.app_id),
-    unmatched_remote_users: ctx.stores.connectors.unmatchedUsers(row.app_id),
+    unmatched_remote_users_count: ctx.stores.connectors.unmatchedCount(row.app_id),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -112,6 +113,15 @@ export async function testConnector(ctx: AppContext, actor: Actor, appId: string
     ctx.stores.events.record(actor, 'CONNECTORS_TESTED', [{ sub_event_type: 'CONNECTORS_TESTED', app_id: appId, ...result }]);
   }).immediate();
   return result;
+}
+
+/** The app's remote users no Gatehouse user matches, a keyset page by remote id. Throws not_found for an app without a connector. */
+export function listUnmatchedUsers(ctx: AppContext, appId: string, query: PageQuery) {
+  requireConnector(ctx, appId);
+  const list = `connector-unmatched:${appId}`;
+  const after = ctx.pager.after(list, query);
+  const rows = ctx.stores.connectors.unmatchedUsers(appId, after === null ? '' : (after as [string, number])[0], query.page_size + 1);
+  return ctx.pager.page(list, query, rows, (row) => [row.remote_user_id, 0], (row) => row);
 }
 
 /** Runs a sync now and answers when it is done, with its counts. */
