@@ -64,3 +64,56 @@ describe('connector URLs: secrets masked everywhere', () => {
     assert.ok(!/query-password|userinfo-password|pw-0123/.test(JSON.stringify(events)), JSON.stringify(events));
   });
 });
+
+describe('connector data checked like API input', () => {
+  let app: TestApp;
+  let remote: OpalConnector;
+  let appId: string;
+  before(async () => {
+    app = await startTestApp();
+    remote = await new OpalConnector(SECRET).start();
+    remote.pageSize = 50;
+    appId = (await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR' })).app_id;
+    assert.equal((await app.api.put(`/apps/${appId}/connector`, { url: remote.url, signing_secret: SECRET })).status, 200);
+  });
+  after(async () => {
+    await app.close();
+    await remote.stop();
+  });
+
+  it('skips remote items that fail the API\'s rules, each with a sync error naming it, and keeps the rest', async () => {
+    remote.users.set('u-good', 'good@remote.example');
+    remote.users.set('u-\u0000nul', 'nul@remote.example');
+    remote.users.set('u-bad-email', 'not an email\r\nBcc: someone@else.example');
+    remote.resources.set('r-nul', { name: 'Data\u0000base', levels: [], users: new Map() });
+    remote.resources.set('r-long', { name: 'x'.repeat(201), levels: [], users: new Map() });
+    remote.resources.set('r-ok', {
+      name: 'Fine',
+      levels: [{ id: 'read', name: 'Read' }, { id: 'crlf', name: 'Read\r\nForged: line' }, { id: 'nul\u0000', name: 'NUL' }],
+      users: new Map([['u-good', new Set(['read'])]]),
+    });
+    remote.groups.set('g-newline', { name: 'Team\nForged', users: new Set(), resources: new Set(), memberGroups: new Set() });
+    const res = await app.api.post(`/apps/${appId}/connector/sync`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.ok, true, JSON.stringify(res.body));
+    assert.equal(res.body.items_refused, 7);
+    assert.equal(res.body.users, 1);
+    assert.equal(res.body.resources_created, 1);
+    assert.equal(res.body.groups_created, 0);
+    // Only the fine resource, with only its fine level; nothing with a control character was stored.
+    const resources = (await app.api.get('/resources', { page_size: 1000 })).body.results as { resource_id: string; app_id: string; name: string }[];
+    const mine = resources.filter((r) => r.app_id === appId);
+    assert.deepEqual(mine.map((r) => r.name), ['Fine']);
+    const levels = (await app.api.get(`/resources/${mine[0]!.resource_id}`)).body.access_levels as { access_level_remote_id: string; access_level_name: string }[];
+    assert.deepEqual(levels.map((l) => l.access_level_remote_id).sort(), ['', 'read']);
+    // Each refusal is a sync error naming the item, quoted so its control characters cannot forge a line.
+    const errors = ((await app.api.get('/sync_errors', { app_id: appId })).body[0]?.sync_errors ?? []) as { error_message: string }[];
+    const messages = errors.map((e) => e.error_message);
+    for (const id of ['"u-\\u0000nul"', '"u-bad-email"', '"r-nul"', '"r-long"', '"crlf"', '"nul\\u0000"', '"g-newline"']) {
+      assert.ok(messages.some((m) => m.includes(id) && m.includes('skipped')), `${id} in ${JSON.stringify(messages)}`);
+    }
+    assert.ok(messages.every((m) => !/[\u0000-\u001f]/.test(m)), JSON.stringify(messages));
+    // The next sync still answers (a NUL once made every sync a 500).
+    assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).status, 200);
+  });
+});
