@@ -8,6 +8,8 @@ import { trustedProxyList } from './http/client-address.ts';
 export interface Setting<T> {
   /** The environment variable. */
   env: `GATEHOUSE_${string}`;
+  /** The variable's former name, still read when the variable itself is unset (documented in the description). */
+  formerEnv?: `GATEHOUSE_${string}`;
   /** The command-line flag that overrides the variable, e.g. `{ name: 'db', value: 'FILE' }` for `--db FILE`. */
   flag?: { name: string; value: string };
   default: T;
@@ -25,7 +27,7 @@ export interface Setting<T> {
 
 export class ConfigError extends Error {}
 
-type Common = Pick<Setting<unknown>, 'env' | 'flag' | 'defaultText' | 'description' | 'example'>;
+type Common = Pick<Setting<unknown>, 'env' | 'formerEnv' | 'flag' | 'defaultText' | 'description' | 'example'>;
 
 /** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
 export function setting<T>(def: Setting<T>): Setting<T> {
@@ -237,12 +239,13 @@ export const SETTINGS = {
     max: 24 * HOUR_MS,
     description: 'the longest wait between retries to a failing event-stream receiver (retries start at 1 s and double up to this)',
   }),
-  eventStreamPrivateAddresses: oneOf({
-    env: 'GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES',
+  privateAddresses: oneOf({
+    env: 'GATEHOUSE_PRIVATE_ADDRESSES',
+    formerEnv: 'GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES',
     values: ['allow', 'deny'],
     default: 'allow',
     example: 'deny',
-    description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
+    description: '`deny` refuses outbound connections that API users configure — event-stream receivers, connectors (Opal HTTP and PostgreSQL) — to loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md, docs/connectors.md); its former name `GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES` is still read when this one is unset',
   }),
   outboxIntervalMs: integer({
     env: 'GATEHOUSE_OUTBOX_INTERVAL_MS',
@@ -547,7 +550,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}, only?: rea
     if (flagValue === true) throw new ConfigError(`--${setting.flag!.name} needs a value`);
     // Unlike an empty variable, an empty flag is typed on purpose: never let it quietly mean the default.
     if (flagValue === '') throw new ConfigError(`--${setting.flag!.name} must not be empty (leave it out for the default, ${defaultText(setting)})`);
-    const [raw, source] = flagValue !== undefined ? [flagValue, `--${setting.flag!.name}`] : [env[setting.env], setting.env];
+    // A setting renamed keeps working under its former name, unless the new one is set.
+    const envName = (env[setting.env] === undefined || env[setting.env] === '') && setting.formerEnv ? setting.formerEnv : setting.env;
+    const [raw, source] = flagValue !== undefined ? [flagValue, `--${setting.flag!.name}`] : [env[envName], envName];
     // An empty variable counts as unset, as shells and unit files make it easy to set one to "".
     config[key] = raw === undefined || raw === '' ? setting.default : setting.parse(raw, source);
   }

@@ -1,11 +1,14 @@
 // Connectors against hostile or careless input (issue 30): secrets in connector URLs never shown or
 // recorded, remote data checked like API input, and the private-address policy on every connection.
 import assert from 'node:assert/strict';
+import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { loadConfig } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { readEvents } from '../helpers/events.ts';
 import { createApp } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
+import { freePort } from '../helpers/ports.ts';
 
 const SECRET = 'connector-signing-secret-0123456789';
 
@@ -115,5 +118,115 @@ describe('connector data checked like API input', () => {
     assert.ok(messages.every((m) => !/[\u0000-\u001f]/.test(m)), JSON.stringify(messages));
     // The next sync still answers (a NUL once made every sync a 500).
     assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).status, 200);
+  });
+});
+
+/**
+ * A TCP listener posing as PostgreSQL: it records every byte and connection, and asks for the password in
+ * cleartext (AuthenticationCleartextPassword), as a listener an admin was tricked into pointing at would.
+ */
+class PasswordTrap {
+  connections = 0;
+  received = Buffer.alloc(0);
+  server!: Server;
+  port = 0;
+  readonly #sockets = new Set<Socket>();
+  constructor(readonly mode: 'ask-password' | 'close' | 'silent') {}
+  async start(): Promise<this> {
+    this.server = createServer((socket) => {
+      this.connections += 1;
+      this.#sockets.add(socket);
+      socket.on('close', () => this.#sockets.delete(socket));
+      socket.on('error', () => {});
+      if (this.mode === 'close') return void socket.destroy();
+      socket.on('data', (chunk: Buffer) => {
+        this.received = Buffer.concat([this.received, chunk]);
+        if (this.mode !== 'ask-password') return;
+        // The startup message (no type byte) gets the request for a cleartext password; the password ('p') a hang-up.
+        if (chunk[0] === 0x70) socket.destroy();
+        else socket.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]));
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as { port: number }).port;
+    return this;
+  }
+  async stop(): Promise<void> {
+    for (const socket of this.#sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+const PASSWORD = 'cleartext-password-0123456789';
+
+describe('the PostgreSQL connector obeys the private-address policy', () => {
+  let denying: TestApp;
+  let allowing: TestApp;
+  const traps: PasswordTrap[] = [];
+  const trap = async (mode: PasswordTrap['mode']) => {
+    const t = await new PasswordTrap(mode).start();
+    traps.push(t);
+    return t;
+  };
+  const postgresApp = async (app: TestApp, connectionUrl: string, timeoutMs = 2_000) => {
+    const appId = (await createApp(app.api, { app_type: 'POSTGRES' })).app_id;
+    const put = await app.api.put(`/apps/${appId}/connector`, { connection_url: connectionUrl, timeout_ms: timeoutMs });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    return appId;
+  };
+  before(async () => {
+    denying = await startTestApp({ env: { GATEHOUSE_PRIVATE_ADDRESSES: 'deny' } });
+    allowing = await startTestApp();
+  });
+  after(async () => {
+    await denying.close();
+    await allowing.close();
+    for (const t of traps) await t.stop();
+  });
+
+  it('the setting\'s former name still works, and the new one wins', () => {
+    assert.equal(loadConfig({ GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES: 'deny' }).privateAddresses, 'deny');
+    assert.equal(loadConfig({ GATEHOUSE_PRIVATE_ADDRESSES: 'allow', GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES: 'deny' }).privateAddresses, 'allow');
+    assert.equal(loadConfig({}).privateAddresses, 'allow');
+  });
+
+  it('deny: loopback (by address or by name), 10.x and 169.254.169.254 are refused before any byte, the password never sent', async () => {
+    const listener = await trap('ask-password');
+    for (const host of ['127.0.0.1', 'localhost', '10.1.2.3', '169.254.169.254', '[::1]']) {
+      const port = host === '127.0.0.1' || host === 'localhost' ? listener.port : 5432;
+      const appId = await postgresApp(denying, `postgres://gatehouse:${PASSWORD}@${host}:${port}/postgres`);
+      const tested = await denying.api.post(`/apps/${appId}/connector/test`);
+      assert.equal(tested.body.ok, false, host);
+      assert.match(tested.body.error, /is not public/, host);
+      const synced = await denying.api.post(`/apps/${appId}/connector/sync`);
+      assert.equal(synced.body.ok, false, host);
+      assert.match(synced.body.error, /is not public/, host);
+    }
+    assert.equal(listener.connections, 0);
+    assert.equal(listener.received.length, 0);
+  });
+
+  it('allow (the default): the same listener gets the password — what deny prevents', async () => {
+    const listener = await trap('ask-password');
+    const appId = await postgresApp(allowing, `postgres://gatehouse:${PASSWORD}@127.0.0.1:${listener.port}/postgres`);
+    assert.equal((await allowing.api.post(`/apps/${appId}/connector/test`)).body.ok, false);
+    assert.equal(listener.connections, 1);
+    assert.ok(listener.received.includes(PASSWORD));
+  });
+
+  it('refused, closed before authenticating and silent read alike: no port scanner', async () => {
+    const closed = await freePort();
+    const hangUp = await trap('close');
+    const silent = await trap('silent');
+    const answers = [];
+    for (const port of [closed, hangUp.port, silent.port]) {
+      const appId = await postgresApp(allowing, `postgres://gatehouse@127.0.0.1:${port}/postgres`, 300);
+      const { ok, status, error } = (await allowing.api.post(`/apps/${appId}/connector/test`)).body;
+      answers.push({ ok, status, error });
+    }
+    assert.equal(answers[0]!.ok, false);
+    assert.deepEqual(answers[1], answers[0]);
+    assert.deepEqual(answers[2], answers[0]);
+    assert.equal(answers[0]!.status, 'ERR_REMOTE_INTERNAL_ERROR');
   });
 });

@@ -15,7 +15,7 @@ export function opalEndpoint(ctx: AppContext, connector: ConnectorRow): OpalEndp
     signingSecret: connector.signing_secret!,
     timeoutMs: connector.timeout_ms,
     appId: connector.app_id,
-    denyPrivate: ctx.config.eventStreamPrivateAddresses === 'deny',
+    denyPrivate: ctx.config.privateAddresses === 'deny',
     nowSeconds: () => Math.floor(ctx.clock.now().getTime() / 1000),
     maxAnswerBytes: ctx.config.connectorMaxResponseBytes,
   };

@@ -19,7 +19,7 @@ export interface OpalEndpoint {
   timeoutMs: number;
   /** The app_id every call carries (the Gatehouse app's id). */
   appId: string;
-  /** Refuse non-public addresses (GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny, the event streams' policy). */
+  /** Refuse non-public addresses (GATEHOUSE_PRIVATE_ADDRESSES=deny). */
   denyPrivate: boolean;
   /** Seconds since the epoch for X-Opal-Request-Timestamp (from the injected clock). */
   nowSeconds: () => number;

@@ -2,7 +2,10 @@
 // access levels are its grantable roles; access at a level is membership of the user's login role in
 // that role (GRANT role TO login / REVOKE). A user's login role is the one named by their whole email or
 // its part before '@' (docs/connectors.md); a user with none is ERR_REMOTE_USER_NOT_LINKED.
+import { isIP, Socket, type SocketConnectOpts } from 'node:net';
 import pg from 'pg';
+import { isNonPublicAddress } from '../event-streams/addresses.ts';
+import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
 import type { ConnectorAdapter, RemoteBatch } from './adapter.ts';
@@ -15,9 +18,42 @@ const LOGIN_SLICE = 500;
 /** Roles Gatehouse never grants or reads as levels: PostgreSQL's own and superuser-ish ones. */
 const OWN_ROLES = "r.rolname NOT LIKE 'pg\\_%' AND NOT r.rolsuper";
 
+/**
+ * A socket for pg that obeys GATEHOUSE_PRIVATE_ADDRESSES=deny on the address it connects to: an address
+ * written in the URL is checked as it is, a name through publicLookup (resolved, every address checked,
+ * then connected to that one), a Unix socket refused. Refused before a byte is sent: no user name, no password.
+ */
+class PublicOnlySocket extends Socket {
+  // pg calls connect(port, host), or connect(path) for a Unix socket.
+  override connect(...args: unknown[]): this {
+    const [port, host] = args;
+    const refuse = (address: string) => {
+      process.nextTick(() => this.destroy(new AddressRefused(address)));
+      return this;
+    };
+    if (typeof host !== 'string' || host === '' || (typeof port !== 'number' && typeof port !== 'string')) return refuse('a Unix socket');
+    const bare = host.replace(/^\[|\]$/g, '');
+    if (isIP(bare) !== 0 && isNonPublicAddress(bare)) return refuse(bare);
+    return super.connect({ port: Number(port), host: bare, lookup: publicLookup } as SocketConnectOpts);
+  }
+}
+
+/** What every failure to reach the server before it authenticated us reads as: refused, unreachable, silent or closed look alike, so the connector is no port scanner. */
+const unreachable = (timeoutMs: number) =>
+  `could not connect to the PostgreSQL server (refused, unreachable, no answer within ${timeoutMs} ms, or closed before authenticating)`;
+
+/** A failure of connect(): the server's own error (it answered: a SQLSTATE), the policy's refusal, or else the one uniform sentence. */
+function connectFailure(err: unknown, timeoutMs: number): Error {
+  if (err instanceof AddressRefused) return err;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return err as Error;
+  return Object.assign(new Error(unreachable(timeoutMs)), { code: 'UNREACHABLE' });
+}
+
 /** A PostgreSQL error as a PropagationStatusEnum code. */
 function classify(err: unknown, timeoutMs: number): { code: string; error: string } {
   const e = err as { code?: string; message?: string };
+  if (e.code === 'UNREACHABLE' || err instanceof AddressRefused) return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: String(e.message).slice(0, 300) };
   const message = String(e.message ?? err).slice(0, 300);
   if (e.code === '42704') {
     return { code: /role "[^"]*" does not exist/.test(message) && message.includes('login') ? 'ERR_REMOTE_USER_NOT_FOUND' : 'ERR_REMOTE_RESOURCE_NOT_FOUND', error: message };
@@ -37,11 +73,16 @@ export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): Conne
       statement_timeout: timeoutMs,
       query_timeout: timeoutMs,
       application_name: 'gatehouse',
+      ...(ctx.config.privateAddresses === 'deny' && { stream: () => new PublicOnlySocket() }),
     });
     // An error after connecting (the server going away) must not become an unhandled 'error' event.
     client.on('error', () => {});
     try {
-      await client.connect();
+      try {
+        await client.connect();
+      } catch (err) {
+        throw connectFailure(err, timeoutMs);
+      }
       return await fn(client);
     } finally {
       await client.end().catch(() => {});
