@@ -36,6 +36,8 @@ export class OpalConnector {
   pageSize = 2;
   /** Answers a GET itself when it returns something (an endless or hostile list); undefined: the usual answer. */
   answer: ((path: string, cursor: string | null) => unknown) | null = null;
+  /** While set, every GET waits for it before it is answered (a sync held part-way). */
+  hold: Promise<void> | null = null;
   /** Called on every request before it is answered (a test moves its clock here). */
   onRequest: (() => void) | null = null;
   server!: Server;
@@ -116,6 +118,7 @@ export class OpalConnector {
     const appId = req.method === 'POST' ? (body.app_id as string | undefined) ?? null : url.searchParams.get('app_id');
     this.calls.push({ method: req.method!, path: url.pathname, appId, signed, body });
     this.onRequest?.();
+    if (req.method === 'GET' && this.hold) await this.hold;
     const send = (status: number, json: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));

@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { readEvents } from '../helpers/events.ts';
 import { createApp } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
+import { until } from '../helpers/wait.ts';
 
 const SECRET = 'connector-signing-secret-0123456789';
 const MAX_ITEMS = 60;
@@ -153,6 +154,26 @@ describe('connector sync bounds', () => {
     } finally {
       remote.onRequest = null;
     }
+  });
+
+  it('refuses a second sync of the app while one runs (409), and the scheduled sync leaves it be', async () => {
+    remote.answer = null;
+    let release!: () => void;
+    remote.hold = new Promise<void>((resolve) => (release = resolve));
+    const calls = remote.calls.length;
+    const first = app.api.post(`/apps/${appId}/connector/sync`);
+    try {
+      await until(() => remote.calls.length > calls, 'the first sync\'s first call');
+      const second = await app.api.post(`/apps/${appId}/connector/sync`);
+      assert.equal(second.status, 409, JSON.stringify(second.body));
+      assert.equal(second.body.details[0].path, 'app_id');
+      app.clock.advance(2 * 3_600_000);
+      assert.equal(await scheduledSync(app.ctx, app.clock.now()), 0);
+    } finally {
+      remote.hold = null;
+      release();
+    }
+    assert.equal((await first).status, 200);
   });
 
   it('a list that ends within the bounds is read whole: ok, not truncated', async () => {

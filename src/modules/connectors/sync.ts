@@ -270,6 +270,7 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
   let failure: string | null = null;
   try {
     for await (const batch of adapter.read(budget, signal)) {
+      if (!connectors.get(appId)) throw new Error('the connector was removed while it was being synced');
       switch (batch.type) {
         case 'users':
           await inSlices(run, batch.users, named('remote user'), (user) => linkUser(run, user));
