@@ -1,7 +1,7 @@
 // The Opal-protocol connector: any existing Opal custom connector, called exactly as Opal calls it.
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { ConnectorAdapter, PushTarget, RemoteBatch } from './adapter.ts';
+import type { AdapterFactory, ConnectorAdapter, PushTarget, RemoteBatch } from './adapter.ts';
 import { callOpal, describeAnswer, readPages, writeOutcome, type OpalEndpoint } from './opal-http.ts';
 import { checkRemote, fieldsOf, quoteRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
@@ -47,11 +47,9 @@ export async function refreshRemoteUsers(ctx: AppContext, connector: ConnectorRo
   }
 }
 
-export function opalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
+function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
   const endpoint = opalEndpoint(ctx, connector);
   return {
-    kinds: ['resource_user', 'group_user', 'group_resource', 'group_group'],
-
     async status(signal) {
       const result = await callOpal(endpoint, 'GET', '/status', {}, signal);
       if (result.answered && result.status >= 200 && result.status < 300) return { ok: true };
@@ -154,3 +152,9 @@ export function opalAdapter(ctx: AppContext, connector: ConnectorRow): Connector
     },
   };
 }
+
+/** Opal's connector protocol carries resource users and group users, resources and groups held by groups. */
+export const opalAdapter: AdapterFactory = {
+  kinds: ['resource_user', 'group_user', 'group_resource', 'group_group'],
+  open: openOpalAdapter,
+};

@@ -8,7 +8,7 @@ import { isNonPublicAddress } from '../event-streams/addresses.ts';
 import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { ConnectorAdapter, RemoteBatch } from './adapter.ts';
+import type { AdapterFactory, ConnectorAdapter, RemoteBatch } from './adapter.ts';
 import { checkRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
 
@@ -63,7 +63,7 @@ function classify(err: unknown, timeoutMs: number): { code: string; error: strin
   return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: message };
 }
 
-export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
+function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
   const timeoutMs = connector.timeout_ms;
   /** Runs `fn` on a fresh connection (a server restarted between pushes is simply reconnected to). */
   const withClient = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
@@ -94,8 +94,6 @@ export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): Conne
     client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname${limit === undefined ? '' : ' LIMIT $1'}`, limit === undefined ? [] : [limit]);
 
   return {
-    kinds: ['resource_user'],
-
     async status() {
       try {
         await withClient((client) => client.query('SELECT 1'));
@@ -187,3 +185,9 @@ export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): Conne
     },
   };
 }
+
+/** A PostgreSQL server carries one kind: a user's membership of a role (resource users at a level). */
+export const postgresAdapter: AdapterFactory = {
+  kinds: ['resource_user'],
+  open: openPostgresAdapter,
+};

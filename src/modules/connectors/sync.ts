@@ -8,15 +8,16 @@ import { AppError } from '../../http/errors.ts';
 import { changeAccess } from '../access/changes.ts';
 import { EDGE_KINDS, type EdgeKindName } from '../access/edges.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import type { Actor } from '../events/store.ts';
-import { systemActor } from '../events/system-actor.ts';
+import { systemActor } from '../../lib/system-actor.ts';
 import { createGroup } from '../groups/service.ts';
 import { CreateGroupBody } from '../groups/schemas.ts';
 import { createResource } from '../resources/service.ts';
 import { CreateResourceBody } from '../resources/schemas.ts';
 import type { RemoteBatch } from './adapter.ts';
-import { adapterFor, edgeKey, heldNow, queuePush } from './propagation.ts';
+import { adapterFor, kindsOf } from './adapters.ts';
+import { edgeKey, heldNow, queuePush } from './propagation.ts';
 import { quoteRemote, type RemoteEdge } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
 import { SyncBudget, type StopReason } from './sync-budget.ts';
@@ -309,7 +310,7 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
   summary.stopped_at = budget.stoppedAt;
   summary.truncated = budget.stoppedAt !== null;
   if (failure === null && !summary.truncated) {
-    const kinds = adapter.kinds;
+    const kinds = kindsOf(run.connector.connector_type);
     for (const type of ['resource', 'group'] as const) {
       await inSlices(run, connectors.itemsOfApp(type, appId), (item) => `${type} ${item.id}`, (item) => pushMissing(run, type, item.id, kinds, now()));
     }
