@@ -89,9 +89,9 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
     }
   };
 
-  /** Login roles, at most `limit` (none: all) — a sync asks for one more than it may read, to learn whether it passes its bound. */
-  const loginRoles = (client: pg.Client, limit?: number) =>
-    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname${limit === undefined ? '' : ' LIMIT $1'}`, limit === undefined ? [] : [limit]);
+  /** The login roles named `email` or `local` (case-insensitive): asked for by name, never the server's whole list. */
+  const loginRolesNamed = (client: pg.Client, email: string, local: string) =>
+    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} AND lower(r.rolname) IN (lower($1), lower($2)) ORDER BY r.rolname`, [email, local]);
 
   return {
     async status() {
@@ -129,15 +129,15 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
     async remoteUser(ctx2, userId) {
       const known = ctx2.stores.connectors.remoteUserOf(connector.app_id, userId);
       if (known) return { id: known };
-      let logins: string[];
-      try {
-        logins = (await withClient(loginRoles)).rows.map((r) => r.rolname);
-      } catch (err) {
-        return classify(err, timeoutMs);
-      }
       const user = ctx2.stores.users.get(userId);
       const email = user?.email ?? '';
       const local = email.slice(0, email.indexOf('@')).toLowerCase();
+      let logins: string[];
+      try {
+        logins = (await withClient((client) => loginRolesNamed(client, email, local))).rows.map((r) => r.rolname);
+      } catch (err) {
+        return classify(err, timeoutMs);
+      }
       const login = logins.find((name) => name.toLowerCase() === email.toLowerCase()) ?? logins.find((name) => name.toLowerCase() === local);
       if (!login) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${email} or ${local}` };
       ctx2.db.transaction(() => ctx2.stores.connectors.linkUser(connector.app_id, login, email)).immediate();
