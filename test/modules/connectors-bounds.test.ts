@@ -117,6 +117,32 @@ describe('connector sync bounds', () => {
     assert.equal(remoteUserRows(), MAX_ITEMS);
   });
 
+  it('a connector naming new users and items at every sync cannot grow the app past the item bound', async () => {
+    // New user ids this time: none is kept, the app already holds the most.
+    remote.answer = endlessUsers('fresh', 5);
+    const users = await sync();
+    assert.equal(users.users_matched + users.users_unmatched, 0);
+    assert.equal(remoteUserRows(), MAX_ITEMS);
+    const errors = (await app.api.get('/sync_errors', { app_id: appId })).body[0].sync_errors as { error_message: string }[];
+    assert.ok(errors.some((e) => e.error_message.includes('remote users from its connector, the most kept')), JSON.stringify(errors));
+    // Endless resources, new ids at every sync: at most the bound of them, in all.
+    let round = 0;
+    remote.answer = (path, cursor) => {
+      if (path === '/users') return { users: [], next_cursor: null };
+      if (path !== '/resources') return { [path.split('/').pop() === 'access_levels' ? 'access_levels' : path.split('/')[1] === 'groups' ? 'groups' : 'users']: [], next_cursor: null };
+      const start = Number(cursor ?? '0');
+      return { resources: Array.from({ length: 5 }, (_, i) => ({ id: `r${round}-${start + i}`, name: `Remote ${round}-${start + i}` })), next_cursor: String(start + 5) };
+    };
+    const first = await sync();
+    assert.equal(first.stopped_at, 'max_items');
+    round = 1;
+    const second = await sync();
+    assert.equal(second.resources_created, 0);
+    const resources = (await app.api.get('/resources', { page_size: 1000 })).body.results as { app_id: string }[];
+    assert.equal(resources.filter((r) => r.app_id === appId).length, first.resources_created);
+    assert.ok(first.resources_created <= MAX_ITEMS);
+  });
+
   it('stops at a page holding more items than the page bound, keeping none of it', async () => {
     remote.answer = endlessUsers('wide', PAGE_MAX_ITEMS + 1);
     const before = remoteUserRows();

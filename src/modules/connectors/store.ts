@@ -103,6 +103,7 @@ export function createConnectorStore(db: Db) {
   const unmatched = db.prepare<{ appId: string; after: string; limit: number }, { remote_user_id: string; email: string }>(
     'SELECT remote_user_id, email FROM connector_users WHERE app_id = @appId AND user_id IS NULL AND remote_user_id > @after ORDER BY remote_user_id LIMIT @limit',
   );
+  const remoteUserCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM connector_users WHERE app_id = ?');
   const unmatchedCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM connector_users WHERE app_id = ? AND user_id IS NULL');
   const userByEmail = db.prepare<[string], { id: string }>('SELECT id FROM users WHERE email = ? COLLATE NOCASE');
   // The PostgreSQL connector's rule: a login role names a user by their whole email or its part before '@'.
@@ -211,6 +212,10 @@ export function createConnectorStore(db: Db) {
     /** Remote users no Gatehouse user matches, by remote id after `after`, at most `limit`. */
     unmatchedUsers(appId: string, after: string, limit: number): { remote_user_id: string; email: string }[] {
       return unmatched.all({ appId, after, limit });
+    },
+    /** How many remote users the app's connector has recorded. */
+    remoteUserCount(appId: string): number {
+      return remoteUserCount.get(appId)!.n;
     },
     unmatchedCount(appId: string): number {
       return unmatchedCount.get(appId)!.n;

@@ -87,9 +87,27 @@ class SyncRun {
   readonly groups = new Map<string, string>();
   /** Edge keys the remote side holds (as many as the items read: bounded by the budget). */
   readonly remoteKeys = new Set<string>();
+  /** Remote users recorded for the app, and resources and groups it has from the remote side: kept under the item bound. */
+  remoteUsers = 0;
   #errors = 0;
+  readonly #full = new Set<string>();
 
   constructor(readonly ctx: AppContext, readonly actor: Actor, readonly connector: ConnectorRow) {}
+
+  /**
+   * Whether one more remote `what` (users; items) may be kept, `held` being how many the app has: at most
+   * GATEHOUSE_CONNECTOR_SYNC_MAX_ITEMS in all, so a connector naming new ones at every sync cannot grow the
+   * database without end. The first refusal of each is a sync error.
+   */
+  mayKeep(what: 'remote users' | 'resources and groups', held: number, now: Date): boolean {
+    const most = this.ctx.config.connectorSyncMaxItems;
+    if (held < most) return true;
+    if (!this.#full.has(what)) {
+      this.#full.add(what);
+      this.error({}, `the app holds ${held} ${what} from its connector, the most kept (GATEHOUSE_CONNECTOR_SYNC_MAX_ITEMS); new ones were not recorded`, now);
+    }
+    return false;
+  }
 
   get appId(): string {
     return this.connector.app_id;
@@ -143,9 +161,14 @@ async function inSlices<T>(run: SyncRun, items: T[], name: (item: T) => string, 
   }
 }
 
-function linkUser(run: SyncRun, user: { id: string; email: string }): void {
+function linkUser(run: SyncRun, user: { id: string; email: string }, now: Date): void {
   const { summary } = run;
   summary.users += 1;
+  const known = run.ctx.stores.connectors.userOfRemote(run.appId, user.id) !== undefined;
+  if (!known) {
+    if (!run.mayKeep('remote users', run.remoteUsers, now)) return;
+    run.remoteUsers += 1;
+  }
   const matched = run.ctx.stores.connectors.linkUser(run.appId, user.id, user.email);
   if (matched) summary.users_matched += 1;
   else summary.users_unmatched += 1;
@@ -156,6 +179,7 @@ function syncResource(run: SyncRun, remote: Extract<RemoteBatch, { type: 'resour
   const { ctx, connector, summary } = run;
   let id = run.resources.get(remote.id);
   if (!id) {
+    if (!run.mayKeep('resources and groups', run.resources.size + run.groups.size, now)) return;
     const input = v.parse(CreateResourceBody, {
       name: remote.name, app_id: run.appId,
       resource_type: connector.connector_type === 'POSTGRES' ? 'POSTGRES_INSTANCE' : 'CUSTOM_CONNECTOR',
@@ -186,6 +210,7 @@ function syncGroup(run: SyncRun, remote: { id: string; name: string; description
   const { ctx, summary } = run;
   let id = run.groups.get(remote.id);
   if (!id) {
+    if (!run.mayKeep('resources and groups', run.resources.size + run.groups.size, now)) return;
     const input = v.parse(CreateGroupBody, {
       name: remote.name, app_id: run.appId, group_type: 'CONNECTOR_GROUP', description: remote.description ?? '', remote_group_id: remote.id,
     });
@@ -278,6 +303,7 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
     connectors.clearSyncErrors(appId);
     for (const item of connectors.itemsOfApp('resource', appId)) if (item.remote_id) run.resources.set(item.remote_id, item.id);
     for (const item of connectors.itemsOfApp('group', appId)) if (item.remote_id) run.groups.set(item.remote_id, item.id);
+    run.remoteUsers = connectors.remoteUserCount(appId);
   });
   let failure: string | null = null;
   try {
@@ -285,7 +311,7 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
       if (!connectors.get(appId)) throw new Error('the connector was removed while it was being synced');
       switch (batch.type) {
         case 'users':
-          await inSlices(run, batch.users, named('remote user'), (user) => linkUser(run, user));
+          await inSlices(run, batch.users, named('remote user'), (user) => linkUser(run, user, now()));
           break;
         case 'resource':
           await inSlices(run, [batch.resource], named('remote resource'), (resource) => syncResource(run, resource, now()));
