@@ -285,6 +285,13 @@ export const SETTINGS = {
     max: 24 * HOUR_MS,
     description: 'a connector sync stops reading once it has run this many ms (checked between calls, each bounded by the connector\'s `timeout_ms`; `stopped_at: max_ms`)',
   }),
+  connectorSyncSliceItems: integer({
+    env: 'GATEHOUSE_CONNECTOR_SYNC_SLICE_ITEMS',
+    default: 500,
+    min: 1,
+    max: 50_000,
+    description: 'a connector sync writes what it reads at most this many items per transaction (and at most 20 ms of work), the event loop answering others between slices (docs/connectors.md)',
+  }),
   connectorPageMaxItems: integer({
     env: 'GATEHOUSE_CONNECTOR_PAGE_MAX_ITEMS',
     default: 10_000,

@@ -17,6 +17,7 @@ const PAGE_MAX_ITEMS = 20;
 const MAX_BYTES = 200_000;
 const MAX_RESPONSE_BYTES = 50_000;
 const MAX_MS = 10 * 60_000;
+const SLICE = 3;
 
 /** A page of `size` users from `start` on, every user `pad` characters longer, and always a next page. */
 const endlessUsers = (prefix: string, size: number, pad = 0) => (path: string, cursor: string | null) => {
@@ -44,7 +45,7 @@ describe('connector sync bounds', () => {
       env: {
         GATEHOUSE_CONNECTOR_SYNC_MAX_ITEMS: String(MAX_ITEMS), GATEHOUSE_CONNECTOR_PAGE_MAX_ITEMS: String(PAGE_MAX_ITEMS),
         GATEHOUSE_CONNECTOR_SYNC_MAX_BYTES: String(MAX_BYTES), GATEHOUSE_CONNECTOR_MAX_RESPONSE_BYTES: String(MAX_RESPONSE_BYTES),
-        GATEHOUSE_CONNECTOR_SYNC_MAX_MS: String(MAX_MS),
+        GATEHOUSE_CONNECTOR_SYNC_MAX_MS: String(MAX_MS), GATEHOUSE_CONNECTOR_SYNC_SLICE_ITEMS: String(SLICE),
       },
     });
     // A second connection on the file sees what is committed, as another process would.
@@ -57,6 +58,42 @@ describe('connector sync bounds', () => {
     side.close();
     await app.close();
     await remote.stop();
+  });
+
+  it('writes one page in slices over many turns, answering other requests between them', async () => {
+    const other = (await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR' })).app_id;
+    assert.equal((await app.api.put(`/apps/${other}/connector`, { url: remote.url, signing_secret: SECRET })).status, 200);
+    // One page of PAGE_MAX_ITEMS users: SLICE of them per transaction.
+    remote.answer = (path) => path === '/users'
+      ? { users: Array.from({ length: PAGE_MAX_ITEMS }, (_, i) => ({ id: `sliced-${i}`, email: `sliced-${i}@remote.example` })), next_cursor: null }
+      : { [path.split('/')[1]!]: [], next_cursor: null };
+    const rows = () => (side.prepare('SELECT count(*) AS n FROM connector_users WHERE app_id = ?').get(other) as { n: number }).n;
+    // Whatever else runs on the event loop sees the rows written so far after every turn.
+    const seenByTurns = new Set<number>();
+    let syncing = true;
+    const watch = () => {
+      seenByTurns.add(rows());
+      if (syncing) setImmediate(watch);
+    };
+    setImmediate(watch);
+    const answered: number[] = [];
+    const probe = (async () => {
+      while (syncing) {
+        assert.equal((await app.api.get(`/apps/${other}/connector`)).status, 200);
+        answered.push(rows());
+      }
+    })();
+    const res = await app.api.post(`/apps/${other}/connector/sync`);
+    syncing = false;
+    await probe;
+    assert.equal(res.body.ok, true, JSON.stringify(res.body));
+    assert.equal(res.body.users, PAGE_MAX_ITEMS);
+    const partial = [...seenByTurns].filter((n) => n > 0 && n < PAGE_MAX_ITEMS);
+    assert.ok(partial.length >= 2, `the page was written in one go: turns saw ${[...seenByTurns].sort((a, b) => a - b).join(', ')}`);
+    assert.ok(partial.every((n) => n % SLICE === 0), `a slice is ${SLICE} rows: ${partial.join(', ')}`);
+    assert.ok(answered.some((n) => n > 0 && n < PAGE_MAX_ITEMS), `no request was answered between slices: ${answered.join(', ')}`);
+    // The scheduled syncs below are this file's one connector's.
+    assert.equal((await app.api.delete(`/apps/${other}/connector`)).status, 200);
   });
 
   it('stops a list that never ends at the item bound, writing it in slices while other requests are answered', async () => {

@@ -25,11 +25,10 @@ import { SyncBudget, type StopReason } from './sync-budget.ts';
 export const SYNC_ACTOR = systemActor('Gatehouse (connector sync)');
 
 /**
- * A slice — one transaction — writes at most this many items, and stops early once it has run
- * SYNC_SLICE_MS: other requests are answered between slices however slow the machine is (measured on a
- * loaded 2-core machine: 500 users linked took 50–240 ms; docs/connectors.md).
+ * A slice — one transaction — writes at most GATEHOUSE_CONNECTOR_SYNC_SLICE_ITEMS items, and stops early
+ * once it has run this long: other requests are answered between slices however slow the machine is
+ * (measured on a loaded 2-core machine: 500 users linked took 50–240 ms; docs/connectors.md).
  */
-export const SYNC_SLICE_ITEMS = 500;
 export const SYNC_SLICE_MS = 20;
 
 /** The most sync errors one sync records for an app; past it, one more says how many were left out. */
@@ -135,7 +134,7 @@ async function slice<T>(ctx: AppContext, work: () => T): Promise<T> {
 }
 
 /**
- * `items` in slices (at most SYNC_SLICE_ITEMS, or SYNC_SLICE_MS of work), each written by `write` in its
+ * `items` in slices (at most GATEHOUSE_CONNECTOR_SYNC_SLICE_ITEMS, or SYNC_SLICE_MS of work), each written by `write` in its
  * own transaction on a later turn.
  * An item Gatehouse refuses (an AppError: say, a level still in use) is undone alone and becomes a sync
  * error naming it (`name`); anything else fails the sync.
@@ -154,7 +153,7 @@ async function inSlices<T>(run: SyncRun, items: T[], name: (item: T) => string, 
   while (at < items.length) {
     await slice(ctx, () => {
       const end = performance.now() + SYNC_SLICE_MS;
-      const last = Math.min(items.length, at + SYNC_SLICE_ITEMS);
+      const last = Math.min(items.length, at + ctx.config.connectorSyncSliceItems);
       do one(items[at++]!);
       while (at < last && performance.now() < end);
     });
@@ -268,7 +267,7 @@ function pushMissing(run: SyncRun, type: 'resource' | 'group', itemId: string, k
 /**
  * Runs one sync of the app's connector. Reads the remote side part by part within the sync bounds
  * (GATEHOUSE_CONNECTOR_SYNC_MAX_ITEMS, _MAX_BYTES, _MAX_MS, _PAGE_MAX_ITEMS, _MAX_RESPONSE_BYTES) and
- * writes each part in slices of SYNC_SLICE_ITEMS, one transaction each on a later turn: links users by
+ * writes each part in slices (GATEHOUSE_CONNECTOR_SYNC_SLICE_ITEMS), one transaction each on a later turn: links users by
  * email, creates or updates items, and settles drift by the app's policy (REPORT: a sync error per edge;
  * IMPORT: the edge is added with status null; REMOVE: its removal is pushed). Remote items failing the
  * API's checks are skipped, each with a sync error naming it. Only a sync that read everything queues
