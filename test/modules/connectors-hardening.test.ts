@@ -229,4 +229,20 @@ describe('the PostgreSQL connector obeys the private-address policy', () => {
     assert.deepEqual(answers[2], answers[0]);
     assert.equal(answers[0]!.status, 'ERR_REMOTE_INTERNAL_ERROR');
   });
+
+  it('the Opal connector too: refused, hung up and not HTTP read alike', async () => {
+    const closed = await freePort();
+    const hangUp = await trap('close');
+    const notHttp = await trap('ask-password');
+    const answers = [];
+    for (const port of [closed, hangUp.port, notHttp.port]) {
+      const appId = (await createApp(allowing.api, { app_type: 'CUSTOM_CONNECTOR' })).app_id;
+      assert.equal((await allowing.api.put(`/apps/${appId}/connector`, { url: `http://127.0.0.1:${port}/`, signing_secret: SECRET, timeout_ms: 2_000 })).status, 200);
+      const { ok, status, error } = (await allowing.api.post(`/apps/${appId}/connector/test`)).body;
+      answers.push({ ok, status, error });
+    }
+    assert.equal(answers[0]!.ok, false);
+    assert.deepEqual(answers[1], answers[0]);
+    assert.deepEqual(answers[2], answers[0]);
+  });
 });

@@ -38,6 +38,9 @@ const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
 
 class AnswerTooLarge extends Error {}
 
+/** What every failure to get an answer reads as, timeouts apart (ERR_TIMEOUT, "no answer within …"). */
+export const UNREACHABLE = 'could not reach the connector (refused, unreachable, or closed before answering)';
+
 /**
  * Calls `method path` on the connector with `app_id` (query for GET/DELETE, body for POST), signed.
  * Never throws: every failure is a CallResult. Redirects are not followed.
@@ -73,8 +76,11 @@ export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELET
       else if (err instanceof AddressRefused) resolve({ answered: false, timeout: false, error: err.message });
       else if (err instanceof AnswerTooLarge) resolve({ answered: false, timeout: false, error: err.message, tooLarge: true });
       else {
+        // Refused, unreachable, reset, hung up or not HTTP read alike, so a connector's test is no port
+        // scanner; a certificate the connector's TLS fails on is named, as an admin needs it to fix the URL.
         const code = (err as { code?: unknown }).code;
-        resolve({ answered: false, timeout: false, error: typeof code === 'string' ? `could not connect: ${code}` : `request failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) });
+        const tls = typeof code === 'string' && /CERT|TLS|SSL|SIGNATURE|ALTNAME/.test(code);
+        resolve({ answered: false, timeout: false, error: tls ? `could not connect: ${code}` : UNREACHABLE });
       }
     };
     let req: ReturnType<typeof send>;
