@@ -18,7 +18,7 @@ import { CreateResourceBody } from '../resources/schemas.ts';
 import type { RemoteBatch } from './adapter.ts';
 import { adapterFor, kindsOf } from './adapters.ts';
 import { edgeKey, heldNow, queuePush } from './propagation.ts';
-import { quoteRemote, type RemoteEdge } from './remote-schemas.ts';
+import { quoteRemote, type RemoteEdge, type RemoteItem } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
 import { SyncBudget, type StopReason } from './sync-budget.ts';
 
@@ -173,26 +173,36 @@ function linkUser(run: SyncRun, user: { id: string; email: string }, now: Date):
   else summary.users_unmatched += 1;
 }
 
+/**
+ * The Gatehouse id of a remote resource or group, made by `create` when it has none yet and the app may
+ * keep more (undefined when it may not); its remote id and name are set either way, and it is counted.
+ */
+function placeItem(run: SyncRun, type: 'resource' | 'group', remote: RemoteItem, create: () => string, now: Date): string | undefined {
+  const known = type === 'resource' ? run.resources : run.groups;
+  let id = known.get(remote.id);
+  if (id) {
+    run.summary[type === 'resource' ? 'resources_updated' : 'groups_updated'] += 1;
+  } else {
+    if (!run.mayKeep('resources and groups', run.resources.size + run.groups.size, now)) return undefined;
+    id = create();
+    known.set(remote.id, id);
+    run.summary[type === 'resource' ? 'resources_created' : 'groups_created'] += 1;
+  }
+  run.ctx.stores.connectors.setRemote(type, id, remote.id, remote.name, now);
+  return id;
+}
+
 /** Creates or updates one remote resource here, with the access levels it offers. */
 function syncResource(run: SyncRun, remote: Extract<RemoteBatch, { type: 'resource' }>['resource'], now: Date): void {
-  const { ctx, connector, summary } = run;
-  let id = run.resources.get(remote.id);
-  if (!id) {
-    if (!run.mayKeep('resources and groups', run.resources.size + run.groups.size, now)) return;
-    const input = v.parse(CreateResourceBody, {
-      name: remote.name, app_id: run.appId,
-      resource_type: connector.connector_type === 'POSTGRES' ? 'POSTGRES_INSTANCE' : 'CUSTOM_CONNECTOR',
-      description: remote.description ?? '',
-      ...(connector.connector_type === 'OPAL_HTTP' && { remote_info: { custom_connector: { remote_resource_id: remote.id, can_have_usage_events: false } } }),
-      remote_resource_id: remote.id, remote_resource_name: remote.name,
-    });
-    id = createResource(ctx, run.actor, input).resource_id;
-    run.resources.set(remote.id, id);
-    summary.resources_created += 1;
-  } else {
-    summary.resources_updated += 1;
-  }
-  ctx.stores.connectors.setRemote('resource', id, remote.id, remote.name, now);
+  const { ctx, connector } = run;
+  const id = placeItem(run, 'resource', remote, () => createResource(ctx, run.actor, v.parse(CreateResourceBody, {
+    name: remote.name, app_id: run.appId,
+    resource_type: connector.connector_type === 'POSTGRES' ? 'POSTGRES_INSTANCE' : 'CUSTOM_CONNECTOR',
+    description: remote.description ?? '',
+    ...(connector.connector_type === 'OPAL_HTTP' && { remote_info: { custom_connector: { remote_resource_id: remote.id, can_have_usage_events: false } } }),
+    remote_resource_id: remote.id, remote_resource_name: remote.name,
+  })).resource_id, now);
+  if (!id) return;
   // Levels the remote side offers are added; none is dropped (Gatehouse access may still use it).
   const have = ctx.stores.resources.accessLevels(id).filter((l) => l.access_level_remote_id !== '');
   const known = new Set(have.map((l) => l.access_level_remote_id));
@@ -205,21 +215,10 @@ function syncResource(run: SyncRun, remote: Extract<RemoteBatch, { type: 'resour
   replaceAccessLevels(ctx, 'resource', id, [...have, ...added.map((l) => ({ access_level_remote_id: l.id, access_level_name: l.name }))], 'access_levels');
 }
 
-function syncGroup(run: SyncRun, remote: { id: string; name: string; description?: string | undefined }, now: Date): void {
-  const { ctx, summary } = run;
-  let id = run.groups.get(remote.id);
-  if (!id) {
-    if (!run.mayKeep('resources and groups', run.resources.size + run.groups.size, now)) return;
-    const input = v.parse(CreateGroupBody, {
-      name: remote.name, app_id: run.appId, group_type: 'CONNECTOR_GROUP', description: remote.description ?? '', remote_group_id: remote.id,
-    });
-    id = createGroup(ctx, run.actor, input).group_id;
-    run.groups.set(remote.id, id);
-    summary.groups_created += 1;
-  } else {
-    summary.groups_updated += 1;
-  }
-  ctx.stores.connectors.setRemote('group', id, remote.id, remote.name, now);
+function syncGroup(run: SyncRun, remote: RemoteItem, now: Date): void {
+  placeItem(run, 'group', remote, () => createGroup(run.ctx, run.actor, v.parse(CreateGroupBody, {
+    name: remote.name, app_id: run.appId, group_type: 'CONNECTOR_GROUP', description: remote.description ?? '', remote_group_id: remote.id,
+  })).group_id, now);
 }
 
 /** One remote access entry: SUCCESS when Gatehouse holds it too, else drift settled by the app's policy. */
