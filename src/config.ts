@@ -173,7 +173,7 @@ export const SETTINGS = {
     default: 100,
     min: 0,
     max: 1_000_000,
-    description: 'open connections one client address may hold (trusted proxies excepted); more are closed on accept; 0 means no per-address limit',
+    description: 'open connections one client address may hold (trusted proxies excepted); one more is answered 503 with Retry-After at once and closed, unless one of the address\'s unused connections can be closed for it; 0 means no per-address limit',
   }),
   authFailureLimit: integer({
     env: 'GATEHOUSE_AUTH_FAILURE_LIMIT',
