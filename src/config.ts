@@ -462,7 +462,7 @@ export const SETTINGS = {
   litestreamBin: text({
     env: 'GATEHOUSE_LITESTREAM_BIN',
     default: undefined,
-    defaultText: 'the one npm installed beside Gatehouse, else `litestream` on the PATH',
+    defaultText: 'unset: `litestream` beside the executable, else the one npm installed, else on the PATH',
     description: 'the Litestream (v0.3) executable that `check`, `replication status` and `restore` run',
   }),
   replicationMaxLagSeconds: integer({
