@@ -46,6 +46,10 @@ describe('single executable', { skip: (process.platform !== 'linux' || process.a
     const service = await ServiceProcess.start(['--port', '0'], alone);
     try {
       const token = service.adminToken();
+      const origin = service.url.replace(/\/v1$/, '');
+      const listening = service.logs.find((r) => r.msg === 'listening')!;
+      assert.deepEqual([listening.url, listening.console, listening.docs], [`${origin}/v1`, `${origin}/console`, `${origin}/docs`], 'the start-up line names the API, the console and the docs');
+      for (const page of ['/console', '/docs']) assert.equal((await fetch(origin + page)).status, 200, page);
       const res = await new ApiClient(service.url, token).get('/users');
       const answeredMs = Number(process.hrtime.bigint() - spawned) / 1e6;
       assert.equal(res.status, 200);
