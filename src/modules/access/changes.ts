@@ -1,12 +1,12 @@
 // The one owner of access changes: every write that adds, changes or ends an edge of any kind passes
-// changeAccess, which writes it, records its audit event and tells the listeners (connector
-// propagation, notices) — all inside the caller's transaction, so none can be separated by a crash.
+// changeAccess, which writes it, records its audit event and tells the listeners (each area's
+// onAccessChange: connector propagation) — all inside the caller's transaction, so none can be
+// separated by a crash.
 import type { AppContext } from '../../context.ts';
 import { insideTransaction } from '../../db/group-commit.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import type { EventType } from '../events/types.ts';
 import { EDGE_KIND_NAMES, EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource } from './edges.ts';
-import { ACCESS_CHANGE_LISTENERS } from './listeners.ts';
 import type { EdgeRow, EdgeWrite } from './store.ts';
 
 /** What one op did to one edge. `before` is the edge as it was (updated only). */
@@ -17,7 +17,16 @@ export interface AccessChange {
   before?: EdgeRow;
   /** 'remote' when the change records what a remote system already did (a sync importing drift): nothing to push back. */
   origin: 'gatehouse' | 'remote';
+  /** Why, when the caller knows more than its actor says (ChangeOptions.cause). */
+  cause?: AccessChangeCause;
 }
+
+/** Why access changed, where the actor alone does not say it: the holder's notice names it. */
+export type AccessChangeCause =
+  | { type: 'OFFBOARDING' }
+  | { type: 'ACCESS_REVIEW'; uarId: string }
+  | { type: 'ACCESS_RULE' }
+  | { type: 'ITEM_DELETED' };
 
 /**
  * One write to the edge tables. Ops that find nothing to do (a live edge already has the key for
@@ -55,6 +64,8 @@ export interface ChangeOptions {
   at?: Date;
   /** Bring open sessions in line with the change (default true; deletes and offboarding do their own). */
   sessions?: boolean;
+  /** Why the changes are made (offboarding, an access review…), told to listeners with each change. */
+  cause?: AccessChangeCause;
 }
 
 /** The event type of a change (the edge kind's added/updated/removed/expired). */
@@ -134,8 +145,8 @@ function write(ctx: AppContext, op: AccessOp, now: Date): Omit<AccessChange, 'or
 /**
  * Applies `ops` in order inside the caller's write transaction (it must be in one): writes each,
  * ends or cuts back the open sessions it affects (unless options.sessions is false), records the
- * audit event(s) as options.record says, and calls every ACCESS_CHANGE_LISTENERS entry per change
- * (connector propagation queues its outbox rows there). Returns the changes made.
+ * audit event(s) as options.record says, and tells every area's access-change listener of each change
+ * (ctx.registry.accessListeners: connector propagation queues its outbox rows there). Returns the changes made.
  */
 export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], options: ChangeOptions = {}): AccessChange[] {
   if (!insideTransaction(ctx.db)) throw new Error('changeAccess must run inside a write transaction');
@@ -144,11 +155,11 @@ export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], opt
   const collected: SubEvent[] = [];
   for (const op of ops) {
     for (const written of write(ctx, op, now)) {
-      const change: AccessChange = { ...written, origin: options.origin ?? 'gatehouse' };
+      const change: AccessChange = { ...written, origin: options.origin ?? 'gatehouse', ...(options.cause && { cause: options.cause }) };
       all.push(change);
       const sub = [edgeSubEvent(ctx, change.kind, changeEventType(change), change.row)];
       if (options.sessions !== false && change.type !== 'added') sub.push(...sessionsAfter(ctx, change, now));
-      for (const listener of ACCESS_CHANGE_LISTENERS) listener(ctx, actor, change, now);
+      for (const listener of ctx.registry.accessListeners) listener(ctx, actor, change, now);
       if (options.record === undefined) ctx.stores.events.record(actor, changeEventType(change), sub);
       else collected.push(...sub);
     }
