@@ -65,6 +65,20 @@ describe('deep JSON bodies', () => {
     assert.equal(await countEvents(app.api, {}), before);
   });
 
+  it('refuses the deepest body the size cap lets through (500,000 lists in 1 MB) the same way', async () => {
+    const text = deepList(500_000);
+    assert.ok(Buffer.byteLength(text) <= app.ctx.config.maxBodyBytes);
+    const res = await app.api.request('POST', '/users', undefined, { rawBody: text, headers: { 'content-type': 'application/json' } });
+    assert.equal(res.status, 400);
+    assert.equal(res.body.details[0].message, `nests objects and lists more than ${MAX_JSON_DEPTH} deep, the limit`);
+  });
+
+  it('declares the depth in the API document', async () => {
+    const document = (await (await fetch(app.url.replace(/\/v1$/, '') + '/openapi.json')).json()) as { info: Record<string, unknown> };
+    assert.equal(document.info['x-gatehouse-max-json-depth'], MAX_JSON_DEPTH);
+    assert.match(String(document.info.description), new RegExp(`at most ${MAX_JSON_DEPTH} deep`));
+  });
+
   it(`takes a body nested exactly ${MAX_JSON_DEPTH} deep to validation`, async () => {
     const res = await app.api.request('POST', '/users', undefined, {
       rawBody: `{"email":${deepList(MAX_JSON_DEPTH - 1)},"full_name":"F"}`, headers: { 'content-type': 'application/json' },
