@@ -2,8 +2,8 @@
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/store.ts';
-import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 
 export interface ResourceRow extends RequestSettingsRow {
   seq: number;
@@ -64,6 +64,7 @@ export interface ResourceFilter {
   ancestorId?: string | undefined;
   remoteId?: string | undefined;
   tagIds?: string[] | undefined;
+  appId?: string | undefined;
 }
 
 export function stateFromRow(row: ResourceRow): ResourceState {
@@ -165,7 +166,7 @@ export function createResourceStore(db: Db) {
   // Each filter is optional (null: any); lists are JSON arrays. Two statements: admins see every row
   // (the statement has no visibility condition at all), anyone else only what visibleToViewer allows,
   // filtered in SQL so a page is never cut short.
-  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; after: number; limit: number };
+  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; app: string | null; after: number; limit: number };
   const pageSql = (filtered: boolean) =>
     `WITH RECURSIVE under(id) AS (
        SELECT id FROM resources WHERE @ancestor IS NOT NULL AND parent_resource_id = @ancestor
@@ -180,6 +181,7 @@ export function createResourceStore(db: Db) {
        AND (@ancestor IS NULL OR id IN (SELECT id FROM under))
        AND (@remote IS NULL OR remote_resource_id = @remote)
        AND (@tags IS NULL OR id IN (SELECT resource_id FROM tag_resources WHERE tag_id IN (SELECT value FROM json_each(@tags))))
+       AND (@app IS NULL OR app_id = @app)
        ${filtered ? `AND ${visibleToViewer('resource')}` : ''}
        AND seq > @after
      ORDER BY seq LIMIT @limit`;
@@ -201,8 +203,6 @@ export function createResourceStore(db: Db) {
   const level = db.prepare<[string, string], { remote_id: string; name: string }>(
     'SELECT remote_id, name FROM resource_access_levels WHERE resource_id = ? AND remote_id = ?',
   );
-  const clearLevels = db.prepare<[string]>('DELETE FROM resource_access_levels WHERE resource_id = ?');
-  const insertLevel = db.prepare<[string, string, string]>('INSERT INTO resource_access_levels (resource_id, remote_id, name) VALUES (?, ?, ?)');
 
   const json = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
   const accessLevels = (id: string): AccessLevel[] => [
@@ -272,8 +272,11 @@ export function createResourceStore(db: Db) {
     isDescendant(root: string, candidate: string): boolean {
       return isDescendant.get({ root, candidate }) !== undefined;
     },
-    /** One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an admin). */
-    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
+    /**
+     * One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an
+     * admin). Read row by row, so a page is cut as it is read (cutPage), never held whole.
+     */
+    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): IterableIterator<ResourceApiRow> {
       const params: PageParams = {
         type: filter.resourceType ?? null,
         ids: json(filter.resourceIds),
@@ -282,10 +285,11 @@ export function createResourceStore(db: Db) {
         ancestor: filter.ancestorId ?? null,
         remote: filter.remoteId ?? null,
         tags: json(filter.tagIds),
+        app: filter.appId ?? null,
         after: after ?? 0,
         limit,
       };
-      return viewer === null ? page.all(params) : visiblePage.all({ ...params, ...viewerParams(viewer) });
+      return viewer === null ? page.iterate(params) : visiblePage.iterate({ ...params, ...viewerParams(viewer) });
     },
     /** One page of the resources of any of `types` (the non-human identities list uses it); only those `viewer` sees unless null. */
     listByTypes(types: readonly string[], after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
@@ -307,11 +311,6 @@ export function createResourceStore(db: Db) {
       if (remoteId === '') return byId.get(resourceId) ? DEFAULT_ACCESS_LEVEL : undefined;
       const row = level.get(resourceId, remoteId);
       return row && { access_level_name: row.name, access_level_remote_id: row.remote_id };
-    },
-    /** Replaces the resource's non-default access levels. */
-    setAccessLevels(resourceId: string, list: AccessLevel[]): void {
-      clearLevels.run(resourceId);
-      for (const item of list) insertLevel.run(resourceId, item.access_level_remote_id, item.access_level_name);
     },
   };
 }
