@@ -48,6 +48,9 @@ import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
 import { registerConsoleRoutes } from './modules/console/routes.ts';
 import { consoleOperations } from './modules/console/openapi.ts';
+import { scimArea } from './modules/scim/area.ts';
+import { registerScimRoutes } from './modules/scim/routes.ts';
+import { scimOperations } from './modules/scim/openapi.ts';
 
 /**
  * Every API area, one line each (src/modules/<area>/area.ts declares the rest): its stores are built
@@ -85,10 +88,11 @@ export const AREAS: readonly Area[] = [
   notificationsArea,
   outboxArea,
   connectorsArea,
+  scimArea,
 ];
 
 /** What GET /openapi.json documents: every area's routes, then the routes outside /v1. */
-export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, slackOperations, serviceOperations];
+export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, slackOperations, scimOperations, serviceOperations];
 
 /** Something thrown, as text, even when it has no usable toString (Object.create(null)). */
 function describe(thrown: unknown): string {
@@ -190,6 +194,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
   registerConsoleRoutes(app, routes, ctx);
   // Slack signs its requests and has no bearer token: before authentication, outside /v1.
   registerSlackInteractivity(app, routes, ctx);
+  // SCIM 2.0 for identity providers, with its own tokens and error schema (docs/scim.md).
+  registerScimRoutes(app, routes, ctx);
 
   app.use(authenticate(ctx));
   // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.

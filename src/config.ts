@@ -452,6 +452,13 @@ export const SETTINGS = {
     example: '6',
     description: 'the hour (UTC) at which people who chose a daily digest get it',
   }),
+  scimIdentityProvider: oneOf({
+    env: 'GATEHOUSE_SCIM_IDP',
+    values: ['okta', 'entra', 'other'],
+    default: 'other',
+    example: 'okta',
+    description: 'the identity provider that provisions over /scim/v2: the groups it pushes are made in an app of its kind (`okta`: OKTA_DIRECTORY with OKTA_GROUP groups, `entra`: AZURE_AD with AZURE_AD_SECURITY_GROUP, `other`: CUSTOM with CONNECTOR_GROUP; docs/scim.md)',
+  }),
   litestreamConfig: text({
     env: 'GATEHOUSE_LITESTREAM_CONFIG',
     flag: { name: 'litestream-config', value: 'FILE' },

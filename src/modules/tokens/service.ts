@@ -1,8 +1,8 @@
 // Issuing and revoking API tokens, and the first admin of an empty database.
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import type { AccessLevel, ApiToken } from './store.ts';
+import type { AccessLevel, ApiToken, TokenScope } from './store.ts';
 import { newTokenSecret } from './secret.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 
@@ -21,19 +21,25 @@ export interface IssuedToken {
 export function issueToken(
   ctx: AppContext,
   actor: Actor & ActingAs,
-  input: { userId: string; label: string; accessLevel: AccessLevel; secret?: string },
+  input: { userId: string; label: string; accessLevel: AccessLevel; secret?: string; scope?: TokenScope },
 ): IssuedToken {
   const { users, tokens, events } = ctx.stores;
   const secret = input.secret ?? newTokenSecret();
   return ctx.db.transaction(() => {
     requireSelfOrAdmin(actor, input.userId, 'issue tokens');
     if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
+    // A SCIM token provisions and offboards people: only an admin holds one (and only an admin may
+    // issue a token for someone else: requireSelfOrAdmin above).
+    if (input.scope === 'SCIM' && users.roleOf(input.userId) !== 'ADMIN') {
+      throw new AppError('forbidden', 'a SCIM token acts as an admin: its user must be an ADMIN', [{ path: 'user_id', message: 'is not an admin' }]);
+    }
     const token = tokens.create(
-      { secret, label: input.label, accessLevel: input.accessLevel, userId: input.userId, creatorUserId: actor.userId },
+      { secret, label: input.label, accessLevel: input.accessLevel, userId: input.userId, creatorUserId: actor.userId, scope: input.scope },
       ctx.clock.now(),
     );
     events.record(actor, 'API_TOKENS_CREATED', [
-      { sub_event_type: 'API_TOKENS_CREATED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id, access_level: token.access_level },
+      { sub_event_type: 'API_TOKENS_CREATED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id, access_level: token.access_level,
+        ...(input.scope === 'SCIM' && { scope: 'SCIM' }) },
     ]);
     return { token, secret };
   }).immediate();
