@@ -47,6 +47,7 @@ import { delegationsArea } from './modules/delegations/area.ts';
 import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
 import { registerConsoleRoutes } from './modules/console/routes.ts';
+import { consoleCaller } from './modules/web-sessions/cookie.ts';
 import { consoleOperations } from './modules/console/openapi.ts';
 import { scimArea } from './modules/scim/area.ts';
 import { registerScimRoutes } from './modules/scim/routes.ts';
@@ -197,7 +198,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
   // SCIM 2.0 for identity providers, with its own tokens and error schema (docs/scim.md).
   registerScimRoutes(app, routes, ctx);
 
-  app.use(authenticate(ctx));
+  // A bearer token, or else the console's sign-in session cookie (docs/console.md).
+  app.use(authenticate(ctx, consoleCaller));
   // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.
   const writeLimit = limitWrites(ctx);
 

@@ -1,10 +1,18 @@
 // What an API area declares about itself, once: its stores, its routes (with who may call each and what
-// its path parameters name) and its background jobs. src/app.ts lists the areas; everything else reads them.
+// its path parameters name), its background jobs, and how it plugs into the rest: the outbox kinds it
+// runs, what it does when access changes or another area announces a notice, the reads it lets run on
+// read workers. src/app.ts lists the areas; createContext gathers their plug-ins into ctx.registry, so
+// the outbox, the read workers and the one owner of access changes never import an area.
 import type { Config } from './config.ts';
 import type { AppContext, Stores } from './context.ts';
 import type { Db } from './db/open.ts';
 import type { ApiRouter } from './http/router.ts';
 import type { Clock } from './lib/clock.ts';
+import type { Actor } from './modules/events/store.ts';
+import type { AccessChange } from './modules/access/changes.ts';
+import type { NoticeListeners } from './notices.ts';
+import type { OutboxHandler } from './outbox/index.ts';
+import type { ReadTasks } from './reads/tasks.ts';
 import { checkRoute, type RouteGroup } from './http/route.ts';
 
 /** A background job: a plain tick(ctx, now) owned by its module, started only by `serve`. */
@@ -19,6 +27,12 @@ export interface Job {
   tick: (ctx: AppContext, now: Date, stop: AbortSignal) => unknown;
 }
 
+/**
+ * Hears every access change the one owner makes (src/modules/access/changes.ts), once per edge changed,
+ * inside the change's transaction: it may write its own rows and queue outbox work, never do network work.
+ */
+export type AccessChangeListener = (ctx: AppContext, actor: Actor, change: AccessChange, now: Date) => void;
+
 /** Store factories by their name on ctx.stores; each prepares its statements when built. */
 export type StoreFactories = { [K in keyof Stores]?: (db: Db, clock: Clock) => Stores[K] };
 
@@ -32,12 +46,25 @@ export interface Area {
   /** Binds a handler to each declared route (`router.on('GET /v1/tags', …)`); start-up fails for one left out. */
   handlers?: (router: ApiRouter, ctx: AppContext) => void;
   jobs?: readonly Job[];
+  /**
+   * The outbox kinds whose rows this area's handlers run, by kind (src/outbox/index.ts says what a handler
+   * does). A row of a kind no area declares waits in the queue untouched (a newer binary may know it).
+   */
+  outbox?: Readonly<Record<string, OutboxHandler>>;
+  /** Hears every access change (connector propagation queues its pushes here). */
+  onAccessChange?: AccessChangeListener;
+  /** What this area does when another announces a notice (src/notices.ts): notifications queues its messages. */
+  notices?: NoticeListeners;
+  /** The reads that may run on a read worker, by name (src/reads/tasks.ts); each area types its own names there. */
+  readTasks?: Partial<ReadTasks>;
+  /** Start-up checks of what the area declares beyond routes; a throw stops the app before it serves (a connector type with no adapter). */
+  checks?: readonly (() => void)[];
 }
 
 /** An area's module object (src/modules/<area>/area.ts); checked when the app is built (checkAreas). */
 export const defineArea = (area: Area): Area => area;
 
-/** Throws for two areas with one name, a store name built twice, or a route declared badly or twice. */
+/** Throws for two areas with one name, a store name built twice, a route declared badly or twice, or an area's own check failing. */
 export function checkAreas(areas: readonly Area[]): void {
   const seen = new Set<string>();
   const stores = new Set<string>();
@@ -54,5 +81,6 @@ export function checkAreas(areas: readonly Area[]): void {
       routes.add(key);
       checkRoute(key, route!);
     }
+    for (const check of area.checks ?? []) check();
   }
 }

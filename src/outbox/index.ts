@@ -4,7 +4,7 @@
 //       Call INSIDE the write transaction of the change that needs the work (it throws otherwise), so
 //       the change, its audit event and its follow-up commit or roll back together.
 //   OutboxHandler { run(ctx, item, signal) → Attempt; settled?(ctx, item, outcome); giveUpAfterMs?; maxDelayMs? }
-//       Registered once per kind in outboxHandlers() (src/outbox/kinds.ts). `run` does the network work
+//       Declared by its area, once per kind (`outbox: { [KIND]: handler }` in its area.ts; ctx.registry.outbox). `run` does the network work
 //       OUTSIDE any transaction and answers { ok: true } or { ok: false, error, code?, retryAfterMs?,
 //       permanent? }; a throw counts as { ok: false, error: message }. `settled` runs INSIDE the short
 //       transaction that records the attempt's outcome (state 'DONE' | 'RETRYING' | 'FAILED'): update
@@ -23,8 +23,7 @@
 // See docs/outbox.md.
 import type { AppContext } from '../context.ts';
 import { commitPendingWrites, insideTransaction } from '../db/group-commit.ts';
-import { OUTBOX_ACTOR } from '../modules/events/system-actor.ts';
-import { outboxHandlers } from './kinds.ts';
+import { systemActor } from '../lib/system-actor.ts';
 import type { OutboxRow } from './store.ts';
 
 /** What a handler's `run` sees: the row, its payload parsed. */
@@ -74,6 +73,9 @@ export interface EnqueueInput {
   notBefore?: Date;
 }
 
+/** The actor of the events the outbox records, and of the connector pushes it drives. */
+export const OUTBOX_ACTOR = systemActor('Gatehouse (outbox)');
+
 /** A day: long enough to ride out a weekend-night outage of a remote system's API, short enough to be seen. */
 export const DEFAULT_GIVE_UP_AFTER_MS = 24 * 3_600_000;
 export const FIRST_DELAY_MS = 1_000;
@@ -94,7 +96,7 @@ export const KEEP_DONE_MS = 24 * 3_600_000;
 export function enqueue(ctx: AppContext, input: EnqueueInput): number {
   if (!insideTransaction(ctx.db)) throw new Error('outbox enqueue must run inside the write transaction of its change');
   const now = ctx.clock.now();
-  const handler = outboxHandlers()[input.kind];
+  const handler = ctx.registry.outbox[input.kind];
   const giveUp = input.giveUpAfterMs ?? handler?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
   return ctx.stores.outbox.insert({
     kind: input.kind,
@@ -170,7 +172,7 @@ function record(ctx: AppContext, handler: OutboxHandler, item: OutboxItem, attem
  * nothing is due, MAX_PER_TICK rows ran or `stop` aborts. Rows whose kind has no handler wait.
  * The first tick of a context releases claims a dead process left behind.
  */
-export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handlers: Record<string, OutboxHandler> = outboxHandlers()): Promise<TickSummary> {
+export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handlers: Readonly<Record<string, OutboxHandler>> = ctx.registry.outbox): Promise<TickSummary> {
   const { outbox } = ctx.stores;
   if (!released.has(ctx)) {
     released.add(ctx);
@@ -220,7 +222,7 @@ export function retryFailed(ctx: AppContext, actor: Parameters<AppContext['store
   if (!insideTransaction(ctx.db)) throw new Error('outbox retryFailed must run inside a write transaction');
   const { outbox, events } = ctx.stores;
   const now = ctx.clock.now();
-  const giveUp = outboxHandlers()[kind]?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
+  const giveUp = ctx.registry.outbox[kind]?.giveUpAfterMs ?? DEFAULT_GIVE_UP_AFTER_MS;
   const rows = outbox.failedOf(kind, keyPrefix)
     .filter((row) => outbox.requeue(row.seq, now.toISOString(), new Date(now.getTime() + giveUp).toISOString()));
   if (rows.length > 0) {

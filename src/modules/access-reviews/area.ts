@@ -1,13 +1,25 @@
-// The access-reviews area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The access-reviews area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its job, its read task.
 import { defineArea } from '../../area.ts';
 import { accessReviewRoutes } from './openapi.ts';
 import { registerAccessReviewRoutes } from './routes.ts';
 import { createAccessReviewStore } from './store.ts';
-import { dropAbandonedSnapshots } from './service.ts';
+import { dropAbandonedSnapshots, readSnapshot } from './service.ts';
+import type { ReadTask } from '../../reads/tasks.ts';
+import type { UarScopeInput } from './schemas.ts';
+
+/** The snapshot a review starts from, read on a read worker (service.ts's createAccessReview). */
+const snapshotTask = ((ctx, args: { scope: UarScopeInput | undefined }, now, budget) =>
+  readSnapshot(ctx, args.scope, now, budget)) satisfies ReadTask<never, unknown>;
 
 declare module '../../context.ts' {
   interface Stores {
     accessReviews: ReturnType<typeof createAccessReviewStore>;
+  }
+}
+
+declare module '../../reads/tasks.ts' {
+  interface ReadTasks {
+    'uar.snapshot': typeof snapshotTask;
   }
 }
 
@@ -16,5 +28,6 @@ export const accessReviewsArea = defineArea({
   stores: { accessReviews: createAccessReviewStore },
   routes: accessReviewRoutes,
   handlers: registerAccessReviewRoutes,
+  readTasks: { 'uar.snapshot': snapshotTask },
   jobs: [{ name: 'access-review-abandoned-snapshots', everyMs: () => 60_000, tick: dropAbandonedSnapshots }],
 });

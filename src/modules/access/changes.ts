@@ -1,12 +1,12 @@
 // The one owner of access changes: every write that adds, changes or ends an edge of any kind passes
-// changeAccess, which writes it, records its audit event and tells the listeners (connector
-// propagation, notices) — all inside the caller's transaction, so none can be separated by a crash.
+// changeAccess, which writes it, records its audit event and tells the listeners (each area's
+// onAccessChange: connector propagation) — all inside the caller's transaction, so none can be
+// separated by a crash.
 import type { AppContext } from '../../context.ts';
 import { insideTransaction } from '../../db/group-commit.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import type { EventType } from '../events/types.ts';
 import { EDGE_KIND_NAMES, EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource } from './edges.ts';
-import { ACCESS_CHANGE_LISTENERS } from './listeners.ts';
 import type { EdgeRow, EdgeWrite } from './store.ts';
 
 /** What one op did to one edge. `before` is the edge as it was (updated only). */
@@ -134,8 +134,8 @@ function write(ctx: AppContext, op: AccessOp, now: Date): Omit<AccessChange, 'or
 /**
  * Applies `ops` in order inside the caller's write transaction (it must be in one): writes each,
  * ends or cuts back the open sessions it affects (unless options.sessions is false), records the
- * audit event(s) as options.record says, and calls every ACCESS_CHANGE_LISTENERS entry per change
- * (connector propagation queues its outbox rows there). Returns the changes made.
+ * audit event(s) as options.record says, and tells every area's access-change listener of each change
+ * (ctx.registry.accessListeners: connector propagation queues its outbox rows there). Returns the changes made.
  */
 export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], options: ChangeOptions = {}): AccessChange[] {
   if (!insideTransaction(ctx.db)) throw new Error('changeAccess must run inside a write transaction');
@@ -148,7 +148,7 @@ export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], opt
       all.push(change);
       const sub = [edgeSubEvent(ctx, change.kind, changeEventType(change), change.row)];
       if (options.sessions !== false && change.type !== 'added') sub.push(...sessionsAfter(ctx, change, now));
-      for (const listener of ACCESS_CHANGE_LISTENERS) listener(ctx, actor, change, now);
+      for (const listener of ctx.registry.accessListeners) listener(ctx, actor, change, now);
       if (options.record === undefined) ctx.stores.events.record(actor, changeEventType(change), sub);
       else collected.push(...sub);
     }

@@ -7,12 +7,10 @@ import { EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource, type EndT
 import { changeAccess, edgeSubEvent, reconcileSessions } from './changes.ts';
 import type { EdgeRow } from './store.ts';
 import { SYSTEM_ACTOR } from '../events/system-actor.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 
 export { edgeSubEvent, reconcileSessions };
 
-/** Statuses whose holder holds nothing: their edges end when the status is set, and no grant is accepted. */
-export const OFFBOARDED_STATUSES = ['SUSPENDED', 'DEPROVISIONED', 'DELETED'] as const;
-export const isOffboarded = (status: string) => (OFFBOARDED_STATUSES as readonly string[]).includes(status);
 
 /** The API's path names for each end, used in error details. */
 const PATH_OF: Record<EdgeKindName, { principal: string; item: string }> = {

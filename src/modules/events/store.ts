@@ -4,7 +4,7 @@ import type { Db } from '../../db/open.ts';
 import type { Caller } from '../../http/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { eventHash, GENESIS_HASH, type HashedValues } from '../audit/chain.ts';
+import { eventHash, GENESIS_HASH, type HashedValues } from '../../lib/event-chain.ts';
 import { isEventType, type EventType } from './types.ts';
 
 /** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
@@ -87,7 +87,7 @@ const FILTER_SQL: Record<keyof EventFilter, string> = {
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof EventFilter)[];
 
 export function createEventStore(db: Db, clock: Clock) {
-  // Columns in HASHED_FIELDS order (src/modules/audit/chain.ts), then the hash: one array feeds both.
+  // Columns in HASHED_FIELDS order (src/lib/event-chain.ts), then the hash: one array feeds both.
   const insertEvent = db.prepare<[...HashedValues, string]>(
     `INSERT INTO events (prev_hash, seq, id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
                          api_token_name, api_token_preview, created_at, sub_events, hash)

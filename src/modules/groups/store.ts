@@ -145,11 +145,11 @@ export function createGroupStore(db: Db) {
   }
 
   return {
-    /** Whether a record with this id exists; other areas use it to check references. */
     /** How many groups have a request configuration naming `id` (an owner, user or group). */
     countConfigurationsNaming(id: string): number {
       return configurationsNaming.get(id)!.n;
     },
+    /** Whether a record with this id exists; other areas use it to check references. */
     exists(id: string): boolean {
       return byId.get(id) !== undefined;
     },

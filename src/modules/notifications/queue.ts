@@ -2,7 +2,7 @@
 // (once per dedupe key, ever) and its outbox row — inside the transaction of the change that causes it.
 import type { AppContext } from '../../context.ts';
 import { enqueue } from '../../outbox/index.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import type { NoticeChannel, NoticeStatus, PreferredChannel } from './store.ts';
 
 /** The outbox kind whose handler delivers a notification (deliver.ts). */

@@ -1,12 +1,25 @@
-// The resources area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The resources area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its read task.
 import { defineArea } from '../../area.ts';
 import { resourceRoutes } from './openapi.ts';
 import { registerResourceRoutes } from './routes.ts';
 import { createResourceStore } from './store.ts';
+import type { ReadTask } from '../../reads/tasks.ts';
+import { listResources, type ListResourcesInput } from './list.ts';
+import type { Viewer } from '../visibility/store.ts';
+
+/** GET /v1/resources' page, on a read worker (routes.ts). */
+const listResourcesTask = ((ctx, args: { query: ListResourcesInput; viewer: Viewer | null }) =>
+  listResources(ctx, args.query, args.viewer)) satisfies ReadTask<never, unknown>;
 
 declare module '../../context.ts' {
   interface Stores {
     resources: ReturnType<typeof createResourceStore>;
+  }
+}
+
+declare module '../../reads/tasks.ts' {
+  interface ReadTasks {
+    'resources.list': typeof listResourcesTask;
   }
 }
 
@@ -15,4 +28,5 @@ export const resourcesArea = defineArea({
   stores: { resources: createResourceStore },
   routes: resourceRoutes,
   handlers: registerResourceRoutes,
+  readTasks: { 'resources.list': listResourcesTask },
 });

@@ -235,11 +235,11 @@ export function createResourceStore(db: Db) {
   }
 
   return {
-    /** Whether a record with this id exists; other areas use it to check references. */
     /** How many resources have a request configuration naming `id` (an owner, user or group). */
     countConfigurationsNaming(id: string): number {
       return configurationsNaming.get(id)!.n;
     },
+    /** Whether a record with this id exists; other areas use it to check references. */
     exists(id: string): boolean {
       return byId.get(id) !== undefined;
     },

@@ -10,7 +10,7 @@ import { polkaTemplate, type RouteTable } from '../../http/router.ts';
 import { createFailureThrottle } from '../../http/throttle.ts';
 import type { Caller, GatehouseRequest } from '../../http/types.ts';
 import { limitWrites } from '../../http/write-rate.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import { groupMembers } from '../access/service.ts';
 import { ownBase } from '../web-sessions/cookie.ts';
 import { scimErrorBody, invalidValue } from './errors.ts';

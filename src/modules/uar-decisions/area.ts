@@ -12,6 +12,14 @@ declare module '../../context.ts' {
   }
 }
 
+// What the uar-decisions area announces, inside the transaction of its change (notifications tells the reviewers).
+declare module '../../notices.ts' {
+  interface Notices {
+    /** Reviewers were given rows of a review, by the person who started it or assigned them. */
+    'uar-decisions.reviewers-assigned': { uarId: string; reviewerIds: string[]; actorId: string };
+  }
+}
+
 export const uarDecisionsArea = defineArea({
   name: 'uar-decisions',
   stores: { uarDecisions: createUarDecisionStore },

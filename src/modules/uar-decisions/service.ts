@@ -6,7 +6,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
-import { inWriteTransaction, isOffboarded, revokeEdge } from '../access/service.ts';
+import { inWriteTransaction, revokeEdge } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { tellReviewers } from './assign.ts';
 import type { AssignInput, DecideInput } from './schemas.ts';

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 import type { Caller } from '../../http/types.ts';
 import { newId } from '../../lib/ids.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import type { Actor } from '../events/store.ts';
 import { actorFor } from '../tokens/service.ts';
 import type { ApiUser } from '../users/store.ts';
