@@ -84,6 +84,17 @@ describe('SCIM 2.0', () => {
       assert.ok(created.some((e) => e.sub_events[0]!.token_label === 'okta-scim' && e.sub_events[0]!.scope === 'SCIM'));
     });
 
+    it('is made by an admin through POST /v1/tokens with scope SCIM, and refused READ_ONLY or for a member', async () => {
+      const res = await app.api.post('/tokens', { token_label: 'entra-scim', scope: 'SCIM' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal((await scim.as(res.body.token).get('/ServiceProviderConfig')).status, 200);
+      assert.equal((await app.api.as(res.body.token).get('/users')).status, 401);
+      const readOnly = await app.api.post('/tokens', { token_label: 'x', scope: 'SCIM', access_level: 'READ_ONLY' });
+      assert.deepEqual([readOnly.status, readOnly.body.details[0].path], [400, 'access_level']);
+      const member = await createMember(app.api);
+      assert.equal((await member.api.post('/tokens', { token_label: 'x', scope: 'SCIM' })).status, 403);
+    });
+
     it('stops working (403) once its user is no longer an admin', async () => {
       const admin = await createUser(app.api, { organization_role: 'ADMIN' });
       const made = await cli(['token', 'create', '--db', app.dbFile, '--email', admin.email, '--label', 'entra-scim', '--scim']);

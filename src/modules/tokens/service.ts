@@ -1,6 +1,6 @@
 // Issuing and revoking API tokens, and the first admin of an empty database.
 import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import type { AccessLevel, ApiToken, TokenScope } from './store.ts';
 import { newTokenSecret } from './secret.ts';
@@ -30,6 +30,7 @@ export function issueToken(
     if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
     // A SCIM token provisions and offboards people: only an admin holds one (and only an admin may
     // issue a token for someone else: requireSelfOrAdmin above).
+    if (input.scope === 'SCIM' && input.accessLevel === 'READ_ONLY') throw invalidField('access_level', 'a SCIM token provisions people, so it is FULL_ACCESS');
     if (input.scope === 'SCIM' && users.roleOf(input.userId) !== 'ADMIN') {
       throw new AppError('forbidden', 'a SCIM token acts as an admin: its user must be an ADMIN', [{ path: 'user_id', message: 'is not an admin' }]);
     }
