@@ -26,8 +26,8 @@ function scimTypeOf(error: AppError): ScimType | undefined {
   if (error instanceof ScimProblem) return error.scimType;
   if (error.code === 'invalid_json') return 'invalidSyntax';
   if (error.code === 'validation_failed') return 'invalidValue';
-  // A conflict naming a field is a value already taken (an email, a name); others (the last admin) are not.
-  if (error.code === 'conflict' && error.details.length > 0) return 'uniqueness';
+  // A conflict over a value already taken (an email, a name) is uniqueness; others (the last admin) are not.
+  if (error.code === 'conflict' && error.details.some((d) => d.message === 'already in use')) return 'uniqueness';
   return undefined;
 }
 
