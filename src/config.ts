@@ -433,7 +433,7 @@ export const SETTINGS = {
     env: 'GATEHOUSE_EXPIRY_WARNING_MINUTES',
     default: [1440, 60],
     defaultText: '1440,60 (a day and an hour before)',
-    description: 'how long before a person\'s access ends they are told, with a link to extend it; one notice per value',
+    description: 'how long before a person\'s access ends they are told, with a link to extend it: one notice per value still ahead when the access got its expiry (docs/notifications.md)',
     accepts: 'a comma-separated list of whole numbers of minutes, each from 1 to 525960',
     example: '2880,60',
     parse(raw, source) {

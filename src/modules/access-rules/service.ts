@@ -47,7 +47,7 @@ function syncRule(ctx: AppContext, actor: Actor, rule: RuleRow, now: Date): void
   const leaving = accessRules.members(rule.group_id).filter((userId) => !wanted.delete(userId));
   changeAccess(ctx, actor, leaving.map((userId) => ({
     op: 'remove' as const, kind: 'group_user' as const, key: { principalId: userId, itemId: rule.group_id, level: '' },
-  })), { record: 'GROUP_USERS_REMOVED', at: now });
+  })), { record: 'GROUP_USERS_REMOVED', at: now, cause: { type: 'ACCESS_RULE' } });
   for (const userId of [...wanted].sort()) {
     writeGrant(ctx, actor, {
       kind: 'group_user', key: { principalId: userId, itemId: rule.group_id, level: '' }, expiresAt: null, source: 'RULE', sourceId: rule.group_id, whenHeld: 'extend',

@@ -17,7 +17,16 @@ export interface AccessChange {
   before?: EdgeRow;
   /** 'remote' when the change records what a remote system already did (a sync importing drift): nothing to push back. */
   origin: 'gatehouse' | 'remote';
+  /** Why, when the caller knows more than its actor says (ChangeOptions.cause). */
+  cause?: AccessChangeCause;
 }
+
+/** Why access changed, where the actor alone does not say it: the holder's notice names it. */
+export type AccessChangeCause =
+  | { type: 'OFFBOARDING' }
+  | { type: 'ACCESS_REVIEW'; uarId: string }
+  | { type: 'ACCESS_RULE' }
+  | { type: 'ITEM_DELETED' };
 
 /**
  * One write to the edge tables. Ops that find nothing to do (a live edge already has the key for
@@ -55,6 +64,8 @@ export interface ChangeOptions {
   at?: Date;
   /** Bring open sessions in line with the change (default true; deletes and offboarding do their own). */
   sessions?: boolean;
+  /** Why the changes are made (offboarding, an access review…), told to listeners with each change. */
+  cause?: AccessChangeCause;
 }
 
 /** The event type of a change (the edge kind's added/updated/removed/expired). */
@@ -144,7 +155,7 @@ export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], opt
   const collected: SubEvent[] = [];
   for (const op of ops) {
     for (const written of write(ctx, op, now)) {
-      const change: AccessChange = { ...written, origin: options.origin ?? 'gatehouse' };
+      const change: AccessChange = { ...written, origin: options.origin ?? 'gatehouse', ...(options.cause && { cause: options.cause }) };
       all.push(change);
       const sub = [edgeSubEvent(ctx, change.kind, changeEventType(change), change.row)];
       if (options.sessions !== false && change.type !== 'added') sub.push(...sessionsAfter(ctx, change, now));

@@ -91,7 +91,7 @@ export function scopedRolePermissions(ctx: AppContext, resourceId: string): Scop
   return ctx.stores.integrationRecords.permissions(resourceId);
 }
 
-/** How to check that a target of each type exists; ACCESS_REVIEW targets cannot be checked yet (no reviews are stored). */
+/** How to check that a target of each type exists (ACCESS_REVIEW: an access review, `/v1/uar`). */
 function targetExists(ctx: AppContext, type: ScopedRolePermissionInput['target_type'], id: string): boolean {
   const s = ctx.stores;
   switch (type) {
@@ -101,7 +101,7 @@ function targetExists(ctx: AppContext, type: ScopedRolePermissionInput['target_t
     case 'BUNDLE': return s.bundles.exists(id);
     case 'USER': return s.users.exists(id);
     case 'OWNER': return s.owners.exists(id);
-    case 'ACCESS_REVIEW': return true;
+    case 'ACCESS_REVIEW': return s.accessReviews.get(id) !== undefined;
   }
 }
 

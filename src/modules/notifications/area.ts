@@ -1,9 +1,10 @@
 // The notifications area as app.ts serves it: its store, its routes, its schedule, what it tells people on
-// other areas' notices (plan.ts), and the outbox kind that delivers each message (deliver.ts).
+// other areas' notices (plan.ts), what it tells a person whose access ended (access-ended.ts), and the outbox kind that delivers each message (deliver.ts).
 import { defineArea } from '../../area.ts';
 import { notificationRoutes } from './openapi.ts';
 import { registerNotificationRoutes } from './routes.ts';
 import { tick as scheduleNotifications } from './schedule.ts';
+import { tellAccessEnded } from './access-ended.ts';
 import { notificationHandler } from './deliver.ts';
 import { commentAdded, propagationFailed, requestCreated, requestDecided, reviewersAssigned, reviewsAdded } from './plan.ts';
 import { NOTIFICATION_KIND } from './queue.ts';
@@ -31,6 +32,8 @@ export const notificationsArea = defineArea({
     'connectors.push-failed': (ctx, n, now) => propagationFailed(ctx, n, now),
     'uar-decisions.reviewers-assigned': (ctx, n, now) => reviewersAssigned(ctx, n.uarId, n.reviewerIds, n.actorId, now),
   },
+  // A person whose own access ended (removed, revoked, expired, offboarded) is told, in the change's transaction.
+  onAccessChange: tellAccessEnded,
   // Emails and Slack messages, delivered by the outbox.
   outbox: { [NOTIFICATION_KIND]: notificationHandler },
 });

@@ -20,7 +20,7 @@ const DEADLINE_ACTOR: Actor = {
 /** Ends the row's direct grant (a user's on a resource, or membership of a group). */
 function revokeRow(ctx: AppContext, actor: Actor, row: ReviewItemRow): void {
   const key = { principalId: row.user_id, itemId: row.item_id, level: row.access_level_remote_id };
-  revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key);
+  revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key, { type: 'ACCESS_REVIEW', uarId: row.uar_id });
 }
 
 /**
