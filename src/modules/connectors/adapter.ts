@@ -34,8 +34,14 @@ export interface ConnectorAdapter {
   push(target: PushTarget, signal?: AbortSignal): Promise<Attempt>;
   /** Reads the remote side whole (users, items, current access) for a sync. Throws an Error naming what failed. */
   snapshot(signal?: AbortSignal): Promise<RemoteSnapshot>;
-  /** The remote id of a Gatehouse user, resolving (and remembering) it if needed; undefined when there is none. */
+  /**
+   * The remote id of a Gatehouse user, resolving (and remembering) it if needed. A system that creates
+   * users (Opal's POST /users; PostgreSQL with GATEHOUSE_POSTGRES_CREATE_ROLES) creates one for a person
+   * it does not know, and remembers Gatehouse made it (provisioning.ts); else a code such as ERR_REMOTE_USER_NOT_FOUND.
+   */
   remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }>;
+  /** Removes a remote user Gatehouse created, after the person was offboarded; "already gone" is success. Absent: never removed. */
+  deprovisionUser?(remoteUserId: string, signal?: AbortSignal): Promise<Attempt>;
 }
 
 /** A kind of remote system: the edge kinds it has, and its adapter for one connector row. */

@@ -1,4 +1,4 @@
--- SCIM 2.0 provisioning from an identity provider (docs/scim.md).
+-- Provisioning: SCIM 2.0 from an identity provider (docs/scim.md), and connectors creating the people they grant to.
 -- A SCIM token works only on /scim/v2, and an API token only on /v1: the scope says which it is.
 ALTER TABLE api_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT 'API' CHECK (scope IN ('API', 'SCIM'));
 
@@ -22,3 +22,7 @@ CREATE TABLE scim_groups (
   modified_at TEXT NOT NULL
 ) STRICT;
 CREATE INDEX scim_groups_by_external_id ON scim_groups (external_id);
+
+-- Remote users a connector created for a person on their first grant (Opal's POST /users, a PostgreSQL
+-- role): only these are removed when the person is offboarded (docs/connectors.md).
+ALTER TABLE connector_users ADD COLUMN made_by_gatehouse INTEGER NOT NULL DEFAULT 0 CHECK (made_by_gatehouse IN (0, 1));
