@@ -4,7 +4,7 @@ import type { Attempt } from '../../outbox/index.ts';
 import type { AdapterFactory, ConnectorAdapter, PushTarget, RemoteSnapshot } from './adapter.ts';
 import { callOpal, describeAnswer, readAll, writeOutcome, type OpalEndpoint } from './opal-http.ts';
 import type { ConnectorRow } from './store.ts';
-import { recordMadeUser } from './provisioning.ts';
+import { recordMadeUser } from './made-users.ts';
 
 const enc = encodeURIComponent;
 

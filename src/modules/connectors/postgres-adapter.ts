@@ -7,9 +7,18 @@ import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
 import type { AdapterFactory, ConnectorAdapter, RemoteSnapshot } from './adapter.ts';
 import type { ConnectorRow } from './store.ts';
+import { recordMadeUser } from './made-users.ts';
 
 /** Roles Gatehouse never grants or reads as levels: PostgreSQL's own and superuser-ish ones. */
 const OWN_ROLES = "r.rolname NOT LIKE 'pg\\_%' AND NOT r.rolsuper";
+/**
+ * A role Gatehouse created for a person (GATEHOUSE_POSTGRES_CREATE_ROLES) says so in its comment, so the
+ * server itself tells people's roles from grantable ones whatever Gatehouse's database holds.
+ */
+const MADE_MARK = 'Created by Gatehouse for ';
+const made = (alias: string) => `coalesce(shobj_description(${alias}.oid, 'pg_authid'), '') LIKE '${MADE_MARK}%'`;
+/** PostgreSQL's limit on a role name, in bytes (NAMEDATALEN - 1): a longer name would be cut silently. */
+const MAX_ROLE_NAME_BYTES = 63;
 
 /** A PostgreSQL error as a PropagationStatusEnum code. */
 function classify(err: unknown, timeoutMs: number): { code: string; error: string } {
@@ -44,8 +53,30 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
     }
   };
 
+  // People's roles: login roles, and the roles Gatehouse created for people (NOLOGIN ones included).
   const loginRoles = (client: pg.Client) =>
-    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`);
+    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE (r.rolcanlogin OR ${made('r')}) AND ${OWN_ROLES} ORDER BY r.rolname`);
+
+  /** Creates the person's role (named by their email, never a password) and remembers Gatehouse made it. */
+  const createRole = async (ctx2: AppContext, user: { user_id: string; email: string }): Promise<{ id: string } | { code: string; error: string }> => {
+    const name = user.email;
+    if (Buffer.byteLength(name) > MAX_ROLE_NAME_BYTES) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${name}, and a role name is at most ${MAX_ROLE_NAME_BYTES} bytes` };
+    const kind = ctx2.config.postgresCreateRoles === 'login' ? 'LOGIN' : 'NOLOGIN';
+    try {
+      await withClient(async (client) => {
+        const role = client.escapeIdentifier(name);
+        await client.query('BEGIN');
+        await client.query(`CREATE ROLE ${role} ${kind}`);
+        await client.query(`COMMENT ON ROLE ${role} IS ${client.escapeLiteral(MADE_MARK + name)}`);
+        await client.query('COMMIT');
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '42710') return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `a role named ${name} exists and is not a login role; Gatehouse does not take it over` };
+      return classify(err, timeoutMs);
+    }
+    recordMadeUser(ctx2, connector.app_id, name, user);
+    return { id: name };
+  };
 
   return {
     async status() {
@@ -93,9 +124,25 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
       const email = user?.email ?? '';
       const local = email.slice(0, email.indexOf('@')).toLowerCase();
       const login = logins.find((name) => name.toLowerCase() === email.toLowerCase()) ?? logins.find((name) => name.toLowerCase() === local);
+      if (!login && user && ctx2.config.postgresCreateRoles !== 'off') return createRole(ctx2, user);
       if (!login) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${email} or ${local}` };
       ctx2.db.transaction(() => ctx2.stores.connectors.linkUser(connector.app_id, login, email)).immediate();
       return { id: login };
+    },
+
+    async deprovisionUser(roleName) {
+      try {
+        await withClient(async (client) => {
+          // Only a role this server says Gatehouse created is dropped: never one it found there.
+          const mine = await client.query(`SELECT 1 FROM pg_roles r WHERE r.rolname = $1 AND ${made('r')}`, [roleName]);
+          if (mine.rowCount) await client.query(`DROP ROLE IF EXISTS ${client.escapeIdentifier(roleName)}`);
+        });
+        return { ok: true };
+      } catch (err) {
+        // 2BP01: the role still owns objects or holds privileges; dropping it is the server admin's call.
+        if ((err as { code?: string }).code === '2BP01') return { ok: false, code: 'ERR_REMOTE_UNRECOVERABLE_ERROR', error: `role ${roleName} owns objects or holds privileges: ${(err as Error).message}`.slice(0, 300), permanent: true };
+        return { ok: false, ...classify(err, timeoutMs) };
+      }
     },
 
     async snapshot(): Promise<RemoteSnapshot> {
@@ -103,12 +150,12 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
         const db = (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
         const logins = (await loginRoles(client)).rows.map((r) => r.rolname);
         const grantable = (await client.query<{ rolname: string }>(
-          `SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`,
+          `SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND NOT ${made('r')} AND ${OWN_ROLES} ORDER BY r.rolname`,
         )).rows.map((r) => r.rolname);
         const members = (await client.query<{ role: string; member: string }>(
           `SELECT g.rolname AS role, m.rolname AS member FROM pg_auth_members am
            JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member
-           WHERE m.rolcanlogin AND NOT g.rolcanlogin ORDER BY 1, 2`,
+           WHERE (m.rolcanlogin OR ${made('m')}) AND NOT g.rolcanlogin AND NOT ${made('g')} ORDER BY 1, 2`,
         )).rows;
         const levels = new Set(grantable);
         return {

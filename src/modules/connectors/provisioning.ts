@@ -1,6 +1,6 @@
 // Connectors create the people they grant to and remove them when they leave (docs/connectors.md,
 // "People a connector creates"): an adapter that can create a remote user does so on a first grant
-// (recordMadeUser remembers it was Gatehouse), and when the person is offboarded an outbox row removes
+// (made-users.ts remembers it was Gatehouse), and when the person is offboarded an outbox row removes
 // each remote user Gatehouse made — after their memberships there are removed, never before.
 import type { AppContext } from '../../context.ts';
 import { enqueue, OUTBOX_ACTOR, type Attempt, type OutboxHandler, type OutboxItem } from '../../outbox/index.ts';
@@ -16,19 +16,6 @@ interface DeprovisionPayload {
 
 /** How long to wait, at first, for the person's memberships to be removed before removing the account. */
 const WAIT_FOR_PUSHES_MS = 1_000;
-
-/**
- * Remembers that the connector of `appId` created `remoteUserId` for the person with `email`, and records
- * CONNECTOR_USERS_CREATED, in one short transaction (the remote call has already answered).
- */
-export function recordMadeUser(ctx: AppContext, appId: string, remoteUserId: string, user: { user_id: string; email: string }): void {
-  ctx.db.transaction(() => {
-    ctx.stores.connectors.linkMadeUser(appId, remoteUserId, user.email);
-    ctx.stores.events.record(OUTBOX_ACTOR, 'CONNECTOR_USERS_CREATED', [
-      { sub_event_type: 'CONNECTOR_USERS_CREATED', app_id: appId, user_id: user.user_id, email: user.email, remote_user_id: remoteUserId },
-    ]);
-  }).immediate();
-}
 
 /**
  * The listener for a person offboarded (inside that transaction): queues the removal of every remote user

@@ -13,6 +13,7 @@ import { limitWrites } from '../../http/write-rate.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { groupMembers } from '../access/service.ts';
 import { ownBase } from '../web-sessions/cookie.ts';
+import { liveTokenHolder } from '../tokens/service.ts';
 import { scimErrorBody, invalidValue } from './errors.ts';
 import { filterToSql } from './filter.ts';
 import { applyPatch } from './patch.ts';
@@ -109,15 +110,14 @@ export function registerScimRoutes(app: Polka<GatehouseRequest>, table: RouteTab
     const header = req.headers.authorization;
     if (!header) throw unauthenticated('an Authorization: Bearer <SCIM token> header is required');
     const secret = BEARER.exec(header)?.[1];
-    const holder = secret === undefined ? undefined : ctx.stores.tokens.findBySecret(secret);
-    if (!holder || (holder.expiresAt !== null && holder.expiresAt <= new Date(nowMs).toISOString())) {
+    const holder = secret === undefined ? undefined : liveTokenHolder(ctx, secret, new Date(nowMs));
+    if (!holder) {
       throttle.fail(req.clientIp, nowMs);
       throw unauthenticated('the token is not valid: unknown, revoked or expired');
     }
     if (holder.scope !== 'SCIM') throw unauthenticated('an API token works only on /v1; /scim/v2 takes a SCIM token (gatehouse token create --scim)');
     if (isOffboarded(holder.userStatus)) throw unauthenticated(`the token's user is ${holder.userStatus}: an offboarded user's tokens do not work`);
     if (holder.role !== 'ADMIN') throw new AppError('forbidden', "the SCIM token's user is no longer an admin, and provisioning is an admin's");
-    if (holder.lastUsedAt === null || nowMs - Date.parse(holder.lastUsedAt) >= 60_000) ctx.stores.tokens.markUsed(holder.tokenId, new Date(nowMs));
     return {
       userId: holder.userId, name: holder.name, email: holder.email, tokenId: holder.tokenId, tokenLabel: holder.label,
       tokenPreview: holder.preview, accessLevel: holder.accessLevel, role: holder.role, ip: req.clientIp,
@@ -182,8 +182,8 @@ export function registerScimRoutes(app: Polka<GatehouseRequest>, table: RouteTab
   serve('GET', '/Users', (req) => {
     const query = listQuery(req);
     const filter = query.filter === undefined ? null : filterToSql(query.filter, USER_FILTER_ATTRIBUTES, USER_URNS);
-    const { rows, total } = ctx.stores.scim.users(filter, query.startIndex - 1, query.count);
-    return { status: 200, body: listResponse(rows.map(userOut(req, query)), total, query.startIndex) };
+    const page = ctx.stores.scim.users(filter, query.startIndex - 1, query.count);
+    return { status: 200, body: listResponse(page.rows.map(userOut(req, query)), page.total, query.startIndex) };
   });
   serve('GET', '/Users/{id}', (req) => ({ status: 200, body: userOut(req, listQuery(req))(scimUser(ctx, req.params.id!)) }));
   serve('POST', '/Users', async (req, caller) => {
@@ -222,8 +222,8 @@ export function registerScimRoutes(app: Polka<GatehouseRequest>, table: RouteTab
   serve('GET', '/Groups', (req) => {
     const query = listQuery(req);
     const filter = query.filter === undefined ? null : filterToSql(query.filter, GROUP_FILTER_ATTRIBUTES, GROUP_URNS);
-    const { rows, total } = ctx.stores.scim.groups(filter, query.startIndex - 1, query.count);
-    return { status: 200, body: listResponse(rows.map(groupOut(req, query)), total, query.startIndex) };
+    const page = ctx.stores.scim.groups(filter, query.startIndex - 1, query.count);
+    return { status: 200, body: listResponse(page.rows.map(groupOut(req, query)), page.total, query.startIndex) };
   });
   serve('GET', '/Groups/{id}', (req) => ({ status: 200, body: groupOut(req, listQuery(req))(scimGroup(ctx, req.params.id!)) }));
   serve('POST', '/Groups', async (req, caller) => {

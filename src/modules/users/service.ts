@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { offboardUser } from '../access/service.ts';
+import { announce } from '../../notices.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
 import { revokeTokensOfUser } from '../tokens/service.ts';
@@ -177,6 +178,8 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
       ]);
     }
     if (status !== user.hr_idp_status) syncActiveRules(ctx, actor, now);
+    // Connectors remove the remote accounts they made for the person (docs/connectors.md).
+    if (isOffboarded(status) && !isOffboarded(user.hr_idp_status)) announce(ctx, 'users.offboarded', { userId, status }, now);
     return users.get(userId)!;
   }).immediate();
 }
