@@ -37,6 +37,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
   },
   {
+    operations: ['GET /v1/users'],
+    where: 'parameter query.contains',
+    what: 'here, not in the reference',
+    reason: 'Extension: keeps people whose email or full name contains the text, in any case (the console\'s People search; docs/users-and-tokens.md).',
+  },
+  {
     operations: REQUEST_ANSWERS,
     where: '*requested_duration_minutes',
     what: 'here, not in the reference',

@@ -14,7 +14,7 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
 
   router.on('GET /v1/users', (req) => {
     const query = req.query(ListUsersQuery);
-    const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()), managerId: query.manager_id };
+    const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()), managerId: query.manager_id, contains: query.contains || undefined };
     const rows = users.list(filter, ctx.pager.afterSeq('users', query), query.page_size + 1);
     return ok(ctx.pager.page('users', query, rows, (row) => row.seq, toApiUser));
   });

@@ -37,6 +37,8 @@ export const ListUsersQuery = v.object({
   tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
   // Extension: a manager's direct reports (the console's "Your reports").
   manager_id: v.optional(v.pipe(v.string('must be given once'), v.uuid('must be a UUID'), v.toLowerCase())),
+  // Extension: people whose email or full name contains this text, in any case (the console's People search).
+  contains: v.optional(v.pipe(v.string('must be given once'), v.maxLength(200, 'must be at most 200 characters'))),
 });
 
 export const GetUserQuery = v.pipe(
