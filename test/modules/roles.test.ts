@@ -58,6 +58,8 @@ const EXPECTED: Record<string, Access> = {
 
   'POST /v1/users': 'admin',
   'GET /v1/users': 'read',
+  'GET /v1/settings': 'admin-read',
+  'GET /v1/settings/check': 'admin-read',
   'GET /v1/users/remote_users': 'read',
   'POST /v1/users/remote_users': 'admin',
   'DELETE /v1/users/{user_id}/remote_users/{third_party_provider}': 'admin',
