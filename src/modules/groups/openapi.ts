@@ -22,6 +22,7 @@ export const groupRoutes = defineRoutes('groups', {
   'GET /v1/groups': {
     role: 'read',
     summary: 'List groups',
+    description: 'Filters combine. Extension: `admin_owner_id` keeps what that owner administers.',
     query: ListGroupsQuery,
     responses: { 200: PaginatedGroupsList },
   },
