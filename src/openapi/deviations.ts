@@ -38,7 +38,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   },
   {
     operations: ['GET /v1/resources', 'GET /v1/groups'],
-    where: 'parameter query.admin_owner_id',
+    where: 'parameter query.owner_filter',
     what: 'here, not in the reference',
     reason: 'Extension: keeps what one owner administers (the console\'s Teams page; docs/owners.md).',
   },

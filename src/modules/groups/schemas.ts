@@ -51,6 +51,6 @@ export const ListGroupsQuery = v.object({
   group_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
   group_name: v.optional(v.pipe(v.string('must be given once'), v.minLength(1, 'must not be empty'))),
   tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
-  // Extension: what one owner administers (the console's Teams page).
-  admin_owner_id: v.optional(Uuid),
+  // Extension: what one owner administers (the console's Teams page), named as GET /v1/apps names it.
+  owner_filter: v.optional(Uuid),
 });

@@ -64,8 +64,8 @@ export const ListResourcesQuery = v.pipe(
     ancestor_resource_id: v.optional(Uuid),
     remote_id: v.optional(QueryText),
     tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
-    // Extension: what one owner administers (the console's Teams page).
-    admin_owner_id: v.optional(Uuid),
+    // Extension: what one owner administers (the console's Teams page), named as GET /v1/apps names it.
+    owner_filter: v.optional(Uuid),
   }),
   // The reference: remote ids are only unique within a resource type.
   v.forward(
