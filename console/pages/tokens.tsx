@@ -23,7 +23,7 @@ export function Tokens(props: { me: Me }) {
   return (
     <Page title="Tokens">
       <AdminOnly me={props.me}>
-        <p class="hint">An API token acts as its person, with their role; READ_ONLY tokens cannot change anything.</p>
+        <p class="hint">An API token acts as its person, with their role; a read-only token cannot change anything.</p>
         <h2>Make a token</h2>
         <NewToken me={props.me} onIssued={(token) => { setIssued(token); loaded.reload(); }} />
         {issued && <ShownOnce token={issued} />}
@@ -110,10 +110,11 @@ function NewToken(props: { me: Me; onIssued: (token: Schema<'IssuedToken'>) => v
         <input id="token-label" required value={label} aria-describedby="token-label-hint" onInput={(e) => setLabel(e.currentTarget.value)} />
         <p id="token-label-hint" class="hint">What uses it, e.g. “CI deploys”.</p></div>
       <div class="field"><label for="token-level">Access</label>
-        <select id="token-level" value={level} onChange={(e) => setLevel(e.currentTarget.value as Level)}>
-          <option value="READ_ONLY">Read only: reads, never changes anything</option>
-          <option value="FULL_ACCESS">Full access: does all its person may do</option>
-        </select></div>
+        <select id="token-level" value={level} aria-describedby="token-level-hint" onChange={(e) => setLevel(e.currentTarget.value as Level)}>
+          <option value="READ_ONLY">Read only</option>
+          <option value="FULL_ACCESS">Full access</option>
+        </select>
+        <p id="token-level-hint" class="hint">Read only reads and never changes anything; full access does all its person may do.</p></div>
       <button type="submit" class="primary" disabled={action.busy}>Make token</button>
       <Problem message={action.error} />
     </form>
