@@ -176,7 +176,7 @@ export const SETTINGS = {
     default: 100,
     min: 0,
     max: 1_000_000,
-    description: 'open connections one client address may hold (trusted proxies excepted); more are closed on accept; 0 means no per-address limit',
+    description: 'open connections one client address may hold (trusted proxies excepted); one more is answered 503 with Retry-After at once and closed, unless one of the address\'s unused connections can be closed for it; 0 means no per-address limit',
   }),
   authFailureLimit: integer({
     env: 'GATEHOUSE_AUTH_FAILURE_LIMIT',
@@ -484,7 +484,7 @@ export const SETTINGS = {
   litestreamBin: text({
     env: 'GATEHOUSE_LITESTREAM_BIN',
     default: undefined,
-    defaultText: 'the one npm installed beside Gatehouse, else `litestream` on the PATH',
+    defaultText: 'unset: `litestream` beside the executable, else the one npm installed, else on the PATH',
     description: 'the Litestream (v0.3) executable that `check`, `replication status` and `restore` run',
   }),
   replicationMaxLagSeconds: integer({

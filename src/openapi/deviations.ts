@@ -49,6 +49,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: keeps people whose email or full name contains the text, in any case (the console\'s People search; docs/users-and-tokens.md).',
   },
   {
+    operations: ['GET /v1/resources'],
+    where: 'parameter query.app_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: lists one app\'s resources, paged and visibility-checked like the rest (docs/resources.md); ignoring the filter would hand back every app\'s resources.',
+  },
+  {
     operations: REQUEST_ANSWERS,
     where: '*requested_duration_minutes',
     what: 'here, not in the reference',

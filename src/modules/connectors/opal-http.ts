@@ -6,6 +6,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
 import { isNonPublicAddress } from '../event-streams/addresses.ts';
 import { VERSION } from '../../version.ts';
+import { withinJsonDepth } from '../../lib/json-depth.ts';
 
 /** `hex(HMAC-SHA256(secret, "v0:" + timestamp + ":" + body))`, an empty body signed as `{}` — Opal's signature. */
 export function opalSignature(secret: string, timestamp: string, body: string): string {
@@ -90,6 +91,8 @@ export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELET
           let json: unknown;
           try {
             json = text === '' ? undefined : JSON.parse(text);
+            // Remote JSON is input: nested past the bound it is no answer, before anything walks it.
+            if (!withinJsonDepth(json)) json = undefined;
           } catch {
             json = undefined;
           }

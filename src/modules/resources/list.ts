@@ -1,7 +1,7 @@
 // GET /resources' page as a plain function of its query and viewer, so a read worker can build it (src/reads/tasks.ts).
 import type * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
-import type { Viewer } from '../visibility/store.ts';
+import type { Viewer } from '../visibility/sql.ts';
 import type { ListResourcesQuery } from './schemas.ts';
 
 export type ListResourcesInput = v.InferOutput<typeof ListResourcesQuery>;
@@ -18,6 +18,7 @@ export function listResources(ctx: AppContext, query: ListResourcesInput, viewer
     remoteId: query.remote_id,
     tagIds: query.tag_ids?.map((id) => id.toLowerCase()),
     adminOwnerId: query.owner_filter?.toLowerCase(),
+    appId: query.app_id?.toLowerCase(),
   };
   const rows = resources.list(filter, ctx.pager.afterSeq('resources', query), query.page_size + 1, viewer);
   return ctx.pager.page('resources', query, rows, (row) => row.seq, resources.toApi);

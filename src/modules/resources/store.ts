@@ -2,8 +2,8 @@
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/store.ts';
-import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 
 export interface ResourceRow extends RequestSettingsRow {
   seq: number;
@@ -65,6 +65,7 @@ export interface ResourceFilter {
   remoteId?: string | undefined;
   tagIds?: string[] | undefined;
   adminOwnerId?: string | undefined;
+  appId?: string | undefined;
 }
 
 export function stateFromRow(row: ResourceRow): ResourceState {
@@ -166,7 +167,7 @@ export function createResourceStore(db: Db) {
   // Each filter is optional (null: any); lists are JSON arrays. Two statements: admins see every row
   // (the statement has no visibility condition at all), anyone else only what visibleToViewer allows,
   // filtered in SQL so a page is never cut short.
-  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; owner: string | null; after: number; limit: number };
+  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; owner: string | null; app: string | null; after: number; limit: number };
   const pageSql = (filtered: boolean) =>
     `WITH RECURSIVE under(id) AS (
        SELECT id FROM resources WHERE @ancestor IS NOT NULL AND parent_resource_id = @ancestor
@@ -182,6 +183,7 @@ export function createResourceStore(db: Db) {
        AND (@remote IS NULL OR remote_resource_id = @remote)
        AND (@tags IS NULL OR id IN (SELECT resource_id FROM tag_resources WHERE tag_id IN (SELECT value FROM json_each(@tags))))
        AND (@owner IS NULL OR admin_owner_id = @owner)
+       AND (@app IS NULL OR app_id = @app)
        ${filtered ? `AND ${visibleToViewer('resource')}` : ''}
        AND seq > @after
      ORDER BY seq LIMIT @limit`;
@@ -203,8 +205,6 @@ export function createResourceStore(db: Db) {
   const level = db.prepare<[string, string], { remote_id: string; name: string }>(
     'SELECT remote_id, name FROM resource_access_levels WHERE resource_id = ? AND remote_id = ?',
   );
-  const clearLevels = db.prepare<[string]>('DELETE FROM resource_access_levels WHERE resource_id = ?');
-  const insertLevel = db.prepare<[string, string, string]>('INSERT INTO resource_access_levels (resource_id, remote_id, name) VALUES (?, ?, ?)');
 
   const json = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
   const accessLevels = (id: string): AccessLevel[] => [
@@ -274,8 +274,11 @@ export function createResourceStore(db: Db) {
     isDescendant(root: string, candidate: string): boolean {
       return isDescendant.get({ root, candidate }) !== undefined;
     },
-    /** One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an admin). */
-    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
+    /**
+     * One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an
+     * admin). Read row by row, so a page is cut as it is read (cutPage), never held whole.
+     */
+    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): IterableIterator<ResourceApiRow> {
       const params: PageParams = {
         type: filter.resourceType ?? null,
         ids: json(filter.resourceIds),
@@ -285,10 +288,11 @@ export function createResourceStore(db: Db) {
         remote: filter.remoteId ?? null,
         tags: json(filter.tagIds),
         owner: filter.adminOwnerId ?? null,
+        app: filter.appId ?? null,
         after: after ?? 0,
         limit,
       };
-      return viewer === null ? page.all(params) : visiblePage.all({ ...params, ...viewerParams(viewer) });
+      return viewer === null ? page.iterate(params) : visiblePage.iterate({ ...params, ...viewerParams(viewer) });
     },
     /** One page of the resources of any of `types` (the non-human identities list uses it); only those `viewer` sees unless null. */
     listByTypes(types: readonly string[], after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
@@ -310,11 +314,6 @@ export function createResourceStore(db: Db) {
       if (remoteId === '') return byId.get(resourceId) ? DEFAULT_ACCESS_LEVEL : undefined;
       const row = level.get(resourceId, remoteId);
       return row && { access_level_name: row.name, access_level_remote_id: row.remote_id };
-    },
-    /** Replaces the resource's non-default access levels. */
-    setAccessLevels(resourceId: string, list: AccessLevel[]): void {
-      clearLevels.run(resourceId);
-      for (const item of list) insertLevel.run(resourceId, item.access_level_remote_id, item.access_level_name);
     },
   };
 }
