@@ -149,6 +149,30 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     assert.equal((await member.api.get('/tokens')).status, 200);
   });
 
+  it('People: ends a person\'s sign-in session after a confirmation, and that browser is signed out', async () => {
+    // Ten minutes on, so this session's button names a later time than the one the first test left.
+    app.clock.advance(10 * 60_000);
+    const theirs = await newPage(1280);
+    const user = app.ctx.stores.users.getByEmail('morgan@example.com')!;
+    await theirs.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
+    await theirs.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
+    await theirs.locator('#page-title').waitFor(WAIT);
+    const live = async () => (await app.api.get('/web-sessions', { user_id: member.user.user_id })).body.results.length;
+    assert.equal(await live(), 2, 'the first test\'s session and this one');
+
+    await open(page, `/console/users/${member.user.user_id}`);
+    const ends = page.getByRole('button', { name: /^End session from / });
+    assert.equal(await ends.count(), 2);
+    await ends.last().click();
+    await confirmDialog(page, /End Morgan Member's session from/, 'End session');
+    await page.getByRole('button', { name: /^End session from / }).nth(1).waitFor({ state: 'detached', ...WAIT });
+    assert.equal(await live(), 1);
+    // That browser's next step finds it signed out; the other session is untouched.
+    await theirs.goto(`${origin}/console/access`);
+    await theirs.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor(WAIT);
+    await theirs.context().close();
+  });
+
   it('Teams: creates a team, adds a member, sets its reviewer channel, shows what it owns, and deletes an empty one', async () => {
     await open(page, '/console/teams');
     await page.getByLabel('Name', { exact: true }).fill('Platform team');
