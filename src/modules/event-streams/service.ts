@@ -9,6 +9,7 @@ import type { EventType } from '../events/types.ts';
 import type { AuthType, CreateEventStreamInput, UpdateEventStreamInput, WebhookCredentialsInput } from './schemas.ts';
 import { looksMasked, maskSecret } from './secrets.ts';
 import { toApiEventStream, type ApiEventStream, type CredentialRow, type StreamRow } from './store.ts';
+import { postOptions } from './delivery.ts';
 import { post, webhookRequest } from './webhook.ts';
 
 /** A new HMAC secret as Standard Webhooks writes them: `whsec_` and the base64 of 32 random bytes. */
@@ -207,8 +208,7 @@ export async function testEventStream(ctx: AppContext, caller: Caller, id: strin
     created_at: at.toISOString(),
     sub_events: [],
   };
-  const options = { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.eventStreamPrivateAddresses === 'deny' };
-  const outcome = await post(webhookRequest(stream, eventStreams.credentials(id), event, at), options);
+  const outcome = await post(webhookRequest(stream, eventStreams.credentials(id), event, at), postOptions(ctx));
   if (outcome.ok) return { delivered: true, error: null };
   return { delivered: false, error: 'error' in outcome ? outcome.error : 'the test was stopped' };
 }
