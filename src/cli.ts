@@ -88,14 +88,8 @@ const LITESTREAM_HELP = [
 
 /** Each replica's status from the config's Litestream, or undefined when the database is not replicated. */
 async function replicasOf(config: Config, env: NodeJS.ProcessEnv): Promise<ReplicaStatus[] | undefined> {
-  if (!config.litestreamConfig) return undefined;
-  const { litestreamBinary, replicationStatus } = await import('./replication/litestream.ts');
-  return replicationStatus({
-    bin: litestreamBinary({ setting: config.litestreamBin, searchPath: env.PATH }),
-    config: config.litestreamConfig,
-    dbFile: config.dbFile,
-    maxLagMs: config.replicationMaxLagSeconds * 1000,
-  });
+  const { replicasOf } = await import('./replication/litestream.ts');
+  return replicasOf(config, env.PATH);
 }
 
 /**
@@ -432,19 +426,12 @@ const COMMANDS: Record<string, Command> = {
     options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS },
     async run({ flags, env, out }) {
       const config = loadConfig(env, flags, REPLICATION_SETTINGS);
-      const [{ checkDatabase }, { recordedSchemaVersion }, { MIGRATIONS }] = await Promise.all([
-        import('./db/check.ts'),
-        import('./db/migrate.ts'),
-        import('./db/migrations.ts'),
-      ]);
+      const { checkGatehouseDatabase } = await import('./db/check.ts');
       let db: Db | undefined;
       try {
         db = await openExisting(config);
-        const known = MIGRATIONS.at(-1)?.version ?? 0;
-        const result = checkDatabase(db);
-        const version = recordedSchemaVersion(db);
-        if (version === undefined) result.problems.push('this is not a Gatehouse database (it has no schema_migrations table)');
-        else if (version > known) result.problems.push(`schema version ${version} is newer than this Gatehouse knows (${known})`);
+        const result = checkGatehouseDatabase(db);
+        const version = result.schemaVersion;
         const { ReplicationError } = await import('./replication/litestream.ts');
         for (const replica of (await replicasOf(config, env).catch((err: unknown) => {
           if (!(err instanceof ReplicationError)) throw err;
