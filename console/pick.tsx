@@ -1,7 +1,7 @@
 // Typeahead pickers: a person or an item chosen by name (a text field with suggestions), giving the id
 // the API wants; a filter or form never asks anyone to paste an id.
 import { useEffect, useState } from 'preact/hooks';
-import { all, get } from './api.ts';
+import { get } from './api.ts';
 
 export interface Choice {
   id: string;
@@ -9,14 +9,15 @@ export interface Choice {
   label: string;
 }
 
-// Everyone, read once per page load (bounded: the first 2,000); filtered here as the person types.
-let everyone: Promise<Choice[]> | undefined;
-const people = () => (everyone ??= all('/users', {}, 2000).then((users) => users.map((u) => ({ id: u.user_id, label: `${u.full_name ?? u.email} <${u.email}>` }))));
+/** A person as a suggestion reads. */
+const personChoice = (u: { user_id: string; full_name?: string; email: string }): Choice => ({ id: u.user_id, label: `${u.full_name ?? u.email} <${u.email}>` });
 
-/** People whose name or email contains `term` (at most 20). */
+/** People whose name or email contains `term` (the API's `contains`; at most 20). */
 export async function findPeople(term: string): Promise<Choice[]> {
-  const needle = term.trim().toLowerCase();
-  return (await people()).filter((p) => p.label.toLowerCase().includes(needle)).slice(0, 20);
+  // A chosen suggestion reads "Rowan Requester <rowan@example.com>": look for the email in it.
+  const needle = /<([^>]+)>$/.exec(term.trim())?.[1] ?? term.trim();
+  const found = await get('/users', { query: { contains: needle, page_size: 20 } });
+  return (found.results ?? []).map(personChoice);
 }
 
 /** Resources and groups whose name contains `term` (the API's name filters; at most 20 of each). */
@@ -35,8 +36,8 @@ export async function findItems(term: string): Promise<Choice[]> {
 
 /** A person's or item's label for an id already chosen (from the address), or the id when unknown. */
 export async function labelOf(id: string): Promise<string> {
-  const person = (await people()).find((p) => p.id === id);
-  if (person) return person.label;
+  const person = await get('/users/{user_id}', { path: { user_id: id } }).catch(() => undefined);
+  if (person) return personChoice(person).label;
   const resource = await get('/resources/{resource_id}', { path: { resource_id: id } }).catch(() => undefined);
   if (resource) return `${resource.name} (resource)`;
   const group = await get('/groups/{group_id}', { path: { group_id: id } }).catch(() => undefined);

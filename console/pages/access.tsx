@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
+import { PersonAdmin } from './people.tsx';
 import { isAdmin, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
@@ -238,6 +239,7 @@ export function PersonPage(props: { me: Me; id: string }) {
             {admin && person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard(person.full_name ?? person.email, holdings)}>Offboard {person.full_name}</button>}
             <Problem message={action.error} />
             {confirm.dialog}
+            {admin && <PersonAdmin me={props.me} person={person} onChanged={loaded.reload} />}
           </>
         )}
       </Page>

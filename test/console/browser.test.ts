@@ -363,6 +363,7 @@ describe('the console in a browser', { skip }, () => {
     assert.equal((await app.api.put(`/apps/${connected.app_id}/connector`, { url: 'http://127.0.0.1:9', signing_secret: 'a-long-enough-signing-secret' })).status, 200);
     const ledger = await createResource(app.api, { name: 'Ledger', app_id: connected.app_id });
     assert.equal((await app.api.post(`/resources/${ledger.resource_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
+    const team = await createOwner(app.api, { name: 'Finance reviewers', user_ids: [reviewer.user.user_id] });
     // Every console page: each is photographed, checked with axe-core and for width at 1280 and 375 px.
     // A new page is checked by adding it here.
     const pages: [string, string][] = [
@@ -378,6 +379,14 @@ describe('the console in a browser', { skip }, () => {
       ['/console/reviews', 'reviews'],
       ...(review ? [[`/console/reviews/${review.uar_id}`, 'review'] as [string, string]] : []),
       ['/console/account', 'account'],
+      // The admin pages (their own journeys: test/console/admin-pages.test.ts).
+      ['/console/people', 'people'],
+      ['/console/teams', 'teams'],
+      [`/console/teams/${team.owner_id}`, 'team'],
+      ['/console/tokens', 'tokens'],
+      ['/console/settings', 'settings'],
+      ['/console/event-streams', 'event-streams'],
+      ['/console/access-rules', 'access-rules'],
       ['/console/no-such-page', 'not-found'],
     ];
     const written: string[] = [];
