@@ -2,10 +2,11 @@
 import { ReviewerStage } from '../../openapi/components/request-configuration.ts';
 import { defineRoutes, type ItemKind, type RouteDeclaration } from '../../http/route.ts';
 import type { OperationKey } from '../../openapi/operations.ts';
+import { described, uuidList } from '../../openapi/responses.ts';
+import * as v from 'valibot';
 import { SetReviewersBody, SetReviewerStagesBody } from './schemas.ts';
 
-const stageList = { type: 'array', description: 'The stages of the default request configuration (priority 0), in stored order.', items: ReviewerStage };
-const ownerIds = { type: 'array', items: { type: 'string', format: 'uuid' } };
+const stageList = described(v.array(ReviewerStage), 'The stages of the default request configuration (priority 0), in stored order.');
 
 function operations(plural: string, param: string, deprecated: boolean): Partial<Record<OperationKey, RouteDeclaration>> {
   const base = `/v1/${plural}/{${param}}`;
@@ -34,7 +35,7 @@ function operations(plural: string, param: string, deprecated: boolean): Partial
       items,
       summary: `Get the reviewers of a ${what}`,
       description: `The owner ids named in any stage of the default request configuration, each once, in stage order.${note}`,
-      responses: { 200: ownerIds },
+      responses: { 200: uuidList },
     }),
     [`PUT ${base}/reviewers`]: route({
       role: 'admin',
@@ -42,7 +43,7 @@ function operations(plural: string, param: string, deprecated: boolean): Partial
       summary: `Set the reviewers of a ${what}`,
       description: `Replaces the default configuration's stages with one stage (operator AND, no manager or admin approval) holding these owners; an empty list leaves no stage.${note}`,
       body: SetReviewersBody,
-      responses: { 200: ownerIds },
+      responses: { 200: uuidList },
     }),
   };
 }
