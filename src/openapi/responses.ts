@@ -20,7 +20,7 @@ const names = new WeakMap<object, string>();
  * of its own at the end of a pipe, because the converter reports pipe steps, not the pipes that hold them.)
  */
 export function component<S extends ResponseSchema>(name: string, schema: S) {
-  const marker = v.metadata({});
+  const marker = v.metadata<v.InferOutput<S>, Record<string, never>>({});
   names.set(marker, name);
   const named = v.pipe(schema, marker);
   byStep.set(marker, named);

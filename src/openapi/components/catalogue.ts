@@ -34,9 +34,9 @@ export const AppsList = component('AppsList', v.object({
 
 export const Owner = component('Owner', described(v.object({
   owner_id: uuid,
-  name: v.optional(v.string()),
-  description: v.optional(v.string()),
-  access_request_escalation_period: v.optional(integer),
+  name: v.string(),
+  description: v.string(),
+  access_request_escalation_period: integer,
   reviewer_message_channel_id: v.optional(v.nullable(uuid)),
   source_group_id: v.optional(v.nullable(uuid)),
 }), 'A team that administers items and reviews requests for them.'));
@@ -205,11 +205,11 @@ export const PaginatedBundleGroupList = component('PaginatedBundleGroupList', v.
 export const Tag = component('Tag', described(v.object({
   admin_owner_id: v.optional(extension(uuid, 'The owner administering the tag; absent when none does.')),
   tag_id: uuid,
-  created_at: v.optional(dateTime),
-  updated_at: v.optional(dateTime),
-  user_creator_id: v.optional(uuid),
-  key: v.optional(v.string()),
-  value: v.optional(v.string()),
+  created_at: dateTime,
+  updated_at: dateTime,
+  user_creator_id: uuid,
+  key: v.string(),
+  value: v.string(),
 }), 'A key and value attached to users, groups and resources.'));
 export type Tag = v.InferOutput<typeof Tag>;
 

@@ -13,7 +13,7 @@ export const User = component('User', described(v.object({
   first_name: v.string(),
   last_name: v.string(),
   position: v.string(),
-  hr_idp_status: v.optional(UserHrIdpStatusEnum),
+  hr_idp_status: UserHrIdpStatusEnum,
   organization_role: extension(v.picklist(['ADMIN', 'MEMBER']), 'What the user may do in Gatehouse: ADMIN everything; MEMBER read, ask for access and review (docs/roles.md).'),
 }), 'A person known to Gatehouse.'));
 export type User = v.InferOutput<typeof User>;
