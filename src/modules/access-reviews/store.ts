@@ -4,12 +4,13 @@ import type { Db } from '../../db/open.ts';
 import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UarScopeInput } from './schemas.ts';
+import type { UAR } from '../../openapi/components/access-reviews.ts';
 
 interface UarRow {
   seq: number;
   id: string;
   name: string;
-  reviewer_assignment_policy: string;
+  reviewer_assignment_policy: UAR['reviewer_assignment_policy'];
   send_reviewer_assignment_notification: number;
   deadline: string;
   time_zone: string;
@@ -24,7 +25,7 @@ interface UarRow {
 
 export interface NewUar {
   name: string;
-  reviewer_assignment_policy: string;
+  reviewer_assignment_policy: UAR['reviewer_assignment_policy'];
   send_reviewer_assignment_notification: boolean;
   deadline: Date;
   time_zone: string;
@@ -141,7 +142,7 @@ export function createAccessReviewStore(db: Db) {
     'SELECT count(*) AS n FROM tags WHERE key = @key AND (@value IS NULL OR value = @value)',
   );
 
-  function toApi(row: UarRow) {
+  function toApi(row: UarRow): UAR {
     return {
       uar_id: row.id,
       name: row.name,

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { component, uuid } from '../../openapi/responses.ts';
 
 export const IdpGroupMapping = component('IdpGroupMapping', v.object({
-  app_resource_id: v.optional(uuid),
+  app_resource_id: uuid,
   group_id: uuid,
   alias: v.optional(v.string()),
   hidden_from_end_user: v.boolean(),

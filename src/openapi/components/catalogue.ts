@@ -69,15 +69,15 @@ export const SyncTask = component('SyncTask', v.object({
 export type SyncTask = v.InferOutput<typeof SyncTask>;
 
 export const Resource = component('Resource', described(v.object({
-  access_levels: v.optional(extension(v.array(ResourceAccessLevel), 'The access levels the resource offers; the default level has remote id "".')),
+  access_levels: extension(v.array(ResourceAccessLevel), 'The access levels the resource offers; the default level has remote id "".'),
   resource_id: uuid,
-  app_id: v.optional(uuid),
-  name: v.optional(v.string()),
-  description: v.optional(v.string()),
-  admin_owner_id: v.optional(uuid),
+  app_id: uuid,
+  name: v.string(),
+  description: v.string(),
+  admin_owner_id: uuid,
   remote_resource_id: v.optional(v.string()),
   remote_resource_name: v.optional(v.string()),
-  resource_type: v.optional(ResourceTypeEnum),
+  resource_type: ResourceTypeEnum,
   max_duration: v.optional(integer),
   recommended_duration: v.optional(integer),
   extensions_duration_in_minutes: v.optional(integer),
@@ -85,7 +85,7 @@ export const Resource = component('Resource', described(v.object({
   require_support_ticket: v.optional(v.boolean()),
   require_mfa_to_approve: v.optional(v.boolean()),
   require_mfa_to_request: v.optional(v.boolean()),
-  require_mfa_to_connect: v.optional(v.boolean()),
+  require_mfa_to_connect: v.boolean(),
   auto_approval: v.optional(v.boolean()),
   request_template_id: v.optional(uuid),
   is_requestable: v.optional(v.boolean()),
@@ -99,8 +99,8 @@ export const Resource = component('Resource', described(v.object({
   risk_sensitivity_override: v.optional(RiskSensitivityEnum),
   metadata: v.optional(v.string()),
   remote_info: v.optional(ResourceRemoteInfo),
-  ancestor_resource_ids: v.optional(v.array(uuid)),
-  descendant_resource_ids: v.optional(v.array(uuid)),
+  ancestor_resource_ids: v.array(uuid),
+  descendant_resource_ids: v.array(uuid),
   last_successful_sync: v.optional(SyncTask),
 }), 'Something access is granted to: a role, a database, an account.'));
 export type Resource = v.InferOutput<typeof Resource>;
@@ -112,16 +112,16 @@ export const PaginatedResourcesList = component('PaginatedResourcesList', v.obje
 }));
 
 export const Group = component('Group', described(v.object({
-  access_levels: v.optional(extension(v.array(ResourceAccessLevel), 'The access levels the group offers; the default level has remote id "".')),
+  access_levels: extension(v.array(ResourceAccessLevel), 'The access levels the group offers; the default level has remote id "".'),
   group_id: uuid,
-  app_id: v.optional(uuid),
-  name: v.optional(v.string()),
-  description: v.optional(v.string()),
-  admin_owner_id: v.optional(uuid),
-  group_leader_user_ids: v.optional(v.array(uuid)),
+  app_id: uuid,
+  name: v.string(),
+  description: v.string(),
+  admin_owner_id: uuid,
+  group_leader_user_ids: v.array(uuid),
   remote_id: v.optional(v.string()),
   remote_name: v.optional(v.string()),
-  group_type: v.optional(GroupTypeEnum),
+  group_type: GroupTypeEnum,
   max_duration: v.optional(integer),
   recommended_duration: v.optional(integer),
   extensions_duration_in_minutes: v.optional(integer),
@@ -152,16 +152,16 @@ export const PaginatedGroupsList = component('PaginatedGroupsList', v.object({
 }));
 
 export const Bundle = component('Bundle', described(v.object({
-  id: v.optional(extension(uuid, 'The same as bundle_id.')),
-  bundle_id: v.optional(uuid),
-  name: v.optional(v.string()),
-  description: v.optional(v.string()),
-  created_at: v.optional(dateTime),
-  updated_at: v.optional(dateTime),
-  admin_owner_id: v.optional(uuid),
-  total_num_items: v.optional(integer),
-  total_num_resources: v.optional(integer),
-  total_num_groups: v.optional(integer),
+  id: extension(uuid, 'The same as bundle_id.'),
+  bundle_id: uuid,
+  name: v.string(),
+  description: v.string(),
+  created_at: dateTime,
+  updated_at: dateTime,
+  admin_owner_id: uuid,
+  total_num_items: integer,
+  total_num_resources: integer,
+  total_num_groups: integer,
 }), 'A named set of resources and groups, each at an access level.'));
 export type Bundle = v.InferOutput<typeof Bundle>;
 

@@ -18,7 +18,7 @@ export const Event = component('Event', described(v.object({
   actor_ip_address: v.optional(v.string()),
   api_token_name: v.optional(v.string()),
   api_token_preview: v.optional(v.string()),
-  sub_events: v.optional(v.array(SubEvent)),
+  sub_events: v.array(SubEvent),
 }), 'One entry of the audit trail: who did what, and when.'));
 export type Event = v.InferOutput<typeof Event>;
 
