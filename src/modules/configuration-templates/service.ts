@@ -11,6 +11,7 @@ import type { VisibilityInfo } from '../visibility/store.ts';
 import type { TemplateInput } from './schemas.ts';
 import type { LinkedKind, StoredTemplate, TemplateFields } from './store.ts';
 import { sameJson } from '../../lib/same-json.ts';
+import type { ConfigurationTemplate } from './responses.ts';
 
 /** A template as the services use it: its stored fields, its visibility and the request settings it gives. */
 export interface Template extends StoredTemplate {
@@ -52,7 +53,7 @@ function requireTemplate(ctx: AppContext, id: string, path: string): Template {
 }
 
 /** A template as the reference's ConfigurationTemplate, plus its request_configurations (an extension). */
-export function toApiTemplate(template: Template) {
+export function toApiTemplate(template: Template): ConfigurationTemplate {
   return {
     configuration_template_id: template.id,
     name: template.name,

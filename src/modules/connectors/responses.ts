@@ -1,5 +1,6 @@
 // The connectors area's response shapes: the types its mappers return and, through them, its answers in the API document.
 import * as v from 'valibot';
+import { EDGE_KIND_NAMES } from '../access/edges.ts';
 import { CONNECTOR_TYPES, DRIFT_POLICIES } from './schemas.ts';
 import { component, uuid, dateTime, integer, described } from '../../openapi/responses.ts';
 import { PropagationStatusEnum } from '../../openapi/components/enums.ts';
@@ -59,7 +60,7 @@ export type ConnectorRetryResult = v.InferOutput<typeof ConnectorRetryResult>;
 
 export const Propagation = component('Propagation', described(v.object({
   app_id: uuid,
-  edge_kind: v.picklist(['resource_user', 'group_user', 'group_resource', 'group_group']),
+  edge_kind: v.picklist(EDGE_KIND_NAMES),
   principal_id: uuid,
   principal_name: v.nullable(v.string()),
   item_id: uuid,

@@ -2,7 +2,7 @@
 // document (format: src/http/route.ts); and Slack's interactivity endpoint outside /v1. All are extensions.
 import { defineRoutes } from '../../http/route.ts';
 import { defineOperations } from '../../openapi/operations.ts';
-import { ListNotificationsQuery, NotificationPreferencesBody,  } from './schemas.ts';
+import { ListNotificationsQuery, NotificationPreferencesBody } from './schemas.ts';
 import { Notification, PaginatedNotificationsList, NotificationPreferences, SlackAcknowledgement } from './responses.ts';
 
 

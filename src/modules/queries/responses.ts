@@ -1,7 +1,7 @@
 // The queries area's response shapes: the types its mappers return and, through them, its answers in the API document.
 import * as v from 'valibot';
 import { ENTITY_ITEM_TYPES, ENTITY_TYPES } from './schemas.ts';
-import { component, uuid,  } from '../../openapi/responses.ts';
+import { component, uuid } from '../../openapi/responses.ts';
 
 export const OpalQueryResultNode = component('OpalQueryResultNode', v.object({
   id: uuid,
