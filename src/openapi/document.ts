@@ -7,7 +7,7 @@ import { VERSION } from '../version.ts';
 import { errorCodesFor, pathParameterNames, splitKey, type OperationDoc, type OperationGroup } from './operations.ts';
 import { componentName, type JsonSchema } from './schema.ts';
 import * as v from 'valibot';
-import { component, described, responseSchema, type ResponseSchema } from './responses.ts';
+import { component, described, responseSchema } from './responses.ts';
 import { bodySchema, queryParameters } from './valibot.ts';
 
 type Json = Record<string, unknown>;
@@ -92,7 +92,7 @@ function operationObject(tag: string, key: string, doc: OperationDoc & { role?: 
   const mediaType = doc.responseMediaType ?? 'application/json';
   const responses: Record<string, Json> = {};
   for (const [status, declared] of Object.entries(doc.responses)) {
-    const schema = declared && declared.kind === 'schema' ? responseSchema(declared as ResponseSchema) : declared;
+    const schema = declared && responseSchema(declared);
     const name = schema ? componentName(schema) : undefined;
     responses[status] = {
       description: name ? `Success: ${name}` : 'Success',

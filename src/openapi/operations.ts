@@ -3,7 +3,6 @@
 import type * as v from 'valibot';
 import type { ErrorCode } from '../http/errors.ts';
 import type { ResponseSchema } from './responses.ts';
-import type { JsonSchema } from './schema.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -34,7 +33,7 @@ export interface OperationDoc {
   /** The Valibot schema the handler passes to `req.body(...)`; a `v.optional(...)` one makes the body optional. */
   body?: v.GenericSchema;
   /** The success statuses and their bodies: a response schema (src/openapi/responses.ts), named (e.g. `Owner`) or not. */
-  responses: Partial<Record<200 | 201 | 204, ResponseSchema | JsonSchema>>;
+  responses: Partial<Record<200 | 201 | 204, ResponseSchema>>;
   /** The media type of the success body when it is not JSON (the /docs page). */
   responseMediaType?: string;
   /** Error codes this operation answers beyond the defaults for its kind (see `errorCodesFor`). */

@@ -3,6 +3,7 @@
 // an item or not, a handler for a route nobody declared, a declared route nobody handles.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import * as v from 'valibot';
 import { AREAS, createApp } from '../../src/app.ts';
 import { defineArea, type Area } from '../../src/area.ts';
 import { ok } from '../../src/http/router.ts';
@@ -10,7 +11,7 @@ import { RouteTable } from '../../src/http/router.ts';
 import { defineRoutes, type RouteDeclaration } from '../../src/http/route.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
-const doc = { summary: 'Read a widget', responses: { 200: { type: 'object' } } };
+const doc = { summary: 'Read a widget', responses: { 200: v.object({}) } };
 
 /** An area serving one route, declared as `route` and handled under `handled` (the declared key by default). */
 function areaWith(key: `GET /${string}` | `POST /${string}`, route: Partial<RouteDeclaration>, handled: `GET /${string}` | `POST /${string}` | null = key): Area {
