@@ -112,7 +112,7 @@ function App() {
   }, []);
 
   useEffect(() => {
-    get<Me>('/console/session').then(
+    get('/console/session').then(
       (session) => {
         setSession(session.csrf_token, (reason) => {
           setMe(undefined);

@@ -47,6 +47,7 @@ import { delegationsArea } from './modules/delegations/area.ts';
 import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
 import { registerConsoleRoutes } from './modules/console/routes.ts';
+import { consoleCaller } from './modules/web-sessions/cookie.ts';
 import { consoleOperations } from './modules/console/openapi.ts';
 
 /**
@@ -191,7 +192,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
   // Slack signs its requests and has no bearer token: before authentication, outside /v1.
   registerSlackInteractivity(app, routes, ctx);
 
-  app.use(authenticate(ctx));
+  // A bearer token, or else the console's sign-in session cookie (docs/console.md).
+  app.use(authenticate(ctx, consoleCaller));
   // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.
   const writeLimit = limitWrites(ctx);
 

@@ -1,10 +1,18 @@
 // What an API area declares about itself, once: its stores, its routes (with who may call each and what
-// its path parameters name) and its background jobs. src/app.ts lists the areas; everything else reads them.
+// its path parameters name), its background jobs, and how it plugs into the rest: the outbox kinds it
+// runs, what it does when access changes or another area announces a notice, the reads it lets run on
+// read workers. src/app.ts lists the areas; createContext gathers their plug-ins into ctx.registry, so
+// the outbox, the read workers and the one owner of access changes never import an area.
 import type { Config } from './config.ts';
 import type { AppContext, Stores } from './context.ts';
 import type { Db } from './db/open.ts';
 import type { ApiRouter } from './http/router.ts';
 import type { Clock } from './lib/clock.ts';
+import type { Actor } from './modules/events/store.ts';
+import type { AccessChange } from './modules/access/changes.ts';
+import type { NoticeListeners } from './notices.ts';
+import type { OutboxHandler } from './outbox/index.ts';
+import type { ReadTasks } from './reads/tasks.ts';
 import { checkRoute, type RouteGroup } from './http/route.ts';
 
 /** A background job: a plain tick(ctx, now) owned by its module, started only by `serve`. */
@@ -19,25 +27,60 @@ export interface Job {
   tick: (ctx: AppContext, now: Date, stop: AbortSignal) => unknown;
 }
 
+/**
+ * Hears every access change the one owner makes (src/modules/access/changes.ts), once per edge changed,
+ * inside the change's transaction: it may write its own rows and queue outbox work, never do network work.
+ */
+export type AccessChangeListener = (ctx: AppContext, actor: Actor, change: AccessChange, now: Date) => void;
+
 /** Store factories by their name on ctx.stores; each prepares its statements when built. */
 export type StoreFactories = { [K in keyof Stores]?: (db: Db, clock: Clock) => Stores[K] };
 
-export interface Area {
+/** Per store of the area, the names of the read methods other areas may call. */
+export type SharedReads = { [K in keyof Stores]?: readonly (keyof Stores[K] & string)[] };
+
+export interface Area<Routes extends RouteGroup = RouteGroup> {
   /** The folder's name, e.g. `tags`. */
   name: string;
   /** Its stores on ctx.stores (each name's type is declared beside the factory, in the area's store.ts). */
   stores?: StoreFactories;
+  /**
+   * The methods of its stores other areas may call through ctx.stores: reads only. Everything else of
+   * its stores is its own; other areas change its data through its service.ts, which records its events
+   * (docs/contributing.md, "An area's store is its own"; test/structure/stores.test.ts checks every call).
+   */
+  sharedReads?: SharedReads;
   /** Its routes: what app.ts serves, the policy and the guard enforce, and /openapi.json documents. */
-  routes?: RouteGroup;
-  /** Binds a handler to each declared route (`router.on('GET /v1/tags', …)`); start-up fails for one left out. */
-  handlers?: (router: ApiRouter, ctx: AppContext) => void;
+  routes?: Routes;
+  /**
+   * Binds a handler to each declared route (`router.on('GET /v1/tags', …)`), typed by the declarations;
+   * start-up fails for one left out.
+   */
+  handlers?: (router: ApiRouter<Routes>, ctx: AppContext) => void;
   jobs?: readonly Job[];
+  /**
+   * The outbox kinds whose rows this area's handlers run, by kind (src/outbox/index.ts says what a handler
+   * does). A row of a kind no area declares waits in the queue untouched (a newer binary may know it).
+   */
+  outbox?: Readonly<Record<string, OutboxHandler>>;
+  /** Hears every access change (connector propagation queues its pushes here). */
+  onAccessChange?: AccessChangeListener;
+  /** What this area does when another announces a notice (src/notices.ts): notifications queues its messages. */
+  notices?: NoticeListeners;
+  /** The reads that may run on a read worker, by name (src/reads/tasks.ts); each area types its own names there. */
+  readTasks?: Partial<ReadTasks>;
+  /** Start-up checks of what the area declares beyond routes; a throw stops the app before it serves (a connector type with no adapter). */
+  checks?: readonly (() => void)[];
 }
 
-/** An area's module object (src/modules/<area>/area.ts); checked when the app is built (checkAreas). */
-export const defineArea = (area: Area): Area => area;
+/**
+ * An area's module object (src/modules/<area>/area.ts); checked when the app is built (checkAreas).
+ * Its handlers are typed by its own routes; in the list of areas they take any area's router, which is
+ * sound because app.ts builds each area's router from that area's routes.
+ */
+export const defineArea = <Routes extends RouteGroup>(area: Area<Routes>): Area => area as unknown as Area;
 
-/** Throws for two areas with one name, a store name built twice, or a route declared badly or twice. */
+/** Throws for two areas with one name, a store name built twice, a route declared badly or twice, or an area's own check failing. */
 export function checkAreas(areas: readonly Area[]): void {
   const seen = new Set<string>();
   const stores = new Set<string>();
@@ -54,5 +97,6 @@ export function checkAreas(areas: readonly Area[]): void {
       routes.add(key);
       checkRoute(key, route!);
     }
+    for (const check of area.checks ?? []) check();
   }
 }

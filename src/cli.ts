@@ -155,7 +155,7 @@ const COMMANDS: Record<string, Command> = {
     options: SERVER_OPTIONS,
     async run({ flags, env }) {
       // Its banner and log lines go to the process's own stdout: `serve` is the process.
-      const { serve } = await import('./service.ts');
+      const { serve } = await import('./serve.ts');
       return serve(loadConfig(env, flags));
     },
   },

@@ -1,4 +1,5 @@
 // AppContext: everything a request needs, built once and passed down. No module-level singletons.
+import type { AccessChangeListener, Area } from './area.ts';
 import type { Config } from './config.ts';
 import { cursorSecret } from './db/meta.ts';
 import type { Db } from './db/open.ts';
@@ -6,7 +7,10 @@ import { Pager } from './http/paging.ts';
 import type { Clock } from './lib/clock.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { ReadPool } from './reads/pool.ts';
+import type { ReadTasks } from './reads/tasks.ts';
 import type { Logger } from './lib/log.ts';
+import type { NoticeListeners, NoticeName } from './notices.ts';
+import type { OutboxHandler } from './outbox/index.ts';
 
 /**
  * Every area's stores by name. Each area adds its own where it declares its stores (its area.ts), as
@@ -15,14 +19,8 @@ import type { Logger } from './lib/log.ts';
 // eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Stores {}
 
-/** What createStores needs of an area (src/area.ts's Area, which this file does not import: it imports us). */
-interface StoreDeclarations {
-  name: string;
-  stores?: Partial<Record<string, (db: Db, clock: Clock) => unknown>>;
-}
-
 /** Every area's stores, built once: each prepares its statements when built. */
-function createStores(db: Db, clock: Clock, areas: readonly StoreDeclarations[]): Stores {
+function createStores(db: Db, clock: Clock, areas: readonly Area[]): Stores {
   const stores: Record<string, unknown> = {};
   for (const area of areas) {
     for (const [name, create] of Object.entries(area.stores ?? {})) {
@@ -33,6 +31,39 @@ function createStores(db: Db, clock: Clock, areas: readonly StoreDeclarations[])
   return stores as unknown as Stores;
 }
 
+/** What the areas plug in beyond stores and routes (src/area.ts), gathered once, in AREAS order. */
+export interface Registry {
+  /** The handler of each outbox kind. */
+  outbox: Readonly<Record<string, OutboxHandler>>;
+  /** Everyone who hears each access change. */
+  accessListeners: readonly AccessChangeListener[];
+  /** Who acts on each notice. */
+  notices: { readonly [K in NoticeName]?: readonly NonNullable<NoticeListeners[K]>[] };
+  /** The reads a read worker may run, by name. */
+  readTasks: Partial<ReadTasks>;
+}
+
+/** Gathers the areas' plug-ins; throws for an outbox kind or read task two areas declare. */
+function createRegistry(areas: readonly Area[]): Registry {
+  const outbox: Record<string, OutboxHandler> = {};
+  const readTasks: Record<string, unknown> = {};
+  const notices: Record<string, unknown[]> = {};
+  const accessListeners: AccessChangeListener[] = [];
+  for (const area of areas) {
+    for (const [kind, handler] of Object.entries(area.outbox ?? {})) {
+      if (kind in outbox) throw new Error(`area ${area.name}: outbox kind ${kind} is run by another area too`);
+      outbox[kind] = handler;
+    }
+    for (const [name, task] of Object.entries(area.readTasks ?? {})) {
+      if (name in readTasks) throw new Error(`area ${area.name}: read task ${name} is declared by another area too`);
+      readTasks[name] = task;
+    }
+    for (const [name, listener] of Object.entries(area.notices ?? {})) (notices[name] ??= []).push(listener);
+    if (area.onAccessChange) accessListeners.push(area.onAccessChange);
+  }
+  return { outbox, accessListeners, notices: notices as Registry['notices'], readTasks: readTasks as Partial<ReadTasks> };
+}
+
 export interface AppContext {
   db: Db;
   clock: Clock;
@@ -40,6 +71,8 @@ export interface AppContext {
   log: Logger;
   pager: Pager;
   stores: Stores;
+  /** The areas' outbox handlers, access-change and notice listeners, and read tasks (src/area.ts). */
+  registry: Registry;
   /** Background jobs (src/jobs.ts) register their stop function here; shutdown stops them before closing db. */
   jobs: BackgroundJobs;
   /** Heavy reads run here, on read workers (src/reads/pool.ts); the server stops it on close. */
@@ -47,15 +80,16 @@ export interface AppContext {
 }
 
 /**
- * Builds the context over a migrated database, with the stores of `areas` (AREAS in src/app.ts). A read
+ * Builds the context over a migrated database, with the stores and plug-ins of `areas` (AREAS in src/app.ts). A read
  * worker's connection is read-only: it passes the cursor secret it was given instead of reading (and
  * possibly making) it.
  */
-export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger }, areas: readonly StoreDeclarations[], secret?: string): AppContext {
+export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger }, areas: readonly Area[], secret?: string): AppContext {
   const ctx = {
     ...parts,
     pager: new Pager(secret ?? cursorSecret(parts.db), parts.config.maxPageBytes),
     stores: createStores(parts.db, parts.clock, areas),
+    registry: createRegistry(areas),
     jobs: new BackgroundJobs(),
   } as AppContext;
   ctx.reads = new ReadPool(ctx);

@@ -18,7 +18,7 @@ import m0016 from '../../sql/0016_console.sql';
 import m0017 from '../../sql/0017_uar_reviewers.sql';
 import m0018 from '../../sql/0018_request_templates.sql';
 import m0019 from '../../sql/0019_uar_snapshot_slices.sql';
-import { hashUnchainedEvents } from '../modules/audit/store.ts';
+import { hashUnchainedEvents } from './hash-events.ts';
 import type { Db } from './open.ts';
 
 export interface Migration {

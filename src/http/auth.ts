@@ -3,9 +3,8 @@ import type { Middleware } from 'polka';
 import type { AppContext } from '../context.ts';
 import { AppError } from './errors.ts';
 import { createFailureThrottle } from './throttle.ts';
-import type { GatehouseRequest } from './types.ts';
-import { isOffboarded } from '../modules/access/service.ts';
-import { consoleCaller } from '../modules/web-sessions/cookie.ts';
+import type { Caller, GatehouseRequest } from './types.ts';
+import { isOffboarded } from '../lib/offboarding.ts';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
 /** last_used_at is written at most this often per token, so reads stay reads. */
@@ -15,18 +14,21 @@ function unauthenticated(message: string): AppError {
   return new AppError('unauthenticated', message, [], { 'WWW-Authenticate': 'Bearer' });
 }
 
+/** The caller of a request without a bearer token, from another credential (the console's session cookie), or undefined. */
+export type CookieCaller = (ctx: AppContext, req: GatehouseRequest) => Caller | undefined;
+
 /** The paths that need a token: /v1 and everything under it, in any case. */
 const API_PATH = /^\/v1(\/|$)/i;
 
 /**
- * Resolves the caller from `Authorization: Bearer <token>` (or, without one, from the console's
- * sign-in session cookie: web-sessions/cookie.ts) and attaches it to the request.
+ * Resolves the caller from `Authorization: Bearer <token>` (or, without one, through `fromCookie`: the
+ * console's sign-in session, web-sessions/cookie.ts, which app.ts hands in) and attaches it to the request.
  * Throws unauthenticated for a missing, malformed, unknown, expired or revoked token, and for the
  * token of an offboarded user (SUSPENDED, DEPROVISIONED or DELETED). A client address that presented
  * too many bad tokens (config.authFailureLimit per authFailureWindowMs) gets too_many_requests.
  * What the caller may then do (READ_ONLY, organization roles) is enforcePolicy's (policy.ts).
  */
-export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
+export function authenticate(ctx: AppContext, fromCookie: CookieCaller): Middleware<GatehouseRequest> {
   const { tokens } = ctx.stores;
   const throttle = createFailureThrottle(ctx.config.authFailureLimit, ctx.config.authFailureWindowMs);
   // Only a token that was presented and is wrong counts: a missing header is a mistake, not a guess.
@@ -52,7 +54,7 @@ export function authenticate(ctx: AppContext): Middleware<GatehouseRequest> {
     const header = req.headers.authorization;
     if (!header) {
       // The console calls the same routes with its sign-in session cookie instead (docs/console.md).
-      const person = consoleCaller(ctx, req);
+      const person = fromCookie(ctx, req);
       if (person) {
         req.caller = person;
         return next();

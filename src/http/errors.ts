@@ -8,7 +8,7 @@ export const ERROR_STATUS = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
-  // Answered by the server before any route (src/server.ts): the request's head came too slowly, or too big.
+  // Answered by the server before any route (src/http-server.ts): the request's head came too slowly, or too big.
   request_timeout: 408,
   conflict: 409,
   payload_too_large: 413,

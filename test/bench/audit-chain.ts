@@ -13,7 +13,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
-import { eventHash, type HashedValues } from '../../src/modules/audit/chain.ts';
+import { eventHash, type HashedValues } from '../../src/lib/event-chain.ts';
 import { createEventStore } from '../../src/modules/events/store.ts';
 import { FROM_SOURCES } from '../service/helpers/gatehouse-process.ts';
 

@@ -10,7 +10,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import type { Logger, LogFields } from '../../src/lib/log.ts';
 import { bootstrapAdmin } from '../../src/modules/tokens/service.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer } from '../../src/http-server.ts';
 import { ApiClient } from './client.ts';
 import { PATIENCE_MS } from './wait.ts';
 

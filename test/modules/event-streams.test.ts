@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { openDatabase } from '../../src/db/open.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { OUTBOX_ACTOR } from '../../src/modules/events/system-actor.ts';
+import { OUTBOX_ACTOR } from '../../src/outbox/index.ts';
 import { isNonPublicAddress } from '../../src/modules/event-streams/addresses.ts';
 import { tick } from '../../src/modules/event-streams/delivery.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';

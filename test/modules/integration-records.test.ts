@@ -149,6 +149,12 @@ describe('integration records', () => {
       const target = await createResource(app.api, { app_id: appId });
       const user = await createUser(app.api);
       const bundle = await createBundle(app.api);
+      const review = await app.api.post('/uar', {
+        name: 'Scoped role review', reviewer_assignment_policy: 'MANUALLY', send_reviewer_assignment_notification: false,
+        deadline: new Date(app.clock.now().getTime() + 7 * 86_400_000).toISOString(), time_zone: 'UTC', self_review_allowed: false,
+        uar_scope: { entities: [target.resource_id] },
+      });
+      assert.equal(review.status, 200, JSON.stringify(review.body));
       const permissions = [
         { target_ids: [target.resource_id], target_type: 'RESOURCE', permission_name: 'READ', allow_all: false },
         { target_type: 'USER', permission_name: 'REQUEST_ON_BEHALF', allow_all: true },
@@ -156,7 +162,7 @@ describe('integration records', () => {
         { target_ids: [bundle.bundle_id], target_type: 'BUNDLE', permission_name: 'EDIT_SETTINGS', allow_all: false },
         { target_ids: [user.user_id], target_type: 'USER', permission_name: 'RESET_MFA', allow_all: false },
         { target_ids: [appId], target_type: 'CONNECTION', permission_name: 'READ', allow_all: false },
-        { target_ids: [NO_SUCH_ID], target_type: 'ACCESS_REVIEW', permission_name: 'ASSIGN_UAR_REVIEWERS', allow_all: false },
+        { target_ids: [review.body.uar_id], target_type: 'ACCESS_REVIEW', permission_name: 'ASSIGN_UAR_REVIEWERS', allow_all: false },
       ];
       const res = await app.api.put(route(role), { permissions });
       assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -186,6 +192,7 @@ describe('integration records', () => {
         [route(role), { permissions: [p({ allow_all: true, target_ids: [custom] })] }, 400, ['permissions.0.target_ids']],
         [route(role), { permissions: [p({ target_ids: [custom, custom.toUpperCase()] })] }, 400, ['permissions.0.target_ids.1']],
         [route(role), { permissions: [p({ target_ids: [custom] }), p({ target_type: 'GROUP', target_ids: [custom] })] }, 404, ['permissions.1.target_ids.0']],
+        [route(role), { permissions: [p({ target_type: 'ACCESS_REVIEW', permission_name: 'ASSIGN_UAR_REVIEWERS', target_ids: [NO_SUCH_ID] })] }, 404, ['permissions.0.target_ids.0']],
         [route(custom), { permissions: [] }, 400, ['resource_id']],
         [route(NO_SUCH_ID), { permissions: [] }, 404, ['resource_id']],
       ];
@@ -203,7 +210,7 @@ describe('integration records', () => {
   });
 
   describe('GET /sync_errors', () => {
-    it('answers an empty list (Gatehouse syncs nothing) once the filters check out', async () => {
+    it('answers an empty list (no sync has run) once the filters check out', async () => {
       const resource = await createResource(app.api, { app_id: appId });
       const group = await createGroup(app.api, { app_id: appId });
       assert.deepEqual((await app.api.get('/sync_errors')).body, []);

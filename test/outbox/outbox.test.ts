@@ -1,8 +1,7 @@
 // The outbox as a queue: rows only inside a transaction, per-key order, back-off, the deadline, retry by hand, restarts.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { backoffMs, enqueue, retryFailed, tick, type Attempt, type OutboxHandler } from '../../src/outbox/index.ts';
-import { OUTBOX_ACTOR } from '../../src/modules/events/system-actor.ts';
+import { backoffMs, enqueue, OUTBOX_ACTOR, retryFailed, tick, type Attempt, type OutboxHandler } from '../../src/outbox/index.ts';
 import { openDatabase } from '../../src/db/open.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 

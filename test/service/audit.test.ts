@@ -11,7 +11,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { createEventStore } from '../../src/modules/events/store.ts';
 import { MIGRATIONS } from '../../src/db/migrations.ts';
-import { eventHash, type HashedValues } from '../../src/modules/audit/chain.ts';
+import { eventHash, type HashedValues } from '../../src/lib/event-chain.ts';
 import { linesOf } from '../../src/modules/audit/service.ts';
 import { startTestApp } from '../helpers/app.ts';
 import { createOwner, createTag } from '../helpers/fixtures.ts';

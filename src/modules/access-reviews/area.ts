@@ -1,9 +1,15 @@
-// The access-reviews area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The access-reviews area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its job, its read task.
 import { defineArea } from '../../area.ts';
 import { accessReviewRoutes } from './openapi.ts';
 import { registerAccessReviewRoutes } from './routes.ts';
 import { createAccessReviewStore } from './store.ts';
-import { dropAbandonedSnapshots } from './service.ts';
+import { dropAbandonedSnapshots, readSnapshot } from './service.ts';
+import type { ReadTask } from '../../reads/tasks.ts';
+import type { UarScopeInput } from './schemas.ts';
+
+/** The snapshot a review starts from, read on a read worker (service.ts's createAccessReview). */
+const snapshotTask = ((ctx, args: { scope: UarScopeInput | undefined }, now, budget) =>
+  readSnapshot(ctx, args.scope, now, budget)) satisfies ReadTask<never, unknown>;
 
 declare module '../../context.ts' {
   interface Stores {
@@ -11,10 +17,18 @@ declare module '../../context.ts' {
   }
 }
 
+declare module '../../reads/tasks.ts' {
+  interface ReadTasks {
+    'uar.snapshot': typeof snapshotTask;
+  }
+}
+
 export const accessReviewsArea = defineArea({
   name: 'access-reviews',
   stores: { accessReviews: createAccessReviewStore },
+  sharedReads: { accessReviews: ['get', 'snapshotTakenAt'] },
   routes: accessReviewRoutes,
   handlers: registerAccessReviewRoutes,
+  readTasks: { 'uar.snapshot': snapshotTask },
   jobs: [{ name: 'access-review-abandoned-snapshots', everyMs: () => 60_000, tick: dropAbandonedSnapshots }],
 });

@@ -1,12 +1,13 @@
 // The one owner of access changes: every write that adds, changes or ends an edge of any kind passes
-// changeAccess, which writes it, records its audit event and tells the listeners (connector
-// propagation, notices) — all inside the caller's transaction, so none can be separated by a crash.
+// changeAccess, which writes it, records its audit event and tells the listeners (each area's
+// onAccessChange: connector propagation) — all inside the caller's transaction, so none can be
+// separated by a crash.
 import type { AppContext } from '../../context.ts';
 import { insideTransaction } from '../../db/group-commit.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import type { EventType } from '../events/types.ts';
 import { EDGE_KIND_NAMES, EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource } from './edges.ts';
-import { ACCESS_CHANGE_LISTENERS } from './listeners.ts';
+import { reconcileSessions } from '../sessions/reconcile.ts';
 import type { EdgeRow, EdgeWrite } from './store.ts';
 
 /** What one op did to one edge. `before` is the edge as it was (updated only). */
@@ -17,7 +18,16 @@ export interface AccessChange {
   before?: EdgeRow;
   /** 'remote' when the change records what a remote system already did (a sync importing drift): nothing to push back. */
   origin: 'gatehouse' | 'remote';
+  /** Why, when the caller knows more than its actor says (ChangeOptions.cause). */
+  cause?: AccessChangeCause;
 }
+
+/** Why access changed, where the actor alone does not say it: the holder's notice names it. */
+export type AccessChangeCause =
+  | { type: 'OFFBOARDING' }
+  | { type: 'ACCESS_REVIEW'; uarId: string }
+  | { type: 'ACCESS_RULE' }
+  | { type: 'ITEM_DELETED' };
 
 /**
  * One write to the edge tables. Ops that find nothing to do (a live edge already has the key for
@@ -55,6 +65,8 @@ export interface ChangeOptions {
   at?: Date;
   /** Bring open sessions in line with the change (default true; deletes and offboarding do their own). */
   sessions?: boolean;
+  /** Why the changes are made (offboarding, an access review…), told to listeners with each change. */
+  cause?: AccessChangeCause;
 }
 
 /** The event type of a change (the edge kind's added/updated/removed/expired). */
@@ -134,8 +146,8 @@ function write(ctx: AppContext, op: AccessOp, now: Date): Omit<AccessChange, 'or
 /**
  * Applies `ops` in order inside the caller's write transaction (it must be in one): writes each,
  * ends or cuts back the open sessions it affects (unless options.sessions is false), records the
- * audit event(s) as options.record says, and calls every ACCESS_CHANGE_LISTENERS entry per change
- * (connector propagation queues its outbox rows there). Returns the changes made.
+ * audit event(s) as options.record says, and tells every area's access-change listener of each change
+ * (ctx.registry.accessListeners: connector propagation queues its outbox rows there). Returns the changes made.
  */
 export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], options: ChangeOptions = {}): AccessChange[] {
   if (!insideTransaction(ctx.db)) throw new Error('changeAccess must run inside a write transaction');
@@ -144,11 +156,11 @@ export function changeAccess(ctx: AppContext, actor: Actor, ops: AccessOp[], opt
   const collected: SubEvent[] = [];
   for (const op of ops) {
     for (const written of write(ctx, op, now)) {
-      const change: AccessChange = { ...written, origin: options.origin ?? 'gatehouse' };
+      const change: AccessChange = { ...written, origin: options.origin ?? 'gatehouse', ...(options.cause && { cause: options.cause }) };
       all.push(change);
       const sub = [edgeSubEvent(ctx, change.kind, changeEventType(change), change.row)];
       if (options.sessions !== false && change.type !== 'added') sub.push(...sessionsAfter(ctx, change, now));
-      for (const listener of ACCESS_CHANGE_LISTENERS) listener(ctx, actor, change, now);
+      for (const listener of ctx.registry.accessListeners) listener(ctx, actor, change, now);
       if (options.record === undefined) ctx.stores.events.record(actor, changeEventType(change), sub);
       else collected.push(...sub);
     }
@@ -174,27 +186,6 @@ function sessionScope(kind: EdgeKindName, row: { principal_id: string; item_id: 
 function sessionsAfter(ctx: AppContext, change: AccessChange, now: Date): SubEvent[] {
   const scope = sessionScope(change.kind, change.row);
   return scope === null ? [] : reconcileSessions(ctx, scope ?? {}, now);
-}
-
-/**
- * Brings open sessions in `scope` in line with what their users still hold at `now`: a session whose
- * holding is gone ends, one outliving its holding is cut back to the holding's expiry. Returns a
- * SESSIONS_ENDED sub-event per session ended. Call inside the transaction that changed the edges.
- */
-export function reconcileSessions(ctx: AppContext, scope: { userId?: string; resourceId?: string }, now: Date): SubEvent[] {
-  const { sessions, holdings } = ctx.stores;
-  const ended: SubEvent[] = [];
-  for (const session of sessions.openWhere(scope, now)) {
-    const holding = holdings.resourcesOfUser(session.user_id, now, session.resource_id)
-      .find((h) => h.level === session.access_level.access_level_remote_id);
-    if (!holding) {
-      sessions.end(session.connection_id, now);
-      ended.push({ sub_event_type: 'SESSIONS_ENDED', connection_id: session.connection_id, resource_id: session.resource_id, user_id: session.user_id });
-    } else if (holding.exp !== '9999-12-31T23:59:59.999Z' && holding.exp < session.expiration_date) {
-      sessions.setExpiry(session.connection_id, holding.exp);
-    }
-  }
-  return ended;
 }
 
 export { keyOf as edgeKeyOf };

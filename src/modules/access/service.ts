@@ -4,15 +4,14 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
-import { changeAccess, edgeSubEvent, reconcileSessions } from './changes.ts';
+import { changeAccess, edgeSubEvent, type AccessChangeCause } from './changes.ts';
+import { reconcileSessions } from '../sessions/reconcile.ts';
 import type { EdgeRow } from './store.ts';
 import { SYSTEM_ACTOR } from '../events/system-actor.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 
 export { edgeSubEvent, reconcileSessions };
 
-/** Statuses whose holder holds nothing: their edges end when the status is set, and no grant is accepted. */
-export const OFFBOARDED_STATUSES = ['SUSPENDED', 'DEPROVISIONED', 'DELETED'] as const;
-export const isOffboarded = (status: string) => (OFFBOARDED_STATUSES as readonly string[]).includes(status);
 
 /** The API's path names for each end, used in error details. */
 const PATH_OF: Record<EdgeKindName, { principal: string; item: string }> = {
@@ -193,9 +192,9 @@ export function changeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
 /**
  * Takes away one edge and ends the sessions that relied on it; records `…_REMOVED`. An edge not held
  * (never given, or already expired) is an empty success that records nothing. Throws not_found for
- * unknown ends (naming the path parameter).
+ * unknown ends (naming the path parameter). `cause` says why, where the actor does not (an access review).
  */
-export function revokeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, key: EdgeKey): void {
+export function revokeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, key: EdgeKey, cause?: AccessChangeCause): void {
   const { access } = ctx.stores;
   const now = ctx.clock.now();
   const k = EDGE_KINDS[kind];
@@ -205,7 +204,7 @@ export function revokeEdge(ctx: AppContext, actor: Actor, kind: EdgeKindName, ke
     const wasLive = access.live(kind, key, now);
     if (wasLive) refuseRuleEdge(wasLive, PATH_OF[kind].item);
     changeAccess(ctx, SYSTEM_ACTOR, [{ op: 'endDead', kind, key }]);
-    if (wasLive) changeAccess(ctx, actor, [{ op: 'remove', kind, key }]);
+    if (wasLive) changeAccess(ctx, actor, [{ op: 'remove', kind, key }], cause && { cause });
   });
 }
 
@@ -265,7 +264,7 @@ export function setGroupResources(ctx: AppContext, actor: Actor, groupId: string
  */
 export function deleteWithEdges(ctx: AppContext, actor: Actor, type: 'resource' | 'group', id: string, deleteItem: () => void): SubEvent[] {
   const sub: SubEvent[] = [];
-  changeAccess(ctx, actor, [{ op: 'deleteEnd', type, id, deleteItem }], { record: sub, sessions: false });
+  changeAccess(ctx, actor, [{ op: 'deleteEnd', type, id, deleteItem }], { record: sub, sessions: false, cause: { type: 'ITEM_DELETED' } });
   return sub;
 }
 
@@ -279,6 +278,6 @@ export function offboardUser(ctx: AppContext, actor: Actor, userId: string, now:
   changeAccess(ctx, actor, [
     { op: 'removeAllOf', kind: 'resource_user', principalId: userId },
     { op: 'removeAllOf', kind: 'group_user', principalId: userId },
-  ], { record: sub, sessions: false });
+  ], { record: sub, sessions: false, cause: { type: 'OFFBOARDING' } });
   return [...sub, ...reconcileSessions(ctx, { userId }, now)];
 }

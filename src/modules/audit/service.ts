@@ -3,7 +3,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Db } from '../../db/open.ts';
 import { AppError } from '../../http/errors.ts';
-import { ChainWalk, GENESIS_HASH, HASHED_FIELDS, sha256, type ChainProblem, type EventPlace, type HashedValues } from './chain.ts';
+import { ChainWalk, GENESIS_HASH, HASHED_FIELDS, sha256, type ChainProblem, type EventPlace, type HashedValues } from '../../lib/event-chain.ts';
 import { createAuditStore, type ChainRow } from './store.ts';
 
 /** A head noted earlier: `seq:hash`, as `audit verify` prints it. */

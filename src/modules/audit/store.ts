@@ -1,11 +1,7 @@
-// SQL for the audit chain: reading events in chain order for verify and export, and the one-time
-// hashing of events recorded before migration 0006.
+// SQL for the audit chain: reading events in chain order for verify and export (the one-time hashing of
+// events recorded before migration 0006 is the migration's: src/db/hash-events.ts).
 import type { Db } from '../../db/open.ts';
-import { CHAIN_FORMAT, eventHash, GENESIS_HASH, type EventPlace, type HashedValues } from './chain.ts';
-
-/** The columns behind HASHED_FIELDS, in its order (event_id is stored as id), then the stored hash. */
-const CHAIN_COLUMNS = `prev_hash, seq, id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
-  api_token_name, api_token_preview, created_at, sub_events, hash`;
+import { CHAIN_COLUMNS, CHAIN_FORMAT, type EventPlace, type HashedValues } from '../../lib/event-chain.ts';
 
 /** A stored event as one array: the hashed values, then the hash (null only if written outside Gatehouse). */
 export type ChainRow = [...HashedValues, string | null];
@@ -13,42 +9,13 @@ export type ChainRow = [...HashedValues, string | null];
 /** An event serialised by SQLite, then its place: [text, prev_hash, seq, event id, hash]. */
 export type SerialisedRow = [text: string, prevHash: string, seq: number, eventId: string, hash: string | null];
 
-// The hashed serialisation built by SQLite's json_array, in HASHED_FIELDS order (chain.ts): for the
+// The hashed serialisation built by SQLite's json_array, in HASHED_FIELDS order (src/lib/event-chain.ts): for the
 // rows Gatehouse writes it is the same text eventHash() hashes, and reading one string per row
 // instead of twelve values makes verify about twice as fast. Where SQLite's JSON escaping could
 // differ from JavaScript's (control characters, say), the digest does not match and verify asks
 // eventHash() instead, so this can make verify faster but never change its verdict.
 const SERIALISED = `json_array('${CHAIN_FORMAT}', prev_hash, seq, id, event_type, actor_user_id, actor_name, actor_email,
   actor_ip_address, api_token_name, api_token_preview, created_at, sub_events), prev_hash, seq, id, hash`;
-
-/**
- * Gives every event that has no hash yet its place in the chain, oldest first, each linked to the
- * one before. Run by migration 0006 inside the migration's transaction (SQLite cannot hash); a
- * no-op on a new database. Returns how many events it hashed.
- */
-export function hashUnchainedEvents(db: Db): number {
-  const batch = db.prepare<[number], ChainRow>(
-    `SELECT ${CHAIN_COLUMNS} FROM events WHERE seq > ? AND hash IS NULL ORDER BY seq LIMIT 5000`,
-  ).raw();
-  const before = db.prepare<[number], { hash: string | null }>('SELECT hash FROM events WHERE seq < ? ORDER BY seq DESC LIMIT 1');
-  const update = db.prepare<[string, string, number]>('UPDATE events SET prev_hash = ?, hash = ? WHERE seq = ?');
-  let after = 0;
-  let prev: string | undefined;
-  let count = 0;
-  for (let rows = batch.all(after); rows.length > 0; rows = batch.all(after)) {
-    for (const row of rows) {
-      const seq = row[1];
-      prev ??= before.get(seq)?.hash ?? GENESIS_HASH;
-      const values = row.slice(0, 12) as HashedValues;
-      values[0] = prev;
-      prev = eventHash(values);
-      update.run(values[0], prev, seq);
-      after = seq;
-      count++;
-    }
-  }
-  return count;
-}
 
 /** Chain reads over one database; `hasChain` is false for a file older than migration 0006. */
 export function createAuditStore(db: Db) {

@@ -1,5 +1,6 @@
 // What every connector adapter does for the outbox and for sync: one small interface, one file per
-// remote system (opal-adapter.ts: Opal's HTTP protocol; postgres-adapter.ts: a PostgreSQL server).
+// remote system (opal-adapter.ts: Opal's HTTP protocol; postgres-adapter.ts: a PostgreSQL server), and
+// one line per connector type in adapters.ts.
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
 import type { EdgeKindName } from '../access/edges.ts';
@@ -35,8 +36,11 @@ export interface ConnectorAdapter {
   snapshot(signal?: AbortSignal): Promise<RemoteSnapshot>;
   /** The remote id of a Gatehouse user, resolving (and remembering) it if needed; undefined when there is none. */
   remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }>;
-  /** Which edge kinds this remote system has. */
-  kinds: readonly EdgeKindName[];
 }
 
-export type AdapterFactory = (ctx: AppContext, connector: ConnectorRow) => ConnectorAdapter;
+/** A kind of remote system: the edge kinds it has, and its adapter for one connector row. */
+export interface AdapterFactory {
+  /** Which edge kinds this remote system has: only these are pushed to it or read from it. */
+  readonly kinds: readonly EdgeKindName[];
+  open(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter;
+}

@@ -1,8 +1,11 @@
-// The connectors area as app.ts serves it: its store, its routes (declared in openapi.ts, handled in routes.ts), the scheduled sync.
+// The connectors area as app.ts serves it: its store, its routes (declared in openapi.ts, handled in routes.ts), the scheduled sync,
+// and propagation: it hears every access change and runs the outbox rows that push each to the remote system.
 import { defineArea } from '../../area.ts';
 import { connectorRoutes } from './openapi.ts';
 import { registerConnectorRoutes } from './routes.ts';
+import { connectorPush, propagateAccessChange, PUSH_KIND } from './propagation.ts';
 import { tick as syncConnectors } from './service.ts';
+import { checkAdapters, CONNECTOR_ADAPTERS } from './adapters.ts';
 import { createConnectorStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -11,13 +14,28 @@ declare module '../../context.ts' {
   }
 }
 
+// What the connectors area announces, inside the transaction of its change (notifications tells the app's admin owners).
+declare module '../../notices.ts' {
+  interface Notices {
+    /** A push gave up for good (its outbox row FAILED); `key` names the failure once (the row's seq). */
+    'connectors.push-failed': { appId: string; key: string; error: string; detail?: string };
+  }
+}
+
 export const connectorsArea = defineArea({
   name: 'connectors',
   stores: { connectors: createConnectorStore },
+  sharedReads: { connectors: ['syncErrors'] },
   routes: connectorRoutes,
   handlers: registerConnectorRoutes,
   jobs: [
     // Checks each minute which connectors are due a sync (GATEHOUSE_CONNECTOR_SYNC_INTERVAL_MS).
     { name: 'connector-sync', everyMs: () => 60_000, tick: syncConnectors },
   ],
+  // Queues the push of each changed edge of an app with a connector…
+  onAccessChange: propagateAccessChange,
+  // …and delivers it.
+  outbox: { [PUSH_KIND]: connectorPush },
+  // Every connector type has its adapter, or the app does not start.
+  checks: [() => checkAdapters(CONNECTOR_ADAPTERS)],
 });

@@ -1,7 +1,7 @@
 // The Opal-protocol connector: any existing Opal custom connector, called exactly as Opal calls it.
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { ConnectorAdapter, PushTarget, RemoteSnapshot } from './adapter.ts';
+import type { AdapterFactory, ConnectorAdapter, PushTarget, RemoteSnapshot } from './adapter.ts';
 import { callOpal, describeAnswer, readAll, writeOutcome, type OpalEndpoint } from './opal-http.ts';
 import type { ConnectorRow } from './store.ts';
 
@@ -28,11 +28,9 @@ export async function refreshRemoteUsers(ctx: AppContext, connector: ConnectorRo
   return valid;
 }
 
-export function opalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
+function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
   const endpoint = opalEndpoint(ctx, connector);
   return {
-    kinds: ['resource_user', 'group_user', 'group_resource', 'group_group'],
-
     async status(signal) {
       const result = await callOpal(endpoint, 'GET', '/status', {}, signal);
       if (result.answered && result.status >= 200 && result.status < 300) return { ok: true };
@@ -115,3 +113,9 @@ export function opalAdapter(ctx: AppContext, connector: ConnectorRow): Connector
     },
   };
 }
+
+/** Opal's connector protocol carries resource users and group users, resources and groups held by groups. */
+export const opalAdapter: AdapterFactory = {
+  kinds: ['resource_user', 'group_user', 'group_resource', 'group_group'],
+  open: openOpalAdapter,
+};

@@ -5,7 +5,7 @@
 import pg from 'pg';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { ConnectorAdapter, RemoteSnapshot } from './adapter.ts';
+import type { AdapterFactory, ConnectorAdapter, RemoteSnapshot } from './adapter.ts';
 import type { ConnectorRow } from './store.ts';
 
 /** Roles Gatehouse never grants or reads as levels: PostgreSQL's own and superuser-ish ones. */
@@ -23,7 +23,7 @@ function classify(err: unknown, timeoutMs: number): { code: string; error: strin
   return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: message };
 }
 
-export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
+function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
   const timeoutMs = connector.timeout_ms;
   /** Runs `fn` on a fresh connection (a server restarted between pushes is simply reconnected to). */
   const withClient = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
@@ -48,8 +48,6 @@ export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): Conne
     client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`);
 
   return {
-    kinds: ['resource_user'],
-
     async status() {
       try {
         await withClient((client) => client.query('SELECT 1'));
@@ -124,3 +122,9 @@ export function postgresAdapter(ctx: AppContext, connector: ConnectorRow): Conne
     },
   };
 }
+
+/** A PostgreSQL server carries one kind: a user's membership of a role (resource users at a level). */
+export const postgresAdapter: AdapterFactory = {
+  kinds: ['resource_user'],
+  open: openPostgresAdapter,
+};

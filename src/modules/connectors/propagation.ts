@@ -2,15 +2,12 @@
 // connector, and the outbox handler that delivers it. Delivery is level-triggered: a push makes the
 // remote edge match what Gatehouse holds when it runs, so retries, reorders and crashes converge.
 import type { AppContext } from '../../context.ts';
-import { enqueue, type Attempt, type OutboxHandler, type OutboxItem } from '../../outbox/index.ts';
+import { enqueue, OUTBOX_ACTOR, type Attempt, type OutboxHandler, type OutboxItem } from '../../outbox/index.ts';
 import type { AccessChange } from '../access/changes.ts';
 import { EDGE_KINDS, type EdgeKindName } from '../access/edges.ts';
 import type { Actor } from '../events/store.ts';
-import { OUTBOX_ACTOR } from '../events/system-actor.ts';
-import type { ConnectorAdapter } from './adapter.ts';
-import { propagationFailed } from '../notifications/plan.ts';
-import { opalAdapter } from './opal-adapter.ts';
-import { postgresAdapter } from './postgres-adapter.ts';
+import { announce } from '../../notices.ts';
+import { adapterFor, kindsOf } from './adapters.ts';
 import type { ConnectorRow } from './store.ts';
 
 export const PUSH_KIND = 'connector.push';
@@ -27,16 +24,6 @@ export interface PushPayload {
   remote_principal_id: string | null;
 }
 
-/** The adapter for a connector row. */
-export function adapterFor(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
-  return connector.connector_type === 'POSTGRES' ? postgresAdapter(ctx, connector) : opalAdapter(ctx, connector);
-}
-
-const SUPPORTED: Record<ConnectorRow['connector_type'], readonly EdgeKindName[]> = {
-  OPAL_HTTP: ['resource_user', 'group_user', 'group_resource', 'group_group'],
-  POSTGRES: ['resource_user'],
-};
-
 /** Group memberships carry no level remotely: one key per (user or group, group) pair keeps their pushes in order. */
 const levelless = (kind: EdgeKindName) => kind === 'group_user' || kind === 'group_group';
 
@@ -51,7 +38,7 @@ function placeEdge(ctx: AppContext, kind: EdgeKindName, principalId: string, ite
   const item = ctx.stores.connectors.placeOf(k.itemType as 'resource' | 'group', itemId);
   if (!item) return undefined;
   const connector = ctx.stores.connectors.get(item.app_id);
-  if (!connector || !SUPPORTED[connector.connector_type].includes(kind)) return undefined;
+  if (!connector || !kindsOf(connector.connector_type).includes(kind)) return undefined;
   let remotePrincipal: string | null = null;
   if (k.principalType === 'group') {
     // A group holding something remotely must live in the same remote system.
@@ -145,7 +132,7 @@ function settlePush(ctx: AppContext, item: OutboxItem<PushPayload>, outcome: Par
   }]);
   // The app's admin owners hear of a push that gave up (docs/notifications.md), queued in this same transaction.
   if (outcome.state === 'FAILED') {
-    propagationFailed(ctx, {
+    announce(ctx, 'connectors.push-failed', {
       appId: p.app_id,
       key: String(item.seq),
       error: `${status}: ${error}`,
@@ -159,4 +146,6 @@ export const connectorPush: OutboxHandler<PushPayload> = {
   settled: settlePush,
   // A week: an outage over a long weekend is ridden out; then it is FAILED and shown until retried.
   giveUpAfterMs: 7 * 24 * 3_600_000,
+  // One lane per app (edgeKey's `connector:<app id>:`): a slow connector holds only its share of the outbox.
+  lane: (key) => key.slice(0, key.indexOf(':', 'connector:'.length) + 1),
 };

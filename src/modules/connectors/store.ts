@@ -1,8 +1,9 @@
 // Connectors' SQL: an app's connector, its remote users, where each edge's remote copy stands, sync errors.
 import type { Db } from '../../db/open.ts';
+import type { CONNECTOR_TYPES } from './schemas.ts';
 import type { Propagation } from './responses.ts';
 
-export type ConnectorType = 'OPAL_HTTP' | 'POSTGRES';
+export type ConnectorType = (typeof CONNECTOR_TYPES)[number];
 export type DriftPolicy = 'REPORT' | 'IMPORT' | 'REMOVE';
 
 export interface ConnectorRow {

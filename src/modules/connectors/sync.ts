@@ -5,15 +5,16 @@ import type { AppContext } from '../../context.ts';
 import { changeAccess } from '../access/changes.ts';
 import { EDGE_KINDS, type EdgeKindName } from '../access/edges.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import type { Actor } from '../events/store.ts';
-import { systemActor } from '../events/system-actor.ts';
+import { systemActor } from '../../lib/system-actor.ts';
 import { createGroup } from '../groups/service.ts';
 import { CreateGroupBody } from '../groups/schemas.ts';
 import { createResource } from '../resources/service.ts';
 import { CreateResourceBody } from '../resources/schemas.ts';
 import type { RemoteSnapshot } from './adapter.ts';
-import { adapterFor, edgeKey, heldNow, queuePush } from './propagation.ts';
+import { adapterFor, kindsOf } from './adapters.ts';
+import { edgeKey, heldNow, queuePush } from './propagation.ts';
 import type { ConnectorRow } from './store.ts';
 
 export const SYNC_ACTOR = systemActor('Gatehouse (connector sync)');
@@ -137,7 +138,7 @@ export async function syncConnector(ctx: AppContext, actor: Actor, appId: string
     summary.unmatched_remote_users = connectors.unmatchedUsers(appId);
     const ids = syncItems(ctx, actor, connector, snap, summary, now);
     const remoteKeys = new Set<string>();
-    const kinds = adapterFor(ctx, connector).kinds;
+    const kinds = kindsOf(connector.connector_type);
     for (const edge of snap.edges) {
       summary.remote_access += 1;
       const local = localEdge(ctx, appId, edge, ids);

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import { toApiDelegation, type DelegationRow } from './store.ts';
 import type { CreateDelegationInput } from './schemas.ts';
 

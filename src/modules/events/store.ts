@@ -4,7 +4,7 @@ import type { Db } from '../../db/open.ts';
 import type { Caller } from '../../http/types.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { eventHash, GENESIS_HASH, type HashedValues } from '../audit/chain.ts';
+import { eventHash, GENESIS_HASH, type HashedValues } from '../../lib/event-chain.ts';
 import { isEventType, type EventType } from './types.ts';
 import type { Event } from '../../openapi/components/events.ts';
 
@@ -78,7 +78,7 @@ const FILTER_SQL: Record<keyof EventFilter, string> = {
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof EventFilter)[];
 
 export function createEventStore(db: Db, clock: Clock) {
-  // Columns in HASHED_FIELDS order (src/modules/audit/chain.ts), then the hash: one array feeds both.
+  // Columns in HASHED_FIELDS order (src/lib/event-chain.ts), then the hash: one array feeds both.
   const insertEvent = db.prepare<[...HashedValues, string]>(
     `INSERT INTO events (prev_hash, seq, id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
                          api_token_name, api_token_preview, created_at, sub_events, hash)
@@ -92,6 +92,9 @@ export function createEventStore(db: Db, clock: Clock) {
     'INSERT OR IGNORE INTO event_objects (object_id, event_seq) VALUES (?, ?)',
   );
   const byId = db.prepare<[string], EventRow>('SELECT * FROM events WHERE id = ?');
+  const after = db.prepare<{ position: number; limit: number }, EventRow>(
+    'SELECT * FROM events WHERE seq > @position ORDER BY seq LIMIT @limit',
+  );
   const listStatements = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, EventRow>>>();
 
   function listStatement(filter: EventFilter) {
@@ -155,6 +158,11 @@ export function createEventStore(db: Db, clock: Clock) {
     get(id: string): ApiEvent | undefined {
       const row = byId.get(id);
       return row && toApiEvent(row);
+    },
+
+    /** Up to `limit` events after seq `position`, oldest first, each as the API shows it (what event streams deliver). */
+    after(position: number, limit: number): { seq: number; event: ApiEvent }[] {
+      return after.all({ position, limit }).map((row) => ({ seq: row.seq, event: toApiEvent(row) }));
     },
 
     /** Newest first; `before` is the seq of the last event already served (null for the first page). */

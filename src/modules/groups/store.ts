@@ -2,8 +2,8 @@
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/store.ts';
-import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 import type { Group } from '../../openapi/components/catalogue.ts';
 
 export interface GroupRow extends RequestSettingsRow {
@@ -146,11 +146,11 @@ export function createGroupStore(db: Db) {
   }
 
   return {
-    /** Whether a record with this id exists; other areas use it to check references. */
     /** How many groups have a request configuration naming `id` (an owner, user or group). */
     countConfigurationsNaming(id: string): number {
       return configurationsNaming.get(id)!.n;
     },
+    /** Whether a record with this id exists; other areas use it to check references. */
     exists(id: string): boolean {
       return byId.get(id) !== undefined;
     },

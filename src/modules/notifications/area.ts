@@ -1,8 +1,13 @@
-// The notifications area as app.ts serves it: its store, its routes and its schedule (delivery is the outbox's job).
+// The notifications area as app.ts serves it: its store, its routes, its schedule, what it tells people on
+// other areas' notices (plan.ts), what it tells a person whose access ended (access-ended.ts), and the outbox kind that delivers each message (deliver.ts).
 import { defineArea } from '../../area.ts';
 import { notificationRoutes } from './openapi.ts';
 import { registerNotificationRoutes } from './routes.ts';
 import { tick as scheduleNotifications } from './schedule.ts';
+import { tellAccessEnded } from './access-ended.ts';
+import { notificationHandler } from './deliver.ts';
+import { commentAdded, propagationFailed, requestCreated, requestDecided, reviewersAssigned, reviewsAdded } from './plan.ts';
+import { NOTIFICATION_KIND } from './queue.ts';
 import { createNotificationStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -18,4 +23,17 @@ export const notificationsArea = defineArea({
   handlers: registerNotificationRoutes,
   // Reminders, escalation, expiry warnings and digests.
   jobs: [{ name: 'notification-schedule', everyMs: (config) => config.notifyIntervalMs, tick: scheduleNotifications }],
+  // Who hears what (docs/notifications.md): each queues its messages in the announcing change's transaction.
+  notices: {
+    'requests.created': (ctx, n, now) => requestCreated(ctx, n.requestId, now),
+    'requests.reviewed': (ctx, n, now) => reviewsAdded(ctx, n.requestId, now),
+    'requests.decided': (ctx, n, now) => requestDecided(ctx, n.requestId, n.decision, n.actorId, now),
+    'requests.commented': (ctx, n, now) => commentAdded(ctx, n.requestId, n.commentId, n.authorId, now),
+    'connectors.push-failed': (ctx, n, now) => propagationFailed(ctx, n, now),
+    'uar-decisions.reviewers-assigned': (ctx, n, now) => reviewersAssigned(ctx, n.uarId, n.reviewerIds, n.actorId, now),
+  },
+  // A person whose own access ended (removed, revoked, expired, offboarded) is told, in the change's transaction.
+  onAccessChange: tellAccessEnded,
+  // Emails and Slack messages, delivered by the outbox.
+  outbox: { [NOTIFICATION_KIND]: notificationHandler },
 });

@@ -3,6 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { effectiveReviewer } from '../delegations/service.ts';
 import { givesThemselvesAccess } from '../requests/decide.ts';
+import type { RequestDecision } from '../requests/area.ts';
 import type { ItemRow, RequestRow, ReviewerRow } from '../requests/store.ts';
 import { ownerUserIds } from '../owners/service.ts';
 import { slackChannelOf, tellChannel, tellUser, updateSlackMessages, type NoticeType } from './queue.ts';
@@ -110,14 +111,12 @@ export function reviewsAdded(ctx: AppContext, requestId: string, now: Date): voi
   updateSlackMessages(ctx, requestId, `stages-${stages}`, now);
 }
 
-export type Decision = 'APPROVED' | 'DENIED' | 'CANCELED' | 'TIMED_OUT';
-
 /**
  * A request was decided: its requester and target user learn the outcome (unless they decided it
  * themselves); everyone told of a review for it who did not act is told once that nothing is left
  * for them; every Slack message about it is updated. Call in the deciding transaction.
  */
-export function requestDecided(ctx: AppContext, requestId: string, decision: Decision, actorId: string | null, now: Date): void {
+export function requestDecided(ctx: AppContext, requestId: string, decision: RequestDecision, actorId: string | null, now: Date): void {
   const { requests, notifications } = ctx.stores;
   const row = requests.get(requestId);
   if (!row) return;
@@ -166,6 +165,18 @@ export function commentAdded(ctx: AppContext, requestId: string, commentId: stri
       type: 'REQUEST_COMMENTED', requestId, key: `comment:${commentId}`, data: { comment_id: commentId, author_id: authorId },
       reason: userId === row.requester_id ? 'you made this request' : userId === row.target_user_id ? 'this request is for your access' : 'you review this request',
     }, now);
+  }
+}
+
+/**
+ * Reviewers were given rows of an access review: UAR_ASSIGNED for each but the actor (who started the
+ * review or assigned the rows, and knows): once per review and person (a later assignment in the same
+ * review tells nobody twice). The message is written when sent, with the counts then.
+ */
+export function reviewersAssigned(ctx: AppContext, uarId: string, reviewerIds: readonly string[], actorId: string, now: Date): void {
+  for (const id of reviewerIds) {
+    if (id === actorId) continue;
+    tellUser(ctx, id, { type: 'UAR_ASSIGNED', key: `uar-assigned:${uarId}`, reason: 'you are asked to review items of an access review', data: { uar_id: uarId, started_by: actorId } }, now);
   }
 }
 

@@ -2,7 +2,7 @@
 // (once per dedupe key, ever) and its outbox row — inside the transaction of the change that causes it.
 import type { AppContext } from '../../context.ts';
 import { enqueue } from '../../outbox/index.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import type { NoticeChannel, NoticeStatus, PreferredChannel } from './store.ts';
 
 /** The outbox kind whose handler delivers a notification (deliver.ts). */
@@ -12,7 +12,7 @@ export const NOTIFICATION_KIND = 'notification';
 export const NOTICE_TYPES = [
   'REQUEST_CREATED', 'REQUEST_STAGE_ADVANCED', 'REQUEST_DECIDED', 'REVIEW_CLOSED', 'REQUEST_COMMENTED',
   'REVIEW_REMINDER', 'REVIEW_ESCALATED', 'ACCESS_EXPIRING', 'PROPAGATION_FAILED', 'DIGEST', 'MESSAGE_UPDATE',
-  'UAR_ASSIGNED', 'UAR_REMINDER',
+  'UAR_ASSIGNED', 'UAR_REMINDER', 'ACCESS_REMOVED',
 ] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 
@@ -50,22 +50,24 @@ function write(ctx: AppContext, row: Parameters<AppContext['stores']['notificati
 }
 
 /**
- * Queues `notice` for user `userId` on their channel. Nothing for an unknown or offboarded user, a
- * person who chose NONE, or when no channel is set up; nothing for a repeat of a notice they already
- * had (same key). Held for the digest when they chose one. Call inside the write transaction.
- * Returns the notification id, or null when nothing was queued.
+ * Queues `notice` for user `userId` on their channel. Nothing for an unknown or offboarded user
+ * (unless `evenIfOffboarded`: the notice that they were, sent at once even to a digest reader), a person who chose NONE, or when no channel
+ * is set up; nothing for a repeat of a notice they already had (same key). Held for the digest when
+ * they chose one. Call inside the write transaction. Returns the notification id, or null when
+ * nothing was queued.
  */
-export function tellUser(ctx: AppContext, userId: string, notice: Notice, now: Date): string | null {
+export function tellUser(ctx: AppContext, userId: string, notice: Notice, now: Date, options: { evenIfOffboarded?: boolean } = {}): string | null {
   const { users, notifications } = ctx.stores;
   const dedupeKey = `${notice.key}:user:${userId}`;
   // A repeat costs one point read: the scheduled passes ask again and again.
   if (notifications.has(dedupeKey)) return null;
   const user = users.get(userId);
-  if (!user || isOffboarded(user.hr_idp_status) || user.email === '') return null;
+  if (!user || (isOffboarded(user.hr_idp_status) && !options.evenIfOffboarded) || user.email === '') return null;
   const preference = notifications.preference(userId);
   const channel = channelFor(ctx, preference?.channel ?? 'DEFAULT');
   if (channel === null) return null;
-  const status: NoticeStatus = preference?.daily_digest === 1 && !NEVER_HELD.has(notice.type) ? 'HELD' : 'QUEUED';
+  // The notice to someone offboarded is never held: no digest would ever be sent to them.
+  const status: NoticeStatus = preference?.daily_digest === 1 && !NEVER_HELD.has(notice.type) && !options.evenIfOffboarded ? 'HELD' : 'QUEUED';
   return write(ctx, {
     dedupe_key: dedupeKey, type: notice.type, user_id: userId, message_channel_id: null, channel,
     address: user.email, request_id: notice.requestId ?? null, reason: notice.reason, data: JSON.stringify(notice.data ?? {}), status,

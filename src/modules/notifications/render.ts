@@ -4,6 +4,9 @@ import type { AppContext } from '../../context.ts';
 import type { SlackMessage } from './channels/channel.ts';
 import { waitingSlots } from './plan.ts';
 import type { NotificationRow } from './store.ts';
+import { durationInWords, instantInWords, spanInWords } from './words.ts';
+import type { AccessChangeCause } from '../access/changes.ts';
+import type { EndedItem } from './access-ended.ts';
 
 export interface Rendered {
   subject: string;
@@ -36,11 +39,29 @@ function nameOf(ctx: AppContext, userId: string | null): string {
   return user ? user.full_name || user.email : 'a former user';
 }
 
-function duration(minutes: number): string {
-  if (minutes === -1) return 'until revoked';
-  if (minutes % 1440 === 0) return `${minutes / 1440} day${minutes === 1440 ? '' : 's'}`;
-  if (minutes % 60 === 0) return `${minutes / 60} hour${minutes === 60 ? '' : 's'}`;
-  return `${minutes} minutes`;
+/** How an ended item is named: `resource "Staging database" (read-only)`. */
+const itemWords = (item: EndedItem) => `${item.item_type} "${item.item_name}"${item.access_level_name ? ` (${item.access_level_name})` : ''}`;
+
+/** The recipient's own access the notice's data names (item_type, item_id, access_level_remote_id), as it stands now. */
+function heldNow(ctx: AppContext, row: NotificationRow, data: Record<string, unknown>) {
+  if (row.user_id === null) return undefined;
+  const kind = data.item_type === 'group' ? 'group_user' : 'resource_user';
+  return ctx.stores.access.live(kind, { principalId: row.user_id, itemId: String(data.item_id), level: String(data.access_level_remote_id ?? '') }, ctx.clock.now());
+}
+
+/** Who ended access and why, as a sentence (empty when Gatehouse did it on its own for no other reason). */
+function whoAndWhy(cause: AccessChangeCause | null, by: { name: string } | null, uarName: string): string {
+  const who = by ? by.name : 'Gatehouse';
+  switch (cause?.type) {
+    case 'ACCESS_REVIEW':
+      return by
+        ? `${who} revoked it in the access review "${uarName}".`
+        : `The access review "${uarName}" revoked it: nobody answered for it by the deadline, and the review revokes what is left unanswered.`;
+    case 'ACCESS_RULE': return 'You no longer match the access rule that gave it.';
+    case 'ITEM_DELETED': return `${who} deleted it from Gatehouse.`;
+    case 'OFFBOARDING': return by ? `${who} offboarded you.` : 'You were offboarded.';
+    default: return by ? `${who} removed it.` : '';
+  }
 }
 
 /** The lines describing a request: who asks, for whom, what, how long, why, and where it stands. */
@@ -58,7 +79,7 @@ function requestLines(ctx: AppContext, requestId: string): { lines: string[]; re
     `Requester: ${requester}`,
     `For: ${target}`,
     `Access: ${what}`,
-    `Duration: ${duration(row.duration_minutes)}`,
+    `Duration: ${durationInWords(row.duration_minutes)}`,
     `Reason: ${row.reason || '(none given)'}`,
     `Status: ${row.status}`,
   ];
@@ -132,14 +153,64 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
       };
     }
     case 'ACCESS_EXPIRING': {
-      const at = String(data.expiration_date);
+      // The time left is the time left now, and the access is read now: extended or ended since, the notice says so.
+      const ends = String(data.expiration_date);
+      const item = itemWords(data as unknown as EndedItem);
+      const now = ctx.clock.now();
+      const held = heldNow(ctx, row, data);
+      const extend = { label: 'Extend my access', url: consoleLink(ctx, '/console/access') };
+      if (held === undefined) {
+        return { subject: `Your access to ${String(data.item_name)} has ended`, lines: [`Your access to ${item} has ended.`, why], link: extend, actionableRequestId: null };
+      }
+      if (held.expiration_date !== ends) {
+        return {
+          subject: `Your access to ${String(data.item_name)} was extended`,
+          lines: [`Your access to ${item} was extended: ${held.expiration_date === null ? 'it no longer ends' : `it now ends on ${instantInWords(held.expiration_date)}`}.`, why],
+          link: extend, actionableRequestId: null,
+        };
+      }
+      const left = spanInWords((Date.parse(ends) - now.getTime()) / 60_000);
       return {
-        subject: `Your access to ${String(data.item_name)} ends ${String(data.within)}`,
-        lines: [
-          `Your access to ${String(data.item_type)} "${String(data.item_name)}" (${String(data.access_level_name) || 'default level'}) ends at ${at} (UTC).`,
-          'To keep it, ask to extend it from My access.', why,
-        ],
-        link: { label: 'Extend my access', url: consoleLink(ctx, '/console/access') }, actionableRequestId: null,
+        subject: `Your access to ${String(data.item_name)} ends in ${left}`,
+        lines: [`Your access to ${item} ends in ${left}, on ${instantInWords(ends)}.`, 'To keep it, ask to extend it from My access.', why],
+        link: extend, actionableRequestId: null,
+      };
+    }
+    case 'ACCESS_REMOVED': {
+      const by = data.by as { name: string } | null;
+      const cause = data.cause as AccessChangeCause | null;
+      const browse = { label: 'Open Gatehouse', url: consoleLink(ctx, '/console/access') };
+      if (cause?.type === 'OFFBOARDING') {
+        const items = data.items as EndedItem[];
+        const count = Number(data.count);
+        const more = count - items.length;
+        return {
+          subject: `Your access was removed: ${count} item${count === 1 ? '' : 's'}`,
+          lines: [
+            `${whoAndWhy(cause, by, '')} Gatehouse removed all the access you held (${count} item${count === 1 ? '' : 's'}):`,
+            ...items.map((one) => `• ${itemWords(one)}`),
+            ...(more > 0 ? [`• and ${more} more`] : []),
+            why,
+          ],
+          link: home, actionableRequestId: null,
+        };
+      }
+      const item = itemWords(data as unknown as EndedItem);
+      if (data.expired === true) {
+        // Ended by a new grant of the same access (the old row is ended first): say they have it again.
+        const again = heldNow(ctx, row, data);
+        const now = again === undefined ? 'To have it again, ask for it in Gatehouse.'
+          : `You have it again now, ${again.expiration_date === null ? 'with no end' : `until ${instantInWords(again.expiration_date)}`}.`;
+        return {
+          subject: `Your access to ${String(data.item_name)} has ended`,
+          lines: [`Your access to ${item} ended on ${instantInWords(String(data.expiration_date))}, when the time it was given for was over.`, now, why],
+          link: browse, actionableRequestId: null,
+        };
+      }
+      return {
+        subject: `Your access to ${String(data.item_name)} was removed`,
+        lines: [`Your access to ${item} was removed on ${instantInWords(row.created_at)}. ${whoAndWhy(cause, by, String(data.uar_name ?? ''))}`.trimEnd(), why],
+        link: browse, actionableRequestId: null,
       };
     }
     case 'PROPAGATION_FAILED':
@@ -170,8 +241,8 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
           lines: [
             `${nameOf(ctx, typeof data.started_by === 'string' ? data.started_by : null)} started the access review "${uar.name}" and asks you to review ${count(mine.assigned)}: keep, revoke or decide later, for each person's access.`,
             closed_at !== null
-              ? `The review closed at ${closed_at} (UTC); nothing is left for you to decide.`
-              : `${mine.unanswered} of them wait for your answer. The deadline is ${uar.deadline} (UTC); ${fate}.`,
+              ? `The review closed on ${instantInWords(closed_at)}; nothing is left for you to decide.`
+              : `${mine.unanswered} of them wait for your answer. The deadline is ${instantInWords(uar.deadline)}; ${fate}.`,
             why,
           ],
           link, actionableRequestId: null,
@@ -181,12 +252,13 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
       const whose = Array.isArray(data.reports) ? (data.reports as string[]) : row.user_id !== null ? [row.user_id] : [];
       const waiting = count(whose.reduce((sum, id) => sum + ctx.stores.uarDecisions.countsFor(uarId, id).unanswered, 0));
       const who = Array.isArray(data.reports) ? `${whose.map((id) => nameOf(ctx, id)).join(', ')} (who report to you)` : 'you';
+      const left = spanInWords((Date.parse(uar.deadline) - ctx.clock.now().getTime()) / 60_000);
       return {
-        subject: `Access review "${uar.name}" ends ${String(data.within ?? 'soon')}: ${waiting} still wait`,
+        subject: closed_at !== null ? `Access review "${uar.name}" has closed` : `Access review "${uar.name}" ends in ${left}: ${waiting} still wait`,
         lines: [
           closed_at !== null
-            ? `The access review "${uar.name}" closed at ${closed_at} (UTC); nothing is left to decide.`
-            : `The access review "${uar.name}" ends at ${uar.deadline} (UTC). ${waiting} that ${who} review still wait for an answer; ${fate}.`,
+            ? `The access review "${uar.name}" closed on ${instantInWords(closed_at)}; nothing is left to decide.`
+            : `The access review "${uar.name}" ends in ${left}, on ${instantInWords(uar.deadline)}. ${waiting} that ${who} review still wait for an answer; ${fate}.`,
           why,
         ],
         link, actionableRequestId: null,

@@ -7,6 +7,7 @@ import type { RequestRow } from '../requests/store.ts';
 import { escalationMinutes, waitingSlots, type WaitingSlot } from './plan.ts';
 import type { ReviewToRemind } from '../uar-decisions/store.ts';
 import { slackChannelOf, tellChannel, tellUser } from './queue.ts';
+import { durationInWords } from './words.ts';
 
 /** Pending requests looked at per pass. */
 const MAX_REQUESTS = 5_000;
@@ -99,14 +100,14 @@ export async function remindAndEscalate(ctx: AppContext, now: Date): Promise<num
   return late;
 }
 
-const within = (minutes: number) =>
-  minutes % 1440 === 0 ? `in ${minutes / 1440} day${minutes === 1440 ? '' : 's'}`
-    : minutes % 60 === 0 ? `in ${minutes / 60} hour${minutes === 60 ? '' : 's'}` : `in ${minutes} minutes`;
+const within = (minutes: number) => `within ${durationInWords(minutes)}`;
 
 /**
- * Warns holders before their access ends: for each warning (GATEHOUSE_EXPIRY_WARNING_MINUTES), once,
- * when the end is that close — only the closest warning that applies, so access granted for less
- * than a day gets the hour's warning alone.
+ * Warns holders before their access ends, at the warnings of GATEHOUSE_EXPIRY_WARNING_MINUTES: once
+ * the end is a warning's length away, the closest such warning is queued once — and only when that
+ * moment came after the access got its expiry (granted, extended, moved to another level). So a
+ * 4-hour grant hears the hour's warning alone and a 1-day grant no day's warning at its start; each
+ * warning says the time really left when it is sent (render.ts).
  */
 export function warnExpiring(ctx: AppContext, now: Date): number {
   const warnings = [...ctx.config.expiryWarningMinutes].sort((a, b) => a - b);
@@ -115,16 +116,19 @@ export function warnExpiring(ctx: AppContext, now: Date): number {
   let queued = 0;
   ctx.db.transaction(() => {
     for (const edge of ctx.stores.notifications.expiringBetween(now, new Date(now.getTime() + widest * 60_000))) {
-      const left = (Date.parse(edge.expiration_date) - now.getTime()) / 60_000;
-      const warning = warnings.find((minutes) => left <= minutes)!;
+      const ends = Date.parse(edge.expiration_date);
+      const warning = warnings.find((minutes) => ends - now.getTime() <= minutes * 60_000)!;
+      // The warning's moment was already past when this expiry was set: it would tell of less time than the grant's own.
+      if (ends - warning * 60_000 <= Date.parse(edge.expiry_set_at)) continue;
       const key = `expiring:${edge.item_type}:${edge.item_id}:${edge.access_level_remote_id}:${edge.expiration_date}:${warning}`;
       // A point read on the unique key spares the writes of notices already queued in an earlier pass.
       if (ctx.stores.notifications.has(`${key}:user:${edge.user_id}`)) continue;
+      const { expiry_set_at: _, ...data } = edge;
       const id = tellUser(ctx, edge.user_id, {
         type: 'ACCESS_EXPIRING',
         key,
         reason: `you hold this access and it ends ${within(warning)}`,
-        data: { ...edge, within: within(warning) },
+        data,
       }, now);
       if (id !== null) queued += 1;
     }
@@ -152,7 +156,8 @@ const remindersSent = new WeakMap<object, Set<string>>();
  * LATER): once per reminder of its schedule (reminderMinutes), only the closest that applies. With
  * the reference's `reminder_include_manager`, each such reviewer's manager is told too (once per
  * reminder, naming how many of their reports' items wait). Nobody who has answered everything, and
- * nobody once the review has closed, is reminded.
+ * nobody once the review has closed, is reminded. A reminder whose moment was already past when the
+ * review started is skipped, as expiry warnings are (warnExpiring).
  */
 export function remindReviewDeadlines(ctx: AppContext, now: Date): number {
   const { uarDecisions, users, notifications } = ctx.stores;
@@ -164,6 +169,9 @@ export function remindReviewDeadlines(ctx: AppContext, now: Date): number {
     const left = (Date.parse(review.deadline) - now.getTime()) / 60_000;
     const warning = warnings.find((minutes) => left <= minutes);
     if (warning === undefined) continue;
+    // As for expiring access: a reminder whose moment was past when the review started would say less than the truth.
+    const started = ctx.stores.accessReviews.snapshotTakenAt(review.uar_id);
+    if (started !== undefined && Date.parse(review.deadline) - warning * 60_000 <= Date.parse(started)) continue;
     const key = `uar-reminder:${review.uar_id}:${warning}`;
     // Each reminder reads the review's rows once per process (a big review has tens of thousands);
     // after a restart it reads them once more, and the dedupe keys keep anyone from hearing twice.
@@ -174,7 +182,7 @@ export function remindReviewDeadlines(ctx: AppContext, now: Date): number {
         if (!notifications.has(`${key}:user:${reviewer}`)) {
           const id = tellUser(ctx, reviewer, {
             type: 'UAR_REMINDER', key, reason: `you review items of this access review and its deadline is ${within(warning)}`,
-            data: { uar_id: review.uar_id, within: within(warning) },
+            data: { uar_id: review.uar_id },
           }, now);
           if (id !== null) queued += 1;
         }
@@ -185,7 +193,7 @@ export function remindReviewDeadlines(ctx: AppContext, now: Date): number {
         if (notifications.has(`${key}:manager:user:${manager}`)) continue;
         const id = tellUser(ctx, manager, {
           type: 'UAR_REMINDER', key: `${key}:manager`, reason: `people who report to you review items of this access review, and its deadline is ${within(warning)}`,
-          data: { uar_id: review.uar_id, within: within(warning), reports },
+          data: { uar_id: review.uar_id, reports },
         }, now);
         if (id !== null) queued += 1;
       }

@@ -10,7 +10,7 @@ import { AppError, toAppError } from '../../http/errors.ts';
 import { sendJson, type RouteTable } from '../../http/router.ts';
 import type { Caller, GatehouseRequest } from '../../http/types.ts';
 import { isUuid } from '../../lib/ids.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import { approveRequest, denyRequest } from '../requests/decide.ts';
 import { channelsOf } from './deliver.ts';
 import { APPROVE_ACTION, DENY_ACTION } from './render.ts';

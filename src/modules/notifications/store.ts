@@ -91,14 +91,24 @@ export function createNotificationStore(db: Db) {
   // Users whose own access ends within the window: the holders told before expiry (direct edges only:
   // access held through a group ends when the group's membership does, which is this same list).
   const expiring = db.prepare<{ from: string; to: string }, ExpiringEdge>(
-    `SELECT 'resource' AS item_type, ru.resource_id AS item_id, r.name AS item_name, ru.user_id, ru.access_level_remote_id, ru.access_level_name, ru.expiration_date
+    `SELECT 'resource' AS item_type, ru.resource_id AS item_id, r.name AS item_name, ru.user_id, ru.access_level_remote_id, ru.access_level_name, ru.expiration_date,
+            coalesce(ru.updated_at, ru.created_at) AS expiry_set_at
        FROM resource_users ru JOIN resources r ON r.id = ru.resource_id
       WHERE ru.expiration_date > @from AND ru.expiration_date <= @to
      UNION ALL
-     SELECT 'group', gu.group_id, g.name, gu.user_id, gu.access_level_remote_id, gu.access_level_name, gu.expiration_date
+     SELECT 'group', gu.group_id, g.name, gu.user_id, gu.access_level_remote_id, gu.access_level_name, gu.expiration_date,
+            coalesce(gu.updated_at, gu.created_at)
        FROM group_users gu JOIN groups g ON g.id = gu.group_id
       WHERE gu.expiration_date > @from AND gu.expiration_date <= @to
      ORDER BY 7, 4`,
+  );
+
+  // One more ended item in an offboarding notice not yet sent: listed while the list is short, always counted.
+  const addEndedItem = db.prepare<{ key: string; item: string; limit: number }>(
+    `UPDATE notifications SET data = json_set(
+       CASE WHEN json_array_length(data, '$.items') < @limit THEN json_insert(data, '$.items[#]', json(@item)) ELSE data END,
+       '$.count', json_extract(data, '$.count') + 1)
+     WHERE dedupe_key = @key AND status IN ('QUEUED', 'HELD')`,
   );
 
   const escalating = db.prepare<[], { one: number }>('SELECT 1 AS one FROM owners WHERE access_request_escalation_period > 0 LIMIT 1');
@@ -146,6 +156,8 @@ export function createNotificationStore(db: Db) {
     inDigest: (digestId: string) => inDigest.all(digestId),
     preference: (userId: string) => preference.get(userId),
     setPreference: (row: PreferenceRow) => void setPreference.run(row),
+    /** Adds `item` to the `items` (up to `limit`) and `count` of the unsent notice `dedupeKey` (an offboarding's). */
+    addEndedItem: (dedupeKey: string, item: object, limit: number) => void addEndedItem.run({ key: dedupeKey, item: JSON.stringify(item), limit }),
     /** Whether any owner has an escalation period (else no review is ever reminded or escalated). */
     anyEscalation: () => escalating.get() !== undefined,
     /** Records a Slack request signature; false when it was seen before (a replay). Forgets those seen before `forgetBefore`. */
@@ -166,6 +178,8 @@ export interface ExpiringEdge {
   access_level_remote_id: string;
   access_level_name: string;
   expiration_date: string;
+  /** When the edge got this expiry (granted, extended, moved to another level): warnings are for thresholds after it. */
+  expiry_set_at: string;
 }
 
 export type NotificationStore = ReturnType<typeof createNotificationStore>;

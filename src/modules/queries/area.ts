@@ -1,12 +1,26 @@
-// The queries area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The queries area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its read task.
 import { defineArea } from '../../area.ts';
 import { queryRoutes } from './openapi.ts';
 import { registerQueryRoutes } from './routes.ts';
 import { createQueryStore } from './store.ts';
+import type { ReadTask } from '../../reads/tasks.ts';
+import type { RunQueryInput } from './schemas.ts';
+import { runNodeQuery } from './service.ts';
+import type { Viewer } from '../visibility/store.ts';
+
+/** POST /v1/queries/nodes, on a read worker (routes.ts). */
+const runQueryTask = ((ctx, args: { input: RunQueryInput; viewer: Viewer | null }, now, budget) =>
+  runNodeQuery(ctx, args.input, now, args.viewer, budget)) satisfies ReadTask<never, unknown>;
 
 declare module '../../context.ts' {
   interface Stores {
     queries: ReturnType<typeof createQueryStore>;
+  }
+}
+
+declare module '../../reads/tasks.ts' {
+  interface ReadTasks {
+    'queries.run': typeof runQueryTask;
   }
 }
 
@@ -15,4 +29,5 @@ export const queriesArea = defineArea({
   stores: { queries: createQueryStore },
   routes: queryRoutes,
   handlers: registerQueryRoutes,
+  readTasks: { 'queries.run': runQueryTask },
 });

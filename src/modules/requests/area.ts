@@ -1,9 +1,17 @@
-// The requests area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its background job.
+// The requests area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its background job, its read task.
 import { defineArea } from '../../area.ts';
 import { requestRoutes } from './openapi.ts';
 import { registerRequestRoutes } from './routes.ts';
 import { createRequestStore } from './store.ts';
 import { tick as cancelTimedOutRequests } from './timeout.ts';
+import type { Caller } from '../../http/types.ts';
+import type { ReadTask } from '../../reads/tasks.ts';
+import { listRequests } from './list.ts';
+import type { ListRequestsInput } from './schemas.ts';
+
+/** GET /v1/requests' page, on a read worker (routes.ts). */
+const listRequestsTask = ((ctx, args: { query: ListRequestsInput; caller: Pick<Caller, 'userId' | 'role'> }, now) =>
+  listRequests(ctx, args.query, args.caller, now)) satisfies ReadTask<never, unknown>;
 
 declare module '../../context.ts' {
   interface Stores {
@@ -11,11 +19,36 @@ declare module '../../context.ts' {
   }
 }
 
+/** How a request was decided, as its notice says. */
+export type RequestDecision = 'APPROVED' | 'DENIED' | 'CANCELED' | 'TIMED_OUT';
+
+// What the requests area announces, each inside the transaction of its change (notifications tells people).
+declare module '../../notices.ts' {
+  interface Notices {
+    /** A request was made and is PENDING. */
+    'requests.created': { requestId: string };
+    /** Reviews were added and the request stays PENDING (a stage may have become current). */
+    'requests.reviewed': { requestId: string };
+    /** A request was decided; actorId null when nobody did (a timeout). */
+    'requests.decided': { requestId: string; decision: RequestDecision; actorId: string | null };
+    /** A comment was added. */
+    'requests.commented': { requestId: string; commentId: string; authorId: string };
+  }
+}
+
+declare module '../../reads/tasks.ts' {
+  interface ReadTasks {
+    'requests.list': typeof listRequestsTask;
+  }
+}
+
 export const requestsArea = defineArea({
   name: 'requests',
   stores: { requests: createRequestStore },
+  sharedReads: { requests: ['adminUserIds', 'comments', 'get', 'hasPending', 'items', 'pendingSince', 'reviewers'] },
   routes: requestRoutes,
   handlers: registerRequestRoutes,
+  readTasks: { 'requests.list': listRequestsTask },
   jobs: [
     // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.
     { name: 'request-timeout', everyMs: () => 30_000, tick: cancelTimedOutRequests },

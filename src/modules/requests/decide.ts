@@ -5,13 +5,14 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { addMinutes, expiryAfter } from '../../lib/durations.ts';
-import { systemActor } from '../events/actors.ts';
+import { systemActor } from '../../lib/system-actor.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { grantForRequest, isOffboarded } from '../access/service.ts';
+import { grantForRequest } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import { effectiveReviewer } from '../delegations/service.ts';
 import type { ItemRow, RequestRow, ReviewerRow } from './store.ts';
 import type { RequestStatus } from './schemas.ts';
-import * as notify from '../notifications/plan.ts';
+import { announce } from '../../notices.ts';
 
 export const AUTO_APPROVAL_ACTOR = systemActor('Gatehouse (auto-approval)');
 export const TIMEOUT_ACTOR = systemActor('Gatehouse (request timeout)');
@@ -139,7 +140,7 @@ export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow,
   if (!requests.decide(row.id, 'APPROVED', now)) throw new AppError('conflict', `request ${row.id} was decided meanwhile`);
   const decided = requests.get(row.id)!;
   events.record(actor, 'REQUESTS_APPROVED', requestSubEvents(ctx, 'REQUESTS_APPROVED', decided, extra));
-  notify.requestDecided(ctx, row.id, 'APPROVED', actor.userId, now);
+  announce(ctx, 'requests.decided', { requestId: row.id, decision: 'APPROVED', actorId: actor.userId }, now);
   const expiresAt = expiryAfter(now, row.duration_minutes, -1);
   const principal = row.target_user_id !== null ? { type: 'user' as const, id: row.target_user_id } : { type: 'group' as const, id: row.target_group_id! };
   for (const item of items) {
@@ -246,7 +247,7 @@ export function approveRequest(ctx: AppContext, caller: Caller, id: string, leve
     }
     requests.touch(id, now);
     events.record(caller, 'REQUEST_REVIEWS_ADDED', requestSubEvents(ctx, 'REQUEST_REVIEWS_ADDED', row, { ...extra, reviewer_id: caller.userId }));
-    notify.reviewsAdded(ctx, id, now);
+    announce(ctx, 'requests.reviewed', { requestId: id }, now);
     return 'PENDING';
   }).immediate();
 }
@@ -268,7 +269,7 @@ export function denyRequest(ctx: AppContext, caller: Caller, id: string, comment
     requests.addComment(id, caller.userId, comment, now);
     if (!requests.decide(id, 'DENIED', now)) throw new AppError('conflict', `request ${id} was decided meanwhile`);
     events.record(caller, 'REQUESTS_DENIED', requestSubEvents(ctx, 'REQUESTS_DENIED', requests.get(id)!, { level: level ?? 'REGULAR', comment, ...via }));
-    notify.requestDecided(ctx, id, 'DENIED', caller.userId, now);
+    announce(ctx, 'requests.decided', { requestId: id, decision: 'DENIED', actorId: caller.userId }, now);
   }).immediate();
 }
 
@@ -281,7 +282,7 @@ export function cancelRequest(ctx: AppContext, caller: Caller, id: string): void
     if (row.requester_id !== caller.userId && caller.role !== 'ADMIN') throw forbidden('only the requester or an administrator may cancel a request');
     requests.decide(id, 'CANCELED', now);
     events.record(caller, 'REQUESTS_CANCELED', requestSubEvents(ctx, 'REQUESTS_CANCELED', requests.get(id)!, { cause: 'canceled' }));
-    notify.requestDecided(ctx, id, 'CANCELED', caller.userId, now);
+    announce(ctx, 'requests.decided', { requestId: id, decision: 'CANCELED', actorId: caller.userId }, now);
   }).immediate();
 }
 
@@ -297,6 +298,6 @@ export function commentOnRequest(ctx: AppContext, caller: Caller, id: string, co
     readableRequest(ctx, caller, id, now);
     const commentId = requests.addComment(id, caller.userId, comment, now);
     events.record(caller, 'REQUEST_COMMENTS_CREATED', [{ sub_event_type: 'REQUEST_COMMENTS_CREATED', request_id: id, comment_id: commentId, user_id: caller.userId, comment }]);
-    notify.commentAdded(ctx, id, commentId, caller.userId, now);
+    announce(ctx, 'requests.commented', { requestId: id, commentId, authorId: caller.userId }, now);
   }).immediate();
 }

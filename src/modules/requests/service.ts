@@ -4,15 +4,15 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
-import { isOffboarded } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import { canSee } from '../visibility/service.ts';
-import { requestSettingsFromRow } from '../request-settings/store.ts';
+import { requestSettingsFromRow } from '../request-settings/columns.ts';
 import { chooseConfiguration, resolveStages, targetGroups, type ChosenConfiguration, type PlannedStage, type Target } from './reviewers.ts';
 import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSubEvents } from './decide.ts';
 import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
-import * as notify from '../notifications/plan.ts';
+import { announce } from '../../notices.ts';
 import { fieldsAsked, toApiAskedField, type AskedField } from '../request-templates/service.ts';
 
 export interface ItemPlan {
@@ -214,7 +214,7 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
       ...(row.support_ticket !== null && { support_ticket: row.support_ticket }),
     }));
     if (items.every((item) => item.chosen.autoApproval)) completeApproval(ctx, AUTO_APPROVAL_ACTOR, row, now, { auto_approved: true });
-    else notify.requestCreated(ctx, id, now);
+    else announce(ctx, 'requests.created', { requestId: id }, now);
     return { id };
   }).immediate();
 }

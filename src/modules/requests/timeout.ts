@@ -2,7 +2,7 @@
 // of its creation is canceled, with a REQUESTS_CANCELED event, in short transactions.
 import type { AppContext } from '../../context.ts';
 import { requestSubEvents, timeoutCutoff, TIMEOUT_ACTOR } from './decide.ts';
-import * as notify from '../notifications/plan.ts';
+import { announce } from '../../notices.ts';
 
 /** Requests canceled per transaction. */
 const BATCH = 100;
@@ -22,7 +22,7 @@ export function tick(ctx: AppContext, now: Date): number {
         events.record(TIMEOUT_ACTOR, 'REQUESTS_CANCELED', requestSubEvents(ctx, 'REQUESTS_CANCELED', requests.get(id)!, {
           cause: 'timeout', timeout_minutes: minutes,
         }));
-        notify.requestDecided(ctx, id, 'TIMED_OUT', null, now);
+        announce(ctx, 'requests.decided', { requestId: id, decision: 'TIMED_OUT', actorId: null }, now);
         canceled += 1;
       }
       return ids.length;

@@ -12,9 +12,18 @@ declare module '../../context.ts' {
   }
 }
 
+// What the uar-decisions area announces, inside the transaction of its change (notifications tells the reviewers).
+declare module '../../notices.ts' {
+  interface Notices {
+    /** Reviewers were given rows of a review, by the person who started it or assigned them. */
+    'uar-decisions.reviewers-assigned': { uarId: string; reviewerIds: string[]; actorId: string };
+  }
+}
+
 export const uarDecisionsArea = defineArea({
   name: 'uar-decisions',
   stores: { uarDecisions: createUarDecisionStore },
+  sharedReads: { uarDecisions: ['countsFor', 'openReviewsAhead', 'policy', 'reviewsIn', 'waitingReviewers'] },
   routes: uarDecisionRoutes,
   handlers: registerUarDecisionRoutes,
   // Review deadlines count in days: a review past its deadline is closed within half a minute.

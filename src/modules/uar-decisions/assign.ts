@@ -2,10 +2,10 @@
 // (the reference's UARReviewerAssignmentPolicyEnum), with one fallback and one rule: nobody reviews
 // their own access. The rules in words: docs/access-reviews.md, "Who reviews".
 import type { AppContext } from '../../context.ts';
-import { isOffboarded } from '../access/service.ts';
-import { tellUser } from '../notifications/queue.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
+import { announce } from '../../notices.ts';
 import { ownerUserIds } from '../owners/service.ts';
-import { requestSettingsFromRow } from '../request-settings/store.ts';
+import { requestSettingsFromRow } from '../request-settings/columns.ts';
 import { chooseConfiguration, resolveStages, targetGroups } from '../requests/reviewers.ts';
 import type { RowToAssign } from './store.ts';
 
@@ -150,13 +150,9 @@ export function* assigningReviewers(
 }
 
 /**
- * Queues UAR_ASSIGNED for each of `reviewerIds` but `actorId` (who started the review or assigned the
- * rows, and knows), inside the caller's transaction: once per review and person (a later assignment in
- * the same review tells nobody twice). The message is written when sent, with the counts then.
+ * Announces that `reviewerIds` were given rows of review `uarId` by `actorId` (who started the review
+ * or assigned the rows), inside the caller's transaction; notifications tells each of them but the actor.
  */
 export function tellReviewers(ctx: AppContext, uarId: string, reviewerIds: Iterable<string>, actorId: string, now: Date): void {
-  for (const id of reviewerIds) {
-    if (id === actorId) continue;
-    tellUser(ctx, id, { type: 'UAR_ASSIGNED', key: `uar-assigned:${uarId}`, reason: 'you are asked to review items of an access review', data: { uar_id: uarId, started_by: actorId } }, now);
-  }
+  announce(ctx, 'uar-decisions.reviewers-assigned', { uarId, reviewerIds: [...reviewerIds], actorId }, now);
 }

@@ -6,7 +6,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
-import { inWriteTransaction, isOffboarded, revokeEdge } from '../access/service.ts';
+import { inWriteTransaction, revokeEdge } from '../access/service.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { tellReviewers } from './assign.ts';
 import type { AssignInput, DecideInput } from './schemas.ts';
@@ -19,7 +20,7 @@ const DEADLINE_ACTOR: Actor = {
 /** Ends the row's direct grant (a user's on a resource, or membership of a group). */
 function revokeRow(ctx: AppContext, actor: Actor, row: ReviewItemRow): void {
   const key = { principalId: row.user_id, itemId: row.item_id, level: row.access_level_remote_id };
-  revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key);
+  revokeEdge(ctx, actor, row.item_type === 'RESOURCE' ? 'resource_user' : 'group_user', key, { type: 'ACCESS_REVIEW', uarId: row.uar_id });
 }
 
 /**

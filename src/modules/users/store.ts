@@ -119,7 +119,7 @@ export function createUserStore(db: Db) {
   );
   const setRole = db.prepare<[OrganizationRole, string]>('UPDATE users SET organization_role = ? WHERE id = ?');
   const roleOf = db.prepare<[string], { organization_role: OrganizationRole }>('SELECT organization_role FROM users WHERE id = ?');
-  // An admin counts while not offboarded: the statuses are access/service.ts's OFFBOARDED_STATUSES.
+  // An admin counts while not offboarded: the statuses are OFFBOARDED_STATUSES (src/lib/offboarding.ts).
   const otherActiveAdmins = db.prepare<[string], { n: number }>(
     `SELECT count(*) AS n FROM users
      WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') AND id <> ?`,

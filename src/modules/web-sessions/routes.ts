@@ -2,15 +2,15 @@
 // sessions, to see and end (Gatehouse's extension; /v1/sessions are connections to resources).
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { ListWebSessionsQuery } from './schemas.ts';
 import { endWebSession } from './service.ts';
 import { toApiWebSession } from './store.ts';
+import type { webSessionRoutes } from './openapi.ts';
 
-export function registerWebSessionRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerWebSessionRoutes(router: ApiRouter<typeof webSessionRoutes>, ctx: AppContext): void {
   const { webSessions } = ctx.stores;
 
   router.on('GET /v1/web-sessions', (req) => {
-    const query = req.query(ListWebSessionsQuery);
+    const query = req.query();
     const asked = query.user_id?.toLowerCase();
     // A member lists only their own (another user's user_id selects nothing); admins list anyone's.
     const own = req.caller.role === 'ADMIN' ? undefined : req.caller.userId;

@@ -18,6 +18,10 @@ export const HASHED_FIELDS = [
   'actor_ip_address', 'api_token_name', 'api_token_preview', 'created_at', 'sub_events',
 ] as const;
 
+/** The events table's columns behind HASHED_FIELDS, in its order (event_id is stored as id), then the stored hash. */
+export const CHAIN_COLUMNS = `prev_hash, seq, id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
+  api_token_name, api_token_preview, created_at, sub_events, hash`;
+
 /** The hashed fields' values in HASHED_FIELDS order (absent values are null, never omitted). */
 export type HashedValues = [
   prevHash: string, seq: number, eventId: string, eventType: string, actorUserId: string, actorName: string,

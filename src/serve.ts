@@ -10,7 +10,7 @@ import { systemClock } from './lib/clock.ts';
 import { startJobs } from './jobs.ts';
 import { createLogger } from './lib/log.ts';
 import { bootstrapAdmin } from './modules/tokens/service.ts';
-import { startServer, type RunningServer } from './server.ts';
+import { startServer, type RunningServer } from './http-server.ts';
 import { VERSION } from './version.ts';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
