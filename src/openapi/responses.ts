@@ -124,6 +124,11 @@ export const uuidList = v.array(uuid);
 /** The cursors of a paginated list: absent or null when there is no such page. */
 export const cursor = v.optional(v.nullable(v.string()));
 
+/** A page of a list as the reference pages most: the items in `results`, the cursors either side. */
+export function paginated<S extends ResponseSchema>(name: string, item: S) {
+  return component(name, v.object({ next: cursor, previous: cursor, results: v.array(item) }));
+}
+
 /** A field Gatehouse adds to a reference object: marked `x-gatehouse-extension`, with why it is there. */
 export function extension<S extends ResponseSchema>(schema: S, description: string) {
   return v.pipe(schema, v.metadata({ description, 'x-gatehouse-extension': true }));

@@ -1,6 +1,6 @@
 // The delegations area's response shapes: the types its mappers return and, through them, its answers in the API document.
 import * as v from 'valibot';
-import { component, uuid, dateTime, integer, described } from '../../openapi/responses.ts';
+import { component, uuid, dateTime, integer, described, cursor } from '../../openapi/responses.ts';
 
 export const Delegation = component('Delegation', described(v.object({
   id: uuid,
@@ -15,8 +15,8 @@ export const Delegation = component('Delegation', described(v.object({
 export type Delegation = v.InferOutput<typeof Delegation>;
 
 export const PaginatedDelegationsList = component('PaginatedDelegationsList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
+  next: cursor,
+  previous: cursor,
   results: v.optional(v.array(Delegation)),
   total_count: v.optional(integer),
 }));

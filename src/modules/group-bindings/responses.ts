@@ -1,6 +1,6 @@
 // The group-bindings area's response shapes: the types its mappers return and, through them, its answers in the API document.
 import * as v from 'valibot';
-import { component, uuid, dateTime } from '../../openapi/responses.ts';
+import { component, uuid, dateTime, paginated } from '../../openapi/responses.ts';
 import { GroupTypeEnum } from '../../openapi/components/enums.ts';
 
 export const GroupBindingGroup = component('GroupBindingGroup', v.object({
@@ -18,11 +18,7 @@ export const GroupBinding = component('GroupBinding', v.object({
 }));
 export type GroupBinding = v.InferOutput<typeof GroupBinding>;
 
-export const PaginatedGroupBindingsList = component('PaginatedGroupBindingsList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(GroupBinding),
-}));
+export const PaginatedGroupBindingsList = paginated('PaginatedGroupBindingsList', GroupBinding);
 
 export const GroupBindingList = component('GroupBindingList', v.object({
   group_bindings: v.array(GroupBinding),

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { NOTICE_TYPES } from './queue.ts';
 import { NOTICE_STATUSES, PREFERRED_CHANNELS } from './schemas.ts';
-import { component, uuid, dateTime, integer, described } from '../../openapi/responses.ts';
+import { component, uuid, dateTime, integer, described, paginated } from '../../openapi/responses.ts';
 
 export const Notification = component('Notification', described(v.object({
   id: uuid,
@@ -22,11 +22,7 @@ export const Notification = component('Notification', described(v.object({
 }), "One notice Gatehouse queued: to whom (a user, or an owner's reviewer channel), through which channel, why, and what became of it."));
 export type Notification = v.InferOutput<typeof Notification>;
 
-export const PaginatedNotificationsList = component('PaginatedNotificationsList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(Notification),
-}));
+export const PaginatedNotificationsList = paginated('PaginatedNotificationsList', Notification);
 
 export const NotificationPreferences = component('NotificationPreferences', described(v.object({
   user_id: uuid,

@@ -1,6 +1,6 @@
 // The web-sessions area's response shapes: the types its mappers return and, through them, its answers in the API document.
 import * as v from 'valibot';
-import { component, uuid, dateTime, described } from '../../openapi/responses.ts';
+import { component, uuid, dateTime, described, paginated } from '../../openapi/responses.ts';
 
 export const WebSession = component('WebSession', described(v.object({
   web_session_id: uuid,
@@ -14,8 +14,4 @@ export const WebSession = component('WebSession', described(v.object({
 }), "A console sign-in session: a browser signed in as a person (a sign-in link or single sign-on). Not a `Session`, which is a connection to a resource. The cookie's secret is never shown."));
 export type WebSession = v.InferOutput<typeof WebSession>;
 
-export const PaginatedWebSessionsList = component('PaginatedWebSessionsList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(WebSession),
-}));
+export const PaginatedWebSessionsList = paginated('PaginatedWebSessionsList', WebSession);

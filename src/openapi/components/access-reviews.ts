@@ -1,7 +1,7 @@
 // Response components — user access reviews (UARs) and, as an extension, the snapshot a review takes.
 // Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
 import * as v from 'valibot';
-import { component, uuid, dateTime, integer, extension, described } from '../responses.ts';
+import { component, uuid, dateTime, integer, extension, described, cursor } from '../responses.ts';
 import { ResourceAccessLevel } from './access.ts';
 import { GroupTypeEnum, ResourceTypeEnum } from './enums.ts';
 
@@ -42,8 +42,8 @@ export const UAR = component('UAR', described(v.object({
 export type UAR = v.InferOutput<typeof UAR>;
 
 export const PaginatedUARsList = component('PaginatedUARsList', described(v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
+  next: cursor,
+  previous: cursor,
   results: v.array(UAR),
 }), 'A page of reviews, oldest first.'));
 

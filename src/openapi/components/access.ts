@@ -1,7 +1,7 @@
 // Response components — who holds what: access edges on resources, their levels and propagation.
 // Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
 import * as v from 'valibot';
-import { component, uuid, dateTime, integer, extension, described } from '../responses.ts';
+import { component, uuid, dateTime, integer, extension, described, cursor } from '../responses.ts';
 import { EntityTypeEnum, PropagationStatusEnum } from './enums.ts';
 
 export const ResourceAccessLevel = component('ResourceAccessLevel', described(v.object({
@@ -49,8 +49,8 @@ export const ResourceAccessUser = component('ResourceAccessUser', described(v.ob
 export type ResourceAccessUser = v.InferOutput<typeof ResourceAccessUser>;
 
 export const ResourceAccessUserList = component('ResourceAccessUserList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
+  next: cursor,
+  previous: cursor,
   results: v.optional(v.array(ResourceAccessUser)),
 }));
 
@@ -93,8 +93,8 @@ export type GroupUser = v.InferOutput<typeof GroupUser>;
 
 export const GroupUserList = component('GroupUserList', v.object({
   results: v.optional(v.array(GroupUser)),
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
+  next: cursor,
+  previous: cursor,
 }));
 
 export const GroupResource = component('GroupResource', described(v.object({

@@ -1,11 +1,11 @@
 // Response components — the catalogue: apps, owners, resources, groups, bundles and tags, their lists and bulk updates.
 // Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
 import * as v from 'valibot';
-import { component, uuid, dateTime, integer, extension, described } from '../responses.ts';
+import { component, uuid, dateTime, integer, extension, described, paginated, cursor } from '../responses.ts';
 import { ResourceAccessLevel } from './access.ts';
-import { AppTypeEnum, AppValidationSeverityEnum, AppValidationStatusEnum, GroupTypeEnum, ResourceTypeEnum, RiskSensitivityEnum } from './enums.ts';
+import { AppTypeEnum, AppValidationSeverityEnum, AppValidationStatusEnum, GroupTypeEnum, ResourceTypeEnum,  } from './enums.ts';
 import { GroupRemoteInfo, ResourceRemoteInfo } from './remote-info.ts';
-import { RequestConfiguration, TicketPropagationConfiguration } from './request-configuration.ts';
+import { requestSettingsFields, TicketPropagationConfiguration } from './request-configuration.ts';
 
 export const AppValidation = component('AppValidation', v.object({
   key: v.string(),
@@ -42,11 +42,7 @@ export const Owner = component('Owner', described(v.object({
 }), 'A team that administers items and reviews requests for them.'));
 export type Owner = v.InferOutput<typeof Owner>;
 
-export const PaginatedOwnersList = component('PaginatedOwnersList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(Owner),
-}));
+export const PaginatedOwnersList = paginated('PaginatedOwnersList', Owner);
 
 export const UpdateOwnerInfo = component('UpdateOwnerInfo', v.object({
   owner_id: uuid,
@@ -78,25 +74,10 @@ export const Resource = component('Resource', described(v.object({
   remote_resource_id: v.optional(v.string()),
   remote_resource_name: v.optional(v.string()),
   resource_type: ResourceTypeEnum,
-  max_duration: v.optional(integer),
-  recommended_duration: v.optional(integer),
-  extensions_duration_in_minutes: v.optional(integer),
-  require_manager_approval: v.optional(v.boolean()),
-  require_support_ticket: v.optional(v.boolean()),
-  require_mfa_to_approve: v.optional(v.boolean()),
-  require_mfa_to_request: v.optional(v.boolean()),
+  ...requestSettingsFields,
   require_mfa_to_connect: v.boolean(),
-  auto_approval: v.optional(v.boolean()),
-  request_template_id: v.optional(uuid),
-  is_requestable: v.optional(v.boolean()),
   parent_resource_id: v.optional(uuid),
-  configuration_template_id: v.optional(uuid),
-  request_configurations: v.optional(v.array(RequestConfiguration)),
-  request_configuration_list: v.optional(v.array(RequestConfiguration)),
   ticket_propagation: v.optional(TicketPropagationConfiguration),
-  custom_request_notification: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(800)))),
-  risk_sensitivity: v.optional(RiskSensitivityEnum),
-  risk_sensitivity_override: v.optional(RiskSensitivityEnum),
   metadata: v.optional(v.string()),
   remote_info: v.optional(ResourceRemoteInfo),
   ancestor_resource_ids: v.array(uuid),
@@ -105,11 +86,7 @@ export const Resource = component('Resource', described(v.object({
 }), 'Something access is granted to: a role, a database, an account.'));
 export type Resource = v.InferOutput<typeof Resource>;
 
-export const PaginatedResourcesList = component('PaginatedResourcesList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(Resource),
-}));
+export const PaginatedResourcesList = paginated('PaginatedResourcesList', Resource);
 
 export const Group = component('Group', described(v.object({
   access_levels: extension(v.array(ResourceAccessLevel), 'The access levels the group offers; the default level has remote id "".'),
@@ -122,34 +99,15 @@ export const Group = component('Group', described(v.object({
   remote_id: v.optional(v.string()),
   remote_name: v.optional(v.string()),
   group_type: GroupTypeEnum,
-  max_duration: v.optional(integer),
-  recommended_duration: v.optional(integer),
-  extensions_duration_in_minutes: v.optional(integer),
-  require_manager_approval: v.optional(v.boolean()),
-  require_support_ticket: v.optional(v.boolean()),
-  require_mfa_to_approve: v.optional(v.boolean()),
-  require_mfa_to_request: v.optional(v.boolean()),
-  auto_approval: v.optional(v.boolean()),
-  request_template_id: v.optional(uuid),
-  configuration_template_id: v.optional(uuid),
+  ...requestSettingsFields,
   group_binding_id: v.optional(uuid),
-  is_requestable: v.optional(v.boolean()),
-  request_configurations: v.optional(v.array(RequestConfiguration)),
-  request_configuration_list: v.optional(v.array(RequestConfiguration)),
   metadata: v.optional(v.string()),
   remote_info: v.optional(GroupRemoteInfo),
-  custom_request_notification: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(800)))),
-  risk_sensitivity: v.optional(RiskSensitivityEnum),
-  risk_sensitivity_override: v.optional(RiskSensitivityEnum),
   last_successful_sync: v.optional(SyncTask),
 }), 'A set of users that is given access as one.'));
 export type Group = v.InferOutput<typeof Group>;
 
-export const PaginatedGroupsList = component('PaginatedGroupsList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(Group),
-}));
+export const PaginatedGroupsList = paginated('PaginatedGroupsList', Group);
 
 export const Bundle = component('Bundle', described(v.object({
   id: extension(uuid, 'The same as bundle_id.'),
@@ -182,22 +140,22 @@ export const BundleResource = component('BundleResource', described(v.object({
 export type BundleResource = v.InferOutput<typeof BundleResource>;
 
 export const PaginatedBundleList = component('PaginatedBundleList', v.object({
-  previous: v.optional(v.nullable(v.string())),
-  next: v.optional(v.nullable(v.string())),
+  previous: cursor,
+  next: cursor,
   total_count: v.optional(integer),
   bundles: v.array(Bundle),
 }));
 
 export const PaginatedBundleResourceList = component('PaginatedBundleResourceList', v.object({
-  previous: v.optional(v.nullable(v.string())),
-  next: v.optional(v.nullable(v.string())),
+  previous: cursor,
+  next: cursor,
   total_count: v.optional(integer),
   bundle_resources: v.array(BundleResource),
 }));
 
 export const PaginatedBundleGroupList = component('PaginatedBundleGroupList', v.object({
-  previous: v.optional(v.nullable(v.string())),
-  next: v.optional(v.nullable(v.string())),
+  previous: cursor,
+  next: cursor,
   total_count: v.optional(integer),
   bundle_groups: v.array(BundleGroup),
 }));
@@ -213,11 +171,7 @@ export const Tag = component('Tag', described(v.object({
 }), 'A key and value attached to users, groups and resources.'));
 export type Tag = v.InferOutput<typeof Tag>;
 
-export const PaginatedTagsList = component('PaginatedTagsList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(Tag),
-}));
+export const PaginatedTagsList = paginated('PaginatedTagsList', Tag);
 
 export const TagsList = component('TagsList', v.object({
   tags: v.array(Tag),

@@ -1,7 +1,7 @@
 // Response components — the audit trail: events and their sub-events.
 // Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
 import * as v from 'valibot';
-import { component, uuid, dateTime, described } from '../responses.ts';
+import { component, uuid, dateTime, described, cursor } from '../responses.ts';
 
 export const SubEvent = component('SubEvent', described(v.objectWithRest({
   sub_event_type: v.string(),
@@ -23,7 +23,7 @@ export const Event = component('Event', described(v.object({
 export type Event = v.InferOutput<typeof Event>;
 
 export const PaginatedEventList = component('PaginatedEventList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
+  next: cursor,
+  previous: cursor,
   results: v.optional(v.array(Event)),
 }));

@@ -1,7 +1,7 @@
 // Response components — users, their remote identities, API tokens and sessions.
 // Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
 import * as v from 'valibot';
-import { component, uuid, dateTime, extension, described } from '../responses.ts';
+import { component, uuid, dateTime, extension, described, paginated, cursor } from '../responses.ts';
 import { ResourceAccessLevel } from './access.ts';
 import { ApiAccessLevelEnum, ThirdPartyProviderEnum, UserHrIdpStatusEnum } from './enums.ts';
 
@@ -18,11 +18,7 @@ export const User = component('User', described(v.object({
 }), 'A person known to Gatehouse.'));
 export type User = v.InferOutput<typeof User>;
 
-export const PaginatedUsersList = component('PaginatedUsersList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(User),
-}));
+export const PaginatedUsersList = paginated('PaginatedUsersList', User);
 
 export const UserList = component('UserList', v.object({
   users: v.array(User),
@@ -35,11 +31,7 @@ export const RemoteUser = component('RemoteUser', described(v.object({
 }), "A user's account at a third-party provider."));
 export type RemoteUser = v.InferOutput<typeof RemoteUser>;
 
-export const PaginatedRemoteUsersList = component('PaginatedRemoteUsersList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(RemoteUser),
-}));
+export const PaginatedRemoteUsersList = paginated('PaginatedRemoteUsersList', RemoteUser);
 
 /** A token's fields, which IssuedToken also has. */
 export const TokenFields = v.object({
@@ -56,11 +48,7 @@ export const TokenFields = v.object({
 export const Token = component('Token', described(TokenFields, 'An API token, without its secret.'));
 export type Token = v.InferOutput<typeof Token>;
 
-export const PaginatedTokensList = component('PaginatedTokensList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
-  results: v.array(Token),
-}));
+export const PaginatedTokensList = paginated('PaginatedTokensList', Token);
 
 export const Session = component('Session', described(v.object({
   connection_id: uuid,
@@ -72,7 +60,7 @@ export const Session = component('Session', described(v.object({
 export type Session = v.InferOutput<typeof Session>;
 
 export const SessionsList = component('SessionsList', v.object({
-  next: v.optional(v.nullable(v.string())),
-  previous: v.optional(v.nullable(v.string())),
+  next: cursor,
+  previous: cursor,
   results: v.optional(v.array(Session)),
 }));

@@ -2,7 +2,7 @@
 // Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
 import * as v from 'valibot';
 import { component, uuid, integer, described } from '../responses.ts';
-import { TicketingProviderEnum } from './enums.ts';
+import { RiskSensitivityEnum, TicketingProviderEnum } from './enums.ts';
 
 export const Condition = component('Condition', v.object({
   group_ids: v.optional(v.array(uuid)),
@@ -43,3 +43,23 @@ export const RequestConfiguration = component('RequestConfiguration', described(
   priority: integer,
 }), 'How an item may be requested, and who reviews a request.'));
 export type RequestConfiguration = v.InferOutput<typeof RequestConfiguration>;
+
+/** The request settings resources and groups both carry, as requestSettingsToApi (request-settings/columns.ts) writes them. */
+export const requestSettingsFields = {
+  max_duration: integer,
+  recommended_duration: integer,
+  extensions_duration_in_minutes: integer,
+  require_manager_approval: v.boolean(),
+  require_support_ticket: v.boolean(),
+  require_mfa_to_approve: v.boolean(),
+  require_mfa_to_request: v.boolean(),
+  auto_approval: v.boolean(),
+  is_requestable: v.boolean(),
+  request_template_id: v.optional(uuid),
+  configuration_template_id: v.optional(uuid),
+  request_configurations: v.array(RequestConfiguration),
+  request_configuration_list: v.array(RequestConfiguration),
+  custom_request_notification: v.nullable(v.pipe(v.string(), v.maxLength(800))),
+  risk_sensitivity: RiskSensitivityEnum,
+  risk_sensitivity_override: v.optional(RiskSensitivityEnum),
+};
