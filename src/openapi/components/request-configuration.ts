@@ -44,22 +44,25 @@ export const RequestConfiguration = component('RequestConfiguration', described(
 }), 'How an item may be requested, and who reviews a request.'));
 export type RequestConfiguration = v.InferOutput<typeof RequestConfiguration>;
 
-/** The request settings resources and groups both carry, as requestSettingsToApi (request-settings/columns.ts) writes them. */
+/**
+ * The request settings resources and groups both carry (requestSettingsToApi, request-settings/columns.ts), optional as
+ * the reference has them: a bulk update's answer (UpdatedGroupList) leaves some out.
+ */
 export const requestSettingsFields = {
-  max_duration: integer,
-  recommended_duration: integer,
-  extensions_duration_in_minutes: integer,
-  require_manager_approval: v.boolean(),
-  require_support_ticket: v.boolean(),
-  require_mfa_to_approve: v.boolean(),
-  require_mfa_to_request: v.boolean(),
-  auto_approval: v.boolean(),
-  is_requestable: v.boolean(),
+  max_duration: v.optional(integer),
+  recommended_duration: v.optional(integer),
+  extensions_duration_in_minutes: v.optional(integer),
+  require_manager_approval: v.optional(v.boolean()),
+  require_support_ticket: v.optional(v.boolean()),
+  require_mfa_to_approve: v.optional(v.boolean()),
+  require_mfa_to_request: v.optional(v.boolean()),
+  auto_approval: v.optional(v.boolean()),
+  is_requestable: v.optional(v.boolean()),
   request_template_id: v.optional(uuid),
   configuration_template_id: v.optional(uuid),
-  request_configurations: v.array(RequestConfiguration),
-  request_configuration_list: v.array(RequestConfiguration),
-  custom_request_notification: v.nullable(v.pipe(v.string(), v.maxLength(800))),
-  risk_sensitivity: RiskSensitivityEnum,
+  request_configurations: v.optional(v.array(RequestConfiguration)),
+  request_configuration_list: v.optional(v.array(RequestConfiguration)),
+  custom_request_notification: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(800)))),
+  risk_sensitivity: v.optional(RiskSensitivityEnum),
   risk_sensitivity_override: v.optional(RiskSensitivityEnum),
 };
