@@ -1,4 +1,4 @@
-// The connectors area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The connectors area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { EDGE_KIND_NAMES } from '../access/edges.ts';
 import { CONNECTOR_TYPES, DRIFT_POLICIES } from './schemas.ts';

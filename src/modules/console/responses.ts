@@ -1,4 +1,4 @@
-// The console area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The console area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, uuid, dateTime, described } from '../../openapi/responses.ts';
 import { User } from '../../openapi/components/people.ts';

@@ -1,4 +1,4 @@
-// The event-streams area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The event-streams area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { DELIVERY_STATUSES, FAILING_AFTER } from './policy.ts';
 import { API_KEY_LOCATIONS, AUTH_TYPES, CONNECTION_TYPES } from './schemas.ts';

@@ -1,4 +1,4 @@
-// The groups area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The groups area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component } from '../../openapi/responses.ts';
 import { Group } from '../../openapi/components/catalogue.ts';

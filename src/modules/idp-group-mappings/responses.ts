@@ -1,4 +1,4 @@
-// The idp-group-mappings area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The idp-group-mappings area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, uuid } from '../../openapi/responses.ts';
 

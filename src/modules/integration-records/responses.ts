@@ -1,4 +1,4 @@
-// The integration-records area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The integration-records area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { RECORD_KINDS, ROLE_PERMISSION_NAMES, ROLE_PERMISSION_TARGET_TYPES } from './kinds.ts';
 import { component, uuid, dateTime, described } from '../../openapi/responses.ts';

@@ -1,4 +1,4 @@
-// The notifications area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The notifications area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { NOTICE_TYPES } from './queue.ts';
 import { NOTICE_STATUSES, PREFERRED_CHANNELS } from './schemas.ts';

@@ -1,4 +1,4 @@
-// The queries area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The queries area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { ENTITY_ITEM_TYPES, ENTITY_TYPES } from './schemas.ts';
 import { component, uuid } from '../../openapi/responses.ts';

@@ -1,4 +1,4 @@
-// The request-templates area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The request-templates area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { CUSTOM_FIELD_TYPES } from '../requests/schemas.ts';
 import { component, uuid, extension, described } from '../../openapi/responses.ts';

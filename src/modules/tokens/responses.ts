@@ -1,4 +1,4 @@
-// The tokens area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The tokens area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, described } from '../../openapi/responses.ts';
 import { TokenFields } from '../../openapi/components/people.ts';

@@ -1,4 +1,4 @@
-// The uar-decisions area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The uar-decisions area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, cursor, uuid, dateTime, integer, extension, described } from '../../openapi/responses.ts';
 import { ResourceAccessLevel } from '../../openapi/components/access.ts';

@@ -1,4 +1,4 @@
-// The visibility area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The visibility area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { VISIBILITY_TYPES } from './store.ts';
 import { component, uuid, described } from '../../openapi/responses.ts';

@@ -1,4 +1,4 @@
-// The web-sessions area's response shapes: the types its mappers return and, through them, its answers in the API document.
+// The web-sessions area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, uuid, dateTime, described, paginated } from '../../openapi/responses.ts';
 

@@ -1,5 +1,5 @@
 // Response components — who holds what: access edges on resources, their levels and propagation.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
 import * as v from 'valibot';
 import { component, uuid, dateTime, integer, extension, described, cursor } from '../responses.ts';
 import { EntityTypeEnum, PropagationStatusEnum } from './enums.ts';

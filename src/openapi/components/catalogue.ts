@@ -1,5 +1,5 @@
 // Response components — the catalogue: apps, owners, resources, groups, bundles and tags, their lists and bulk updates.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
 import * as v from 'valibot';
 import { component, uuid, dateTime, integer, extension, described, paginated, cursor } from '../responses.ts';
 import { ResourceAccessLevel } from './access.ts';

@@ -1,5 +1,5 @@
 // Response components — users, their remote identities, API tokens and sessions.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
 import * as v from 'valibot';
 import { component, uuid, dateTime, extension, described, paginated, cursor } from '../responses.ts';
 import { ResourceAccessLevel } from './access.ts';

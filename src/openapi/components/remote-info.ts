@@ -1,5 +1,5 @@
 // Response components — where a resource or group lives in its source system: one optional object per kind of remote item.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
 import * as v from 'valibot';
 import { component } from '../responses.ts';
 import { RDSEngineEnum } from './enums.ts';

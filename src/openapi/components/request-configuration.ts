@@ -1,5 +1,5 @@
 // Response components — how an item may be requested: request configurations, their conditions and reviewer stages.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
 import * as v from 'valibot';
 import { component, uuid, integer, described } from '../responses.ts';
 import { RiskSensitivityEnum, TicketingProviderEnum } from './enums.ts';
