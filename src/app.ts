@@ -46,6 +46,7 @@ import { requestsArea } from './modules/requests/area.ts';
 import { delegationsArea } from './modules/delegations/area.ts';
 import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
+import { settingsArea } from './modules/settings/area.ts';
 import { registerConsoleRoutes } from './modules/console/routes.ts';
 import { consoleCaller } from './modules/web-sessions/cookie.ts';
 import { consoleOperations } from './modules/console/openapi.ts';
@@ -83,6 +84,7 @@ export const AREAS: readonly Area[] = [
   delegationsArea,
   webSessionsArea,
   uarDecisionsArea,
+  settingsArea,
   notificationsArea,
   outboxArea,
   connectorsArea,

@@ -566,7 +566,7 @@ describe('event streams: delivery', () => {
     }
   });
 
-  it('with GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny, refuses a non-public receiver, by address or by a name resolving to one', async () => {
+  it('with GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny (the policy\'s former name), refuses a non-public receiver, by address or by a name resolving to one', async () => {
     const app = await startApp({ GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES: 'deny' });
     try {
       receiver.deliveries.length = 0;
@@ -574,17 +574,17 @@ describe('event streams: delivery', () => {
       const byAddress = await createStream(app, { webhook_url: `http://127.0.0.1:${port}/denied` });
       await tick(app.ctx, app.clock.now());
       assert.equal((await streamById(app, byAddress.event_stream_id)).delivery.last_error,
-        'receiver address 127.0.0.1 is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny');
+        'address 127.0.0.1 is not public, and GATEHOUSE_PRIVATE_ADDRESSES is deny');
       await app.api.delete(`/event-streams/${byAddress.event_stream_id}`);
       const byName = await createStream(app, { webhook_url: `http://localhost:${port}/denied` });
       await tick(app.ctx, app.clock.now());
-      assert.match((await streamById(app, byName.event_stream_id)).delivery.last_error, /^receiver address (127\.0\.0\.1|::1) is not public/);
+      assert.match((await streamById(app, byName.event_stream_id)).delivery.last_error, /^address (127\.0\.0\.1|::1) is not public/);
       await app.api.delete(`/event-streams/${byName.event_stream_id}`);
       // Loopback written as IPv6 forms that embed it (SIIT and IPv4-compatible reach it on Linux).
       for (const host of ['[::ffff:0:7f00:1]', '[::127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]']) {
         const embedded = await createStream(app, { webhook_url: `http://${host}:${port}/denied` });
         await tick(app.ctx, app.clock.now());
-        assert.match((await streamById(app, embedded.event_stream_id)).delivery.last_error, /is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny$/, host);
+        assert.match((await streamById(app, embedded.event_stream_id)).delivery.last_error, /is not public, and GATEHOUSE_PRIVATE_ADDRESSES is deny$/, host);
         await app.api.delete(`/event-streams/${embedded.event_stream_id}`);
       }
       assert.equal(receiver.deliveries.length, 0);
@@ -625,5 +625,67 @@ describe('event streams: delivery', () => {
       receiver.answer = () => 200;
       await app.close();
     }
+  });
+});
+
+describe('event streams: a test delivery (POST /v1/event-streams/{event_stream_id}/test, an extension)', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    app = await startApp();
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await receiver.close();
+    await app.close();
+  });
+
+  it('sends one signed test event now and says the receiver took it, moving nothing', async () => {
+    const stream = await createStream(app, { webhook_url: `${receiver.url}/test`, credentials: { auth_type: 'HMAC', hmac_credential_1: { secret: SECRET_1 } } });
+    const before = await streamById(app, stream.event_stream_id);
+    const eventsBefore = (await allEventIds(app)).length;
+    const res = await app.api.post(`/event-streams/${stream.event_stream_id}/test`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { delivered: true, error: null });
+    assert.equal(receiver.deliveries.length, 1);
+    const [delivery] = receiver.deliveries;
+    assert.equal(delivery!.payload.type, 'EVENT_STREAM_TEST');
+    assert.equal(delivery!.payload.data.actor_user_id, app.adminUserId);
+    // Signed as every delivery is: the receiver can check it with the stream's secret.
+    assert.doesNotThrow(() => new Webhook(SECRET_1).verify(delivery!.body, delivery!.headers));
+    // Nothing written: the stream still waits to deliver its own creation event, and the trail is as it was.
+    assert.deepEqual(await streamById(app, stream.event_stream_id), before);
+    assert.equal((await allEventIds(app)).length, eventsBefore);
+  });
+
+  it('says in words why the receiver did not take it, without counting a failure', async () => {
+    receiver.answer = () => 503;
+    const stream = await createStream(app, { webhook_url: `${receiver.url}/down` });
+    const res = await app.api.post(`/event-streams/${stream.event_stream_id}/test`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.delivered, false);
+    assert.match(res.body.error, /receiver answered 503/);
+    assert.equal((await streamById(app, stream.event_stream_id)).delivery.status, 'HEALTHY');
+  });
+
+  it('is for admins: 404 for an unknown stream, 403 for a member or a READ_ONLY token', async () => {
+    assert.equal((await app.api.post(`/event-streams/${NO_SUCH_ID}/test`)).status, 404);
+    const readOnly = await createToken(app.api, { access_level: 'READ_ONLY' });
+    const stream = await createStream(app, { webhook_url: `${receiver.url}/x` });
+    assert.equal((await app.api.as(readOnly.secret).post(`/event-streams/${stream.event_stream_id}/test`)).status, 403);
+  });
+});
+
+describe('event streams: a test delivery under GATEHOUSE_PRIVATE_ADDRESSES=deny', () => {
+  let app: TestApp;
+  before(async () => (app = await startApp({ GATEHOUSE_PRIVATE_ADDRESSES: 'deny' })));
+  after(() => app.close());
+
+  it('refuses a receiver on a private address, saying so, as delivery does', async () => {
+    const stream = await createStream(app, { webhook_url: 'http://127.0.0.1:9/hook' });
+    const res = await app.api.post(`/event-streams/${stream.event_stream_id}/test`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.delivered, false);
+    assert.match(res.body.error, /not public/);
   });
 });

@@ -1,8 +1,8 @@
 // The connectors module's operations in Gatehouse's API document (format: src/openapi/operations.ts). All extensions.
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { ListPropagationsQuery, PutConnectorBody } from './schemas.ts';
-import { Connector, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList } from './responses.ts';
+import { ListPropagationsQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
+import { Connector, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteUserList } from './responses.ts';
 
 
 export const connectorRoutes = defineRoutes('connectors', {
@@ -37,9 +37,18 @@ export const connectorRoutes = defineRoutes('connectors', {
   'POST /v1/apps/{app_id}/connector/sync': {
     role: 'admin', items: { app_id: null },
     summary: 'Sync an app\'s connector now',
-    description: 'Reads users, items and access from the connector, updates the catalogue and settles drift by the app\'s policy; answers when done, with counts.',
+    description: 'Reads users, items and access from the connector within the sync bounds, writing as it reads in short slices; updates the catalogue and settles drift by the app\'s policy; answers when done, with counts and where it stopped. 409 while a sync of the app runs.',
     extension: true,
     responses: { 200: ConnectorSyncResult },
+    errors: ['conflict'],
+  },
+  'GET /v1/apps/{app_id}/connector/unmatched-users': {
+    role: 'admin-read', items: { app_id: null },
+    summary: 'List an app\'s unmatched remote users',
+    description: 'The remote users the connector\'s syncs read that no Gatehouse user matches by email, by remote id, a page at a time.',
+    extension: true,
+    query: ListUnmatchedUsersQuery,
+    responses: { 200: UnmatchedRemoteUserList },
   },
   'POST /v1/apps/{app_id}/connector/retry': {
     role: 'admin', items: { app_id: null },

@@ -65,3 +65,9 @@ export type EventStream = v.InferOutput<typeof EventStream>;
 export const EventStreamList = component('EventStreamList', described(v.object({
   event_streams: v.array(EventStream),
 }), 'A list of event streams.'));
+
+export const EventStreamTestResult = component('EventStreamTestResult', described(v.object({
+  delivered: described(v.boolean(), 'The receiver answered 2xx.'),
+  error: v.nullable(described(v.string(), 'Why not, in words (the status, a timeout, a refused address); null when delivered.')),
+}), 'What a test delivery found.'));
+export type EventStreamTestResult = v.InferOutput<typeof EventStreamTestResult>;

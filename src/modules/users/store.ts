@@ -1,5 +1,6 @@
 // Users and their remote (third-party) accounts: the only SQL for either.
 import type { Db } from '../../db/open.ts';
+import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
 import type { RemoteUser, User } from '../../openapi/components/people.ts';
@@ -75,18 +76,21 @@ export function createUserStore(db: Db) {
   );
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
   const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
-  // tagIds: a JSON array of tag ids (users having any of them), or null for every user.
-  const page = db.prepare<{ tagIds: string | null; after: number; limit: number }, UserRow>(
+  // tagIds: a JSON array of tag ids (users having any of them), or null for every user; contains: folded
+  // text the email or full name must contain, or null.
+  const page = db.prepare<{ tagIds: string | null; contains: string | null; after: number; limit: number }, UserRow>(
     `SELECT * FROM users
      WHERE (@tagIds IS NULL OR id IN (SELECT user_id FROM tag_users WHERE tag_id IN (SELECT value FROM json_each(@tagIds))))
+       AND (@contains IS NULL OR instr(casefold(email), @contains) > 0 OR instr(casefold(full_name), @contains) > 0)
        AND seq > @after
      ORDER BY seq LIMIT @limit`,
   );
   // A manager's direct reports (GET /v1/users?manager_id=), through users_by_manager.
-  const reportsPage = db.prepare<{ managerId: string; tagIds: string | null; after: number; limit: number }, UserRow>(
+  const reportsPage = db.prepare<{ managerId: string; tagIds: string | null; contains: string | null; after: number; limit: number }, UserRow>(
     `SELECT * FROM users
      WHERE manager_id = @managerId
        AND (@tagIds IS NULL OR id IN (SELECT user_id FROM tag_users WHERE tag_id IN (SELECT value FROM json_each(@tagIds))))
+       AND (@contains IS NULL OR instr(casefold(email), @contains) > 0 OR instr(casefold(full_name), @contains) > 0)
        AND seq > @after
      ORDER BY seq LIMIT @limit`,
   );
@@ -164,10 +168,14 @@ export function createUserStore(db: Db) {
     count(): number {
       return count.get()!.n;
     },
-    /** A keyset page of users; `filter.tagIds` keeps those having any of these tags, `filter.managerId` a manager's direct reports. */
-    list(filter: { tagIds?: string[] | undefined; managerId?: string | undefined }, after: number | null, limit: number): UserRow[] {
-      if (filter.managerId !== undefined) return reportsPage.all({ managerId: filter.managerId, tagIds: asJson(filter.tagIds), after: after ?? 0, limit });
-      return page.all({ tagIds: asJson(filter.tagIds), after: after ?? 0, limit });
+    /**
+     * A keyset page of users; `filter.tagIds` keeps those having any of these tags, `filter.managerId` a
+     * manager's direct reports, `filter.contains` those whose email or full name contains it (any case).
+     */
+    list(filter: { tagIds?: string[] | undefined; managerId?: string | undefined; contains?: string | undefined }, after: number | null, limit: number): UserRow[] {
+      const common = { tagIds: asJson(filter.tagIds), contains: filter.contains === undefined ? null : casefold(filter.contains), after: after ?? 0, limit };
+      if (filter.managerId !== undefined) return reportsPage.all({ managerId: filter.managerId, ...common });
+      return page.all(common);
     },
 
     addRemote(userId: string, provider: string, remoteId: string, at: Date): ApiRemoteUser {
