@@ -155,18 +155,21 @@ const COMMANDS: Record<string, Command> = {
   },
 
   'token create': {
-    usage: 'gatehouse token create --email EMAIL --label LABEL [--read-only] [--db FILE]',
-    summary: 'issue an API token for an existing user and print it alone on stdout',
+    usage: 'gatehouse token create --email EMAIL --label LABEL [--read-only | --scim] [--db FILE]',
+    summary: 'issue an API token (or a SCIM token) for an existing user and print it alone on stdout',
     help: [
       '  --email EMAIL    the user the token acts as (must exist)',
       '  --label LABEL    a name for the token, shown in logs and the audit trail',
       '  --read-only      a READ_ONLY token (default FULL_ACCESS)',
+      '  --scim           a SCIM token for an identity provider: it works only on /scim/v2 (docs/scim.md),',
+      '                   and its user must be an ADMIN',
       EXISTING_DB_HELP,
     ],
-    options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' } },
+    options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' }, scim: { type: 'boolean' } },
     async run({ flags, env, out }) {
       const { email } = flags;
       if (typeof email !== 'string' || typeof flags.label !== 'string') throw new UsageError('--email and --label are required');
+      if (flags.scim && flags['read-only']) throw new UsageError('a SCIM token writes: --scim and --read-only do not go together');
       // The label follows the API's rule for token_label (one line, 1 to 100 characters, trimmed).
       const [v, { Name }] = await Promise.all([import('valibot'), import('./http/common-schemas.ts')]);
       const label = v.safeParse(Name(100), flags.label);
@@ -179,6 +182,7 @@ const COMMANDS: Record<string, Command> = {
           userId: user.user_id,
           label: label.output,
           accessLevel: flags['read-only'] ? 'READ_ONLY' : 'FULL_ACCESS',
+          scope: flags.scim ? 'SCIM' : 'API',
         });
         out.stdout(secret + '\n');
         return 0;

@@ -522,6 +522,20 @@ export const SETTINGS = {
     example: '6',
     description: 'the hour (UTC) at which people who chose a daily digest get it',
   }),
+  postgresCreateRoles: oneOf({
+    env: 'GATEHOUSE_POSTGRES_CREATE_ROLES',
+    values: ['off', 'nologin', 'login'],
+    default: 'off',
+    example: 'nologin',
+    description: 'whether the PostgreSQL connector creates a role, named by the person\'s email, for someone with no login role on their first grant: `nologin` (a role to hold memberships, for servers that map sign-ins to it), `login` (LOGIN, never a password: the server authenticates it by certificate, GSSAPI/LDAP or pg_hba), or `off`; a role Gatehouse created is dropped when the person is offboarded (docs/connectors.md)',
+  }),
+  scimIdentityProvider: oneOf({
+    env: 'GATEHOUSE_SCIM_IDP',
+    values: ['okta', 'entra', 'other'],
+    default: 'other',
+    example: 'okta',
+    description: 'the identity provider that provisions over /scim/v2: the groups it pushes are made in an app of its kind (`okta`: OKTA_DIRECTORY with OKTA_GROUP groups, `entra`: AZURE_AD with AZURE_AD_SECURITY_GROUP, `other`: CUSTOM with CONNECTOR_GROUP; docs/scim.md)',
+  }),
   litestreamConfig: text({
     env: 'GATEHOUSE_LITESTREAM_CONFIG',
     flag: { name: 'litestream-config', value: 'FILE' },

@@ -121,6 +121,7 @@ export function createUserStore(db: Db) {
     `UPDATE users SET full_name = @full_name, first_name = @first_name, last_name = @last_name, position = @position,
                       manager_id = @manager_id, hr_idp_status = @hr_idp_status WHERE id = @id`,
   );
+  const setEmail = db.prepare<[string, string]>('UPDATE users SET email = ? WHERE id = ?');
   const setRole = db.prepare<[OrganizationRole, string]>('UPDATE users SET organization_role = ? WHERE id = ?');
   const roleOf = db.prepare<[string], { organization_role: OrganizationRole }>('SELECT organization_role FROM users WHERE id = ?');
   // An admin counts while not offboarded: the statuses are OFFBOARDED_STATUSES (src/lib/offboarding.ts).
@@ -141,6 +142,10 @@ export function createUserStore(db: Db) {
     /** Replaces the changeable fields of a user (everything but id, email and created_at). */
     update(id: string, fields: { full_name: string; first_name: string; last_name: string; position: string; manager_id: string | null; hr_idp_status: string }): void {
       update.run({ id, ...fields });
+    },
+    /** Sets a user's email (the caller checks it is free and records the event). */
+    setEmail(id: string, email: string): void {
+      setEmail.run(email, id);
     },
     /** Sets a user's organization role (the caller checks the user exists and records the event). */
     setRole(id: string, role: OrganizationRole): void {
