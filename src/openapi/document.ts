@@ -103,7 +103,7 @@ function operationObject(tag: string, key: string, doc: OperationDoc & { role?: 
   const errors = errorResponses(errorCodesFor(method, path, doc));
   if (doc.protocol) {
     for (const status of Object.keys(errors)) {
-      errors[status] = { description: 'Failed', content: { [mediaType]: { schema: doc.protocol.errorBody } } };
+      errors[status] = { description: 'Failed', content: { [mediaType]: { schema: responseSchema(doc.protocol.errorBody) } } };
     }
   }
   Object.assign(responses, errors);

@@ -43,7 +43,7 @@ export interface OperationDoc {
    * schema, in `responseMediaType`, instead of the `Error` shape, and callers authenticate with this
    * security scheme (components.securitySchemes) instead of an API token.
    */
-  protocol?: { errorBody: JsonSchema; securityScheme: string };
+  protocol?: { errorBody: ResponseSchema; securityScheme: string };
 }
 
 /** A module's documented operations, tagged with the module's name. */
