@@ -27,7 +27,8 @@ export function People(props: { me: Me }) {
   const loaded = useLoad(async () => {
     const page = await get('/users', { query: { contains: applied || undefined, page_size: PAGE_SIZE } });
     setExtra({ rows: [], next: page.next ?? null });
-    return page.results;
+    // The rows carry the search they answer: until the new search's answer arrives, the old rows keep their own caption.
+    return { search: applied, rows: page.results };
   }, [applied]);
   const more = useAction();
   const showMore = () => more.run(async () => {
@@ -44,7 +45,7 @@ export function People(props: { me: Me }) {
           <button type="submit">Search</button>
         </form>
         {loaded.error ? <Problem message={loaded.error} /> : loaded.data === undefined ? <p aria-live="polite">Loading…</p> : (
-          <PeopleTable rows={[...loaded.data, ...extra.rows]} caption={applied ? `People whose name or email contains “${applied}”` : 'Everyone'} />
+          <PeopleTable rows={[...loaded.data.rows, ...extra.rows]} caption={loaded.data.search ? `People whose name or email contains “${loaded.data.search}”` : 'Everyone'} />
         )}
         {extra.next && <p><button type="button" disabled={more.busy} onClick={showMore}>Show more people</button></p>}
         <Problem message={more.error} />

@@ -63,7 +63,7 @@ export function Tokens(props: { me: Me }) {
 
 function NewToken(props: { me: Me; onIssued: (token: Schema<'IssuedToken'>) => void }) {
   const [label, setLabel] = useState('');
-  const [level, setLevel] = useState<Level>('READ_ONLY');
+  const [level, setLevel] = useState<Level | 'SCIM'>('READ_ONLY');
   const [whose, setWhose] = useState<For>('me');
   const [email, setEmail] = useState('');
   const [serviceName, setServiceName] = useState('');
@@ -82,7 +82,11 @@ function NewToken(props: { me: Me; onIssued: (token: Schema<'IssuedToken'>) => v
         const service = await post('/users', { body: { email: email.trim(), full_name: serviceName.trim(), position: 'Service user' } });
         userId = service.user_id;
       }
-      props.onIssued(await post('/tokens', { body: { token_label: label.trim(), access_level: level, user_id: userId } }));
+      // A SCIM token is an identity provider's (docs/scim.md): full access, on /scim/v2 only.
+      const body = level === 'SCIM'
+        ? { token_label: label.trim(), access_level: 'FULL_ACCESS' as const, user_id: userId, scope: 'SCIM' as const }
+        : { token_label: label.trim(), access_level: level, user_id: userId };
+      props.onIssued(await post('/tokens', { body }));
     });
     if (ok) {
       setLabel('');
@@ -110,11 +114,12 @@ function NewToken(props: { me: Me; onIssued: (token: Schema<'IssuedToken'>) => v
         <input id="token-label" required value={label} aria-describedby="token-label-hint" onInput={(e) => setLabel(e.currentTarget.value)} />
         <p id="token-label-hint" class="hint">What uses it, e.g. “CI deploys”.</p></div>
       <div class="field"><label for="token-level">Access</label>
-        <select id="token-level" value={level} aria-describedby="token-level-hint" onChange={(e) => setLevel(e.currentTarget.value as Level)}>
+        <select id="token-level" value={level} aria-describedby="token-level-hint" onChange={(e) => setLevel(e.currentTarget.value as Level | 'SCIM')}>
           <option value="READ_ONLY">Read only</option>
           <option value="FULL_ACCESS">Full access</option>
+          {whose !== 'service' && <option value="SCIM">Identity provider provisioning (SCIM)</option>}
         </select>
-        <p id="token-level-hint" class="hint">Read only reads and never changes anything; full access does all its person may do.</p></div>
+        <p id="token-level-hint" class="hint">Read only reads and never changes anything; full access does all its person may do. A SCIM token is for your identity provider (Okta, Entra ID…) at {location.origin}/scim/v2: it works only there, and only for an admin.</p></div>
       <button type="submit" class="primary" disabled={action.busy}>Make token</button>
       <Problem message={action.error} />
     </form>

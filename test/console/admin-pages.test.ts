@@ -232,6 +232,22 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     assert.equal((await asService.get('/users')).status, 401);
   });
 
+  it('Tokens: makes a SCIM token for the identity provider, which works on /scim/v2 and nowhere else', async () => {
+    await open(page, '/console/tokens');
+    await page.getByLabel('Yourself').check();
+    await page.getByLabel('Label').fill('okta provisioning');
+    await page.getByLabel('Access').selectOption('SCIM');
+    await page.getByRole('button', { name: 'Make token' }).click();
+    const secretField = page.getByLabel('Secret of the token okta provisioning');
+    await secretField.waitFor(WAIT);
+    const secret = await secretField.inputValue();
+    const root = app.url.replace(/\/v1$/, '');
+    const scim = await fetch(`${root}/scim/v2/Users?count=1`, { headers: { authorization: `Bearer ${secret}` } });
+    assert.equal(scim.status, 200, 'it provisions');
+    await scim.arrayBuffer();
+    assert.equal((await app.api.as(secret).get('/users')).status, 401, 'and is refused on /v1');
+  });
+
   it('Settings: the version, what is set up, every setting with no secret shown, and what gatehouse check says', async () => {
     await open(page, '/console/settings');
     await page.getByText('OK: the database file is sound').waitFor(WAIT);
