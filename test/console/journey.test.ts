@@ -156,7 +156,7 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
     if (blocked(t) || !await open(t, admin, '/console/teams', 'creating a team')) return;
     await admin.getByLabel('Name', { exact: true }).fill('Data team');
     await admin.getByRole('button', { name: 'Create team' }).click();
-    await admin.getByRole('heading', { name: 'Data team' }).waitFor(WAIT);
+    await admin.getByRole('heading', { name: 'Data team', exact: true }).waitFor(WAIT);
     // Its creator is its first member, so someone reviews what it owns.
     await admin.getByRole('link', { name: 'Gatehouse Admin' }).waitFor(WAIT);
     await shoot(admin, 'team');
@@ -168,7 +168,7 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
     await admin.getByLabel('Kind').selectOption({ label: 'PostgreSQL (built-in connector)' });
     await admin.getByLabel(/^Owner/).selectOption({ label: 'Data team' });
     await admin.getByRole('button', { name: 'Add app' }).click();
-    await admin.getByRole('heading', { name: 'Reports database' }).waitFor(WAIT);
+    await admin.getByRole('heading', { name: 'Reports database', exact: true }).waitFor(WAIT);
     await admin.getByLabel('Connection URL').fill(server.url);
     await admin.getByRole('button', { name: 'Set up the connector' }).click();
     await admin.getByRole('button', { name: 'Test the connector' }).click();
@@ -202,7 +202,7 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
     await admin.getByLabel('Full name').fill('Dana Lee');
     await admin.getByRole('button', { name: 'Add person' }).click();
     await admin.getByRole('link', { name: 'Dana Lee' }).first().click();
-    await admin.getByRole('heading', { name: 'Dana Lee' }).waitFor(WAIT);
+    await admin.getByRole('heading', { name: 'Dana Lee', exact: true }).waitFor(WAIT);
     await admin.getByRole('button', { name: 'Invite Dana Lee by email' }).click();
     await admin.getByText(`Invitation sent to ${DANA_EMAIL}.`).waitFor(WAIT);
     await carryUntil(() => smtp.to(DANA_EMAIL).length > 0, 'the invitation');
