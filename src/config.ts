@@ -361,7 +361,15 @@ export const SETTINGS = {
     default: 15,
     min: 1,
     max: 24 * 60,
-    description: 'a one-time sign-in link (`gatehouse login-link`) works this many minutes, once',
+    description: 'a one-time sign-in link (`gatehouse login-link`, or emailed from the sign-in page or by an admin) works this many minutes, once',
+  }),
+  invitationHours: integer({
+    env: 'GATEHOUSE_INVITATION_HOURS',
+    default: 72,
+    defaultText: '72 (3 days)',
+    min: 1,
+    max: 30 * 24,
+    description: 'an invitation an admin emails from the console (a one-time sign-in link with a welcome) works this many hours, once',
   }),
   oidcIssuer: text({
     env: 'GATEHOUSE_OIDC_ISSUER',

@@ -5,7 +5,9 @@ import { ConfigError, type Config } from './config.ts';
 import { AREAS } from './app.ts';
 import { createContext, type AppContext } from './context.ts';
 import { migrate, schemaVersion } from './db/migrate.ts';
+import { recordServiceAddress } from './db/meta.ts';
 import { checkpointAndClose, openDatabase, type Db } from './db/open.ts';
+import { listeningBase } from './http/public-base.ts';
 import { systemClock } from './lib/clock.ts';
 import { startJobs } from './jobs.ts';
 import { createLogger } from './lib/log.ts';
@@ -49,6 +51,8 @@ export async function serve(config: Config): Promise<number> {
     // Only once the port is ours: a start that fails to listen must not use up the one-time banner.
     // No request can arrive in between: this runs before the event loop takes its next I/O.
     const issued = bootstrapAdmin(ctx, config.bootstrapToken);
+    // Where this process answers (the port may have been 0): `gatehouse login-link` makes its links to it.
+    recordServiceAddress(db, listeningBase(config.host, running.port));
     // The token is shown once: only once it is on disk.
     running.commitNow();
     if (issued && config.bootstrapToken === undefined) {

@@ -50,6 +50,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /console/assets/console.js': 'public',
   'GET /console/assets/console.css': 'public',
   'GET /console/session': 'sign-in',
+  'POST /console/sign-in/email': 'sign-in',
   'GET /console/sign-in/{secret}': 'sign-in',
   'GET /console/oidc/start': 'sign-in',
   'GET /console/oidc/callback': 'sign-in',
@@ -63,6 +64,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/user': 'read',
   'PUT /v1/users/{user_id}': 'admin',
   'GET /v1/users/{user_id}': 'read',
+  'POST /v1/users/{user_id}/sign-in-link': 'admin',
 
   'GET /v1/tokens': 'read',
   'POST /v1/tokens': 'member',

@@ -2,6 +2,8 @@
 import { defineOperations, type OperationDoc, type OperationKey } from '../../openapi/operations.ts';
 import { component, EmptyObject } from '../../openapi/schema.ts';
 import { User } from '../../openapi/components/people.ts';
+import { SIGN_IN_EMAIL_WINDOW_MS, SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAILS_PER_CLIENT } from '../web-sessions/emailed-links.ts';
+import { SignInEmailBody } from '../web-sessions/schemas.ts';
 
 /** The console's page addresses (notifications link to them); each serves the same shell, whose script draws the page. */
 export const CONSOLE_PAGES = [
@@ -30,6 +32,13 @@ const ConsoleSession = component('ConsoleSession', {
     csrf_token: { type: 'string' },
   },
   required: ['user', 'web_session_id', 'expires_at', 'csrf_token'],
+});
+
+const SignInEmailAnswer = component('SignInEmailAnswer', {
+  type: 'object',
+  description: 'What the sign-in page says after *Email me a sign-in link*: the same words whether or not the address is known.',
+  properties: { message: { type: 'string' } },
+  required: ['message'],
 });
 
 const pages = Object.fromEntries(
@@ -66,6 +75,19 @@ export const consoleOperations = defineOperations('console', {
     extension: true,
     public: true,
     responses: { 200: ConsoleSession },
+  },
+  'POST /console/sign-in/email': {
+    summary: 'Email me a sign-in link',
+    description: 'The signed-out page\'s *Email me a sign-in link*: a JSON body `{email}`, or the same field as a form (then the answer is a page). ' +
+      'An active person with that email is mailed a one-time link (as `gatehouse login-link` makes, GATEHOUSE_LOGIN_LINK_MINUTES); ' +
+      'the answer is the same words and status whether or not anyone has the address, and nobody is mailed for an unknown or offboarded one. ' +
+      `At most ${SIGN_IN_EMAILS_PER_CLIENT} asks per client address and ${SIGN_IN_EMAILS_PER_ADDRESS} per email address every ${SIGN_IN_EMAIL_WINDOW_MS / 60_000} minutes (429 with Retry-After). ` +
+      '503 when email is not set up (GATEHOUSE_SMTP_URL): sign-in is then through single sign-on or a link from an admin. The link is always made from GATEHOUSE_PUBLIC_URL (or the address `serve` listens at), never from the request\'s Host.',
+    extension: true,
+    public: true,
+    body: SignInEmailBody,
+    errors: ['too_many_requests', 'unavailable'],
+    responses: { 200: SignInEmailAnswer },
   },
   'GET /console/sign-in/{secret}': {
     summary: 'Sign in with a one-time link',

@@ -4,12 +4,19 @@
 import type { ServerResponse } from 'node:http';
 import type { Polka } from 'polka';
 import type { AppContext } from '../../context.ts';
+import { readUpTo } from '../../http/body.ts';
 import { AppError, toAppError } from '../../http/errors.ts';
+import { parse } from '../../http/parse.ts';
+import { createFailureThrottle } from '../../http/throttle.ts';
 import { addPlainRoute, sendJson, type RouteTable } from '../../http/router.ts';
 import type { GatehouseRequest } from '../../http/types.ts';
 import { checkCsrf, OIDC_STATE_COOKIE, oidcStateCookie, ownBase, readCookie, SESSION_COOKIE, sessionCookie } from '../web-sessions/cookie.ts';
 import { finishOidcSignIn, oidcEnabled, safeReturnTo, startOidcSignIn } from '../web-sessions/oidc.ts';
 import { callerForSession, csrfTokenFor, endWebSession, redeemLoginLink, type ClientFacts } from '../web-sessions/service.ts';
+import {
+  emailConfigured, emailLinkOnRequest, SIGN_IN_EMAIL_ANSWER, SIGN_IN_EMAIL_WINDOW_MS, SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAILS_PER_CLIENT,
+} from '../web-sessions/emailed-links.ts';
+import { SignInEmailBody } from '../web-sessions/schemas.ts';
 import { CONSOLE_CSS, consoleScript } from './assets.ts';
 import { CONSOLE_PAGES } from './openapi.ts';
 
@@ -37,7 +44,7 @@ function shell(ctx: AppContext): string {
 <link rel="stylesheet" href="/console/assets/console.css">
 <script src="/console/assets/console.js" defer></script>
 </head>
-<body data-sso="${oidcEnabled(ctx) ? 'on' : 'off'}">
+<body data-sso="${oidcEnabled(ctx) ? 'on' : 'off'}" data-email="${emailConfigured(ctx) ? 'on' : 'off'}">
 <div id="app"><main class="page"><p>Loading Gatehouse…</p></main></div>
 <noscript><p class="page">The Gatehouse console needs JavaScript.</p></noscript>
 </body>
@@ -53,6 +60,37 @@ function problemPage(title: string, message: string): string {
 <body><main class="page narrow"><h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>
 <p><a href="/console">Go to the sign-in page</a></p></main></body>
 </html>`;
+}
+
+/** The page a sign-in form without JavaScript lands on: what happened, in words, and a way back. */
+function messagePage(title: string, message: string, role: 'status' | 'alert'): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Gatehouse</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
+<body><main class="page narrow"><h1>${escapeHtml(title)}</h1><p class="${role === 'alert' ? 'error' : 'notice'}" role="${role}">${escapeHtml(message)}</p>
+<p><a href="/console">Back to the sign-in page</a></p></main></body>
+</html>`;
+}
+
+/** The largest sign-in email form or JSON body read (one address). */
+const SIGN_IN_EMAIL_BYTES = 2048;
+
+/** The address asked for, from a JSON body or a form; throws as the API does for a bad field. */
+function askedEmail(req: GatehouseRequest, body: Buffer | null): string {
+  if (body === null) throw new AppError('payload_too_large', `the request body is larger than the ${SIGN_IN_EMAIL_BYTES}-byte limit`, [], { Connection: 'close' });
+  const text = body.toString('utf8');
+  let input: unknown;
+  if (/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    try {
+      input = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new AppError('invalid_json', 'the request body is not valid JSON');
+    }
+  } else {
+    input = Object.fromEntries(new URLSearchParams(text));
+  }
+  return parse(SignInEmailBody, input).email;
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
@@ -99,6 +137,37 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
     const user = ctx.stores.users.get(session.user_id)!;
     sendJson(res, 200, { user, web_session_id: session.id, expires_at: session.expires_at, csrf_token: csrfTokenFor(secret) });
   });
+
+  // "Email me a sign-in link". Registered before the link's own routes, which would take `email` for a
+  // secret. Answered the same whether or not anyone has the address; the mail goes out after the answer.
+  const perClient = createFailureThrottle(SIGN_IN_EMAILS_PER_CLIENT, SIGN_IN_EMAIL_WINDOW_MS);
+  const perAddress = createFailureThrottle(SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAIL_WINDOW_MS);
+  app.post('/console/sign-in/email', (req, res) => {
+    req.routeTemplate = '/console/sign-in/email';
+    // The console's script sends JSON and reads JSON (a failure in the one error shape, from onError);
+    // a form posted without JavaScript gets a page.
+    const asJson = /json/i.test(req.headers['content-type'] ?? '') || /json/i.test(req.headers.accept ?? '');
+    return readUpTo(req, SIGN_IN_EMAIL_BYTES).then((body) => {
+      if (!emailConfigured(ctx)) throw new AppError('unavailable', 'Gatehouse cannot send email here: sign in with single sign-on, or ask an administrator for a sign-in link.');
+      const email = askedEmail(req, body);
+      const nowMs = ctx.clock.now().getTime();
+      const address = email.toLowerCase();
+      const wait = Math.max(perClient.retryAfter(req.clientIp, nowMs), perAddress.retryAfter(address, nowMs));
+      if (wait > 0) {
+        throw new AppError('too_many_requests', `Too many sign-in links were asked for; try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`, [], { 'Retry-After': String(wait) });
+      }
+      perClient.fail(req.clientIp, nowMs);
+      perAddress.fail(address, nowMs);
+      void emailLinkOnRequest(ctx, email);
+      if (asJson) sendJson(res, 200, { message: SIGN_IN_EMAIL_ANSWER });
+      else send(res, 200, 'text/html', messagePage('Check your email', SIGN_IN_EMAIL_ANSWER, 'status'), PAGE_HEADERS);
+    }).catch((err: unknown) => {
+      const known = toAppError(err);
+      if (asJson || !known) throw err;
+      send(res, known.status, 'text/html', messagePage('Could not send a sign-in link', known.message, 'alert'), { ...PAGE_HEADERS, ...known.headers });
+    });
+  });
+  table.add({ method: 'POST', template: '/console/sign-in/email', key: 'POST /console/sign-in/email', pattern: (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern });
 
   addPlainRoute(app, table, '/console/sign-in/:secret', (req, res) => {
     try {

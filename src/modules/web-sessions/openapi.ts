@@ -2,7 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { component, EmptyObject } from '../../openapi/schema.ts';
-import { ListWebSessionsQuery } from './schemas.ts';
+import { ListWebSessionsQuery, SendSignInLinkBody } from './schemas.ts';
 
 export const WebSession = component('WebSession', {
   description:
@@ -32,7 +32,33 @@ export const PaginatedWebSessionsList = component('PaginatedWebSessionsList', {
   required: ['results'],
 });
 
+export const SentSignInLink = component('SentSignInLink', {
+  type: 'object',
+  description: 'A one-time sign-in link (or invitation) an admin sent a person. The link itself is shown only when `send_email` was false.',
+  properties: {
+    user_id: { type: 'string', format: 'uuid' },
+    email: { type: 'string', description: 'Where it was (or would be) mailed.' },
+    kind: { type: 'string', enum: ['SIGN_IN', 'INVITATION'] },
+    expires_at: { type: 'string', format: 'date-time', description: 'It works once, until then.' },
+    url: { type: 'string', description: 'The link, shown this once, only when `send_email` was false: pass it on to the person yourself.' },
+  },
+  required: ['user_id', 'email', 'kind', 'expires_at'],
+});
+
 export const webSessionRoutes = defineRoutes('web-sessions', {
+  'POST /v1/users/{user_id}/sign-in-link': {
+    role: 'admin',
+    items: { user_id: null },
+    summary: 'Send a person a sign-in link or an invitation',
+    description: 'Emails the person a one-time link to the console: `kind` SIGN_IN lasts GATEHOUSE_LOGIN_LINK_MINUTES, INVITATION (a welcome naming you) ' +
+      'GATEHOUSE_INVITATION_HOURS. Answers once the mail server took it (503 when it refused). With `send_email` false nothing is mailed and ' +
+      'the link is in the answer, shown once, for you to pass on (the way when email is not set up; 400 naming `send_email` otherwise). ' +
+      'Refused (403) for an offboarded person. Recorded as LOGIN_LINKS_CREATED, acted by you, with how it was delivered.',
+    extension: true,
+    body: SendSignInLinkBody,
+    errors: ['unavailable'],
+    responses: { 200: SentSignInLink },
+  },
   'GET /v1/web-sessions': {
     role: 'read',
     summary: 'List console sign-in sessions',
