@@ -394,7 +394,23 @@ export const SETTINGS = {
     values: ['off', 'on'],
     default: 'off',
     example: 'on',
-    description: '`on` creates a MEMBER user when someone with a verified email Gatehouse does not know signs in; `off` refuses them',
+    description: '`on` creates a MEMBER user when someone with a verified email Gatehouse does not know signs in, if the email\'s domain is in GATEHOUSE_OIDC_ALLOWED_DOMAINS (which `on` needs); `off` refuses them',
+  }),
+  oidcAllowedDomains: setting<string[]>({
+    env: 'GATEHOUSE_OIDC_ALLOWED_DOMAINS',
+    default: [],
+    defaultText: 'none: single sign-on creates no user',
+    description: 'the email domains whose people single sign-on may create as users (GATEHOUSE_OIDC_CREATE_USERS=on), matched exactly and without regard to case (`example.com` does not admit `mail.example.com`); `*` admits any domain the provider vouches for. People Gatehouse already knows sign in whatever their domain',
+    accepts: 'a comma-separated list of domain names, or `*`',
+    example: 'example.com,example.org',
+    parse(raw, source) {
+      const domains = raw.split(',').map((part) => part.trim().toLowerCase()).filter((part) => part !== '');
+      const domain = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/;
+      if (domains.length === 0 || !(domains.length === 1 && domains[0] === '*') && domains.some((d) => !domain.test(d))) {
+        throw new ConfigError(`${source} must be a comma-separated list of domain names (example.com), or *, got "${raw}"`);
+      }
+      return [...new Set(domains)];
+    },
   }),
   smtpUrl: setting<string | undefined>({
     env: 'GATEHOUSE_SMTP_URL',
@@ -527,6 +543,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}, only?: rea
     throw new ConfigError(
       `GATEHOUSE_HEADERS_TIMEOUT_MS (${loaded.headersTimeoutMs}) must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS (${loaded.requestTimeoutMs})`,
     );
+  }
+  // Creating users from any account the provider vouches for must be chosen, not a default (issue 30).
+  if (loaded.oidcCreateUsers === 'on' && loaded.oidcAllowedDomains.length === 0 && (!only || (only.includes('oidcCreateUsers') && only.includes('oidcAllowedDomains')))) {
+    throw new ConfigError('GATEHOUSE_OIDC_CREATE_USERS=on needs GATEHOUSE_OIDC_ALLOWED_DOMAINS: the email domains whose people may be created (or * for any the provider vouches for)');
   }
   return loaded;
 }

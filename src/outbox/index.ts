@@ -61,6 +61,11 @@ export interface OutboxHandler<P = any> {
   giveUpAfterMs?: number;
   /** The cap on the back-off delay (default MAX_DELAY_MS). */
   maxDelayMs?: number;
+  /**
+   * The lane of a row, as a prefix of its key (default '': the kind is one lane): rows of one lane hold at
+   * most LANE_SHARE of the rows a tick runs at once (connector pushes: one lane per app).
+   */
+  lane?(key: string): string;
 }
 
 export interface EnqueueInput {
@@ -80,8 +85,13 @@ export const OUTBOX_ACTOR = systemActor('Gatehouse (outbox)');
 export const DEFAULT_GIVE_UP_AFTER_MS = 24 * 3_600_000;
 export const FIRST_DELAY_MS = 1_000;
 export const MAX_DELAY_MS = 5 * 60_000;
-/** Rows claimed per batch, and run concurrently (different keys only). */
-export const BATCH_SIZE = 64;
+/** Rows run at once by a tick (different keys only). */
+export const MAX_IN_FLIGHT = 64;
+/**
+ * Rows of one lane (one connector's pushes, or one kind of work) run at once: a slow or hung remote system
+ * holds at most this share of the tick, and the rest goes on beside it.
+ */
+export const LANE_SHARE = 16;
 /** A tick stops claiming after this many rows, so other jobs get their turn; the next tick goes on. */
 export const MAX_PER_TICK = 20_000;
 /** How long a claim holds: a row whose run outlives this (a hung handler) may be claimed again. */
@@ -166,11 +176,29 @@ function record(ctx: AppContext, handler: OutboxHandler, item: OutboxItem, attem
   return outcome.state;
 }
 
+/** A row running outside any transaction, and what it answered once it has. */
+interface Running {
+  handler: OutboxHandler;
+  item: OutboxItem;
+  attempt?: Attempt;
+}
+
+/** The lane of a row, as `kind\nkey prefix` (the prefix its handler's `lane` names): the rows that share one share of the tick. */
+function laneOf(handlers: Readonly<Record<string, OutboxHandler>>, row: Pick<OutboxRow, 'kind' | 'key'>): string {
+  const prefix = handlers[row.kind]!.lane?.(row.key) ?? '';
+  // A prefix that is not the key's own would put rows in a lane the query for due rows cannot leave out.
+  return `${row.kind}\n${row.key.startsWith(prefix) ? prefix : ''}`;
+}
+
 /**
- * One pass: claims due rows (per key in order) in batches, runs each batch's handlers concurrently
- * outside any transaction, and records the batch's outcomes in one short transaction. Goes on until
- * nothing is due, MAX_PER_TICK rows ran or `stop` aborts. Rows whose kind has no handler wait.
- * The first tick of a context releases claims a dead process left behind.
+ * One pass: claims due rows (per key in order) and runs each outside any transaction as soon as there is
+ * room, recording each outcome (with whatever else finished meanwhile) in a short transaction as soon as
+ * it arrives, so no row waits for another: a slow connector holds only its own rows. At most MAX_IN_FLIGHT
+ * rows run at once, at most LANE_SHARE of them of one lane (one connector's pushes, or one kind); while
+ * rows run, rows that became due meanwhile are claimed every `GATEHOUSE_OUTBOX_INTERVAL_MS`. Goes on until
+ * nothing is due and nothing runs, MAX_PER_TICK rows were started, or `stop` aborts (then waits for the rows
+ * running). Rows whose kind has no handler wait. The first tick of a context releases claims a dead
+ * process left behind.
  */
 export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handlers: Readonly<Record<string, OutboxHandler>> = ctx.registry.outbox): Promise<TickSummary> {
   const { outbox } = ctx.stores;
@@ -182,28 +210,76 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handl
   const kinds = Object.keys(handlers);
   const summary: TickSummary = { ran: 0, done: 0, retrying: 0, failed: 0 };
   const signal = stop ?? new AbortController().signal;
-  while (summary.ran < MAX_PER_TICK && !signal.aborted) {
-    const at = new Date(Math.max(now.getTime(), ctx.clock.now().getTime()));
-    const until = new Date(at.getTime() + CLAIM_MS).toISOString();
-    const batch = ctx.db.transaction(() => {
-      const rows = outbox.due(at.toISOString(), kinds, BATCH_SIZE);
-      return rows.filter((row) => outbox.claim(row.seq, until)).map((row) => ({ ...row, attempts: row.attempts + 1 }));
-    }).immediate();
-    if (batch.length === 0) break;
-    // The rows (and the changes that queued them) may sit in an open group-commit batch: they go out
-    // to the world only once they are on disk (db/group-commit.ts).
-    commitPendingWrites(ctx.db);
-    const results = await Promise.all(batch.map(async (row) => {
-      const handler = handlers[row.kind]!;
-      const item = toItem(row);
-      return { handler, item, attempt: await runOne(ctx, handler, item, signal) };
-    }));
-    // One short transaction records the whole batch's outcomes (one commit, not one per row).
+  const running = new Set<Running>();
+  const laneLoad = new Map<string, number>();
+  const finished: Running[] = [];
+  let started = 0;
+  let wake: (() => void) | undefined;
+
+  const start = (row: OutboxRow, lane: string) => {
+    const handler = handlers[row.kind]!;
+    const run: Running = { handler, item: toItem(row) };
+    running.add(run);
+    laneLoad.set(lane, (laneLoad.get(lane) ?? 0) + 1);
+    void runOne(ctx, handler, run.item, signal).then((attempt) => {
+      run.attempt = attempt;
+      running.delete(run);
+      const load = laneLoad.get(lane)! - 1;
+      if (load === 0) laneLoad.delete(lane);
+      else laneLoad.set(lane, load);
+      finished.push(run);
+      wake?.();
+    });
+  };
+
+  /** Claims and starts due rows while there is room; lanes at their share are left out of the query. */
+  const claimDue = () => {
+    while (running.size < MAX_IN_FLIGHT && started < MAX_PER_TICK && !signal.aborted) {
+      const at = new Date(Math.max(now.getTime(), ctx.clock.now().getTime()));
+      const until = new Date(at.getTime() + CLAIM_MS).toISOString();
+      const full = [...laneLoad].filter(([, load]) => load >= LANE_SHARE).map(([id]) => id.split('\n') as [string, string]);
+      const claimed = ctx.db.transaction(() => {
+        const taken: { row: OutboxRow; lane: string }[] = [];
+        const load = new Map(laneLoad);
+        for (const row of outbox.due(at.toISOString(), kinds, MAX_IN_FLIGHT - running.size, full)) {
+          const lane = laneOf(handlers, row);
+          if ((load.get(lane) ?? 0) >= LANE_SHARE || !outbox.claim(row.seq, until)) continue;
+          load.set(lane, (load.get(lane) ?? 0) + 1);
+          taken.push({ row: { ...row, attempts: row.attempts + 1 }, lane });
+        }
+        return taken;
+      }).immediate();
+      if (claimed.length === 0) return;
+      // The rows (and the changes that queued them) may sit in an open group-commit batch: they go out
+      // to the world only once they are on disk (db/group-commit.ts).
+      commitPendingWrites(ctx.db);
+      for (const { row, lane } of claimed) start(row, lane);
+      started += claimed.length;
+    }
+  };
+
+  for (;;) {
+    claimDue();
+    if (running.size === 0 && finished.length === 0) break;
+    if (finished.length === 0) {
+      // Wait for a row to finish, or for the next look at rows that became due while these run.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, ctx.config.outboxIntervalMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+    const outcomes = finished.splice(0);
+    if (outcomes.length === 0) continue;
+    // One short transaction records what finished together (one commit, not one per row).
     ctx.db.transaction(() => {
-      for (const { handler, item, attempt } of results) {
+      for (const { handler, item, attempt } of outcomes) {
         // Shutting down: a row that failed because of it stays claimed; the next start runs it again.
-        if (signal.aborted && !attempt.ok) continue;
-        const state = record(ctx, handler, item, attempt);
+        if (signal.aborted && !attempt!.ok) continue;
+        const state = record(ctx, handler, item, attempt!);
         summary.ran += 1;
         if (state === 'DONE') summary.done += 1;
         else if (state === 'RETRYING') summary.retrying += 1;

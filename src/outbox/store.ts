@@ -27,10 +27,14 @@ export function createOutboxStore(db: Db) {
   );
   // Due: pending, its time has come, not claimed by a live tick, and no earlier row with its key is
   // still pending (so a later row never runs before an earlier one has finished, done or failed).
-  const due = db.prepare<{ now: string; kinds: string; limit: number }, OutboxRow>(
+  // Lanes already at their share ([kind, key prefix] pairs) are left out, so their backlog cannot fill
+  // the answer and hide other lanes' rows.
+  const due = db.prepare<{ now: string; kinds: string; full: string; limit: number }, OutboxRow>(
     `SELECT ${COLUMNS} FROM outbox o
      WHERE o.state = 'PENDING' AND o.next_attempt_at <= @now AND o.claimed_until IS NULL
        AND o.kind IN (SELECT value FROM json_each(@kinds))
+       AND NOT EXISTS (SELECT 1 FROM json_each(@full) f
+                       WHERE f.value ->> 0 = o.kind AND substr(o.key, 1, length(f.value ->> 1)) = f.value ->> 1)
        AND NOT EXISTS (SELECT 1 FROM outbox p WHERE p.key = o.key AND p.state = 'PENDING' AND p.seq < o.seq)
      ORDER BY o.next_attempt_at, o.seq LIMIT @limit`,
   );
@@ -69,9 +73,9 @@ export function createOutboxStore(db: Db) {
     insert(row: { kind: string; key: string; payload: string; due: string; deadline: string; now: string }): number {
       return Number(insert.run(row).lastInsertRowid);
     },
-    /** Up to `limit` rows due at `now` among `kinds`, at most the first pending row per key. */
-    due(now: string, kinds: readonly string[], limit: number): OutboxRow[] {
-      return due.all({ now, kinds: JSON.stringify(kinds), limit });
+    /** Up to `limit` rows due at `now` among `kinds`, at most the first pending row per key, none of the `full` lanes ([kind, key prefix]). */
+    due(now: string, kinds: readonly string[], limit: number, full: readonly (readonly [string, string])[] = []): OutboxRow[] {
+      return due.all({ now, kinds: JSON.stringify(kinds), full: JSON.stringify(full), limit });
     },
     /** Marks a row as being run until `until` and counts the attempt; false when it was taken meanwhile. */
     claim(seq: number, until: string): boolean {

@@ -43,14 +43,20 @@ export const WORKER_YOUNG_MB = 16;
 export const WORKER_CACHE_KIB = 4096;
 
 /**
- * Heavy reads one caller may have running or queued at once; more answer 429. Within that, the queue
- * is fair: a free worker takes the oldest read of a caller who has none running, so one caller's
- * backlog never holds back another's first read.
+ * Heavy reads one caller may have running or queued at once; more answer 429 (Retry-After). Within
+ * that, the queue is fair: each caller has a queue of their own, and a free worker serves the callers
+ * in turn, the one served longest ago first (a caller new to the queue before all), so one caller's
+ * backlog never holds back another's read by more than the reads already running.
  */
 export const MAX_READS_PER_CALLER = 8;
 /** Answered pages (of GATEHOUSE_MAX_PAGE_BYTES) that may wait for their clients at once, all callers together; beyond, 503. */
 export const PAGES_IN_FLIGHT = 16;
-/** Tasks waiting for a worker, beyond which reads answer 503 (the pool is saturated, not one caller). */
+/**
+ * Tasks waiting for a worker, beyond which reads of callers who already have one waiting answer 503 (the
+ * pool is saturated, not one caller). A caller with none waiting is always queued: a few heavy callers
+ * filling the queue must not refuse everyone else's first read (the number of callers is bounded by the
+ * connections the service accepts).
+ */
 const QUEUE_PER_WORKER = 16;
 
 interface Pending {
@@ -88,7 +94,12 @@ export class ReadPool {
   readonly #ctx: AppContext;
   readonly #size: number;
   readonly #slots: Slot[] = [];
-  readonly #queue: Pending[] = [];
+  /** Reads waiting for a worker, per caller, oldest first; a caller with none waiting has no entry. */
+  readonly #queues = new Map<string, Pending[]>();
+  #queued = 0;
+  /** When each caller with reads waiting or running was last served (a dispatch serial); none: never, so first. */
+  readonly #servedAt = new Map<string, number>();
+  #dispatches = 0;
   readonly #perOwner = new Map<string, number>();
   #nextId = 1;
   #stopped = false;
@@ -156,20 +167,32 @@ export class ReadPool {
     if (held >= MAX_READS_PER_CALLER) {
       throw new AppError('too_many_requests', `at most ${MAX_READS_PER_CALLER} heavy reads per caller run at once; retry when one has answered`, [], { 'Retry-After': '1' });
     }
-    if (this.#queue.length >= QUEUE_PER_WORKER * this.#size) {
+    if (this.#queued >= QUEUE_PER_WORKER * this.#size && this.#queues.has(owner)) {
       throw new AppError('unavailable', 'the service is busy with heavy reads; retry shortly', [], { 'Retry-After': '1' });
     }
     this.#perOwner.set(owner, held + 1);
     try {
       return await new Promise((resolve, reject) => {
-        this.#queue.push({ message: { id: this.#nextId++, task, args, nowIso: now.toISOString(), budget, json }, owner, resolve, reject });
+        const pending: Pending = { message: { id: this.#nextId++, task, args, nowIso: now.toISOString(), budget, json }, owner, resolve, reject };
+        const queue = this.#queues.get(owner);
+        if (queue) queue.push(pending);
+        else this.#queues.set(owner, [pending]);
+        this.#queued += 1;
         this.#dispatch();
       });
     } finally {
       const left = (this.#perOwner.get(owner) ?? 1) - 1;
-      if (left === 0) this.#perOwner.delete(owner);
-      else this.#perOwner.set(owner, left);
+      if (left === 0) {
+        this.#perOwner.delete(owner);
+        // Nothing waiting or running: the caller's turn is forgotten (the state stays bounded by the callers in the pool).
+        this.#servedAt.delete(owner);
+      } else this.#perOwner.set(owner, left);
     }
+  }
+
+  /** Reads waiting for a worker, all callers together. */
+  get queued(): number {
+    return this.#queued;
   }
 
   /** Starts the workers now rather than on the first heavy read (each takes ~1 s to load the bundle). */
@@ -180,25 +203,44 @@ export class ReadPool {
   /** Stops the workers (each closes its connection); tasks still queued fail with unavailable. */
   async stop(): Promise<void> {
     this.#stopped = true;
-    for (const pending of this.#queue.splice(0)) pending.reject(new AppError('unavailable', 'the service is shutting down'));
+    for (const queue of this.#queues.values()) for (const pending of queue) pending.reject(new AppError('unavailable', 'the service is shutting down'));
+    this.#queues.clear();
+    this.#queued = 0;
     await Promise.all(this.#slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
   #dispatch(): void {
     if (this.#stopped) return;
-    while (this.#queue.length > 0) {
+    while (this.#queued > 0) {
       let slot = this.#slots.find((s) => s.current === null);
       if (!slot && this.#slots.length < this.#size) slot = this.#spawn();
       if (!slot) return;
-      const running = new Set(this.#slots.map((s) => s.current?.owner).filter((o) => o !== undefined));
-      const fair = this.#queue.findIndex((p) => !running.has(p.owner));
-      const [pending] = this.#queue.splice(Math.max(0, fair), 1) as [Pending];
+      const pending = this.#nextInTurn();
       slot.current = pending;
       // The time budget bounds the read's own work: its clock starts when a worker takes it, not while
       // it waited its turn behind others (under load a small read would otherwise be told to narrow).
       pending.message.budget = this.budget();
       slot.worker.postMessage(pending.message);
     }
+  }
+
+  /**
+   * Takes the oldest read of the caller whose turn it is: among callers with reads waiting, the one
+   * served longest ago (one never served, or served nothing since their last read finished, first).
+   */
+  #nextInTurn(): Pending {
+    let turn: string | undefined;
+    let turnServedAt = Infinity;
+    for (const owner of this.#queues.keys()) {
+      const servedAt = this.#servedAt.get(owner) ?? -1;
+      if (servedAt < turnServedAt) [turn, turnServedAt] = [owner, servedAt];
+    }
+    const queue = this.#queues.get(turn!)!;
+    const pending = queue.shift()!;
+    if (queue.length === 0) this.#queues.delete(turn!);
+    this.#queued -= 1;
+    this.#servedAt.set(turn!, ++this.#dispatches);
+    return pending;
   }
 
   #spawn(): Slot {

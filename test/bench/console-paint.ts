@@ -62,6 +62,7 @@ try {
   const signIn = await browser.newContext();
   const first = await signIn.newPage();
   await first.goto(url);
+  await first.getByRole('button', { name: /^Sign in as / }).click();
   await first.locator('#page-title').waitFor({ timeout: 60_000 });
   const cookies = await signIn.cookies();
   await signIn.close();

@@ -2,6 +2,8 @@
 // PKCE, users matched by verified email, optional MEMBER creation, offboarded and unknown people refused.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+import { OIDC_STARTS_PER_MINUTE } from '../../src/modules/web-sessions/oidc.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { sessionClient, sessionCookieOf } from '../helpers/console.ts';
 import { createUser } from '../helpers/fixtures.ts';
@@ -123,6 +125,7 @@ describe('single sign-on through an OpenID provider', () => {
   it('creates a MEMBER on first sign-in when GATEHOUSE_OIDC_CREATE_USERS is on', async () => {
     // The setting is read on every sign-in; this app's config object is the one loadConfig made.
     app.ctx.config.oidcCreateUsers = 'on';
+    app.ctx.config.oidcAllowedDomains = ['example.com'];
     try {
       idp.accounts.set('newcomer@example.com', { email: 'newcomer@example.com', email_verified: true, name: 'New Comer' });
       const { final } = await signInWithProvider(origin, 'newcomer@example.com');
@@ -134,6 +137,52 @@ describe('single sign-on through an OpenID provider', () => {
       assert.equal(created.body.results[0].api_token_name, 'console');
     } finally {
       app.ctx.config.oidcCreateUsers = 'off';
+      app.ctx.config.oidcAllowedDomains = [];
+    }
+  });
+
+  it('checks claims with the API\'s own rules and creates users only in the allowed domains, which creation needs', async () => {
+    assert.throws(() => loadConfig({ GATEHOUSE_OIDC_CREATE_USERS: 'on' }), (err: unknown) => err instanceof ConfigError && /GATEHOUSE_OIDC_ALLOWED_DOMAINS/.test(err.message));
+    assert.throws(() => loadConfig({ GATEHOUSE_OIDC_CREATE_USERS: 'on', GATEHOUSE_OIDC_ALLOWED_DOMAINS: 'example.com,not a domain' }), ConfigError);
+    assert.deepEqual(loadConfig({ GATEHOUSE_OIDC_CREATE_USERS: 'on', GATEHOUSE_OIDC_ALLOWED_DOMAINS: ' Example.COM , example.org' }).oidcAllowedDomains, ['example.com', 'example.org']);
+
+    app.ctx.config.oidcCreateUsers = 'on';
+    app.ctx.config.oidcAllowedDomains = ['example.com'];
+    try {
+      const refused: [string, Record<string, unknown>, RegExp][] = [
+        ['not-an-email', { email: 'not an email', name: 'Not Mail' }, /`email` claim cannot be used here \(must be an email address\)/],
+        ['too-long', { email: `${'a'.repeat(390)}@example.com`, name: 'Long Mail' }, /`email` claim cannot be used here \(must be at most 320 characters\)/],
+        ['not-a-string', { email: ['x@example.com'], name: 'Listed' }, /`email` claim/],
+        ['crlf-email', { email: 'crlf@example.com\r\nBcc: x@example.com', name: 'Crlf' }, /`email` claim/],
+        ['crlf-name', { email: 'crlf-name@example.com', name: 'Eve\r\nAdmin' }, /`name` claim cannot be used here \(must not contain control characters/],
+        ['nul-name', { email: 'nul@example.com', name: 'Eve\u0000' }, /`name` claim cannot be used here \(must not contain a NUL character\)/],
+        ['bel-name', { email: 'bel@example.com', name: 'Eve\u0007' }, /`name` claim cannot be used here \(must not contain control characters/],
+        ['long-name', { email: 'long-name@example.com', name: 'n'.repeat(201) }, /`name` claim cannot be used here \(must be at most 200 characters\)/],
+        ['outsider', { email: 'someone@elsewhere.example', name: 'Out Sider' }, /creates users only for the domains it is set to/],
+        ['subdomain', { email: 'sub@mail.example.com', name: 'Sub Domain' }, /creates users only for the domains it is set to/],
+      ];
+      const users = () => (app.ctx.db.prepare('SELECT count(*) AS n FROM users').get() as { n: number }).n;
+      const before = users();
+      for (const [login, claims, why] of refused) {
+        idp.accounts.set(login, { email_verified: true, ...claims } as never);
+        const { final } = await signInWithProvider(origin, login);
+        assert.equal(final.status, 403, login);
+        const page = await final.text();
+        assert.match(page, why, login);
+        assert.equal(sessionCookieOf(final), undefined, login);
+      }
+      assert.equal(users(), before, 'no claim that breaks the API\'s rules made a user');
+
+      // A name the API takes is stored as it would be through the API (trimmed); `*` admits any domain.
+      idp.accounts.set('spaced', { email: 'spaced@example.com', email_verified: true, name: '  Spaced Out  ' });
+      assert.equal((await signInWithProvider(origin, 'spaced')).final.status, 303);
+      assert.equal(app.ctx.stores.users.getByEmail('spaced@example.com')?.full_name, 'Spaced Out');
+      app.ctx.config.oidcAllowedDomains = ['*'];
+      idp.accounts.set('anywhere', { email: 'anyone@elsewhere.example', email_verified: true, name: 'Any One' });
+      assert.equal((await signInWithProvider(origin, 'anywhere')).final.status, 303);
+    } finally {
+      app.ctx.config.oidcCreateUsers = 'off';
+      app.ctx.config.oidcAllowedDomains = [];
     }
   });
 
@@ -144,5 +193,30 @@ describe('single sign-on through an OpenID provider', () => {
     const denied = await fetch(`${origin}/console/oidc/callback?error=access_denied&state=x`, { redirect: 'manual' });
     assert.equal(denied.status, 401);
     assert.match(await denied.text(), /refused the sign-in: access_denied/);
+  });
+
+  it('throttles sign-in starts per client address (429 with Retry-After), and keeps the sign-ins in flight bounded', async () => {
+    const inFlight = () => (app.ctx.db.prepare('SELECT count(*) AS n FROM oidc_logins').get() as { n: number }).n;
+    const start = () => fetch(`${origin}/console/oidc/start`, { redirect: 'manual' });
+    // A fresh minute: the starts of the tests above do not count.
+    app.clock.advance(61_000);
+    for (let i = 0; i < OIDC_STARTS_PER_MINUTE; i++) assert.equal((await start()).status, 303, `start ${i + 1}`);
+    const rows = inFlight();
+    const refused = await start();
+    assert.equal(refused.status, 429);
+    assert.match(refused.headers.get('content-type')!, /^text\/html/);
+    assert.ok(Number(refused.headers.get('retry-after')) >= 1, `Retry-After ${refused.headers.get('retry-after')}`);
+    assert.match(await refused.text(), /too many sign-ins were started from your address/);
+    assert.equal(inFlight(), rows, 'a refused start writes nothing');
+    app.clock.advance(60_000);
+    assert.equal((await start()).status, 303, 'a minute later the address may start again');
+
+    // However many addresses start, only the newest sign-ins in flight are kept.
+    const { webSessions } = app.ctx.stores;
+    const at = app.clock.now().toISOString();
+    for (let i = 0; i < 5; i++) webSessions.saveOidcLogin(Buffer.from(`state-${i}`), { codeVerifier: 'v', nonce: 'n', returnTo: '/console' }, at, '1970-01-01T00:00:00.000Z', 3);
+    assert.equal(inFlight(), 3);
+    assert.ok(webSessions.takeOidcLogin(Buffer.from('state-4')), 'the newest is kept');
+    assert.equal(webSessions.takeOidcLogin(Buffer.from('state-1')), undefined, 'the oldest are forgotten');
   });
 });

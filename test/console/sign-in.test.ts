@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { cli } from '../helpers/cli.ts';
-import { openLink, sessionCookieOf, signIn } from '../helpers/console.ts';
+import { openLink, openLinkPage, postLinkForm, sessionCookieOf, signIn, useLink } from '../helpers/console.ts';
 import { createAdmin, createMember, createUser } from '../helpers/fixtures.ts';
 
 const MINUTE = 60_000;
@@ -32,18 +32,59 @@ describe('console sign-in', () => {
     const stored = app.ctx.db.prepare('SELECT count(*) AS n FROM login_links WHERE instr(CAST(secret_hash AS TEXT), ?) > 0').get(secret) as { n: number };
     assert.equal(stored.n, 0);
 
-    const first = await openLink(link);
+    const first = await useLink(link);
     assert.equal(first.status, 303);
     assert.equal(first.headers.get('location'), '/console');
-    const setCookie = first.headers.getSetCookie().join('\n');
-    assert.match(setCookie, /^gatehouse_session=ghs_[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
-    assert.doesNotMatch(setCookie, /Secure/, 'plain http to the service itself: no Secure flag');
+    const setCookie = first.headers.getSetCookie();
+    assert.match(setCookie.find((c) => c.startsWith('gatehouse_session='))!, /^gatehouse_session=ghs_[\w-]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200$/);
+    assert.doesNotMatch(setCookie.join('\n'), /Secure/, 'plain http to the service itself: no Secure flag');
+    assert.ok(setCookie.some((c) => /^gatehouse_sign_in=; .*Max-Age=0/.test(c)), 'the form\'s cookie is cleared');
 
     const replay = await openLink(link);
     assert.equal(replay.status, 401);
     assert.match(replay.headers.get('content-type')!, /^text\/html/);
     assert.match(await replay.text(), /already used/);
     assert.equal(sessionCookieOf(replay), undefined);
+  });
+
+  it('opening a link (GET or HEAD, as mail scanners do) only shows whom it signs in; only its page\'s POST, from this browser, spends it', async () => {
+    const member = await createUser(app.api, { full_name: 'Lin <Link> Reader' });
+    const user = app.ctx.stores.users.getByEmail(member.email)!;
+    const { createLoginLink } = await import('../../src/modules/web-sessions/service.ts');
+    const link = createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin);
+    const sessionsOf = () => (app.ctx.db.prepare('SELECT count(*) AS n FROM web_sessions WHERE user_id = ?').get(member.user_id) as { n: number }).n;
+
+    const head = await fetch(link, { method: 'HEAD', redirect: 'manual' });
+    assert.equal(head.status, 200);
+    assert.equal(sessionCookieOf(head), undefined);
+    const opened = await openLinkPage(link);
+    assert.equal(opened.res.status, 200);
+    assert.match(opened.html, /Sign in as Lin &#60;Link&#62; Reader/);
+    assert.match(opened.html, /<form method="post" action="\/console\/sign-in\/ghl_/);
+    assert.equal(sessionCookieOf(opened.res), undefined);
+    assert.match(opened.res.headers.getSetCookie().join('\n'), /^gatehouse_sign_in=[\w-]{43}; Path=\/console\/sign-in; HttpOnly; SameSite=Strict; Max-Age=900$/m);
+    const again = await openLinkPage(link);
+    assert.equal(again.res.status, 200, 'opening it again finds it unused');
+
+    // Forged posts: from another site, without this browser's cookie, with another token, without any origin.
+    const forged: [string, Response][] = [
+      ['foreign origin', await postLinkForm(link, opened, { origin: 'https://evil.example' })],
+      ['no cookie', await postLinkForm(link, opened, { cookie: undefined })],
+      ['another browser\'s token', await postLinkForm(link, { token: again.token, cookie: opened.cookie })],
+      ['no origin or referer', await postLinkForm(link, opened, { origin: undefined })],
+    ];
+    for (const [why, res] of forged) {
+      assert.equal(res.status, 403, why);
+      assert.match(res.headers.get('content-type')!, /^text\/html/, why);
+      assert.equal(sessionCookieOf(res), undefined, why);
+    }
+    assert.equal(sessionsOf(), 0, 'nothing but the page\'s own POST starts a session');
+
+    const used = await postLinkForm(link, again);
+    assert.equal(used.status, 303);
+    assert.ok(sessionCookieOf(used));
+    assert.equal(sessionsOf(), 1);
+    assert.equal((await postLinkForm(link, opened)).status, 401, 'a link works once');
   });
 
   it('an expired or unknown link is refused in words; an offboarded user gets no link', async () => {
@@ -140,6 +181,37 @@ describe('console sign-in', () => {
     const reasons = ended.body.results.map((e: { sub_events: { end_reason: string; user_id: string }[] }) => `${e.sub_events[0]!.user_id} ${e.sub_events[0]!.end_reason}`);
     assert.ok(reasons.includes(`${member.user.user_id} OFFBOARDED`), reasons.join());
     assert.ok(reasons.includes(`${admin.user.user_id} DEMOTED`), reasons.join());
+  });
+
+  it('offboarding ends sessions and tokens at once and for good, and demotion an admin\'s sessions: re-activating or re-promoting brings none back', async () => {
+    const member = await createMember(app.api);
+    const session = await signIn(app, member.user.email);
+    assert.equal((await member.api.get('/tokens')).status, 200);
+    // Suspended and re-activated before the session or the token is used again.
+    assert.equal((await app.api.put(`/users/${member.user.user_id}`, { hr_idp_status: 'SUSPENDED' })).status, 200);
+    assert.equal((await app.api.put(`/users/${member.user.user_id}`, { hr_idp_status: 'ACTIVE' })).status, 200);
+    const revived = await session.get('/tokens');
+    assert.equal(revived.status, 401);
+    assert.match(revived.body.message, /offboarded/);
+    assert.equal((await member.api.get('/tokens')).status, 401, 'the token works again after re-activation');
+    assert.equal((await app.api.get('/tokens', { user_id: member.user.user_id })).body.results.length, 0);
+
+    const admin = await createAdmin(app.api);
+    const adminSession = await signIn(app, admin.user.email);
+    assert.equal((await app.api.put(`/users/${admin.user.user_id}`, { organization_role: 'MEMBER' })).status, 200);
+    assert.equal((await app.api.put(`/users/${admin.user.user_id}`, { organization_role: 'ADMIN' })).status, 200);
+    const repromoted = await adminSession.get('/events');
+    assert.equal(repromoted.status, 401);
+    assert.match(repromoted.body.message, /role changed/);
+    assert.equal((await admin.api.get('/events')).status, 200, 'demotion leaves tokens: they carry the user\'s role of the moment');
+
+    // Each ending recorded when it happened, by whoever offboarded or demoted them.
+    const ended = (await app.api.get('/events', { event_type_filter: 'WEB_SESSIONS_ENDED' })).body.results as { actor_user_id: string; sub_events: { user_id: string; end_reason: string }[] }[];
+    const endedFor = (userId: string) => ended.filter((e) => e.sub_events.some((sub) => sub.user_id === userId));
+    assert.deepEqual(endedFor(member.user.user_id).map((e) => [e.actor_user_id, e.sub_events.map((sub) => sub.end_reason)]), [[app.adminUserId, ['OFFBOARDED']]]);
+    assert.deepEqual(endedFor(admin.user.user_id).map((e) => [e.actor_user_id, e.sub_events.map((sub) => sub.end_reason)]), [[app.adminUserId, ['DEMOTED']]]);
+    const deleted = (await app.api.get('/events', { event_type_filter: 'API_TOKENS_DELETED' })).body.results as { sub_events: { user_id: string; token_id: string }[] }[];
+    assert.ok(deleted.some((e) => e.sub_events.some((sub) => sub.user_id === member.user.user_id && sub.token_id === member.tokenId)));
   });
 
   it('lets a person list and revoke their own sessions (not others\'), and sign out', async () => {

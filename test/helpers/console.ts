@@ -36,6 +36,33 @@ export class SessionClient extends ApiClient {
 /** Opens a sign-in link with fetch (no redirect following); returns the response. */
 export const openLink = (link: string, headers: Record<string, string> = {}) => fetch(link, { redirect: 'manual', headers });
 
+/** What opening a sign-in link gave a browser: its page's form token and the cookie that goes with it (undefined when refused). */
+export async function openLinkPage(link: string): Promise<{ res: Response; html: string; token: string | undefined; cookie: string | undefined }> {
+  const res = await openLink(link);
+  const html = await res.text();
+  const token = /name="token" value="([^"]+)"/.exec(html)?.[1];
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('gatehouse_sign_in='))?.split(';')[0];
+  return { res, html, token, cookie };
+}
+
+/** Posts a sign-in link's form as the browser that opened it would (its cookie, our Origin); `headers` override. */
+export function postLinkForm(link: string, opened: { token: string | undefined; cookie: string | undefined }, headers: Record<string, string | undefined> = {}): Promise<Response> {
+  const sent = { origin: new URL(link).origin, cookie: opened.cookie, 'content-type': 'application/x-www-form-urlencoded', ...headers };
+  return fetch(link, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: Object.fromEntries(Object.entries(sent).filter(([, v]) => v !== undefined)) as Record<string, string>,
+    body: new URLSearchParams({ token: opened.token ?? '' }).toString(),
+  });
+}
+
+/** Signs in with a link as a browser does: opens it, then presses "Sign in as …". Returns the POST's response. */
+export async function useLink(link: string): Promise<Response> {
+  const opened = await openLinkPage(link);
+  assert.equal(opened.res.status, 200, opened.html);
+  return postLinkForm(link, opened);
+}
+
 /** The session cookie's value set by a response, if any. */
 export function sessionCookieOf(res: Response): string | undefined {
   const header = res.headers.getSetCookie().find((c) => c.startsWith('gatehouse_session='));
@@ -47,7 +74,7 @@ export async function signIn(app: TestApp, email: string): Promise<SessionClient
   const user = app.ctx.stores.users.getByEmail(email);
   assert.ok(user, `no user ${email}`);
   const link = createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, new URL(app.url).origin);
-  const res = await openLink(link);
+  const res = await useLink(link);
   assert.equal(res.status, 303, await res.text());
   const cookie = sessionCookieOf(res);
   assert.ok(cookie, 'no session cookie');

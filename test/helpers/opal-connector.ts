@@ -33,6 +33,9 @@ export class OpalConnector {
   faultReads = false;
   /** How long `slow` waits before answering, in ms. */
   slowMs = 2_000;
+  /** Write calls being held unanswered right now (holdWrites). */
+  holding = 0;
+  #hold: Promise<void> | null = null;
   pageSize = 2;
   server!: Server;
   url = '';
@@ -54,6 +57,16 @@ export class OpalConnector {
   async stop(): Promise<void> {
     for (const socket of this.#sockets) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** Holds every write call unanswered until the function returned is called (a remote system that hangs). */
+  holdWrites(): () => void {
+    let release!: () => void;
+    this.#hold = new Promise<void>((resolve) => (release = resolve));
+    return () => {
+      this.#hold = null;
+      release();
+    };
   }
 
   get badSignatures(): number {
@@ -132,6 +145,12 @@ export class OpalConnector {
     }
     if (fault === 'slow') {
       await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+      if (res.destroyed) return;
+    }
+    if (write && this.#hold) {
+      this.holding += 1;
+      await this.#hold;
+      this.holding -= 1;
       if (res.destroyed) return;
     }
     this.#route(req.method!, url, body, send);

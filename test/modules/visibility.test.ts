@@ -8,6 +8,7 @@ import { createApp, createBundle, createGroup, createOwner, createResource, crea
 import { API_OPERATIONS } from '../../src/app.ts';
 import { canSee } from '../../src/modules/visibility/service.ts';
 import { countEvents } from '../helpers/events.ts';
+import { OpalConnector } from '../helpers/opal-connector.ts';
 
 describe('visibility', () => {
   let app: TestApp;
@@ -346,6 +347,60 @@ describe('visibility', () => {
       await limit('resources', nhi.resource_id, []);
       assert.equal(await listed(outsider.api), false);
       assert.equal(await listed(app.api), true);
+    });
+
+    it('no list a member reads names a LIMITED resource or group they may not see: every list, sync errors included', async () => {
+      // A connector whose remote side holds a resource and a group Gatehouse does not grant: REPORT drift
+      // records a sync error naming each item and the user holding it.
+      const secret = 'visibility-connector-secret-0123456789';
+      const remote = await new OpalConnector(secret).start();
+      try {
+        const holder = await member();
+        const outsider = await member();
+        const holderEmail = (await app.api.get(`/users/${holder.userId}`)).body.email as string;
+        remote.users.set('u-holder', holderEmail);
+        remote.resources.set('r-secret', { name: 'Secret ledger', levels: [{ id: 'read', name: 'Read' }], users: new Map([['u-holder', new Set(['read'])]]) });
+        remote.groups.set('g-secret', { name: 'Secret circle', users: new Set(['u-holder']), resources: new Set(), memberGroups: new Set() });
+        const connectorApp = (await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR' })).app_id;
+        assert.equal((await app.api.put(`/apps/${connectorApp}/connector`, { url: remote.url, signing_secret: secret, timeout_ms: 5_000, drift_policy: 'REPORT' })).status, 200);
+        assert.equal((await app.api.post(`/apps/${connectorApp}/connector/sync`)).body.ok, true);
+        const resource = ((await app.api.get('/resources', { page_size: 1000 })).body.results as { resource_id: string; app_id: string }[]).find((r) => r.app_id === connectorApp)!.resource_id;
+        const group = ((await app.api.get('/groups', { page_size: 1000 })).body.results as { group_id: string; app_id: string }[]).find((g) => g.app_id === connectorApp)!.group_id;
+        // Both LIMITED to a visibility group the outsider is not in.
+        const seers = await createGroup(app.api, { app_id: appId });
+        const seer = await member();
+        await addMember(seers.group_id, seer.userId);
+        await limit('resources', resource, [seers.group_id]);
+        await limit('groups', group, [seers.group_id]);
+        // The drift is recorded again, now about LIMITED items.
+        const synced = await app.api.post(`/apps/${connectorApp}/connector/sync`);
+        assert.equal(synced.body.drift_found, 2, JSON.stringify(synced.body));
+        const secrets = [resource, group, 'Secret ledger', 'Secret circle'];
+        const leaks = (text: string) => secrets.filter((secretText) => text.includes(secretText));
+        // An admin sees the drift about both items; so the lists below have something to leak.
+        assert.deepEqual(leaks(JSON.stringify((await app.api.get('/sync_errors')).body)).slice(0, 2), [resource, group]);
+        // So does a member of the visibility group.
+        assert.deepEqual(leaks(JSON.stringify((await seer.api.get('/sync_errors', { app_id: connectorApp })).body)).slice(0, 2), [resource, group]);
+
+        // Every list and read whose path names nothing, or only a user (filled with the holder's id), read as the outsider.
+        const routes = API_OPERATIONS.flatMap((g) => Object.keys(g.operations))
+          .filter((key) => key.startsWith('GET /v1/'))
+          .map((key) => key.slice('GET '.length))
+          .filter((path) => [...path.matchAll(/\{(\w+)\}/g)].every(([, name]) => name === 'user_id'));
+        assert.ok(routes.includes('/v1/sync_errors') && routes.includes('/v1/resources/users/{user_id}') && routes.length >= 25, routes.join());
+        const leaked: string[] = [];
+        for (const route of routes) {
+          const path = route.replace(/^\/v1/, '').replace('{user_id}', holder.userId);
+          for (const query of [{ page_size: 1000 }, { app_id: connectorApp, page_size: 1000 }]) {
+            const res = await outsider.api.get(path, query);
+            const found = leaks(JSON.stringify(res.body));
+            if (found.length > 0) leaked.push(`${route} ${JSON.stringify(query)} (${res.status}): ${found.join(', ')}`);
+          }
+        }
+        assert.deepEqual(leaked, []);
+      } finally {
+        await remote.stop();
+      }
     });
 
     it('filters in SQL, so every page but the last is full and paging skips and repeats nothing', async () => {

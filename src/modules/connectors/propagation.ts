@@ -146,4 +146,6 @@ export const connectorPush: OutboxHandler<PushPayload> = {
   settled: settlePush,
   // A week: an outage over a long weekend is ridden out; then it is FAILED and shown until retried.
   giveUpAfterMs: 7 * 24 * 3_600_000,
+  // One lane per app (edgeKey's `connector:<app id>:`): a slow connector holds only its share of the outbox.
+  lane: (key) => key.slice(0, key.indexOf(':', 'connector:'.length) + 1),
 };

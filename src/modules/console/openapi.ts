@@ -90,8 +90,17 @@ export const consoleOperations = defineOperations('console', {
     responses: { 200: SignInEmailAnswer },
   },
   'GET /console/sign-in/{secret}': {
+    summary: 'Open a one-time sign-in link',
+    description: 'The link `gatehouse login-link` prints. Shows "Sign in as <name>" with a button that posts the form below, and sets a cookie (`gatehouse_sign_in`, SameSite=Strict) binding that form to this browser. Opening the link (GET or HEAD, as mail scanners do) never uses it. A used, expired or unknown link answers a page saying so.',
+    extension: true,
+    public: true,
+    pathParams: { secret: { description: 'The link\'s secret.', schema: { type: 'string' } } },
+    responseMediaType: 'text/html',
+    responses: { 200: html },
+  },
+  'POST /console/sign-in/{secret}': {
     summary: 'Sign in with a one-time link',
-    description: 'The link `gatehouse login-link` prints. Works once, within GATEHOUSE_LOGIN_LINK_MINUTES: sets the session cookie and redirects (303) to /console. A used, expired or unknown link answers a page saying so.',
+    description: 'The button of the link\'s page: a form (`token`, as set in the `gatehouse_sign_in` cookie) posted from a page of this service (Origin or Referer). Works once, within GATEHOUSE_LOGIN_LINK_MINUTES: sets the session cookie and redirects (303) to /console. A used, expired or unknown link, or a form not sent from the link\'s page in this browser, answers a page saying so.',
     extension: true,
     public: true,
     pathParams: { secret: { description: 'The link\'s secret.', schema: { type: 'string' } } },

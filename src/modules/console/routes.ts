@@ -1,18 +1,21 @@
 // The console at /console: its pages (one HTML shell; the script draws the page the path names), its
 // two files, and signing in and out. Everything else the console shows comes from /v1 with the
 // sign-in session's cookie (docs/console.md).
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Polka } from 'polka';
 import type { AppContext } from '../../context.ts';
 import { readUpTo } from '../../http/body.ts';
 import { AppError, toAppError } from '../../http/errors.ts';
 import { parse } from '../../http/parse.ts';
-import { createFailureThrottle } from '../../http/throttle.ts';
 import { addPlainRoute, sendJson, type RouteTable } from '../../http/router.ts';
 import type { GatehouseRequest } from '../../http/types.ts';
-import { checkCsrf, OIDC_STATE_COOKIE, oidcStateCookie, ownBase, readCookie, SESSION_COOKIE, sessionCookie } from '../web-sessions/cookie.ts';
-import { finishOidcSignIn, oidcEnabled, safeReturnTo, startOidcSignIn } from '../web-sessions/oidc.ts';
-import { callerForSession, csrfTokenFor, endWebSession, redeemLoginLink, type ClientFacts } from '../web-sessions/service.ts';
+import {
+  checkCsrf, checkOrigin, OIDC_STATE_COOKIE, oidcStateCookie, ownBase, readCookie, SESSION_COOKIE, sessionCookie, SIGN_IN_COOKIE, signInCookie,
+} from '../web-sessions/cookie.ts';
+import { createFailureThrottle } from '../../http/throttle.ts';
+import { finishOidcSignIn, OIDC_STARTS_PER_MINUTE, oidcEnabled, safeReturnTo, startOidcSignIn } from '../web-sessions/oidc.ts';
+import { callerForSession, csrfTokenFor, endWebSession, peekLoginLink, redeemLoginLink, type ClientFacts } from '../web-sessions/service.ts';
 import {
   emailConfigured, emailLinkOnRequest, SIGN_IN_EMAIL_ANSWER, SIGN_IN_EMAIL_WINDOW_MS, SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAILS_PER_CLIENT,
 } from '../web-sessions/emailed-links.ts';
@@ -93,12 +96,43 @@ function askedEmail(req: GatehouseRequest, body: Buffer | null): string {
   return parse(SignInEmailBody, input).email;
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+/**
+ * What opening a sign-in link shows: whom it signs in, and a button that does (a POST of the form,
+ * carrying the token also set in this browser's cookie). Opening it spends nothing.
+ */
+function signInPage(name: string, secret: string, token: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in · Gatehouse</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
+<body><main class="page narrow"><h1>Sign in to Gatehouse</h1>
+<form method="post" action="/console/sign-in/${encodeURIComponent(secret)}">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<p><button type="submit" class="primary">Sign in as ${escapeHtml(name)}</button></p>
+</form>
+<p>Not you? Close this page: the link stays unused.</p></main></body>
+</html>`;
+}
+
+/** Throws forbidden unless a sign-in form was posted from our page, opened in this browser (its token matches the cookie). */
+function checkSignInForm(ctx: AppContext, req: GatehouseRequest, body: Buffer | null): void {
+  checkOrigin(ctx, req);
+  const given = Buffer.from(new URLSearchParams(body?.toString('utf8') ?? '').get('token') ?? '');
+  const expected = Buffer.from(readCookie(req, SIGN_IN_COOKIE) ?? '');
+  if (expected.length === 0 || given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new AppError('forbidden', 'this sign-in was not sent from the page the link opened in this browser; open the link again');
+  }
+}
+
+/** The largest sign-in form read (it holds one token). */
+const SIGN_IN_FORM_BYTES = 1024;
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string | string[]> = {}): void {
   res.writeHead(status, { ...headers, 'Content-Type': `${type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff' });
   res.end(body);
 }
 
-function redirect(res: ServerResponse, location: string, headers: Record<string, string> = {}): void {
+function redirect(res: ServerResponse, location: string, headers: Record<string, string | string[]> = {}): void {
   res.writeHead(303, { ...headers, Location: location, 'Cache-Control': 'no-store', 'Content-Length': 0 });
   res.end();
 }
@@ -110,11 +144,13 @@ function signInFailed(ctx: AppContext, req: GatehouseRequest, res: ServerRespons
   const known = toAppError(err);
   if (!known) ctx.log.error('sign-in failed', { request_id: req.requestId, error: err instanceof Error ? err.message : String(err) });
   const error = known ?? new AppError('internal', `something went wrong; quote request id ${req.requestId} when reporting it`);
-  send(res, error.status, 'text/html', problemPage('Could not sign you in', error.message), PAGE_HEADERS);
+  send(res, error.status, 'text/html', problemPage('Could not sign you in', error.message), { ...PAGE_HEADERS, ...error.headers });
 }
 
 /** Registers the console's routes on the app, before the /v1 authentication (these do their own). */
 export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: RouteTable, ctx: AppContext): void {
+  /** The pattern Polka compiled for the route registered last (a POST, which addPlainRoute does not cover). */
+  const lastPattern = () => (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern;
   for (const page of CONSOLE_PAGES) {
     addPlainRoute(app, table, page.replace(/\{(\w+)\}/g, ':$1'), (_req, res) => send(res, 200, 'text/html', shell(ctx), PAGE_HEADERS));
   }
@@ -167,18 +203,40 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
       send(res, known.status, 'text/html', messagePage('Could not send a sign-in link', known.message, 'alert'), { ...PAGE_HEADERS, ...known.headers });
     });
   });
-  table.add({ method: 'POST', template: '/console/sign-in/email', key: 'POST /console/sign-in/email', pattern: (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern });
+  table.add({ method: 'POST', template: '/console/sign-in/email', key: 'POST /console/sign-in/email', pattern: lastPattern() });
 
+  // Opening a link (GET, or HEAD as a mail scanner may) shows whom it signs in and spends nothing;
+  // its button's POST, from that page in that browser, spends it and starts the session.
   addPlainRoute(app, table, '/console/sign-in/:secret', (req, res) => {
     try {
-      const started = redeemLoginLink(ctx, req.params.secret ?? '', clientFacts(req));
-      redirect(res, '/console', { 'Set-Cookie': sessionCookie(ctx, req, started.secret) });
+      const user = peekLoginLink(ctx, req.params.secret ?? '');
+      const token = randomBytes(32).toString('base64url');
+      send(res, 200, 'text/html', signInPage(user.full_name, req.params.secret ?? '', token), { ...PAGE_HEADERS, 'Set-Cookie': signInCookie(ctx, req, token) });
     } catch (err) {
       signInFailed(ctx, req, res, err);
     }
   });
+  app.post('/console/sign-in/:secret', (req, res) => {
+    req.routeTemplate = '/console/sign-in/:secret';
+    readUpTo(req, SIGN_IN_FORM_BYTES).then((body) => {
+      checkSignInForm(ctx, req, body);
+      const started = redeemLoginLink(ctx, req.params.secret ?? '', clientFacts(req));
+      redirect(res, '/console', { 'Set-Cookie': [sessionCookie(ctx, req, started.secret), signInCookie(ctx, req, undefined)] });
+    }).catch((err: unknown) => signInFailed(ctx, req, res, err));
+  });
+  table.add({ method: 'POST', template: '/console/sign-in/:secret', key: 'POST /console/sign-in/:secret', pattern: lastPattern() });
 
+  // Each start writes a row (the sign-in in flight): a client address may start OIDC_STARTS_PER_MINUTE a
+  // minute. The throttle counts starts as it counts failures elsewhere, and tracks at most MAX_TRACKED addresses.
+  const oidcStarts = createFailureThrottle(OIDC_STARTS_PER_MINUTE, 60_000);
   addPlainRoute(app, table, '/console/oidc/start', (req, res) => {
+    const nowMs = ctx.clock.now().getTime();
+    const wait = oidcStarts.retryAfter(req.clientIp, nowMs);
+    if (wait > 0) {
+      signInFailed(ctx, req, res, new AppError('too_many_requests', `too many sign-ins were started from your address; try again in ${wait} s`, [], { 'Retry-After': String(wait) }));
+      return;
+    }
+    oidcStarts.fail(req.clientIp, nowMs);
     startOidcSignIn(ctx, ownBase(ctx, req), safeReturnTo(req.query.return_to)).then(
       // The state also goes into a cookie of this browser: a callback is only finished in the browser
       // that started it (else someone could sign a victim in as themselves by sending their callback link).
@@ -205,6 +263,5 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
     endWebSession(ctx, caller, session.id, 'SIGNED_OUT');
     sendJson(res, 200, {}, { 'Set-Cookie': sessionCookie(ctx, req, undefined) });
   });
-  const pattern = (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern;
-  table.add({ method: 'POST', template: '/console/sign-out', key: 'POST /console/sign-out', pattern });
+  table.add({ method: 'POST', template: '/console/sign-out', key: 'POST /console/sign-out', pattern: lastPattern() });
 }

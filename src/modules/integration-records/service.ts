@@ -5,7 +5,7 @@ import type { Actor, SubEvent } from '../events/store.ts';
 import { LINK_KINDS, RECORD_KINDS, SCOPED_ROLE_TYPE, type LinkKind, type RecordKind } from './kinds.ts';
 import type { CreateRecordInput, ScopedRolePermissionInput } from './schemas.ts';
 import type { Caller } from '../../http/types.ts';
-import { assertVisible } from '../visibility/service.ts';
+import { assertVisible, seesListed } from '../visibility/service.ts';
 import type { ApiRecord, ScopedRolePermission } from './store.ts';
 
 /**
@@ -147,15 +147,23 @@ export function setScopedRolePermissions(ctx: AppContext, actor: Actor, resource
   }).immediate();
 }
 
-/** Sync errors for the filters given: always none, since Gatehouse syncs nothing. Throws not_found naming an unknown filter id. */
+/**
+ * Sync errors for the filters given, those about an item only where the caller sees it. Throws
+ * not_found naming an unknown filter id (or one naming an item the caller does not see).
+ */
 export function syncErrors(ctx: AppContext, caller: Caller, filter: { app_id?: string | undefined; resource_id?: string | undefined; group_id?: string | undefined }) {
   if (filter.app_id !== undefined && !ctx.stores.apps.exists(filter.app_id)) throw notFound('app', filter.app_id, 'app_id');
   // An item the caller does not see answers as a missing one, so the filter cannot tell it exists.
   if (filter.resource_id !== undefined) assertVisible(ctx, caller, 'resource', filter.resource_id, 'resource_id');
   if (filter.group_id !== undefined) assertVisible(ctx, caller, 'group', filter.group_id, 'group_id');
+  // An error about one resource or group (drift names the item and who holds it) is shown only to those
+  // who see that item, as every list applies visibility per row; an error about the app as a whole to all.
+  const seesResource = seesListed(ctx, caller, 'resource');
+  const seesGroup = seesListed(ctx, caller, 'group');
   // Connectors' syncs record them (src/modules/connectors/sync.ts), newest first. The reference answers
   // an array of SyncErrorList: one list holding them all (none: an empty array, as before connectors).
   const errors = ctx.stores.connectors.syncErrors({ appId: filter.app_id, resourceId: filter.resource_id, groupId: filter.group_id })
+    .filter((row) => (row.resource_id === '' || seesResource(row.resource_id)) && (row.group_id === '' || seesGroup(row.group_id)))
     .map((row) => ({ app_id: row.app_id, first_seen: row.first_seen, last_seen: row.last_seen, error_message: row.error_message }));
   return errors.length === 0 ? [] : [{ sync_errors: errors }];
 }

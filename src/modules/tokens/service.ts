@@ -57,6 +57,21 @@ export function revokeToken(ctx: AppContext, actor: Actor & ActingAs, tokenId: s
   }).immediate();
 }
 
+/**
+ * Deletes every token of `userId` and records API_TOKENS_DELETED (a sub-event per token; nothing when
+ * they had none). For offboarding: the tokens end for good, so re-activating the user brings none back.
+ * Runs inside the caller's transaction.
+ */
+export function revokeTokensOfUser(ctx: AppContext, actor: Actor, userId: string): number {
+  const deleted = ctx.stores.tokens.deleteAllOfUser(userId);
+  if (deleted.length > 0) {
+    ctx.stores.events.record(actor, 'API_TOKENS_DELETED', deleted.map((token) => (
+      { sub_event_type: 'API_TOKENS_DELETED', token_id: token.id, token_label: token.label, user_id: userId }
+    )));
+  }
+  return deleted.length;
+}
+
 export const ADMIN_EMAIL = 'admin@gatehouse.local';
 
 /** The actor for what an operator does through the CLI, or what a user's own setup records. */

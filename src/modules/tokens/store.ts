@@ -114,6 +114,7 @@ export function createTokenStore(db: Db) {
   const byLabel = db.prepare<[string], TokenRow>('SELECT * FROM api_tokens WHERE label = ? ORDER BY seq');
   const touch = db.prepare<[string, string]>('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
   const remove = db.prepare<[string]>('DELETE FROM api_tokens WHERE id = ?');
+  const removeOfUser = db.prepare<[string], TokenRow>('DELETE FROM api_tokens WHERE user_id = ? RETURNING *');
   const page = db.prepare<{ ids: string | null; userId: string | null; after: number; limit: number }, TokenRow>(
     `SELECT * FROM api_tokens
      WHERE (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
@@ -201,6 +202,10 @@ export function createTokenStore(db: Db) {
     /** Returns whether a token was deleted. */
     delete(id: string): boolean {
       return remove.run(id).changes > 0;
+    },
+    /** Deletes every token of the user; returns what was deleted (id and label, for the audit trail). */
+    deleteAllOfUser(userId: string): { id: string; label: string }[] {
+      return removeOfUser.all(userId).map((row) => ({ id: row.id, label: row.label }));
     },
     list(filter: { tokenIds?: string[] | undefined; userId?: string | undefined }, after: number | null, limit: number): TokenRow[] {
       const ids = filter.tokenIds === undefined ? null : JSON.stringify(filter.tokenIds);

@@ -5,6 +5,8 @@ import type { Actor } from '../events/store.ts';
 import { offboardUser } from '../access/service.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
+import { revokeTokensOfUser } from '../tokens/service.ts';
+import { endSessionsOfUser } from '../web-sessions/service.ts';
 import type { UpdateUserInput } from './schemas.ts';
 import type { ApiRemoteUser, ApiUser } from './store.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
@@ -99,7 +101,10 @@ function keepAnAdmin(ctx: AppContext, user: ApiUser, path: string, change: strin
   ]);
 }
 
-/** Sets a user's role and records USERS_ROLE_UPDATED; inside the caller's transaction. Nothing when unchanged. */
+/**
+ * Sets a user's role and records USERS_ROLE_UPDATED; inside the caller's transaction. Nothing when unchanged.
+ * Demoting an admin ends the console sessions they started as one, at once (WEB_SESSIONS_ENDED).
+ */
 function changeRole(ctx: AppContext, actor: Actor, user: ApiUser, role: OrganizationRole): void {
   if (role === user.organization_role) return;
   if (role !== 'ADMIN') keepAnAdmin(ctx, user, 'organization_role', `making them ${role}`);
@@ -108,6 +113,7 @@ function changeRole(ctx: AppContext, actor: Actor, user: ApiUser, role: Organiza
     { sub_event_type: 'USERS_ROLE_UPDATED', user_id: user.user_id, user_name: user.full_name,
       previous_organization_role: user.organization_role, organization_role: role },
   ]);
+  if (user.organization_role === 'ADMIN') endSessionsOfUser(ctx, actor, user.user_id, 'DEMOTED');
 }
 
 /**
@@ -129,7 +135,8 @@ export function setOrganizationRole(ctx: AppContext, actor: Actor, userId: strin
  * Updates a user's name, position, manager or hr_idp_status and records USERS_UPDATED. Setting
  * SUSPENDED, DEPROVISIONED or DELETED offboards them in the same transaction: every edge they hold
  * (resources, groups, rule memberships) is removed and their open sessions end, each as a sub-event
- * of the same event; access rules re-evaluate on any status change. A changed organization_role is
+ * of the same event, and their console sessions and API tokens end for good (WEB_SESSIONS_ENDED,
+ * API_TOKENS_DELETED); access rules re-evaluate on any status change. A changed organization_role is
  * recorded as its own USERS_ROLE_UPDATED (and USERS_UPDATED only when other fields were given, or none).
  * Throws not_found for an unknown user or manager, validation_failed (manager_id) when a user would
  * manage themselves, and conflict when demoting or offboarding the last admin who is not offboarded.
@@ -156,6 +163,11 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
       hr_idp_status: status,
     });
     const ended = isOffboarded(status) ? offboardUser(ctx, actor, userId, now) : [];
+    if (isOffboarded(status)) {
+      // At once and for good: re-activating them later must not bring a session or a token back.
+      endSessionsOfUser(ctx, actor, userId, 'OFFBOARDED');
+      revokeTokensOfUser(ctx, actor, userId);
+    }
     // A body of only organization_role changed nothing USERS_UPDATED describes; an empty body is recorded as ever.
     if (Object.keys(fields).length > 0 || role === undefined) {
       events.record(actor, 'USERS_UPDATED', [

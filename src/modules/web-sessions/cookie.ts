@@ -13,6 +13,8 @@ export const SESSION_COOKIE = 'gatehouse_session';
 export const CSRF_HEADER = 'x-csrf-token';
 /** Binds a single sign-on in flight to the browser that started it (oidc.ts). */
 export const OIDC_STATE_COOKIE = 'gatehouse_oidc_state';
+/** Binds a sign-in link's "Sign in" button to the browser that opened the link (console/routes.ts). */
+export const SIGN_IN_COOKIE = 'gatehouse_sign_in';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The value of cookie `name`, if the request carries it. */
@@ -61,6 +63,15 @@ export function oidcStateCookie(ctx: AppContext, req: IncomingMessage, state: st
   return `${OIDC_STATE_COOKIE}=${state}; Path=/console/oidc; HttpOnly; SameSite=Lax${secure}; Max-Age=${ctx.config.loginLinkMinutes * 60}`;
 }
 
+/**
+ * The Set-Cookie value carrying the token of a sign-in link's page (`undefined` clears it): SameSite=Strict,
+ * so a page of another site cannot post the form with it, and only for the links' paths.
+ */
+export function signInCookie(ctx: AppContext, req: IncomingMessage, token: string | undefined): string {
+  const flags = `Path=/console/sign-in; HttpOnly; SameSite=Strict${isSecureRequest(ctx, req) ? '; Secure' : ''}`;
+  return token === undefined ? `${SIGN_IN_COOKIE}=; ${flags}; Max-Age=0` : `${SIGN_IN_COOKIE}=${token}; ${flags}; Max-Age=${ctx.config.loginLinkMinutes * 60}`;
+}
+
 /** The origins a page of ours is served from: the public URL's, and the one the request names itself. */
 function ownOrigins(ctx: AppContext, req: IncomingMessage): string[] {
   const origins: string[] = [];
@@ -70,12 +81,8 @@ function ownOrigins(ctx: AppContext, req: IncomingMessage): string[] {
   return origins;
 }
 
-/**
- * Throws forbidden unless a write carries the session's CSRF token and comes from one of our own
- * pages (Origin, or Referer when a browser sends no Origin). Either alone is not enough: the token
- * stops a forged form, the origin check a token leaked into another site's page.
- */
-export function checkCsrf(ctx: AppContext, req: IncomingMessage, secret: string): void {
+/** Throws forbidden unless the request comes from one of our own pages (Origin, or Referer when a browser sends no Origin). */
+export function checkOrigin(ctx: AppContext, req: IncomingMessage): void {
   const origins = ownOrigins(ctx, req);
   const origin = req.headers.origin;
   let from: string | undefined;
@@ -90,6 +97,15 @@ export function checkCsrf(ctx: AppContext, req: IncomingMessage, secret: string)
   if (from === undefined || !origins.includes(from)) {
     throw new AppError('forbidden', 'this write did not come from a Gatehouse console page (Origin or Referer missing or foreign); reload the console and try again');
   }
+}
+
+/**
+ * Throws forbidden unless a write carries the session's CSRF token and comes from one of our own
+ * pages (checkOrigin). Either alone is not enough: the token stops a forged form, the origin check a
+ * token leaked into another site's page.
+ */
+export function checkCsrf(ctx: AppContext, req: IncomingMessage, secret: string): void {
+  checkOrigin(ctx, req);
   const token = req.headers[CSRF_HEADER];
   if (typeof token !== 'string' || !csrfTokenMatches(secret, token)) {
     throw new AppError('forbidden', `this write lacks the console's CSRF token (the ${CSRF_HEADER} header); reload the console and try again`);

@@ -3,10 +3,21 @@
 // discovery document is read once, at the first sign-in. No network call runs inside a transaction.
 import { createHash, randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
+import * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { Name } from '../../http/common-schemas.ts';
 import { createUser } from '../users/service.ts';
+import { Email } from '../users/schemas.ts';
 import { startWebSession, type ClientFacts, type StartedSession } from './service.ts';
+
+/**
+ * Sign-ins in flight kept at most (started, not yet finished); past it the oldest are forgotten (their
+ * people start again), so starts from many addresses cannot grow the table without bound.
+ */
+export const MAX_OIDC_LOGINS = 10_000;
+/** Sign-ins one client address may start per minute; more answer 429 (console/routes.ts). A person needs one or two. */
+export const OIDC_STARTS_PER_MINUTE = 30;
 
 const discovered = new WeakMap<AppContext, Promise<oidc.Configuration>>();
 const hashState = (state: string): Buffer => createHash('sha256').update(state, 'utf8').digest();
@@ -30,6 +41,22 @@ function configuration(ctx: AppContext): Promise<oidc.Configuration> {
   return found;
 }
 
+/**
+ * A claim checked with the API's own rule for the user field it fills (users/schemas.ts): what a provider
+ * sends is input like any other. Throws forbidden naming the claim and the rule, never echoing the value.
+ */
+function checkedClaim<S extends v.GenericSchema<unknown, string>>(schema: S, value: unknown, claim: string): string {
+  const result = v.safeParse(schema, value, { abortPipeEarly: true });
+  if (result.success) return result.output;
+  throw new AppError('forbidden', `your identity provider's \`${claim}\` claim cannot be used here (${result.issues[0]!.message}); ask an administrator`);
+}
+
+/** Whether GATEHOUSE_OIDC_ALLOWED_DOMAINS admits `email` (already checked as an email) to be created as a user. */
+function domainAllowed(ctx: AppContext, email: string): boolean {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return ctx.config.oidcAllowedDomains.includes('*') || ctx.config.oidcAllowedDomains.includes(domain);
+}
+
 /** Only paths inside the console may be returned to after sign-in (no open redirect). */
 export function safeReturnTo(raw: unknown): string {
   return typeof raw === 'string' && /^\/console(\/[\w\-/]*)?$/.test(raw) ? raw : '/console';
@@ -50,7 +77,7 @@ export async function startOidcSignIn(ctx: AppContext, base: string, returnTo: s
   const nonce = oidc.randomNonce();
   const now = ctx.clock.now();
   const forgetBefore = new Date(now.getTime() - ctx.config.loginLinkMinutes * 60_000).toISOString();
-  ctx.stores.webSessions.saveOidcLogin(hashState(state), { codeVerifier, nonce, returnTo }, now.toISOString(), forgetBefore);
+  ctx.stores.webSessions.saveOidcLogin(hashState(state), { codeVerifier, nonce, returnTo }, now.toISOString(), forgetBefore, MAX_OIDC_LOGINS);
   const url = oidc.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri(base),
     scope: 'openid email profile',
@@ -103,16 +130,21 @@ export async function finishOidcSignIn(ctx: AppContext, base: string, callbackUr
     ctx.log.info('oidc sign-in refused', { error: err instanceof Error ? err.message : String(err) });
     throw new AppError('unauthenticated', 'the identity provider\'s answer could not be verified; start the sign-in again');
   }
-  const email = typeof claims?.email === 'string' ? claims.email : undefined;
-  if (!email || claims?.email_verified !== true) {
+  if (claims?.email === undefined || claims.email_verified !== true) {
     throw new AppError('forbidden', 'your identity provider did not give a verified email address, which Gatehouse needs to know who you are');
   }
+  const email = checkedClaim(Email, claims.email, 'email');
   let user = ctx.stores.users.getByEmail(email);
   if (!user) {
     if (ctx.config.oidcCreateUsers !== 'on') {
       throw new AppError('forbidden', `Gatehouse has no user with the email ${email}; ask an administrator to add you`);
     }
-    const name = typeof claims?.name === 'string' && claims.name.trim() !== '' ? claims.name.trim().slice(0, 200) : email;
+    if (!domainAllowed(ctx, email)) {
+      throw new AppError('forbidden', `Gatehouse has no user with the email ${email}, and creates users only for the domains it is set to (GATEHOUSE_OIDC_ALLOWED_DOMAINS); ask an administrator to add you`);
+    }
+    // No name, or an empty one, reads as the email; a name given must be one the API would take.
+    const given = typeof claims.name === 'string' && claims.name.trim() !== '' ? claims.name : undefined;
+    const name = given === undefined ? email : checkedClaim(Name(200), given, 'name');
     const created = { email, full_name: name, position: '' };
     // No one but the sign-in itself acts: the trail names single sign-on (no user id yet) and the person's email.
     const actor = { userId: '00000000-0000-0000-0000-000000000000', name: 'single sign-on (first sign-in)', email, tokenLabel: 'console', tokenPreview: null, ip: client.ip };

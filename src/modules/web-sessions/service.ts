@@ -85,22 +85,36 @@ export interface StartedSession {
   secret: string;
 }
 
+/** The user a sign-in link signs in: throws unauthenticated, saying why in words, for an unknown, expired or used link. */
+function linkUser(ctx: AppContext, hash: Buffer, now: string): ApiUser {
+  const link = ctx.stores.webSessions.findLink(hash);
+  if (!link) throw new AppError('unauthenticated', 'this sign-in link is not valid; ask for a new one');
+  if (link.used_at !== null) throw new AppError('unauthenticated', 'this sign-in link was already used; a link works once, ask for a new one');
+  if (link.expires_at <= now) throw new AppError('unauthenticated', 'this sign-in link has expired; ask for a new one');
+  const user = ctx.stores.users.get(link.user_id);
+  if (!user) throw new AppError('unauthenticated', 'the user of this sign-in link no longer exists');
+  if (isOffboarded(user.hr_idp_status)) throw new AppError('forbidden', `${user.email} is ${user.hr_idp_status}: an offboarded user cannot sign in`);
+  return user;
+}
+
+/**
+ * Whom a sign-in link would sign in, without using it (opening a link only shows whom; a POST uses it,
+ * so mail scanners that fetch links spend nothing). Throws as redeemLoginLink does.
+ */
+export function peekLoginLink(ctx: AppContext, linkSecret: string): ApiUser {
+  return linkUser(ctx, hashSecret(linkSecret), ctx.clock.now().toISOString());
+}
+
 /**
  * Uses a sign-in link and starts a session with it, in one transaction. Throws unauthenticated,
  * saying why in words, for an unknown, expired or already used link; forbidden for an offboarded user.
  */
 export function redeemLoginLink(ctx: AppContext, linkSecret: string, client: ClientFacts): StartedSession {
-  const { webSessions, users } = ctx.stores;
   const hash = hashSecret(linkSecret);
   const now = ctx.clock.now().toISOString();
   return ctx.db.transaction(() => {
-    const link = webSessions.findLink(hash);
-    if (!link) throw new AppError('unauthenticated', 'this sign-in link is not valid; ask for a new one');
-    if (link.used_at !== null) throw new AppError('unauthenticated', 'this sign-in link was already used; a link works once, ask for a new one');
-    if (link.expires_at <= now) throw new AppError('unauthenticated', 'this sign-in link has expired; ask for a new one');
-    webSessions.useLink(hash, now);
-    const user = users.get(link.user_id);
-    if (!user) throw new AppError('unauthenticated', 'the user of this sign-in link no longer exists');
+    const user = linkUser(ctx, hash, now);
+    ctx.stores.webSessions.useLink(hash, now);
     return startWebSession(ctx, user, 'LOGIN_LINK', client);
   }).immediate();
 }
@@ -193,6 +207,26 @@ export function callerForSession(ctx: AppContext, secret: string, ip: string): {
       ip,
     },
   };
+}
+
+/**
+ * Ends at once, for good, the open sign-in sessions of `userId` that `reason` ends: every one when they
+ * are offboarded, those started with an admin's rights when they are demoted (so re-activating or
+ * re-promoting them brings none back). Records WEB_SESSIONS_ENDED (a sub-event per session; nothing
+ * when none was open). Runs inside the caller's transaction.
+ */
+export function endSessionsOfUser(ctx: AppContext, actor: Actor, userId: string, reason: 'OFFBOARDED' | 'DEMOTED'): number {
+  const { webSessions, events } = ctx.stores;
+  const now = ctx.clock.now().toISOString();
+  const ended = webSessions.openOfUser(userId)
+    .filter((session) => reason === 'OFFBOARDED' || session.role_at_start === 'ADMIN')
+    .filter((session) => webSessions.end(session.id, now, reason));
+  if (ended.length > 0) {
+    events.record(actor, 'WEB_SESSIONS_ENDED', ended.map((session) => (
+      { sub_event_type: 'WEB_SESSIONS_ENDED', web_session_id: session.id, user_id: userId, end_reason: reason }
+    )));
+  }
+  return ended.length;
 }
 
 /**

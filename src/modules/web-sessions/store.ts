@@ -105,6 +105,8 @@ export function createWebSessionStore(db: Db) {
     'DELETE FROM oidc_logins WHERE state_hash = ? RETURNING code_verifier, nonce, return_to, created_at',
   );
   const forgetOldOidc = db.prepare<[string]>('DELETE FROM oidc_logins WHERE created_at < ?');
+  // Rowids grow with each insert: all but the newest `keep` rows are below max(rowid) - keep (an index lookup, no scan).
+  const keepNewestOidc = db.prepare<[number]>('DELETE FROM oidc_logins WHERE rowid <= (SELECT max(rowid) FROM oidc_logins) - ?');
 
   return {
     create(session: NewWebSession): WebSessionRow {
@@ -128,9 +130,11 @@ export function createWebSessionStore(db: Db) {
     /** Marks a link used; false when it already was (a replay, or a race lost). */
     useLink: (secretHash: Buffer, at: string): boolean => useLink.run(at, secretHash).changes > 0,
 
-    saveOidcLogin(stateHash: Buffer, login: { codeVerifier: string; nonce: string; returnTo: string }, at: string, forgetBefore: string): void {
+    /** Keeps a sign-in in flight; forgets those started before `forgetBefore`, and all but the newest `keep`. */
+    saveOidcLogin(stateHash: Buffer, login: { codeVerifier: string; nonce: string; returnTo: string }, at: string, forgetBefore: string, keep: number): void {
       forgetOldOidc.run(forgetBefore);
       insertOidc.run(stateHash, login.codeVerifier, login.nonce, login.returnTo, at);
+      keepNewestOidc.run(keep);
     },
     /** The OpenID sign-in started with this state, removed as it is read (a state works once). */
     takeOidcLogin: (stateHash: Buffer) => takeOidc.get(stateHash),
