@@ -14,7 +14,7 @@ import { SmtpReceiver, type ReceivedMail } from '../helpers/smtp-receiver.ts';
 import { until } from '../helpers/wait.ts';
 
 const MINUTE = 60_000;
-const linkIn = (mail: ReceivedMail): string => /(http:\/\/\S+\/console\/sign-in\/ghl_[\w-]+)/.exec(mail.text)![1]!;
+const linkIn = (mail: ReceivedMail): string => /(http:\/\/\S+\/console\/sign-in\/ghl_[\w-]+(?:\?return_to=\S+)?)/.exec(mail.text)![1]!;
 
 describe('sign-in links by email', () => {
   let app: TestApp;
@@ -48,6 +48,7 @@ describe('sign-in links by email', () => {
     assert.ok(link.startsWith(`${origin}/console/sign-in/ghl_`), link);
     const signedIn = await useLink(link);
     assert.equal(signedIn.status, 303);
+    assert.equal(signedIn.headers.get('location'), '/console');
     assert.ok(sessionCookieOf(signedIn));
 
     const unknown = await ask('nobody-here@example.com');
@@ -59,26 +60,31 @@ describe('sign-in links by email', () => {
     assert.deepEqual(gone.body, known.body);
     // Another known address's mail, asked for after the unknown ones, arrives: by then theirs would have too.
     const later = await createUser(app.api);
-    await ask(later.email);
+    await consoleApi.post('/console/sign-in/email', { email: later.email, return_to: '/console/requests/new' });
     await until(() => smtp.to(later.email).length === 1, 'the later sign-in email');
+    // Asked for on the page a notice linked to, the link leads back there once used.
+    const back = await useLink(linkIn(smtp.to(later.email)[0]!));
+    assert.equal(back.status, 303);
+    assert.equal(back.headers.get('location'), '/console/requests/new');
     assert.deepEqual(smtp.to('nobody-here@example.com'), []);
     assert.deepEqual(smtp.to(offboarded.email), []);
 
     const made = await readEvents(app.api, { type: 'LOGIN_LINKS_CREATED', object: member.user_id });
     assert.equal(made.length, 1);
     assert.equal(made[0]!.actor_user_id, member.user_id);
-    assert.equal((made[0]!.sub_events[0] as { delivery: string }).delivery, 'EMAILED_ON_REQUEST');
+    assert.equal(made[0]!.sub_events[0]!.delivery, 'EMAILED_ON_REQUEST');
   });
 
   it('takes a form without JavaScript and answers a page; refuses a bad address naming the field, mailing nobody', async () => {
     const member = await createUser(app.api);
     const form = await fetch(`${origin}/console/sign-in/email`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.2' }, body: new URLSearchParams({ email: member.email }).toString(),
+      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '203.0.113.2' }, body: new URLSearchParams({ email: member.email, return_to: '//evil.example/console' }).toString(),
     });
     assert.equal(form.status, 200);
     assert.match(form.headers.get('content-type')!, /^text\/html/);
     assert.match(await form.text(), /Check your email/);
     await until(() => smtp.to(member.email).length === 1, 'the form\'s sign-in email');
+    assert.doesNotMatch(smtp.to(member.email)[0]!.text, /return_to|evil/, 'a page outside the console is never returned to');
 
     const before = smtp.mails.length;
     const bad = await ask('not an address');
@@ -142,7 +148,7 @@ describe('sign-in links by email', () => {
     assert.equal((await useLink(shown.body.url)).status, 303);
 
     const events = await readEvents(app.api, { type: 'LOGIN_LINKS_CREATED', object: invited.user_id });
-    assert.deepEqual(events.map((e) => (e.sub_events[0] as { delivery: string }).delivery).sort(), ['EMAILED_BY_ADMIN', 'INVITATION', 'PRINTED']);
+    assert.deepEqual(events.map((e) => String(e.sub_events[0]!.delivery)).sort(), ['EMAILED_BY_ADMIN', 'INVITATION', 'PRINTED']);
     assert.ok(events.every((e) => e.actor_user_id === app.adminUserId));
 
     const member = await createMember(app.api);

@@ -79,8 +79,8 @@ function messagePage(title: string, message: string, role: 'status' | 'alert'): 
 /** The largest sign-in email form or JSON body read (one address). */
 const SIGN_IN_EMAIL_BYTES = 2048;
 
-/** The address asked for, from a JSON body or a form; throws as the API does for a bad field. */
-function askedEmail(req: GatehouseRequest, body: Buffer | null): string {
+/** The address asked for (and the page to return to), from a JSON body or a form; throws as the API does for a bad field. */
+function askedEmail(req: GatehouseRequest, body: Buffer | null): { email: string; return_to?: string | undefined } {
   if (body === null) throw new AppError('payload_too_large', `the request body is larger than the ${SIGN_IN_EMAIL_BYTES}-byte limit`, [], { Connection: 'close' });
   const text = body.toString('utf8');
   let input: unknown;
@@ -93,20 +93,21 @@ function askedEmail(req: GatehouseRequest, body: Buffer | null): string {
   } else {
     input = Object.fromEntries(new URLSearchParams(text));
   }
-  return parse(SignInEmailBody, input).email;
+  return parse(SignInEmailBody, input);
 }
 
 /**
  * What opening a sign-in link shows: whom it signs in, and a button that does (a POST of the form,
  * carrying the token also set in this browser's cookie). Opening it spends nothing.
  */
-function signInPage(name: string, secret: string, token: string): string {
+function signInPage(name: string, secret: string, token: string, returnTo: string): string {
+  const after = returnTo === '/console' ? '' : `?return_to=${encodeURIComponent(returnTo)}`;
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · Gatehouse</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
 <body><main class="page narrow"><h1>Sign in to Gatehouse</h1>
-<form method="post" action="/console/sign-in/${encodeURIComponent(secret)}">
+<form method="post" action="/console/sign-in/${encodeURIComponent(secret)}${escapeHtml(after)}">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <p><button type="submit" class="primary">Sign in as ${escapeHtml(name)}</button></p>
 </form>
@@ -185,7 +186,7 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
     const asJson = /json/i.test(req.headers['content-type'] ?? '') || /json/i.test(req.headers.accept ?? '');
     return readUpTo(req, SIGN_IN_EMAIL_BYTES).then((body) => {
       if (!emailConfigured(ctx)) throw new AppError('unavailable', 'Gatehouse cannot send email here: sign in with single sign-on, or ask an administrator for a sign-in link.');
-      const email = askedEmail(req, body);
+      const { email, return_to: returnTo } = askedEmail(req, body);
       const nowMs = ctx.clock.now().getTime();
       const address = email.toLowerCase();
       const wait = Math.max(perClient.retryAfter(req.clientIp, nowMs), perAddress.retryAfter(address, nowMs));
@@ -194,7 +195,7 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
       }
       perClient.fail(req.clientIp, nowMs);
       perAddress.fail(address, nowMs);
-      void emailLinkOnRequest(ctx, email);
+      void emailLinkOnRequest(ctx, email, safeReturnTo(returnTo));
       if (asJson) sendJson(res, 200, { message: SIGN_IN_EMAIL_ANSWER });
       else send(res, 200, 'text/html', messagePage('Check your email', SIGN_IN_EMAIL_ANSWER, 'status'), PAGE_HEADERS);
     }).catch((err: unknown) => {
@@ -211,7 +212,7 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
     try {
       const user = peekLoginLink(ctx, req.params.secret ?? '');
       const token = randomBytes(32).toString('base64url');
-      send(res, 200, 'text/html', signInPage(user.full_name, req.params.secret ?? '', token), { ...PAGE_HEADERS, 'Set-Cookie': signInCookie(ctx, req, token) });
+      send(res, 200, 'text/html', signInPage(user.full_name, req.params.secret ?? '', token, safeReturnTo(req.query.return_to)), { ...PAGE_HEADERS, 'Set-Cookie': signInCookie(ctx, req, token) });
     } catch (err) {
       signInFailed(ctx, req, res, err);
     }
@@ -221,7 +222,8 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
     readUpTo(req, SIGN_IN_FORM_BYTES).then((body) => {
       checkSignInForm(ctx, req, body);
       const started = redeemLoginLink(ctx, req.params.secret ?? '', clientFacts(req));
-      redirect(res, '/console', { 'Set-Cookie': [sessionCookie(ctx, req, started.secret), signInCookie(ctx, req, undefined)] });
+      // Back to the page the sign-in began on (a notice's link), never outside the console.
+      redirect(res, safeReturnTo(req.query.return_to), { 'Set-Cookie': [sessionCookie(ctx, req, started.secret), signInCookie(ctx, req, undefined)] });
     }).catch((err: unknown) => signInFailed(ctx, req, res, err));
   });
   table.add({ method: 'POST', template: '/console/sign-in/:secret', key: 'POST /console/sign-in/:secret', pattern: lastPattern() });

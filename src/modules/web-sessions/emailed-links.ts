@@ -53,13 +53,15 @@ async function send(ctx: AppContext, user: ApiUser, link: IssuedLink, kind: Emai
 /**
  * What the sign-in page's "Email me a sign-in link" does: mails a one-time link to the active
  * person with `email`, if there is one (recorded as LOGIN_LINKS_CREATED, acted by that person); for an
- * unknown or offboarded address it does nothing at all. Returns at once, whichever it was; the
+ * unknown or offboarded address it does nothing at all. The link returns to `returnTo` (a console path,
+ * already checked) once used. Returns at once, whichever it was; the
  * returned promise (for tests and shutdown) settles when the mail is sent or has failed (logged).
  */
-export function emailLinkOnRequest(ctx: AppContext, email: string): Promise<void> {
+export function emailLinkOnRequest(ctx: AppContext, email: string, returnTo = '/console'): Promise<void> {
   const user = ctx.stores.users.getByEmail(email);
   if (!user || isOffboarded(user.hr_idp_status) || !emailConfigured(ctx)) return Promise.resolve();
-  const link = issueLoginLink(ctx, user, { delivery: 'EMAILED_ON_REQUEST' });
+  const issued = issueLoginLink(ctx, user, { delivery: 'EMAILED_ON_REQUEST' });
+  const link = returnTo === '/console' ? issued : { ...issued, url: `${issued.url}?return_to=${encodeURIComponent(returnTo)}` };
   return send(ctx, user, link, 'SIGN_IN').then((outcome) => {
     if (!outcome.ok) ctx.log.error('sign-in email failed', { user_id: user.user_id, error: outcome.error });
   });
