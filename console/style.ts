@@ -66,5 +66,9 @@ th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--
 .facts dt { font-weight: 600; } .facts dd { margin: 0; }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; align-items: end; }
 .filters button { margin: .75rem 0; }
+.checklist { list-style: none; padding: 0; }
+.checklist li { display: flex; gap: .75rem; align-items: flex-start; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.checklist .tick { font-size: 1.25rem; line-height: 1.2; min-width: 1.25rem; color: var(--muted); }
+.checklist li.done .tick { color: var(--ok); }
 @media (max-width: 480px) { .page { padding: .75rem; } h1 { font-size: 1.35rem; } .who { margin-left: 0; } }
 `;

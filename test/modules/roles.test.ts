@@ -233,6 +233,7 @@ const EXPECTED: Record<string, Access> = {
 
   'POST /v1/requests': 'member',
   'GET /v1/requests': 'read',
+  'GET /v1/requests/counts': 'read',
   'GET /v1/requests/relay': 'read',
   'GET /v1/requests/{id}': 'read',
   'POST /v1/requests/{id}/approve': 'member',

@@ -227,11 +227,22 @@ export const RequestCommentList = component('RequestCommentList', {
 
 const DECIDED = 'A decided request (APPROVED, DENIED, CANCELED) never changes: 409.';
 
+const RequestCounts = component('RequestCounts', {
+  type: 'object',
+  description: 'The caller\'s request counts, exact (extension).',
+  properties: {
+    awaiting_my_review: { type: 'integer', description: 'PENDING requests waiting for your decision now.' },
+    my_pending: { type: 'integer', description: 'PENDING requests you made.' },
+  },
+  required: ['awaiting_my_review', 'my_pending'],
+});
+
 export const requestRoutes = defineRoutes('requests', {
   'GET /v1/requests': {
     role: 'read',
     summary: 'List access requests',
-    description: 'Newest first. show_pending_only accepts true/false in any case. A bare end_date_filter includes that whole UTC day.',
+    description: 'Newest first. show_pending_only accepts true/false in any case. A bare end_date_filter includes that whole UTC day. ' +
+      '`awaiting_my_review=true` (extension) keeps the PENDING requests waiting for your decision now: you review a current stage of an item (or hold a reviewer\'s delegation), undecided, and it is not your own request or for you.',
     query: ListRequestsQuery,
     responses: { 200: RequestList },
   },
@@ -242,6 +253,14 @@ export const requestRoutes = defineRoutes('requests', {
     query: CreateRequestQuery,
     body: CreateRequestBody,
     responses: { 200: { oneOf: [{ type: 'object', properties: { id: uuid }, required: ['id'] }, RequestDryRun] } },
+  },
+  'GET /v1/requests/counts': {
+    role: 'read',
+    summary: 'Count the caller\'s requests to decide and pending',
+    description: 'What the console\'s Home shows, exact at any size: `awaiting_my_review`, the PENDING requests waiting for your decision now ' +
+      '(as `awaiting_my_review=true` lists them), and `my_pending`, the PENDING requests you made.',
+    extension: true,
+    responses: { 200: RequestCounts },
   },
   'GET /v1/requests/relay': {
     role: 'read',
