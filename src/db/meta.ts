@@ -1,4 +1,5 @@
-// Settings the database keeps about itself (the key that signs paging cursors, the address `serve` listens at).
+// Settings the database keeps about itself (the key that signs paging cursors, the address `serve` listens
+// at, whether it is `serve --demo`'s example organisation).
 import { randomBytes } from 'node:crypto';
 import type { Db } from './open.ts';
 
@@ -24,4 +25,14 @@ export function recordedServiceAddress(db: Db): string | undefined {
     readAddress.set(db, read);
   }
   return read();
+}
+
+/** Marks the file as `serve --demo`'s example organisation, seeded at `at`. */
+export function markDemo(db: Db, at: Date): void {
+  db.prepare("INSERT INTO meta (key, value) VALUES ('demo_seeded_at', ?)").run(at.toISOString());
+}
+
+/** When the file was seeded as a demo, if it was (then `serve --demo` starts on it again as it is). */
+export function demoSeededAt(db: Db): string | undefined {
+  return (db.prepare("SELECT value FROM meta WHERE key = 'demo_seeded_at'").get() as { value: string } | undefined)?.value;
 }
