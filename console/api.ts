@@ -1,12 +1,43 @@
 // How the console talks to Gatehouse: /v1 with the sign-in session's cookie (sent by the browser) and,
 // on writes, the CSRF token; every failure becomes an ApiError whose message is a sentence for people.
 
-export interface Me {
-  user: { user_id: string; email: string; full_name: string; organization_role: 'ADMIN' | 'MEMBER'; manager_user_id?: string };
-  web_session_id: string;
-  expires_at: string;
-  csrf_token: string;
-}
+/** Every operation's types, generated from Gatehouse's API document (`npm run console:types`). */
+import type { components, paths } from './api-types.ts';
+
+/** A component of the API document by name: `Schema<'Resource'>`. */
+export type Schema<Name extends keyof components['schemas']> = components['schemas'][Name];
+
+/** Who is signed in, and the CSRF token their writes carry (`GET /console/session`). */
+export type Me = Schema<'ConsoleSession'>;
+
+/** The API's routes as the console writes them: /v1 paths without the /v1, /console paths whole. */
+type Api = { [P in keyof paths as P extends `/v1${infer Rest}` ? Rest : P]: paths[P] };
+type Method = 'get' | 'post' | 'put' | 'delete';
+
+/** The paths that have `method`, as path templates: `/requests/{id}`. */
+export type PathWith<M extends Method> = { [P in keyof Api]: Api[P][M & keyof Api[P]] extends undefined ? never : P }[keyof Api];
+type Operation<P extends keyof Api, M extends Method> = NonNullable<Api[P][M & keyof Api[P]]>;
+
+type Present<T> = [NonNullable<T>] extends [never] ? false : true;
+type PathParams<O> = O extends { parameters: { path?: infer T } } ? T : never;
+type QueryParams<O> = O extends { parameters: { query?: infer T } } ? T : never;
+type Body<O> = O extends { requestBody?: { content: { 'application/json': infer T } } } ? T : never;
+type BodyRequired<O> = O extends { requestBody: object } ? true : false;
+
+/** What a call of operation `O` gives: its path parameters (required), its query and its body (required when the document says so). */
+type Input<O> = (Present<PathParams<O>> extends true ? { path: NonNullable<PathParams<O>> } : { path?: never })
+  & (Present<QueryParams<O>> extends true ? { query?: NonNullable<QueryParams<O>> } : { query?: never })
+  & (Present<Body<O>> extends true ? (BodyRequired<O> extends true ? { body: Body<O> } : { body?: Body<O> }) : { body?: never });
+/** The input argument, optional when nothing in it is required. */
+type Args<O> = {} extends Input<O> ? [input?: Input<O>] : [input: Input<O>];
+
+/** What a success of operation `O` answers (its 200 or 201 JSON body). */
+type Answer<O> = O extends { responses: infer R }
+  ? R[Extract<keyof R, 200 | 201>] extends infer S ? S extends { content: { 'application/json': infer T } } ? T : never : never
+  : never;
+
+/** What `GET path` answers: `Answered<'/resources/{resource_id}'>`. */
+export type Answered<P extends PathWith<'get'>> = Answer<Operation<P, 'get'>>;
 
 export class ApiError extends Error {
   constructor(readonly status: number, message: string, readonly details: { path: string; message: string }[] = []) {
@@ -23,56 +54,77 @@ export function setSession(token: string, signedOut: (reason: string) => void): 
   onSignedOut = signedOut;
 }
 
-function describe(status: number, body: { message?: string; details?: { path: string; message: string }[] } | undefined): string {
+type ErrorBody = Partial<Schema<'Error'>>;
+
+function describe(status: number, body: ErrorBody | undefined): string {
   const base = body?.message ?? `Gatehouse answered ${status}`;
   const fields = (body?.details ?? []).filter((d) => !base.includes(d.message)).map((d) => `${d.path}: ${d.message}`);
   return fields.length > 0 ? `${base} (${fields.join('; ')})` : base;
 }
 
-export type Query = Record<string, string | number | boolean | undefined | string[]>;
+/** A path template with its parameters filled in: `/requests/{id}` → `/requests/3f…`. */
+function fill(template: string, params: Record<string, string> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+type Query = Record<string, string | number | boolean | undefined | null | readonly string[]>;
 
 /** Calls `path` (under /v1 unless it starts with /console). Throws ApiError with a readable message. */
-export async function call<T = any>(method: string, path: string, options: { query?: Query; body?: unknown } = {}): Promise<T> {
+async function call(method: string, template: string, input: { path?: Record<string, string>; query?: Query; body?: unknown } = {}): Promise<unknown> {
+  const path = fill(template, input.path);
   const url = new URL(path.startsWith('/console') ? path : `/v1${path}`, location.origin);
-  for (const [key, value] of Object.entries(options.query ?? {})) {
-    if (value === undefined || value === '') continue;
-    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(key, String(item));
+  for (const [key, value] of Object.entries(input.query ?? {})) {
+    if (value === undefined || value === null || value === '') continue;
+    for (const item of typeof value === 'object' ? value : [value]) url.searchParams.append(key, String(item));
   }
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-csrf-token'] = csrf;
-  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (input.body !== undefined) headers['content-type'] = 'application/json';
   let res: Response;
   try {
-    res = await fetch(url, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), credentials: 'same-origin' });
+    res = await fetch(url, { method, headers, body: input.body === undefined ? undefined : JSON.stringify(input.body), credentials: 'same-origin' });
   } catch {
     throw new ApiError(0, 'Gatehouse could not be reached. Check your connection and try again.');
   }
   const text = await res.text();
-  let body: any;
+  let body: unknown;
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch {
     body = undefined;
   }
-  if (res.status === 401) {
-    onSignedOut(body?.message ?? 'Your session has ended; sign in again.');
-    throw new ApiError(401, body?.message ?? 'You are signed out.');
+  if (!res.ok) {
+    // Every refusal comes in the one error shape (the Error component).
+    const error = (typeof body === 'object' && body !== null ? body : undefined) as ErrorBody | undefined;
+    if (res.status === 401) {
+      onSignedOut(error?.message ?? 'Your session has ended; sign in again.');
+      throw new ApiError(401, error?.message ?? 'You are signed out.');
+    }
+    throw new ApiError(res.status, describe(res.status, error), error?.details);
   }
-  if (!res.ok) throw new ApiError(res.status, describe(res.status, body), body?.details);
-  return body as T;
+  return body;
 }
 
-export const get = <T = any>(path: string, query?: Query) => call<T>('GET', path, { query });
-export const post = <T = any>(path: string, body?: unknown, query?: Query) => call<T>('POST', path, { body, query });
-export const put = <T = any>(path: string, body?: unknown) => call<T>('PUT', path, { body });
-export const del = <T = any>(path: string) => call<T>('DELETE', path);
+/** The calls, typed by the API document: the path template, its parameters, query and body, and the answer. */
+type Caller<M extends Method> = <P extends PathWith<M>>(path: P, ...input: Args<Operation<P, M>>) => Promise<Answer<Operation<P, M>>>;
+const caller = <M extends Method>(method: M): Caller<M> =>
+  ((path: string, input?: { path?: Record<string, string>; query?: Query; body?: unknown }) => call(method.toUpperCase(), path, input)) as Caller<M>;
+
+export const get = caller('get');
+export const post = caller('post');
+export const put = caller('put');
+export const del = caller('delete');
+
+/** The row of a cursor-paged list (`{ results: Row[], next }`). */
+type Row<P extends PathWith<'get'>> = Answered<P> extends { results?: (infer R)[] } ? R : never;
 
 /** Every page of a cursor-paged list (up to `max` rows). */
-export async function all<T = any>(path: string, query: Query = {}, max = 2000): Promise<T[]> {
-  const rows: T[] = [];
+export async function all<P extends PathWith<'get'>>(path: P, ...args: [...Args<Operation<P, 'get'>>, max?: number]): Promise<Row<P>[]> {
+  const [input = {}, max = 2000] = args as unknown as [{ path?: Record<string, string>; query?: Query } | undefined, number | undefined];
+  const rows: Row<P>[] = [];
   let cursor: string | undefined;
   do {
-    const page = await get<{ results: T[]; next?: string | null }>(path, { ...query, page_size: 200, cursor });
+    const page = (await call('GET', path, { ...input, query: { ...input.query, page_size: 200, cursor } })) as { results: Row<P>[]; next?: string | null };
     rows.push(...page.results);
     cursor = page.next ?? undefined;
   } while (cursor && rows.length < max);

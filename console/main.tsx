@@ -94,7 +94,7 @@ function App() {
   }, []);
 
   useEffect(() => {
-    get<Me>('/console/session').then(
+    get('/console/session').then(
       (session) => {
         setSession(session.csrf_token, (reason) => {
           setMe(undefined);

@@ -36,15 +36,27 @@ export type AccessChangeListener = (ctx: AppContext, actor: Actor, change: Acces
 /** Store factories by their name on ctx.stores; each prepares its statements when built. */
 export type StoreFactories = { [K in keyof Stores]?: (db: Db, clock: Clock) => Stores[K] };
 
-export interface Area {
+/** Per store of the area, the names of the read methods other areas may call. */
+export type SharedReads = { [K in keyof Stores]?: readonly (keyof Stores[K] & string)[] };
+
+export interface Area<Routes extends RouteGroup = RouteGroup> {
   /** The folder's name, e.g. `tags`. */
   name: string;
   /** Its stores on ctx.stores (each name's type is declared beside the factory, in the area's store.ts). */
   stores?: StoreFactories;
+  /**
+   * The methods of its stores other areas may call through ctx.stores: reads only. Everything else of
+   * its stores is its own; other areas change its data through its service.ts, which records its events
+   * (docs/contributing.md, "An area's store is its own"; test/structure/stores.test.ts checks every call).
+   */
+  sharedReads?: SharedReads;
   /** Its routes: what app.ts serves, the policy and the guard enforce, and /openapi.json documents. */
-  routes?: RouteGroup;
-  /** Binds a handler to each declared route (`router.on('GET /v1/tags', …)`); start-up fails for one left out. */
-  handlers?: (router: ApiRouter, ctx: AppContext) => void;
+  routes?: Routes;
+  /**
+   * Binds a handler to each declared route (`router.on('GET /v1/tags', …)`), typed by the declarations;
+   * start-up fails for one left out.
+   */
+  handlers?: (router: ApiRouter<Routes>, ctx: AppContext) => void;
   jobs?: readonly Job[];
   /**
    * The outbox kinds whose rows this area's handlers run, by kind (src/outbox/index.ts says what a handler
@@ -61,8 +73,12 @@ export interface Area {
   checks?: readonly (() => void)[];
 }
 
-/** An area's module object (src/modules/<area>/area.ts); checked when the app is built (checkAreas). */
-export const defineArea = (area: Area): Area => area;
+/**
+ * An area's module object (src/modules/<area>/area.ts); checked when the app is built (checkAreas).
+ * Its handlers are typed by its own routes; in the list of areas they take any area's router, which is
+ * sound because app.ts builds each area's router from that area's routes.
+ */
+export const defineArea = <Routes extends RouteGroup>(area: Area<Routes>): Area => area as unknown as Area;
 
 /** Throws for two areas with one name, a store name built twice, a route declared badly or twice, or an area's own check failing. */
 export function checkAreas(areas: readonly Area[]): void {

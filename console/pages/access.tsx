@@ -50,18 +50,20 @@ export function MyAccess(props: { me: Me }) {
 
 export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string }) {
   const { kind, id } = props;
-  const base = kind === 'resource' ? `/resources/${id}` : `/groups/${id}`;
   const admin = isAdmin(props.me);
   const loaded = useLoad(async () => {
-    const item = await get(base);
+    const item = kind === 'resource'
+      ? await get('/resources/{resource_id}', { path: { resource_id: id } })
+      : await get('/groups/{group_id}', { path: { group_id: id } });
+    const appId = item.app_id;
     const [holders, owner, connector, propagations] = await Promise.all([
-      all(`${base}/users`),
-      item.admin_owner_id ? get(`/owners/${item.admin_owner_id}`).catch(() => undefined) : Promise.resolve(undefined),
+      kind === 'resource' ? all('/resources/{resource_id}/users', { path: { resource_id: id } }) : all('/groups/{group_id}/users', { path: { group_id: id } }),
+      item.admin_owner_id ? get('/owners/{owner_id}', { path: { owner_id: item.admin_owner_id } }).catch(() => undefined) : Promise.resolve(undefined),
       // Where access is carried to (admins: docs/connectors.md); 404 is "no connector".
-      admin && item.app_id ? get(`/apps/${item.app_id}/connector`).catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))) : Promise.resolve(undefined),
-      admin && item.app_id ? all('/propagations', { app_id: item.app_id }, 1000) : Promise.resolve([]),
+      admin && appId ? get('/apps/{app_id}/connector', { path: { app_id: appId } }).catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))) : Promise.resolve(undefined),
+      admin && appId ? all('/propagations', { query: { app_id: appId } }, 1000) : Promise.resolve([]),
     ]);
-    return { item, holders, owner, connector, propagations: (propagations as any[]).filter((p) => p.item_id === id) };
+    return { item, holders, owner, connector, propagations: propagations.filter((p) => p.item_id === id) };
   }, [kind, id]);
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState('');
@@ -70,22 +72,27 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
   const grant = async (e: Event) => {
     e.preventDefault();
     if (await action.run(async () => {
-      const user = await get('/user', { email: email.trim() });
-      await post(`${base}/users/${user.user_id}`, { duration_minutes: duration, access_level_remote_id: level });
+      const user = await get('/user', { query: { email: email.trim() } });
+      const body = { duration_minutes: duration, access_level_remote_id: level };
+      if (kind === 'resource') await post('/resources/{resource_id}/users/{user_id}', { path: { resource_id: id, user_id: user.user_id }, body });
+      else await post('/groups/{group_id}/users/{user_id}', { path: { group_id: id, user_id: user.user_id }, body });
     })) {
       setEmail('');
       loaded.reload();
     }
   };
   const retry = (appId: string) => async () => {
-    if (await action.run(() => post(`/apps/${appId}/connector/retry`))) loaded.reload();
+    if (await action.run(() => post('/apps/{app_id}/connector/retry', { path: { app_id: appId } }))) loaded.reload();
   };
   const revoke = (userId: string, remote: string) => async () => {
-    if (await action.run(() => del(`${base}/users/${userId}?access_level_remote_id=${encodeURIComponent(remote)}`))) loaded.reload();
+    const query = { access_level_remote_id: remote };
+    if (await action.run(() => kind === 'resource'
+      ? del('/resources/{resource_id}/users/{user_id}', { path: { resource_id: id, user_id: userId }, query })
+      : del('/groups/{group_id}/users/{user_id}', { path: { group_id: id, user_id: userId }, query }))) loaded.reload();
   };
   return (
     <Pending loaded={loaded}>{({ item, holders, owner, connector, propagations }) => (
-      <Page title={item.name}>
+      <Page title={item.name ?? id}>
         <p>{item.description || `A ${kind}.`}</p>
         <dl class="facts">
           <dt>Owner</dt><dd>{owner ? owner.name : item.admin_owner_id ?? 'none'}</dd>
@@ -94,10 +101,10 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
         </dl>
         <p><Link href={`/console/requests/new?${kind}_id=${id}`} class="button">Request access to {item.name}</Link></p>
         <h2>Reviewer stages</h2>
-        {(item.request_configurations ?? []).map((c: any, i: number) => (
+        {(item.request_configurations ?? []).map((c, i) => (
           <div key={i}>
             <p>{c.condition ? 'For members of certain groups' : 'For everyone'}: {c.allow_requests ? (c.auto_approval ? 'approved automatically' : `${(c.reviewer_stages ?? []).length} stage(s)`) : 'requests not allowed'}</p>
-            <ol>{(c.reviewer_stages ?? []).map((s: any) => (
+            <ol>{(c.reviewer_stages ?? []).map((s) => (
               <li key={s.stage}>{s.operator === 'AND' ? 'All of' : 'Any of'}: {[s.require_manager_approval && 'the requester\'s manager', s.require_admin_approval && 'an admin', s.owner_ids.length > 0 && `${s.owner_ids.length} owner(s)`].filter(Boolean).join(', ') || 'nobody named'}</li>
             ))}</ol>
           </div>
@@ -108,14 +115,14 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             <table>
               <caption>Who holds {item.name}</caption>
               <thead><tr><th scope="col">Person</th><th scope="col">Level</th><th scope="col">Path</th><th scope="col">Until</th><th scope="col">Propagation</th>{isAdmin(props.me) && <th scope="col"><span class="sr-only">Actions</span></th>}</tr></thead>
-              <tbody>{holders.map((h: any) => (
+              <tbody>{holders.map((h) => (
                 <tr key={`${h.user_id}${h.access_level?.access_level_remote_id ?? ''}`}>
                   <td>{isAdmin(props.me) ? <Link href={`/console/users/${h.user_id}`}>{h.full_name}</Link> : h.full_name}</td>
                   <td>{h.access_level?.access_level_name || (kind === 'group' ? 'Member' : 'Default')}</td>
-                  <td>{h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
+                  <td>{'has_direct_access' in h && h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
                   <td>{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
                   <td>{h.propagation_status?.status ?? '—'}</td>
-                  {isAdmin(props.me) && <td>{h.has_direct_access !== false && <button type="button" class="danger" onClick={revoke(h.user_id, h.access_level?.access_level_remote_id ?? '')}>Revoke {h.full_name}</button>}</td>}
+                  {isAdmin(props.me) && <td>{!('has_direct_access' in h && h.has_direct_access === false) && <button type="button" class="danger" onClick={revoke(h.user_id, h.access_level?.access_level_remote_id ?? '')}>Revoke {h.full_name}</button>}</td>}
                 </tr>
               ))}</tbody>
             </table>
@@ -132,7 +139,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
                     <table>
                       <caption>Changes to {item.name} not yet carried</caption>
                       <thead><tr><th scope="col">Who</th><th scope="col">Change</th><th scope="col">Status</th><th scope="col">Attempts</th><th scope="col">Last error</th><th scope="col">Next attempt</th></tr></thead>
-                      <tbody>{propagations.map((p: any) => (
+                      <tbody>{propagations.map((p) => (
                         <tr key={`${p.edge_kind}${p.principal_id}${p.access_level_remote_id}`}>
                           <td>{p.principal_name ?? p.principal_id}</td>
                           <td>{p.desired === 'PRESENT' ? 'grant' : 'removal'}</td>
@@ -145,7 +152,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
                     </table>
                   </div>
                 )}
-                {propagations.some((p: any) => p.state === 'FAILED') && <button type="button" disabled={action.busy} onClick={retry(item.app_id)}>Retry failed propagations</button>}
+                {item.app_id && propagations.some((p) => p.state === 'FAILED') && <button type="button" disabled={action.busy} onClick={retry(item.app_id)}>Retry failed propagations</button>}
               </>
             )}
           </section>
@@ -156,7 +163,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             <div class="field"><label for="grant-email">Person's email</label><input id="grant-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></div>
             <div class="field"><label for="grant-level">Level</label>
               <select id="grant-level" value={level} onChange={(e) => setLevel(e.currentTarget.value)}>
-                {(item.access_levels?.length ? item.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }]).map((l: any) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
+                {(item.access_levels?.length ? item.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }]).map((l) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
               </select></div>
             <div class="field"><label for="grant-duration">For how long</label>
               <select id="grant-duration" value={duration} onChange={(e) => setDuration(Number(e.currentTarget.value))}>
@@ -174,19 +181,19 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
 export function PersonPage(props: { me: Me; id: string }) {
   const admin = isAdmin(props.me);
   const loaded = useLoad(async () => {
-    const person = await get(`/users/${props.id}`);
+    const person = await get('/users/{user_id}', { path: { user_id: props.id } });
     // Admins, and the person's manager (who reads their direct reports' access whole: docs/visibility.md).
     const allowed = admin || person.manager_id === props.me.user.user_id;
     const [holdings, manager] = await Promise.all([
       allowed ? holdingsOf(props.id) : Promise.resolve([]),
-      person.manager_id ? get(`/users/${person.manager_id}`).catch(() => undefined) : Promise.resolve(undefined),
+      person.manager_id ? get('/users/{user_id}', { path: { user_id: person.manager_id } }).catch(() => undefined) : Promise.resolve(undefined),
     ]);
     return { person, allowed, holdings, manager };
   }, [props.id]);
   const action = useAction();
   const offboard = async () => {
     if (!confirm('Offboard this person? Their access, tokens and sign-in sessions end.')) return;
-    if (await action.run(() => put(`/users/${props.id}`, { hr_idp_status: 'DEPROVISIONED' }))) loaded.reload();
+    if (await action.run(() => put('/users/{user_id}', { path: { user_id: props.id }, body: { hr_idp_status: 'DEPROVISIONED' } }))) loaded.reload();
   };
   return (
     <Pending loaded={loaded}>{({ person, allowed, holdings, manager }) => (

@@ -4,12 +4,12 @@ import { Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
 export function Account(props: { me: Me }) {
   const loaded = useLoad(async () => {
-    const [sessions, tokens] = await Promise.all([all('/web-sessions', { user_id: props.me.user.user_id }), all('/tokens', { user_id: props.me.user.user_id })]);
+    const [sessions, tokens] = await Promise.all([all('/web-sessions', { query: { user_id: props.me.user.user_id } }), all('/tokens', { query: { user_id: props.me.user.user_id } })]);
     return { sessions, tokens };
   }, []);
   const action = useAction();
-  const end = (path: string) => async () => {
-    if (await action.run(() => del(path))) loaded.reload();
+  const end = (ending: () => Promise<unknown>) => async () => {
+    if (await action.run(ending)) loaded.reload();
   };
   return (
     <Page title="Your account">
@@ -18,16 +18,16 @@ export function Account(props: { me: Me }) {
       <Pending loaded={loaded}>{({ sessions, tokens }) => (
         <>
           <h2>Sign-in sessions</h2>
-          <ul class="plain">{sessions.map((s: any) => (
+          <ul class="plain">{sessions.map((s) => (
             <li key={s.web_session_id}>
               {s.sign_in_method === 'OIDC' ? 'Single sign-on' : 'Sign-in link'} on {when(s.created_at)}{s.ip_address ? ` from ${s.ip_address}` : ''}
-              {s.web_session_id === props.me.web_session_id ? ' (this browser)' : <> <button type="button" onClick={end(`/web-sessions/${s.web_session_id}`)}>End session from {when(s.created_at)}</button></>}
+              {s.web_session_id === props.me.web_session_id ? ' (this browser)' : <> <button type="button" onClick={end(() => del('/web-sessions/{web_session_id}', { path: { web_session_id: s.web_session_id } }))}>End session from {when(s.created_at)}</button></>}
             </li>
           ))}</ul>
           <h2>API tokens</h2>
           {tokens.length === 0 ? <p>You have no API tokens.</p> : (
-            <ul class="plain">{tokens.map((t: any) => (
-              <li key={t.token_id}>{t.token_label} ({t.access_level}), last used {when(t.last_used_at)} <button type="button" class="danger" onClick={end(`/tokens/${t.token_id}`)}>Revoke token {t.token_label}</button></li>
+            <ul class="plain">{tokens.map((t) => (
+              <li key={t.token_id}>{t.token_label} ({t.access_level}), last used {when(t.last_used_at)} <button type="button" class="danger" onClick={end(() => del('/tokens/{token_id}', { path: { token_id: t.token_id } }))}>Revoke token {t.token_label}</button></li>
             ))}</ul>
           )}
         </>

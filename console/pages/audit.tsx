@@ -28,7 +28,7 @@ export function AuditTrail(props: { me: Me }) {
   const [filters, setFilters] = useState<Record<string, string>>(initial);
   const [cursors, setCursors] = useState<string[]>([]);
   const cursor = cursors.at(-1);
-  const loaded = useLoad(() => get('/events', { ...filters, cursor, page_size: 50 }), [JSON.stringify(filters), cursor]);
+  const loaded = useLoad(() => get('/events', { query: { ...filters, cursor, page_size: 50 } }), [JSON.stringify(filters), cursor]);
   const apply = (e: Event) => {
     e.preventDefault();
     setCursors([]);
@@ -44,7 +44,7 @@ export function AuditTrail(props: { me: Me }) {
   const exporting = useAction();
   const EXPORT_MAX = 10_000;
   const exportAll = () => exporting.run(async () => {
-    const events = await all('/events', filters, EXPORT_MAX);
+    const events = await all('/events', { query: filters }, EXPORT_MAX);
     download(events, 'gatehouse-events.jsonl');
     exporting.setError(events.length >= EXPORT_MAX ? `Exported the newest ${EXPORT_MAX} events; narrow the filters, or use gatehouse audit export for the whole trail.` : undefined);
   });
@@ -66,18 +66,18 @@ export function AuditTrail(props: { me: Me }) {
           <button type="button" disabled={exporting.busy} onClick={exportAll}>{exporting.busy ? 'Exporting…' : 'Export all matching events'}</button>
         </div>
         <Problem message={exporting.error} />
-        <Pending loaded={loaded}>{(page) => (
+        <Pending loaded={loaded}>{({ results = [], next }) => (
           <>
             <div class="table-wrap">
               <table>
                 <caption>Events, newest first</caption>
                 <thead><tr><th scope="col">When</th><th scope="col">What</th><th scope="col">Who</th><th scope="col">Objects</th></tr></thead>
-                <tbody>{page.results.map((event: any) => (
+                <tbody>{results.map((event) => (
                   <tr key={event.event_id}>
                     <td>{when(event.created_at)}</td>
                     <td>{event.event_type}</td>
                     <td><Link href={`/console/users/${event.actor_user_id}`}>{event.actor_name}</Link>{event.api_token_name ? ` via ${event.api_token_name}` : ''}</td>
-                    <td>{event.sub_events.flatMap((sub: any) => Object.entries(sub).filter(([k, v]) => typeof v === 'string' && linkFor(k, v as string)).map(([k, v]) => (
+                    <td>{(event.sub_events ?? []).flatMap((sub) => Object.entries(sub).filter(([k, v]) => typeof v === 'string' && linkFor(k, v as string)).map(([k, v]) => (
                       <Link key={`${k}${v}`} href={linkFor(k, v as string)!} class="chip">{String(sub[k.replace(/_id$/, '_name')] ?? k.replace(/_id$/, ''))}</Link>
                     )))}</td>
                   </tr>
@@ -86,7 +86,7 @@ export function AuditTrail(props: { me: Me }) {
             </div>
             <div class="actions">
               {cursors.length > 0 && <button type="button" onClick={() => setCursors(cursors.slice(0, -1))}>Newer</button>}
-              {page.next && <button type="button" onClick={() => setCursors([...cursors, page.next])}>Older</button>}
+              {next && <button type="button" onClick={() => setCursors([...cursors, next])}>Older</button>}
             </div>
           </>
         )}</Pending>

@@ -11,25 +11,24 @@ interface Step {
   hint: string;
 }
 
-/** Whether a cursor-paged list has at least `n` rows (one page of `n`). */
-const hasAtLeast = async (path: string, n = 1, query: Record<string, string | number> = {}) =>
-  (await get<{ results: unknown[] }>(path, { page_size: n, ...query })).results.length >= n;
-
 async function loadSteps(): Promise<Step[]> {
   const sso = document.body.dataset.sso === 'on';
-  const [people, resources, groups, owners, requests] = await Promise.all([
-    // The first admin is there from the start: another person means someone was invited.
-    hasAtLeast('/users', 2),
-    hasAtLeast('/resources'),
-    hasAtLeast('/groups'),
-    hasAtLeast('/owners'),
-    get<{ requests: unknown[] }>('/requests', { page_size: 1 }).then((page) => page.requests.length > 0),
+  const page = { query: { page_size: 1 } };
+  const [users, resources, groups, owners, requests] = await Promise.all([
+    get('/users', { query: { page_size: 2 } }),
+    get('/resources', page),
+    get('/groups', page),
+    get('/owners', page),
+    get('/requests', page),
   ]);
+  // The first admin is there from the start: another person means someone was invited.
+  const people = (users.results ?? []).length > 1;
+  const items = (resources.results ?? []).length > 0 || (groups.results ?? []).length > 0;
   return [
     { key: 'people', done: people || sso, href: '/console/people', label: 'Invite people', hint: sso ? 'Single sign-on is set up: people sign in with it.' : 'Add the people who ask for access and review it, and send each an invitation (or set up single sign-on).' },
-    { key: 'apps', done: resources || groups, href: '/console/apps', label: 'Add an app or connect a system', hint: 'An app holds what people can request: its resources and groups, set up by hand or synced by a connector.' },
-    { key: 'owners', done: owners, href: '/console/teams', label: 'Name owners and reviewers', hint: 'A team owns items and reviews the requests for them.' },
-    { key: 'request', done: requests, href: '/console/requests/new', label: 'Try a first request', hint: 'Ask for something as a person would, then approve it.' },
+    { key: 'apps', done: items, href: '/console/apps', label: 'Add an app or connect a system', hint: 'An app holds what people can request: its resources and groups, set up by hand or synced by a connector.' },
+    { key: 'owners', done: (owners.results ?? []).length > 0, href: '/console/teams', label: 'Name owners and reviewers', hint: 'A team owns items and reviews the requests for them.' },
+    { key: 'request', done: (requests.requests ?? []).length > 0, href: '/console/requests/new', label: 'Try a first request', hint: 'Ask for something as a person would, then approve it.' },
   ];
 }
 

@@ -1,23 +1,11 @@
 // Home: reviews waiting for me (requests, and items of access reviews), my pending requests, my access
 // expiring within 7 days; the counts are the server's (exact at any size); admins see the first-run checklist.
-import { all, get, type Me } from '../api.ts';
-import type { Assignment } from './reviews.tsx';
+import { all, get, type Me, type Schema } from '../api.ts';
 import { isAdmin, Link, Page, Pending, useLoad, when } from '../ui.tsx';
 import { FirstRun } from './first-run.tsx';
 
-export interface RequestView {
-  id: string;
-  requester_id: string;
-  target_user_id?: string;
-  status: string;
-  reason: string;
-  created_at: string;
-  duration_minutes?: number;
-  requested_duration_minutes?: number;
-  custom_fields_responses?: { field_name: string; field_type: string; field_value: string | boolean }[];
-  requested_items_list?: { name?: string; resource_id?: string; group_id?: string; access_level_name?: string }[];
-  reviewer_stages?: { item_name: string; stages: { stage: number; operator: string; reviewers: { id: string; full_name?: string; status: string }[] }[] }[];
-}
+/** An access request as the API answers it. */
+export type RequestView = Schema<'Request'>;
 
 /** Whether `userId` is asked to review this pending request now (a reviewer still PENDING in a stage). */
 export function waitsFor(request: RequestView, userId: string): boolean {
@@ -43,10 +31,10 @@ export interface Holding {
 
 /** What `userId` holds: resources and groups, one row per item and level. */
 export async function holdingsOf(userId: string): Promise<Holding[]> {
-  const [resources, groups] = await Promise.all([all(`/resources/users/${userId}`), all(`/groups/users/${userId}`)]);
+  const [resources, groups] = await Promise.all([all('/resources/users/{user_id}', { path: { user_id: userId } }), all('/groups/users/{user_id}', { path: { user_id: userId } })]);
   return [
-    ...resources.map((r: any): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name || 'Default', levelId: r.access_level?.access_level_remote_id ?? '', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
-    ...groups.map((g: any): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name || 'Member', levelId: g.access_level?.access_level_remote_id ?? '', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
+    ...resources.map((r): Holding => ({ kind: 'resource', id: r.resource_id, name: r.resource_name ?? r.resource_id, level: r.access_level?.access_level_name || 'Default', levelId: r.access_level?.access_level_remote_id ?? '', expires: r.expiration_date ?? null, direct: r.has_direct_access, paths: r.num_access_paths, propagation: r.propagation_status?.status })),
+    ...groups.map((g): Holding => ({ kind: 'group', id: g.group_id, name: g.group_name, level: g.access_level?.access_level_name || 'Member', levelId: g.access_level?.access_level_remote_id ?? '', expires: g.expiration_date ?? null, direct: true, paths: 1, propagation: g.propagation_status?.status })),
   ];
 }
 
@@ -56,22 +44,22 @@ const LISTED = 50;
 export function Home(props: { me: Me }) {
   const me = props.me.user;
   const loaded = useLoad(async () => {
-    const [counts, toReview, mine, holdings, assignments, reports] = await Promise.all([
-      get<{ awaiting_my_review: number; my_pending: number }>('/requests/counts'),
-      get<{ requests: RequestView[] }>('/requests', { awaiting_my_review: true, page_size: LISTED }),
-      get<{ requests: RequestView[] }>('/requests', { requester_id: me.user_id, show_pending_only: true, page_size: LISTED }),
+    const [counts, { requests: toReview = [] }, { requests: mine = [] }, holdings, assignments, reports] = await Promise.all([
+      get('/requests/counts'),
+      get('/requests', { query: { awaiting_my_review: true, page_size: LISTED } }),
+      get('/requests', { query: { requester_id: me.user_id, show_pending_only: true, page_size: LISTED } }),
       holdingsOf(me.user_id),
-      all<Assignment>('/uar-assignments', { open_only: true }),
-      all<{ user_id: string; full_name: string }>('/users', { manager_id: me.user_id }),
+      all('/uar-assignments', { query: { open_only: true } }),
+      all('/users', { query: { manager_id: me.user_id } }),
     ]);
     const soon = Date.now() + 7 * 86_400_000;
     const accessReviews = assignments.filter((a) => a.unanswered_items > 0);
     return {
       counts,
-      toReview: toReview.requests,
+      toReview,
       accessReviews,
       reviewItems: accessReviews.reduce((sum, a) => sum + a.unanswered_items, 0),
-      mine: mine.requests,
+      mine,
       expiring: holdings.filter((h) => h.expires !== null && Date.parse(h.expires) <= soon),
       reports,
     };

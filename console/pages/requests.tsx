@@ -2,8 +2,8 @@
 // dry run of who must approve) and one request (items, stages and reviewers by name, comments, decisions).
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { ApiError, get, post, type Me } from '../api.ts';
-import { waitsFor, type RequestView } from './home.tsx';
+import { ApiError, get, post, type Me, type Schema } from '../api.ts';
+import { waitsFor } from './home.tsx';
 import { isAdmin, Link, messageOf, minutes, navigate, Page, Pending, Problem, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
 
 interface Item {
@@ -23,14 +23,7 @@ const DURATIONS = [60, 240, 1440, 7 * 1440, 30 * 1440, 90 * 1440];
 const shorter = (asked: number | undefined): number[] => DURATIONS.filter((d) => asked === undefined || asked === -1 || d < asked);
 
 /** A question an item's request template asks (the dry run's custom_fields). */
-interface AskedField {
-  name: string;
-  request_template_id: string;
-  description?: string;
-  type: 'SHORT_TEXT' | 'LONG_TEXT' | 'BOOLEAN' | 'MULTI_CHOICE';
-  required: boolean;
-  metadata?: { multi_choice_data: { options: string[] } };
-}
+type AskedField = Schema<'RequestDryRun'>['custom_fields'][number];
 
 /** The answers as POST /requests takes them: every BOOLEAN (unticked is "false"), the rest when given. */
 function answersOf(fields: AskedField[], answers: Record<string, string>) {
@@ -54,7 +47,7 @@ function CustomField(props: { field: AskedField; index: number; value: string; e
         ? (
           <select {...common} value={value} onChange={(e) => props.onChange(e.currentTarget.value)}>
             <option value="">Choose…</option>
-            {(field.metadata?.multi_choice_data.options ?? []).map((o) => <option key={o} value={o}>{o}</option>)}
+            {(field.metadata?.multi_choice_data?.options ?? []).map((o) => <option key={o} value={o}>{o}</option>)}
           </select>
         )
         : <input {...common} type="text" value={value} onInput={(e) => props.onChange(e.currentTarget.value)} />;
@@ -73,13 +66,14 @@ function maxOf(items: Item[]): number | undefined {
   return bounds.length === 0 ? undefined : Math.min(...bounds);
 }
 
-function toItem(kind: 'resource' | 'group', raw: any, level = ''): Item {
-  const configuration = (raw.request_configurations ?? []).find((c: any) => !c.condition) ?? raw.request_configurations?.[0];
+function toItem(raw: Schema<'Resource'> | Schema<'Group'>, level = ''): Item {
+  const configuration = (raw.request_configurations ?? []).find((c) => !c.condition) ?? raw.request_configurations?.[0];
   const max = configuration?.max_duration_minutes ?? raw.max_duration;
+  const [kind, id] = 'resource_id' in raw ? ['resource' as const, raw.resource_id] : ['group' as const, raw.group_id];
   return {
     kind,
-    id: kind === 'resource' ? raw.resource_id : raw.group_id,
-    name: raw.name,
+    id,
+    name: raw.name ?? id,
     levels: raw.access_levels?.length ? raw.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }],
     maxMinutes: typeof max === 'number' && max > 0 ? max : undefined,
     extensionMinutes: typeof raw.extensions_duration_in_minutes === 'number' ? raw.extensions_duration_in_minutes : 0,
@@ -96,7 +90,7 @@ export function NewRequest(_props: { me: Me }) {
   const [chosen, setChosen] = useState<Item[]>([]);
   const [reason, setReason] = useState('');
   const [duration, setDuration] = useState(1440);
-  const [preview, setPreview] = useState<any>(undefined);
+  const [preview, setPreview] = useState<Schema<'RequestDryRun'> | undefined>(undefined);
   const [previewError, setPreviewError] = useState<string | undefined>(undefined);
   // The questions the chosen items' request templates ask (from the dry run), kept while a preview fails.
   const [fields, setFields] = useState<AskedField[]>([]);
@@ -109,8 +103,8 @@ export function NewRequest(_props: { me: Me }) {
     const resourceId = params.get('resource_id');
     const groupId = params.get('group_id');
     const level = params.get('access_level_remote_id') ?? '';
-    if (resourceId) get(`/resources/${resourceId}`).then((r) => setChosen([toItem('resource', r, level)]), (e) => action.setError(messageOf(e)));
-    else if (groupId) get(`/groups/${groupId}`).then((g) => setChosen([toItem('group', g, level)]), (e) => action.setError(messageOf(e)));
+    if (resourceId) get('/resources/{resource_id}', { path: { resource_id: resourceId } }).then((r) => setChosen([toItem(r, level)]), (e) => action.setError(messageOf(e)));
+    else if (groupId) get('/groups/{group_id}', { path: { group_id: groupId } }).then((g) => setChosen([toItem(g, level)]), (e) => action.setError(messageOf(e)));
   }, []);
 
   useEffect(() => {
@@ -119,10 +113,10 @@ export function NewRequest(_props: { me: Me }) {
     const timer = setTimeout(async () => {
       try {
         const [resources, groups] = await Promise.all([
-          get('/resources', { resource_name: term, page_size: 20 }),
-          get('/groups', { group_name: term, page_size: 20 }),
+          get('/resources', { query: { resource_name: term, page_size: 20 } }),
+          get('/groups', { query: { group_name: term, page_size: 20 } }),
         ]);
-        setFound([...resources.results.map((r: any) => toItem('resource', r)), ...groups.results.map((g: any) => toItem('group', g))]);
+        setFound([...(resources.results ?? []).map((r) => toItem(r)), ...(groups.results ?? []).map((g) => toItem(g))]);
       } catch (err) {
         action.setError(messageOf(err));
       }
@@ -150,9 +144,11 @@ export function NewRequest(_props: { me: Me }) {
       return setPreview(undefined);
     }
     const timer = setTimeout(() => {
-      post('/requests', body(), { dry_run: true }).then((answer) => {
-        setPreview(answer);
-        setFields(answer.custom_fields ?? []);
+      post('/requests', { body: body(), query: { dry_run: true } }).then((answer) => {
+        // With dry_run the answer is the dry run (a request's id otherwise).
+        const dryRun = 'dry_run' in answer ? answer : undefined;
+        setPreview(dryRun);
+        setFields(dryRun?.custom_fields ?? []);
         setPreviewError(undefined);
       }, (err: unknown) => {
         setPreview(undefined);
@@ -170,7 +166,8 @@ export function NewRequest(_props: { me: Me }) {
     let id = '';
     if (await action.run(async () => {
       try {
-        id = (await post('/requests', sent)).id;
+        const answer = await post('/requests', { body: sent });
+        if ('id' in answer) id = answer.id;
       } catch (err) {
         // Put each answer's problem beside its question too (custom_metadata.N is the N-th answer sent).
         if (err instanceof ApiError) {
@@ -254,14 +251,14 @@ export function NewRequest(_props: { me: Me }) {
           {preview && (
             <>
               {preview.would_be_approved_at_once && <p><strong>Approved at once</strong>: no review needed.</p>}
-              {preview.items.map((item: any) => (
+              {preview.items.map((item) => (
                 <div key={`${item.resource_id ?? item.group_id}${item.access_level_remote_id}`} class="preview-item">
                   <h3>{item.name} ({item.access_level_name || "default level"})</h3>
                   <p class="hint">{item.configuration.why}</p>
                   {item.auto_approved ? <p>Approved automatically.</p> : (
-                    <ol>{item.stages.map((stage: any) => (
+                    <ol>{item.stages.map((stage) => (
                       <li key={stage.stage}>Stage {stage.stage} ({stage.operator === 'AND' ? 'all must approve' : 'any one approves'}):{' '}
-                        {stage.reviewers.length === 0 ? 'no reviewer (an admin decides)' : stage.reviewers.map((r: any) => `${r.full_name} — ${r.why}`).join('; ')}
+                        {stage.reviewers.length === 0 ? 'no reviewer (an admin decides)' : stage.reviewers.map((r) => `${r.full_name} — ${r.why}`).join('; ')}
                       </li>
                     ))}</ol>
                   )}
@@ -280,16 +277,17 @@ export function NewRequest(_props: { me: Me }) {
 export function RequestPage(props: { me: Me; id: string }) {
   const me = props.me.user;
   const loaded = useLoad(async () => {
-    const request = await get<RequestView & { request_comments?: any[] }>(`/requests/${props.id}`);
-    const requester = await get(`/users/${request.requester_id}`).catch(() => undefined);
+    const request = await get('/requests/{id}', { path: { id: props.id } });
+    const requester = await get('/users/{user_id}', { path: { user_id: request.requester_id } }).catch(() => undefined);
     return { request, requester };
   }, [props.id]);
   const [comment, setComment] = useState('');
   const [grantFor, setGrantFor] = useState(0); // 0: as asked
   const action = useAction();
   const approval = (level: 'REGULAR' | 'ADMIN') => ({ level, ...(comment.trim() && { comment: comment.trim() }), ...(grantFor > 0 && { duration_minutes: grantFor }) });
-  const act = (what: string, body?: unknown) => async () => {
-    if (await action.run(() => post(`/requests/${props.id}/${what}`, body))) {
+  const path = { id: props.id };
+  const act = (send: () => Promise<unknown>) => async () => {
+    if (await action.run(send)) {
       setComment('');
       loaded.reload();
     }
@@ -350,15 +348,15 @@ export function RequestPage(props: { me: Me; id: string }) {
             )}
             <Problem message={action.error} />
             <div class="actions">
-              <button type="button" disabled={action.busy || comment.trim() === ''} onClick={act('comments', { comment: comment.trim() })}>Add comment</button>
-              {pending && reviewer && <button type="button" class="primary" disabled={action.busy} onClick={act('approve', approval('REGULAR'))}>Approve</button>}
+              <button type="button" disabled={action.busy || comment.trim() === ''} onClick={act(() => post('/requests/{id}/comments', { path, body: { comment: comment.trim() } }))}>Add comment</button>
+              {pending && reviewer && <button type="button" class="primary" disabled={action.busy} onClick={act(() => post('/requests/{id}/approve', { path, body: approval('REGULAR') }))}>Approve</button>}
               {pending && (reviewer || isAdmin(props.me)) && !mine && (
-                <button type="button" class="danger" disabled={action.busy} onClick={() => (comment.trim() === '' ? action.setError('Write a comment saying why you deny it.') : act('deny', { comment: comment.trim(), level: reviewer ? 'REGULAR' : 'ADMIN' })())}>Deny</button>
+                <button type="button" class="danger" disabled={action.busy} onClick={() => (comment.trim() === '' ? action.setError('Write a comment saying why you deny it.') : act(() => post('/requests/{id}/deny', { path, body: { comment: comment.trim(), level: reviewer ? 'REGULAR' : 'ADMIN' } }))())}>Deny</button>
               )}
               {pending && isAdmin(props.me) && !mine && !reviewer && (
-                <button type="button" class="override" disabled={action.busy} onClick={act('approve', approval('ADMIN'))}>Approve as admin (override)</button>
+                <button type="button" class="override" disabled={action.busy} onClick={act(() => post('/requests/{id}/approve', { path, body: approval('ADMIN') }))}>Approve as admin (override)</button>
               )}
-              {pending && mine && <button type="button" disabled={action.busy} onClick={act('cancel')}>Cancel request</button>}
+              {pending && mine && <button type="button" disabled={action.busy} onClick={act(() => post('/requests/{id}/cancel', { path }))}>Cancel request</button>}
             </div>
           </>
         );

@@ -2,19 +2,15 @@
 // reviewer sees the reviews with items assigned to them and decides those items — keep, revoke or
 // later, one by one or in bulk; admins decide any item. A revoke ends the access at once.
 import { useState } from 'preact/hooks';
-import { all, get, post, put, type Me } from '../api.ts';
+import { all, get, post, put, type Me, type Schema } from '../api.ts';
 import { isAdmin, Link, navigate, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
-export interface Assignment {
-  uar_id: string;
-  name: string;
-  deadline: string;
-  closed_at: string | null;
-  assigned_items: number;
-  unanswered_items: number;
-}
+/** A review with rows assigned to the signed-in person. */
+export type Assignment = Schema<'UARAssignment'>;
+type ReviewRow = Schema<'UARItem'>;
 
-const POLICIES: [string, string][] = [
+type Policy = Schema<'UARReviewerAssignmentPolicyEnum'>;
+const POLICIES: [Policy, string][] = [
   ['BY_OWNING_TEAM_ADMIN_ALL', 'every user of the item\'s admin owner'],
   ['BY_OWNING_TEAM_ADMIN', 'one user of the item\'s admin owner, in turn'],
   ['BY_APPROVERS_ALL', 'every reviewer a request for the item would have'],
@@ -25,7 +21,7 @@ const POLICIES: [string, string][] = [
 
 /** The reviews with items assigned to the signed-in person, and how many still wait. */
 function MyAssignments() {
-  const loaded = useLoad(() => all<Assignment>('/uar-assignments'), []);
+  const loaded = useLoad(() => all('/uar-assignments'), []);
   return (
     <section aria-labelledby="assigned">
       <h2 id="assigned">Assigned to you</h2>
@@ -52,7 +48,7 @@ export function Reviews(props: { me: Me }) {
 function AllReviews() {
   const loaded = useLoad(() => all('/uars'), []);
   const [name, setName] = useState('');
-  const [reviewers, setReviewers] = useState('BY_OWNING_TEAM_ADMIN_ALL');
+  const [reviewers, setReviewers] = useState<Policy>('BY_OWNING_TEAM_ADMIN_ALL');
   const [tell, setTell] = useState(true);
   const [deadline, setDeadline] = useState('');
   const [policy, setPolicy] = useState<'' | 'KEEP' | 'REVOKE'>('');
@@ -62,12 +58,12 @@ function AllReviews() {
     if (policy === '') return action.setError('Choose what happens to items nobody answers by the deadline.');
     let id = '';
     const ok = await action.run(async () => {
-      const uar = await post('/uar', {
+      const uar = await post('/uar', { body: {
         name: name.trim(), reviewer_assignment_policy: reviewers, send_reviewer_assignment_notification: tell,
         deadline: new Date(`${deadline}T23:59:59`).toISOString(), time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC', self_review_allowed: false,
-      });
+      } });
       id = uar.uar_id;
-      await put(`/uar/${id}/policy`, { unanswered_decision: policy });
+      await put('/uar/{uar_id}/policy', { path: { uar_id: id }, body: { unanswered_decision: policy } });
     });
     if (ok) navigate(`/console/reviews/${id}`);
   };
@@ -76,7 +72,7 @@ function AllReviews() {
       <section aria-labelledby="all-reviews">
         <h2 id="all-reviews">All reviews</h2>
         <Pending loaded={loaded}>{(reviews) => reviews.length === 0 ? <p>No reviews yet.</p> : (
-          <ul>{reviews.map((r: any) => <li key={r.uar_id}><Link href={`/console/reviews/${r.uar_id}`}>{r.name}</Link> — deadline {when(r.deadline)}</li>)}</ul>
+          <ul>{reviews.map((r) => <li key={r.uar_id}><Link href={`/console/reviews/${r.uar_id}`}>{r.name}</Link> — deadline {when(r.deadline)}</li>)}</ul>
         )}</Pending>
       </section>
       <form onSubmit={start} class="stack">
@@ -85,7 +81,7 @@ function AllReviews() {
         <div class="field"><label for="uar-deadline">Deadline</label><input id="uar-deadline" type="date" required value={deadline} onInput={(e) => setDeadline(e.currentTarget.value)} /></div>
         <div class="field">
           <label for="uar-reviewers">Who reviews each item</label>
-          <select id="uar-reviewers" value={reviewers} onChange={(e) => setReviewers(e.currentTarget.value)}>
+          <select id="uar-reviewers" value={reviewers} onChange={(e) => setReviewers(POLICIES.find(([value]) => value === e.currentTarget.value)?.[0] ?? reviewers)}>
             {POLICIES.map(([value, label]) => <option key={value} value={value}>{label}</option>)}
           </select>
         </div>
@@ -106,8 +102,8 @@ type Decision = 'KEEP' | 'REVOKE' | 'LATER';
 const LABEL: Record<Decision, string> = { KEEP: 'Keep', REVOKE: 'Revoke', LATER: 'Later' };
 
 /** Who is asked to review a row, as the admin's table says it. */
-function reviewersOf(row: any, me: string): string {
-  const ids: string[] = row.assigned_reviewer_ids ?? [];
+function reviewersOf(row: ReviewRow, me: string): string {
+  const ids = row.assigned_reviewer_ids;
   if (ids.length === 0) return 'admins';
   const others = ids.filter((id) => id !== me).length;
   if (others === ids.length) return `${others} other${others === 1 ? '' : 's'}`;
@@ -125,8 +121,8 @@ export function ReviewPage(props: { me: Me; id: string }) {
   const [onlyMine, setOnlyMine] = useState(false);
   const loaded = useLoad(async () => {
     const [uar, items] = await Promise.all([
-      get(`/uar/${props.id}`),
-      get(`/uar/${props.id}/items`, { page_size: 1000, assigned_to_me: admin && onlyMine ? true : undefined }),
+      get('/uar/{uar_id}', { path: { uar_id: props.id } }),
+      get('/uar/{uar_id}/items', { path: { uar_id: props.id }, query: { page_size: 1000, assigned_to_me: admin && onlyMine ? true : undefined } }),
     ]);
     return { uar, items };
   }, [props.id, onlyMine]);
@@ -134,7 +130,7 @@ export function ReviewPage(props: { me: Me; id: string }) {
   const action = useAction();
   const decide = async (decisions: { uar_item_id: number; decision: Decision }[]) => {
     if (decisions.length === 0) return action.setError('Select items first.');
-    if (await action.run(() => post(`/uar/${props.id}/decisions`, { decisions }))) {
+    if (await action.run(() => post('/uar/{uar_id}/decisions', { path: { uar_id: props.id }, body: { decisions } }))) {
       setSelected(new Set());
       loaded.reload();
     }
@@ -151,8 +147,9 @@ export function ReviewPage(props: { me: Me; id: string }) {
     e.preventDefault();
     if (selected.size === 0) return action.setError('Select items first.');
     const ok = await action.run(async () => {
-      const user = await get('/user', { email: assignee.trim() });
-      await post(`/uar/${props.id}/assignments`, { assignments: [...selected].map((id) => ({ uar_item_id: id, reviewer_ids: [user.user_id] })) });
+      const user = await get('/user', { query: { email: assignee.trim() } });
+      const assignments = [...selected].map((id) => ({ uar_item_id: id, reviewer_ids: [user.user_id] }));
+      await post('/uar/{uar_id}/assignments', { path: { uar_id: props.id }, body: { assignments } });
     });
     if (ok) {
       setSelected(new Set());
@@ -163,8 +160,8 @@ export function ReviewPage(props: { me: Me; id: string }) {
   return (
     <Pending loaded={loaded}>{({ uar, items }) => {
       const closed = Boolean(items.closed_at);
-      const decidable = (row: any) => !closed && row.user_id !== myId;
-      const rows: any[] = items.results;
+      const decidable = (row: ReviewRow) => !closed && row.user_id !== myId;
+      const rows = items.results;
       const open = rows.filter(decidable);
       const waiting = rows.filter((r) => r.decision === null || r.decision === 'LATER').length;
       return (
@@ -208,7 +205,7 @@ export function ReviewPage(props: { me: Me; id: string }) {
                     <td>{row.has_direct_access ? 'direct' : 'through groups'}</td>
                     {admin && <td>{reviewersOf(row, myId)}</td>}
                     <td>
-                      {row.user_id === myId ? <span>Your own access: {row.decision ? LABEL[row.decision as Decision] : 'another reviewer decides'}</span> : (
+                      {row.user_id === myId ? <span>Your own access: {row.decision ? LABEL[row.decision] : 'another reviewer decides'}</span> : (
                         <div role="group" aria-label={`Decision for ${row.full_name} on ${row.item_name}`} class="decisions">
                           {(['KEEP', 'REVOKE', 'LATER'] as Decision[]).map((d) => (
                             <button key={d} type="button" aria-pressed={row.decision === d} class={row.decision === d ? 'chosen' : undefined}

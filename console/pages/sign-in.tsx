@@ -41,7 +41,7 @@ function EmailLinkForm(props: { alsoSso: boolean; returnTo: string }) {
     setSent(undefined);
     await action.run(async () => {
       try {
-        const answer = await post<{ message: string }>('/console/sign-in/email', { email: address, return_to: props.returnTo });
+        const answer = await post('/console/sign-in/email', { body: { email: address, return_to: props.returnTo } });
         setSent(answer.message);
       } catch (err) {
         const onField = err instanceof ApiError ? err.details.find((d) => d.path === 'email') : undefined;
@@ -80,7 +80,7 @@ export function SendSignInLink(props: { userId: string; name: string }) {
   const send = (kind: 'SIGN_IN' | 'INVITATION') => () => action.run(async () => {
     setDone(undefined);
     setShown(undefined);
-    const sent = await post<{ email: string; expires_at: string; url?: string }>(`/users/${props.userId}/sign-in-link`, { kind, send_email: emailSetUp });
+    const sent = await post('/users/{user_id}/sign-in-link', { path: { user_id: props.userId }, body: { kind, send_email: emailSetUp } });
     if (sent.url) setShown(sent.url);
     else setDone(`${kind === 'INVITATION' ? 'Invitation' : 'Sign-in link'} sent to ${sent.email}.`);
   });

@@ -30,13 +30,19 @@ export interface RouteDeclaration extends OperationDoc {
   items?: Record<string, ItemKind | null>;
 }
 
-/** An area's routes, keyed `METHOD /v1/path/{param}`: the one spelling of a route. */
-export interface RouteGroup extends OperationGroup {
-  operations: Partial<Record<OperationKey, RouteDeclaration>>;
+/** Routes by key, `METHOD /v1/path/{param}`: the one spelling of a route. */
+export type RouteDeclarations = Partial<Record<OperationKey, RouteDeclaration>>;
+
+/**
+ * An area's routes. `Ops` keeps each declaration's own type (its `query` and `body` schemas), so the
+ * area's router hands each handler the input its route declares, typed (src/http/router.ts).
+ */
+export interface RouteGroup<Ops extends RouteDeclarations = RouteDeclarations> extends OperationGroup {
+  operations: Ops;
 }
 
 /** A module's routes, tagged with the module's name in the API document. */
-export function defineRoutes(tag: string, operations: Partial<Record<OperationKey, RouteDeclaration>>): RouteGroup {
+export function defineRoutes<Ops extends RouteDeclarations>(tag: string, operations: Ops): RouteGroup<Ops> {
   return { tag, operations };
 }
 

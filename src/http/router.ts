@@ -23,20 +23,36 @@ export const created = (body: unknown): Reply => ({ status: 201, body });
 /** The reference's body-less successes (deletes, detaches) answer 200 with an empty JSON object. */
 export const done = (): Reply => ({ status: 200, body: {} });
 
-export interface ApiRequest {
+/** What every handler may read: the caller and the path parameters. */
+export interface RequestBase {
   readonly caller: Caller;
   readonly requestId: string;
   /** The path parameter `name`, checked to be a UUID (400 naming it otherwise). */
   uuidParam(name: string): string;
   /** The raw path parameter `name`. */
   param(name: string): string;
-  /** The query string, validated by `schema`. */
-  query<S extends v.GenericSchema>(schema: S): v.InferOutput<S>;
-  /** The JSON body, validated by `schema`. */
-  body<S extends v.GenericSchema>(schema: S): Promise<v.InferOutput<S>>;
 }
 
-export type Handler = (req: ApiRequest) => Reply | Promise<Reply>;
+/** What a route declares of its input (a RouteDeclaration, or only the part a helper needs). */
+export interface InputSchemas {
+  query?: v.GenericSchema;
+  body?: v.GenericSchema;
+}
+
+/** `query()` exists only when the route declares a query schema, and answers what that schema outputs. */
+type QueryReader<R> = R extends { query: infer S extends v.GenericSchema } ? { query(): v.InferOutput<S> } : unknown;
+/** `body()` exists only when the route declares a body schema, and answers what that schema outputs. */
+type BodyReader<R> = R extends { body: infer S extends v.GenericSchema } ? { body(): Promise<v.InferOutput<S>> } : unknown;
+
+/**
+ * The request a handler of route declaration `R` gets: the query string and the JSON body are parsed by
+ * the schemas the route declares (the same ones /openapi.json shows), so no handler names a schema, and
+ * one whose route declares none has no `query()` or `body()` to call. Across a union of routes (one
+ * handler bound to several keys) a reader exists when every route of the union declares it.
+ */
+export type ApiRequest<R extends InputSchemas = {}> = RequestBase & QueryReader<R> & BodyReader<R>;
+
+export type Handler<R extends InputSchemas = {}> = (req: ApiRequest<R>) => Reply | Promise<Reply>;
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = body === undefined ? '' : body instanceof JsonText ? body.body : JSON.stringify(body);
@@ -57,7 +73,13 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
-function apiRequest(req: GatehouseRequest, maxBodyBytes: number): ApiRequest {
+/** Thrown for a handler that reads input its route does not declare (the types prevent it; this is the guard beneath). */
+const undeclared = (key: string, what: 'query' | 'body') => (): never => {
+  throw new Error(`route ${key} declares no ${what} schema, so its handler cannot read one`);
+};
+
+function apiRequest(req: GatehouseRequest, key: string, route: InputSchemas, maxBodyBytes: number): RequestBase & { query(): unknown; body(): Promise<unknown> } {
+  const { query, body } = route;
   return {
     get caller() {
       if (!req.caller) throw new AppError('unauthenticated', 'a bearer token is required');
@@ -70,12 +92,14 @@ function apiRequest(req: GatehouseRequest, maxBodyBytes: number): ApiRequest {
       if (raw === undefined || !isUuid(raw)) throw invalidField(name, 'must be a UUID');
       return raw.toLowerCase();
     },
-    query: (schema) => parse(schema, req.query, 'query'),
-    body: async (schema) => {
-      const raw = await readJsonBody(req, maxBodyBytes);
-      // Generated clients send the JSON `null` when the caller gives no body: it means "no body".
-      return parse(schema, raw === null ? undefined : raw, 'body');
-    },
+    query: query ? () => parse(query, req.query, 'query') : undeclared(key, 'query'),
+    body: body
+      ? async () => {
+          const raw = await readJsonBody(req, maxBodyBytes);
+          // Generated clients send the JSON `null` when the caller gives no body: it means "no body".
+          return parse(body, raw === null ? undefined : raw, 'body');
+        }
+      : undeclared(key, 'body'),
   };
 }
 
@@ -155,24 +179,42 @@ export function addPlainRoute(
 export type RouteChecks = (key: string, route: RouteDeclaration) => Middleware<GatehouseRequest>[];
 
 /**
+ * The declared keys `K` stands for: itself, or every declared key a template like
+ * `PUT /v1/${string}/visibility` covers (a key built in a loop). Over routes whose keys are not known
+ * (a test's made-up area), any key is itself, and its handler reads no query or body.
+ */
+type KeysOf<Ops, K extends string> = Extract<keyof Ops, K> | (K extends keyof Ops ? K : never);
+
+/**
  * Binds one area's handlers to its declared routes on the one Polka instance. Each route is
  * registered with its checks in front of it, so a request is matched once (by Polka) and the checks
- * read the declaration of the route that matched.
+ * read the declaration of the route that matched. `Routes` is the area's routes (defineRoutes keeps each
+ * declaration's type): a handler's `req.query()` and `req.body()` are typed by the schemas its route declares.
  */
-export class ApiRouter {
+export class ApiRouter<Routes extends RouteGroup = RouteGroup> {
   readonly #bound = new Set<string>();
 
   constructor(
     private readonly app: Polka<GatehouseRequest>,
     private readonly ctx: AppContext,
     private readonly table: RouteTable,
+    // Kept as any area's routes: `Routes` types only the handlers `on` binds, so an area's router fits the list of areas.
     private readonly area: { name: string; routes?: RouteGroup },
     private readonly checks: RouteChecks,
   ) {}
 
-  /** Serves the declared route `key` (`GET /v1/tags/{tag_id}`) with `handler`; throws for a route the area does not declare. */
-  on(key: OperationKey, handler: Handler): this {
-    const route = this.area.routes?.operations[key];
+  /**
+   * Serves the declared route `key` (`GET /v1/tags/{tag_id}`) with `handler`; throws for a route the
+   * area does not declare (and a key no declaration matches does not type-check). A key built in a
+   * loop (`PUT /v1/${string}/visibility`) types the handler by every declaration it could be.
+   */
+  on<K extends OperationKey>(
+    key: K,
+    handler: [KeysOf<Routes['operations'], K>] extends [never]
+      ? 'no route of this area has this key'
+      : Handler<NonNullable<Routes['operations'][KeysOf<Routes['operations'], K>]>>,
+  ): this {
+    const route: RouteDeclaration | undefined = this.area.routes?.operations[key];
     if (!route) throw new Error(`area ${this.area.name}: a handler for ${key}, which its routes do not declare`);
     if (this.#bound.has(key)) throw new Error(`area ${this.area.name}: two handlers for ${key}`);
     this.#bound.add(key);
@@ -185,7 +227,8 @@ export class ApiRouter {
       next();
     };
     const run: Middleware<GatehouseRequest> = async (req, res) => {
-      const reply = await handler(apiRequest(req, maxBodyBytes));
+      // The request has both readers; the handler's type shows only those its route declares.
+      const reply = await (handler as Handler)(apiRequest(req, key, route, maxBodyBytes));
       sendJson(res, reply.status, reply.body);
     };
     this.app[method.toLowerCase() as Lowercase<HttpMethod>](template, mark, ...this.checks(key, route), run);

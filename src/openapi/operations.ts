@@ -28,9 +28,9 @@ export interface OperationDoc {
   public?: true;
   /** Path parameters that are not UUIDs, by name. */
   pathParams?: Record<string, PathParameterDoc>;
-  /** The Valibot schema the handler passes to `req.query(...)`. */
+  /** The Valibot schema of the query string: what the handler's `req.query()` parses and answers. */
   query?: v.GenericSchema;
-  /** The Valibot schema the handler passes to `req.body(...)`; a `v.optional(...)` one makes the body optional. */
+  /** The Valibot schema of the JSON body, what the handler's `req.body()` parses and answers; a `v.optional(...)` one makes the body optional. */
   body?: v.GenericSchema;
   /** The success statuses and their bodies: a component (e.g. `Owner`) or an inline schema. */
   responses: Partial<Record<200 | 201 | 204, JsonSchema>>;

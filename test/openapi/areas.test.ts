@@ -2,13 +2,17 @@
 // enforce stops the app from being built at all: a missing role, a path parameter nobody said names
 // an item or not, a handler for a route nobody declared, a declared route nobody handles.
 import assert from 'node:assert/strict';
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import * as v from 'valibot';
 import { AREAS, createApp } from '../../src/app.ts';
 import { defineArea, type Area } from '../../src/area.ts';
 import { ok } from '../../src/http/router.ts';
 import { RouteTable } from '../../src/http/router.ts';
 import { defineRoutes, type RouteDeclaration } from '../../src/http/route.ts';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
+import { errorPaths } from '../helpers/errors.ts';
 
 const doc = { summary: 'Read a widget', responses: { 200: { type: 'object' } } };
 
@@ -82,5 +86,81 @@ describe('areas declare their routes once, checked at start-up', () => {
     assert.ok(routes.length > 140, `only ${routes.length} routes declared`);
     const withItems = routes.filter(([, route]) => Object.values(route!.items ?? {}).some((kind) => kind !== null));
     assert.ok(withItems.length > 60, `only ${withItems.length} routes name an item the guard checks`);
+  });
+});
+
+describe('a handler receives the input its route declares, typed', () => {
+  // A made-up area, outside the API document, so its answers are checked here field by field.
+  const Widget = v.object({ name: v.string(), size: v.optional(v.number()) });
+  const widgets = defineArea({
+    name: 'widgets',
+    routes: defineRoutes('widgets', {
+      'POST /v1/widgets': { ...doc, role: 'admin', query: v.object({ dry_run: v.optional(v.picklist(['true', 'false'])) }), body: Widget },
+      'GET /v1/widgets': { ...doc, role: 'read' },
+    }),
+    handlers: (router) => {
+      router.on('POST /v1/widgets', async (req) => {
+        // Typed by the declaration: `name` is a string, `dry_run` one of two words.
+        const { name, size } = await req.body();
+        const dryRun: 'true' | 'false' | undefined = req.query().dry_run;
+        return ok({ name: name.toUpperCase(), size: size ?? null, dry_run: dryRun ?? null });
+      });
+      router.on('GET /v1/widgets', (req) => {
+        // @ts-expect-error the route declares no query, so its handler has none to read
+        const read: unknown = req.query();
+        return ok({ read });
+      });
+    },
+  });
+
+  let app: TestApp;
+  let server: Server;
+  let url: string;
+  before(async () => {
+    app = await startTestApp();
+    server = createServer(createApp(app.ctx, new RouteTable(), [widgets]).handler as unknown as RequestListener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    await app.close();
+  });
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(url + path, {
+      method,
+      headers: { Authorization: `Bearer ${ADMIN_TOKEN}`, ...(body !== undefined && { 'Content-Type': 'application/json' }) },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: (await res.json()) as { code?: string; details: { path: string }[] } };
+  };
+
+  it('parses the body and the query by the declared schemas', async () => {
+    assert.deepEqual(await call('POST', '/v1/widgets?dry_run=true', { name: 'cog', size: 3 }), { status: 200, body: { name: 'COG', size: 3, dry_run: 'true' } });
+  });
+
+  it('refuses input the declared schemas refuse, naming each field', async () => {
+    const badBody = await call('POST', '/v1/widgets', { name: 7, size: 'big' });
+    assert.equal(badBody.status, 400);
+    assert.equal(badBody.body.code, 'validation_failed');
+    assert.deepEqual(errorPaths(badBody.body), ['name', 'size']);
+    const badQuery = await call('POST', '/v1/widgets?dry_run=maybe', { name: 'cog' });
+    assert.equal(badQuery.status, 400);
+    assert.deepEqual(errorPaths(badQuery.body), ['dry_run']);
+    const repeated = await call('POST', '/v1/widgets?dry_run=true&dry_run=false', { name: 'cog' });
+    assert.deepEqual(errorPaths(repeated.body), ['dry_run']);
+    // A strict client's JSON null is no body, which this route requires.
+    const none = await call('POST', '/v1/widgets', null);
+    assert.equal(none.status, 400);
+    assert.deepEqual(errorPaths(none.body), ['body']);
+  });
+
+  it('answers 500, naming nothing internal, when a handler reads a query its route does not declare', async () => {
+    const res = await call('GET', '/v1/widgets');
+    assert.equal(res.status, 500);
+    assert.equal(res.body.code, 'internal');
+    assert.doesNotMatch(JSON.stringify(res.body), /declares no query/);
+    assert.ok(app.logs.some((line) => line.level === 'error' && /route GET \/v1\/widgets declares no query schema/.test(JSON.stringify(line))));
   });
 });

@@ -3,16 +3,16 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import { CreateUarBody, ListUarsQuery } from './schemas.ts';
 import { createUar, snapshotPage } from './service.ts';
+import type { accessReviewRoutes } from './openapi.ts';
 
-export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerAccessReviewRoutes(router: ApiRouter<typeof accessReviewRoutes>, ctx: AppContext): void {
   const { accessReviews, uarDecisions } = ctx.stores;
 
-  router.on('POST /v1/uar', async (req) => ok(await createUar(ctx, req.caller, await req.body(CreateUarBody))));
+  router.on('POST /v1/uar', async (req) => ok(await createUar(ctx, req.caller, await req.body())));
 
   router.on('GET /v1/uars', (req) => {
-    const query = req.query(ListUarsQuery);
+    const query = req.query();
     const rows = accessReviews.list(ctx.pager.afterSeq('uars', query), query.page_size + 1);
     return ok(ctx.pager.page('uars', query, rows, (row) => row.seq, accessReviews.toApi));
   });
@@ -25,5 +25,5 @@ export function registerAccessReviewRoutes(router: ApiRouter, ctx: AppContext): 
     return ok(uar);
   });
 
-  router.on('GET /v1/uar/{uar_id}/snapshot', (req) => ok(snapshotPage(ctx, req.uuidParam('uar_id'), req.query(ListUarsQuery))));
+  router.on('GET /v1/uar/{uar_id}/snapshot', (req) => ok(snapshotPage(ctx, req.uuidParam('uar_id'), req.query())));
 }

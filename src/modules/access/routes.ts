@@ -9,11 +9,10 @@ import { seesListed } from '../visibility/service.ts';
 import * as v from 'valibot';
 import { edgeExpiry, type EdgeKindName } from './edges.ts';
 import { accessStatus, groupResourcesAnswer, holdersPage, holdingsOfUserPage, toContainingGroup, toGroupResource, toGroupUser, toResourceUser, userLevelsOnResource } from './reads.ts';
-import {
-  AccessStatusQuery, AddContainingGroupBody, AddEdgeBody, AddEdgeQuery, ContainingGroupsQuery, ListEdgesQuery, RemoveEdgeQuery, SetGroupResourcesBody, UpdateEdgeBody,
-} from './schemas.ts';
 import { grantDirect, putEdge, requireEnd, revokeEdge, setGroupResources } from './service.ts';
 import type { ApiRequest } from '../../http/router.ts';
+import type { AddEdgeBody, AddEdgeQuery } from './schemas.ts';
+import type { accessRoutes } from './openapi.ts';
 
 /** GET …/groups/users/{user_id} and …/groups/{group_id}/users: cursor and page_size. */
 export const PageQuery = v.object({ ...PageQueryEntries });
@@ -22,21 +21,21 @@ export const PageQuery = v.object({ ...PageQueryEntries });
  * POST …/{item}/{principal}: the reference keeps deprecated query parameters beside the body. The body
  * wins where both speak; the level defaults to '' and, for user edges, the duration is required.
  */
-async function addInput(req: ApiRequest, durationRequired: boolean) {
-  const query = req.query(AddEdgeQuery);
-  const body = await req.body(AddEdgeBody);
+async function addInput(req: ApiRequest<{ query: typeof AddEdgeQuery; body: typeof AddEdgeBody }>, durationRequired: boolean) {
+  const query = req.query();
+  const body = await req.body();
   const minutes = body.duration_minutes ?? query.duration_minutes;
   // Either place will do, so the fault is reported as the body's, in the words every route uses.
   if (minutes === undefined && durationRequired) fail('body', [{ path: 'duration_minutes', message: 'is required' }]);
   return { minutes: minutes ?? 0, level: body.access_level_remote_id ?? query.access_level_remote_id ?? '' };
 }
 
-export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerAccessRoutes(router: ApiRouter<typeof accessRoutes>, ctx: AppContext): void {
   const { access } = ctx.stores;
   const expiresIn = (minutes: number) => edgeExpiry(ctx.clock.now(), minutes);
 
   /** POST/PUT/DELETE on one edge `/{items}/{item}/{principals}/{principal}`. */
-  function edgeRoutes(path: string, kind: EdgeKindName, itemParam: string, principalParam: string, toApi: (row: Parameters<typeof toGroupUser>[1]) => unknown) {
+  function edgeRoutes(path: '/resources/{resource_id}/users/{user_id}' | '/groups/{group_id}/users/{user_id}', kind: EdgeKindName, itemParam: string, principalParam: string, toApi: (row: Parameters<typeof toGroupUser>[1]) => unknown) {
     const ends = (req: ApiRequest) => ({ itemId: req.uuidParam(itemParam), principalId: req.uuidParam(principalParam) });
     router.on(`POST /v1${path}`, async (req) => {
       const { itemId, principalId } = ends(req);
@@ -45,7 +44,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
     });
     router.on(`DELETE /v1${path}`, (req) => {
       const { itemId, principalId } = ends(req);
-      const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);
+      const { access_level_remote_id: level } = req.query();
       revokeEdge(ctx, req.caller, kind, { principalId, itemId, level });
       return done();
     });
@@ -54,13 +53,13 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   // Literal segments first: /resources/users/{user_id} and /groups/users/{user_id} are not item ids.
   router.on('GET /v1/resources/users/{user_id}', (req) => {
     const userId = req.uuidParam('user_id');
-    const query = req.query(ListEdgesQuery);
+    const query = req.query();
     requireEnd(ctx, 'user', userId, 'user_id');
     return ok(holdingsOfUserPage(ctx, 'resource', userId, query, req.caller));
   });
   router.on('GET /v1/groups/users/{user_id}', (req) => {
     const userId = req.uuidParam('user_id');
-    const query = req.query(PageQuery);
+    const query = req.query();
     requireEnd(ctx, 'user', userId, 'user_id');
     return ok(holdingsOfUserPage(ctx, 'group', userId, query, req.caller));
   });
@@ -68,7 +67,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   // Users of a resource (direct and through groups).
   router.on('GET /v1/resources/{resource_id}/users', (req) => {
     const resourceId = req.uuidParam('resource_id');
-    const query = req.query(ListEdgesQuery);
+    const query = req.query();
     requireEnd(ctx, 'resource', resourceId, 'resource_id');
     return ok(holdersPage(ctx, 'resource', resourceId, query));
   });
@@ -85,13 +84,13 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   router.on('PUT /v1/resources/{resource_id}/users/{user_id}', async (req) => {
     const resourceId = req.uuidParam('resource_id');
     const userId = req.uuidParam('user_id');
-    const body = await req.body(UpdateEdgeBody);
+    const body = await req.body();
     return ok(toResourceUser(ctx, putEdge(ctx, req.caller, 'resource_user', userId, resourceId, body.access_level_remote_id, expiresIn(body.duration_minutes))));
   });
   router.on('GET /v1/resource-user-access-status/{resource_id}/{user_id}', (req) => {
     const resourceId = req.uuidParam('resource_id');
     const userId = req.uuidParam('user_id');
-    const query = req.query(AccessStatusQuery);
+    const query = req.query();
     requireEnd(ctx, 'resource', resourceId, 'resource_id');
     requireEnd(ctx, 'user', userId, 'user_id');
     return ok(accessStatus(ctx, resourceId, userId, query.access_level_remote_id, req.caller.role === 'ADMIN' || req.caller.userId === userId));
@@ -107,7 +106,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   // Members of a group (direct, nested and by rule).
   router.on('GET /v1/groups/{group_id}/users', (req) => {
     const groupId = req.uuidParam('group_id');
-    const query = req.query(PageQuery);
+    const query = req.query();
     requireEnd(ctx, 'group', groupId, 'group_id');
     return ok(holdersPage(ctx, 'group', groupId, query));
   });
@@ -115,7 +114,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   router.on('PUT /v1/groups/{group_id}/users/{user_id}', async (req) => {
     const groupId = req.uuidParam('group_id');
     const userId = req.uuidParam('user_id');
-    const body = await req.body(UpdateEdgeBody);
+    const body = await req.body();
     return ok(toGroupUser(ctx, putEdge(ctx, req.caller, 'group_user', userId, groupId, body.access_level_remote_id, expiresIn(body.duration_minutes))));
   });
 
@@ -129,7 +128,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   });
   router.on('PUT /v1/groups/{group_id}/resources', async (req) => {
     const groupId = req.uuidParam('group_id');
-    const body = await req.body(SetGroupResourcesBody);
+    const body = await req.body();
     setGroupResources(ctx, req.caller, groupId, body.resources);
     return done();
   });
@@ -143,7 +142,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   router.on('DELETE /v1/groups/{group_id}/resources/{resource_id}', (req) => {
     const groupId = req.uuidParam('group_id');
     const resourceId = req.uuidParam('resource_id');
-    const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);
+    const { access_level_remote_id: level } = req.query();
     revokeEdge(ctx, req.caller, 'group_resource', { principalId: groupId, itemId: resourceId, level });
     return done();
   });
@@ -151,7 +150,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   // Nesting: the groups a group sits in.
   router.on('GET /v1/groups/{group_id}/containing-groups', (req) => {
     const groupId = req.uuidParam('group_id');
-    const query = req.query(ContainingGroupsQuery);
+    const query = req.query();
     requireEnd(ctx, 'group', groupId, 'group_id');
     const seenGroup = seesListed(ctx, req.caller, 'group');
     const rows = access.liveOfPrincipal('group_group', groupId, ctx.clock.now())
@@ -161,7 +160,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   });
   router.on('POST /v1/groups/{group_id}/containing-groups', async (req) => {
     const groupId = req.uuidParam('group_id');
-    const body = await req.body(AddContainingGroupBody);
+    const body = await req.body();
     const key = { principalId: groupId, itemId: body.containing_group_id.toLowerCase(), level: body.access_level_remote_id };
     return ok(toContainingGroup(grantDirect(ctx, req.caller, 'group_group', key, expiresIn(body.duration_minutes))));
   });
@@ -179,7 +178,7 @@ export function registerAccessRoutes(router: ApiRouter, ctx: AppContext): void {
   router.on('DELETE /v1/groups/{group_id}/containing-groups/{containing_group_id}', (req) => {
     const groupId = req.uuidParam('group_id');
     const containingId = req.uuidParam('containing_group_id');
-    const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);
+    const { access_level_remote_id: level } = req.query();
     revokeEdge(ctx, req.caller, 'group_group', { principalId: groupId, itemId: containingId, level });
     return { status: 204 }; // the reference's answer here, unlike the other edge deletes' 200
   });

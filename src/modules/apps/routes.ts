@@ -2,16 +2,16 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { CreateAppBody, ListAppsQuery, UpdateAppBody } from './schemas.ts';
 import { createApp, deleteApp, updateApp } from './service.ts';
+import type { appRoutes } from './openapi.ts';
 
-export function registerAppRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerAppRoutes(router: ApiRouter<typeof appRoutes>, ctx: AppContext): void {
   const { apps } = ctx.stores;
 
-  router.on('POST /v1/apps', async (req) => ok(createApp(ctx, req.caller, await req.body(CreateAppBody))));
+  router.on('POST /v1/apps', async (req) => ok(createApp(ctx, req.caller, await req.body())));
 
   router.on('GET /v1/apps', (req) => {
-    const query = req.query(ListAppsQuery);
+    const query = req.query();
     return ok({ apps: apps.list({ appTypes: query.app_type_filter, ownerId: query.owner_filter?.toLowerCase() }) });
   });
 
@@ -24,7 +24,7 @@ export function registerAppRoutes(router: ApiRouter, ctx: AppContext): void {
 
   router.on('PUT /v1/apps/{app_id}', async (req) => {
     const id = req.uuidParam('app_id');
-    return ok(updateApp(ctx, req.caller, id, await req.body(UpdateAppBody)));
+    return ok(updateApp(ctx, req.caller, id, await req.body()));
   });
 
   router.on('DELETE /v1/apps/{app_id}', (req) => {

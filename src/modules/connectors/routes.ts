@@ -1,15 +1,15 @@
 // /apps/{app_id}/connector (extension): an app's connector, its test, sync and retry; /propagations (extension).
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { ListPropagationsQuery, PutConnectorBody } from './schemas.ts';
 import { deleteConnector, getConnector, listUnfinished, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
+import type { connectorRoutes } from './openapi.ts';
 
-export function registerConnectorRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes>, ctx: AppContext): void {
   router.on('GET /v1/apps/{app_id}/connector', (req) => ok(getConnector(ctx, req.uuidParam('app_id'))));
 
   router.on('PUT /v1/apps/{app_id}/connector', async (req) => {
     const appId = req.uuidParam('app_id');
-    return ok(putConnector(ctx, req.caller, appId, await req.body(PutConnectorBody)));
+    return ok(putConnector(ctx, req.caller, appId, await req.body()));
   });
 
   router.on('DELETE /v1/apps/{app_id}/connector', (req) => {
@@ -23,5 +23,5 @@ export function registerConnectorRoutes(router: ApiRouter, ctx: AppContext): voi
 
   router.on('POST /v1/apps/{app_id}/connector/retry', (req) => ok(retryConnector(ctx, req.caller, req.uuidParam('app_id'))));
 
-  router.on('GET /v1/propagations', (req) => ok(listUnfinished(ctx, req.query(ListPropagationsQuery))));
+  router.on('GET /v1/propagations', (req) => ok(listUnfinished(ctx, req.query())));
 }

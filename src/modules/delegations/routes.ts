@@ -2,21 +2,21 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { CreateDelegationBody, ListDelegationsQuery } from './schemas.ts';
 import { createDelegation, deleteDelegation } from './service.ts';
 import { toApiDelegation } from './store.ts';
+import type { delegationRoutes } from './openapi.ts';
 
-export function registerDelegationRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerDelegationRoutes(router: ApiRouter<typeof delegationRoutes>, ctx: AppContext): void {
   const { delegations } = ctx.stores;
 
   router.on('GET /v1/delegations', (req) => {
-    const query = req.query(ListDelegationsQuery);
+    const query = req.query();
     const filter = { delegatorId: query.delegator_user_id, delegateId: query.delegate_user_id };
     const rows = delegations.list(filter, ctx.pager.afterSeq('delegations', query), query.page_size + 1);
     const page = ctx.pager.page('delegations', query, rows, (row) => row.seq, toApiDelegation);
     return ok({ ...page, total_count: delegations.count(filter) });
   });
-  router.on('POST /v1/delegations', async (req) => ok(createDelegation(ctx, req.caller, await req.body(CreateDelegationBody))));
+  router.on('POST /v1/delegations', async (req) => ok(createDelegation(ctx, req.caller, await req.body())));
   router.on('GET /v1/delegations/{delegation_id}', (req) => {
     const id = req.uuidParam('delegation_id');
     const row = delegations.get(id);

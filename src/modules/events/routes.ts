@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import { toApiEvent, type EventFilter } from './store.ts';
-import { ListEventsQuery } from './schemas.ts';
+import type { eventRoutes } from './openapi.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -13,11 +13,11 @@ function tokenFilter(raw: string): Pick<EventFilter, 'tokenName' | 'tokenPreview
   return match ? { tokenName: match[1], tokenPreview: match[2] } : { tokenName: raw };
 }
 
-export function registerEventRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerEventRoutes(router: ApiRouter<typeof eventRoutes>, ctx: AppContext): void {
   const { events } = ctx.stores;
 
   router.on('GET /v1/events', (req) => {
-    const query = req.query(ListEventsQuery);
+    const query = req.query();
     const filter: EventFilter = {
       actorId: query.actor_filter?.toLowerCase(),
       objectId: query.object_filter?.toLowerCase(),

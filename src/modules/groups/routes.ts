@@ -2,17 +2,17 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
 import { createGroup, deleteGroup, updateGroups } from './service.ts';
 import { viewerOf } from '../visibility/service.ts';
+import type { groupRoutes } from './openapi.ts';
 
-export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerGroupRoutes(router: ApiRouter<typeof groupRoutes>, ctx: AppContext): void {
   const { groups } = ctx.stores;
 
-  router.on('POST /v1/groups', async (req) => ok(createGroup(ctx, req.caller, await req.body(CreateGroupBody))));
+  router.on('POST /v1/groups', async (req) => ok(createGroup(ctx, req.caller, await req.body())));
 
   router.on('GET /v1/groups', (req) => {
-    const query = req.query(ListGroupsQuery);
+    const query = req.query();
     const filter = {
       groupType: query.group_type_filter,
       groupIds: query.group_ids?.map((id) => id.toLowerCase()),
@@ -24,7 +24,7 @@ export function registerGroupRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   router.on('PUT /v1/groups', async (req) => {
-    const body = await req.body(UpdateGroupsBody);
+    const body = await req.body();
     return ok({ groups: updateGroups(ctx, req.caller, body.groups) });
   });
 

@@ -1,16 +1,16 @@
 // Identity-provider group mappings: /idp-group-mappings/{app_resource_id}[/groups/{group_id}], as the reference has them.
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter, type Handler } from '../../http/router.ts';
-import { ReplaceMappingsBody, UpsertMappingBody } from './schemas.ts';
 import { deleteMapping, getMapping, listMappings, replaceMappings, upsertMapping } from './service.ts';
+import type { idpGroupMappingRoutes } from './openapi.ts';
 
-export function registerIdpGroupMappingRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerIdpGroupMappingRoutes(router: ApiRouter<typeof idpGroupMappingRoutes>, ctx: AppContext): void {
   router.on('GET /v1/idp-group-mappings/{app_resource_id}', (req) => ok({ mappings: listMappings(ctx, req.uuidParam('app_resource_id')) }));
 
   // The reference answers 200 without a body; the new set is returned anyway (a client may ignore it).
   router.on('PUT /v1/idp-group-mappings/{app_resource_id}', async (req) => {
     const appResourceId = req.uuidParam('app_resource_id');
-    const body = await req.body(ReplaceMappingsBody);
+    const body = await req.body();
     return ok({ mappings: replaceMappings(ctx, req.caller, appResourceId, body.mappings) });
   });
 
@@ -21,7 +21,7 @@ export function registerIdpGroupMappingRoutes(router: ApiRouter, ctx: AppContext
   router.on('POST /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}', async (req) => {
     const appResourceId = req.uuidParam('app_resource_id');
     const groupId = req.uuidParam('group_id');
-    return ok(upsertMapping(ctx, req.caller, appResourceId, groupId, await req.body(UpsertMappingBody)));
+    return ok(upsertMapping(ctx, req.caller, appResourceId, groupId, await req.body()));
   });
 
   const remove: Handler = (req) => {

@@ -3,16 +3,16 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { AttachNonHumanIdentityBody, ListEdgesQuery, ListNonHumanIdentitiesQuery, RemoveEdgeQuery } from './schemas.ts';
 import { attachNonHumanIdentity, detachNonHumanIdentity } from './service.ts';
 import { NON_HUMAN_IDENTITY_TYPES, toApiAccess, type ResourceNhiRow } from './store.ts';
 import { seesListed, viewerOf } from '../visibility/service.ts';
+import type { nonHumanIdentityRoutes } from './openapi.ts';
 
-export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerNonHumanIdentityRoutes(router: ApiRouter<typeof nonHumanIdentityRoutes>, ctx: AppContext): void {
   const { resources, nonHumanIdentities } = ctx.stores;
 
   router.on('GET /v1/non-human-identities', (req) => {
-    const query = req.query(ListNonHumanIdentitiesQuery);
+    const query = req.query();
     const after = ctx.pager.afterSeq('non_human_identities', query);
     const rows = resources.listByTypes(NON_HUMAN_IDENTITY_TYPES, after, query.page_size + 1, viewerOf(ctx, req.caller));
     return ok(ctx.pager.page('non_human_identities', query, rows, (row) => row.seq, resources.toApi));
@@ -22,7 +22,7 @@ export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContex
   // `limit` never cuts a list short without saying so.
   router.on('GET /v1/resources/{resource_id}/non-human-identities', (req) => {
     const resourceId = req.uuidParam('resource_id');
-    const query = req.query(ListEdgesQuery);
+    const query = req.query();
     if (!resources.exists(resourceId)) throw notFound('resource', resourceId, 'resource_id');
     const now = ctx.clock.now();
     const want = query.page_size + 1;
@@ -43,14 +43,14 @@ export function registerNonHumanIdentityRoutes(router: ApiRouter, ctx: AppContex
   router.on('POST /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}', async (req) => {
     const resourceId = req.uuidParam('resource_id');
     const nhiId = req.uuidParam('non_human_identity_id');
-    const body = await req.body(AttachNonHumanIdentityBody);
+    const body = await req.body();
     return ok(attachNonHumanIdentity(ctx, req.caller, { resourceId, nhiId, level: body.access_level_remote_id, durationMinutes: body.duration_minutes }));
   });
 
   router.on('DELETE /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}', (req) => {
     const resourceId = req.uuidParam('resource_id');
     const nhiId = req.uuidParam('non_human_identity_id');
-    const { access_level_remote_id: level } = req.query(RemoveEdgeQuery);
+    const { access_level_remote_id: level } = req.query();
     detachNonHumanIdentity(ctx, req.caller, { resourceId, nhiId, level });
     return done();
   });

@@ -3,14 +3,14 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import { ListNotificationsQuery, NotificationPreferencesBody } from './schemas.ts';
 import { getPreferences, resendNotification, setPreferences, toApiNotification } from './service.ts';
+import type { notificationRoutes } from './openapi.ts';
 
-export function registerNotificationRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerNotificationRoutes(router: ApiRouter<typeof notificationRoutes>, ctx: AppContext): void {
   const { notifications } = ctx.stores;
 
   router.on('GET /v1/notifications', (req) => {
-    const query = req.query(ListNotificationsQuery);
+    const query = req.query();
     const filter = { userId: query.user_id, requestId: query.request_id, status: query.status, type: query.type };
     const rows = notifications.list(filter, ctx.pager.afterSeq('notifications', query), query.page_size + 1);
     return ok(ctx.pager.page('notifications', query, rows, (row) => row.seq, toApiNotification));
@@ -26,6 +26,6 @@ export function registerNotificationRoutes(router: ApiRouter, ctx: AppContext): 
   router.on('GET /v1/users/{user_id}/notification-preferences', (req) => ok(getPreferences(ctx, req.caller, req.uuidParam('user_id'))));
   router.on('PUT /v1/users/{user_id}/notification-preferences', async (req) => {
     const userId = req.uuidParam('user_id');
-    return ok(setPreferences(ctx, req.caller, userId, await req.body(NotificationPreferencesBody)));
+    return ok(setPreferences(ctx, req.caller, userId, await req.body()));
   });
 }

@@ -3,10 +3,10 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { toApiOwner } from './store.ts';
-import { CreateOwnerBody, ListOwnersQuery, SetOwnerUsersBody, UpdateOwnersBody } from './schemas.ts';
 import { createOwner, deleteOwner, ownerUsers, setOwnerUsers, updateOwners } from './service.ts';
+import type { ownerRoutes } from './openapi.ts';
 
-export function registerOwnerRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerOwnerRoutes(router: ApiRouter<typeof ownerRoutes>, ctx: AppContext): void {
   const { owners } = ctx.stores;
 
   /** The owner in the path, or 404. */
@@ -16,16 +16,16 @@ export function registerOwnerRoutes(router: ApiRouter, ctx: AppContext): void {
     return row;
   };
 
-  router.on('POST /v1/owners', async (req) => ok(createOwner(ctx, req.caller, await req.body(CreateOwnerBody))));
+  router.on('POST /v1/owners', async (req) => ok(createOwner(ctx, req.caller, await req.body())));
 
   router.on('GET /v1/owners', (req) => {
-    const query = req.query(ListOwnersQuery);
+    const query = req.query();
     const rows = owners.list(query.name ?? null, ctx.pager.afterSeq('owners', query), query.page_size + 1);
     return ok(ctx.pager.page('owners', query, rows, (row) => row.seq, toApiOwner));
   });
 
   router.on('PUT /v1/owners', async (req) => {
-    const body = await req.body(UpdateOwnersBody);
+    const body = await req.body();
     return ok({ owners: updateOwners(ctx, req.caller, body.owners) });
   });
 
@@ -51,7 +51,7 @@ export function registerOwnerRoutes(router: ApiRouter, ctx: AppContext): void {
 
   router.on('PUT /v1/owners/{owner_id}/users', async (req) => {
     const id = req.uuidParam('owner_id');
-    const body = await req.body(SetOwnerUsersBody);
+    const body = await req.body();
     return ok({ users: setOwnerUsers(ctx, req.caller, id, body.user_ids) });
   });
 }

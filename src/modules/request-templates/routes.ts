@@ -1,22 +1,22 @@
 // /request-templates: list, create, update (the body names the template), get, delete.
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { CreateRequestTemplateBody, ListRequestTemplatesQuery, UpdateRequestTemplateBody } from './schemas.ts';
 import { createRequestTemplate, deleteRequestTemplate, getRequestTemplate, toApiRequestTemplate, updateRequestTemplate } from './service.ts';
+import type { requestTemplateRoutes } from './openapi.ts';
 
-export function registerRequestTemplateRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerRequestTemplateRoutes(router: ApiRouter<typeof requestTemplateRoutes>, ctx: AppContext): void {
   const { requestTemplates } = ctx.stores;
 
   router.on('GET /v1/request-templates', (req) => {
-    const query = req.query(ListRequestTemplatesQuery);
+    const query = req.query();
     const rows = requestTemplates.list(ctx.pager.afterSeq('request_templates', query), query.page_size + 1);
     return ok(ctx.pager.page('request_templates', query, rows, (row) => row.seq, toApiRequestTemplate));
   });
 
-  router.on('POST /v1/request-templates', async (req) => ok(createRequestTemplate(ctx, req.caller, await req.body(CreateRequestTemplateBody))));
+  router.on('POST /v1/request-templates', async (req) => ok(createRequestTemplate(ctx, req.caller, await req.body())));
 
   router.on('PUT /v1/request-templates', async (req) => {
-    const { request_template_id: id, ...input } = await req.body(UpdateRequestTemplateBody);
+    const { request_template_id: id, ...input } = await req.body();
     return ok(updateRequestTemplate(ctx, req.caller, id.toLowerCase(), input));
   });
 

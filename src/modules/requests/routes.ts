@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import {
-  ApproveRequestBody, CommentBody, CreateRequestBody, CreateRequestQuery, DenyRequestBody, ListRequestsQuery, RelayRequestsQuery,
   type RelayRequestsInput,
 } from './schemas.ts';
 import { approveRequest, cancelRequest, commentOnRequest, denyRequest, readableRequest } from './decide.ts';
@@ -13,11 +12,12 @@ import type { RequestFilter, RequestRow } from './store.ts';
 import { requestReader, toApiComment, toApiRequest } from './view.ts';
 import { listRequests, readableBy, requestCounts } from './list.ts';
 import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
+import type { requestRoutes } from './openapi.ts';
 
 /** What the relay list answers when neither first nor last is given. */
 const RELAY_DEFAULT = 20;
 
-export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerRequestRoutes(router: ApiRouter<typeof requestRoutes>, ctx: AppContext): void {
   const { requests } = ctx.stores;
   const load = (id: string): RequestRow => {
     const row = requests.get(id);
@@ -27,7 +27,7 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
   const answer = (id: string) => ok({ request: toApiRequest(ctx, load(id), ctx.clock.now()) });
 
   router.on('GET /v1/requests', async (req) => {
-    const query = req.query(ListRequestsQuery);
+    const query = req.query();
     const caller = { userId: req.caller.userId, role: req.caller.role };
     // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
     if (query.page_size <= INLINE_PAGE_SIZE) return ok(listRequests(ctx, query, caller, ctx.clock.now()));
@@ -37,24 +37,24 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
   router.on('GET /v1/requests/counts', (req) => ok(requestCounts(ctx, req.caller, ctx.clock.now())));
 
   router.on('POST /v1/requests', async (req) => {
-    const query = req.query(CreateRequestQuery);
-    const body = await req.body(CreateRequestBody);
+    const query = req.query();
+    const body = await req.body();
     return ok(query.dry_run === true ? dryRunRequest(ctx, req.caller, body) : createRequest(ctx, req.caller, body));
   });
 
-  router.on('GET /v1/requests/relay', (req) => relay(ctx, req.query(RelayRequestsQuery), readableBy(req.caller, ctx.clock.now())));
+  router.on('GET /v1/requests/relay', (req) => relay(ctx, req.query(), readableBy(req.caller, ctx.clock.now())));
 
   router.on('GET /v1/requests/{id}', (req) => ok(toApiRequest(ctx, readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()), ctx.clock.now())));
 
   router.on('POST /v1/requests/{id}/approve', async (req) => {
     const id = req.uuidParam('id');
-    const body = await req.body(ApproveRequestBody);
+    const body = await req.body();
     approveRequest(ctx, req.caller, id, body.level, body.comment, {}, body.duration_minutes ?? null);
     return answer(id);
   });
   router.on('POST /v1/requests/{id}/deny', async (req) => {
     const id = req.uuidParam('id');
-    const body = await req.body(DenyRequestBody);
+    const body = await req.body();
     denyRequest(ctx, req.caller, id, body.comment, body.level);
     return answer(id);
   });
@@ -67,7 +67,7 @@ export function registerRequestRoutes(router: ApiRouter, ctx: AppContext): void 
   router.on('GET /v1/requests/{id}/comments', (req) => ok({ comments: requests.comments(readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()).id).map(toApiComment) }));
   router.on('POST /v1/requests/{id}/comments', async (req) => {
     const id = req.uuidParam('id');
-    const body = await req.body(CommentBody);
+    const body = await req.body();
     commentOnRequest(ctx, req.caller, id, body.comment);
     return answer(id);
   });

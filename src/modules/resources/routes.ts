@@ -2,19 +2,19 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { CreateResourceBody, ListResourcesQuery, UpdateResourcesBody } from './schemas.ts';
 import { createResource, deleteResource, updateResources } from './service.ts';
 import { viewerOf } from '../visibility/service.ts';
 import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
 import { listResources } from './list.ts';
+import type { resourceRoutes } from './openapi.ts';
 
-export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerResourceRoutes(router: ApiRouter<typeof resourceRoutes>, ctx: AppContext): void {
   const { resources } = ctx.stores;
 
-  router.on('POST /v1/resources', async (req) => ok(createResource(ctx, req.caller, await req.body(CreateResourceBody))));
+  router.on('POST /v1/resources', async (req) => ok(createResource(ctx, req.caller, await req.body())));
 
   router.on('GET /v1/resources', async (req) => {
-    const query = req.query(ListResourcesQuery);
+    const query = req.query();
     const viewer = viewerOf(ctx, req.caller);
     // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
     if (query.page_size <= INLINE_PAGE_SIZE) return ok(listResources(ctx, query, viewer));
@@ -22,7 +22,7 @@ export function registerResourceRoutes(router: ApiRouter, ctx: AppContext): void
   });
 
   router.on('PUT /v1/resources', async (req) => {
-    const body = await req.body(UpdateResourcesBody);
+    const body = await req.body();
     return ok({ resources: updateResources(ctx, req.caller, body.resources) });
   });
 

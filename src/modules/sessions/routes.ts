@@ -2,16 +2,16 @@
 // are Gatehouse's own, to open and end one.
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { ListSessionsQuery, OpenSessionBody } from './schemas.ts';
 import { endSession, openSession } from './service.ts';
 import { toApiSession } from './store.ts';
 import { assertVisible } from '../visibility/service.ts';
+import type { sessionRoutes } from './openapi.ts';
 
-export function registerSessionRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerSessionRoutes(router: ApiRouter<typeof sessionRoutes>, ctx: AppContext): void {
   const { sessions } = ctx.stores;
 
   router.on('GET /v1/sessions', (req) => {
-    const query = req.query(ListSessionsQuery);
+    const query = req.query();
     const resourceId = query.resource_id.toLowerCase();
     // An item the caller does not see answers as a missing one (docs/visibility.md).
     assertVisible(ctx, req.caller, 'resource', resourceId, 'resource_id');
@@ -21,7 +21,7 @@ export function registerSessionRoutes(router: ApiRouter, ctx: AppContext): void 
   });
 
   router.on('POST /v1/sessions', async (req) => {
-    const body = await req.body(OpenSessionBody);
+    const body = await req.body();
     return ok(openSession(ctx, req.caller, {
       resourceId: body.resource_id.toLowerCase(),
       userId: body.user_id?.toLowerCase() ?? req.caller.userId,

@@ -2,14 +2,14 @@
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { toApiToken } from './store.ts';
-import { CreateTokenBody, ListTokensQuery } from './schemas.ts';
 import { issueToken, revokeToken } from './service.ts';
+import type { tokenRoutes } from './openapi.ts';
 
-export function registerTokenRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerTokenRoutes(router: ApiRouter<typeof tokenRoutes>, ctx: AppContext): void {
   const { tokens } = ctx.stores;
 
   router.on('GET /v1/tokens', (req) => {
-    const query = req.query(ListTokensQuery);
+    const query = req.query();
     const asked = query.user_id?.toLowerCase();
     // A member lists only their own tokens (another user's user_id filter selects nothing); admins list all.
     const own = req.caller.role === 'ADMIN' ? undefined : req.caller.userId;
@@ -20,7 +20,7 @@ export function registerTokenRoutes(router: ApiRouter, ctx: AppContext): void {
 
   // The secret is in this response and nowhere else, ever.
   router.on('POST /v1/tokens', async (req) => {
-    const body = await req.body(CreateTokenBody);
+    const body = await req.body();
     const issued = issueToken(ctx, req.caller, {
       userId: body.user_id?.toLowerCase() ?? req.caller.userId,
       label: body.token_label,

@@ -3,9 +3,9 @@
 // PUT /v1/uar/{uar_id}/policy, and a reviewer's own list, GET /v1/uar-assignments.
 import type { AppContext } from '../../context.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import { AssignBody, DecideBody, ListAssignmentsQuery, ListReviewItemsQuery, PolicyBody } from './schemas.ts';
 import { assignItems, decide, requireVisibleReview, setUnansweredPolicy } from './service.ts';
 import { toApiReviewItem, type AssignmentRow } from './store.ts';
+import type { uarDecisionRoutes } from './openapi.ts';
 
 const toApiAssignment = (row: AssignmentRow) => ({
   uar_id: row.uar_id,
@@ -17,12 +17,12 @@ const toApiAssignment = (row: AssignmentRow) => ({
   unanswered_items: row.unanswered_items,
 });
 
-export function registerUarDecisionRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerUarDecisionRoutes(router: ApiRouter<typeof uarDecisionRoutes>, ctx: AppContext): void {
   const { uarDecisions } = ctx.stores;
 
   router.on('GET /v1/uar/{uar_id}/items', (req) => {
     const uarId = req.uuidParam('uar_id');
-    const query = req.query(ListReviewItemsQuery);
+    const query = req.query();
     requireVisibleReview(ctx, req.caller, uarId);
     // A member's list is always their own rows; an admin's is every row unless they ask for theirs.
     const mine = req.caller.role !== 'ADMIN' || query.assigned_to_me === true;
@@ -35,7 +35,7 @@ export function registerUarDecisionRoutes(router: ApiRouter, ctx: AppContext): v
   });
 
   router.on('GET /v1/uar-assignments', (req) => {
-    const query = req.query(ListAssignmentsQuery);
+    const query = req.query();
     const list = `uar_assignments${query.open_only ? '_open' : ''}`;
     const rows = uarDecisions.assignments(req.caller.userId, ctx.pager.afterSeq(list, query), query.page_size + 1, query.open_only === true);
     return ok(ctx.pager.page(list, query, rows, (row) => row.seq, toApiAssignment));
@@ -43,18 +43,18 @@ export function registerUarDecisionRoutes(router: ApiRouter, ctx: AppContext): v
 
   router.on('POST /v1/uar/{uar_id}/decisions', async (req) => {
     const uarId = req.uuidParam('uar_id');
-    const rows = decide(ctx, req.caller, uarId, await req.body(DecideBody));
+    const rows = decide(ctx, req.caller, uarId, await req.body());
     return ok({ results: rows.map(toApiReviewItem) });
   });
 
   router.on('POST /v1/uar/{uar_id}/assignments', async (req) => {
     const uarId = req.uuidParam('uar_id');
-    const rows = assignItems(ctx, req.caller, uarId, await req.body(AssignBody));
+    const rows = assignItems(ctx, req.caller, uarId, await req.body());
     return ok({ results: rows.map(toApiReviewItem) });
   });
 
   router.on('PUT /v1/uar/{uar_id}/policy', async (req) => {
     const uarId = req.uuidParam('uar_id');
-    return ok(setUnansweredPolicy(ctx, req.caller, uarId, (await req.body(PolicyBody)).unanswered_decision));
+    return ok(setUnansweredPolicy(ctx, req.caller, uarId, (await req.body()).unanswered_decision));
   });
 }

@@ -4,16 +4,17 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/parse.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { toApiRemoteUser, toApiUser } from './store.ts';
-import { UpdateUserBody, CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, RemoteUserProviderParam } from './schemas.ts';
+import { RemoteUserProviderParam } from './schemas.ts';
 import { addRemoteUser, createUser, removeRemoteUser, updateUser } from './service.ts';
+import type { userRoutes } from './openapi.ts';
 
-export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerUserRoutes(router: ApiRouter<typeof userRoutes>, ctx: AppContext): void {
   const { users } = ctx.stores;
 
-  router.on('POST /v1/users', async (req) => ok(createUser(ctx, req.caller, await req.body(CreateUserBody))));
+  router.on('POST /v1/users', async (req) => ok(createUser(ctx, req.caller, await req.body())));
 
   router.on('GET /v1/users', (req) => {
-    const query = req.query(ListUsersQuery);
+    const query = req.query();
     const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()), managerId: query.manager_id };
     const rows = users.list(filter, ctx.pager.afterSeq('users', query), query.page_size + 1);
     return ok(ctx.pager.page('users', query, rows, (row) => row.seq, toApiUser));
@@ -21,7 +22,7 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
 
   // Registered before /users/:user_id/… so "remote_users" is never read as a user id.
   router.on('GET /v1/users/remote_users', (req) => {
-    const query = req.query(ListRemoteUsersQuery);
+    const query = req.query();
     const filter = {
       providers: query.third_party_provider,
       userIds: query.user_id?.map((id) => id.toLowerCase()),
@@ -32,7 +33,7 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   router.on('POST /v1/users/remote_users', async (req) => {
-    const body = await req.body(CreateRemoteUserBody);
+    const body = await req.body();
     return ok(addRemoteUser(ctx, req.caller, body.user_id.toLowerCase(), body.third_party_provider, body.remote_id));
   });
 
@@ -43,7 +44,7 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
   });
 
   router.on('GET /v1/user', (req) => {
-    const query = req.query(GetUserQuery);
+    const query = req.query();
     // The reference: user_id wins when both are given.
     const user = query.user_id !== undefined ? users.get(query.user_id.toLowerCase()) : users.getByEmail(query.email!);
     if (!user) throw new AppError('not_found', 'no user matches', [{ path: query.user_id !== undefined ? 'user_id' : 'email', message: 'no such user' }]);
@@ -53,7 +54,7 @@ export function registerUserRoutes(router: ApiRouter, ctx: AppContext): void {
   // Gatehouse's extension: the reference has no way to change a user; offboarding happens here.
   router.on('PUT /v1/users/{user_id}', async (req) => {
     const id = req.uuidParam('user_id');
-    return ok(updateUser(ctx, req.caller, id, await req.body(UpdateUserBody)));
+    return ok(updateUser(ctx, req.caller, id, await req.body()));
   });
 
   router.on('GET /v1/users/{user_id}', (req) => {

@@ -5,15 +5,15 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { sendLinkAsAdmin } from './emailed-links.ts';
-import { ListWebSessionsQuery, SendSignInLinkBody } from './schemas.ts';
 import { endWebSession } from './service.ts';
 import { toApiWebSession } from './store.ts';
+import type { webSessionRoutes } from './openapi.ts';
 
-export function registerWebSessionRoutes(router: ApiRouter, ctx: AppContext): void {
+export function registerWebSessionRoutes(router: ApiRouter<typeof webSessionRoutes>, ctx: AppContext): void {
   const { webSessions } = ctx.stores;
 
   router.on('GET /v1/web-sessions', (req) => {
-    const query = req.query(ListWebSessionsQuery);
+    const query = req.query();
     const asked = query.user_id?.toLowerCase();
     // A member lists only their own (another user's user_id selects nothing); admins list anyone's.
     const own = req.caller.role === 'ADMIN' ? undefined : req.caller.userId;
@@ -29,7 +29,7 @@ export function registerWebSessionRoutes(router: ApiRouter, ctx: AppContext): vo
 
   router.on('POST /v1/users/{user_id}/sign-in-link', async (req) => {
     const id = req.uuidParam('user_id');
-    const body = await req.body(SendSignInLinkBody);
+    const body = await req.body();
     const user = ctx.stores.users.get(id);
     if (!user) throw notFound('user', id, 'user_id');
     return ok(await sendLinkAsAdmin(ctx, req.caller, user, body.kind, body.send_email));
