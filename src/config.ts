@@ -367,6 +367,7 @@ export const SETTINGS = {
     env: 'GATEHOUSE_INVITATION_HOURS',
     default: 72,
     defaultText: '72 (3 days)',
+    example: '168',
     min: 1,
     max: 30 * 24,
     description: 'an invitation an admin emails from the console (a one-time sign-in link with a welcome) works this many hours, once',
