@@ -206,7 +206,8 @@ const COMMANDS: Record<string, Command> = {
       EXISTING_DB_HELP,
       '',
       'Prints the URL alone on stdout. It works once, within GATEHOUSE_LOGIN_LINK_MINUTES, and is made from',
-      'GATEHOUSE_PUBLIC_URL (else http://HOST:PORT). Only its hash is stored. Recorded as LOGIN_LINKS_CREATED.',
+      'GATEHOUSE_PUBLIC_URL, else the address the running `serve` recorded in the database, else http://HOST:PORT.',
+      'Only its hash is stored. Recorded as LOGIN_LINKS_CREATED.',
     ],
     options: { ...DB_OPTIONS, email: { type: 'string' } },
     async run({ flags, env, out }) {
