@@ -2,23 +2,19 @@
 // page, whose "Email me a sign-in link" mails a link (real SMTP) that leads back to that page; the admin's
 // Home shows the first-run checklist, ticked from the server as steps are done; axe-core on both pages.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
 import { createOwner, createToken, createUser } from '../helpers/fixtures.ts';
 import { makeRequest, requestableResource } from '../helpers/requests.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { until } from '../helpers/wait.ts';
 
-const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)`;
-const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 30_000 };
 
-describe('signing in without a shell, in a browser', { skip }, () => {
+describe('signing in without a shell, in a browser', { skip: noBrowser }, () => {
   let app: TestApp;
   let smtp: SmtpReceiver;
   let origin: string;
@@ -27,14 +23,6 @@ describe('signing in without a shell, in a browser', { skip }, () => {
   async function newPage(width = 1280): Promise<Page> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
     return context.newPage();
-  }
-
-  async function axeViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ content: AXE });
-    const result = await page.evaluate<{ id: string; nodes: { target: string[] }[] }[]>(
-      `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then(r => r.violations.map(v => ({ id: v.id, nodes: v.nodes.map(n => ({ target: n.target })) })))`,
-    );
-    return result.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
 
   before(async () => {

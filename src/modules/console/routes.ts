@@ -54,27 +54,22 @@ function shell(ctx: AppContext): string {
 </html>`;
 }
 
-/** A page of its own for a sign-in that failed: what went wrong, in words, and a way back. */
-function problemPage(title: string, message: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Gatehouse</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
-<body><main class="page narrow"><h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>
-<p><a href="/console">Go to the sign-in page</a></p></main></body>
-</html>`;
-}
-
-/** The page a sign-in form without JavaScript lands on: what happened, in words, and a way back. */
+/**
+ * A page of its own for what a sign-in step came to, in words, and a way back: a failure (`alert`),
+ * or what a form posted without JavaScript did (`status`).
+ */
 function messagePage(title: string, message: string, role: 'status' | 'alert'): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Gatehouse</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
 <body><main class="page narrow"><h1>${escapeHtml(title)}</h1><p class="${role === 'alert' ? 'error' : 'notice'}" role="${role}">${escapeHtml(message)}</p>
-<p><a href="/console">Back to the sign-in page</a></p></main></body>
+<p><a href="/console">Go to the sign-in page</a></p></main></body>
 </html>`;
 }
+
+/** A page of its own for a sign-in that failed. */
+const problemPage = (title: string, message: string): string => messagePage(title, message, 'alert');
 
 /** The largest sign-in email form or JSON body read (one address). */
 const SIGN_IN_EMAIL_BYTES = 2048;
