@@ -190,9 +190,15 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
       }
       perClient.fail(req.clientIp, nowMs);
       perAddress.fail(address, nowMs);
-      void emailLinkOnRequest(ctx, email, safeReturnTo(returnTo));
       if (asJson) sendJson(res, 200, { message: SIGN_IN_EMAIL_ANSWER });
       else send(res, 200, 'text/html', messagePage('Check your email', SIGN_IN_EMAIL_ANSWER, 'status'), PAGE_HEADERS);
+      // Only after the answer is sent is the address looked up (and a link written for a known one), so
+      // how long the answer takes says nothing about whether anyone has it.
+      setImmediate(() => {
+        emailLinkOnRequest(ctx, email, safeReturnTo(returnTo)).catch((err: unknown) => {
+          ctx.log.error('sign-in email failed', { request_id: req.requestId, error: err instanceof Error ? err.message : String(err) });
+        });
+      });
     }).catch((err: unknown) => {
       const known = toAppError(err);
       if (asJson || !known) throw err;

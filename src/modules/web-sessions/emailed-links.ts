@@ -54,12 +54,12 @@ async function send(ctx: AppContext, user: ApiUser, link: IssuedLink, kind: Emai
  * What the sign-in page's "Email me a sign-in link" does: mails a one-time link to the active
  * person with `email`, if there is one (recorded as LOGIN_LINKS_CREATED, acted by that person); for an
  * unknown or offboarded address it does nothing at all. The link returns to `returnTo` (a console path,
- * already checked) once used. Returns at once, whichever it was; the
- * returned promise (for tests and shutdown) settles when the mail is sent or has failed (logged).
+ * already checked) once used. Called after the page's answer is sent; settles when the mail is sent or
+ * has failed (logged); rejects only when the link could not be written.
  */
-export function emailLinkOnRequest(ctx: AppContext, email: string, returnTo = '/console'): Promise<void> {
+export async function emailLinkOnRequest(ctx: AppContext, email: string, returnTo = '/console'): Promise<void> {
   const user = ctx.stores.users.getByEmail(email);
-  if (!user || isOffboarded(user.hr_idp_status) || !emailConfigured(ctx)) return Promise.resolve();
+  if (!user || isOffboarded(user.hr_idp_status) || !emailConfigured(ctx)) return;
   const issued = issueLoginLink(ctx, user, { delivery: 'EMAILED_ON_REQUEST' });
   const link = returnTo === '/console' ? issued : { ...issued, url: `${issued.url}?return_to=${encodeURIComponent(returnTo)}` };
   return send(ctx, user, link, 'SIGN_IN').then((outcome) => {
