@@ -324,7 +324,7 @@ export const SETTINGS = {
   publicUrl: setting<string | undefined>({
     env: 'GATEHOUSE_PUBLIC_URL',
     default: undefined,
-    defaultText: 'unset: `http://HOST:PORT` as configured',
+    defaultText: 'unset: the address `serve` listens at (recorded in the database at start, so `login-link` uses it too)',
     description: 'the address people reach Gatehouse at (behind a proxy, the proxy\'s): sign-in links, the OpenID redirect and the links in emails and Slack messages are made from it; `https://` makes the console cookie Secure (docs/console.md)',
     accepts: 'an absolute http:// or https:// URL with no query',
     example: 'https://gatehouse.example.com',
