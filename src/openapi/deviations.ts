@@ -43,6 +43,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: only the PENDING requests waiting for the caller\'s decision now (current stages, delegations followed), which the console\'s Home lists beside the exact counts of `GET /v1/requests/counts` (docs/requests.md).',
   },
   {
+    operations: ['GET /v1/resources'],
+    where: 'parameter query.app_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: lists one app\'s resources, paged and visibility-checked like the rest (docs/resources.md); ignoring the filter would hand back every app\'s resources.',
+  },
+  {
     operations: REQUEST_ANSWERS,
     where: '*requested_duration_minutes',
     what: 'here, not in the reference',
