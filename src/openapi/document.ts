@@ -112,9 +112,16 @@ function operationObject(tag: string, key: string, doc: OperationDoc & { role?: 
       ...(schema ? { content: { [mediaType]: { schema } } } : {}),
     };
   }
-  Object.assign(responses, errorResponses(errorCodesFor(method, path, doc)));
+  const errors = errorResponses(errorCodesFor(method, path, doc));
+  if (doc.protocol) {
+    for (const status of Object.keys(errors)) {
+      errors[status] = { description: 'Failed', content: { [mediaType]: { schema: doc.protocol.errorBody } } };
+    }
+  }
+  Object.assign(responses, errors);
   op.responses = responses;
   if (doc.public) op.security = [];
+  else if (doc.protocol) op.security = [{ [doc.protocol.securityScheme]: [] }];
   else if (doc.role !== undefined) op['x-gatehouse-role'] = leastRole(doc.role);
   else throw new Error(`${key}: a route in /v1 needs a declared role`);
   if (doc.extension) op['x-gatehouse-extension'] = true;
@@ -169,7 +176,10 @@ export function buildOpenApiDocument(groups: readonly OperationGroup[]): Json {
     components: {
       schemas: writer.components,
       responses,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token made with `gatehouse token` or POST /v1/tokens.' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token made with `gatehouse token` or POST /v1/tokens.' },
+        scimBearer: { type: 'http', scheme: 'bearer', description: 'A SCIM token made with `gatehouse token create --scim`: it works on /scim/v2 only (docs/scim.md).' },
+      },
     },
   };
 }

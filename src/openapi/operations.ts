@@ -38,6 +38,12 @@ export interface OperationDoc {
   responseMediaType?: string;
   /** Error codes this operation answers beyond the defaults for its kind (see `errorCodesFor`). */
   errors?: ErrorCode[];
+  /**
+   * For a protocol with its own error body and credentials (SCIM, outside /v1): failures answer this
+   * schema, in `responseMediaType`, instead of the `Error` shape, and callers authenticate with this
+   * security scheme (components.securitySchemes) instead of an API token.
+   */
+  protocol?: { errorBody: JsonSchema; securityScheme: string };
 }
 
 /** A module's documented operations, tagged with the module's name. */

@@ -93,6 +93,16 @@ export function createConnectorStore(db: Db) {
     `INSERT INTO connector_users (app_id, remote_user_id, email, user_id) VALUES (@appId, @remoteUserId, @email, @userId)
      ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email, user_id = excluded.user_id`,
   );
+  const markMade = db.prepare<{ appId: string; remoteUserId: string }>(
+    'UPDATE connector_users SET made_by_gatehouse = 1 WHERE app_id = @appId AND remote_user_id = @remoteUserId',
+  );
+  const madeUsersOf = db.prepare<[string], { app_id: string; remote_user_id: string }>(
+    'SELECT app_id, remote_user_id FROM connector_users WHERE user_id = ? AND made_by_gatehouse = 1 ORDER BY app_id',
+  );
+  const forgetUser = db.prepare<{ appId: string; remoteUserId: string }>('DELETE FROM connector_users WHERE app_id = @appId AND remote_user_id = @remoteUserId');
+  const unsettledOfUser = db.prepare<{ appId: string; userId: string }, { n: number }>(
+    "SELECT count(*) AS n FROM propagations WHERE app_id = @appId AND principal_id = @userId AND outbox_state = 'PENDING'",
+  );
   const remoteUserOf = db.prepare<{ appId: string; userId: string }, { remote_user_id: string }>(
     'SELECT remote_user_id FROM connector_users WHERE app_id = @appId AND user_id = @userId ORDER BY remote_user_id LIMIT 1',
   );
@@ -202,6 +212,21 @@ export function createConnectorStore(db: Db) {
       const found = usersByLogin.all({ login });
       return found.length === 1 ? found[0] : undefined;
     },
+    /** Records a remote user the connector created for `email`'s person (Opal's POST /users, a PostgreSQL role): removed at offboarding. */
+    linkMadeUser(appId: string, remoteUserId: string, email: string): string | null {
+      const userId = userByEmail.get(email)?.id ?? null;
+      linkUser.run({ appId, remoteUserId, email, userId });
+      markMade.run({ appId, remoteUserId });
+      return userId;
+    },
+    /** The remote users connectors created for `userId`, by app. */
+    madeUsersOf: (userId: string) => madeUsersOf.all(userId),
+    /** Forgets a remote user (it was removed remotely). */
+    forgetUser(appId: string, remoteUserId: string): void {
+      forgetUser.run({ appId, remoteUserId });
+    },
+    /** How many of `userId`'s pushes to `appId` are still queued (their memberships go before their account). */
+    unsettledPushesOf: (appId: string, userId: string): number => unsettledOfUser.get({ appId, userId })!.n,
     remoteUserOf(appId: string, userId: string): string | undefined {
       return remoteUserOf.get({ appId, userId })?.remote_user_id;
     },

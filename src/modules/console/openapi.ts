@@ -18,6 +18,13 @@ export const CONSOLE_PAGES = [
   '/console/reviews',
   '/console/reviews/{id}',
   '/console/account',
+  '/console/people',
+  '/console/teams',
+  '/console/teams/{id}',
+  '/console/tokens',
+  '/console/settings',
+  '/console/event-streams',
+  '/console/access-rules',
 ] as const;
 
 const html = { type: 'string', description: 'An HTML page.' };

@@ -22,6 +22,7 @@ export const groupRoutes = defineRoutes('groups', {
   'GET /v1/groups': {
     role: 'read',
     summary: 'List groups',
+    description: 'Filters combine. Extension: `owner_filter` (as `GET /v1/apps` has it) keeps what that owner administers.',
     query: ListGroupsQuery,
     responses: { 200: PaginatedGroupsList },
   },

@@ -24,7 +24,7 @@ export const tokenRoutes = defineRoutes('tokens', {
   'POST /v1/tokens': {
     role: 'member',
     summary: 'Issue an API token',
-    description: 'For the caller, or for `user_id`. The response carries the secret, once.',
+    description: 'For the caller, or for `user_id`. The response carries the secret, once. `scope: "SCIM"` makes a SCIM token for an identity provider instead: it works only on /scim/v2, and only for an ADMIN (docs/scim.md).',
     extension: true,
     body: CreateTokenBody,
     responses: { 200: IssuedToken },

@@ -20,7 +20,7 @@ export const userRoutes = defineRoutes('users', {
   'GET /v1/users': {
     role: 'read',
     summary: 'List users',
-    description: 'With `tag_ids`, only users carrying any of those tags.',
+    description: 'With `tag_ids`, only users carrying any of those tags. Extensions: `manager_id` keeps a manager\'s direct reports; `contains` keeps people whose email or full name contains the text, in any case.',
     query: ListUsersQuery,
     responses: { 200: PaginatedUsersList },
   },
