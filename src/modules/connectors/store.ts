@@ -1,6 +1,7 @@
 // Connectors' SQL: an app's connector, its remote users, where each edge's remote copy stands, sync errors.
 import type { Db } from '../../db/open.ts';
 import type { CONNECTOR_TYPES } from './schemas.ts';
+import type { Propagation } from './responses.ts';
 
 export type ConnectorType = (typeof CONNECTOR_TYPES)[number];
 export type DriftPolicy = 'REPORT' | 'IMPORT' | 'REMOVE';
@@ -19,15 +20,18 @@ export interface ConnectorRow {
   updated_at: string;
 }
 
+/** A propagation with a status: the unfinished list leaves out access imported by sync (status NULL). */
+export type UnfinishedPropagationRow = PropagationRow & { status: Propagation['status'] };
+
 export interface PropagationRow {
   edge_key: string;
   app_id: string;
-  kind: string;
+  kind: Propagation['edge_kind'];
   principal_id: string;
   item_id: string;
   access_level_remote_id: string;
   desired: 'PRESENT' | 'ABSENT';
-  status: string | null;
+  status: Propagation['status'] | null;
   outbox_state: string | null;
   attempts: number;
   last_error: string | null;
@@ -145,7 +149,7 @@ export function createConnectorStore(db: Db) {
      ON CONFLICT (edge_key) DO UPDATE SET desired = 'PRESENT', status = 'SUCCESS', outbox_state = 'DONE', last_error = NULL, next_attempt_at = NULL, updated_at = excluded.updated_at`,
   );
   const byKey = db.prepare<[string], PropagationRow>(`SELECT ${PROPAGATION} FROM propagations WHERE edge_key = ?`);
-  const unfinished = db.prepare<{ appId: string | null; afterKey: string; limit: number }, PropagationRow>(
+  const unfinished = db.prepare<{ appId: string | null; afterKey: string; limit: number }, UnfinishedPropagationRow>(
     `SELECT ${PROPAGATION} FROM propagations
      WHERE status IS NOT 'SUCCESS' AND status IS NOT NULL AND (@appId IS NULL OR app_id = @appId) AND edge_key > @afterKey
      ORDER BY edge_key LIMIT @limit`,
@@ -265,7 +269,7 @@ export function createConnectorStore(db: Db) {
       return byKey.get(key);
     },
     /** Propagations not (yet) SUCCESS, in edge-key order after `afterKey`. */
-    unfinished(appId: string | null, afterKey: string, limit: number): PropagationRow[] {
+    unfinished(appId: string | null, afterKey: string, limit: number): UnfinishedPropagationRow[] {
       return unfinished.all({ appId, afterKey, limit });
     },
     statusCounts(appId: string): Record<string, number> {

@@ -1,16 +1,10 @@
 // The groups area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { Group, PaginatedGroupsList } from '../../openapi/components/catalogue.ts';
 import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
-
-/** PUT /v1/groups answers each updated group whole (the reference's UpdateGroupInfoList lists only the updatable fields). */
-const UpdatedGroupList = component('UpdatedGroupList', {
-  type: 'object',
-  properties: { groups: { type: 'array', items: Group } },
-  required: ['groups'],
-});
+import { UpdatedGroupList } from './responses.ts';
 
 export const groupRoutes = defineRoutes('groups', {
   'POST /v1/groups': {

@@ -4,6 +4,7 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
+import type { Group } from '../../openapi/components/catalogue.ts';
 
 export interface GroupRow extends RequestSettingsRow {
   seq: number;
@@ -12,7 +13,7 @@ export interface GroupRow extends RequestSettingsRow {
   name: string;
   description: string;
   admin_owner_id: string;
-  group_type: string;
+  group_type: Group['group_type'];
   remote_id: string | null;
   remote_name: string | null;
   remote_info: string | null;
@@ -27,7 +28,7 @@ export interface GroupState {
   name: string;
   description: string;
   admin_owner_id: string;
-  group_type: string;
+  group_type: Group['group_type'];
   remote_id: string | null;
   remote_name: string | null;
   remote_info: Record<string, unknown> | null;
@@ -75,7 +76,7 @@ function columns(state: GroupState) {
 type Columns = ReturnType<typeof columns>;
 // Every written column, read off the mapping itself so the SQL can never miss one.
 const COLUMN_NAMES = Object.keys(columns({
-  app_id: '', name: '', description: '', admin_owner_id: '', group_type: '', remote_id: null, remote_name: null,
+  app_id: '', name: '', description: '', admin_owner_id: '', group_type: 'OPAL_GROUP', remote_id: null, remote_name: null,
   remote_info: null, metadata: null, settings: DEFAULT_REQUEST_SETTINGS,
 }));
 
@@ -122,7 +123,7 @@ export function createGroupStore(db: Db) {
   );
 
   /** A row as the API's Group (plus Gatehouse's access_levels, the default level first). */
-  function toApi(row: GroupRow) {
+  function toApi(row: GroupRow): Group {
     const state = stateFromRow(row);
     const binding = bindingOf.get(row.id);
     return {

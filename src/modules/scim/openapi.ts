@@ -1,104 +1,9 @@
 // SCIM 2.0's routes in Gatehouse's API document, as extensions outside /v1: RFC 7643's resources as far as
 // Gatehouse keeps them, RFC 7644's list, patch and error messages (format: src/openapi/operations.ts).
 import { defineOperations, type OperationDoc, type OperationKey } from '../../openapi/operations.ts';
-import { component, type JsonSchema } from '../../openapi/schema.ts';
-import { ENTERPRISE_SCHEMA, MAX_RESULTS } from './resources.ts';
-
-const text: JsonSchema = { type: 'string' };
-const meta: JsonSchema = {
-  type: 'object',
-  properties: {
-    resourceType: { type: 'string', enum: ['User', 'Group'] },
-    created: { type: 'string', format: 'date-time' },
-    lastModified: { type: 'string', format: 'date-time' },
-    location: { type: 'string', format: 'uri' },
-    version: { type: 'string', description: 'A weak ETag over the resource: it changes whenever the resource does.' },
-  },
-  required: ['resourceType', 'created', 'lastModified', 'location', 'version'],
-};
-
-const ScimError = component('ScimError', {
-  type: 'object',
-  description: 'RFC 7644 §3.12: every /scim/v2 failure. `scimType` says which SCIM problem a 400 or 409 is.',
-  properties: {
-    schemas: { type: 'array', items: { type: 'string', const: 'urn:ietf:params:scim:api:messages:2.0:Error' } },
-    status: { type: 'string', pattern: '^[45][0-9][0-9]$', description: 'The HTTP status, as a string (RFC 7644).' },
-    scimType: { type: 'string', enum: ['uniqueness', 'invalidFilter', 'invalidSyntax', 'invalidValue', 'mutability', 'noTarget', 'invalidPath', 'tooMany'] },
-    detail: { type: 'string', minLength: 1, description: 'What went wrong, naming the attribute at fault.' },
-  },
-  required: ['schemas', 'status', 'detail'],
-});
-
-export const ScimUser = component('ScimUser', {
-  type: 'object',
-  description: 'A Gatehouse user as a SCIM User (RFC 7643 §4.1): `userName` is the email; `active` is false for an offboarded user.',
-  properties: {
-    schemas: { type: 'array', items: text, minItems: 1 },
-    id: { type: 'string', format: 'uuid' },
-    externalId: text,
-    userName: { type: 'string', format: 'email' },
-    name: { type: 'object', properties: { formatted: text, givenName: text, familyName: text }, required: ['formatted', 'givenName', 'familyName'] },
-    displayName: text,
-    title: text,
-    active: { type: 'boolean' },
-    emails: {
-      type: 'array',
-      items: { type: 'object', properties: { value: { type: 'string', format: 'email' }, type: { type: 'string', const: 'work' }, primary: { type: 'boolean' } }, required: ['value', 'type', 'primary'] },
-    },
-    [ENTERPRISE_SCHEMA]: {
-      type: 'object',
-      properties: {
-        department: text,
-        employeeNumber: text,
-        manager: { type: 'object', properties: { value: { type: 'string', format: 'uuid' }, $ref: { type: 'string', format: 'uri' } }, required: ['value', '$ref'] },
-      },
-    },
-    meta,
-  },
-  required: ['schemas', 'id', 'userName', 'name', 'displayName', 'active', 'emails', 'meta'],
-});
-
-export const ScimGroup = component('ScimGroup', {
-  type: 'object',
-  description: 'A group the identity provider pushed, as a SCIM Group (RFC 7643 §4.2); `members` are users.',
-  properties: {
-    schemas: { type: 'array', items: text, minItems: 1 },
-    id: { type: 'string', format: 'uuid' },
-    externalId: text,
-    displayName: text,
-    members: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: { value: { type: 'string', format: 'uuid' }, display: text, type: { type: 'string', const: 'User' }, $ref: { type: 'string', format: 'uri' } },
-        required: ['value', 'display', 'type', '$ref'],
-      },
-    },
-    meta,
-  },
-  required: ['schemas', 'id', 'meta'],
-});
-
-/** A list answer (RFC 7644 §3.4.2) of `item`s. With attributes/excludedAttributes an item may carry fewer attributes. */
-const listOf = (name: string, item: JsonSchema): JsonSchema => component(name, {
-  type: 'object',
-  properties: {
-    schemas: { type: 'array', items: { type: 'string', const: 'urn:ietf:params:scim:api:messages:2.0:ListResponse' } },
-    totalResults: { type: 'integer', minimum: 0 },
-    startIndex: { type: 'integer', minimum: 1 },
-    itemsPerPage: { type: 'integer', minimum: 0, maximum: MAX_RESULTS },
-    Resources: { type: 'array', items: item },
-  },
-  required: ['schemas', 'totalResults', 'startIndex', 'itemsPerPage', 'Resources'],
-});
-
-/** Discovery documents are described loosely: their content is RFC 7643's §5–§7, as fixed as the code. */
-const discovery = (description: string): JsonSchema => ({ type: 'object', description, properties: { schemas: { type: 'array', items: text } }, required: ['schemas'], additionalProperties: true });
-/** What `attributes` may leave of a resource: `id` and `schemas` always. */
-const projected = (of: string): JsonSchema => ({ type: 'object', description: `A ${of}, cut to the attributes asked for.`, properties: { id: { type: 'string' }, schemas: { type: 'array', items: text } }, required: ['id', 'schemas'], additionalProperties: true });
-
-const ScimUserList = listOf('ScimUserList', { anyOf: [ScimUser, projected('ScimUser')] });
-const ScimGroupList = listOf('ScimGroupList', { anyOf: [ScimGroup, projected('ScimGroup')] });
+import * as v from 'valibot';
+import { MAX_RESULTS } from './resources.ts';
+import { discovery, ScimError, ScimGroup, ScimGroupAnswer, ScimGroupList, ScimUser, ScimUserAnswer, ScimUserList } from './responses.ts';
 
 const SCIM: Pick<OperationDoc, 'extension' | 'responseMediaType' | 'protocol' | 'errors'> = {
   extension: true,
@@ -109,7 +14,7 @@ const SCIM: Pick<OperationDoc, 'extension' | 'responseMediaType' | 'protocol' | 
 };
 /** What every SCIM write can answer besides: a body that is no JSON, too big, or of another type; a taken value (409). */
 const WRITE: Pick<OperationDoc, 'errors'> = { errors: [...SCIM.errors!, 'invalid_json', 'payload_too_large', 'unsupported_media_type', 'conflict'] };
-const id = { id: { description: 'The resource\'s id (a Gatehouse user or group id).', schema: { type: 'string' } } };
+const id = { id: { description: 'The resource\'s id (a Gatehouse user or group id).', schema: v.string() } };
 const LIST_DESCRIPTION = `\`filter\` (RFC 7644 §3.4.2.2: eq, ne, co, sw, ew, gt, ge, lt, le, pr, and, or, not, [ ]), \`startIndex\` (1-based) and \`count\` (at most ${MAX_RESULTS}), \`attributes\`/\`excludedAttributes\` (comma-separated). docs/scim.md lists the filterable attributes.`;
 
 const operations: Partial<Record<OperationKey, OperationDoc>> = {
@@ -117,20 +22,20 @@ const operations: Partial<Record<OperationKey, OperationDoc>> = {
   'GET /scim/v2/ResourceTypes': { ...SCIM, summary: 'List SCIM resource types (User, Group)', responses: { 200: discovery('A ListResponse of ResourceTypes (RFC 7643 §6).') } },
   'GET /scim/v2/ResourceTypes/{id}': { ...SCIM, summary: 'Get a SCIM resource type', pathParams: id, responses: { 200: discovery('A ResourceType (RFC 7643 §6).') } },
   'GET /scim/v2/Schemas': { ...SCIM, summary: 'List the SCIM schemas Gatehouse keeps', responses: { 200: discovery('A ListResponse of Schemas (RFC 7643 §7).') } },
-  'GET /scim/v2/Schemas/{id}': { ...SCIM, summary: 'Get a SCIM schema', pathParams: { id: { description: 'The schema URN.', schema: { type: 'string' } } }, responses: { 200: discovery('A Schema (RFC 7643 §7).') } },
+  'GET /scim/v2/Schemas/{id}': { ...SCIM, summary: 'Get a SCIM schema', pathParams: { id: { description: 'The schema URN.', schema: v.string() } }, responses: { 200: discovery('A Schema (RFC 7643 §7).') } },
   'GET /scim/v2/Users': { ...SCIM, summary: 'List or find users (SCIM)', description: LIST_DESCRIPTION, responses: { 200: ScimUserList } },
   'POST /scim/v2/Users': {
     ...SCIM, ...WRITE, summary: 'Provision a user (SCIM)',
     description: 'Creates a MEMBER whose email is `userName` (409 uniqueness when taken). A user DELETED over SCIM comes back with the same id, without their old access. Passwords are ignored.',
     responses: { 201: ScimUser },
   },
-  'GET /scim/v2/Users/{id}': { ...SCIM, summary: 'Get a user (SCIM)', pathParams: id, responses: { 200: { anyOf: [ScimUser, projected('ScimUser')] } } },
+  'GET /scim/v2/Users/{id}': { ...SCIM, summary: 'Get a user (SCIM)', pathParams: id, responses: { 200: ScimUserAnswer } },
   'PUT /scim/v2/Users/{id}': { ...SCIM, ...WRITE, summary: 'Replace a user (SCIM)', description: '`active: false` offboards the user (DEPROVISIONED): every access edge ends, here and in connected systems, and their sessions and tokens stop; `true` restores them without their old access.', pathParams: id, responses: { 200: ScimUser } },
   'PATCH /scim/v2/Users/{id}': { ...SCIM, ...WRITE, summary: 'Change a user (SCIM PATCH)', description: 'RFC 7644 §3.5.2 add/replace/remove, with or without `path`, in Okta\'s and Entra ID\'s dialects (docs/scim.md).', pathParams: id, responses: { 200: ScimUser } },
   'DELETE /scim/v2/Users/{id}': { ...SCIM, ...WRITE, summary: 'Deprovision a user (SCIM)', description: 'Offboards the user as DELETED; a later GET is 404.', pathParams: id, responses: { 204: undefined as never } },
   'GET /scim/v2/Groups': { ...SCIM, summary: 'List or find groups the identity provider pushed (SCIM)', description: LIST_DESCRIPTION, responses: { 200: ScimGroupList } },
   'POST /scim/v2/Groups': { ...SCIM, ...WRITE, summary: 'Push a group (SCIM)', description: 'A group of the identity provider\'s app (GATEHOUSE_SCIM_IDP), with its members; 409 uniqueness for a displayName taken.', responses: { 201: ScimGroup } },
-  'GET /scim/v2/Groups/{id}': { ...SCIM, summary: 'Get a group (SCIM)', pathParams: id, responses: { 200: { anyOf: [ScimGroup, projected('ScimGroup')] } } },
+  'GET /scim/v2/Groups/{id}': { ...SCIM, summary: 'Get a group (SCIM)', pathParams: id, responses: { 200: ScimGroupAnswer } },
   'PUT /scim/v2/Groups/{id}': { ...SCIM, ...WRITE, summary: 'Replace a group (SCIM)', pathParams: id, responses: { 200: ScimGroup } },
   'PATCH /scim/v2/Groups/{id}': { ...SCIM, ...WRITE, summary: 'Change a group or its members (SCIM PATCH)', pathParams: id, responses: { 200: ScimGroup } },
   'DELETE /scim/v2/Groups/{id}': { ...SCIM, ...WRITE, summary: 'Delete a group (SCIM)', description: 'The group goes, and every access through it ends.', pathParams: id, responses: { 204: undefined as never } },

@@ -3,6 +3,7 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashSecret, lookupOf, previewOf, secretMatches } from './secret.ts';
 import type { OrganizationRole } from '../users/roles.ts';
+import type { Token } from '../../openapi/components/people.ts';
 
 export type AccessLevel = 'FULL_ACCESS' | 'READ_ONLY';
 /** Where a token works: API on /v1, SCIM on /scim/v2 only (docs/scim.md). */
@@ -24,16 +25,8 @@ interface TokenRow {
   scope: TokenScope;
 }
 
-export interface ApiToken {
-  token_id: string;
-  created_at: string;
-  token_label: string;
-  creator_user_id: string;
-  user_id: string;
-  last_used_at: string | null;
-  access_level: AccessLevel;
-  expires_at: string | null;
-}
+/** A token as the API answers it, without its secret (the Token response schema). */
+export type ApiToken = Token;
 
 export const toApiToken = (row: TokenRow): ApiToken => ({
   token_id: row.id,

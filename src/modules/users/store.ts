@@ -3,6 +3,7 @@ import type { Db } from '../../db/open.ts';
 import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
+import type { RemoteUser, User } from '../../openapi/components/people.ts';
 
 interface UserRow {
   seq: number;
@@ -13,22 +14,13 @@ interface UserRow {
   last_name: string;
   position: string;
   manager_id: string | null;
-  hr_idp_status: string;
+  hr_idp_status: User['hr_idp_status'];
   organization_role: OrganizationRole;
   created_at: string;
 }
 
-export interface ApiUser {
-  user_id: string;
-  email: string;
-  full_name: string;
-  first_name: string;
-  last_name: string;
-  position: string;
-  hr_idp_status: string;
-  manager_id?: string;
-  organization_role: OrganizationRole;
-}
+/** A user as the API answers it (the User response schema). */
+export type ApiUser = User;
 
 export function toApiUser(row: UserRow): ApiUser {
   return {
@@ -58,15 +50,12 @@ export interface NewUser {
 interface RemoteUserRow {
   seq: number;
   user_id: string;
-  third_party_provider: string;
+  third_party_provider: RemoteUser['third_party_provider'];
   remote_id: string;
 }
 
-export interface ApiRemoteUser {
-  user_id: string;
-  remote_id: string;
-  third_party_provider: string;
-}
+/** A remote user as the API answers it (the RemoteUser response schema). */
+export type ApiRemoteUser = RemoteUser;
 
 export const toApiRemoteUser = (row: RemoteUserRow): ApiRemoteUser => ({
   user_id: row.user_id,

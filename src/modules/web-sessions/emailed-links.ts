@@ -10,6 +10,7 @@ import { channelsOf } from '../notifications/deliver.ts';
 import { toEmail } from '../notifications/render.ts';
 import { durationInWords } from '../notifications/words.ts';
 import type { ApiUser } from '../users/store.ts';
+import type { SentSignInLink } from './responses.ts';
 import { issueLoginLink, type IssuedLink } from './service.ts';
 
 /** Sign-in emails one client address may ask for per SIGN_IN_EMAIL_WINDOW_MS; more answer 429. */
@@ -67,15 +68,6 @@ export async function emailLinkOnRequest(ctx: AppContext, email: string, returnT
   });
 }
 
-export interface SentLink {
-  user_id: string;
-  email: string;
-  kind: EmailedLinkKind;
-  expires_at: string;
-  /** Only when the admin asked to be shown the link instead of mailing it (send_email false). */
-  url?: string;
-}
-
 /**
  * An admin sends `user` a sign-in link or an invitation (POST /v1/users/{user_id}/sign-in-link):
  * recorded as LOGIN_LINKS_CREATED acted by the admin, then mailed and awaited, so the admin hears
@@ -83,7 +75,7 @@ export interface SentLink {
  * pass on (the way without email). Throws forbidden for an offboarded user, validation_failed naming
  * send_email when email is not set up, unavailable when the mail server refused it.
  */
-export async function sendLinkAsAdmin(ctx: AppContext, actor: Actor, user: ApiUser, kind: EmailedLinkKind, sendEmail: boolean): Promise<SentLink> {
+export async function sendLinkAsAdmin(ctx: AppContext, actor: Actor, user: ApiUser, kind: EmailedLinkKind, sendEmail: boolean): Promise<SentSignInLink> {
   if (sendEmail && !emailConfigured(ctx)) {
     throw new AppError('validation_failed', 'email is not set up on this Gatehouse (GATEHOUSE_SMTP_URL)', [
       { path: 'send_email', message: 'email is not set up (GATEHOUSE_SMTP_URL); send false to be shown the link and pass it on yourself' },
@@ -92,7 +84,7 @@ export async function sendLinkAsAdmin(ctx: AppContext, actor: Actor, user: ApiUs
   const delivery = !sendEmail ? 'PRINTED' : kind === 'INVITATION' ? 'INVITATION' : 'EMAILED_BY_ADMIN';
   const minutes = kind === 'INVITATION' ? ctx.config.invitationHours * 60 : ctx.config.loginLinkMinutes;
   const link = issueLoginLink(ctx, user, { actor, minutes, delivery });
-  const answer: SentLink = { user_id: user.user_id, email: user.email, kind, expires_at: link.expiresAt };
+  const answer: SentSignInLink = { user_id: user.user_id, email: user.email, kind, expires_at: link.expiresAt };
   if (!sendEmail) return { ...answer, url: link.url };
   const outcome = await send(ctx, user, link, kind, actor.name ?? undefined);
   if (!outcome.ok) throw new AppError('unavailable', `the email to ${user.email} could not be sent (${outcome.error}); the link was not delivered, try again or send false for send_email to be shown it`);
