@@ -91,7 +91,7 @@ describe('the console in a browser', { skip }, () => {
     await idp?.close();
   });
 
-  it('signs in through the OpenID provider and lands on Home, fast', async () => {
+  it('signs in through the OpenID provider and lands on Home', async () => {
     requesterPage = await newPage();
     await requesterPage.goto(`${origin}/console`);
     const button = requesterPage.getByRole('link', { name: 'Sign in with single sign-on' });
@@ -102,8 +102,9 @@ describe('the console in a browser', { skip }, () => {
     await requesterPage.getByRole('button', { name: 'Sign in' }).click();
     await requesterPage.getByRole('heading', { name: 'Welcome, Rowan Requester' }).waitFor(WAIT);
     assert.equal(new URL(requesterPage.url()).pathname, '/console');
+    // It painted; how fast is npm run bench's (test/bench/console-paint.ts), never a timed assertion here.
     const paint = await requesterPage.evaluate<number>(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`);
-    assert.ok(paint > 0 && paint < 1000, `first contentful paint took ${paint} ms`);
+    assert.ok(paint > 0, 'the page painted');
     await shoot(requesterPage, 'home');
   });
 
