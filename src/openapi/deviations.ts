@@ -37,6 +37,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
   },
   {
+    operations: ['GET /v1/resources', 'GET /v1/groups'],
+    where: 'parameter query.app_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: keeps one app\'s resources or groups (the console\'s app page; docs/resources.md).',
+  },
+  {
     operations: REQUEST_ANSWERS,
     where: '*requested_duration_minutes',
     what: 'here, not in the reference',

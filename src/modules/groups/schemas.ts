@@ -51,4 +51,6 @@ export const ListGroupsQuery = v.object({
   group_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
   group_name: v.optional(v.pipe(v.string('must be given once'), v.minLength(1, 'must not be empty'))),
   tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
+  // Extension: one app's groups (the console's app page).
+  app_id: v.optional(Uuid),
 });

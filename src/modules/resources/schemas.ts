@@ -64,6 +64,8 @@ export const ListResourcesQuery = v.pipe(
     ancestor_resource_id: v.optional(Uuid),
     remote_id: v.optional(QueryText),
     tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
+    // Extension: one app's resources (the console's app page).
+    app_id: v.optional(Uuid),
   }),
   // The reference: remote ids are only unique within a resource type.
   v.forward(
