@@ -10,6 +10,8 @@ import { MyAccess, ItemPage, PersonPage } from './pages/access.tsx';
 import { AuditTrail } from './pages/audit.tsx';
 import { ReviewPage, Reviews } from './pages/reviews.tsx';
 import { Account } from './pages/account.tsx';
+import { AppPage, Apps } from './pages/apps.tsx';
+import { ItemSettings } from './pages/item-settings.tsx';
 
 function SignIn(props: { reason: string | undefined }) {
   const sso = document.body.dataset.sso === 'on';
@@ -32,17 +34,20 @@ function SignIn(props: { reason: string | undefined }) {
 
 function route(path: string, me: Me) {
   const parts = path.replace(/\/+$/, '').split('/').slice(2);
-  const [first, second] = parts;
+  const [first, second, third] = parts;
   if (first === undefined) return <Home me={me} />;
   if (first === 'requests' && second === 'new') return <NewRequest me={me} />;
   if (first === 'requests' && second) return <RequestPage me={me} id={second} />;
   if (first === 'access') return <MyAccess me={me} />;
+  if ((first === 'resources' || first === 'groups') && second && third === 'settings') return <ItemSettings me={me} kind={first === 'resources' ? 'resource' : 'group'} id={second} />;
   if ((first === 'resources' || first === 'groups') && second) return <ItemPage me={me} kind={first === 'resources' ? 'resource' : 'group'} id={second} />;
   if (first === 'users' && second) return <PersonPage me={me} id={second} />;
   if (first === 'events') return <AuditTrail me={me} />;
   if (first === 'reviews' && second) return <ReviewPage me={me} id={second} />;
   if (first === 'reviews') return <Reviews me={me} />;
   if (first === 'account') return <Account me={me} />;
+  if (first === 'apps' && second) return <AppPage me={me} id={second} />;
+  if (first === 'apps') return <Apps me={me} />;
   return <p class="error" role="alert">There is no console page at {path}. <Link href="/console">Go home</Link>.</p>;
 }
 
@@ -55,7 +60,7 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
     ['/console/access', 'My access'],
     // Everyone may be asked to review; the page shows a member only what is assigned to them.
     ['/console/reviews', 'Access reviews'],
-    ...(isAdmin(me) ? ([['/console/events', 'Audit trail']] as [string, string][]) : []),
+    ...(isAdmin(me) ? ([['/console/apps', 'Apps'], ['/console/events', 'Audit trail']] as [string, string][]) : []),
     ['/console/account', 'Account'],
   ];
   // After moving to another page, focus its heading (screen readers announce it); not on first load,
