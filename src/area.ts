@@ -36,11 +36,20 @@ export type AccessChangeListener = (ctx: AppContext, actor: Actor, change: Acces
 /** Store factories by their name on ctx.stores; each prepares its statements when built. */
 export type StoreFactories = { [K in keyof Stores]?: (db: Db, clock: Clock) => Stores[K] };
 
+/** Per store of the area, the names of the read methods other areas may call. */
+export type SharedReads = { [K in keyof Stores]?: readonly (keyof Stores[K] & string)[] };
+
 export interface Area<Routes extends RouteGroup = RouteGroup> {
   /** The folder's name, e.g. `tags`. */
   name: string;
   /** Its stores on ctx.stores (each name's type is declared beside the factory, in the area's store.ts). */
   stores?: StoreFactories;
+  /**
+   * The methods of its stores other areas may call through ctx.stores: reads only. Everything else of
+   * its stores is its own; other areas change its data through its service.ts, which records its events
+   * (docs/contributing.md, "An area's store is its own"; test/structure/stores.test.ts checks every call).
+   */
+  sharedReads?: SharedReads;
   /** Its routes: what app.ts serves, the policy and the guard enforce, and /openapi.json documents. */
   routes?: Routes;
   /**

@@ -464,6 +464,56 @@ describe('access graph', () => {
       assert.equal(emptyAttributes.status, 201, JSON.stringify(emptyAttributes.body));
       assert.equal((await app.api.get(`/access-rules/${NO_SUCH_ID}`)).status, 404);
     });
+
+    it('makes and changes a rule\'s app and group through their owners, recording APPS_CREATED, GROUPS_CREATED and GROUPS_UPDATED', async () => {
+      // Its own app: the rule app is made only while no OPAL app exists.
+      const fresh = await startTestApp();
+      try {
+        const owner = await createOwner(fresh.api);
+        const since = async (count: number) => (await readEvents(fresh.api)).slice(0, (await countEvents(fresh.api)) - count).reverse();
+        const body = (name: string) => ({
+          name, description: 'a rule', admin_owner_id: owner.owner_id, status: 'PAUSED',
+          ruleClauses: { when: { clauses: [{ selectors: [{ key: 'team', value: 'eng', connection_id: CONNECTION }] }] } },
+        });
+
+        let before = await countEvents(fresh.api);
+        const refused = await fresh.api.post('/access-rules', { ...body('refused'), admin_owner_id: NO_SUCH_ID });
+        assert.equal(refused.status, 404);
+        assert.equal(await countEvents(fresh.api), before, 'a refused rule makes and records nothing');
+        assert.equal((await fresh.api.get('/apps')).body.apps.length, 0);
+
+        const first = await fresh.api.post('/access-rules', body('first'));
+        assert.equal(first.status, 201, JSON.stringify(first.body));
+        const ruleId = first.body.access_rule_id;
+        const group = (await fresh.api.get(`/groups/${ruleId}`)).body;
+        let recorded = await since(before);
+        assert.deepEqual(recorded.map((e) => e.event_type), ['APPS_CREATED', 'GROUPS_CREATED', 'ACCESS_RULES_CREATED']);
+        assert.deepEqual(recorded[0]!.sub_events, [
+          { sub_event_type: 'APPS_CREATED', app_id: group.app_id, app_name: 'Gatehouse', app_type: 'OPAL', owner_id: owner.owner_id },
+        ]);
+        assert.deepEqual(recorded[1]!.sub_events, [{
+          sub_event_type: 'GROUPS_CREATED', group_id: ruleId, group_name: 'first', group_type: 'OPAL_ACCESS_RULE', app_id: group.app_id, admin_owner_id: owner.owner_id,
+        }]);
+
+        before = await countEvents(fresh.api);
+        const second = await fresh.api.post('/access-rules', body('second'));
+        assert.equal(second.status, 201);
+        assert.deepEqual((await since(before)).map((e) => e.event_type), ['GROUPS_CREATED', 'ACCESS_RULES_CREATED'], 'the rule app is made once');
+        assert.equal((await fresh.api.get(`/groups/${second.body.access_rule_id}`)).body.app_id, group.app_id);
+
+        before = await countEvents(fresh.api);
+        const renamed = await fresh.api.put(`/access-rules/${ruleId}`, body('renamed'));
+        assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+        recorded = await since(before);
+        assert.deepEqual(recorded.map((e) => e.event_type), ['GROUPS_UPDATED', 'ACCESS_RULES_UPDATED']);
+        assert.deepEqual(recorded[0]!.sub_events, [
+          { sub_event_type: 'GROUPS_UPDATED', group_id: ruleId, group_name: 'renamed', updated_fields: 'name,description,admin_owner_id' },
+        ]);
+        assert.equal((await fresh.api.get(`/groups/${ruleId}`)).body.name, 'renamed');
+      } finally {
+        await fresh.close();
+      }
+    });
   });
 
   describe('offboarding', () => {

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createGroup, createOwner, createResource, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
-import { countEvents } from '../helpers/events.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 
 describe('configuration templates', () => {
   let app: TestApp;
@@ -293,7 +293,43 @@ describe('configuration templates', () => {
       assert.equal(changed.body.resources[0].admin_owner_id, other.owner_id);
     });
 
-    it('hands a template change on to every linked item in one event, leaves unlinked ones alone, and refuses deleting it while linked', async () => {
+    it('records what linking gives a new item as its owners do: the creation, then its visibility, channels and schedules', async () => {
+      const { template, visibilityGroup, channel, schedule } = await fullTemplate();
+      const id = template.configuration_template_id;
+      for (const kind of ['resource', 'group'] as const) {
+        const before = await countEvents(app.api);
+        const body = kind === 'resource'
+          ? { name: unique('r'), resource_type: 'CUSTOM', app_id: appId, configuration_template_id: id }
+          : { name: unique('g'), group_type: 'OPAL_GROUP', app_id: appId, configuration_template_id: id };
+        const res = await app.api.post(`/${kind}s`, body);
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        const itemId = res.body[`${kind}_id`];
+        const recorded = (await readEvents(app.api)).slice(0, (await countEvents(app.api)) - before).reverse();
+        const KIND = kind.toUpperCase();
+        assert.deepEqual(recorded.map((e) => e.event_type), [
+          `${KIND}S_CREATED`, `${KIND}_VISIBILITY_UPDATED`, `${KIND}_MESSAGE_CHANNELS_UPDATED`, ...(kind === 'group' ? ['GROUP_ON_CALL_SCHEDULES_UPDATED'] : []),
+        ], kind);
+        assert.equal(recorded[0]!.sub_events[0]!.configuration_template_id, id);
+        assert.deepEqual(recorded[1]!.sub_events, [
+          { sub_event_type: `${KIND}_VISIBILITY_UPDATED`, [`${kind}_id`]: itemId, visibility: 'LIMITED', visibility_group_ids: visibilityGroup.group_id },
+        ]);
+        assert.deepEqual(recorded[2]!.sub_events.map((sub) => [sub.sub_event_type, sub.message_channel_id ?? sub.count]), [
+          [`${KIND}_MESSAGE_CHANNELS_UPDATED`, 1], [`${KIND}_MESSAGE_CHANNELS_ADDED`, channel.message_channel_id],
+        ]);
+        if (kind === 'group') {
+          assert.deepEqual(recorded[3]!.sub_events.map((sub) => [sub.sub_event_type, sub.on_call_schedule_id ?? sub.count]), [
+            ['GROUP_ON_CALL_SCHEDULES_UPDATED', 1], ['GROUP_ON_CALL_SCHEDULES_ADDED', schedule.on_call_schedule_id],
+          ]);
+        }
+        // Linking again changes nothing the template gives, so only the item's own update is recorded.
+        const again = await app.api.put(`/${kind}s`, { [`${kind}s`]: [{ [`${kind}_id`]: itemId, configuration_template_id: id }] });
+        assert.equal(again.status, 200, JSON.stringify(again.body));
+        assert.deepEqual((await readEvents(app.api)).slice(0, 1).map((e) => e.event_type), [`${KIND}S_UPDATED`]);
+        assert.equal(await countEvents(app.api), before + recorded.length + 1);
+      }
+    });
+
+    it('hands a template change on to every linked item, recording each owner\'s events, leaves unlinked ones alone, and refuses deleting it while linked', async () => {
       const template = await createTemplate();
       const id = template.configuration_template_id;
       const [r1, r2] = [
@@ -306,6 +342,7 @@ describe('configuration templates', () => {
       const newOwner = await createOwner(app.api);
       const visibilityGroup = await createGroup(app.api, { app_id: appId });
 
+      const eventsBeforeChange = await countEvents(app.api);
       const res = await app.api.put('/configuration-templates', {
         configuration_template_id: id, admin_owner_id: newOwner.owner_id, require_mfa_to_approve: true,
         visibility: { visibility: 'LIMITED', visibility_group_ids: [visibilityGroup.group_id] },
@@ -325,12 +362,24 @@ describe('configuration templates', () => {
       }
       assert.deepEqual((await app.api.get(`/resources/${bystander.resource_id}`)).body, bystanderBefore);
 
-      const events = (await app.api.get('/events', { object_filter: id, event_type_filter: 'CONFIGURATION_TEMPLATES_UPDATED' })).body.results;
-      assert.equal(events.length, 1);
-      assert.deepEqual(
-        events[0].sub_events.map((s: Record<string, string>) => [s.sub_event_type, s.resource_id ?? s.group_id ?? s.configuration_template_id]),
-        [['CONFIGURATION_TEMPLATES_UPDATED', id], ['RESOURCES_UPDATED', r1.resource_id], ['RESOURCES_UPDATED', r2.resource_id], ['GROUPS_UPDATED', group.group_id]],
-      );
+      // The template's event, then each owner's, as a direct change records them: one RESOURCES_UPDATED and
+      // one GROUPS_UPDATED (a sub-event per linked item), and the visibility each item's owner records.
+      const recorded = (await readEvents(app.api)).slice(0, (await countEvents(app.api)) - eventsBeforeChange).reverse();
+      const item = (s: Record<string, unknown>) => s.resource_id ?? s.group_id ?? s.configuration_template_id;
+      assert.deepEqual(recorded.map((e) => [e.event_type, e.sub_events.map((s) => [s.sub_event_type, item(s)])]), [
+        ['CONFIGURATION_TEMPLATES_UPDATED', [['CONFIGURATION_TEMPLATES_UPDATED', id]]],
+        ['RESOURCES_UPDATED', [['RESOURCES_UPDATED', r1.resource_id], ['RESOURCES_UPDATED', r2.resource_id]]],
+        ['RESOURCE_VISIBILITY_UPDATED', [['RESOURCE_VISIBILITY_UPDATED', r1.resource_id]]],
+        ['RESOURCE_VISIBILITY_UPDATED', [['RESOURCE_VISIBILITY_UPDATED', r2.resource_id]]],
+        ['GROUPS_UPDATED', [['GROUPS_UPDATED', group.group_id]]],
+        ['GROUP_VISIBILITY_UPDATED', [['GROUP_VISIBILITY_UPDATED', group.group_id]]],
+      ]);
+      for (const sub of recorded[1]!.sub_events.concat(recorded[4]!.sub_events)) {
+        assert.equal(sub.configuration_template_id, id);
+        assert.equal(sub.updated_fields, 'configuration_template');
+      }
+      assert.equal(recorded[2]!.sub_events[0]!.visibility, 'LIMITED');
+      assert.equal(recorded[2]!.sub_events[0]!.visibility_group_ids, visibilityGroup.group_id);
 
       const eventsBefore = await countEvents(app.api);
       const refused = await app.api.delete(`/configuration-templates/${id}`);

@@ -75,7 +75,9 @@ describe('reviewer stages and reviewers', () => {
         assert.deepEqual((await app.api.get(`/${plural}/${id}/reviewers`)).body, [a.owner_id, b.owner_id]);
         const recorded = await readEvents(app.api, { object: id, type: event });
         assert.equal(recorded.length, 1);
-        assert.equal(recorded[0]!.sub_events[0]!.updated_fields, 'reviewer_stages');
+        // Recorded by the item's own area, as a direct update of it would be.
+        const name = (await app.api.get(`/${plural}/${id}`)).body.name;
+        assert.deepEqual(recorded[0]!.sub_events, [{ sub_event_type: event, [`${kind}_id`]: id, [`${kind}_name`]: name, updated_fields: 'reviewer_stages' }]);
       });
 
       it('keeps explicit stage numbers, and replaces only the default configuration\'s stages', async () => {

@@ -26,6 +26,7 @@ declare module '../../reads/tasks.ts' {
 export const accessReviewsArea = defineArea({
   name: 'access-reviews',
   stores: { accessReviews: createAccessReviewStore },
+  sharedReads: { accessReviews: ['get', 'snapshotTakenAt'] },
   routes: accessReviewRoutes,
   handlers: registerAccessReviewRoutes,
   readTasks: { 'uar.snapshot': snapshotTask },

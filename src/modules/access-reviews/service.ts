@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { NEVER } from '../access/edges.ts';
-import { everyHolder, type HoldingRow } from '../access/holdings-store.ts';
+import type { HoldingRow } from '../access/holdings-store.ts';
 import type { Actor } from '../events/store.ts';
 import type { CreateUarInput, UarScopeInput } from './schemas.ts';
 import type { ScopedItem, SnapshotEntry } from './store.ts';
@@ -43,7 +43,7 @@ function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeI
   const { holdings } = ctx.stores;
   if (!scope?.users) {
     for (const item of items) {
-      for (const row of everyHolder(holdings, item.item_type === 'RESOURCE' ? 'resource' : 'group', item.item_id, now)) yield [item, row];
+      for (const row of holdings.everyHolder(item.item_type === 'RESOURCE' ? 'resource' : 'group', item.item_id, now)) yield [item, row];
     }
     return;
   }

@@ -4,6 +4,7 @@ import type { Db } from '../../db/open.ts';
 import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UarScopeInput } from './schemas.ts';
+import { reviewIsComplete } from './sql.ts';
 
 interface UarRow {
   seq: number;
@@ -98,12 +99,6 @@ function scopeSelect(t: (typeof ITEM_TABLES)[number]): string {
   return `SELECT '${t.type}' AS item_type, i.id AS item_id, i.name AS name, ${t.order} AS k, i.seq AS seq FROM ${t.table} i
     WHERE CASE WHEN @all = 1 THEN (${all}) ELSE (@noFilter = 1 OR ${any}) END`;
 }
-
-/**
- * SQL: the review `alias` (a row of uars) is whole — its snapshot is not still being written in slices.
- * Every read of reviews says it, so nobody sees (or decides, or is reminded of) half a review.
- */
-export const reviewIsComplete = (alias: string) => `NOT EXISTS (SELECT 1 FROM uar_snapshots_in_progress w WHERE w.uar_id = ${alias}.id)`;
 
 export function createAccessReviewStore(db: Db) {
   const insertUar = db.prepare<Omit<UarRow, 'seq'>>(

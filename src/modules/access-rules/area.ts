@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const accessRulesArea = defineArea({
   name: 'access-rules',
   stores: { accessRules: createAccessRuleStore },
+  sharedReads: { accessRules: ['isRule'] },
   routes: accessRuleRoutes,
   handlers: registerAccessRuleRoutes,
 });

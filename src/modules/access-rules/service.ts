@@ -3,8 +3,8 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
-import { stateFromRow } from '../groups/store.ts';
+import { createApp } from '../apps/service.ts';
+import { createRuleGroup, updateRuleGroup } from '../groups/service.ts';
 import { inWriteTransaction, writeGrant } from '../access/service.ts';
 import { changeAccess } from '../access/changes.ts';
 import type { AccessRuleInput, RuleClausesInput } from './schemas.ts';
@@ -60,26 +60,30 @@ export function syncActiveRules(ctx: AppContext, actor: Actor, now: Date): void 
   for (const rule of ctx.stores.accessRules.active()) syncRule(ctx, actor, rule, now);
 }
 
-/** The app rule groups belong to: the first OPAL app, made (owned by `ownerId`) when there is none. */
-function ruleAppId(ctx: AppContext, ownerId: string, now: Date): string {
+/**
+ * The app rule groups belong to: the first OPAL app, made (owned by `ownerId`, recording APPS_CREATED
+ * through the apps service) when there is none.
+ */
+function ruleAppId(ctx: AppContext, actor: Actor, ownerId: string): string {
   return ctx.stores.accessRules.opalAppId()
-    ?? ctx.stores.apps.create({ name: 'Gatehouse', description: 'Holds the groups of access rules.', app_type: 'OPAL', admin_owner_id: ownerId }, now).app_id;
+    ?? createApp(ctx, actor, { name: 'Gatehouse', description: 'Holds the groups of access rules.', app_type: 'OPAL', admin_owner_id: ownerId }).app_id;
 }
 
 /**
- * Creates an access rule — a group of type OPAL_ACCESS_RULE — records ACCESS_RULES_CREATED and, when
- * ACTIVE, makes the users it selects members. Throws not_found (admin_owner_id) for an unknown owner.
+ * Creates an access rule — a group of type OPAL_ACCESS_RULE, made and recorded (GROUPS_CREATED) by the
+ * groups service, in an app the apps service makes (APPS_CREATED) when none holds rule groups yet —
+ * records ACCESS_RULES_CREATED and, when ACTIVE, makes the users it selects members. Throws not_found
+ * (admin_owner_id) for an unknown owner.
  */
 export function createAccessRule(ctx: AppContext, actor: Actor, input: AccessRuleInput) {
-  const { groups, owners, accessRules, events } = ctx.stores;
+  const { owners, accessRules, events } = ctx.stores;
   const now = ctx.clock.now();
   return inWriteTransaction(ctx, () => {
     const ownerId = input.admin_owner_id.toLowerCase();
     if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
-    const groupId = groups.create({
-      app_id: ruleAppId(ctx, ownerId, now), name: input.name, description: input.description, admin_owner_id: ownerId,
-      group_type: 'OPAL_ACCESS_RULE', remote_id: null, remote_name: null, remote_info: null, metadata: null, settings: DEFAULT_REQUEST_SETTINGS,
-    }, now);
+    const groupId = createRuleGroup(ctx, actor, {
+      app_id: ruleAppId(ctx, actor, ownerId), name: input.name, description: input.description, admin_owner_id: ownerId,
+    });
     accessRules.create(groupId, input.status, input.ruleClauses, now);
     events.record(actor, 'ACCESS_RULES_CREATED', [
       { sub_event_type: 'ACCESS_RULES_CREATED', access_rule_id: groupId, group_id: groupId, access_rule_name: input.name, status: input.status },
@@ -91,18 +95,18 @@ export function createAccessRule(ctx: AppContext, actor: Actor, input: AccessRul
 }
 
 /**
- * Replaces a rule's name, description, owner, status and clauses; records ACCESS_RULES_UPDATED and,
- * when ACTIVE, re-evaluates its members. Throws not_found for an unknown rule or owner.
+ * Replaces a rule's name, description, owner, status and clauses; records ACCESS_RULES_UPDATED (and
+ * GROUPS_UPDATED, by the groups service, for its group's name, description and owner) and, when
+ * ACTIVE, re-evaluates its members. Throws not_found for an unknown rule or owner.
  */
 export function updateAccessRule(ctx: AppContext, actor: Actor, ruleId: string, input: AccessRuleInput) {
   const { groups, owners, accessRules, events } = ctx.stores;
   const now = ctx.clock.now();
   return inWriteTransaction(ctx, () => {
-    const row = accessRules.get(ruleId) && groups.getRow(ruleId);
-    if (!row) throw notFound('access rule', ruleId, 'access_rule_id');
+    if (!accessRules.get(ruleId) || !groups.exists(ruleId)) throw notFound('access rule', ruleId, 'access_rule_id');
     const ownerId = input.admin_owner_id.toLowerCase();
     if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
-    groups.update(ruleId, { ...stateFromRow(row), name: input.name, description: input.description, admin_owner_id: ownerId }, now);
+    updateRuleGroup(ctx, actor, ruleId, { name: input.name, description: input.description, admin_owner_id: ownerId });
     accessRules.update(ruleId, input.status, input.ruleClauses, now);
     events.record(actor, 'ACCESS_RULES_UPDATED', [
       { sub_event_type: 'ACCESS_RULES_UPDATED', access_rule_id: ruleId, group_id: ruleId, access_rule_name: input.name, status: input.status },

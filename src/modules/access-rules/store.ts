@@ -1,6 +1,6 @@
 // Access rules (a group of type OPAL_ACCESS_RULE whose members follow users' tags): the only SQL for them.
 import type { Db } from '../../db/open.ts';
-import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 
 export interface RuleRow {
   seq: number;

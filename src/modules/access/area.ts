@@ -16,6 +16,10 @@ declare module '../../context.ts' {
 export const accessArea = defineArea({
   name: 'access',
   stores: { access: createAccessStore, holdings: createHoldingsStore },
+  sharedReads: {
+    access: ['describe', 'groupLevelName', 'groupLevels', 'live', 'liveOfItem', 'livePair', 'wouldCycle'],
+    holdings: ['everyHolder', 'groupsHolding', 'groupsOfUser', 'holdersOf', 'identitiesHolding', 'reachOfGroup', 'reachOfIdentity', 'resourcesOfUser'],
+  },
   routes: accessRoutes,
   handlers: registerAccessRoutes,
   jobs: [

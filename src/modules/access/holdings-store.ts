@@ -2,7 +2,7 @@
 // path, until when" (the definition in docs/access-graph.md). Every read of holdings goes through here.
 import type { Db } from '../../db/open.ts';
 import { NEVER } from './edges.ts';
-import { LIVE } from './store.ts';
+import { LIVE } from './sql.ts';
 
 /** One holding (principal, item, level) with its expiry and paths. */
 export interface HoldingRow {
@@ -186,7 +186,7 @@ export function createHoldingsStore(db: Db) {
   );
 
   const iso = (at: Date) => at.toISOString();
-  return {
+  const store = {
     /** The groups whose members hold `itemId` through them, with the level each leads to. */
     groupsHolding(type: ItemType, itemId: string, now: Date): PrincipalRow[] {
       return sourceGroupLevels[type].all({ itemId, now: iso(now), never: NEVER });
@@ -230,6 +230,11 @@ export function createHoldingsStore(db: Db) {
       return st.rows.all({ ...base, users: JSON.stringify(chosen) });
     },
   };
+  return {
+    ...store,
+    /** Every holding of an item at `now`, in (user, level) order, read in chunks (everyHolder below). */
+    everyHolder: (type: ItemType, itemId: string, now: Date): Generator<HoldingRow> => everyHolder(store.holdersOf, type, itemId, now),
+  };
 }
 
 export type HoldingsStore = ReturnType<typeof createHoldingsStore>;
@@ -242,10 +247,10 @@ const HOLDERS_CHUNK = 500;
  * users without holding them all in memory. holdersOf starts at a user inclusively, so each later
  * chunk repeats the last user of the previous one, whose rows are skipped.
  */
-export function* everyHolder(holdings: HoldingsStore, type: ItemType, itemId: string, now: Date): Generator<HoldingRow> {
+function* everyHolder(holdersOf: (type: ItemType, itemId: string, now: Date, after: string, limit: number) => HoldingRow[], type: ItemType, itemId: string, now: Date): Generator<HoldingRow> {
   let after = '';
   for (;;) {
-    const rows = holdings.holdersOf(type, itemId, now, after, HOLDERS_CHUNK);
+    const rows = holdersOf(type, itemId, now, after, HOLDERS_CHUNK);
     const fresh = rows.filter((row) => after === '' || row.user_id !== after);
     yield* fresh;
     // Fewer users than asked for: the list is exhausted. No new row: nothing further to read either.

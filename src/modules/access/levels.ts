@@ -28,6 +28,6 @@ export function replaceAccessLevels(ctx: AppContext, type: 'resource' | 'group',
       access.renameLevel(type, itemId, level, next, now);
     }
   }
-  if (type === 'resource') resources.setAccessLevels(itemId, levels);
+  if (type === 'resource') access.setResourceLevels(itemId, levels);
   else access.setGroupLevels(itemId, levels);
 }

@@ -2,6 +2,7 @@
 // EDGE_KINDS, all sharing one "live" predicate; table and column names come from that table, never from input.
 import type { Db } from '../../db/open.ts';
 import { EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
+import { LIVE } from './sql.ts';
 
 /** An edge row of any kind, its ends under neutral names. */
 export interface EdgeRow {
@@ -24,9 +25,6 @@ export interface EdgeWrite extends EdgeKey {
   source: EdgeSource;
   sourceId: string | null;
 }
-
-/** An edge is live at @now until its expiration_date; a row at or past it is dead everywhere. */
-export const LIVE = (alias: string) => `(${alias}.expiration_date IS NULL OR ${alias}.expiration_date > @now)`;
 
 function edgeStatements(db: Db, kind: EdgeKindName) {
   const { table, principal, item } = EDGE_KINDS[kind];
@@ -136,6 +134,9 @@ export function createAccessStore(db: Db) {
   const groupLevel = db.prepare<[string, string], { name: string }>('SELECT name FROM group_access_levels WHERE group_id = ? AND remote_id = ?');
   const clearGroupLevels = db.prepare<[string]>('DELETE FROM group_access_levels WHERE group_id = ?');
   const insertGroupLevel = db.prepare<[string, string, string]>('INSERT INTO group_access_levels (group_id, remote_id, name) VALUES (?, ?, ?)');
+  // A resource's levels are read with the resource (resources/store.ts); they are written only here, with the checks of levels.ts.
+  const clearResourceLevels = db.prepare<[string]>('DELETE FROM resource_access_levels WHERE resource_id = ?');
+  const insertResourceLevel = db.prepare<[string, string, string]>('INSERT INTO resource_access_levels (resource_id, remote_id, name) VALUES (?, ?, ?)');
   // Would nesting `groupId` in `containingId` close a loop? Only if groupId already (transitively)
   // contains containingId. Dead edges count too: reviving one must never make a cycle.
   const contains = db.prepare<{ groupId: string; containingId: string }, { found: number }>(
@@ -220,6 +221,11 @@ export function createAccessStore(db: Db) {
     setGroupLevels(groupId: string, levels: { access_level_name: string; access_level_remote_id: string }[]): void {
       clearGroupLevels.run(groupId);
       for (const level of levels) insertGroupLevel.run(groupId, level.access_level_remote_id, level.access_level_name);
+    },
+    /** Replaces the resource's non-default access levels. */
+    setResourceLevels(resourceId: string, levels: { access_level_name: string; access_level_remote_id: string }[]): void {
+      clearResourceLevels.run(resourceId);
+      for (const level of levels) insertResourceLevel.run(resourceId, level.access_level_remote_id, level.access_level_name);
     },
   };
 }

@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const appsArea = defineArea({
   name: 'apps',
   stores: { apps: createAppStore },
+  sharedReads: { apps: ['exists', 'get'] },
   routes: appRoutes,
   handlers: registerAppRoutes,
 });

@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const bundlesArea = defineArea({
   name: 'bundles',
   stores: { bundles: createBundleStore },
+  sharedReads: { bundles: ['exists'] },
   routes: bundleRoutes,
   handlers: registerBundleRoutes,
 });

@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const configurationTemplatesArea = defineArea({
   name: 'configuration-templates',
   stores: { configurationTemplates: createConfigurationTemplateStore },
+  sharedReads: { configurationTemplates: ['countNaming'] },
   routes: configurationTemplateRoutes,
   handlers: registerConfigurationTemplateRoutes,
 });

@@ -1,7 +1,8 @@
 // /configuration-templates: list, create, update (the body names the template), delete.
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { createTemplate, deleteTemplate, findTemplate, toApiTemplate, updateTemplate } from './service.ts';
+import { findTemplate } from './linking.ts';
+import { createTemplate, deleteTemplate, toApiTemplate, updateTemplate } from './service.ts';
 import type { configurationTemplateRoutes } from './openapi.ts';
 
 export function registerConfigurationTemplateRoutes(router: ApiRouter<typeof configurationTemplateRoutes>, ctx: AppContext): void {

@@ -1,55 +1,18 @@
 // Configuration templates: create, change (handing the change on to every linked resource and group in
-// the same transaction), delete; and what a resource or group write must do when it links one.
+// the same transaction, through the resources and groups services), delete. What a resource or group
+// write does when it links one is linking.ts.
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsToApi, type RequestSettings } from '../request-settings/store.ts';
-import { stateFromRow as stateOfGroup, type GroupState } from '../groups/store.ts';
-import { stateFromRow as stateOfResource, type ResourceState } from '../resources/store.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsToApi, type RequestSettings } from '../request-settings/columns.ts';
+import { groupState, reviseGroups } from '../groups/service.ts';
+import { resourceState, reviseResources } from '../resources/service.ts';
+import { setTemplateVisibility } from '../visibility/service.ts';
 import type { VisibilityInfo } from '../visibility/store.ts';
 import type { TemplateInput } from './schemas.ts';
-import type { LinkedKind, StoredTemplate, TemplateFields } from './store.ts';
-import { sameJson } from '../../lib/same-json.ts';
-
-/** A template as the services use it: its stored fields, its visibility and the request settings it gives. */
-export interface Template extends StoredTemplate {
-  visibility: VisibilityInfo;
-  settings: RequestSettings;
-}
-
-/**
- * The request settings a template sets on its items: the ones its request configurations mirror, the
- * configurations themselves, require_mfa_to_approve and the approval notification. Every other
- * setting (require_manager_approval, risk_sensitivity_override) stays the item's own.
- */
-const TEMPLATED_SETTINGS = [
-  'is_requestable', 'auto_approval', 'require_mfa_to_request', 'require_support_ticket', 'max_duration', 'recommended_duration',
-  'extensions_duration_in_minutes', 'request_template_id', 'request_configurations', 'require_mfa_to_approve', 'custom_request_notification',
-] as const satisfies readonly (keyof RequestSettings)[];
-
-/** The request settings a template's fields give (no configurations given: the default configuration). */
-function settingsOf(fields: Pick<TemplateFields, 'request_configurations' | 'require_mfa_to_approve' | 'custom_request_notification'>): RequestSettings {
-  return applyRequestSettings(DEFAULT_REQUEST_SETTINGS, {
-    request_configurations: fields.request_configurations,
-    require_mfa_to_approve: fields.require_mfa_to_approve,
-    custom_request_notification: fields.custom_request_notification,
-  });
-}
-
-/** The template with this id, or undefined. */
-export function findTemplate(ctx: AppContext, id: string): Template | undefined {
-  const stored = ctx.stores.configurationTemplates.get(id);
-  if (!stored) return undefined;
-  return { ...stored, visibility: ctx.stores.visibility.get('configuration_template', id)!, settings: settingsOf(stored) };
-}
-
-/** The template, or not_found naming `path`. */
-function requireTemplate(ctx: AppContext, id: string, path: string): Template {
-  const template = findTemplate(ctx, id);
-  if (!template) throw notFound('configuration template', id, path);
-  return template;
-}
+import type { TemplateFields } from './store.ts';
+import { applyTemplateLinks, findTemplate, requireTemplate, settingsOf, templatedGroup, templatedResource, type Template } from './linking.ts';
 
 /** A template as the reference's ConfigurationTemplate, plus its request_configurations (an extension). */
 export function toApiTemplate(template: Template) {
@@ -69,99 +32,6 @@ export function toApiTemplate(template: Template) {
   };
 }
 export type ApiTemplate = ReturnType<typeof toApiTemplate>;
-
-function templatedSettings(current: RequestSettings, template: Template): RequestSettings {
-  const next: RequestSettings = { ...current };
-  for (const key of TEMPLATED_SETTINGS) (next as unknown as Record<string, unknown>)[key] = template.settings[key];
-  return next;
-}
-
-/**
- * What a template sets on each kind of linked item besides its admin owner and request settings, and
- * how those fields read: resources also take require_mfa_to_connect and ticket_propagation.
- */
-const RESOURCE_FIELDS = (from: { require_mfa_to_connect: boolean; ticket_propagation: ResourceState['ticket_propagation'] }) => ({
-  require_mfa_to_connect: from.require_mfa_to_connect,
-  ticket_propagation: from.ticket_propagation,
-});
-const GROUP_FIELDS = () => ({});
-
-/** The item as the template makes it. */
-function templated<S extends { admin_owner_id: string; settings: RequestSettings }>(state: S, template: Template, fields: (from: Template) => Partial<S>): S {
-  return {
-    ...state,
-    admin_owner_id: template.admin_owner_id,
-    ...fields(template),
-    settings: { ...templatedSettings(state.settings, template), configuration_template_id: template.id },
-  };
-}
-const templatedResource = (state: ResourceState, template: Template): ResourceState => templated(state, template, RESOURCE_FIELDS);
-const templatedGroup = (state: GroupState, template: Template): GroupState => templated(state, template, GROUP_FIELDS);
-
-/**
- * Throws conflict naming `${path}field` for the first field the input gives whose value differs from
- * what the template sets: while linked, an item's templated settings change only through the template.
- */
-function refuseOverrides(template: Template, input: object, given: Record<string, unknown>, templated: Record<string, unknown>, path: string): void {
-  const field = Object.keys(templated).find((key) => key in input && !sameJson(given[key], templated[key]));
-  if (field === undefined) return;
-  throw new AppError(
-    'conflict',
-    `${path}${field} is set by configuration template ${template.id}; change the template, or unlink the item (configuration_template_id: null) first`,
-    [{ path: `${path}${field}`, message: `is set by configuration template ${template.id}` }],
-  );
-}
-
-/** The template a write links the item to (lower-cased), or null. */
-function linkedId(settings: RequestSettings): string | null {
-  return settings.configuration_template_id === null ? null : settings.configuration_template_id.toLowerCase();
-}
-
-/**
- * For a resource or group create or update that has computed `next` from `input`: when `next` is linked to a
- * template, the state the template gives, and the template (to hand its visibility and channels on
- * with `applyTemplateLinks` once the row exists). A field the input gives that the template sets
- * differently is refused. Unlinking (null) keeps the current values.
- * Throws not_found naming `${path}configuration_template_id`; conflict naming `${path}field`.
- */
-function templateWrite<S extends { admin_owner_id: string; settings: RequestSettings }>(
-  ctx: AppContext, next: S, input: object, path: string, fields: (from: S | Template) => Partial<S>,
-): { state: S; template: Template | null } {
-  const id = linkedId(next.settings);
-  if (id === null) return { state: next, template: null };
-  const template = requireTemplate(ctx, id, `${path}configuration_template_id`);
-  const given: S = { ...next, settings: { ...next.settings, configuration_template_id: id } };
-  const state = templated(given, template, fields);
-  // The templated fields as the API shows them, to compare what was given with what the template sets.
-  const view = (s: S): Record<string, unknown> => ({ admin_owner_id: s.admin_owner_id, ...fields(s), ...requestSettingsToApi(s.settings) });
-  refuseOverrides(template, input, view(given), view(state), path);
-  return { state, template };
-}
-
-export const templateResourceWrite = (ctx: AppContext, next: ResourceState, input: object, path: string) => templateWrite(ctx, next, input, path, RESOURCE_FIELDS);
-export const templateGroupWrite = (ctx: AppContext, next: GroupState, input: object, path: string) => templateWrite(ctx, next, input, path, GROUP_FIELDS);
-
-/** Gives a linked item the template's visibility, audit message channels and (groups) on-call schedules. Inside the caller's transaction. */
-export function applyTemplateLinks(ctx: AppContext, kind: LinkedKind, itemId: string, template: Template): void {
-  const { visibility, integrationRecords } = ctx.stores;
-  visibility.set(kind, itemId, template.visibility);
-  if (kind === 'resource') {
-    integrationRecords.setLinked('resource_message_channels', itemId, template.linked_audit_message_channel_ids);
-  } else {
-    integrationRecords.setLinked('group_message_channels', itemId, template.linked_audit_message_channel_ids);
-    integrationRecords.setLinked('group_on_call_schedules', itemId, template.member_oncall_schedule_ids);
-  }
-}
-
-/**
- * The visibility a linked item must keep, or undefined when the item is not linked: PUT …/visibility
- * refuses any other while the item is linked.
- */
-export function templateVisibilityOf(ctx: AppContext, templateId: string | null): { templateId: string; visibility: VisibilityInfo } | undefined {
-  if (templateId === null) return undefined;
-  const visibility = ctx.stores.visibility.get('configuration_template', templateId);
-  return visibility && { templateId, visibility };
-}
 
 /** Throws not_found naming the field for an owner, group, channel, schedule or user the input names that does not exist. */
 function checkReferences(ctx: AppContext, input: TemplateInput, settings: RequestSettings): void {
@@ -221,49 +91,48 @@ const templateSubEvent = (type: string, template: { id: string; name: string }, 
  * request configuration's reference.
  */
 export function createTemplate(ctx: AppContext, actor: Actor, input: TemplateInput & { visibility: VisibilityInfo }): ApiTemplate {
-  const { configurationTemplates, visibility, events } = ctx.stores;
+  const { configurationTemplates, events } = ctx.stores;
   const { fields, settings } = mergeFields(EMPTY, input);
   return ctx.db.transaction(() => {
     checkReferences(ctx, input, settings);
     const id = configurationTemplates.create(fields, input.visibility.visibility, ctx.clock.now());
-    visibility.set('configuration_template', id, input.visibility);
+    setTemplateVisibility(ctx, id, input.visibility);
     events.record(actor, 'CONFIGURATION_TEMPLATES_CREATED', [templateSubEvent('CONFIGURATION_TEMPLATES_CREATED', { id, name: fields.name })]);
     return toApiTemplate(findTemplate(ctx, id)!);
   }).immediate();
 }
 
 /**
- * Changes the fields given, then gives every linked resource and group the template's settings, all
- * in one transaction with one CONFIGURATION_TEMPLATES_UPDATED event: a sub-event for the template,
- * then RESOURCES_UPDATED / GROUPS_UPDATED for each linked item. Throws not_found naming
- * configuration_template_id or a referenced field (as createTemplate); validation_failed.
+ * Changes the fields given and records CONFIGURATION_TEMPLATES_UPDATED, then gives every linked resource
+ * and group the template's settings through their owners' services, all in one transaction: one
+ * RESOURCES_UPDATED and one GROUPS_UPDATED (a sub-event per linked item, with configuration_template_id
+ * and updated_fields `configuration_template`), and the visibility and channel events of the items
+ * whose values change. Throws not_found naming configuration_template_id or a referenced field (as
+ * createTemplate); validation_failed.
  */
 export function updateTemplate(ctx: AppContext, actor: Actor, id: string, input: TemplateInput): ApiTemplate {
-  const { configurationTemplates, visibility, resources, groups, events } = ctx.stores;
+  const { configurationTemplates, events } = ctx.stores;
   return ctx.db.transaction(() => {
     const current = requireTemplate(ctx, id, 'configuration_template_id');
     const { fields, settings } = mergeFields(current, input);
     checkReferences(ctx, input, settings);
-    const at = ctx.clock.now();
-    configurationTemplates.update(id, fields, at);
-    if (input.visibility !== undefined) visibility.set('configuration_template', id, input.visibility);
+    configurationTemplates.update(id, fields, ctx.clock.now());
+    if (input.visibility !== undefined) setTemplateVisibility(ctx, id, input.visibility);
     const template = findTemplate(ctx, id)!;
-    const subEvents: SubEvent[] = [
+    events.record(actor, 'CONFIGURATION_TEMPLATES_UPDATED', [
       templateSubEvent('CONFIGURATION_TEMPLATES_UPDATED', template, { updated_fields: Object.keys(input).join(',') }),
-    ];
-    for (const resourceId of configurationTemplates.linked('resource', id)) {
-      const row = resources.getRow(resourceId)!;
-      resources.update(resourceId, templatedResource(stateOfResource(row), template), at);
-      applyTemplateLinks(ctx, 'resource', resourceId, template);
-      subEvents.push({ sub_event_type: 'RESOURCES_UPDATED', resource_id: resourceId, resource_name: row.name, configuration_template_id: id, updated_fields: 'configuration_template' });
-    }
-    for (const groupId of configurationTemplates.linked('group', id)) {
-      const row = groups.getRow(groupId)!;
-      groups.update(groupId, templatedGroup(stateOfGroup(row), template), at);
-      applyTemplateLinks(ctx, 'group', groupId, template);
-      subEvents.push({ sub_event_type: 'GROUPS_UPDATED', group_id: groupId, group_name: row.name, configuration_template_id: id, updated_fields: 'configuration_template' });
-    }
-    events.record(actor, 'CONFIGURATION_TEMPLATES_UPDATED', subEvents);
+    ]);
+    const revision = { configuration_template_id: id };
+    const resourceIds = configurationTemplates.linked('resource', id);
+    reviseResources(ctx, actor, resourceIds.map((resourceId) => ({
+      id: resourceId, state: templatedResource(resourceState(ctx, resourceId)!, template), updatedFields: 'configuration_template', detail: revision,
+    })));
+    for (const resourceId of resourceIds) applyTemplateLinks(ctx, actor, 'resource', resourceId, template);
+    const groupIds = configurationTemplates.linked('group', id);
+    reviseGroups(ctx, actor, groupIds.map((groupId) => ({
+      id: groupId, state: templatedGroup(groupState(ctx, groupId)!, template), updatedFields: 'configuration_template', detail: revision,
+    })));
+    for (const groupId of groupIds) applyTemplateLinks(ctx, actor, 'group', groupId, template);
     return toApiTemplate(template);
   }).immediate();
 }

@@ -25,6 +25,7 @@ declare module '../../notices.ts' {
 export const connectorsArea = defineArea({
   name: 'connectors',
   stores: { connectors: createConnectorStore },
+  sharedReads: { connectors: ['syncErrors'] },
   routes: connectorRoutes,
   handlers: registerConnectorRoutes,
   jobs: [

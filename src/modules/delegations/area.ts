@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const delegationsArea = defineArea({
   name: 'delegations',
   stores: { delegations: createDelegationStore },
+  sharedReads: { delegations: ['inForce'] },
   routes: delegationRoutes,
   handlers: registerDelegationRoutes,
 });

@@ -37,7 +37,7 @@ async function deliverStream(ctx: AppContext, stream: StreamRow, stop: AbortSign
     const current = eventStreams.get(stream.id);
     if (!current || current.enabled !== 1 || current.position !== position) break;
     const credentials = eventStreams.credentials(stream.id);
-    const batch = eventStreams.eventsAfter(position, Math.min(BATCH_SIZE, MAX_PER_TICK - delivered));
+    const batch = ctx.stores.events.after(position, Math.min(BATCH_SIZE, MAX_PER_TICK - delivered));
     if (batch.length === 0) break;
     // Events of an open group-commit batch are streamed only once they are on disk (db/group-commit.ts).
     commitPendingWrites(ctx.db);

@@ -1,6 +1,5 @@
 // Event streams and their credentials, and reading the events table as their outbox: the only SQL for them.
 import type { Db } from '../../db/open.ts';
-import { toApiEvent, type ApiEvent, type EventRow } from '../events/store.ts';
 import { deliveryStatus, type DeliveryStatus } from './policy.ts';
 import type { ApiKeyLocation, AuthType } from './schemas.ts';
 import { maskSecret } from './secrets.ts';
@@ -70,9 +69,6 @@ export function createEventStreamStore(db: Db) {
        AND position < (SELECT coalesce(max(seq), 0) FROM events)
      ORDER BY seq`,
   );
-  const eventsAfter = db.prepare<{ position: number; limit: number }, EventRow>(
-    'SELECT * FROM events WHERE seq > @position ORDER BY seq LIMIT @limit',
-  );
   // Only from the position the delivery started at: a stream deleted meanwhile changes nothing.
   const advance = db.prepare<{ id: string; from: number; to: number; at: string }>(
     `UPDATE event_streams SET position = @to, failures = 0, next_attempt_at = NULL, last_delivered_at = @at
@@ -117,10 +113,6 @@ export function createEventStreamStore(db: Db) {
     /** Enabled streams behind the newest event whose back-off has run out at `now`. */
     due(now: Date): StreamRow[] {
       return due.all({ now: now.toISOString() });
-    },
-    /** Up to `limit` events after `position`, oldest first, each as the API shows it. */
-    eventsAfter(position: number, limit: number): { seq: number; event: ApiEvent }[] {
-      return eventsAfter.all({ position, limit }).map((row) => ({ seq: row.seq, event: toApiEvent(row) }));
     },
     /** Moves the position from `from` to `to` and clears the failures; false when the stream is gone or moved. */
     advance(id: string, from: number, to: number, at: Date): boolean {

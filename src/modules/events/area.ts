@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const eventsArea = defineArea({
   name: 'events',
   stores: { events: createEventStore },
+  sharedReads: { events: ['after'] },
   routes: eventRoutes,
   handlers: registerEventRoutes,
 });

@@ -101,6 +101,9 @@ export function createEventStore(db: Db, clock: Clock) {
     'INSERT OR IGNORE INTO event_objects (object_id, event_seq) VALUES (?, ?)',
   );
   const byId = db.prepare<[string], EventRow>('SELECT * FROM events WHERE id = ?');
+  const after = db.prepare<{ position: number; limit: number }, EventRow>(
+    'SELECT * FROM events WHERE seq > @position ORDER BY seq LIMIT @limit',
+  );
   const listStatements = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, EventRow>>>();
 
   function listStatement(filter: EventFilter) {
@@ -164,6 +167,11 @@ export function createEventStore(db: Db, clock: Clock) {
     get(id: string): ApiEvent | undefined {
       const row = byId.get(id);
       return row && toApiEvent(row);
+    },
+
+    /** Up to `limit` events after seq `position`, oldest first, each as the API shows it (what event streams deliver). */
+    after(position: number, limit: number): { seq: number; event: ApiEvent }[] {
+      return after.all({ position, limit }).map((row) => ({ seq: row.seq, event: toApiEvent(row) }));
     },
 
     /** Newest first; `before` is the seq of the last event already served (null for the first page). */

@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const groupsArea = defineArea({
   name: 'groups',
   stores: { groups: createGroupStore },
+  sharedReads: { groups: ['countConfigurationsNaming', 'exists', 'get', 'getRow'] },
   routes: groupRoutes,
   handlers: registerGroupRoutes,
 });

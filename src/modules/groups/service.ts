@@ -4,11 +4,11 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { deleteWithEdges, reconcileSessions } from '../access/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
-import { updateItems } from '../items/service.ts';
+import { reviseItems, updateItems, type ItemRevision } from '../items/service.ts';
 import { applyRequestSettings, checkRequestSettingReferences, refuseIfNamedInConfigurations } from '../request-settings/service.ts';
-import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/columns.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
-import { applyTemplateLinks, templateGroupWrite } from '../configuration-templates/service.ts';
+import { applyTemplateLinks, templateGroupWrite } from '../configuration-templates/linking.ts';
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import { refuseIfBound } from '../group-bindings/service.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
@@ -55,7 +55,6 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
     };
     const linked = templateGroupWrite(ctx, state, input, '');
     const id = groups.create(linked.state, ctx.clock.now());
-    if (linked.template) applyTemplateLinks(ctx, 'group', id, linked.template);
     groups.setLeaders(id, input.group_leader_user_ids);
     if (input.access_levels) replaceAccessLevels(ctx, 'group', id, input.access_levels, 'access_levels');
     events.record(actor, 'GROUPS_CREATED', [
@@ -64,6 +63,8 @@ export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInp
         admin_owner_id: linked.state.admin_owner_id, ...(linked.template && { configuration_template_id: linked.template.id }),
       },
     ]);
+    // After the creation event, so the trail tells the item's creation before what its template gave it.
+    if (linked.template) applyTemplateLinks(ctx, actor, 'group', id, linked.template);
     return groups.get(id)!;
   }).immediate();
 }
@@ -122,4 +123,49 @@ export function deleteGroup(ctx: AppContext, actor: Actor, id: string): void {
     const ended = reconcileSessions(ctx, {}, now);
     events.record(actor, 'GROUPS_DELETED', [{ sub_event_type: 'GROUPS_DELETED', group_id: id, group_name: row.name, app_id: row.app_id }, ...removed, ...ended]);
   }).immediate();
+}
+
+/** A group's stored state (what its writes start from), or undefined for an unknown id. */
+export function groupState(ctx: AppContext, id: string): GroupState | undefined {
+  const row = ctx.stores.groups.getRow(id);
+  return row && stateFromRow(row);
+}
+
+/**
+ * Writes groups another area's act changes (reviewer stages, a configuration template) and records one
+ * GROUPS_UPDATED with a sub-event each, as PUT /v1/groups does. Inside the caller's transaction.
+ */
+export function reviseGroups(ctx: AppContext, actor: Actor, revisions: ItemRevision<GroupState>[]): void {
+  reviseItems(ctx, actor, { kind: 'group', eventType: 'GROUPS_UPDATED', write: ctx.stores.groups.update }, revisions);
+}
+
+/** What an access rule's group is made of: the rest is the default of a group without settings. */
+export interface RuleGroupFields {
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+}
+
+/**
+ * Creates the group an access rule is (type OPAL_ACCESS_RULE, default request settings) and records
+ * GROUPS_CREATED as createGroup does, inside the rule's transaction (the caller checked the owner).
+ * Returns the group's id, which is the rule's.
+ */
+export function createRuleGroup(ctx: AppContext, actor: Actor, fields: RuleGroupFields): string {
+  const id = ctx.stores.groups.create({
+    ...fields, group_type: 'OPAL_ACCESS_RULE', remote_id: null, remote_name: null, remote_info: null, metadata: null, settings: DEFAULT_REQUEST_SETTINGS,
+  }, ctx.clock.now());
+  ctx.stores.events.record(actor, 'GROUPS_CREATED', [
+    { sub_event_type: 'GROUPS_CREATED', group_id: id, group_name: fields.name, group_type: 'OPAL_ACCESS_RULE', app_id: fields.app_id, admin_owner_id: fields.admin_owner_id },
+  ]);
+  return id;
+}
+
+/**
+ * Renames, re-describes or re-owns an access rule's group and records GROUPS_UPDATED (reviseGroups),
+ * inside the rule's transaction. The caller checked that the group exists.
+ */
+export function updateRuleGroup(ctx: AppContext, actor: Actor, id: string, fields: Omit<RuleGroupFields, 'app_id'>): void {
+  reviseGroups(ctx, actor, [{ id, state: { ...groupState(ctx, id)!, ...fields }, updatedFields: 'name,description,admin_owner_id' }]);
 }

@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const integrationRecordsArea = defineArea({
   name: 'integration-records',
   stores: { integrationRecords: createIntegrationRecordStore },
+  sharedReads: { integrationRecords: ['exists', 'get'] },
   routes: integrationRecordRoutes,
   handlers: registerIntegrationRecordRoutes,
 });

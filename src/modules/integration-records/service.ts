@@ -53,8 +53,8 @@ export function linkedRecords(ctx: AppContext, kind: LinkKind, ownerId: string):
  * naming `${field}.N` for an id listed twice, not_found naming the owner or `${field}.N`.
  */
 export function setLinkedRecords(ctx: AppContext, actor: Actor, kind: LinkKind, ownerId: string, ids: string[], field: string): string[] {
-  const { integrationRecords, events } = ctx.stores;
-  const { ownerColumn, record, event } = LINK_KINDS[kind];
+  const { integrationRecords } = ctx.stores;
+  const { record } = LINK_KINDS[kind];
   const { idField, label } = RECORD_KINDS[record];
   ids.forEach((id, index) => {
     if (ids.indexOf(id) !== index) throw invalidField(`${field}.${index}`, `lists a ${label} a second time`);
@@ -64,16 +64,34 @@ export function setLinkedRecords(ctx: AppContext, actor: Actor, kind: LinkKind, 
     ids.forEach((id, index) => {
       if (!integrationRecords.exists(record, id)) throw notFound(label, id, `${field}.${index}`);
     });
-    const before = integrationRecords.linked(kind, ownerId).map((r) => r[idField] as string);
-    integrationRecords.setLinked(kind, ownerId, ids);
-    const change = (type: string) => (id: string): SubEvent => ({ sub_event_type: type, [ownerColumn]: ownerId, [idField]: id });
-    events.record(actor, event, [
-      { sub_event_type: event, [ownerColumn]: ownerId, count: ids.length },
-      ...ids.filter((id) => !before.includes(id)).map(change(`${event.replace(/_UPDATED$/, '')}_ADDED`)),
-      ...before.filter((id) => !ids.includes(id)).map(change(`${event.replace(/_UPDATED$/, '')}_REMOVED`)),
-    ]);
+    replaceLinked(ctx, actor, kind, ownerId, integrationRecords.linked(kind, ownerId).map((r) => r[idField] as string), ids);
     return ids;
   }).immediate();
+}
+
+/** Replaces the links (`before` → `ids`) and records the link kind's event, a sub-event per record that joined or left. */
+function replaceLinked(ctx: AppContext, actor: Actor, kind: LinkKind, ownerId: string, before: string[], ids: string[]): void {
+  const { ownerColumn, record, event } = LINK_KINDS[kind];
+  const { idField } = RECORD_KINDS[record];
+  ctx.stores.integrationRecords.setLinked(kind, ownerId, ids);
+  const change = (type: string) => (id: string): SubEvent => ({ sub_event_type: type, [ownerColumn]: ownerId, [idField]: id });
+  ctx.stores.events.record(actor, event, [
+    { sub_event_type: event, [ownerColumn]: ownerId, count: ids.length },
+    ...ids.filter((id) => !before.includes(id)).map(change(`${event.replace(/_UPDATED$/, '')}_ADDED`)),
+    ...before.filter((id) => !ids.includes(id)).map(change(`${event.replace(/_UPDATED$/, '')}_REMOVED`)),
+  ]);
+}
+
+/**
+ * Gives a resource or group the records its configuration template links (message channels, on-call
+ * schedules), inside the caller's transaction, and records the link kind's event as setLinkedRecords
+ * does when that changes the list.
+ */
+export function applyTemplateRecords(ctx: AppContext, actor: Actor, kind: LinkKind, ownerId: string, ids: string[]): void {
+  const { idField } = RECORD_KINDS[LINK_KINDS[kind].record];
+  const before = ctx.stores.integrationRecords.linked(kind, ownerId).map((r) => r[idField] as string);
+  if (before.length === ids.length && before.every((id, i) => id === ids[i])) return;
+  replaceLinked(ctx, actor, kind, ownerId, before, ids);
 }
 
 /** Throws not_found (unknown) or validation_failed (another type) naming resource_id unless it is an OPAL_SCOPED_ROLE resource. */
@@ -93,15 +111,14 @@ export function scopedRolePermissions(ctx: AppContext, resourceId: string): Scop
 
 /** How to check that a target of each type exists (ACCESS_REVIEW: an access review, `/v1/uar`). */
 function targetExists(ctx: AppContext, type: ScopedRolePermissionInput['target_type'], id: string): boolean {
-  const s = ctx.stores;
   switch (type) {
-    case 'RESOURCE': return s.resources.exists(id);
-    case 'CONNECTION': return s.apps.exists(id);
-    case 'GROUP': return s.groups.exists(id);
-    case 'BUNDLE': return s.bundles.exists(id);
-    case 'USER': return s.users.exists(id);
-    case 'OWNER': return s.owners.exists(id);
-    case 'ACCESS_REVIEW': return s.accessReviews.get(id) !== undefined;
+    case 'RESOURCE': return ctx.stores.resources.exists(id);
+    case 'CONNECTION': return ctx.stores.apps.exists(id);
+    case 'GROUP': return ctx.stores.groups.exists(id);
+    case 'BUNDLE': return ctx.stores.bundles.exists(id);
+    case 'USER': return ctx.stores.users.exists(id);
+    case 'OWNER': return ctx.stores.owners.exists(id);
+    case 'ACCESS_REVIEW': return ctx.stores.accessReviews.get(id) !== undefined;
   }
 }
 

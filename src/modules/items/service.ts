@@ -3,12 +3,12 @@
 import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
-import { applyTemplateLinks, type Template } from '../configuration-templates/service.ts';
+import { applyTemplateLinks, type Template } from '../configuration-templates/linking.ts';
 import type { Actor } from '../events/store.ts';
 import type { AccessLevelsInput } from './schemas.ts';
 import type { RequestSettingsInput } from '../request-settings/schemas.ts';
 import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
-import type { RequestSettings } from '../request-settings/store.ts';
+import type { RequestSettings } from '../request-settings/columns.ts';
 
 /**
  * The checks every item of a bulk update (PUT /resources, PUT /groups) starts with: the id is not
@@ -62,7 +62,7 @@ export interface BulkKind<Row, State extends { name: string; description: string
    * `${path}field`), and what the item's sub-event adds.
    */
   ownFields(id: string, item: Item, state: State, path: string): { fields: Partial<State>; subEvent?: Record<string, unknown> };
-  /** Links the item to the configuration template its settings name (configuration-templates/service.ts). */
+  /** Links the item to the configuration template its settings name (configuration-templates/linking.ts). */
   templateWrite(next: State, item: Item, path: string): { state: State; template: Template | null };
   write(id: string, state: State, at: Date): void;
   /** What else the item changes once written (a group's leaders). */
@@ -103,7 +103,7 @@ export function updateItems<Row, State extends { name: string; description: stri
       };
       const linked = spec.templateWrite(next, item, path);
       spec.write(id, linked.state, at);
-      if (linked.template) applyTemplateLinks(ctx, kind, id, linked.template);
+      if (linked.template) applyTemplateLinks(ctx, actor, kind, id, linked.template);
       spec.afterWrite?.(id, item);
       if (item.access_levels) replaceAccessLevels(ctx, kind, id, item.access_levels, `${path}access_levels`);
       return {
@@ -118,4 +118,33 @@ export function updateItems<Row, State extends { name: string; description: stri
     // Read back after every item applied, so fields that depend on other items reflect the final state.
     return items.map((item) => asUpdateInfo(spec.get(spec.idOf(item).toLowerCase())));
   }).immediate();
+}
+
+/** One item another area's act changes (reviewer stages, a configuration template): its new state, what changed, what else its sub-event says. */
+export interface ItemRevision<State> {
+  id: string;
+  state: State;
+  /** The sub-event's updated_fields. */
+  updatedFields: string;
+  detail?: Record<string, string>;
+}
+
+/**
+ * Writes revisions of items of one kind and records one <KINDS>_UPDATED with a sub-event each, as the
+ * bulk update does; the owner (resources, groups service) passes its own `write`. Inside the caller's
+ * transaction; an empty list writes and records nothing.
+ */
+export function reviseItems<State extends { name: string }>(
+  ctx: AppContext,
+  actor: Actor,
+  spec: { kind: 'resource' | 'group'; eventType: 'RESOURCES_UPDATED' | 'GROUPS_UPDATED'; write(id: string, state: State, at: Date): void },
+  revisions: ItemRevision<State>[],
+): void {
+  if (revisions.length === 0) return;
+  const at = ctx.clock.now();
+  for (const revision of revisions) spec.write(revision.id, revision.state, at);
+  ctx.stores.events.record(actor, spec.eventType, revisions.map((revision) => ({
+    sub_event_type: spec.eventType, [`${spec.kind}_id`]: revision.id, [`${spec.kind}_name`]: revision.state.name,
+    ...revision.detail, updated_fields: revision.updatedFields,
+  })));
 }

@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const ownersArea = defineArea({
   name: 'owners',
   stores: { owners: createOwnerStore },
+  sharedReads: { owners: ['exists', 'get', 'withSourceGroup'] },
   routes: ownerRoutes,
   handlers: registerOwnerRoutes,
 });

@@ -6,7 +6,6 @@ import type { ApiUser } from '../users/store.ts';
 import { toApiOwner, type ApiOwner, type OwnerFields, type OwnerRow } from './store.ts';
 import type { UpdateOwnerInput } from './schemas.ts';
 import { refuseIfNamedInConfigurations } from '../request-settings/service.ts';
-import { everyHolder } from '../access/holdings-store.ts';
 
 export interface CreateOwnerInput {
   name: string;
@@ -167,8 +166,7 @@ export function deleteOwner(ctx: AppContext, actor: Actor, ownerId: string): voi
 
 /** The owner's users in escalation order. */
 export function ownerUsers(ctx: AppContext, ownerId: string): ApiUser[] {
-  const row = ctx.stores.owners.get(ownerId);
-  if (row?.source_group_id == null) return ctx.stores.owners.users(ownerId);
+  // The users area owns users' rows: each is read through its store (a keyed lookup each; owners have few).
   return ownerUserIds(ctx, ownerId).map((id) => ctx.stores.users.get(id)!);
 }
 
@@ -193,7 +191,7 @@ export function ownerUserIds(ctx: AppContext, ownerId: string): string[] {
   if (row.source_group_id === null) return owners.userIds(ownerId);
   // Holdings come in user order, one per level: each user once.
   const ids = new Set<string>();
-  for (const holding of everyHolder(holdings, 'group', row.source_group_id, ctx.clock.now())) ids.add(holding.user_id);
+  for (const holding of holdings.everyHolder('group', row.source_group_id, ctx.clock.now())) ids.add(holding.user_id);
   return [...ids];
 }
 

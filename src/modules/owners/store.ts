@@ -1,7 +1,6 @@
 // Owners and their users (in escalation order): the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { toApiUser, type ApiUser } from '../users/store.ts';
 
 export interface OwnerRow {
   seq: number;
@@ -79,9 +78,6 @@ export function createOwnerStore(db: Db) {
   const userIds = db.prepare<[string], { user_id: string }>(
     'SELECT user_id FROM owner_users WHERE owner_id = ? ORDER BY position',
   );
-  const usersInOrder = db.prepare<[string], Parameters<typeof toApiUser>[0]>(
-    'SELECT u.* FROM owner_users o JOIN users u ON u.id = o.user_id WHERE o.owner_id = ? ORDER BY o.position',
-  );
   const clearUsers = db.prepare<[string]>('DELETE FROM owner_users WHERE owner_id = ?');
   const bySourceGroup = db.prepare<[string], OwnerRow>('SELECT * FROM owners WHERE source_group_id = ? ORDER BY seq LIMIT 1');
   const insertUser = db.prepare<[string, string, number]>(
@@ -132,10 +128,6 @@ export function createOwnerStore(db: Db) {
       return page.all({ name, after: after ?? 0, limit });
     },
     /** The owner's user ids in escalation order. */
-    /** The owner's users as API Users, in escalation order, in one query. */
-    users(ownerId: string): ApiUser[] {
-      return usersInOrder.all(ownerId).map(toApiUser);
-    },
     userIds(ownerId: string): string[] {
       return userIds.all(ownerId).map((row) => row.user_id);
     },

@@ -4,7 +4,7 @@
 import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { ReachRow } from '../access/holdings-store.ts';
-import type { Viewer } from '../visibility/store.ts';
+import type { Viewer } from '../visibility/sql.ts';
 import type { WorkBudget } from '../../reads/budget.ts';
 import { NODE_ORDER } from './store.ts';
 import type { EntityFilters, EntityType } from './schemas.ts';

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { invalidField } from '../../http/errors.ts';
 import { accessConstraint } from './access-filters.ts';
-import type { Viewer } from '../visibility/store.ts';
+import type { Viewer } from '../visibility/sql.ts';
 import { WorkBudget } from '../../reads/budget.ts';
 import { NODE_ORDER } from './store.ts';
 import type { EntityFilters, EntityType, RunQueryInput } from './schemas.ts';

@@ -1,7 +1,7 @@
 // Node queries over users, groups and resources: filters compiled to parameterised SQL, one kind at a time.
 // Table and column names come from NODE_KINDS, never from input; every value is a bound parameter.
 import type { Db } from '../../db/open.ts';
-import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 import type { EntityFilters, EntityType } from './schemas.ts';
 
 /** Where each kind of node lives, in the order results are listed (users, then groups, then resources). */

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { sameJson } from '../../lib/same-json.ts';
 import type { RequestConfigurationInput, RequestSettingsInput, ReviewerStageInput } from './schemas.ts';
-import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './store.ts';
+import { DEFAULT_REQUEST_SETTINGS, type RequestSettings } from './columns.ts';
 
 /** Throws validation_failed naming `${path}.N.stage` for a stage number a previous stage already uses. */
 export function checkStageNumbers(stages: ReviewerStageInput[], path: string): void {

@@ -45,6 +45,7 @@ declare module '../../reads/tasks.ts' {
 export const requestsArea = defineArea({
   name: 'requests',
   stores: { requests: createRequestStore },
+  sharedReads: { requests: ['adminUserIds', 'comments', 'get', 'hasPending', 'items', 'pendingSince', 'reviewers'] },
   routes: requestRoutes,
   handlers: registerRequestRoutes,
   readTasks: { 'requests.list': listRequestsTask },

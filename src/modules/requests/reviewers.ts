@@ -2,7 +2,7 @@
 // else the default one, and its stages resolved to users — with the reason each was chosen.
 import type { AppContext } from '../../context.ts';
 import type { RequestConfigurationInput } from '../request-settings/schemas.ts';
-import type { RequestSettings } from '../request-settings/store.ts';
+import type { RequestSettings } from '../request-settings/columns.ts';
 import { ownerUserIds } from '../owners/service.ts';
 
 export interface PlannedReviewer {

@@ -6,7 +6,7 @@ import { AppError, invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { canSee } from '../visibility/service.ts';
-import { requestSettingsFromRow } from '../request-settings/store.ts';
+import { requestSettingsFromRow } from '../request-settings/columns.ts';
 import { chooseConfiguration, resolveStages, targetGroups, type ChosenConfiguration, type PlannedStage, type Target } from './reviewers.ts';
 import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSubEvents } from './decide.ts';

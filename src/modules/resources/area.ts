@@ -26,6 +26,9 @@ declare module '../../reads/tasks.ts' {
 export const resourcesArea = defineArea({
   name: 'resources',
   stores: { resources: createResourceStore },
+  sharedReads: {
+    resources: ['accessLevel', 'accessLevels', 'countConfigurationsNaming', 'exists', 'getRow', 'listByTypes', 'resourceType', 'toApi'],
+  },
   routes: resourceRoutes,
   handlers: registerResourceRoutes,
   readTasks: { 'resources.list': listResourcesTask },

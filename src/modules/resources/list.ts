@@ -1,7 +1,7 @@
 // GET /resources' page as a plain function of its query and viewer, so a read worker can build it (src/reads/tasks.ts).
 import type * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
-import type { Viewer } from '../visibility/store.ts';
+import type { Viewer } from '../visibility/sql.ts';
 import type { ListResourcesQuery } from './schemas.ts';
 
 export type ListResourcesInput = v.InferOutput<typeof ListResourcesQuery>;

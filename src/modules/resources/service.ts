@@ -2,11 +2,11 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { updateItems } from '../items/service.ts';
+import { reviseItems, updateItems, type ItemRevision } from '../items/service.ts';
 import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
-import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/store.ts';
+import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/columns.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
-import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/service.ts';
+import { applyTemplateLinks, templateResourceWrite } from '../configuration-templates/linking.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
 import { deleteWithEdges } from '../access/service.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_ID_FIELDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
@@ -59,7 +59,6 @@ export function createResource(ctx: AppContext, actor: Actor, input: CreateResou
     };
     const linked = templateResourceWrite(ctx, state, input, '');
     const id = resources.create(linked.state, ctx.clock.now());
-    if (linked.template) applyTemplateLinks(ctx, 'resource', id, linked.template);
     if (input.access_levels) replaceAccessLevels(ctx, 'resource', id, input.access_levels, 'access_levels');
     events.record(actor, 'RESOURCES_CREATED', [
       {
@@ -68,6 +67,8 @@ export function createResource(ctx: AppContext, actor: Actor, input: CreateResou
         ...(linked.template && { configuration_template_id: linked.template.id }),
       },
     ]);
+    // After the creation event, so the trail tells the item's creation before what its template gave it.
+    if (linked.template) applyTemplateLinks(ctx, actor, 'resource', id, linked.template);
     return resources.get(id)!;
   }).immediate();
 }
@@ -130,4 +131,18 @@ export function deleteResource(ctx: AppContext, actor: Actor, id: string): void 
       ...ended,
     ]);
   }).immediate();
+}
+
+/** A resource's stored state (what its writes start from), or undefined for an unknown id. */
+export function resourceState(ctx: AppContext, id: string): ResourceState | undefined {
+  const row = ctx.stores.resources.getRow(id);
+  return row && stateFromRow(row);
+}
+
+/**
+ * Writes resources another area's act changes (reviewer stages, a configuration template) and records one
+ * RESOURCES_UPDATED with a sub-event each, as PUT /v1/resources does. Inside the caller's transaction.
+ */
+export function reviseResources(ctx: AppContext, actor: Actor, revisions: ItemRevision<ResourceState>[]): void {
+  reviseItems(ctx, actor, { kind: 'resource', eventType: 'RESOURCES_UPDATED', write: ctx.stores.resources.update }, revisions);
 }

@@ -2,8 +2,8 @@
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/store.ts';
-import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/store.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 
 export interface ResourceRow extends RequestSettingsRow {
   seq: number;
@@ -203,8 +203,6 @@ export function createResourceStore(db: Db) {
   const level = db.prepare<[string, string], { remote_id: string; name: string }>(
     'SELECT remote_id, name FROM resource_access_levels WHERE resource_id = ? AND remote_id = ?',
   );
-  const clearLevels = db.prepare<[string]>('DELETE FROM resource_access_levels WHERE resource_id = ?');
-  const insertLevel = db.prepare<[string, string, string]>('INSERT INTO resource_access_levels (resource_id, remote_id, name) VALUES (?, ?, ?)');
 
   const json = (values: string[] | undefined) => (values === undefined ? null : JSON.stringify(values));
   const accessLevels = (id: string): AccessLevel[] => [
@@ -310,11 +308,6 @@ export function createResourceStore(db: Db) {
       if (remoteId === '') return byId.get(resourceId) ? DEFAULT_ACCESS_LEVEL : undefined;
       const row = level.get(resourceId, remoteId);
       return row && { access_level_name: row.name, access_level_remote_id: row.remote_id };
-    },
-    /** Replaces the resource's non-default access levels. */
-    setAccessLevels(resourceId: string, list: AccessLevel[]): void {
-      clearLevels.run(resourceId);
-      for (const item of list) insertLevel.run(resourceId, item.access_level_remote_id, item.access_level_name);
     },
   };
 }

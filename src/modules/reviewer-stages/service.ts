@@ -3,47 +3,33 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { stateFromRow as groupState } from '../groups/store.ts';
+import { groupState, reviseGroups } from '../groups/service.ts';
 import { type RequestConfigurationInput, type ReviewerStageInput } from '../request-settings/schemas.ts';
 import { checkStageNumbers } from '../request-settings/service.ts';
-import { type RequestSettings } from '../request-settings/store.ts';
-import { stateFromRow as resourceState } from '../resources/store.ts';
+import { type RequestSettings } from '../request-settings/columns.ts';
+import { resourceState, reviseResources } from '../resources/service.ts';
 import { sameJson } from '../../lib/same-json.ts';
 
 export type ItemKind = 'resource' | 'group';
 
-/** An item as this module needs it: its name, its request settings, and how to store new ones. */
+/** An item as this module needs it: its request settings, and how to store new ones (through its owner's service). */
 interface Item {
-  name: string;
   settings: RequestSettings;
-  save(settings: RequestSettings, at: Date): void;
+  save(actor: Actor, settings: RequestSettings): void;
 }
 
-/** What differs between the kinds: the store, the event, and the id and name fields its sub-event carries. */
-function kindOf(ctx: AppContext, kind: ItemKind) {
-  const { resources, groups } = ctx.stores;
+/**
+ * Reads a resource or group through its owner's service; `save` writes it there, which records
+ * RESOURCES_UPDATED / GROUPS_UPDATED (updated_fields `reviewer_stages`) in the caller's transaction.
+ */
+function readItem(ctx: AppContext, kind: ItemKind, id: string): Item | undefined {
+  const updatedFields = 'reviewer_stages';
   if (kind === 'resource') {
-    return {
-      read: (id: string): Item | undefined => {
-        const row = resources.getRow(id);
-        if (!row) return undefined;
-        const state = resourceState(row);
-        return { name: row.name, settings: state.settings, save: (settings, at) => resources.update(id, { ...state, settings }, at) };
-      },
-      event: 'RESOURCES_UPDATED' as const,
-      ids: (id: string, name: string) => ({ resource_id: id, resource_name: name }),
-    };
+    const state = resourceState(ctx, id);
+    return state && { settings: state.settings, save: (actor, settings) => reviseResources(ctx, actor, [{ id, state: { ...state, settings }, updatedFields }]) };
   }
-  return {
-    read: (id: string): Item | undefined => {
-      const row = groups.getRow(id);
-      if (!row) return undefined;
-      const state = groupState(row);
-      return { name: row.name, settings: state.settings, save: (settings, at) => groups.update(id, { ...state, settings }, at) };
-    },
-    event: 'GROUPS_UPDATED' as const,
-    ids: (id: string, name: string) => ({ group_id: id, group_name: name }),
-  };
+  const state = groupState(ctx, id);
+  return state && { settings: state.settings, save: (actor, settings) => reviseGroups(ctx, actor, [{ id, state: { ...state, settings }, updatedFields }]) };
 }
 
 /** The stages of the default configuration: what request_configurations[0].reviewer_stages shows. */
@@ -85,7 +71,7 @@ function withStages(settings: RequestSettings, stages: ReviewerStageInput[]): Re
 
 /** The default configuration's stages of a resource or group. Throws not_found for an unknown item. */
 export function getReviewerStages(ctx: AppContext, kind: ItemKind, id: string): ReviewerStageInput[] {
-  const item = kindOf(ctx, kind).read(id);
+  const item = readItem(ctx, kind, id);
   if (!item) throw notFound(kind, id);
   return stagesOf(item.settings);
 }
@@ -111,9 +97,8 @@ function refuseTemplated(kind: ItemKind, id: string, current: RequestSettings, n
 type OwnerPath = (stage: number, index: number) => string;
 
 function replaceStages(ctx: AppContext, actor: Actor, kind: ItemKind, id: string, stages: ReviewerStageInput[], ownerPath: OwnerPath) {
-  const k = kindOf(ctx, kind);
   return ctx.db.transaction(() => {
-    const item = k.read(id);
+    const item = readItem(ctx, kind, id);
     if (!item) throw notFound(kind, id);
     stages.forEach((stage, s) => {
       stage.owner_ids.forEach((ownerId, i) => {
@@ -125,8 +110,7 @@ function replaceStages(ctx: AppContext, actor: Actor, kind: ItemKind, id: string
     });
     const settings = withStages(item.settings, stages);
     refuseTemplated(kind, id, item.settings, settings, ownerPath(0, 0).split('.')[0]!);
-    item.save(settings, ctx.clock.now());
-    ctx.stores.events.record(actor, k.event, [{ sub_event_type: k.event, ...k.ids(id, item.name), updated_fields: 'reviewer_stages' }]);
+    item.save(actor, settings);
     return stagesOf(settings);
   }).immediate();
 }

@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const sessionsArea = defineArea({
   name: 'sessions',
   stores: { sessions: createSessionStore },
+  sharedReads: { sessions: ['openWhere'] },
   routes: sessionRoutes,
   handlers: registerSessionRoutes,
 });

@@ -2,6 +2,10 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
+import { actorFor } from '../../lib/system-actor.ts';
+/** The CLI's verbs act as a user through this (defined with the other actors). */
+export { actorFor } from '../../lib/system-actor.ts';
+import { createFirstAdmin } from '../users/first-admin.ts';
 import type { AccessLevel, ApiToken } from './store.ts';
 import { newTokenSecret } from './secret.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
@@ -74,31 +78,16 @@ export function revokeTokensOfUser(ctx: AppContext, actor: Actor, userId: string
 
 export const ADMIN_EMAIL = 'admin@gatehouse.local';
 
-/** The actor for what an operator does through the CLI, or what a user's own setup records. */
-export function actorFor(user: { user_id: string; full_name: string; email: string }): Actor {
-  return { userId: user.user_id, name: user.full_name, email: user.email, tokenLabel: null, tokenPreview: null, ip: null };
-}
-
 /**
  * On a database with no users, creates the admin user and its FULL_ACCESS token, in one transaction.
  * The token is `chosenSecret` when given (GATEHOUSE_BOOTSTRAP_TOKEN), else a random one.
  * Returns undefined when the database already has users (a chosen secret is then ignored).
  */
 export function bootstrapAdmin(ctx: AppContext, chosenSecret: string | undefined): IssuedToken | undefined {
-  const { users, events } = ctx.stores;
   return ctx.db.transaction(() => {
-    if (users.count() > 0) return undefined;
-    const admin = users.create(
-      { email: ADMIN_EMAIL, full_name: 'Gatehouse Admin', first_name: 'Gatehouse', last_name: 'Admin', position: 'Administrator', manager_id: null },
-      ctx.clock.now(),
-    );
-    users.setRole(admin.user_id, 'ADMIN');
-    // Nobody exists to have created the first user: its creation is recorded as its own act.
-    const self = actorFor(admin);
-    events.record(self, 'USERS_CREATED', [
-      { sub_event_type: 'USERS_CREATED', user_id: admin.user_id, user_name: admin.full_name, user_email: admin.email },
-    ]);
-    return issueToken(ctx, self, {
+    if (ctx.stores.users.count() > 0) return undefined;
+    const admin = createFirstAdmin(ctx, ADMIN_EMAIL);
+    return issueToken(ctx, actorFor(admin), {
       userId: admin.user_id,
       label: 'bootstrap',
       accessLevel: 'FULL_ACCESS',

@@ -23,6 +23,7 @@ declare module '../../notices.ts' {
 export const uarDecisionsArea = defineArea({
   name: 'uar-decisions',
   stores: { uarDecisions: createUarDecisionStore },
+  sharedReads: { uarDecisions: ['countsFor', 'openReviewsAhead', 'policy', 'reviewsIn', 'waitingReviewers'] },
   routes: uarDecisionRoutes,
   handlers: registerUarDecisionRoutes,
   // Review deadlines count in days: a review past its deadline is closed within half a minute.

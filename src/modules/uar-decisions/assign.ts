@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { announce } from '../../notices.ts';
 import { ownerUserIds } from '../owners/service.ts';
-import { requestSettingsFromRow } from '../request-settings/store.ts';
+import { requestSettingsFromRow } from '../request-settings/columns.ts';
 import { chooseConfiguration, resolveStages, targetGroups } from '../requests/reviewers.ts';
 import type { RowToAssign } from './store.ts';
 

@@ -1,7 +1,8 @@
 // SQL for access-review decisions: who reviews each snapshot row, a decision per row, and each review's
 // policy for the rows nobody answered by its deadline.
 import type { Db } from '../../db/open.ts';
-import { reviewIsComplete, type SnapshotEntry } from '../access-reviews/store.ts';
+import { reviewIsComplete } from '../access-reviews/sql.ts';
+import type { SnapshotEntry } from '../access-reviews/store.ts';
 
 export type Decision = 'KEEP' | 'REVOKE' | 'LATER';
 export type UnansweredDecision = 'KEEP' | 'REVOKE';

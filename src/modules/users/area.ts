@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const usersArea = defineArea({
   name: 'users',
   stores: { users: createUserStore },
+  sharedReads: { users: ['count', 'exists', 'get', 'getByEmail'] },
   routes: userRoutes,
   handlers: registerUserRoutes,
 });

@@ -13,6 +13,7 @@ declare module '../../context.ts' {
 export const visibilityArea = defineArea({
   name: 'visibility',
   stores: { visibility: createVisibilityStore },
+  sharedReads: { visibility: ['get'] },
   routes: visibilityRoutes,
   handlers: registerVisibilityRoutes,
 });

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { getVisibility, setVisibility } from './service.ts';
-import type { VisibleKind } from './store.ts';
+import type { VisibleKind } from './sql.ts';
 import type { visibilityRoutes } from './openapi.ts';
 
 export function registerVisibilityRoutes(router: ApiRouter<typeof visibilityRoutes>, ctx: AppContext): void {

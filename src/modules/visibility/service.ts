@@ -2,9 +2,9 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
-import { templateVisibilityOf } from '../configuration-templates/service.ts';
 import type { Actor } from '../events/store.ts';
-import type { Viewer, VisibilityInfo, VisibleKind } from './store.ts';
+import type { Viewer, VisibleKind } from './sql.ts';
+import type { VisibilityInfo } from './store.ts';
 import { sameJson } from '../../lib/same-json.ts';
 
 /** What the caller's reads are filtered as: null for an admin (who sees everything), else the caller at now. */
@@ -62,6 +62,40 @@ export function getVisibility(ctx: AppContext, caller: Caller, kind: VisibleKind
 
 const EVENT_TYPES = { resource: 'RESOURCE_VISIBILITY_UPDATED', group: 'GROUP_VISIBILITY_UPDATED', bundle: 'BUNDLE_VISIBILITY_UPDATED' } as const;
 
+/** An item's <KIND>_VISIBILITY_UPDATED sub-event. */
+const visibilitySubEvent = (kind: VisibleKind, id: string, info: VisibilityInfo) => ({
+  sub_event_type: EVENT_TYPES[kind], [`${kind}_id`]: id, visibility: info.visibility, visibility_group_ids: info.visibility_group_ids.join(','),
+});
+
+/**
+ * The visibility a linked item must keep, or undefined when the item is not linked: PUT …/visibility
+ * refuses any other while the item is linked. A template's visibility is stored here, with the items'.
+ */
+function templateVisibilityOf(ctx: AppContext, templateId: string | null): { templateId: string; visibility: VisibilityInfo } | undefined {
+  if (templateId === null) return undefined;
+  const visibility = ctx.stores.visibility.get('configuration_template', templateId);
+  return visibility && { templateId, visibility };
+}
+
+/**
+ * Stores a configuration template's own visibility (what it hands on to the items linked to it), inside
+ * the template's create or update, whose CONFIGURATION_TEMPLATES_… event names the change.
+ */
+export function setTemplateVisibility(ctx: AppContext, templateId: string, info: VisibilityInfo): void {
+  ctx.stores.visibility.set('configuration_template', templateId, info);
+}
+
+/**
+ * Gives a resource or group the visibility its configuration template sets, inside the caller's
+ * transaction, and records <KIND>_VISIBILITY_UPDATED when that changes it (as setVisibility does).
+ */
+export function applyTemplateVisibility(ctx: AppContext, actor: Actor, kind: 'resource' | 'group', id: string, info: VisibilityInfo): void {
+  const { visibility, events } = ctx.stores;
+  if (sameJson(visibility.get(kind, id), info)) return;
+  visibility.set(kind, id, info);
+  events.record(actor, EVENT_TYPES[kind], [visibilitySubEvent(kind, id, info)]);
+}
+
 /**
  * Replaces the item's visibility and records <KIND>_VISIBILITY_UPDATED. Throws not_found naming
  * `<kind>_id` or `visibility_group_ids.N`; conflict naming `visibility` when the item is linked to a
@@ -82,9 +116,7 @@ export function setVisibility(ctx: AppContext, actor: Actor, kind: VisibleKind, 
       ]);
     }
     visibility.set(kind, id, info);
-    events.record(actor, EVENT_TYPES[kind], [
-      { sub_event_type: EVENT_TYPES[kind], [`${kind}_id`]: id, visibility: info.visibility, visibility_group_ids: info.visibility_group_ids.join(',') },
-    ]);
+    events.record(actor, EVENT_TYPES[kind], [visibilitySubEvent(kind, id, info)]);
     return visibility.get(kind, id)!;
   }).immediate();
 }

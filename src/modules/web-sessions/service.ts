@@ -9,7 +9,7 @@ import type { Caller } from '../../http/types.ts';
 import { newId } from '../../lib/ids.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import type { Actor } from '../events/store.ts';
-import { actorFor } from '../tokens/service.ts';
+import { actorFor } from '../../lib/system-actor.ts';
 import type { ApiUser } from '../users/store.ts';
 import type { EndReason, SignInMethod, WebSessionHolder, WebSessionRow } from './store.ts';
 
