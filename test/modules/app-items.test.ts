@@ -13,7 +13,7 @@ describe('an app\'s items (app_id on the resource and group lists)', () => {
   after(() => app.close());
 
   /** Every page of `path` with `query`, a page of one at a time, so the cursor is exercised. */
-  async function everyPage(path: string, query: Record<string, unknown>, idOf: (row: Record<string, string>) => string) {
+  async function everyPage(path: string, query: Record<string, string>, idOf: (row: Record<string, string>) => string) {
     const found: string[] = [];
     let cursor: string | undefined;
     do {

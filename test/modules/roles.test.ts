@@ -259,6 +259,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/apps/{app_id}/connector/sync': 'admin',
   'POST /v1/apps/{app_id}/connector/retry': 'admin',
   'GET /v1/propagations': 'admin-read',
+  'GET /v1/resources/{resource_id}/unmatched-remote-users': 'admin-read',
+  'GET /v1/groups/{group_id}/unmatched-remote-users': 'admin-read',
 };
 
 /** Path parameters that are not UUIDs, and a valid value for each; every other one gets a fresh random UUID. */

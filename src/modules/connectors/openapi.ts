@@ -2,7 +2,7 @@
 import { defineRoutes } from '../../http/route.ts';
 import { component, EmptyObject } from '../../openapi/schema.ts';
 import { PropagationStatusEnum } from '../../openapi/components/enums.ts';
-import { CONNECTOR_TYPES, DRIFT_POLICIES, ListPropagationsQuery, PutConnectorBody } from './schemas.ts';
+import { CONNECTOR_TYPES, DRIFT_POLICIES, ListPropagationsQuery, ListUnmatchedAccessQuery, PutConnectorBody } from './schemas.ts';
 
 const nullableText = { type: ['string', 'null'] };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
@@ -96,7 +96,43 @@ export const PropagationList = component('PropagationList', {
   required: ['results', 'next'],
 });
 
+export const UnmatchedRemoteAccess = component('UnmatchedRemoteAccess', {
+  description: 'Access the remote system holds on a resource or group for a remote user no Gatehouse user matches by email, as the app\'s last sync found it (extension).',
+  type: 'object',
+  properties: {
+    remote_user_id: { type: 'string', description: 'The remote system\'s id of the user (a PostgreSQL login role\'s name).' },
+    email: { type: 'string', description: 'The remote user\'s email as the sync read it; empty when it gave none.' },
+    access_level_remote_id: { type: 'string', description: 'The level held ("" for the default).' },
+    found_at: { type: 'string', format: 'date-time', description: 'When the sync that found it ran.' },
+  },
+  required: ['remote_user_id', 'email', 'access_level_remote_id', 'found_at'],
+});
+
+export const UnmatchedRemoteAccessList = component('UnmatchedRemoteAccessList', {
+  type: 'object',
+  properties: { results: { type: 'array', items: UnmatchedRemoteAccess }, next: nullableText, previous: nullableText },
+  required: ['results', 'next', 'previous'],
+});
+
+const UNMATCHED_ACCESS = 'What the app\'s last sync found held remotely by remote users no Gatehouse user matches (they hold it outside Gatehouse: `GET …/users` cannot list them), a page at a time, in the order found. Each sync starts the list afresh; removing the connector empties it.';
+
 export const connectorRoutes = defineRoutes('connectors', {
+  'GET /v1/resources/{resource_id}/unmatched-remote-users': {
+    role: 'admin-read', items: { resource_id: 'resource' },
+    summary: 'List a resource\'s access held by unmatched remote users',
+    description: UNMATCHED_ACCESS,
+    extension: true,
+    query: ListUnmatchedAccessQuery,
+    responses: { 200: UnmatchedRemoteAccessList },
+  },
+  'GET /v1/groups/{group_id}/unmatched-remote-users': {
+    role: 'admin-read', items: { group_id: 'group' },
+    summary: 'List a group\'s members held by unmatched remote users',
+    description: UNMATCHED_ACCESS,
+    extension: true,
+    query: ListUnmatchedAccessQuery,
+    responses: { 200: UnmatchedRemoteAccessList },
+  },
   'GET /v1/apps/{app_id}/connector': {
     role: 'admin-read', items: { app_id: null },
     summary: 'Get an app\'s connector',

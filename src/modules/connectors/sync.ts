@@ -103,6 +103,17 @@ function localEdge(ctx: AppContext, appId: string, edge: RemoteSnapshot['edges']
 }
 
 /**
+ * A remote user's access to a known item, where the remote user is one the sync read but no Gatehouse
+ * user matches: recorded, so the item's page shows it as held by someone Gatehouse does not know.
+ */
+function recordUnmatchedAccess(ctx: AppContext, appId: string, edge: RemoteSnapshot['edges'][number], ids: { resources: Map<string, string>; groups: Map<string, string> }, now: Date): void {
+  const k = EDGE_KINDS[edge.kind];
+  if (k.principalType !== 'user' || ctx.stores.connectors.userOfRemote(appId, edge.principal) !== null) return;
+  const itemId = k.itemType === 'resource' ? ids.resources.get(edge.item) : ids.groups.get(edge.item);
+  if (itemId) ctx.stores.connectors.recordUnmatchedAccess(appId, { type: k.itemType, id: itemId }, edge.principal, edge.level, now);
+}
+
+/**
  * Runs one sync of the app's connector: reads the remote side, then in one write transaction links
  * users by email, creates or updates items, and settles drift by the app's policy (REPORT: a sync
  * error per edge; IMPORT: the edge is added with status null; REMOVE: its removal is pushed) and
@@ -130,6 +141,7 @@ export async function syncConnector(ctx: AppContext, actor: Actor, appId: string
   return ctx.db.transaction(() => {
     const { connectors } = ctx.stores;
     connectors.clearSyncErrors(appId);
+    connectors.clearUnmatchedAccess(appId);
     for (const user of snap.users) {
       summary.users += 1;
       if (user.email && connectors.linkUser(appId, user.id, user.email)) summary.users_matched += 1;
@@ -143,6 +155,7 @@ export async function syncConnector(ctx: AppContext, actor: Actor, appId: string
       summary.remote_access += 1;
       const local = localEdge(ctx, appId, edge, ids);
       if (!local) {
+        recordUnmatchedAccess(ctx, appId, edge, ids, now);
         connectors.recordSyncError(appId, {}, `remote ${edge.kind.replace('_', ' ')} access of ${edge.principal} to ${edge.item} names an unknown ${EDGE_KINDS[edge.kind].principalType}`, now);
         continue;
       }
