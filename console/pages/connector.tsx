@@ -247,3 +247,37 @@ function Propagations(props: { propagations: Schema<'Propagation'>[]; busy: bool
     </>
   );
 }
+
+/**
+ * On an item's page (admins, an app with a connector): what the last sync found held in the system by
+ * accounts no Gatehouse person matches — access outside Gatehouse, shown as such.
+ */
+export function HeldOutside(props: { kind: 'resource' | 'group'; id: string; name: string; levels: Schema<'ResourceAccessLevel'>[] }) {
+  const { kind, id } = props;
+  const loaded = useLoad(() => (kind === 'resource'
+    ? all('/resources/{resource_id}/unmatched-remote-users', { path: { resource_id: id } }, 1000)
+    : all('/groups/{group_id}/unmatched-remote-users', { path: { group_id: id } }, 1000)), [kind, id]);
+  const level = (remoteId: string) => props.levels.find((l) => l.access_level_remote_id === remoteId)?.access_level_name || (remoteId || (kind === 'group' ? 'Member' : 'Default'));
+  return (
+    <Pending loaded={loaded}>{(rows) => rows.length === 0 ? null : (
+      <section aria-labelledby="held-outside">
+        <h2 id="held-outside">Held outside Gatehouse</h2>
+        <p>The last sync found {rows.length === 1 ? 'this account' : `these ${rows.length} accounts`} holding {props.name} in the system. No Gatehouse person has {rows.length === 1 ? 'its email' : 'their emails'}, so Gatehouse did not grant it and cannot review or revoke it: add the person (or end the access there), then sync again.</p>
+        <div class="table-wrap">
+          <table class="stack">
+            <caption>Accounts holding {props.name} that match nobody in Gatehouse</caption>
+            <thead><tr><th scope="col">Account</th><th scope="col">Email</th><th scope="col">Level</th><th scope="col">Found</th></tr></thead>
+            <tbody>{rows.map((r) => (
+              <tr key={`${r.remote_user_id}\n${r.access_level_remote_id}`}>
+                <td data-label="Account"><code class="wrap">{r.remote_user_id}</code></td>
+                <td data-label="Email"><span class="wrap">{r.email || '—'}</span></td>
+                <td data-label="Level">{level(r.access_level_remote_id)}</td>
+                <td data-label="Found">{when(r.found_at)}</td>
+              </tr>
+            ))}</tbody>
+          </table>
+        </div>
+      </section>
+    )}</Pending>
+  );
+}
