@@ -203,7 +203,7 @@ export function AppPage(props: { me: Me; id: string }) {
             </div>
           )}
           <NewItem app={app} owners={owners} onCreated={navigate} />
-          <ConnectorPanel app={app} />
+          <ConnectorPanel app={app} onSynced={loaded.reload} />
           <h2>Delete</h2>
           <button type="button" class="danger" onClick={() => removeApp(app)}>Delete the app {app.name}</button>
           {confirm.dialog}

@@ -85,7 +85,8 @@ function syncWords(result: Schema<'ConnectorSyncResult'>): string {
   return `${result.ok ? 'Synced' : `The sync failed: ${result.error ?? 'no reason given'}`}. ${parts.join('; ')}.`;
 }
 
-export function ConnectorPanel(props: { app: Schema<'App'> }) {
+/** `onSynced`: a sync may have added resources and groups the page around it lists. */
+export function ConnectorPanel(props: { app: Schema<'App'>; onSynced: () => void }) {
   const { app } = props;
   const appId = app.app_id;
   const loaded = useLoad(async () => {
@@ -110,7 +111,10 @@ export function ConnectorPanel(props: { app: Schema<'App'> }) {
   };
   const sync = async () => {
     setOutcome(undefined);
-    if (await action.run(async () => setOutcome(syncWords(await post('/apps/{app_id}/connector/sync', { path: { app_id: appId } }))))) loaded.reload();
+    if (await action.run(async () => setOutcome(syncWords(await post('/apps/{app_id}/connector/sync', { path: { app_id: appId } }))))) {
+      loaded.reload();
+      props.onSynced();
+    }
   };
   const retry = async () => {
     setOutcome(undefined);
@@ -212,7 +216,7 @@ function UnmatchedUsers(props: { connector: Connector }) {
       {users.length === 0 ? <p>Every account the last sync read belongs to someone in Gatehouse.</p> : (
         <>
           <p class="hint">No Gatehouse person has these emails, so what they hold there is not shown as anyone's access. Add them as people (or correct their email) and sync again.</p>
-          <ul class="plain">{users.map((u) => <li key={u.remote_user_id}><span class="wrap">{u.email}</span> <small>(remote id <code class="wrap">{u.remote_user_id}</code>)</small></li>)}</ul>
+          <ul class="plain">{users.map((u) => <li key={u.remote_user_id}>{u.email ? <><span class="wrap">{u.email}</span> <small>(account <code class="wrap">{u.remote_user_id}</code>)</small></> : <>account <code class="wrap">{u.remote_user_id}</code> <small>(no email)</small></>}</li>)}</ul>
         </>
       )}
     </>

@@ -16,6 +16,10 @@ export const CONSOLE_PAGES = [
   '/console/reviews',
   '/console/reviews/{id}',
   '/console/account',
+  '/console/apps',
+  '/console/apps/{id}',
+  '/console/resources/{id}/settings',
+  '/console/groups/{id}/settings',
 ] as const;
 
 const html = { type: 'string', description: 'An HTML page.' };
