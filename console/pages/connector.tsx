@@ -1,6 +1,6 @@
 // An app's connector on its page (admins): set up (secrets shown masked), test, sync now, what the last
 // sync found wrong, remote users no Gatehouse user matches, changes not yet carried (retry), removal.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Schema } from '../api.ts';
 import { inWords, Pending, Problem, propagationWords, useAction, useConfirm, useLoad, when } from '../ui.tsx';
 
@@ -82,7 +82,10 @@ function syncWords(result: Schema<'ConnectorSyncResult'>): string {
     result.drift_found > 0 && `${result.drift_found} not granted by Gatehouse (${result.drift_imported} taken in, ${result.drift_removed} removed)`,
     result.pushed_again > 0 && `${result.pushed_again} missing there, sent again`,
   ].filter(Boolean);
-  return `${result.ok ? 'Synced' : `The sync failed: ${result.error ?? 'no reason given'}`}. ${parts.join('; ')}.`;
+  const outcome = result.truncated
+    ? `The sync stopped before the end (${result.error ?? 'a bound was reached'}): what it read is written`
+    : result.ok ? 'Synced' : `The sync failed: ${result.error ?? 'no reason given'}`;
+  return `${outcome}. ${parts.join('; ')}.`;
 }
 
 /** `onSynced`: a sync may have added resources and groups the page around it lists. */
@@ -209,14 +212,30 @@ function SyncErrors(props: { errors: Schema<'SyncError'>[] }) {
 }
 
 function UnmatchedUsers(props: { connector: Connector }) {
-  const users = props.connector.unmatched_remote_users;
+  const { app_id: appId, unmatched_remote_users_count: count } = props.connector;
+  const [rows, setRows] = useState<Schema<'UnmatchedRemoteUser'>[]>([]);
+  const [next, setNext] = useState<string | null | undefined>(undefined);
+  const action = useAction();
+  // A page at a time (the list is paged: an app may have thousands of accounts), more on request.
+  const more = (cursor?: string) => action.run(async () => {
+    const page = await get('/apps/{app_id}/connector/unmatched-users', { path: { app_id: appId }, query: { page_size: 100, cursor } });
+    setRows((had) => (cursor ? [...had, ...page.results] : page.results));
+    setNext(page.next ?? null);
+  });
+  useEffect(() => {
+    if (count > 0) void more();
+  }, [appId, count, props.connector.last_sync_at]);
   return (
     <>
       <h3>Accounts there that match nobody here</h3>
-      {users.length === 0 ? <p>Every account the last sync read belongs to someone in Gatehouse.</p> : (
+      {count === 0 ? <p>Every account the last sync read belongs to someone in Gatehouse.</p> : (
         <>
-          <p class="hint">No Gatehouse person has these emails, so what they hold there is not shown as anyone's access. Add them as people (or correct their email) and sync again.</p>
-          <ul class="plain">{users.map((u) => <li key={u.remote_user_id}>{u.email ? <><span class="wrap">{u.email}</span> <small>(account <code class="wrap">{u.remote_user_id}</code>)</small></> : <>account <code class="wrap">{u.remote_user_id}</code> <small>(no email)</small></>}</li>)}</ul>
+          <p class="hint">{count} account{count === 1 ? '' : 's'}: no Gatehouse person has {count === 1 ? 'its' : 'their'} email, so what {count === 1 ? 'it holds' : 'they hold'} there is shown on the items' pages as held outside Gatehouse. Add the people (or correct their email) and sync again.</p>
+          <ul class="plain">{rows.map((u) => (
+            <li key={u.remote_user_id}>{u.email ? <><span class="wrap">{u.email}</span> <small>(account <code class="wrap">{u.remote_user_id}</code>)</small></> : <>account <code class="wrap">{u.remote_user_id}</code> <small>(no email)</small></>}</li>
+          ))}</ul>
+          {next && <button type="button" disabled={action.busy} onClick={() => void more(next)}>Show more accounts</button>}
+          <Problem message={action.error} />
         </>
       )}
     </>

@@ -37,10 +37,16 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
   },
   {
-    operations: ['GET /v1/resources', 'GET /v1/groups'],
+    operations: ['GET /v1/resources'],
     where: 'parameter query.app_id',
     what: 'here, not in the reference',
-    reason: 'Extension: keeps one app\'s resources or groups (the console\'s app page; docs/resources.md).',
+    reason: 'Extension: lists one app\'s resources, paged and visibility-checked like the rest (docs/resources.md); ignoring the filter would hand back every app\'s resources.',
+  },
+  {
+    operations: ['GET /v1/groups'],
+    where: 'parameter query.app_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: lists one app\'s groups, as GET /v1/resources does (the console\'s app page; docs/resources.md).',
   },
   {
     operations: REQUEST_ANSWERS,

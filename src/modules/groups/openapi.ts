@@ -22,7 +22,6 @@ export const groupRoutes = defineRoutes('groups', {
   'GET /v1/groups': {
     role: 'read',
     summary: 'List groups',
-    description: 'Filters combine. Extension: `app_id` keeps one app\'s groups.',
     query: ListGroupsQuery,
     responses: { 200: PaginatedGroupsList },
   },

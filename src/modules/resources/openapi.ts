@@ -22,7 +22,7 @@ export const resourceRoutes = defineRoutes('resources', {
   'GET /v1/resources': {
     role: 'read',
     summary: 'List resources',
-    description: 'Filters combine; `remote_id` needs `resource_type_filter`. Extension: `app_id` keeps one app\'s resources.',
+    description: 'Filters combine; `remote_id` needs `resource_type_filter`.',
     query: ListResourcesQuery,
     responses: { 200: PaginatedResourcesList },
   },

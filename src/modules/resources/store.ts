@@ -272,8 +272,11 @@ export function createResourceStore(db: Db) {
     isDescendant(root: string, candidate: string): boolean {
       return isDescendant.get({ root, candidate }) !== undefined;
     },
-    /** One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an admin). */
-    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
+    /**
+     * One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an
+     * admin). Read row by row, so a page is cut as it is read (cutPage), never held whole.
+     */
+    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): IterableIterator<ResourceApiRow> {
       const params: PageParams = {
         type: filter.resourceType ?? null,
         ids: json(filter.resourceIds),
@@ -286,7 +289,7 @@ export function createResourceStore(db: Db) {
         after: after ?? 0,
         limit,
       };
-      return viewer === null ? page.all(params) : visiblePage.all({ ...params, ...viewerParams(viewer) });
+      return viewer === null ? page.iterate(params) : visiblePage.iterate({ ...params, ...viewerParams(viewer) });
     },
     /** One page of the resources of any of `types` (the non-human identities list uses it); only those `viewer` sees unless null. */
     listByTypes(types: readonly string[], after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
