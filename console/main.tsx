@@ -12,6 +12,7 @@ import { ReviewPage, Reviews } from './pages/reviews.tsx';
 import { Account } from './pages/account.tsx';
 import { AppPage, Apps } from './pages/apps.tsx';
 import { ItemSettings } from './pages/item-settings.tsx';
+import { RequestTemplates } from './pages/request-templates.tsx';
 
 function SignIn(props: { reason: string | undefined }) {
   const sso = document.body.dataset.sso === 'on';
@@ -48,6 +49,7 @@ function route(path: string, me: Me) {
   if (first === 'account') return <Account me={me} />;
   if (first === 'apps' && second) return <AppPage me={me} id={second} />;
   if (first === 'apps') return <Apps me={me} />;
+  if (first === 'request-templates') return <RequestTemplates me={me} />;
   return <p class="error" role="alert">There is no console page at {path}. <Link href="/console">Go home</Link>.</p>;
 }
 

@@ -55,7 +55,7 @@ export function Apps(props: { me: Me }) {
   return (
     <AdminOnly me={props.me}>
       <Page title="Apps">
-        <p class="hint">An app is a system whose access Gatehouse keeps: its resources (roles, databases…) and groups are what people request. A PostgreSQL or Opal-protocol app has a connector that carries access there.</p>
+        <p class="hint">An app is a system whose access Gatehouse keeps: its resources (roles, databases…) and groups are what people request. A PostgreSQL or Opal-protocol app has a connector that carries access there. The questions requests ask are <Link href="/console/request-templates">request templates</Link>.</p>
         <Pending loaded={loaded}>{({ apps, owners }) => (
           <>
             {apps.length === 0 ? <p>No apps yet.</p> : (

@@ -315,7 +315,7 @@ export function ItemSettings(props: { me: Me; kind: Kind; id: string }) {
           <Page title={`Settings of ${name}`}>
             <p><Link href={`/console/${kind}s/${id}`}>{name}: who holds it</Link>{app && <> · <Link href={`/console/apps/${app.app_id}`}>The app {app.name}</Link></>}</p>
             <General kind={kind} item={item} id={id} owners={owners} onSaved={loaded.reload} />
-            <RequestSettings key={JSON.stringify(item.request_configurations ?? [])} kind={kind} item={item} id={id} owners={ownerNames} groups={groupNames} templates={templateNames} onSaved={loaded.reload} />
+            <RequestSettings kind={kind} item={item} id={id} owners={ownerNames} groups={groupNames} templates={templateNames} onSaved={loaded.reload} />
             <Visibility kind={kind} id={id} current={visibility} groups={groupNames} onSaved={loaded.reload} />
             <Tags kind={kind} id={id} name={name} tags={tags} onSaved={loaded.reload} />
             <h2>Delete</h2>

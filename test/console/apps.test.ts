@@ -1,7 +1,7 @@
 // The Apps pages in a real browser (Debian's chromium through playwright-core) against a real throw-away
 // PostgreSQL cluster: an admin adds a PostgreSQL app, sets up its connector (password masked), tests and
 // syncs it, sees the login role nobody in Gatehouse matches and the access it holds outside Gatehouse on
-// the item's page, edits the item's requests and reviewers, adds and removes a tag and removes the
+// the item's page, adds a request template, edits the item's requests, reviewers and template, adds and removes a tag and removes the
 // connector behind confirmations (Cancel changes nothing). Each page passes axe-core (WCAG A/AA) and fits
 // 1280 and 375 px without sideways scrolling; screenshots go to test-output/screenshots/.
 import assert from 'node:assert/strict';
@@ -123,7 +123,24 @@ describe('the Apps pages in a browser', { skip }, () => {
     assert.match((await row.textContent())!, /orders_read/);
   });
 
+  it('adds a request template with its questions', async () => {
+    await page.goto(`${origin}/console/request-templates`);
+    await page.getByText('No request templates yet.').waitFor(WAIT);
+    await page.getByLabel('Template name').fill('Database questions');
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    const question = page.getByRole('group', { name: 'Question 1' });
+    await question.getByLabel('Question', { exact: true }).fill('Environment');
+    await question.getByLabel('Kind of answer').selectOption('MULTI_CHOICE');
+    await question.getByLabel('Choices, one a line').fill('Staging\nProduction');
+    await question.getByLabel('Must be answered').check();
+    await page.getByRole('button', { name: 'Add the template' }).click();
+    await page.getByRole('heading', { name: 'Database questions' }).waitFor(WAIT);
+    const [template] = (await app.api.get('/request-templates')).body.results;
+    assert.deepEqual(template.custom_fields, [{ name: 'Environment', type: 'MULTI_CHOICE', required: true, metadata: { multi_choice_data: { options: ['Staging', 'Production'] } } }]);
+  });
+
   it('edits the item\'s requests and reviewers, and its tags, asking before removing one', async () => {
+    await page.goto(`${origin}/console/resources/${resourceId}`);
     await page.getByRole('link', { name: /^Settings of / }).click();
     await page.getByRole('heading', { name: /^Settings of / }).waitFor(WAIT);
     await page.getByLabel('Longest grant by request').selectOption({ label: '1 day' });
@@ -131,10 +148,14 @@ describe('the Apps pages in a browser', { skip }, () => {
     const stage = page.getByRole('group', { name: 'Stage 1' });
     await stage.getByLabel('Data team').check();
     await stage.getByLabel("The requester's manager").check();
+    await page.getByLabel('Questions asked (request template)').selectOption({ label: 'Database questions' });
     await page.getByRole('button', { name: 'Save requests and reviewers' }).click();
-    await page.getByRole('status').filter({ hasText: 'Saved.' }).first().waitFor(WAIT);
+    await page.getByRole('status').filter({ hasText: 'Saved.' }).first().waitFor(WAIT).catch(async (err: Error) => {
+      throw new Error(`not saved: ${(await page.getByRole('alert').allTextContents()).join(' | ')}`, { cause: err });
+    });
     const saved = (await app.api.get(`/resources/${resourceId}`)).body;
     assert.equal(saved.max_duration, 1440);
+    assert.equal(saved.request_template_id, (await app.api.get('/request-templates')).body.results[0].request_template_id);
     assert.deepEqual(saved.request_configurations[0].reviewer_stages.map((s: { owner_ids: string[]; require_manager_approval: boolean; operator: string }) => [s.owner_ids, s.require_manager_approval, s.operator]),
       [[[team.owner_id], true, 'AND']]);
 
@@ -160,6 +181,7 @@ describe('the Apps pages in a browser', { skip }, () => {
       [`/console/apps/${appId}`, 'app'],
       [`/console/resources/${resourceId}/settings`, 'item-settings'],
       [`/console/resources/${resourceId}`, 'resource-held-outside'],
+      ['/console/request-templates', 'request-templates'],
     ];
     for (const width of [1280, 375]) {
       const on = width === 1280 ? page : await newPage(375);

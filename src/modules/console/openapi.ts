@@ -20,6 +20,7 @@ export const CONSOLE_PAGES = [
   '/console/apps/{id}',
   '/console/resources/{id}/settings',
   '/console/groups/{id}/settings',
+  '/console/request-templates',
 ] as const;
 
 const html = { type: 'string', description: 'An HTML page.' };
