@@ -10,6 +10,12 @@ import { MyAccess, ItemPage, PersonPage } from './pages/access.tsx';
 import { AuditTrail } from './pages/audit.tsx';
 import { ReviewPage, Reviews } from './pages/reviews.tsx';
 import { Account } from './pages/account.tsx';
+import { People } from './pages/people.tsx';
+import { TeamPage, Teams } from './pages/teams.tsx';
+import { Tokens } from './pages/tokens.tsx';
+import { Settings } from './pages/settings.tsx';
+import { EventStreams } from './pages/event-streams.tsx';
+import { AccessRules } from './pages/access-rules.tsx';
 import { AppPage, Apps } from './pages/apps.tsx';
 import { ItemSettings } from './pages/item-settings.tsx';
 import { RequestTemplates } from './pages/request-templates.tsx';
@@ -47,6 +53,13 @@ function route(path: string, me: Me) {
   if (first === 'reviews' && second) return <ReviewPage me={me} id={second} />;
   if (first === 'reviews') return <Reviews me={me} />;
   if (first === 'account') return <Account me={me} />;
+  if (first === 'people') return <People me={me} />;
+  if (first === 'teams' && second) return <TeamPage me={me} id={second} />;
+  if (first === 'teams') return <Teams me={me} />;
+  if (first === 'tokens') return <Tokens me={me} />;
+  if (first === 'settings') return <Settings me={me} />;
+  if (first === 'event-streams') return <EventStreams me={me} />;
+  if (first === 'access-rules') return <AccessRules me={me} />;
   if (first === 'apps' && second) return <AppPage me={me} id={second} />;
   if (first === 'apps') return <Apps me={me} />;
   if (first === 'request-templates') return <RequestTemplates me={me} />;
@@ -62,7 +75,8 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
     ['/console/access', 'My access'],
     // Everyone may be asked to review; the page shows a member only what is assigned to them.
     ['/console/reviews', 'Access reviews'],
-    ...(isAdmin(me) ? ([['/console/apps', 'Apps'], ['/console/events', 'Audit trail']] as [string, string][]) : []),
+    ...(isAdmin(me) ? ([['/console/events', 'Audit trail']] as [string, string][]) : []),
+    ...(isAdmin(me) ? ([['/console/people', 'People'], ['/console/teams', 'Teams'], ['/console/apps', 'Apps'], ['/console/tokens', 'Tokens'], ['/console/settings', 'Settings']] as [string, string][]) : []),
     ['/console/account', 'Account'],
   ];
   // After moving to another page, focus its heading (screen readers announce it); not on first load,

@@ -59,6 +59,7 @@ legend { font-weight: 600; padding: 0 .25rem; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+td code { overflow-wrap: anywhere; } /* long values (URLs, paths) wrap rather than widen a table */
 .badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600; border: 1px solid currentColor; }
 .badge-approved { color: var(--ok); } .badge-denied, .badge-rejected { color: var(--danger); } .badge-pending { color: var(--warn); } .badge-canceled { color: var(--muted); }
 .wrap { overflow-wrap: anywhere; }

@@ -21,13 +21,15 @@ export interface Setting<T> {
   accepts?: string;
   /** A valid raw value other than the default, for test/docs/settings.test.ts; needed only by `setting(…)` entries. */
   example?: string;
+  /** A secret: shown nowhere (GET /v1/settings says only whether it is set). A URL's password is masked whatever this says. */
+  secret?: true;
   /** Turns a non-empty raw value into the setting's value; throws ConfigError naming `source`. */
   parse(raw: string, source: string): T;
 }
 
 export class ConfigError extends Error {}
 
-type Common = Pick<Setting<unknown>, 'env' | 'formerEnv' | 'flag' | 'defaultText' | 'description' | 'example'>;
+type Common = Pick<Setting<unknown>, 'env' | 'formerEnv' | 'flag' | 'defaultText' | 'description' | 'example' | 'secret'>;
 
 /** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
 export function setting<T>(def: Setting<T>): Setting<T> {
@@ -123,6 +125,7 @@ export const SETTINGS = {
   }),
   bootstrapToken: text({
     env: 'GATEHOUSE_BOOTSTRAP_TOKEN',
+    secret: true,
     default: undefined,
     defaultText: 'unset',
     minLength: 32,
@@ -425,6 +428,7 @@ export const SETTINGS = {
   }),
   oidcClientSecret: text({
     env: 'GATEHOUSE_OIDC_CLIENT_SECRET',
+    secret: true,
     default: undefined,
     defaultText: 'unset',
     description: 'the client secret for that client id',
@@ -468,12 +472,14 @@ export const SETTINGS = {
   }),
   slackBotToken: text({
     env: 'GATEHOUSE_SLACK_BOT_TOKEN',
+    secret: true,
     default: undefined,
     defaultText: 'unset: nothing is sent to Slack',
     description: 'a Slack app\'s bot token (`xoxb-…`, scopes chat:write, users:read, users:read.email); notifications go to people\'s Slack and owners\' reviewer channels',
   }),
   slackSigningSecret: text({
     env: 'GATEHOUSE_SLACK_SIGNING_SECRET',
+    secret: true,
     default: undefined,
     defaultText: 'unset: Slack buttons are refused',
     description: 'the Slack app\'s signing secret: POST /slack/interactivity accepts only payloads signed with it',
@@ -515,6 +521,20 @@ export const SETTINGS = {
     max: 23,
     example: '6',
     description: 'the hour (UTC) at which people who chose a daily digest get it',
+  }),
+  postgresCreateRoles: oneOf({
+    env: 'GATEHOUSE_POSTGRES_CREATE_ROLES',
+    values: ['off', 'nologin', 'login'],
+    default: 'off',
+    example: 'nologin',
+    description: 'whether the PostgreSQL connector creates a role, named by the person\'s email, for someone with no login role on their first grant: `nologin` (a role to hold memberships, for servers that map sign-ins to it), `login` (LOGIN, never a password: the server authenticates it by certificate, GSSAPI/LDAP or pg_hba), or `off`; a role Gatehouse created is dropped when the person is offboarded (docs/connectors.md)',
+  }),
+  scimIdentityProvider: oneOf({
+    env: 'GATEHOUSE_SCIM_IDP',
+    values: ['okta', 'entra', 'other'],
+    default: 'other',
+    example: 'okta',
+    description: 'the identity provider that provisions over /scim/v2: the groups it pushes are made in an app of its kind (`okta`: OKTA_DIRECTORY with OKTA_GROUP groups, `entra`: AZURE_AD with AZURE_AD_SECURITY_GROUP, `other`: CUSTOM with CONNECTOR_GROUP; docs/scim.md)',
   }),
   litestreamConfig: text({
     env: 'GATEHOUSE_LITESTREAM_CONFIG',

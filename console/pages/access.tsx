@@ -4,6 +4,7 @@
 import { useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
+import { PersonAdmin } from './people.tsx';
 import { HeldOutside } from './connector.tsx';
 import { isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
@@ -216,6 +217,7 @@ export function PersonPage(props: { me: Me; id: string }) {
             {admin && <p><Link href={`/console/events?actor_filter=${props.id}`}>What they did (audit trail)</Link></p>}
             {admin && person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard}>Offboard {person.full_name}</button>}
             <Problem message={action.error} />
+            {admin && <PersonAdmin me={props.me} person={person} onChanged={loaded.reload} />}
           </>
         )}
       </Page>

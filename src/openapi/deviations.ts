@@ -37,6 +37,18 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
   },
   {
+    operations: ['GET /v1/resources', 'GET /v1/groups'],
+    where: 'parameter query.owner_filter',
+    what: 'here, not in the reference',
+    reason: 'Extension: keeps what one owner administers (the console\'s Teams page; docs/owners.md).',
+  },
+  {
+    operations: ['GET /v1/users'],
+    where: 'parameter query.contains',
+    what: 'here, not in the reference',
+    reason: 'Extension: keeps people whose email or full name contains the text, in any case (the console\'s People search; docs/users-and-tokens.md).',
+  },
+  {
     operations: ['GET /v1/resources'],
     where: 'parameter query.app_id',
     what: 'here, not in the reference',

@@ -9,15 +9,16 @@ import { looksMasked, maskSecret } from '../event-streams/secrets.ts';
 import { adapterFor } from './adapters.ts';
 import { PUSH_KIND } from './propagation.ts';
 import type { PutConnectorInput } from './schemas.ts';
-import type { ConnectorRow, ConnectorType, PropagationRow } from './store.ts';
+import type { ConnectorRow, ConnectorType, UnfinishedPropagationRow } from './store.ts';
 import { carriesMask, maskUrl } from './url-secrets.ts';
 import { SYNC_ACTOR, syncConnector, type SyncSummary } from './sync.ts';
+import type { Connector, Propagation } from './responses.ts';
 
 /** The app types that can have a connector, and which. */
 const CONNECTOR_OF_APP: Record<string, ConnectorType> = { CUSTOM_CONNECTOR: 'OPAL_HTTP', POSTGRES: 'POSTGRES' };
 
 
-export function toApiConnector(ctx: AppContext, row: ConnectorRow) {
+export function toApiConnector(ctx: AppContext, row: ConnectorRow): Connector {
   return {
     app_id: row.app_id,
     connector_type: row.connector_type,
@@ -144,7 +145,7 @@ export function retryConnector(ctx: AppContext, actor: Actor, appId: string): { 
   }).immediate();
 }
 
-function toApiPropagation(ctx: AppContext, row: PropagationRow) {
+function toApiPropagation(ctx: AppContext, row: UnfinishedPropagationRow): Propagation {
   return {
     app_id: row.app_id,
     edge_kind: row.kind,

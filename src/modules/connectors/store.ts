@@ -1,6 +1,7 @@
 // Connectors' SQL: an app's connector, its remote users, where each edge's remote copy stands, sync errors.
 import type { Db } from '../../db/open.ts';
 import type { CONNECTOR_TYPES } from './schemas.ts';
+import type { Propagation } from './responses.ts';
 
 export type ConnectorType = (typeof CONNECTOR_TYPES)[number];
 export type DriftPolicy = 'REPORT' | 'IMPORT' | 'REMOVE';
@@ -19,15 +20,18 @@ export interface ConnectorRow {
   updated_at: string;
 }
 
+/** A propagation with a status: the unfinished list leaves out access imported by sync (status NULL). */
+export type UnfinishedPropagationRow = PropagationRow & { status: Propagation['status'] };
+
 export interface PropagationRow {
   edge_key: string;
   app_id: string;
-  kind: string;
+  kind: Propagation['edge_kind'];
   principal_id: string;
   item_id: string;
   access_level_remote_id: string;
   desired: 'PRESENT' | 'ABSENT';
-  status: string | null;
+  status: Propagation['status'] | null;
   outbox_state: string | null;
   attempts: number;
   last_error: string | null;
@@ -46,7 +50,7 @@ export interface SyncErrorRow {
   last_seen: string;
 }
 
-/** Access a sync found held remotely by a remote user no Gatehouse user matches (sql/0020). */
+/** Access a sync found held remotely by a remote user no Gatehouse user matches (sql/0021). */
 export interface UnmatchedAccessRow {
   seq: number;
   remote_user_id: string;
@@ -103,6 +107,16 @@ export function createConnectorStore(db: Db) {
     `INSERT INTO connector_users (app_id, remote_user_id, email, user_id) VALUES (@appId, @remoteUserId, @email, @userId)
      ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email, user_id = excluded.user_id`,
   );
+  const markMade = db.prepare<{ appId: string; remoteUserId: string }>(
+    'UPDATE connector_users SET made_by_gatehouse = 1 WHERE app_id = @appId AND remote_user_id = @remoteUserId',
+  );
+  const madeUsersOf = db.prepare<[string], { app_id: string; remote_user_id: string }>(
+    'SELECT app_id, remote_user_id FROM connector_users WHERE user_id = ? AND made_by_gatehouse = 1 ORDER BY app_id',
+  );
+  const forgetUser = db.prepare<{ appId: string; remoteUserId: string }>('DELETE FROM connector_users WHERE app_id = @appId AND remote_user_id = @remoteUserId');
+  const unsettledOfUser = db.prepare<{ appId: string; userId: string }, { n: number }>(
+    "SELECT count(*) AS n FROM propagations WHERE app_id = @appId AND principal_id = @userId AND outbox_state = 'PENDING'",
+  );
   const remoteUserOf = db.prepare<{ appId: string; userId: string }, { remote_user_id: string }>(
     'SELECT remote_user_id FROM connector_users WHERE app_id = @appId AND user_id = @userId ORDER BY remote_user_id LIMIT 1',
   );
@@ -145,7 +159,7 @@ export function createConnectorStore(db: Db) {
      ON CONFLICT (edge_key) DO UPDATE SET desired = 'PRESENT', status = 'SUCCESS', outbox_state = 'DONE', last_error = NULL, next_attempt_at = NULL, updated_at = excluded.updated_at`,
   );
   const byKey = db.prepare<[string], PropagationRow>(`SELECT ${PROPAGATION} FROM propagations WHERE edge_key = ?`);
-  const unfinished = db.prepare<{ appId: string | null; afterKey: string; limit: number }, PropagationRow>(
+  const unfinished = db.prepare<{ appId: string | null; afterKey: string; limit: number }, UnfinishedPropagationRow>(
     `SELECT ${PROPAGATION} FROM propagations
      WHERE status IS NOT 'SUCCESS' AND status IS NOT NULL AND (@appId IS NULL OR app_id = @appId) AND edge_key > @afterKey
      ORDER BY edge_key LIMIT @limit`,
@@ -158,7 +172,7 @@ export function createConnectorStore(db: Db) {
   );
   const clearSyncErrors = db.prepare<[string]>('DELETE FROM sync_errors WHERE app_id = ?');
   const clearUnmatchedAccess = db.prepare<[string]>('DELETE FROM unmatched_remote_access WHERE app_id = ?');
-  // A remote edge listed twice in one sync is one row (the partial unique indexes of sql/0020).
+  // A remote edge listed twice in one sync is one row (the partial unique indexes of sql/0021).
   const recordUnmatchedAccess = db.prepare<{ appId: string; resourceId: string | null; groupId: string | null; remoteUserId: string; level: string; now: string }>(
     `INSERT INTO unmatched_remote_access (app_id, resource_id, group_id, remote_user_id, access_level_remote_id, found_at)
      VALUES (@appId, @resourceId, @groupId, @remoteUserId, @level, @now) ON CONFLICT DO NOTHING`,
@@ -226,6 +240,21 @@ export function createConnectorStore(db: Db) {
       const found = usersByLogin.all({ login });
       return found.length === 1 ? found[0] : undefined;
     },
+    /** Records a remote user the connector created for `email`'s person (Opal's POST /users, a PostgreSQL role): removed at offboarding. */
+    linkMadeUser(appId: string, remoteUserId: string, email: string): string | null {
+      const userId = userByEmail.get(email)?.id ?? null;
+      linkUser.run({ appId, remoteUserId, email, userId });
+      markMade.run({ appId, remoteUserId });
+      return userId;
+    },
+    /** The remote users connectors created for `userId`, by app. */
+    madeUsersOf: (userId: string) => madeUsersOf.all(userId),
+    /** Forgets a remote user (it was removed remotely). */
+    forgetUser(appId: string, remoteUserId: string): void {
+      forgetUser.run({ appId, remoteUserId });
+    },
+    /** How many of `userId`'s pushes to `appId` are still queued (their memberships go before their account). */
+    unsettledPushesOf: (appId: string, userId: string): number => unsettledOfUser.get({ appId, userId })!.n,
     remoteUserOf(appId: string, userId: string): string | undefined {
       return remoteUserOf.get({ appId, userId })?.remote_user_id;
     },
@@ -264,7 +293,7 @@ export function createConnectorStore(db: Db) {
       return byKey.get(key);
     },
     /** Propagations not (yet) SUCCESS, in edge-key order after `afterKey`. */
-    unfinished(appId: string | null, afterKey: string, limit: number): PropagationRow[] {
+    unfinished(appId: string | null, afterKey: string, limit: number): UnfinishedPropagationRow[] {
       return unfinished.all({ appId, afterKey, limit });
     },
     statusCounts(appId: string): Record<string, number> {
