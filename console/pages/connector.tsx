@@ -170,7 +170,7 @@ export function ConnectorPanel(props: { app: Schema<'App'>; onSynced: () => void
                 <dt>Kind</dt><dd>{connector.connector_type === 'POSTGRES' ? 'PostgreSQL' : 'Opal connector protocol'}</dd>
                 {connector.connection_url && <><dt>Connection</dt><dd><code class="wrap">{connector.connection_url}</code></dd></>}
                 {connector.url && <><dt>URL</dt><dd><code class="wrap">{connector.url}</code></dd></>}
-                {connector.signing_secret && <><dt>Signing secret</dt><dd>{connector.signing_secret}</dd></>}
+                {connector.signing_secret && <><dt>Signing secret</dt><dd><span class="wrap">{connector.signing_secret}</span></dd></>}
                 <dt>Access not granted here</dt><dd>{DRIFT.find(([d]) => d === connector.drift_policy)?.[1] ?? connector.drift_policy}</dd>
                 <dt>Last sync</dt><dd>{when(connector.last_sync_at)}</dd>
                 <dt>Last successful sync</dt><dd>{when(connector.last_successful_sync)}</dd>

@@ -326,6 +326,11 @@ describe('the console in a browser', { skip }, () => {
       ['/console/reviews', 'reviews'],
       ...(review ? [[`/console/reviews/${review.uar_id}`, 'review'] as [string, string]] : []),
       ['/console/account', 'account'],
+      // The Apps pages (test/console/apps.test.ts drives them): an app with an Opal-protocol connector, an item's settings.
+      ['/console/apps', 'apps'],
+      [`/console/apps/${connected.app_id}`, 'app-with-connector'],
+      [`/console/resources/${ledger.resource_id}/settings`, 'resource-settings'],
+      ['/console/request-templates', 'request-templates'],
     ];
     const written: string[] = [];
     for (const width of [1280, 375]) {
