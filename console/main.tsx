@@ -10,6 +10,7 @@ import { MyAccess, ItemPage, PersonPage } from './pages/access.tsx';
 import { AuditTrail } from './pages/audit.tsx';
 import { ReviewPage, Reviews } from './pages/reviews.tsx';
 import { Account } from './pages/account.tsx';
+import { SignIn } from './pages/sign-in.tsx';
 import { People } from './pages/people.tsx';
 import { TeamPage, Teams } from './pages/teams.tsx';
 import { Tokens } from './pages/tokens.tsx';
@@ -20,24 +21,6 @@ import { AppPage, Apps } from './pages/apps.tsx';
 import { ItemSettings } from './pages/item-settings.tsx';
 import { RequestTemplates } from './pages/request-templates.tsx';
 
-function SignIn(props: { reason: string | undefined }) {
-  const sso = document.body.dataset.sso === 'on';
-  const returnTo = location.pathname.startsWith('/console') ? location.pathname : '/console';
-  useEffect(() => {
-    document.title = 'Sign in · Gatehouse';
-  }, []);
-  return (
-    <main id="main" class="page narrow">
-      <h1>Sign in to Gatehouse</h1>
-      {props.reason && <p class="notice" role="status">{props.reason}</p>}
-      {sso ? (
-        <p><a class="button primary" href={`/console/oidc/start?return_to=${encodeURIComponent(returnTo)}`}>Sign in with single sign-on</a></p>
-      ) : (
-        <p>Single sign-on is not set up here. Ask an administrator for a sign-in link (<code>gatehouse login-link --email you@example.com</code>).</p>
-      )}
-    </main>
-  );
-}
 
 function route(path: string, me: Me) {
   const parts = path.replace(/\/+$/, '').split('/').slice(2);

@@ -69,6 +69,10 @@ td code { overflow-wrap: anywhere; } /* long values (URLs, paths) wrap rather th
 .facts dt { font-weight: 600; } .facts dd { margin: 0; }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; align-items: end; }
 .filters button { margin: .75rem 0; }
+.checklist { list-style: none; padding: 0; }
+.checklist li { display: flex; gap: .75rem; align-items: flex-start; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.checklist .tick { font-size: 1.25rem; line-height: 1.2; min-width: 1.25rem; color: var(--muted); }
+.checklist li.done .tick { color: var(--ok); }
 dialog.confirm { max-width: min(32rem, calc(100vw - 2rem)); border: 1px solid #6b7280; border-radius: 8px; padding: 1rem 1.25rem; color: var(--ink); background: var(--paper); }
 dialog.confirm::backdrop { background: rgba(17, 24, 39, .55); }
 dialog.confirm h2 { margin-top: 0; }

@@ -136,21 +136,27 @@ async function openExisting(config: Config): Promise<Db> {
 
 const COMMANDS: Record<string, Command> = {
   serve: {
-    usage: 'gatehouse serve [--db FILE] [--host HOST] [--port PORT]',
+    usage: 'gatehouse serve [--db FILE] [--host HOST] [--port PORT] [--demo]',
     summary: 'serve the API (creates the database and an admin token on first start)',
     help: [
       DB_HELP,
       settingHelp('host'),
       settingHelp('port'),
+      '  --demo           start on an example organisation, seeded once on a file of its own (gatehouse-demo.db',
+      '                   unless --db or GATEHOUSE_DB names one; never a file holding real data), with email,',
+      '                   Slack and single sign-on off; prints sign-in links for a requester, a reviewer and an admin',
       '',
       'Pending migrations are applied at start. SIGTERM or SIGINT stops it cleanly: requests in',
       'flight get GATEHOUSE_SHUTDOWN_TIMEOUT_MS to finish, then the database is checkpointed and closed.',
     ],
-    options: SERVER_OPTIONS,
+    options: { ...SERVER_OPTIONS, demo: { type: 'boolean' } },
     async run({ flags, env }) {
       // Its banner and log lines go to the process's own stdout: `serve` is the process.
       const { serve } = await import('./serve.ts');
-      return serve(loadConfig(env, flags));
+      if (!flags.demo) return serve(loadConfig(env, flags));
+      const { demoConfig } = await import('./demo.ts');
+      const fileNamed = typeof flags.db === 'string' || env.GATEHOUSE_DB !== undefined;
+      return serve(demoConfig(loadConfig(env, flags), fileNamed), { demo: true });
     },
   },
 
@@ -198,7 +204,8 @@ const COMMANDS: Record<string, Command> = {
       EXISTING_DB_HELP,
       '',
       'Prints the URL alone on stdout. It works once, within GATEHOUSE_LOGIN_LINK_MINUTES, and is made from',
-      'GATEHOUSE_PUBLIC_URL (else http://HOST:PORT). Only its hash is stored. Recorded as LOGIN_LINKS_CREATED.',
+      'GATEHOUSE_PUBLIC_URL, else the address the running `serve` recorded in the database, else http://HOST:PORT.',
+      'Only its hash is stored. Recorded as LOGIN_LINKS_CREATED.',
     ],
     options: { ...DB_OPTIONS, email: { type: 'string' } },
     async run({ flags, env, out }) {

@@ -375,7 +375,7 @@ export const SETTINGS = {
   publicUrl: setting<string | undefined>({
     env: 'GATEHOUSE_PUBLIC_URL',
     default: undefined,
-    defaultText: 'unset: `http://HOST:PORT` as configured',
+    defaultText: 'unset: the address `serve` listens at (recorded in the database at start, so `login-link` uses it too)',
     description: 'the address people reach Gatehouse at (behind a proxy, the proxy\'s): sign-in links, the OpenID redirect and the links in emails and Slack messages are made from it; `https://` makes the console cookie Secure (docs/console.md)',
     accepts: 'an absolute http:// or https:// URL with no query',
     example: 'https://gatehouse.example.com',
@@ -412,7 +412,16 @@ export const SETTINGS = {
     default: 15,
     min: 1,
     max: 24 * 60,
-    description: 'a one-time sign-in link (`gatehouse login-link`) works this many minutes, once',
+    description: 'a one-time sign-in link (`gatehouse login-link`, or emailed from the sign-in page or by an admin) works this many minutes, once',
+  }),
+  invitationHours: integer({
+    env: 'GATEHOUSE_INVITATION_HOURS',
+    default: 72,
+    defaultText: '72 (3 days)',
+    example: '168',
+    min: 1,
+    max: 30 * 24,
+    description: 'an invitation an admin emails from the console (a one-time sign-in link with a welcome) works this many hours, once',
   }),
   oidcIssuer: text({
     env: 'GATEHOUSE_OIDC_ISSUER',

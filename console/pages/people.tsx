@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { ApiError, all, del, get, post, put, type Me, type Schema } from '../api.ts';
 import { AdminOnly, Link, Page, Problem, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
+import { SendSignInLink } from './sign-in.tsx';
 
 type User = Schema<'User'>;
 type Role = User['organization_role'];
@@ -210,12 +211,10 @@ export function PersonAdmin(props: { me: Me; person: User; onChanged: () => void
 }
 
 /**
- * Sending a person a sign-in link: the one place the People pages reach for it. The route that emails
- * one (POST /v1/users/{user_id}/sign-in-link) comes with the sign-in work of issue 31 §1; until it is
- * here this says how to make a link on the server.
+ * Sending a person a sign-in link: the one place the People pages reach for it. SendSignInLink
+ * (pages/sign-in.tsx) emails a link or an invitation (POST /v1/users/{user_id}/sign-in-link), or,
+ * where email is not set up, shows the link once for the admin to pass on.
  */
 function SignInLink(props: { person: User }) {
-  return (
-    <p class="hint">To sign in, {props.person.full_name} needs single sign-on or a sign-in link: on the server, <code>gatehouse login-link --email {props.person.email}</code>.</p>
-  );
+  return <SendSignInLink userId={props.person.user_id} name={props.person.full_name} />;
 }

@@ -37,6 +37,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
   },
   {
+    operations: ['GET /v1/requests'],
+    where: 'parameter query.awaiting_my_review',
+    what: 'here, not in the reference',
+    reason: 'Extension: only the PENDING requests waiting for the caller\'s decision now (current stages, delegations followed), which the console\'s Home lists beside the exact counts of `GET /v1/requests/counts` (docs/requests.md).',
+  },
+  {
     operations: ['GET /v1/resources', 'GET /v1/groups'],
     where: 'parameter query.owner_filter',
     what: 'here, not in the reference',

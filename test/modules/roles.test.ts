@@ -64,6 +64,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /console/assets/console.js': 'public',
   'GET /console/assets/console.css': 'public',
   'GET /console/session': 'sign-in',
+  'POST /console/sign-in/email': 'sign-in',
   'GET /console/sign-in/{secret}': 'sign-in',
   'POST /console/sign-in/{secret}': 'sign-in',
   'GET /console/oidc/start': 'sign-in',
@@ -97,6 +98,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/user': 'read',
   'PUT /v1/users/{user_id}': 'admin',
   'GET /v1/users/{user_id}': 'read',
+  'POST /v1/users/{user_id}/sign-in-link': 'admin',
 
   'GET /v1/tokens': 'read',
   'POST /v1/tokens': 'member',
@@ -264,6 +266,7 @@ const EXPECTED: Record<string, Access> = {
 
   'POST /v1/requests': 'member',
   'GET /v1/requests': 'read',
+  'GET /v1/requests/counts': 'read',
   'GET /v1/requests/relay': 'read',
   'GET /v1/requests/{id}': 'read',
   'POST /v1/requests/{id}/approve': 'member',

@@ -393,6 +393,31 @@ describe('SCIM 2.0', () => {
     });
   });
 
+  describe('parallel requests, as Okta and Entra ID send them', () => {
+    it('one of many simultaneous creates of a userName wins; the rest are 409 uniqueness, and one user exists', async () => {
+      const before = await countEvents(app.api, { type: 'USERS_CREATED' });
+      const answers = await Promise.all(Array.from({ length: 12 }, () => scim.post('/Users', { schemas: [USER], userName: 'racer@example.com' })));
+      assert.deepEqual(answers.map((a) => a.status).sort(), [201, ...Array(11).fill(409)]);
+      assert.ok(answers.filter((a) => a.status === 409).every((a) => a.body.scimType === 'uniqueness'));
+      assert.equal((await scim.get('/Users', { filter: 'userName eq "racer@example.com"' })).body.totalResults, 1);
+      assert.equal(await countEvents(app.api, { type: 'USERS_CREATED' }), before + 1);
+    });
+
+    it('simultaneous member adds to one group all land, each once, and a retried PATCH changes nothing more', async () => {
+      const people = await Promise.all(Array.from({ length: 8 }, (_, i) => scim.post('/Users', { schemas: [USER], userName: `parallel-${i}@example.com` })));
+      const group = (await scim.post('/Groups', { schemas: [GROUP], displayName: 'Parallel' })).body;
+      const add = (id: string) => scim.patch(`/Groups/${group.id}`, { schemas: [PATCH], Operations: [{ op: 'add', path: 'members', value: [{ value: id }] }] });
+      const answers = await Promise.all(people.map((p) => add(p.body.id)));
+      assert.ok(answers.every((a) => a.status === 200));
+      const members = (await scim.get(`/Groups/${group.id}`)).body.members as { value: string }[];
+      assert.deepEqual(members.map((m) => m.value).sort(), people.map((p) => p.body.id).sort());
+      const added = await countEvents(app.api, { type: 'GROUP_USERS_ADDED', object: group.id });
+      assert.equal(added, 8);
+      assert.equal((await add(people[0]!.body.id)).status, 200);
+      assert.equal(await countEvents(app.api, { type: 'GROUP_USERS_ADDED', object: group.id }), added, 'a retry adds nothing');
+    });
+  });
+
   describe('malformed input changes nothing', () => {
     let user: { id: string };
     before(async () => {

@@ -3,7 +3,9 @@ import * as v from 'valibot';
 import { described } from '../../openapi/responses.ts';
 import { defineOperations, type OperationDoc, type OperationKey } from '../../openapi/operations.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { ConsoleSession } from './responses.ts';
+import { ConsoleSession, SignInEmailAnswer } from './responses.ts';
+import { SIGN_IN_EMAIL_WINDOW_MS, SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAILS_PER_CLIENT } from '../web-sessions/emailed-links.ts';
+import { SignInEmailBody } from '../web-sessions/schemas.ts';
 
 /** The console's page addresses (notifications link to them); each serves the same shell, whose script draws the page. */
 export const CONSOLE_PAGES = [
@@ -33,6 +35,7 @@ export const CONSOLE_PAGES = [
 ] as const;
 
 const html = described(v.string(), 'An HTML page.');
+
 
 const pages = Object.fromEntries(
   CONSOLE_PAGES.map((path): [OperationKey, OperationDoc] => [`GET ${path}`, {
@@ -68,6 +71,19 @@ export const consoleOperations = defineOperations('console', {
     extension: true,
     public: true,
     responses: { 200: ConsoleSession },
+  },
+  'POST /console/sign-in/email': {
+    summary: 'Email me a sign-in link',
+    description: 'The signed-out page\'s *Email me a sign-in link*: a JSON body `{email}`, or the same field as a form (then the answer is a page). ' +
+      'An active person with that email is mailed a one-time link (as `gatehouse login-link` makes, GATEHOUSE_LOGIN_LINK_MINUTES); ' +
+      'the answer is the same words and status whether or not anyone has the address, and nobody is mailed for an unknown or offboarded one. ' +
+      `At most ${SIGN_IN_EMAILS_PER_CLIENT} asks per client address and ${SIGN_IN_EMAILS_PER_ADDRESS} per email address every ${SIGN_IN_EMAIL_WINDOW_MS / 60_000} minutes (429 with Retry-After). ` +
+      '503 when email is not set up (GATEHOUSE_SMTP_URL): sign-in is then through single sign-on or a link from an admin. The link is always made from GATEHOUSE_PUBLIC_URL (or the address `serve` listens at), never from the request\'s Host.',
+    extension: true,
+    public: true,
+    body: SignInEmailBody,
+    errors: ['too_many_requests', 'unavailable'],
+    responses: { 200: SignInEmailAnswer },
   },
   'GET /console/sign-in/{secret}': {
     summary: 'Open a one-time sign-in link',

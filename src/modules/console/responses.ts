@@ -10,3 +10,7 @@ export const ConsoleSession = component('ConsoleSession', described(v.object({
   csrf_token: v.string(),
 }), 'Who the console is signed in as, and the CSRF token to send as `X-CSRF-Token` with every write.'));
 export type ConsoleSession = v.InferOutput<typeof ConsoleSession>;
+
+export const SignInEmailAnswer = component('SignInEmailAnswer', described(v.object({
+  message: v.string(),
+}), 'What the sign-in page says after *Email me a sign-in link*: the same words whether or not the address is known.'));

@@ -18,7 +18,7 @@ export const EVENT_TYPE_GROUPS = {
     SESSIONS_ENDED: 'a session is ended',
     WEB_SESSIONS_CREATED: 'someone signs in to the console (a sign-in link or single sign-on)',
     WEB_SESSIONS_ENDED: 'a console sign-in session is ended: signed out, revoked, or found offboarded or demoted',
-    LOGIN_LINKS_CREATED: 'a one-time sign-in link is made (`gatehouse login-link`)',
+    LOGIN_LINKS_CREATED: 'a one-time sign-in link is made: printed by `gatehouse login-link`, asked for by email on the sign-in page, or sent (or shown) by an admin; `delivery` says which',
   },
   'Owners': {
     OWNERS_CREATED: 'an owner is created',

@@ -5,15 +5,17 @@ import {
   ApproveRequestBody, CommentBody, CreateRequestBody, CreateRequestQuery, DenyRequestBody, ListRequestsQuery,
   RelayRequestsQuery,
 } from './schemas.ts';
-import { Request, RequestAnswer, RequestCreated, RequestList, RequestConnection, RequestCommentList } from './responses.ts';
+import { Request, RequestAnswer, RequestCounts, RequestCreated, RequestList, RequestConnection, RequestCommentList } from './responses.ts';
 
 const DECIDED = 'A decided request (APPROVED, DENIED, CANCELED) never changes: 409.';
+
 
 export const requestRoutes = defineRoutes('requests', {
   'GET /v1/requests': {
     role: 'read',
     summary: 'List access requests',
-    description: 'Newest first. show_pending_only accepts true/false in any case. A bare end_date_filter includes that whole UTC day.',
+    description: 'Newest first. show_pending_only accepts true/false in any case. A bare end_date_filter includes that whole UTC day. ' +
+      '`awaiting_my_review=true` (extension) keeps the PENDING requests waiting for your decision now: you review a current stage of an item (or hold a reviewer\'s delegation), undecided, and it is not your own request or for you.',
     query: ListRequestsQuery,
     responses: { 200: RequestList },
   },
@@ -24,6 +26,14 @@ export const requestRoutes = defineRoutes('requests', {
     query: CreateRequestQuery,
     body: CreateRequestBody,
     responses: { 200: RequestCreated },
+  },
+  'GET /v1/requests/counts': {
+    role: 'read',
+    summary: 'Count the caller\'s requests to decide and pending',
+    description: 'What the console\'s Home shows, exact at any size: `awaiting_my_review`, the PENDING requests waiting for your decision now ' +
+      '(as `awaiting_my_review=true` lists them), and `my_pending`, the PENDING requests you made.',
+    extension: true,
+    responses: { 200: RequestCounts },
   },
   'GET /v1/requests/relay': {
     role: 'read',

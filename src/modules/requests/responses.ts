@@ -171,3 +171,10 @@ export const RequestAnswer = v.object({ request: Request });
 
 /** What POST /v1/requests answers: the new request's id, or with `dry_run=true` what it would have created. */
 export const RequestCreated = v.union([v.object({ id: uuid }), RequestDryRun]);
+
+/** The caller's request counts, exact at any size (GET /v1/requests/counts, extension). */
+export const RequestCounts = component('RequestCounts', described(v.object({
+  awaiting_my_review: described(integer, 'PENDING requests waiting for your decision now.'),
+  my_pending: described(integer, 'PENDING requests you made.'),
+}), 'The caller\'s request counts, exact (extension).'));
+export type RequestCounts = v.InferOutput<typeof RequestCounts>;

@@ -2,10 +2,24 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { ListWebSessionsQuery } from './schemas.ts';
-import { PaginatedWebSessionsList } from './responses.ts';
+import { ListWebSessionsQuery, SendSignInLinkBody } from './schemas.ts';
+import { PaginatedWebSessionsList, SentSignInLink } from './responses.ts';
+
 
 export const webSessionRoutes = defineRoutes('web-sessions', {
+  'POST /v1/users/{user_id}/sign-in-link': {
+    role: 'admin',
+    items: { user_id: null },
+    summary: 'Send a person a sign-in link or an invitation',
+    description: 'Emails the person a one-time link to the console: `kind` SIGN_IN lasts GATEHOUSE_LOGIN_LINK_MINUTES, INVITATION (a welcome naming you) ' +
+      'GATEHOUSE_INVITATION_HOURS. Answers once the mail server took it (503 when it refused). With `send_email` false nothing is mailed and ' +
+      'the link is in the answer, shown once, for you to pass on (the way when email is not set up; 400 naming `send_email` otherwise). ' +
+      'Refused (403) for an offboarded person. Recorded as LOGIN_LINKS_CREATED, acted by you, with how it was delivered.',
+    extension: true,
+    body: SendSignInLinkBody,
+    errors: ['unavailable'],
+    responses: { 200: SentSignInLink },
+  },
   'GET /v1/web-sessions': {
     role: 'read',
     summary: 'List console sign-in sessions',

@@ -15,3 +15,13 @@ export const WebSession = component('WebSession', described(v.object({
 export type WebSession = v.InferOutput<typeof WebSession>;
 
 export const PaginatedWebSessionsList = paginated('PaginatedWebSessionsList', WebSession);
+
+/** A one-time sign-in link (or invitation) an admin sent (POST /v1/users/{user_id}/sign-in-link, extension). */
+export const SentSignInLink = component('SentSignInLink', described(v.object({
+  user_id: uuid,
+  email: described(v.string(), 'Where it was (or would be) mailed.'),
+  kind: v.picklist(['SIGN_IN', 'INVITATION']),
+  expires_at: described(dateTime, 'It works once, until then.'),
+  url: v.optional(described(v.string(), 'The link, shown this once, only when `send_email` was false: pass it on to the person yourself.')),
+}), 'A one-time sign-in link (or invitation) an admin sent a person. The link itself is shown only when `send_email` was false.'));
+export type SentSignInLink = v.InferOutput<typeof SentSignInLink>;
