@@ -8,12 +8,11 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createOwner } from '../helpers/fixtures.ts';
-import { findPostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
+import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 
 const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 const found = findPostgres();
@@ -33,15 +32,7 @@ describe('the Apps pages in a browser', { skip }, () => {
   let resourceId: string;
   const problems: string[] = [];
 
-  const sql = async (text: string) => {
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    try {
-      await client.query(text);
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = (text: string) => sqlOn(server, text);
 
   async function newPage(width: number): Promise<Page> {
     const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
