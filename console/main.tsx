@@ -17,15 +17,19 @@ import { Tokens } from './pages/tokens.tsx';
 import { Settings } from './pages/settings.tsx';
 import { EventStreams } from './pages/event-streams.tsx';
 import { AccessRules } from './pages/access-rules.tsx';
+import { AppPage, Apps } from './pages/apps.tsx';
+import { ItemSettings } from './pages/item-settings.tsx';
+import { RequestTemplates } from './pages/request-templates.tsx';
 
 
 function route(path: string, me: Me) {
   const parts = path.replace(/\/+$/, '').split('/').slice(2);
-  const [first, second] = parts;
+  const [first, second, third] = parts;
   if (first === undefined) return <Home me={me} />;
   if (first === 'requests' && second === 'new') return <NewRequest me={me} />;
   if (first === 'requests' && second) return <RequestPage me={me} id={second} />;
   if (first === 'access') return <MyAccess me={me} />;
+  if ((first === 'resources' || first === 'groups') && second && third === 'settings') return <ItemSettings me={me} kind={first === 'resources' ? 'resource' : 'group'} id={second} />;
   if ((first === 'resources' || first === 'groups') && second) return <ItemPage me={me} kind={first === 'resources' ? 'resource' : 'group'} id={second} />;
   if (first === 'users' && second) return <PersonPage me={me} id={second} />;
   if (first === 'events') return <AuditTrail me={me} />;
@@ -39,6 +43,9 @@ function route(path: string, me: Me) {
   if (first === 'settings') return <Settings me={me} />;
   if (first === 'event-streams') return <EventStreams me={me} />;
   if (first === 'access-rules') return <AccessRules me={me} />;
+  if (first === 'apps' && second) return <AppPage me={me} id={second} />;
+  if (first === 'apps') return <Apps me={me} />;
+  if (first === 'request-templates') return <RequestTemplates me={me} />;
   return <NotFound path={path} />;
 }
 
@@ -66,7 +73,7 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
     // Everyone may be asked to review; the page shows a member only what is assigned to them.
     ['/console/reviews', 'Access reviews'],
     ...(isAdmin(me) ? ([['/console/events', 'Audit trail']] as [string, string][]) : []),
-    ...(isAdmin(me) ? ([['/console/people', 'People'], ['/console/teams', 'Teams'], ['/console/tokens', 'Tokens'], ['/console/settings', 'Settings']] as [string, string][]) : []),
+    ...(isAdmin(me) ? ([['/console/people', 'People'], ['/console/teams', 'Teams'], ['/console/apps', 'Apps'], ['/console/tokens', 'Tokens'], ['/console/settings', 'Settings']] as [string, string][]) : []),
     ['/console/account', 'Account'],
   ];
   // After moving to another page, focus its heading (screen readers announce it); not on first load,

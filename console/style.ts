@@ -62,6 +62,8 @@ th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--
 td code { overflow-wrap: anywhere; } /* long values (URLs, paths) wrap rather than widen a table */
 .badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600; border: 1px solid currentColor; }
 .badge-approved { color: var(--ok); } .badge-denied, .badge-rejected { color: var(--danger); } .badge-pending { color: var(--warn); } .badge-canceled { color: var(--muted); }
+.wrap { overflow-wrap: anywhere; }
+.checklist { max-height: 14rem; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; padding: .25rem .5rem; max-width: 32rem; }
 .chip { display: inline-block; margin: 0 .25rem .25rem 0; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 .facts dt { font-weight: 600; } .facts dd { margin: 0; }

@@ -5,6 +5,7 @@ import { useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
 import { PersonAdmin } from './people.tsx';
+import { HeldOutside } from './connector.tsx';
 import { isAdmin, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
@@ -111,6 +112,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
           <dt>Extensions</dt><dd>{item.extensions_duration_in_minutes ? `requested, for up to ${minutes(item.extensions_duration_in_minutes)}` : 'none (a new request renews)'}</dd>
         </dl>
         <p><Link href={`/console/requests/new?${kind}_id=${id}`} class="button">Request access to {item.name}</Link></p>
+        {admin && <p><Link href={`/console/${kind}s/${id}/settings`}>Settings of {item.name}</Link></p>}
         <h2>Reviewer stages</h2>
         {(item.request_configurations ?? []).map((c, i) => (
           <div key={i}>
@@ -121,7 +123,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
           </div>
         ))}
         <h2>Holders</h2>
-        {holders.length === 0 ? <p>Nobody holds it.</p> : (
+        {holders.length === 0 ? <p>Nobody in Gatehouse holds it.</p> : (
           <div class="table-wrap">
             <table class="stack">
               <caption>Who holds {item.name}</caption>
@@ -141,6 +143,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             </table>
           </div>
         )}
+        {admin && connector && <HeldOutside kind={kind} id={id} name={item.name ?? id} levels={item.access_levels ?? []} />}
         {admin && connector !== undefined && (
           <section aria-labelledby="propagation">
             <h2 id="propagation">Propagation</h2>

@@ -61,6 +61,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: lists one app\'s resources, paged and visibility-checked like the rest (docs/resources.md); ignoring the filter would hand back every app\'s resources.',
   },
   {
+    operations: ['GET /v1/groups'],
+    where: 'parameter query.app_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: lists one app\'s groups, as GET /v1/resources does (the console\'s app page; docs/resources.md).',
+  },
+  {
     operations: REQUEST_ANSWERS,
     where: '*requested_duration_minutes',
     what: 'here, not in the reference',

@@ -378,6 +378,11 @@ describe('the console in a browser', { skip }, () => {
       ['/console/settings', 'settings'],
       ['/console/event-streams', 'event-streams'],
       ['/console/access-rules', 'access-rules'],
+      // The Apps pages (test/console/apps.test.ts drives them): an app with an Opal-protocol connector, an item's settings.
+      ['/console/apps', 'apps'],
+      [`/console/apps/${connected.app_id}`, 'app-with-connector'],
+      [`/console/resources/${ledger.resource_id}/settings`, 'resource-settings'],
+      ['/console/request-templates', 'request-templates'],
       ['/console/no-such-page', 'not-found'],
     ];
     const written: string[] = [];

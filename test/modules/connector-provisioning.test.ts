@@ -4,14 +4,13 @@
 // GATEHOUSE_POSTGRES_CREATE_ROLES. Offboarding goes through SCIM, end to end.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { cli } from '../helpers/cli.ts';
 import { readEvents } from '../helpers/events.ts';
 import { createApp, createOwner, createUser } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
-import { findPostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
+import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 import { ScimClient } from '../helpers/scim-client.ts';
 
 const SECRET = 'connector-signing-secret-0123456789';
@@ -115,15 +114,8 @@ describe('the PostgreSQL connector creates a role for a person, and drops it whe
   let appId: string;
   let resourceId: string;
 
-  const sql = async (text: string, params: unknown[] = []) => {
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    try {
-      return (await client.query(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const sql = (text: string, params: unknown[] = []): Promise<any[]> => sqlOn(server, text, params);
   const roleOf = async (name: string) => (await sql('SELECT rolname, rolcanlogin, rolpassword IS NULL AS no_password FROM pg_authid WHERE rolname = $1', [name]))[0];
 
   before(async () => {

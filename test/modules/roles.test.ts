@@ -56,6 +56,11 @@ const EXPECTED: Record<string, Access> = {
   'GET /console/settings': 'public',
   'GET /console/event-streams': 'public',
   'GET /console/access-rules': 'public',
+  'GET /console/apps': 'public',
+  'GET /console/apps/{id}': 'public',
+  'GET /console/resources/{id}/settings': 'public',
+  'GET /console/groups/{id}/settings': 'public',
+  'GET /console/request-templates': 'public',
   'GET /console/assets/console.js': 'public',
   'GET /console/assets/console.css': 'public',
   'GET /console/session': 'sign-in',
@@ -292,6 +297,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/apps/{app_id}/connector/retry': 'admin',
   'GET /v1/apps/{app_id}/connector/unmatched-users': 'admin-read',
   'GET /v1/propagations': 'admin-read',
+  'GET /v1/resources/{resource_id}/unmatched-remote-users': 'admin-read',
+  'GET /v1/groups/{group_id}/unmatched-remote-users': 'admin-read',
 };
 
 /** Path parameters that are not UUIDs, and a valid value for each; every other one gets a fresh random UUID. */

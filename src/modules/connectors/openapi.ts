@@ -1,11 +1,29 @@
 // The connectors module's operations in Gatehouse's API document (format: src/openapi/operations.ts). All extensions.
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { ListPropagationsQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
-import { Connector, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteUserList } from './responses.ts';
+import { ListPropagationsQuery, ListUnmatchedAccessQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
+import { Connector, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteAccessList, UnmatchedRemoteUserList } from './responses.ts';
 
+
+const UNMATCHED_ACCESS = 'What the app\'s last sync found held remotely by remote users no Gatehouse user matches (they hold it outside Gatehouse: `GET …/users` cannot list them), a page at a time, in the order found. Each sync starts the list afresh; removing the connector empties it.';
 
 export const connectorRoutes = defineRoutes('connectors', {
+  'GET /v1/resources/{resource_id}/unmatched-remote-users': {
+    role: 'admin-read', items: { resource_id: 'resource' },
+    summary: 'List a resource\'s access held by unmatched remote users',
+    description: UNMATCHED_ACCESS,
+    extension: true,
+    query: ListUnmatchedAccessQuery,
+    responses: { 200: UnmatchedRemoteAccessList },
+  },
+  'GET /v1/groups/{group_id}/unmatched-remote-users': {
+    role: 'admin-read', items: { group_id: 'group' },
+    summary: 'List a group\'s members held by unmatched remote users',
+    description: UNMATCHED_ACCESS,
+    extension: true,
+    query: ListUnmatchedAccessQuery,
+    responses: { 200: UnmatchedRemoteAccessList },
+  },
   'GET /v1/apps/{app_id}/connector': {
     role: 'admin-read', items: { app_id: null },
     summary: 'Get an app\'s connector',

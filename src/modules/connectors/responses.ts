@@ -42,6 +42,20 @@ export const UnmatchedRemoteUserList = component('UnmatchedRemoteUserList', v.ob
   previous: v.nullable(v.string()),
 }));
 
+export const UnmatchedRemoteAccess = component('UnmatchedRemoteAccess', described(v.object({
+  remote_user_id: described(v.string(), "The remote system's id of the user (a PostgreSQL login role's name)."),
+  email: described(v.string(), "The remote user's email as the sync read it; empty when it gave none."),
+  access_level_remote_id: described(v.string(), 'The level held ("" for the default).'),
+  found_at: described(dateTime, 'When the sync that found it ran.'),
+}), "Access the remote system holds on a resource or group for a remote user no Gatehouse user matches by email, as the app's last sync found it (extension)."));
+export type UnmatchedRemoteAccess = v.InferOutput<typeof UnmatchedRemoteAccess>;
+
+export const UnmatchedRemoteAccessList = component('UnmatchedRemoteAccessList', v.object({
+  results: v.array(UnmatchedRemoteAccess),
+  next: v.nullable(v.string()),
+  previous: v.nullable(v.string()),
+}));
+
 export const ConnectorSyncResult = component('ConnectorSyncResult', described(v.object({
   ok: described(v.boolean(), 'The sync read everything and wrote it.'),
   error: v.nullable(described(v.string(), 'Why it failed, or where it stopped.')),

@@ -199,3 +199,15 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal): Prom
   }
   return synced;
 }
+
+/**
+ * One page of the access the app's last sync found held in the remote system on the resource or group
+ * by remote users no Gatehouse user matches. Throws not_found naming `resource_id` / `group_id` for an unknown item.
+ */
+export function listUnmatchedAccess(ctx: AppContext, type: 'resource' | 'group', itemId: string, query: PageQuery) {
+  // Admins pass the visibility guard for any id: an unknown item is 404 here, as on its other routes.
+  if (!ctx.stores.connectors.placeOf(type, itemId)) throw notFound(type, itemId, `${type}_id`);
+  const list = `unmatched-access:${itemId}`;
+  const rows = ctx.stores.connectors.unmatchedAccessOf(type, itemId, ctx.pager.afterSeq(list, query) ?? 0, query.page_size + 1);
+  return ctx.pager.page(list, query, rows, (row) => row.seq, ({ seq: _seq, ...row }) => row);
+}

@@ -50,6 +50,16 @@ export interface SyncErrorRow {
   last_seen: string;
 }
 
+/** Access a sync found held remotely by a remote user no Gatehouse user matches (sql/0021). */
+export interface UnmatchedAccessRow {
+  seq: number;
+  remote_user_id: string;
+  /** The remote user's email as the sync read it ('' when it gave none). */
+  email: string;
+  access_level_remote_id: string;
+  found_at: string;
+}
+
 /** Where an item lives: its app and the id the remote side knows it by. */
 export interface ItemPlace {
   app_id: string;
@@ -161,6 +171,20 @@ export function createConnectorStore(db: Db) {
      ON CONFLICT (app_id, resource_id, group_id, error_message) DO UPDATE SET last_seen = excluded.last_seen`,
   );
   const clearSyncErrors = db.prepare<[string]>('DELETE FROM sync_errors WHERE app_id = ?');
+  const clearUnmatchedAccess = db.prepare<[string]>('DELETE FROM unmatched_remote_access WHERE app_id = ?');
+  // A remote edge listed twice in one sync is one row (the partial unique indexes of sql/0021).
+  const recordUnmatchedAccess = db.prepare<{ appId: string; resourceId: string | null; groupId: string | null; remoteUserId: string; level: string; now: string }>(
+    `INSERT INTO unmatched_remote_access (app_id, resource_id, group_id, remote_user_id, access_level_remote_id, found_at)
+     VALUES (@appId, @resourceId, @groupId, @remoteUserId, @level, @now) ON CONFLICT DO NOTHING`,
+  );
+  const unmatchedAccessSql = (column: 'resource_id' | 'group_id') =>
+    `SELECT a.seq, a.remote_user_id, coalesce(u.email, '') AS email, a.access_level_remote_id, a.found_at
+     FROM unmatched_remote_access a LEFT JOIN connector_users u ON u.app_id = a.app_id AND u.remote_user_id = a.remote_user_id
+     WHERE a.${column} = @itemId AND a.seq > @after ORDER BY a.seq LIMIT @limit`;
+  const unmatchedAccessOf = {
+    resource: db.prepare<{ itemId: string; after: number; limit: number }, UnmatchedAccessRow>(unmatchedAccessSql('resource_id')),
+    group: db.prepare<{ itemId: string; after: number; limit: number }, UnmatchedAccessRow>(unmatchedAccessSql('group_id')),
+  };
   const syncErrors = db.prepare<{ appId: string | null; resourceId: string | null; groupId: string | null }, SyncErrorRow>(
     `SELECT seq, app_id, resource_id, group_id, error_message, first_seen, last_seen FROM sync_errors
      WHERE (@appId IS NULL OR app_id = @appId) AND (@resourceId IS NULL OR resource_id = @resourceId) AND (@groupId IS NULL OR group_id = @groupId)
@@ -280,6 +304,20 @@ export function createConnectorStore(db: Db) {
     },
     clearSyncErrors(appId: string): void {
       clearSyncErrors.run(appId);
+    },
+    /** Forgets the access the app's last sync found held by remote users no Gatehouse user matches (a sync starts afresh). */
+    clearUnmatchedAccess(appId: string): void {
+      clearUnmatchedAccess.run(appId);
+    },
+    /** Records that `remoteUserId`, whom no Gatehouse user matches, holds `level` of the item remotely. */
+    recordUnmatchedAccess(appId: string, item: { type: 'resource' | 'group'; id: string }, remoteUserId: string, level: string, now: Date): void {
+      recordUnmatchedAccess.run({
+        appId, resourceId: item.type === 'resource' ? item.id : null, groupId: item.type === 'group' ? item.id : null, remoteUserId, level, now: now.toISOString(),
+      });
+    },
+    /** One page of the item's access held remotely by unmatched remote users, in the order found, after `after` (a seq). */
+    unmatchedAccessOf(type: 'resource' | 'group', itemId: string, after: number, limit: number): UnmatchedAccessRow[] {
+      return unmatchedAccessOf[type].all({ itemId, after, limit });
     },
     syncErrors(filter: { appId?: string; resourceId?: string; groupId?: string }): SyncErrorRow[] {
       return syncErrors.all({ appId: filter.appId ?? null, resourceId: filter.resourceId ?? null, groupId: filter.groupId ?? null });

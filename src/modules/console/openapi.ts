@@ -27,6 +27,11 @@ export const CONSOLE_PAGES = [
   '/console/settings',
   '/console/event-streams',
   '/console/access-rules',
+  '/console/apps',
+  '/console/apps/{id}',
+  '/console/resources/{id}/settings',
+  '/console/groups/{id}/settings',
+  '/console/request-templates',
 ] as const;
 
 const html = described(v.string(), 'An HTML page.');

@@ -56,4 +56,9 @@ export const ListGroupsQuery = v.object({
     type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
     description: 'Only what this owner administers (as GET /v1/apps filters apps). An extension: the reference has no such filter.',
   } }))),
+  // Extension (the reference has no such filter; the console lists an app's groups with it).
+  app_id: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
+    type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
+    description: 'Only the groups of this app. An extension: the reference has no such filter.',
+  } }))),
 });

@@ -42,6 +42,7 @@ export interface GroupFilter {
   name?: string | undefined;
   tagIds?: string[] | undefined;
   adminOwnerId?: string | undefined;
+  appId?: string | undefined;
 }
 
 export function stateFromRow(row: GroupRow): GroupState {
@@ -96,7 +97,7 @@ export function createGroupStore(db: Db) {
   );
   // Two statements: admins see every row (no visibility condition at all), anyone else only what
   // visibleToViewer allows, filtered in SQL so a page is never cut short.
-  type PageParams = { type: string | null; ids: string | null; name: string | null; tags: string | null; owner: string | null; after: number; limit: number };
+  type PageParams = { type: string | null; ids: string | null; name: string | null; tags: string | null; owner: string | null; app: string | null; after: number; limit: number };
   const pageSql = (filtered: boolean) =>
     `${filtered ? `WITH RECURSIVE ${VIEWER_GROUPS_CTE}` : ''}
      SELECT * FROM groups
@@ -105,6 +106,7 @@ export function createGroupStore(db: Db) {
        AND (@name IS NULL OR instr(casefold(name), @name) > 0)
        AND (@tags IS NULL OR id IN (SELECT group_id FROM tag_groups WHERE tag_id IN (SELECT value FROM json_each(@tags))))
        AND (@owner IS NULL OR admin_owner_id = @owner)
+       AND (@app IS NULL OR app_id = @app)
        ${filtered ? `AND ${visibleToViewer('group')}` : ''}
        AND seq > @after
      ORDER BY seq LIMIT @limit`;
@@ -185,6 +187,7 @@ export function createGroupStore(db: Db) {
         name: filter.name === undefined ? null : casefold(filter.name),
         tags: json(filter.tagIds),
         owner: filter.adminOwnerId ?? null,
+        app: filter.appId ?? null,
         after: after ?? 0,
         limit,
       };
