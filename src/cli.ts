@@ -87,11 +87,11 @@ const LITESTREAM_HELP = [
 ];
 
 /** Each replica's status from the config's Litestream, or undefined when the database is not replicated. */
-async function replicasOf(config: Config): Promise<ReplicaStatus[] | undefined> {
+async function replicasOf(config: Config, env: NodeJS.ProcessEnv): Promise<ReplicaStatus[] | undefined> {
   if (!config.litestreamConfig) return undefined;
   const { litestreamBinary, replicationStatus } = await import('./replication/litestream.ts');
   return replicationStatus({
-    bin: litestreamBinary(config.litestreamBin),
+    bin: litestreamBinary({ setting: config.litestreamBin, searchPath: env.PATH }),
     config: config.litestreamConfig,
     dbFile: config.dbFile,
     maxLagMs: config.replicationMaxLagSeconds * 1000,
@@ -442,7 +442,7 @@ const COMMANDS: Record<string, Command> = {
         if (version === undefined) result.problems.push('this is not a Gatehouse database (it has no schema_migrations table)');
         else if (version > known) result.problems.push(`schema version ${version} is newer than this Gatehouse knows (${known})`);
         const { ReplicationError } = await import('./replication/litestream.ts');
-        for (const replica of (await replicasOf(config).catch((err: unknown) => {
+        for (const replica of (await replicasOf(config, env).catch((err: unknown) => {
           if (!(err instanceof ReplicationError)) throw err;
           result.problems.push(`replication: ${err.message}`);
         })) ?? []) {
@@ -478,7 +478,7 @@ const COMMANDS: Record<string, Command> = {
     async run({ flags, env, out }) {
       const config = loadConfig(env, flags, REPLICATION_SETTINGS);
       if (!config.litestreamConfig) throw new UsageError('--litestream-config FILE (or GATEHOUSE_LITESTREAM_CONFIG) is required');
-      const replicas = (await replicasOf(config))!;
+      const replicas = (await replicasOf(config, env))!;
       for (const replica of replicas) out.stdout(`${replica.healthy ? 'ok' : 'UNHEALTHY'}: replica ${replica.summary}\n`);
       return replicas.every((r) => r.healthy) ? 0 : 1;
     },
@@ -510,7 +510,7 @@ const COMMANDS: Record<string, Command> = {
       const { litestreamBinary, restoreReplica } = await import('./replication/litestream.ts');
       const started = process.hrtime.bigint();
       const result = await restoreReplica(
-        litestreamBinary(config.litestreamBin),
+        litestreamBinary({ setting: config.litestreamBin, searchPath: env.PATH }),
         {
           ...(from ? { url: from } : { config: config.litestreamConfig, dbFile: config.dbFile }),
           ...(typeof flags.timestamp === 'string' ? { timestamp: flags.timestamp } : {}),

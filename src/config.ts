@@ -8,6 +8,8 @@ import { trustedProxyList } from './http/client-address.ts';
 export interface Setting<T> {
   /** The environment variable. */
   env: `GATEHOUSE_${string}`;
+  /** The variable's former name, still read when the variable itself is unset (documented in the description). */
+  formerEnv?: `GATEHOUSE_${string}`;
   /** The command-line flag that overrides the variable, e.g. `{ name: 'db', value: 'FILE' }` for `--db FILE`. */
   flag?: { name: string; value: string };
   default: T;
@@ -25,7 +27,7 @@ export interface Setting<T> {
 
 export class ConfigError extends Error {}
 
-type Common = Pick<Setting<unknown>, 'env' | 'flag' | 'defaultText' | 'description' | 'example'>;
+type Common = Pick<Setting<unknown>, 'env' | 'formerEnv' | 'flag' | 'defaultText' | 'description' | 'example'>;
 
 /** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
 export function setting<T>(def: Setting<T>): Setting<T> {
@@ -173,7 +175,7 @@ export const SETTINGS = {
     default: 100,
     min: 0,
     max: 1_000_000,
-    description: 'open connections one client address may hold (trusted proxies excepted); more are closed on accept; 0 means no per-address limit',
+    description: 'open connections one client address may hold (trusted proxies excepted); one more is answered 503 with Retry-After at once and closed, unless one of the address\'s unused connections can be closed for it; 0 means no per-address limit',
   }),
   authFailureLimit: integer({
     env: 'GATEHOUSE_AUTH_FAILURE_LIMIT',
@@ -237,12 +239,13 @@ export const SETTINGS = {
     max: 24 * HOUR_MS,
     description: 'the longest wait between retries to a failing event-stream receiver (retries start at 1 s and double up to this)',
   }),
-  eventStreamPrivateAddresses: oneOf({
-    env: 'GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES',
+  privateAddresses: oneOf({
+    env: 'GATEHOUSE_PRIVATE_ADDRESSES',
+    formerEnv: 'GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES',
     values: ['allow', 'deny'],
     default: 'allow',
     example: 'deny',
-    description: '`deny` refuses event-stream receivers on loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md)',
+    description: '`deny` refuses outbound connections that API users configure — event-stream receivers, connectors (Opal HTTP and PostgreSQL) — to loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md, docs/connectors.md); its former name `GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES` is still read when this one is unset',
   }),
   outboxIntervalMs: integer({
     env: 'GATEHOUSE_OUTBOX_INTERVAL_MS',
@@ -258,6 +261,51 @@ export const SETTINGS = {
     min: 0,
     max: 7 * 24 * HOUR_MS,
     description: 'how often, in ms, each app\'s connector is synced (users, items, access, drift; docs/connectors.md); 0 syncs only on demand',
+  }),
+  connectorSyncMaxItems: integer({
+    env: 'GATEHOUSE_CONNECTOR_SYNC_MAX_ITEMS',
+    default: 100_000,
+    min: 1,
+    max: 10_000_000,
+    description: 'a connector sync stops after reading this many items (users, resources, access levels, groups, access entries) from the connector, keeps what it read and answers `stopped_at: max_items` (docs/connectors.md)',
+  }),
+  connectorSyncMaxBytes: integer({
+    env: 'GATEHOUSE_CONNECTOR_SYNC_MAX_BYTES',
+    default: 64 * 1024 * 1024,
+    defaultText: '67108864 (64 MiB)',
+    min: 1024,
+    max: 4 * 1024 * 1024 * 1024,
+    description: 'a connector sync stops after reading this many bytes of answers from the connector (`stopped_at: max_bytes`)',
+  }),
+  connectorSyncMaxMs: integer({
+    env: 'GATEHOUSE_CONNECTOR_SYNC_MAX_MS',
+    default: 15 * 60_000,
+    defaultText: '900000 (15 minutes)',
+    min: 1_000,
+    max: 24 * HOUR_MS,
+    description: 'a connector sync stops reading once it has run this many ms (checked between calls, each bounded by the connector\'s `timeout_ms`; `stopped_at: max_ms`)',
+  }),
+  connectorSyncSliceItems: integer({
+    env: 'GATEHOUSE_CONNECTOR_SYNC_SLICE_ITEMS',
+    default: 500,
+    min: 1,
+    max: 50_000,
+    description: 'a connector sync writes what it reads at most this many items per transaction (and at most 20 ms of work), the event loop answering others between slices (docs/connectors.md)',
+  }),
+  connectorPageMaxItems: integer({
+    env: 'GATEHOUSE_CONNECTOR_PAGE_MAX_ITEMS',
+    default: 10_000,
+    min: 1,
+    max: 1_000_000,
+    description: 'a list page from a connector holding more items than this stops the sync there (`stopped_at: page_items`)',
+  }),
+  connectorMaxResponseBytes: integer({
+    env: 'GATEHOUSE_CONNECTOR_MAX_RESPONSE_BYTES',
+    default: 8 * 1024 * 1024,
+    defaultText: '8388608 (8 MiB)',
+    min: 1024,
+    max: 256 * 1024 * 1024,
+    description: 'the largest answer read from a connector; a larger one is cut off (a sync stops there: `stopped_at: response_bytes`; a push fails)',
   }),
   writeRateLimit: integer({
     env: 'GATEHOUSE_WRITE_RATE_LIMIT',
@@ -478,7 +526,7 @@ export const SETTINGS = {
   litestreamBin: text({
     env: 'GATEHOUSE_LITESTREAM_BIN',
     default: undefined,
-    defaultText: 'the one npm installed beside Gatehouse, else `litestream` on the PATH',
+    defaultText: 'unset: `litestream` beside the executable, else the one npm installed, else on the PATH',
     description: 'the Litestream (v0.3) executable that `check`, `replication status` and `restore` run',
   }),
   replicationMaxLagSeconds: integer({
@@ -525,7 +573,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}, only?: rea
     if (flagValue === true) throw new ConfigError(`--${setting.flag!.name} needs a value`);
     // Unlike an empty variable, an empty flag is typed on purpose: never let it quietly mean the default.
     if (flagValue === '') throw new ConfigError(`--${setting.flag!.name} must not be empty (leave it out for the default, ${defaultText(setting)})`);
-    const [raw, source] = flagValue !== undefined ? [flagValue, `--${setting.flag!.name}`] : [env[setting.env], setting.env];
+    // A setting renamed keeps working under its former name, unless the new one is set.
+    const envName = (env[setting.env] === undefined || env[setting.env] === '') && setting.formerEnv ? setting.formerEnv : setting.env;
+    const [raw, source] = flagValue !== undefined ? [flagValue, `--${setting.flag!.name}`] : [env[envName], envName];
     // An empty variable counts as unset, as shells and unit files make it easy to set one to "".
     config[key] = raw === undefined || raw === '' ? setting.default : setting.parse(raw, source);
   }

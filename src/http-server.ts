@@ -87,19 +87,39 @@ function answerClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }
     err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers_too_large', `the request line and headers must fit in ${MAX_HEADER_BYTES} bytes`]
     : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request_timeout', 'the request was not sent in time']
     : [400, 'validation_failed', 'the request is not well-formed HTTP/1.1'];
+  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+  const requestId = answerOnSocket(socket, status, reason, code, message);
+  // A client's malformed bytes are its mistake: a line at info level, never an error with a stack.
+  log.info('client error', { status, error: err.code ?? err.message, request_id: requestId });
+}
+
+/**
+ * Writes one answer in the one error shape straight onto `socket` (no request object: Node could not
+ * parse one, or none was waited for) and closes it. Answers the request id.
+ */
+function answerOnSocket(socket: Socket, status: number, reason: string, code: string, message: string, headers: Record<string, string> = {}): string {
   const requestId = randomUUID();
   const body = JSON.stringify({ code, message, details: [], request_id: requestId });
-  const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
   // Keep reading (and discarding) what the client still sends, for a moment: closing with unread input
   // makes the kernel send a reset, which can destroy the answer before the client reads it.
   socket.on('data', () => {}).resume();
   setTimeout(() => socket.destroy(), 1000).unref();
+  const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
-    + `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
+    + `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
-  // A client's malformed bytes are its mistake: a line at info level, never an error with a stack.
-  log.info('client error', { status, error: err.code ?? err.message, request_id: requestId });
+  return requestId;
+}
+
+/**
+ * Answers a new connection from an address already holding its share, at once (before its request
+ * arrives, so it holds nothing while it waits): 503 + Retry-After, then closed.
+ */
+function refuseOverShare(socket: Socket, share: number): void {
+  answerOnSocket(socket, 503, 'Service Unavailable', 'unavailable',
+    `this client address holds its share of ${share} open connections (GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS); reuse one, or retry in ${OVER_CAPACITY_RETRY_AFTER_S} s`,
+    { 'Retry-After': String(OVER_CAPACITY_RETRY_AFTER_S) });
 }
 
 /**
@@ -141,7 +161,9 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       requireHostHeader: false,
     },
     (req, res) => {
-      if (overCapacity.has(req.socket)) refuseOverCapacity(req, res);
+      // Answered at accept (over its address's share): what it sends now is read and discarded.
+      if (overShare.has(req.socket)) req.resume();
+      else if (overCapacity.has(req.socket)) refuseOverCapacity(req, res);
       else if (!isOriginForm(req)) refuseAndClose(req, res, 400, 'validation_failed', 'the request target must be a path starting with /');
       else if (req.headers.host === undefined && req.httpVersionMinor === 1) refuseAndClose(req, res, 400, 'validation_failed', 'an HTTP/1.1 request must carry a Host header');
       else {
@@ -156,12 +178,18 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
   // Connections still over the limit are not dropped at accept (the client would see a reset): each gets
   // one answer, 503 with Retry-After, and is then closed. Only past twice the limit (a flood, not a burst)
   // are connections destroyed at accept, to keep file descriptors bounded.
+  // A connection from an address past its share is answered the same way, at once, and takes no slot.
   const overCapacity = new WeakSet<Socket>();
+  const overShare = new WeakSet<Socket>();
   const connections = new ConnectionTable(config.maxConnections, config.maxConnectionsPerAddress, config.trustedProxies);
   server.on('connection', (socket: Socket) => {
     const admission = connections.admit(socket);
     if (admission === 'drop') socket.destroy();
     else if (admission === 'over-capacity') overCapacity.add(socket);
+    else if (admission === 'over-share') {
+      overShare.add(socket);
+      refuseOverShare(socket, config.maxConnectionsPerAddress);
+    }
   });
 
   let inFlight = 0;

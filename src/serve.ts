@@ -64,8 +64,12 @@ export async function serve(config: Config): Promise<number> {
     db.close();
     throw err;
   }
+  // The API, the console and the API's own documentation: the three addresses a new user looks for.
+  const origin = running.url.replace(/\/v1$/, '');
   log.info('listening', {
     url: running.url,
+    console: `${origin}/console`,
+    docs: `${origin}/docs`,
     limits: {
       max_body_bytes: config.maxBodyBytes,
       headers_timeout_ms: config.headersTimeoutMs,

@@ -1,6 +1,7 @@
 // Reads a JSON request body: size cap, content type and charset, encoding, UTF-8, malformed JSON —
 // each with its own error code.
 import type { IncomingMessage } from 'node:http';
+import { findJsonFault, TOO_DEEP } from '../lib/json-depth.ts';
 import { AppError, invalidField } from './errors.ts';
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -21,7 +22,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 /**
  * Returns the parsed body, or undefined when the request has none.
  * Throws payload_too_large past `maxBytes` (by Content-Length or by what arrives; see drainLimit), unsupported_media_type when a body is not declared JSON, declares a charset other
- * than UTF-8 or a Content-Encoding other than identity, invalid_json when it is not UTF-8 or does not parse.
+ * than UTF-8 or a Content-Encoding other than identity, invalid_json when it is not UTF-8 or does not parse,
+ * validation_failed naming the place where it nests deeper than MAX_JSON_DEPTH or holds a lone surrogate.
  */
 export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const declared = Number(req.headers['content-length']);
@@ -55,32 +57,18 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
   } catch {
     throw new AppError('invalid_json', 'the request body is not valid JSON');
   }
-  const bad = illFormedPath(value, '');
-  if (bad !== null) throw invalidField(bad || 'body', 'must not contain a lone surrogate (a \\ud800-\\udfff escape without its pair): it is no Unicode text');
+  const fault = findJsonFault(value, wellFormed);
+  if (fault?.fault === 'too-deep') throw invalidField(fault.path || 'body', TOO_DEEP);
+  if (fault) throw invalidField(fault.path || 'body', 'must not contain a lone surrogate (a \\ud800-\\udfff escape without its pair): it is no Unicode text');
   return value;
 }
 
 /**
- * The dotted path of the first string (or key) in `value` holding a lone surrogate, '' for the root,
- * or null when all text is well-formed. JSON's `\ud800` escape parses into one; stored, it breaks
- * uniqueness and lookups (SQLite and UTF-8 cannot keep it), so it is refused like any invalid field.
+ * Text holding no lone surrogate. JSON's `\ud800` escape parses into one; stored, it breaks uniqueness
+ * and lookups (SQLite and UTF-8 cannot keep it), so it is refused like any invalid field.
  */
-/** A surrogate half not paired with its other half. */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
-
-function illFormedPath(value: unknown, path: string): string | null {
-  if (typeof value === 'string') return wellFormed(value) ? null : path;
-  if (value === null || typeof value !== 'object') return null;
-  const entries = Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : Object.entries(value);
-  for (const [key, item] of entries) {
-    const at = path === '' ? key : `${path}.${key}`;
-    if (!wellFormed(key)) return at;
-    const found = illFormedPath(item, at);
-    if (found !== null) return found;
-  }
-  return null;
-}
 
 /**
  * The whole body, or null when it is over `maxBytes`: then the rest is read and thrown away up to

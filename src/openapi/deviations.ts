@@ -37,6 +37,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
   },
   {
+    operations: ['GET /v1/resources'],
+    where: 'parameter query.app_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: lists one app\'s resources, paged and visibility-checked like the rest (docs/resources.md); ignoring the filter would hand back every app\'s resources.',
+  },
+  {
     operations: REQUEST_ANSWERS,
     where: '*requested_duration_minutes',
     what: 'here, not in the reference',

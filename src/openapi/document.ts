@@ -3,6 +3,7 @@
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import { leastRole } from '../http/policy.ts';
 import type { Role } from '../http/route.ts';
+import { MAX_JSON_DEPTH } from '../lib/json-depth.ts';
 import { VERSION } from '../version.ts';
 import { errorCodesFor, pathParameterNames, splitKey, type OperationDoc, type OperationGroup } from './operations.ts';
 import { component, componentName, type JsonSchema } from './schema.ts';
@@ -157,7 +158,10 @@ export function buildOpenApiDocument(groups: readonly OperationGroup[]): Json {
         '`x-gatehouse-role` names the least organization role (MEMBER or ADMIN) whose FULL_ACCESS token may call an ' +
         'operation; a member may still be refused what is not theirs (403). ' +
         'Operations marked `x-gatehouse-extension` are Gatehouse\'s own; the rest follow the reference API. ' +
-        'Every failure answers the `Error` shape. Lists page by cursor: pass `next` back as `cursor`.',
+        'Every failure answers the `Error` shape. Lists page by cursor: pass `next` back as `cursor`. ' +
+        `Extension: a JSON body may nest objects and lists at most ${MAX_JSON_DEPTH} deep (\`x-gatehouse-max-json-depth\`; ` +
+        'the top-level object is depth 1); a deeper one answers 400 `validation_failed` naming where it goes too deep.',
+      'x-gatehouse-max-json-depth': MAX_JSON_DEPTH,
     },
     tags: [...new Set(groups.map((group) => group.tag))].map((name) => ({ name })),
     security: [{ bearerAuth: [] }],

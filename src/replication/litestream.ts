@@ -14,20 +14,61 @@ import { verifyDatabase } from '../modules/audit/service.ts';
 /** Litestream could not be run, or what it reported means the replica cannot be trusted; nothing was changed. */
 export class ReplicationError extends Error {}
 
-/**
- * The Litestream executable: the setting when given; else the one npm installs with Gatehouse
- * (`@flydotio/litestream-<platform>-<arch>`, looked up from the working directory, so `npm run
- * gatehouse` in the repository finds it); else `litestream` on the PATH (the executable's case).
- * Not the package's `litestream` bin: that wrapper neither forwards signals nor passes on the exit status.
- */
-export function litestreamBinary(setting: string | undefined): string {
-  if (setting) return setting;
+/** Where to look for Litestream: the process's own facts, given so a test can set them. */
+export interface LitestreamLookup {
+  /** GATEHOUSE_LITESTREAM_BIN. */
+  setting: string | undefined;
+  /** The PATH to search (the process's). */
+  searchPath?: string | undefined;
+  /** The running executable (the process's): Litestream may sit beside it. */
+  execPath?: string;
+  /** Where npm's package is looked up from (the working directory: a checkout). */
+  cwd?: string;
+}
+
+const isExecutableFile = (file: string): boolean => {
   try {
-    const require = createRequire(path.join(process.cwd(), 'package.json'));
-    return require.resolve(`@flydotio/litestream-${process.platform}-${process.arch}/litestream`);
+    fs.accessSync(file, fs.constants.X_OK);
+    return fs.statSync(file).isFile();
   } catch {
-    return 'litestream';
+    return false;
   }
+};
+
+/**
+ * The Litestream executable, from the first place that has it: GATEHOUSE_LITESTREAM_BIN when set (and
+ * then only there); else `litestream` beside the running executable (dist/gatehouse and its litestream
+ * copied to one directory); else the binary npm installs with Gatehouse (`@flydotio/litestream-<platform>-
+ * <arch>`, looked up from the working directory, so `npm run gatehouse` in a checkout finds it); else
+ * `litestream` on the PATH (node_modules/.bin/litestream under npm scripts). Not the `@flydotio/litestream`
+ * wrapper's bin: it neither forwards signals nor passes on the exit status.
+ * Throws ReplicationError naming every place it tried when none has it.
+ */
+export function litestreamBinary(lookup: LitestreamLookup): string {
+  const { setting, searchPath = process.env.PATH, execPath = process.execPath, cwd = process.cwd() } = lookup;
+  if (setting) {
+    if (isExecutableFile(setting)) return setting;
+    throw new ReplicationError(`cannot run Litestream: GATEHOUSE_LITESTREAM_BIN is ${setting}, which is not an executable file`);
+  }
+  const beside = path.join(path.dirname(execPath), 'litestream');
+  if (isExecutableFile(beside)) return beside;
+  const npmPackage = `@flydotio/litestream-${process.platform}-${process.arch}`;
+  try {
+    const installed = createRequire(path.join(cwd, 'package.json')).resolve(`${npmPackage}/litestream`);
+    if (isExecutableFile(installed)) return installed;
+  } catch {
+    // not installed here: look on
+  }
+  const dirs = (searchPath ?? '').split(path.delimiter).filter((dir) => dir !== '');
+  for (const dir of dirs) {
+    const candidate = path.join(dir, 'litestream');
+    if (isExecutableFile(candidate)) return candidate;
+  }
+  throw new ReplicationError(
+    `cannot find Litestream; tried ${beside} (beside the executable), npm's ${npmPackage} from ${cwd}, ` +
+    `and litestream on the PATH (${dirs.length > 0 ? dirs.join(path.delimiter) : 'empty'}): ` +
+    'put it in one of those places or set GATEHOUSE_LITESTREAM_BIN (docs/replication.md)',
+  );
 }
 
 /** Runs Litestream to completion; throws ReplicationError with its own words when it fails. */
@@ -37,7 +78,7 @@ function runLitestream(bin: string, args: string[], timeoutMs: number): Promise<
       if (!err) return resolve(stdout);
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'ENOENT') {
-        return reject(new ReplicationError(`cannot run Litestream (${bin}): not found; install it or set GATEHOUSE_LITESTREAM_BIN`));
+        return reject(new ReplicationError(`cannot run Litestream (${bin}): not found; install it or set GATEHOUSE_LITESTREAM_BIN (docs/replication.md)`));
       }
       if (err.killed) return reject(new ReplicationError(`litestream ${args[0]} did not finish within ${timeoutMs / 1000} s`));
       // Litestream's last line says why ("time=… level=ERROR msg=…" or "2026/01/02 03:04:05 ERROR …"): without its time.

@@ -1,8 +1,12 @@
 // Benchmark: connector delivery. Queues CONNECTOR_CHANGES (default 10,000) access changes for items of
 // an app whose connector is a healthy loopback Opal connector, then runs outbox ticks until all are
 // delivered (target ≥ 500/s); and compares a grant's latency with and without a connector attached
-// (the answer never waits for the connector: target within 1.5× and 2 ms).
+// (the answer never waits for the connector: target within 1.5× and 2 ms). Then syncs a connector whose
+// /users never ends, up to the item bound (GATEHOUSE_CONNECTOR_SYNC_MAX_ITEMS, 100,000), and reports how
+// long it took, the event loop's longest stall meanwhile and the slowest answer to a reader (target: the
+// stall under 200 ms — the sync writes in slices).
 // Run: npm run bench:connectors
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { writeGrant, inWriteTransaction } from '../../src/modules/access/service.ts';
 import { tick } from '../../src/outbox/index.ts';
@@ -77,6 +81,35 @@ try {
   const withConnector = await medianMs(runs, grantOn(withRes, () => j++));
   const ok = withConnector <= Math.max(without * 1.5, without + 2);
   console.log(`grant latency (median of ${runs}): ${without.toFixed(2)} ms without a connector, ${withConnector.toFixed(2)} ms with one ${ok ? 'OK' : 'SLOWER'}`);
+
+  // A connector whose /users never ends: 1,000 users a page, until the item bound stops the sync.
+  const endless = (await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR' })).app_id;
+  await app.api.put(`/apps/${endless}/connector`, { url: remote.url, signing_secret: 'bench-secret' });
+  remote.answer = (path, cursor) => {
+    if (path !== '/users') return { [path.split('/')[1]!]: [], next_cursor: null };
+    const start = Number(cursor ?? '0');
+    return { users: Array.from({ length: 1000 }, (_, k) => ({ id: `e${start + k}`, email: `endless-${start + k}@remote.example` })), next_cursor: String(start + 1000) };
+  };
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  let syncing = true;
+  let slowestRead = 0;
+  const reader = (async () => {
+    while (syncing) {
+      const t = process.hrtime.bigint();
+      await app.api.get('/users', { page_size: 10 });
+      slowestRead = Math.max(slowestRead, Number(process.hrtime.bigint() - t) / 1e6);
+    }
+  })();
+  const syncStarted = process.hrtime.bigint();
+  const endlessSync = (await app.api.post(`/apps/${endless}/connector/sync`)).body;
+  const syncSeconds = Number(process.hrtime.bigint() - syncStarted) / 1e9;
+  syncing = false;
+  await reader;
+  loop.disable();
+  const stallMs = loop.max / 1e6;
+  console.log(`endless connector sync: stopped at ${endlessSync.stopped_at} after ${endlessSync.items_read} items (${(endlessSync.bytes_read / 1e6).toFixed(1)} MB) in ${syncSeconds.toFixed(2)} s; `
+    + `longest event-loop stall ${stallMs.toFixed(0)} ms (p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms), slowest reader answer ${slowestRead.toFixed(0)} ms ${stallMs < 200 ? 'OK' : 'STALLS'}`);
 } finally {
   await app.close();
   await remote.stop();

@@ -50,7 +50,7 @@ for (let i = 0; i < 5; i++) {
   await app.api.post(`/groups/${group.group_id}/users/${memberUser.user_id}`, { duration_minutes: 0 });
 }
 app.ctx.db.transaction(() => {
-  const ids = resources.list({}, null, RESOURCES + 1).map((row) => row.id);
+  const ids = [...resources.list({}, null, RESOURCES + 1)].map((row) => row.id);
   ids.forEach((id, i) => { if (i % 10 === 0) visibility.set('resource', id, { visibility: 'LIMITED', visibility_group_ids: [hidden] }); });
 })();
 const MEMBER_RESOURCES = RESOURCES - RESOURCES / 10;

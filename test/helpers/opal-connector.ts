@@ -37,6 +37,12 @@ export class OpalConnector {
   holding = 0;
   #hold: Promise<void> | null = null;
   pageSize = 2;
+  /** Answers a GET itself when it returns something (an endless or hostile list); undefined: the usual answer. */
+  answer: ((path: string, cursor: string | null) => unknown) | null = null;
+  /** While set, every GET waits for it before it is answered (a sync held part-way). */
+  hold: Promise<void> | null = null;
+  /** Called on every request before it is answered (a test moves its clock here). */
+  onRequest: (() => void) | null = null;
   server!: Server;
   url = '';
   #sockets = new Set<import('node:net').Socket>();
@@ -124,10 +130,14 @@ export class OpalConnector {
     } catch { /* answered below */ }
     const appId = req.method === 'POST' ? (body.app_id as string | undefined) ?? null : url.searchParams.get('app_id');
     this.calls.push({ method: req.method!, path: url.pathname, appId, signed, body });
+    this.onRequest?.();
+    if (req.method === 'GET' && this.hold) await this.hold;
     const send = (status: number, json: unknown) => {
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(json));
     };
+    const own = req.method === 'GET' && this.answer ? this.answer(url.pathname, url.searchParams.get('cursor')) : undefined;
+    if (own !== undefined) return send(200, own);
     if (!signed) return send(401, { code: 401, message: 'invalid request signature' });
     if (!appId) return send(400, { code: 400, message: 'app_id is required' });
     const write = req.method !== 'GET';

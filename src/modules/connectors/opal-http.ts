@@ -6,6 +6,8 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
 import { isNonPublicAddress } from '../event-streams/addresses.ts';
 import { VERSION } from '../../version.ts';
+import { withinJsonDepth } from '../../lib/json-depth.ts';
+import type { SyncBudget } from './sync-budget.ts';
 
 /** `hex(HMAC-SHA256(secret, "v0:" + timestamp + ":" + body))`, an empty body signed as `{}` — Opal's signature. */
 export function opalSignature(secret: string, timestamp: string, body: string): string {
@@ -18,23 +20,27 @@ export interface OpalEndpoint {
   timeoutMs: number;
   /** The app_id every call carries (the Gatehouse app's id). */
   appId: string;
-  /** Refuse non-public addresses (GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny, the event streams' policy). */
+  /** Refuse non-public addresses (GATEHOUSE_PRIVATE_ADDRESSES=deny). */
   denyPrivate: boolean;
   /** Seconds since the epoch for X-Opal-Request-Timestamp (from the injected clock). */
   nowSeconds: () => number;
+  /** The largest answer read (GATEHOUSE_CONNECTOR_MAX_RESPONSE_BYTES): a connector cannot exhaust our memory. */
+  maxAnswerBytes: number;
 }
 
 /** One call's result: an HTTP answer (any status) with its parsed JSON, or a failure to get one. */
 export type CallResult =
-  | { answered: true; status: number; json: unknown; retryAfterMs?: number }
-  | { answered: false; timeout: boolean; error: string };
+  | { answered: true; status: number; json: unknown; bytes: number; retryAfterMs?: number }
+  | { answered: false; timeout: boolean; error: string; tooLarge?: true };
 
 // Keep-alive pools: pushes to one connector reuse their connections (10,000 pushes, not 10,000 handshakes).
 const httpAgent = new HttpAgent({ keepAlive: true, maxSockets: 64 });
 const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 64 });
 
-/** Answers larger than this are refused (a list page is far smaller): a connector cannot exhaust our memory. */
-const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+class AnswerTooLarge extends Error {}
+
+/** What every failure to get an answer reads as, timeouts apart (ERR_TIMEOUT, "no answer within …"). */
+export const UNREACHABLE = 'could not reach the connector (refused, unreachable, or closed before answering)';
 
 /**
  * Calls `method path` on the connector with `app_id` (query for GET/DELETE, body for POST), signed.
@@ -69,9 +75,13 @@ export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELET
     const fail = (err: unknown) => {
       if (timeout.aborted) resolve({ answered: false, timeout: true, error: `no answer within ${endpoint.timeoutMs} ms` });
       else if (err instanceof AddressRefused) resolve({ answered: false, timeout: false, error: err.message });
+      else if (err instanceof AnswerTooLarge) resolve({ answered: false, timeout: false, error: err.message, tooLarge: true });
       else {
+        // Refused, unreachable, reset, hung up or not HTTP read alike, so a connector's test is no port
+        // scanner; a certificate the connector's TLS fails on is named, as an admin needs it to fix the URL.
         const code = (err as { code?: unknown }).code;
-        resolve({ answered: false, timeout: false, error: typeof code === 'string' ? `could not connect: ${code}` : `request failed: ${err instanceof Error ? err.message : String(err)}`.slice(0, 300) });
+        const tls = typeof code === 'string' && /CERT|TLS|SSL|SIGNATURE|ALTNAME/.test(code);
+        resolve({ answered: false, timeout: false, error: tls ? `could not connect: ${code}` : UNREACHABLE });
       }
     };
     let req: ReturnType<typeof send>;
@@ -81,7 +91,7 @@ export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELET
         let size = 0;
         res.on('data', (chunk: Buffer) => {
           size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) res.destroy(new Error(`answer larger than ${MAX_ANSWER_BYTES} bytes`));
+          if (size > endpoint.maxAnswerBytes) res.destroy(new AnswerTooLarge(`answer larger than ${endpoint.maxAnswerBytes} bytes`));
           else chunks.push(chunk);
         });
         res.on('error', fail);
@@ -90,11 +100,13 @@ export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELET
           let json: unknown;
           try {
             json = text === '' ? undefined : JSON.parse(text);
+            // Remote JSON is input: nested past the bound it is no answer, before anything walks it.
+            if (!withinJsonDepth(json)) json = undefined;
           } catch {
             json = undefined;
           }
           const retryAfter = Number(res.headers['retry-after']);
-          resolve({ answered: true, status: res.statusCode ?? 0, json, ...(Number.isFinite(retryAfter) && retryAfter > 0 && { retryAfterMs: Math.min(retryAfter, 3600) * 1000 }) });
+          resolve({ answered: true, status: res.statusCode ?? 0, json, bytes: size, ...(Number.isFinite(retryAfter) && retryAfter > 0 && { retryAfterMs: Math.min(retryAfter, 3600) * 1000 }) });
         });
       });
     } catch (err) {
@@ -135,25 +147,29 @@ export function writeOutcome(result: CallResult, removing: boolean): { ok: true 
 }
 
 /**
- * Reads every page of a list (`cursor` → `next_cursor`, empty or null = done) and returns its items
- * under `field`. Throws an Error naming the failure (a sync turns it into a sync error). Stops after
- * 10,000 pages so a connector repeating a cursor cannot keep us forever.
+ * Reads a list page by page (`cursor` → `next_cursor`, empty or null = done), yielding each page's items
+ * under `field` as far as `budget` allows: a page past a bound stops the reading (the budget says which)
+ * and the generator ends early. Throws an Error naming the failure (a sync turns it into a sync error).
+ * Stops after 10,000 pages, so a connector repeating a cursor with empty pages cannot keep us either.
  */
-export async function readAll<T>(endpoint: OpalEndpoint, path: string, field: string | string[], stop?: AbortSignal, options: { missingIsEmpty?: boolean } = {}): Promise<T[]> {
+export async function* readPages(endpoint: OpalEndpoint, path: string, field: string | string[], budget: SyncBudget, stop?: AbortSignal, options: { missingIsEmpty?: boolean } = {}): AsyncGenerator<unknown[]> {
   const fields = Array.isArray(field) ? field : [field];
-  const items: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < 10_000; page++) {
+    if (!budget.mayRead()) return;
     const result = await callOpal(endpoint, 'GET', path, { query: { cursor } }, stop);
+    if (!result.answered && result.tooLarge) return budget.stop('response_bytes');
     if (!result.answered) throw new Error(`${path}: ${result.error}`);
-    if (result.status === 404 && options.missingIsEmpty && page === 0) return [];
+    if (result.status === 404 && options.missingIsEmpty && page === 0) return;
     if (result.status < 200 || result.status >= 300) throw new Error(`${path}: ${describeAnswer(result)}`);
     const json = result.json as Record<string, unknown> | undefined;
-    const list = fields.map((f) => json?.[f]).find(Array.isArray);
+    const list = fields.map((f) => json?.[f]).find(Array.isArray) as unknown[] | undefined;
     if (!Array.isArray(list)) throw new Error(`${path}: the answer has no "${fields.join('" or "')}" list`);
-    items.push(...(list as T[]));
+    const used = budget.take(list.length, result.bytes);
+    if (used > 0) yield used === list.length ? list : list.slice(0, used);
+    if (budget.stoppedAt !== null) return;
     const next = json?.next_cursor;
-    if (next === undefined || next === null || next === '') return items;
+    if (next === undefined || next === null || next === '') return;
     if (typeof next !== 'string') throw new Error(`${path}: next_cursor is not a string`);
     cursor = next;
   }

@@ -2,7 +2,8 @@
 import { defineRoutes } from '../../http/route.ts';
 import { component, EmptyObject } from '../../openapi/schema.ts';
 import { PropagationStatusEnum } from '../../openapi/components/enums.ts';
-import { CONNECTOR_TYPES, DRIFT_POLICIES, ListPropagationsQuery, PutConnectorBody } from './schemas.ts';
+import { CONNECTOR_TYPES, DRIFT_POLICIES, ListPropagationsQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
+import { STOP_REASONS } from './sync-budget.ts';
 
 const nullableText = { type: ['string', 'null'] };
 const nullableTime = { type: ['string', 'null'], format: 'date-time' };
@@ -13,23 +14,22 @@ export const Connector = component('Connector', {
   properties: {
     app_id: { type: 'string', format: 'uuid' },
     connector_type: { type: 'string', enum: [...CONNECTOR_TYPES], description: 'OPAL_HTTP for CUSTOM_CONNECTOR apps (Opal\'s connector protocol), POSTGRES for POSTGRES apps.' },
-    url: { ...nullableText, description: 'OPAL_HTTP: the connector\'s base URL.' },
+    url: { ...nullableText, description: 'OPAL_HTTP: the connector\'s base URL, its query values masked (a token may ride there).' },
     signing_secret: { ...nullableText, description: 'OPAL_HTTP: masked.' },
-    connection_url: { ...nullableText, description: 'POSTGRES: with its password masked.' },
+    connection_url: { ...nullableText, description: 'POSTGRES: with its password masked, in the user info or as a query value (settings such as sslmode are shown).' },
     timeout_ms: { type: 'integer', minimum: 100, maximum: 300000 },
     drift_policy: { type: 'string', enum: [...DRIFT_POLICIES], description: 'What a sync does with access present remotely but not in Gatehouse: REPORT (a sync error), IMPORT (added, status null), REMOVE (removed remotely).' },
     last_sync_at: nullableTime,
     last_successful_sync: nullableTime,
     propagation_counts: { type: 'object', additionalProperties: { type: 'integer' }, description: 'Propagations by status (SYNCED: imported by sync, status null).' },
-    unmatched_remote_users: {
-      type: 'array',
-      items: { type: 'object', properties: { remote_user_id: { type: 'string' }, email: { type: 'string' } }, required: ['remote_user_id', 'email'] },
-      description: 'Remote users no Gatehouse user matches by email.',
+    unmatched_remote_users_count: {
+      type: 'integer',
+      description: 'How many remote users no Gatehouse user matches by email; GET /v1/apps/{app_id}/connector/unmatched-users lists them, a page at a time.',
     },
     created_at: { type: 'string', format: 'date-time' },
     updated_at: { type: 'string', format: 'date-time' },
   },
-  required: ['app_id', 'connector_type', 'url', 'signing_secret', 'connection_url', 'timeout_ms', 'drift_policy', 'last_sync_at', 'last_successful_sync', 'propagation_counts', 'unmatched_remote_users', 'created_at', 'updated_at'],
+  required: ['app_id', 'connector_type', 'url', 'signing_secret', 'connection_url', 'timeout_ms', 'drift_policy', 'last_sync_at', 'last_successful_sync', 'propagation_counts', 'unmatched_remote_users_count', 'created_at', 'updated_at'],
 });
 
 export const ConnectorTestResult = component('ConnectorTestResult', {
@@ -42,14 +42,33 @@ export const ConnectorTestResult = component('ConnectorTestResult', {
   required: ['ok', 'status', 'error'],
 });
 
+export const UnmatchedRemoteUser = component('UnmatchedRemoteUser', {
+  description: 'A remote user no Gatehouse user matches by email (extension).',
+  type: 'object',
+  properties: { remote_user_id: { type: 'string' }, email: { type: 'string' } },
+  required: ['remote_user_id', 'email'],
+});
+
+export const UnmatchedRemoteUserList = component('UnmatchedRemoteUserList', {
+  type: 'object',
+  properties: { results: { type: 'array', items: UnmatchedRemoteUser }, next: nullableText, previous: nullableText },
+  required: ['results', 'next', 'previous'],
+});
+
 export const ConnectorSyncResult = component('ConnectorSyncResult', {
+  description: 'What one sync did: counts only, never the lists (they are paged: unmatched users, sync errors, propagations).',
   type: 'object',
   properties: {
-    ok: { type: 'boolean' },
-    error: nullableText,
+    ok: { type: 'boolean', description: 'The sync read everything and wrote it.' },
+    error: { ...nullableText, description: 'Why it failed, or where it stopped.' },
+    truncated: { type: 'boolean', description: 'It stopped at a bound before the end: what it read is written; access missing remotely is not pushed again (a partial reading cannot tell).' },
+    stopped_at: { type: ['string', 'null'], enum: [...STOP_REASONS, null], description: 'The bound that stopped it: max_items, max_bytes, max_ms (GATEHOUSE_CONNECTOR_SYNC_MAX_*), page_items (GATEHOUSE_CONNECTOR_PAGE_MAX_ITEMS), response_bytes (GATEHOUSE_CONNECTOR_MAX_RESPONSE_BYTES).' },
+    items_read: { type: 'integer' },
+    bytes_read: { type: 'integer' },
+    items_refused: { type: 'integer', description: 'Remote items skipped for failing the API\'s checks, each a sync error naming it.' },
     users: { type: 'integer' },
     users_matched: { type: 'integer' },
-    unmatched_remote_users: Connector.properties.unmatched_remote_users,
+    users_unmatched: { type: 'integer' },
     resources_created: { type: 'integer' },
     resources_updated: { type: 'integer' },
     groups_created: { type: 'integer' },
@@ -60,7 +79,7 @@ export const ConnectorSyncResult = component('ConnectorSyncResult', {
     drift_removed: { type: 'integer' },
     pushed_again: { type: 'integer' },
   },
-  required: ['ok', 'error', 'users', 'users_matched', 'unmatched_remote_users', 'resources_created', 'resources_updated', 'groups_created', 'groups_updated', 'remote_access', 'drift_found', 'drift_imported', 'drift_removed', 'pushed_again'],
+  required: ['ok', 'error', 'truncated', 'stopped_at', 'items_read', 'bytes_read', 'items_refused', 'users', 'users_matched', 'users_unmatched', 'resources_created', 'resources_updated', 'groups_created', 'groups_updated', 'remote_access', 'drift_found', 'drift_imported', 'drift_removed', 'pushed_again'],
 });
 
 export const ConnectorRetryResult = component('ConnectorRetryResult', {
@@ -128,9 +147,18 @@ export const connectorRoutes = defineRoutes('connectors', {
   'POST /v1/apps/{app_id}/connector/sync': {
     role: 'admin', items: { app_id: null },
     summary: 'Sync an app\'s connector now',
-    description: 'Reads users, items and access from the connector, updates the catalogue and settles drift by the app\'s policy; answers when done, with counts.',
+    description: 'Reads users, items and access from the connector within the sync bounds, writing as it reads in short slices; updates the catalogue and settles drift by the app\'s policy; answers when done, with counts and where it stopped. 409 while a sync of the app runs.',
     extension: true,
     responses: { 200: ConnectorSyncResult },
+    errors: ['conflict'],
+  },
+  'GET /v1/apps/{app_id}/connector/unmatched-users': {
+    role: 'admin-read', items: { app_id: null },
+    summary: 'List an app\'s unmatched remote users',
+    description: 'The remote users the connector\'s syncs read that no Gatehouse user matches by email, by remote id, a page at a time.',
+    extension: true,
+    query: ListUnmatchedUsersQuery,
+    responses: { 200: UnmatchedRemoteUserList },
   },
   'POST /v1/apps/{app_id}/connector/retry': {
     role: 'admin', items: { app_id: null },

@@ -2,18 +2,58 @@
 // access levels are its grantable roles; access at a level is membership of the user's login role in
 // that role (GRANT role TO login / REVOKE). A user's login role is the one named by their whole email or
 // its part before '@' (docs/connectors.md); a user with none is ERR_REMOTE_USER_NOT_LINKED.
+import { isIP, Socket, type SocketConnectOpts } from 'node:net';
 import pg from 'pg';
+import { isNonPublicAddress } from '../event-streams/addresses.ts';
+import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { AdapterFactory, ConnectorAdapter, RemoteSnapshot } from './adapter.ts';
+import type { AdapterFactory, ConnectorAdapter, RemoteBatch } from './adapter.ts';
+import { checkRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
+
+/** How many login roles are matched to users per part a sync writes (each is one lookup on the event loop). */
+const LOGIN_SLICE = 500;
 
 /** Roles Gatehouse never grants or reads as levels: PostgreSQL's own and superuser-ish ones. */
 const OWN_ROLES = "r.rolname NOT LIKE 'pg\\_%' AND NOT r.rolsuper";
 
+/**
+ * A socket for pg that obeys GATEHOUSE_PRIVATE_ADDRESSES=deny on the address it connects to: an address
+ * written in the URL is checked as it is, a name through publicLookup (resolved, every address checked,
+ * then connected to that one), a Unix socket refused. Refused before a byte is sent: no user name, no password.
+ */
+class PublicOnlySocket extends Socket {
+  // pg calls connect(port, host), or connect(path) for a Unix socket.
+  override connect(...args: unknown[]): this {
+    const [port, host] = args;
+    const refuse = (address: string) => {
+      process.nextTick(() => this.destroy(new AddressRefused(address)));
+      return this;
+    };
+    if (typeof host !== 'string' || host === '' || (typeof port !== 'number' && typeof port !== 'string')) return refuse('a Unix socket');
+    const bare = host.replace(/^\[|\]$/g, '');
+    if (isIP(bare) !== 0 && isNonPublicAddress(bare)) return refuse(bare);
+    return super.connect({ port: Number(port), host: bare, lookup: publicLookup } as SocketConnectOpts);
+  }
+}
+
+/** What every failure to reach the server before it authenticated us reads as: refused, unreachable, silent or closed look alike, so the connector is no port scanner. */
+const unreachable = (timeoutMs: number) =>
+  `could not connect to the PostgreSQL server (refused, unreachable, no answer within ${timeoutMs} ms, or closed before authenticating)`;
+
+/** A failure of connect(): the server's own error (it answered: a SQLSTATE), the policy's refusal, or else the one uniform sentence. */
+function connectFailure(err: unknown, timeoutMs: number): Error {
+  if (err instanceof AddressRefused) return err;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) return err as Error;
+  return Object.assign(new Error(unreachable(timeoutMs)), { code: 'UNREACHABLE' });
+}
+
 /** A PostgreSQL error as a PropagationStatusEnum code. */
 function classify(err: unknown, timeoutMs: number): { code: string; error: string } {
   const e = err as { code?: string; message?: string };
+  if (e.code === 'UNREACHABLE' || err instanceof AddressRefused) return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: String(e.message).slice(0, 300) };
   const message = String(e.message ?? err).slice(0, 300);
   if (e.code === '42704') {
     return { code: /role "[^"]*" does not exist/.test(message) && message.includes('login') ? 'ERR_REMOTE_USER_NOT_FOUND' : 'ERR_REMOTE_RESOURCE_NOT_FOUND', error: message };
@@ -33,19 +73,25 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
       statement_timeout: timeoutMs,
       query_timeout: timeoutMs,
       application_name: 'gatehouse',
+      ...(ctx.config.privateAddresses === 'deny' && { stream: () => new PublicOnlySocket() }),
     });
     // An error after connecting (the server going away) must not become an unhandled 'error' event.
     client.on('error', () => {});
     try {
-      await client.connect();
+      try {
+        await client.connect();
+      } catch (err) {
+        throw connectFailure(err, timeoutMs);
+      }
       return await fn(client);
     } finally {
       await client.end().catch(() => {});
     }
   };
 
-  const loginRoles = (client: pg.Client) =>
-    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`);
+  /** The login roles named `email` or `local` (case-insensitive): asked for by name, never the server's whole list. */
+  const loginRolesNamed = (client: pg.Client, email: string, local: string) =>
+    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} AND lower(r.rolname) IN (lower($1), lower($2)) ORDER BY r.rolname`, [email, local]);
 
   return {
     async status() {
@@ -83,42 +129,59 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
     async remoteUser(ctx2, userId) {
       const known = ctx2.stores.connectors.remoteUserOf(connector.app_id, userId);
       if (known) return { id: known };
-      let logins: string[];
-      try {
-        logins = (await withClient(loginRoles)).rows.map((r) => r.rolname);
-      } catch (err) {
-        return classify(err, timeoutMs);
-      }
       const user = ctx2.stores.users.get(userId);
       const email = user?.email ?? '';
       const local = email.slice(0, email.indexOf('@')).toLowerCase();
+      let logins: string[];
+      try {
+        logins = (await withClient((client) => loginRolesNamed(client, email, local))).rows.map((r) => r.rolname);
+      } catch (err) {
+        return classify(err, timeoutMs);
+      }
       const login = logins.find((name) => name.toLowerCase() === email.toLowerCase()) ?? logins.find((name) => name.toLowerCase() === local);
       if (!login) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${email} or ${local}` };
       ctx2.db.transaction(() => ctx2.stores.connectors.linkUser(connector.app_id, login, email)).immediate();
       return { id: login };
     },
 
-    async snapshot(): Promise<RemoteSnapshot> {
-      return withClient(async (client) => {
+    async *read(budget): AsyncGenerator<RemoteBatch> {
+      // Read in one go on one connection (PostgreSQL answers whole result sets), each query limited to
+      // what the budget has left plus one, so a server with more rows than the bound stops the sync there.
+      const read = await withClient(async (client) => {
+        const rows = async <R extends pg.QueryResultRow>(text: string): Promise<R[]> => {
+          if (!budget.mayRead()) return [];
+          const result = await client.query<R>(`${text} LIMIT $1`, [budget.itemsLeft + 1]);
+          return result.rows.slice(0, budget.takeRows(result.rows.length));
+        };
         const db = (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
-        const logins = (await loginRoles(client)).rows.map((r) => r.rolname);
-        const grantable = (await client.query<{ rolname: string }>(
-          `SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`,
-        )).rows.map((r) => r.rolname);
-        const members = (await client.query<{ role: string; member: string }>(
+        const logins = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
+        const grantable = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
+        const members = await rows<{ role: string; member: string }>(
           `SELECT g.rolname AS role, m.rolname AS member FROM pg_auth_members am
            JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member
            WHERE m.rolcanlogin AND NOT g.rolcanlogin ORDER BY 1, 2`,
-        )).rows;
-        const levels = new Set(grantable);
-        return {
-          // Login roles carry no email: the rule finds the user they name.
-          users: logins.map((login) => ({ id: login, email: ctx.stores.connectors.userByLogin(login)?.email ?? '' })),
-          resources: [{ id: db, name: db, description: 'A PostgreSQL database; its access levels are the roles Gatehouse may grant.', access_levels: grantable.map((r) => ({ id: r, name: r })) }],
-          groups: [],
-          edges: members.filter((m) => levels.has(m.role)).map((m) => ({ kind: 'resource_user' as const, principal: m.member, item: db, level: m.role })),
-        };
+        );
+        return { db, logins, grantable, members };
       });
+      const refused: string[] = [];
+      const instance = checkRemote(RemoteItem, [{ id: read.db, name: read.db, description: 'A PostgreSQL database; its access levels are the roles Gatehouse may grant.' }], 'database');
+      const levels = checkRemote(RemoteLevel, read.grantable.map((r) => ({ id: r, name: r })), 'role');
+      refused.push(...instance.refused, ...levels.refused);
+      // Login roles carry no email: the rule finds the user they name, a slice at a time as the sync takes them.
+      for (let at = 0; at < read.logins.length; at += LOGIN_SLICE) {
+        const users = checkRemote(RemoteUser, read.logins.slice(at, at + LOGIN_SLICE).map((login) => ({ id: login, email: ctx.stores.connectors.userByLogin(login)?.email ?? '' })), 'login role');
+        refused.push(...users.refused);
+        yield { type: 'users', users: users.ok };
+      }
+      const db = instance.ok[0];
+      if (db) {
+        yield { type: 'resource', resource: { ...db, access_levels: levels.ok } };
+        const granted = new Set(levels.ok.map((l) => l.id));
+        const edges = checkRemote(RemoteEdge, read.members.filter((m) => granted.has(m.role)).map((m) => ({ principal: m.member, item: db.id, level: m.role })), 'membership of');
+        refused.push(...edges.refused);
+        yield { type: 'edges', kind: 'resource_user', edges: edges.ok };
+      }
+      if (refused.length > 0) yield { type: 'refused', refused };
     },
   };
 }

@@ -1,7 +1,7 @@
 // /apps/{app_id}/connector (extension): an app's connector, its test, sync and retry; /propagations (extension).
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { deleteConnector, getConnector, listUnfinished, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
+import { deleteConnector, getConnector, listUnfinished, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
 import type { connectorRoutes } from './openapi.ts';
 
 export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes>, ctx: AppContext): void {
@@ -20,6 +20,8 @@ export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes
   router.on('POST /v1/apps/{app_id}/connector/test', async (req) => ok(await testConnector(ctx, req.caller, req.uuidParam('app_id'))));
 
   router.on('POST /v1/apps/{app_id}/connector/sync', async (req) => ok(await syncNow(ctx, req.caller, req.uuidParam('app_id'))));
+
+  router.on('GET /v1/apps/{app_id}/connector/unmatched-users', (req) => ok(listUnmatchedUsers(ctx, req.uuidParam('app_id'), req.query())));
 
   router.on('POST /v1/apps/{app_id}/connector/retry', (req) => ok(retryConnector(ctx, req.caller, req.uuidParam('app_id'))));
 

@@ -1,6 +1,6 @@
 // Valibot schemas for an app's connector (extension endpoints under /v1/apps/{app_id}/connector) and the propagation list.
 import * as v from 'valibot';
-import { QueryInteger, Text, Uuid } from '../../http/common-schemas.ts';
+import { PageQueryEntries, QueryInteger, Text, Uuid } from '../../http/common-schemas.ts';
 import { WebhookUrl } from '../event-streams/schemas.ts';
 
 export const DRIFT_POLICIES = ['REPORT', 'IMPORT', 'REMOVE'] as const;
@@ -32,3 +32,6 @@ export const ListPropagationsQuery = v.object({
   cursor: v.optional(v.pipe(v.string(), v.maxLength(2000, 'is too long'))),
   page_size: v.optional(QueryInteger(1, 1000), '200'),
 });
+
+/** GET /v1/apps/{app_id}/connector/unmatched-users: a keyset page. */
+export const ListUnmatchedUsersQuery = v.object({ ...PageQueryEntries });

@@ -1,6 +1,7 @@
 // Connector use cases: set and show an app's connector (secrets masked), test it, sync it, retry its
 // failed pushes, list propagations not yet SUCCESS; and the scheduled sync job.
 import type { AppContext } from '../../context.ts';
+import type { PageQuery } from '../../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { retryFailed } from '../../outbox/index.ts';
 import type { Actor } from '../events/store.ts';
@@ -9,31 +10,26 @@ import { adapterFor } from './adapters.ts';
 import { PUSH_KIND } from './propagation.ts';
 import type { PutConnectorInput } from './schemas.ts';
 import type { ConnectorRow, ConnectorType, PropagationRow } from './store.ts';
+import { carriesMask, maskUrl } from './url-secrets.ts';
 import { SYNC_ACTOR, syncConnector, type SyncSummary } from './sync.ts';
 
 /** The app types that can have a connector, and which. */
 const CONNECTOR_OF_APP: Record<string, ConnectorType> = { CUSTOM_CONNECTOR: 'OPAL_HTTP', POSTGRES: 'POSTGRES' };
 
-/** A connection URL with its password masked. */
-function maskConnectionUrl(raw: string): string {
-  const url = new URL(raw);
-  if (url.password) url.password = maskSecret(decodeURIComponent(url.password));
-  return url.href;
-}
 
 export function toApiConnector(ctx: AppContext, row: ConnectorRow) {
   return {
     app_id: row.app_id,
     connector_type: row.connector_type,
-    url: row.url,
+    url: row.url === null ? null : maskUrl(row.url),
     signing_secret: row.signing_secret === null ? null : maskSecret(row.signing_secret),
-    connection_url: row.connection_url === null ? null : maskConnectionUrl(row.connection_url),
+    connection_url: row.connection_url === null ? null : maskUrl(row.connection_url),
     timeout_ms: row.timeout_ms,
     drift_policy: row.drift_policy,
     last_sync_at: row.last_sync_at,
     last_successful_sync: row.last_successful_sync,
     propagation_counts: ctx.stores.connectors.statusCounts(row.app_id),
-    unmatched_remote_users: ctx.stores.connectors.unmatchedUsers(row.app_id),
+    unmatched_remote_users_count: ctx.stores.connectors.unmatchedCount(row.app_id),
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -75,17 +71,19 @@ export function putConnector(ctx: AppContext, actor: Actor, appId: string, input
       secret = keep(input.signing_secret, old?.signing_secret, maskSecret) ?? old?.signing_secret ?? null;
       if (secret === null) throw invalidField('signing_secret', 'is required for a CUSTOM_CONNECTOR app (the secret requests are signed with)');
       if (looksMasked(secret) && secret !== old?.signing_secret) throw invalidField('signing_secret', 'is a masked secret that is not this connector\'s; send the secret itself');
-      url = input.url;
+      // A token in the query string is masked as GET shows it: sent back masked, the stored URL stays.
+      url = keep(input.url, old?.url, maskUrl)!;
+      if (url !== old?.url && carriesMask(url)) throw invalidField('url', 'carries a masked value that is not this connector\'s; send the value itself');
     } else {
-      connectionUrl = keep(input.connection_url, old?.connection_url, maskConnectionUrl) ?? old?.connection_url ?? null;
+      connectionUrl = keep(input.connection_url, old?.connection_url, maskUrl) ?? old?.connection_url ?? null;
       if (connectionUrl === null) throw invalidField('connection_url', 'is required for a POSTGRES app (postgres://user:password@host:port/database)');
-      if (input.connection_url && connectionUrl !== old?.connection_url && /\*{12}/.test(decodeURIComponent(new URL(connectionUrl).password))) {
+      if (connectionUrl !== old?.connection_url && carriesMask(connectionUrl)) {
         throw invalidField('connection_url', 'carries a masked password that is not this connector\'s; send the password itself');
       }
     }
     ctx.stores.connectors.save({ app_id: appId, connector_type: type, url, signing_secret: secret, connection_url: connectionUrl, timeout_ms: input.timeout_ms, drift_policy: input.drift_policy }, now);
     ctx.stores.events.record(actor, 'CONNECTORS_UPDATED', [{
-      sub_event_type: 'CONNECTORS_UPDATED', app_id: appId, app_name: app.name, connector_type: type, url, timeout_ms: input.timeout_ms, drift_policy: input.drift_policy,
+      sub_event_type: 'CONNECTORS_UPDATED', app_id: appId, app_name: app.name, connector_type: type, url: url === null ? null : maskUrl(url), timeout_ms: input.timeout_ms, drift_policy: input.drift_policy,
       secret_changed: type === 'OPAL_HTTP' ? secret !== old?.signing_secret : connectionUrl !== old?.connection_url,
     }]);
     return toApiConnector(ctx, ctx.stores.connectors.get(appId)!);
@@ -116,6 +114,15 @@ export async function testConnector(ctx: AppContext, actor: Actor, appId: string
     ctx.stores.events.record(actor, 'CONNECTORS_TESTED', [{ sub_event_type: 'CONNECTORS_TESTED', app_id: appId, ...result }]);
   }).immediate();
   return result;
+}
+
+/** The app's remote users no Gatehouse user matches, a keyset page by remote id. Throws not_found for an app without a connector. */
+export function listUnmatchedUsers(ctx: AppContext, appId: string, query: PageQuery) {
+  requireConnector(ctx, appId);
+  const list = `connector-unmatched:${appId}`;
+  const after = ctx.pager.after(list, query);
+  const rows = ctx.stores.connectors.unmatchedUsers(appId, after === null ? '' : (after as [string, number])[0], query.page_size + 1);
+  return ctx.pager.page(list, query, rows, (row) => [row.remote_user_id, 0], (row) => row);
 }
 
 /** Runs a sync now and answers when it is done, with its counts. */
@@ -172,7 +179,7 @@ export function listUnfinished(ctx: AppContext, query: { app_id?: string | undef
   return { results: page.map((row) => toApiPropagation(ctx, row)), next: next };
 }
 
-/** The scheduled sync: every connector whose last sync is older than the interval (none when it is 0). */
+/** The scheduled sync: every connector whose last sync is older than the interval (none when it is 0), each within the sync bounds. */
 export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal): Promise<number> {
   const every = ctx.config.connectorSyncIntervalMs;
   if (every === 0) return 0;
@@ -180,7 +187,13 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal): Prom
   for (const connector of ctx.stores.connectors.all()) {
     if (stop?.aborted) break;
     if (connector.last_sync_at && Date.parse(connector.last_sync_at) + every > now.getTime()) continue;
-    await syncConnector(ctx, SYNC_ACTOR, connector.app_id, stop);
+    try {
+      await syncConnector(ctx, SYNC_ACTOR, connector.app_id, stop);
+    } catch (err) {
+      // A sync of this app asked for by hand is running: it is this hour's sync.
+      if (err instanceof AppError && err.code === 'conflict') continue;
+      throw err;
+    }
     synced += 1;
   }
   return synced;

@@ -99,9 +99,12 @@ export function createConnectorStore(db: Db) {
   const userOfRemote = db.prepare<{ appId: string; remoteUserId: string }, { user_id: string | null }>(
     'SELECT user_id FROM connector_users WHERE app_id = @appId AND remote_user_id = @remoteUserId',
   );
-  const unmatched = db.prepare<[string], { remote_user_id: string; email: string }>(
-    'SELECT remote_user_id, email FROM connector_users WHERE app_id = ? AND user_id IS NULL ORDER BY email',
+  // Keyset paging on (app_id, user_id, remote_user_id), the order of the connector_users_by_user index.
+  const unmatched = db.prepare<{ appId: string; after: string; limit: number }, { remote_user_id: string; email: string }>(
+    'SELECT remote_user_id, email FROM connector_users WHERE app_id = @appId AND user_id IS NULL AND remote_user_id > @after ORDER BY remote_user_id LIMIT @limit',
   );
+  const remoteUserCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM connector_users WHERE app_id = ?');
+  const unmatchedCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM connector_users WHERE app_id = ? AND user_id IS NULL');
   const userByEmail = db.prepare<[string], { id: string }>('SELECT id FROM users WHERE email = ? COLLATE NOCASE');
   // The PostgreSQL connector's rule: a login role names a user by their whole email or its part before '@'.
   const usersByLogin = db.prepare<{ login: string }, { id: string; email: string }>(
@@ -206,8 +209,16 @@ export function createConnectorStore(db: Db) {
       const row = userOfRemote.get({ appId, remoteUserId });
       return row === undefined ? undefined : row.user_id;
     },
-    unmatchedUsers(appId: string): { remote_user_id: string; email: string }[] {
-      return unmatched.all(appId);
+    /** Remote users no Gatehouse user matches, by remote id after `after`, at most `limit`. */
+    unmatchedUsers(appId: string, after: string, limit: number): { remote_user_id: string; email: string }[] {
+      return unmatched.all({ appId, after, limit });
+    },
+    /** How many remote users the app's connector has recorded. */
+    remoteUserCount(appId: string): number {
+      return remoteUserCount.get(appId)!.n;
+    },
+    unmatchedCount(appId: string): number {
+      return unmatchedCount.get(appId)!.n;
     },
     queued(row: Omit<PropagationRow, 'status' | 'outbox_state' | 'attempts' | 'last_error' | 'next_attempt_at'>, next: string): void {
       queued.run({ ...row, next });

@@ -1,4 +1,4 @@
-// Which receiver addresses GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny refuses: everything outside the
+// Which addresses GATEHOUSE_PRIVATE_ADDRESSES=deny refuses (event-stream receivers, connectors): everything outside the
 // public unicast internet, as ipaddr.js classifies it (loopback, private, link-local — where cloud
 // metadata services live —, shared, documentation, benchmarking, multicast, reserved...), and every IPv6
 // form that carries an IPv4 address to a gateway (NAT64, 6to4, Teredo, SIIT). Pure.

@@ -30,7 +30,7 @@ async function deliverStream(ctx: AppContext, stream: StreamRow, stop: AbortSign
   let position = stream.position;
   let failures = stream.failures;
   let delivered = 0;
-  const options = { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.eventStreamPrivateAddresses === 'deny' };
+  const options = { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.privateAddresses === 'deny' };
   while (delivered < MAX_PER_TICK) {
     // Read again per batch: a stream changed meanwhile (URL, secrets) is delivered to as it is now,
     // and one disabled or deleted meanwhile gets nothing more.

@@ -49,13 +49,14 @@ export type PostOutcome = { ok: true } | { ok: false; error: string } | { ok: fa
 
 export interface PostOptions {
   timeoutMs: number;
-  /** Refuse receivers whose address is not public (GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES=deny). */
+  /** Refuse receivers whose address is not public (GATEHOUSE_PRIVATE_ADDRESSES=deny). */
   denyPrivate: boolean;
 }
 
 export class AddressRefused extends Error {
   constructor(address: string) {
-    super(`receiver address ${address} is not public, and GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES is deny`);
+    // Connectors connect through this policy too, so the words name no kind of peer.
+    super(`address ${address} is not public, and GATEHOUSE_PRIVATE_ADDRESSES is deny`);
   }
 }
 

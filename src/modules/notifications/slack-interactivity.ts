@@ -10,6 +10,7 @@ import { AppError, toAppError } from '../../http/errors.ts';
 import { sendJson, type RouteTable } from '../../http/router.ts';
 import type { Caller, GatehouseRequest } from '../../http/types.ts';
 import { isUuid } from '../../lib/ids.ts';
+import { TOO_DEEP, withinJsonDepth } from '../../lib/json-depth.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { approveRequest, denyRequest } from '../requests/decide.ts';
 import { channelsOf } from './deliver.ts';
@@ -48,17 +49,21 @@ interface BlockActions {
   actions?: { action_id?: unknown; value?: unknown }[];
 }
 
-/** The payload of a form body `payload=<json>`; 400 when it is not one. */
+/** The payload of a form body `payload=<json>`; 400 when it is not one, or nests deeper than MAX_JSON_DEPTH. */
 function payloadOf(body: Buffer): BlockActions {
   const raw = new URLSearchParams(body.toString('utf8')).get('payload');
   if (raw === null) throw new AppError('validation_failed', 'payload: a Slack interaction is a form with a payload field', [{ path: 'payload', message: 'missing' }]);
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(raw) as unknown;
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as BlockActions;
+    parsed = JSON.parse(raw);
   } catch {
-    // answered below
+    parsed = undefined;
   }
-  throw new AppError('validation_failed', 'payload: not a JSON object', [{ path: 'payload', message: 'not a JSON object' }]);
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new AppError('validation_failed', 'payload: not a JSON object', [{ path: 'payload', message: 'not a JSON object' }]);
+  }
+  if (!withinJsonDepth(parsed)) throw new AppError('validation_failed', `payload: ${TOO_DEEP}`, [{ path: 'payload', message: TOO_DEEP }]);
+  return parsed as BlockActions;
 }
 
 /** The Gatehouse user behind a Slack user, as a caller with their role, found by email (users.info). */

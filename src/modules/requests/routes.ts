@@ -3,6 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
+import { cutPage } from '../../http/paging.ts';
 import {
   type RelayRequestsInput,
 } from './schemas.ts';
@@ -84,39 +85,23 @@ function relay(ctx: AppContext, query: RelayRequestsInput, readable: RequestFilt
   };
   const read = requestReader(ctx, ctx.clock.now());
   const edge = (row: RequestRow) => ({ cursor: ctx.pager.cursor('requests-relay', row.seq), node: read(row) });
-  /**
-   * The edges of `rows` (nearest the cursor first) up to the page byte bound, like every other list's
-   * pages (src/http/paging.ts): at least one, and `cut` when rows were left for the next page.
-   */
-  const bounded = (rows: RequestRow[]) => {
-    const edges: ReturnType<typeof edge>[] = [];
-    let bytes = 0;
-    for (const row of rows) {
-      const next = edge(row);
-      bytes += JSON.stringify(next).length + 1;
-      if (bytes > ctx.pager.maxBytes && edges.length > 0) break;
-      edges.push(next);
-    }
-    return { edges, cut: edges.length < rows.length };
-  };
   let edges: ReturnType<typeof edge>[];
   let hasNextPage: boolean;
   let hasPreviousPage: boolean;
   if (query.last !== undefined || query.before !== undefined) {
     const n = query.last ?? RELAY_DEFAULT;
     // Oldest first from the `before` cursor: the nearest rows are kept when the page is cut.
-    const newer = requests.listNewer(filter, query.before === undefined ? 0 : seqOf(query.before, 'before'), n + 1);
-    const page = bounded(newer.slice(0, n));
-    hasPreviousPage = newer.length > n || page.cut;
+    const page = cutPage(requests.listNewer(filter, query.before === undefined ? 0 : seqOf(query.before, 'before'), n + 1), n, ctx.pager.maxBytes, edge);
+    hasPreviousPage = page.more;
     hasNextPage = query.before !== undefined;
-    edges = page.edges.reverse();
+    edges = page.items.reverse();
   } else {
     const n = query.first ?? RELAY_DEFAULT;
-    const older = requests.list(filter, query.after === undefined ? null : seqOf(query.after, 'after'), n + 1);
-    const page = bounded(older.slice(0, n));
-    hasNextPage = older.length > n || page.cut;
+    // Cut like every other list's pages (src/http/paging.ts): at most n edges and the page byte bound, one edge at least.
+    const page = cutPage(requests.list(filter, query.after === undefined ? null : seqOf(query.after, 'after'), n + 1), n, ctx.pager.maxBytes, edge);
+    hasNextPage = page.more;
     hasPreviousPage = query.after !== undefined;
-    edges = page.edges;
+    edges = page.items;
   }
   return ok({
     edges,

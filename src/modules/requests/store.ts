@@ -246,13 +246,16 @@ export function createRequestStore(db: Db) {
     involves: (id: string, userId: string, now: Date) => involves.get({ id, involvedUserId: userId, involvedAt: now.toISOString() }) !== undefined,
     /** The group and every group it sits in at `now`. */
     groupAndContaining: (groupId: string, now: Date) => containing.all({ groupId, now: now.toISOString() }).map((r) => r.group_id),
-    /** Newest first, strictly older than `before` (a seq; null: from the newest). */
-    list(filter: RequestFilter, before: number | null, limit: number): RequestRow[] {
-      return listStatement(filter, 'older').all({ ...params(filter), bound: before ?? Number.MAX_SAFE_INTEGER, limit });
+    /**
+     * Newest first, strictly older than `before` (a seq; null: from the newest), read row by row: a
+     * request may hold ~75 KB, so a page is cut as it is read (cutPage), never held whole.
+     */
+    list(filter: RequestFilter, before: number | null, limit: number): IterableIterator<RequestRow> {
+      return listStatement(filter, 'older').iterate({ ...params(filter), bound: before ?? Number.MAX_SAFE_INTEGER, limit });
     },
-    /** Oldest first, strictly newer than `after` (a seq): the page before a relay `before` cursor. */
-    listNewer(filter: RequestFilter, after: number, limit: number): RequestRow[] {
-      return listStatement(filter, 'newer').all({ ...params(filter), bound: after, limit });
+    /** Oldest first, strictly newer than `after` (a seq): the page before a relay `before` cursor; row by row, as `list`. */
+    listNewer(filter: RequestFilter, after: number, limit: number): IterableIterator<RequestRow> {
+      return listStatement(filter, 'newer').iterate({ ...params(filter), bound: after, limit });
     },
     count(filter: RequestFilter): number {
       const used = whereOf(filter);

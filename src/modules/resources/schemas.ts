@@ -64,6 +64,11 @@ export const ListResourcesQuery = v.pipe(
     ancestor_resource_id: v.optional(Uuid),
     remote_id: v.optional(QueryText),
     tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
+    // Extension (the reference has no such filter; the console lists an app's resources with it).
+    app_id: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
+      type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
+      description: 'Only the resources of this app. An extension: the reference has no such filter.',
+    } }))),
   }),
   // The reference: remote ids are only unique within a resource type.
   v.forward(

@@ -64,6 +64,7 @@ export interface ResourceFilter {
   ancestorId?: string | undefined;
   remoteId?: string | undefined;
   tagIds?: string[] | undefined;
+  appId?: string | undefined;
 }
 
 export function stateFromRow(row: ResourceRow): ResourceState {
@@ -165,7 +166,7 @@ export function createResourceStore(db: Db) {
   // Each filter is optional (null: any); lists are JSON arrays. Two statements: admins see every row
   // (the statement has no visibility condition at all), anyone else only what visibleToViewer allows,
   // filtered in SQL so a page is never cut short.
-  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; after: number; limit: number };
+  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; app: string | null; after: number; limit: number };
   const pageSql = (filtered: boolean) =>
     `WITH RECURSIVE under(id) AS (
        SELECT id FROM resources WHERE @ancestor IS NOT NULL AND parent_resource_id = @ancestor
@@ -180,6 +181,7 @@ export function createResourceStore(db: Db) {
        AND (@ancestor IS NULL OR id IN (SELECT id FROM under))
        AND (@remote IS NULL OR remote_resource_id = @remote)
        AND (@tags IS NULL OR id IN (SELECT resource_id FROM tag_resources WHERE tag_id IN (SELECT value FROM json_each(@tags))))
+       AND (@app IS NULL OR app_id = @app)
        ${filtered ? `AND ${visibleToViewer('resource')}` : ''}
        AND seq > @after
      ORDER BY seq LIMIT @limit`;
@@ -270,8 +272,11 @@ export function createResourceStore(db: Db) {
     isDescendant(root: string, candidate: string): boolean {
       return isDescendant.get({ root, candidate }) !== undefined;
     },
-    /** One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an admin). */
-    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {
+    /**
+     * One page of resources matching `filter`; only those `viewer` sees, or all when viewer is null (an
+     * admin). Read row by row, so a page is cut as it is read (cutPage), never held whole.
+     */
+    list(filter: ResourceFilter, after: number | null, limit: number, viewer: Viewer | null = null): IterableIterator<ResourceApiRow> {
       const params: PageParams = {
         type: filter.resourceType ?? null,
         ids: json(filter.resourceIds),
@@ -280,10 +285,11 @@ export function createResourceStore(db: Db) {
         ancestor: filter.ancestorId ?? null,
         remote: filter.remoteId ?? null,
         tags: json(filter.tagIds),
+        app: filter.appId ?? null,
         after: after ?? 0,
         limit,
       };
-      return viewer === null ? page.all(params) : visiblePage.all({ ...params, ...viewerParams(viewer) });
+      return viewer === null ? page.iterate(params) : visiblePage.iterate({ ...params, ...viewerParams(viewer) });
     },
     /** One page of the resources of any of `types` (the non-human identities list uses it); only those `viewer` sees unless null. */
     listByTypes(types: readonly string[], after: number | null, limit: number, viewer: Viewer | null = null): ResourceApiRow[] {

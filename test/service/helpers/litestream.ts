@@ -1,7 +1,7 @@
 // Shared by the replication drills: a Litestream config, `gatehouse serve` under `litestream replicate
 // -exec`, a load of writes, waiting for the replica, and what a restored copy must do.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -12,8 +12,15 @@ import { litestreamBinary, replicationStatus } from '../../../src/replication/li
 import { ServiceProcess } from './gatehouse-process.ts';
 
 export const TOKEN = 'gth_replication-test-admin-token-0123456789';
-export const LITESTREAM = litestreamBinary(undefined);
-export const NO_LITESTREAM = existsSync(LITESTREAM) ? undefined : `no Litestream binary for ${process.platform}-${process.arch} (npm's @flydotio/litestream-linux-x64 ships linux-x64 only)`;
+const found = (() => {
+  try {
+    return litestreamBinary({ setting: undefined });
+  } catch {
+    return undefined;
+  }
+})();
+export const LITESTREAM = found ?? 'litestream';
+export const NO_LITESTREAM = found !== undefined ? undefined : `no Litestream binary for ${process.platform}-${process.arch} (npm's @flydotio/litestream-linux-x64 ships linux-x64 only)`;
 
 const dirs: string[] = [];
 /** A temporary directory, removed when the test file ends. */

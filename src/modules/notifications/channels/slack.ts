@@ -1,6 +1,7 @@
 // The Slack channel: the few Web API methods notifications need, spoken as Slack documents them
 // (JSON or form bodies, a bot token as Bearer, `{ok:false, error}` answers, 429 with Retry-After).
 import type { Outcome, SlackChannel, SlackMessage } from './channel.ts';
+import { MAX_JSON_DEPTH, withinJsonDepth } from '../../../lib/json-depth.ts';
 
 /** Slack errors that trying again cannot mend (the rest — throttling, Slack's own faults, a token being fixed — may). */
 const PERMANENT = new Set([
@@ -44,6 +45,10 @@ export function createSlackChannel(apiUrl: string, token: string, timeoutMs = 10
       parsed = JSON.parse(text) as Record<string, unknown>;
     } catch {
       return { ok: false, error: `Slack ${method}: HTTP ${res.status} without a JSON answer`, retryable: true };
+    }
+    // An answer is input like any other: one nested past the bound is refused before anything walks it.
+    if (parsed === null || typeof parsed !== 'object' || !withinJsonDepth(parsed)) {
+      return { ok: false, error: `Slack ${method}: HTTP ${res.status} answered JSON that is not an object within ${MAX_JSON_DEPTH} levels`, retryable: true };
     }
     if (parsed.ok !== true) {
       const error = typeof parsed.error === 'string' ? parsed.error : `HTTP ${res.status}`;
