@@ -75,17 +75,17 @@ try {
 
 /**
  * Deals the files into `count` groups that end together: longest first, each onto the group with the
- * least work so far, so the short files even out the ends. A file's work is the CPU time recorded for
- * it (test/costs.json): on a quiet machine most files are CPU-bound, and unlike wall time on a busy
- * one, CPU time repeats from run to run. A file not recorded yet weighs what the recorded ones of its
- * size do on average.
+ * least work so far, so the short files even out the ends. A file's work is its recorded wall time
+ * (test/costs.json), which counts what CPU time does not: a file waiting on Chromium or a child
+ * process. Record on a quiet machine: on a busy one a file's wall time swings with its neighbours.
+ * A file not recorded yet weighs what the recorded ones of its size do on average.
  */
 function deal(list, count) {
   const size = (file) => statSync(join(root, file)).size;
   const total = (some, measure) => some.reduce((sum, file) => sum + measure(file), 0);
   const known = list.filter((file) => recordedCosts[file] !== undefined);
-  const cpuMsPerByte = known.length === 0 ? 1 : total(known, (file) => recordedCosts[file].cpuMs) / total(known, size);
-  const weights = new Map(list.map((file) => [file, recordedCosts[file]?.cpuMs ?? size(file) * cpuMsPerByte]));
+  const msPerByte = known.length === 0 ? 1 : total(known, (file) => recordedCosts[file].wallMs) / total(known, size);
+  const weights = new Map(list.map((file) => [file, recordedCosts[file]?.wallMs ?? size(file) * msPerByte]));
   const groups = Array.from({ length: Math.min(count, list.length) }, () => ({ files: [], weight: 0 }));
   for (const file of [...list].sort((a, b) => weights.get(b) - weights.get(a))) {
     const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
