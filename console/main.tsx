@@ -10,39 +10,42 @@ import { MyAccess, ItemPage, PersonPage } from './pages/access.tsx';
 import { AuditTrail } from './pages/audit.tsx';
 import { ReviewPage, Reviews } from './pages/reviews.tsx';
 import { Account } from './pages/account.tsx';
+import { SignIn } from './pages/sign-in.tsx';
+import { People } from './pages/people.tsx';
+import { TeamPage, Teams } from './pages/teams.tsx';
+import { Tokens } from './pages/tokens.tsx';
+import { Settings } from './pages/settings.tsx';
+import { EventStreams } from './pages/event-streams.tsx';
+import { AccessRules } from './pages/access-rules.tsx';
+import { AppPage, Apps } from './pages/apps.tsx';
+import { ItemSettings } from './pages/item-settings.tsx';
+import { RequestTemplates } from './pages/request-templates.tsx';
 
-function SignIn(props: { reason: string | undefined }) {
-  const sso = document.body.dataset.sso === 'on';
-  const returnTo = location.pathname.startsWith('/console') ? location.pathname : '/console';
-  useEffect(() => {
-    document.title = 'Sign in · Gatehouse';
-  }, []);
-  return (
-    <main id="main" class="page narrow">
-      <h1>Sign in to Gatehouse</h1>
-      {props.reason && <p class="notice" role="status">{props.reason}</p>}
-      {sso ? (
-        <p><a class="button primary" href={`/console/oidc/start?return_to=${encodeURIComponent(returnTo)}`}>Sign in with single sign-on</a></p>
-      ) : (
-        <p>Single sign-on is not set up here. Ask an administrator for a sign-in link (<code>gatehouse login-link --email you@example.com</code>).</p>
-      )}
-    </main>
-  );
-}
 
 function route(path: string, me: Me) {
   const parts = path.replace(/\/+$/, '').split('/').slice(2);
-  const [first, second] = parts;
+  const [first, second, third] = parts;
   if (first === undefined) return <Home me={me} />;
   if (first === 'requests' && second === 'new') return <NewRequest me={me} />;
   if (first === 'requests' && second) return <RequestPage me={me} id={second} />;
   if (first === 'access') return <MyAccess me={me} />;
+  if ((first === 'resources' || first === 'groups') && second && third === 'settings') return <ItemSettings me={me} kind={first === 'resources' ? 'resource' : 'group'} id={second} />;
   if ((first === 'resources' || first === 'groups') && second) return <ItemPage me={me} kind={first === 'resources' ? 'resource' : 'group'} id={second} />;
   if (first === 'users' && second) return <PersonPage me={me} id={second} />;
   if (first === 'events') return <AuditTrail me={me} />;
   if (first === 'reviews' && second) return <ReviewPage me={me} id={second} />;
   if (first === 'reviews') return <Reviews me={me} />;
   if (first === 'account') return <Account me={me} />;
+  if (first === 'people') return <People me={me} />;
+  if (first === 'teams' && second) return <TeamPage me={me} id={second} />;
+  if (first === 'teams') return <Teams me={me} />;
+  if (first === 'tokens') return <Tokens me={me} />;
+  if (first === 'settings') return <Settings me={me} />;
+  if (first === 'event-streams') return <EventStreams me={me} />;
+  if (first === 'access-rules') return <AccessRules me={me} />;
+  if (first === 'apps' && second) return <AppPage me={me} id={second} />;
+  if (first === 'apps') return <Apps me={me} />;
+  if (first === 'request-templates') return <RequestTemplates me={me} />;
   return <p class="error" role="alert">There is no console page at {path}. <Link href="/console">Go home</Link>.</p>;
 }
 
@@ -56,6 +59,7 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
     // Everyone may be asked to review; the page shows a member only what is assigned to them.
     ['/console/reviews', 'Access reviews'],
     ...(isAdmin(me) ? ([['/console/events', 'Audit trail']] as [string, string][]) : []),
+    ...(isAdmin(me) ? ([['/console/people', 'People'], ['/console/teams', 'Teams'], ['/console/apps', 'Apps'], ['/console/tokens', 'Tokens'], ['/console/settings', 'Settings']] as [string, string][]) : []),
     ['/console/account', 'Account'],
   ];
   // After moving to another page, focus its heading (screen readers announce it); not on first load,

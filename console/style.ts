@@ -59,12 +59,33 @@ legend { font-weight: 600; padding: 0 .25rem; }
 table { border-collapse: collapse; width: 100%; margin: .5rem 0; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+td code { overflow-wrap: anywhere; } /* long values (URLs, paths) wrap rather than widen a table */
 .badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600; border: 1px solid currentColor; }
 .badge-approved { color: var(--ok); } .badge-denied, .badge-rejected { color: var(--danger); } .badge-pending { color: var(--warn); } .badge-canceled { color: var(--muted); }
+.wrap { overflow-wrap: anywhere; }
+.checklist { max-height: 14rem; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; padding: .25rem .5rem; max-width: 32rem; }
 .chip { display: inline-block; margin: 0 .25rem .25rem 0; }
 .facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; }
 .facts dt { font-weight: 600; } .facts dd { margin: 0; }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; align-items: end; }
 .filters button { margin: .75rem 0; }
+.checklist { list-style: none; padding: 0; }
+.checklist li { display: flex; gap: .75rem; align-items: flex-start; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.checklist .tick { font-size: 1.25rem; line-height: 1.2; min-width: 1.25rem; color: var(--muted); }
+.checklist li.done .tick { color: var(--ok); }
+dialog.confirm { max-width: min(32rem, calc(100vw - 2rem)); border: 1px solid #6b7280; border-radius: 8px; padding: 1rem 1.25rem; color: var(--ink); background: var(--paper); }
+dialog.confirm::backdrop { background: rgba(17, 24, 39, .55); }
+dialog.confirm h2 { margin-top: 0; }
+/* Narrow screens: a table.stack becomes one block per row, each cell labelled by its column
+   (data-label), so nothing scrolls sideways and each row's actions stay in view. */
+@media (max-width: 640px) {
+  table.stack caption { display: block; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  table.stack, table.stack tbody, table.stack tr, table.stack td { display: block; width: 100%; }
+  table.stack tr { border-bottom: 1px solid var(--line); padding: .5rem 0; }
+  table.stack td { border: 0; padding: .15rem 0; overflow-wrap: anywhere; }
+  table.stack td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+  table.stack td.row-actions { padding-top: .35rem; }
+}
 @media (max-width: 480px) { .page { padding: .75rem; } h1 { font-size: 1.35rem; } .who { margin-left: 0; } }
 `;

@@ -1,6 +1,6 @@
 // Shared pieces of the console: navigation, loading a page's data, showing errors in words, small formatters.
 import type { ComponentChildren } from 'preact';
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Me } from './api.ts';
 
 /** Goes to a console address without reloading the page. */
@@ -106,9 +106,93 @@ export function Page(props: { title: string; children: ComponentChildren }) {
 
 export function AdminOnly(props: { me: Me; children: ComponentChildren }) {
   if (isAdmin(props.me)) return <>{props.children}</>;
-  return <p class="error" role="alert">This page is for organization admins. Your role is {props.me.user.organization_role}.</p>;
+  return <p class="error" role="alert">This page is for organization admins. Your role is {roleWords(props.me.user.organization_role)}.</p>;
+}
+
+/** An API enum spelled as words for people: PENDING_MANUAL_PROPAGATION → "Pending manual propagation". */
+export function inWords(value: string): string {
+  const words = value.toLowerCase().replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 export function StatusBadge(props: { status: string }) {
-  return <span class={`badge badge-${props.status.toLowerCase()}`}>{props.status}</span>;
+  return <span class={`badge badge-${props.status.toLowerCase()}`}>{inWords(props.status)}</span>;
+}
+
+/** Whether a holding has reached the system its connector keeps, in words (the API's PropagationStatusEnum). */
+export function propagationWords(status: string | undefined | null): string {
+  if (!status || status === 'SUCCESS') return 'in effect';
+  if (status === 'PENDING') return 'being carried to the system';
+  if (status === 'PENDING_MANUAL_PROPAGATION') return 'waiting for someone to set it up by hand';
+  return `not carried yet: ${inWords(status.replace(/^ERR_/, '')).toLowerCase()}`;
+}
+
+const USER_STATUS: Record<string, string> = { ACTIVE: 'active', SUSPENDED: 'suspended', DEPROVISIONED: 'offboarded', DELETED: 'deleted' };
+/** A person's hr_idp_status in words. */
+export const userStatusWords = (status: string): string => USER_STATUS[status] ?? inWords(status).toLowerCase();
+/** An organization_role in words. */
+export const roleWords = (role: string): string => (role === 'ADMIN' ? 'admin' : 'member');
+
+/** What a confirmation asks: its question, what ends (in words), the button that acts, and the act. */
+export interface ConfirmRequest {
+  /** The question, naming who and what: "Revoke Alex Doe's access to Payroll?" */
+  title: string;
+  /** What ends, and anything else the person should know before they confirm. */
+  body?: ComponentChildren;
+  /** The confirming button's words: "Revoke access", "Offboard Alex Doe". */
+  confirm: string;
+  /** Runs only on confirmation; its failure is shown in the dialog, which stays open. */
+  action: () => Promise<unknown>;
+  /** After the action succeeded and the dialog closed (reload the page's data here). */
+  done?: () => void;
+}
+
+/**
+ * The one confirmation for destructive actions: `ask(request)` opens a modal `alertdialog` that names
+ * what ends and acts only when its button is pressed, once (a second press while it runs does nothing).
+ * Render `dialog` somewhere on the page.
+ */
+export function useConfirm(): { ask: (request: ConfirmRequest) => void; dialog: ComponentChildren } {
+  const [request, setRequest] = useState<ConfirmRequest | undefined>(undefined);
+  const dialog = request ? <ConfirmDialog key={request.title} request={request} onClose={() => setRequest(undefined)} /> : null;
+  return { ask: setRequest, dialog };
+}
+
+function ConfirmDialog(props: { request: ConfirmRequest; onClose: () => void }) {
+  const { request, onClose } = props;
+  const ref = useRef<HTMLDialogElement>(null);
+  // A ref, not state: two clicks in one turn both see state's old value.
+  const running = useRef(false);
+  const action = useAction();
+  useEffect(() => {
+    const dialog = ref.current!;
+    // Modal: the rest of the page is inert, Escape cancels, focus starts on Cancel (the safe choice).
+    dialog.showModal();
+    return () => dialog.close();
+  }, []);
+  const confirm = async () => {
+    if (running.current) return;
+    running.current = true;
+    const ok = await action.run(request.action);
+    running.current = false;
+    if (ok) {
+      onClose();
+      request.done?.();
+    }
+  };
+  return (
+    <dialog ref={ref} class="confirm" role="alertdialog" aria-modal="true" aria-labelledby="confirm-title" aria-describedby="confirm-body"
+      onCancel={(e) => {
+        e.preventDefault();
+        if (!running.current) onClose();
+      }}>
+      <h2 id="confirm-title">{request.title}</h2>
+      <div id="confirm-body">{request.body}</div>
+      <Problem message={action.error} />
+      <div class="actions">
+        <button type="button" onClick={onClose} disabled={action.busy}>Cancel</button>
+        <button type="button" class="danger" onClick={confirm} disabled={action.busy} aria-busy={action.busy}>{action.busy ? 'Working…' : request.confirm}</button>
+      </div>
+    </dialog>
+  );
 }

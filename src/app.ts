@@ -46,9 +46,13 @@ import { requestsArea } from './modules/requests/area.ts';
 import { delegationsArea } from './modules/delegations/area.ts';
 import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
+import { settingsArea } from './modules/settings/area.ts';
 import { registerConsoleRoutes } from './modules/console/routes.ts';
 import { consoleCaller } from './modules/web-sessions/cookie.ts';
 import { consoleOperations } from './modules/console/openapi.ts';
+import { scimArea } from './modules/scim/area.ts';
+import { registerScimRoutes } from './modules/scim/routes.ts';
+import { scimOperations } from './modules/scim/openapi.ts';
 
 /**
  * Every API area, one line each (src/modules/<area>/area.ts declares the rest): its stores are built
@@ -83,13 +87,15 @@ export const AREAS: readonly Area[] = [
   delegationsArea,
   webSessionsArea,
   uarDecisionsArea,
+  settingsArea,
   notificationsArea,
   outboxArea,
   connectorsArea,
+  scimArea,
 ];
 
 /** What GET /openapi.json documents: every area's routes, then the routes outside /v1. */
-export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, slackOperations, serviceOperations];
+export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, slackOperations, scimOperations, serviceOperations];
 
 /** Something thrown, as text, even when it has no usable toString (Object.create(null)). */
 function describe(thrown: unknown): string {
@@ -191,6 +197,8 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
   registerConsoleRoutes(app, routes, ctx);
   // Slack signs its requests and has no bearer token: before authentication, outside /v1.
   registerSlackInteractivity(app, routes, ctx);
+  // SCIM 2.0 for identity providers, with its own tokens and error schema (docs/scim.md).
+  registerScimRoutes(app, routes, ctx);
 
   // A bearer token, or else the console's sign-in session cookie (docs/console.md).
   app.use(authenticate(ctx, consoleCaller));

@@ -88,14 +88,8 @@ const LITESTREAM_HELP = [
 
 /** Each replica's status from the config's Litestream, or undefined when the database is not replicated. */
 async function replicasOf(config: Config, env: NodeJS.ProcessEnv): Promise<ReplicaStatus[] | undefined> {
-  if (!config.litestreamConfig) return undefined;
-  const { litestreamBinary, replicationStatus } = await import('./replication/litestream.ts');
-  return replicationStatus({
-    bin: litestreamBinary({ setting: config.litestreamBin, searchPath: env.PATH }),
-    config: config.litestreamConfig,
-    dbFile: config.dbFile,
-    maxLagMs: config.replicationMaxLagSeconds * 1000,
-  });
+  const { replicasOf } = await import('./replication/litestream.ts');
+  return replicasOf(config, env.PATH);
 }
 
 /**
@@ -142,37 +136,46 @@ async function openExisting(config: Config): Promise<Db> {
 
 const COMMANDS: Record<string, Command> = {
   serve: {
-    usage: 'gatehouse serve [--db FILE] [--host HOST] [--port PORT]',
+    usage: 'gatehouse serve [--db FILE] [--host HOST] [--port PORT] [--demo]',
     summary: 'serve the API (creates the database and an admin token on first start)',
     help: [
       DB_HELP,
       settingHelp('host'),
       settingHelp('port'),
+      '  --demo           start on an example organisation, seeded once on a file of its own (gatehouse-demo.db',
+      '                   unless --db or GATEHOUSE_DB names one; never a file holding real data), with email,',
+      '                   Slack and single sign-on off; prints sign-in links for a requester, a reviewer and an admin',
       '',
       'Pending migrations are applied at start. SIGTERM or SIGINT stops it cleanly: requests in',
       'flight get GATEHOUSE_SHUTDOWN_TIMEOUT_MS to finish, then the database is checkpointed and closed.',
     ],
-    options: SERVER_OPTIONS,
+    options: { ...SERVER_OPTIONS, demo: { type: 'boolean' } },
     async run({ flags, env }) {
       // Its banner and log lines go to the process's own stdout: `serve` is the process.
       const { serve } = await import('./serve.ts');
-      return serve(loadConfig(env, flags));
+      if (!flags.demo) return serve(loadConfig(env, flags));
+      const { demoConfig } = await import('./demo.ts');
+      const fileNamed = typeof flags.db === 'string' || env.GATEHOUSE_DB !== undefined;
+      return serve(demoConfig(loadConfig(env, flags), fileNamed), { demo: true });
     },
   },
 
   'token create': {
-    usage: 'gatehouse token create --email EMAIL --label LABEL [--read-only] [--db FILE]',
-    summary: 'issue an API token for an existing user and print it alone on stdout',
+    usage: 'gatehouse token create --email EMAIL --label LABEL [--read-only | --scim] [--db FILE]',
+    summary: 'issue an API token (or a SCIM token) for an existing user and print it alone on stdout',
     help: [
       '  --email EMAIL    the user the token acts as (must exist)',
       '  --label LABEL    a name for the token, shown in logs and the audit trail',
       '  --read-only      a READ_ONLY token (default FULL_ACCESS)',
+      '  --scim           a SCIM token for an identity provider: it works only on /scim/v2 (docs/scim.md),',
+      '                   and its user must be an ADMIN',
       EXISTING_DB_HELP,
     ],
-    options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' } },
+    options: { ...DB_OPTIONS, email: { type: 'string' }, label: { type: 'string' }, 'read-only': { type: 'boolean' }, scim: { type: 'boolean' } },
     async run({ flags, env, out }) {
       const { email } = flags;
       if (typeof email !== 'string' || typeof flags.label !== 'string') throw new UsageError('--email and --label are required');
+      if (flags.scim && flags['read-only']) throw new UsageError('a SCIM token writes: --scim and --read-only do not go together');
       // The label follows the API's rule for token_label (one line, 1 to 100 characters, trimmed).
       const [v, { Name }] = await Promise.all([import('valibot'), import('./http/common-schemas.ts')]);
       const label = v.safeParse(Name(100), flags.label);
@@ -185,6 +188,7 @@ const COMMANDS: Record<string, Command> = {
           userId: user.user_id,
           label: label.output,
           accessLevel: flags['read-only'] ? 'READ_ONLY' : 'FULL_ACCESS',
+          scope: flags.scim ? 'SCIM' : 'API',
         });
         out.stdout(secret + '\n');
         return 0;
@@ -200,7 +204,8 @@ const COMMANDS: Record<string, Command> = {
       EXISTING_DB_HELP,
       '',
       'Prints the URL alone on stdout. It works once, within GATEHOUSE_LOGIN_LINK_MINUTES, and is made from',
-      'GATEHOUSE_PUBLIC_URL (else http://HOST:PORT). Only its hash is stored. Recorded as LOGIN_LINKS_CREATED.',
+      'GATEHOUSE_PUBLIC_URL, else the address the running `serve` recorded in the database, else http://HOST:PORT.',
+      'Only its hash is stored. Recorded as LOGIN_LINKS_CREATED.',
     ],
     options: { ...DB_OPTIONS, email: { type: 'string' } },
     async run({ flags, env, out }) {
@@ -428,19 +433,12 @@ const COMMANDS: Record<string, Command> = {
     options: { ...DB_OPTIONS, ...LITESTREAM_OPTIONS },
     async run({ flags, env, out }) {
       const config = loadConfig(env, flags, REPLICATION_SETTINGS);
-      const [{ checkDatabase }, { recordedSchemaVersion }, { MIGRATIONS }] = await Promise.all([
-        import('./db/check.ts'),
-        import('./db/migrate.ts'),
-        import('./db/migrations.ts'),
-      ]);
+      const { checkGatehouseDatabase } = await import('./db/check.ts');
       let db: Db | undefined;
       try {
         db = await openExisting(config);
-        const known = MIGRATIONS.at(-1)?.version ?? 0;
-        const result = checkDatabase(db);
-        const version = recordedSchemaVersion(db);
-        if (version === undefined) result.problems.push('this is not a Gatehouse database (it has no schema_migrations table)');
-        else if (version > known) result.problems.push(`schema version ${version} is newer than this Gatehouse knows (${known})`);
+        const result = checkGatehouseDatabase(db);
+        const version = result.schemaVersion;
         const { ReplicationError } = await import('./replication/litestream.ts');
         for (const replica of (await replicasOf(config, env).catch((err: unknown) => {
           if (!(err instanceof ReplicationError)) throw err;

@@ -21,13 +21,15 @@ export interface Setting<T> {
   accepts?: string;
   /** A valid raw value other than the default, for test/docs/settings.test.ts; needed only by `setting(…)` entries. */
   example?: string;
+  /** A secret: shown nowhere (GET /v1/settings says only whether it is set). A URL's password is masked whatever this says. */
+  secret?: true;
   /** Turns a non-empty raw value into the setting's value; throws ConfigError naming `source`. */
   parse(raw: string, source: string): T;
 }
 
 export class ConfigError extends Error {}
 
-type Common = Pick<Setting<unknown>, 'env' | 'formerEnv' | 'flag' | 'defaultText' | 'description' | 'example'>;
+type Common = Pick<Setting<unknown>, 'env' | 'formerEnv' | 'flag' | 'defaultText' | 'description' | 'example' | 'secret'>;
 
 /** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
 export function setting<T>(def: Setting<T>): Setting<T> {
@@ -123,6 +125,7 @@ export const SETTINGS = {
   }),
   bootstrapToken: text({
     env: 'GATEHOUSE_BOOTSTRAP_TOKEN',
+    secret: true,
     default: undefined,
     defaultText: 'unset',
     minLength: 32,
@@ -372,7 +375,7 @@ export const SETTINGS = {
   publicUrl: setting<string | undefined>({
     env: 'GATEHOUSE_PUBLIC_URL',
     default: undefined,
-    defaultText: 'unset: `http://HOST:PORT` as configured',
+    defaultText: 'unset: the address `serve` listens at (recorded in the database at start, so `login-link` uses it too)',
     description: 'the address people reach Gatehouse at (behind a proxy, the proxy\'s): sign-in links, the OpenID redirect and the links in emails and Slack messages are made from it; `https://` makes the console cookie Secure (docs/console.md)',
     accepts: 'an absolute http:// or https:// URL with no query',
     example: 'https://gatehouse.example.com',
@@ -409,7 +412,16 @@ export const SETTINGS = {
     default: 15,
     min: 1,
     max: 24 * 60,
-    description: 'a one-time sign-in link (`gatehouse login-link`) works this many minutes, once',
+    description: 'a one-time sign-in link (`gatehouse login-link`, or emailed from the sign-in page or by an admin) works this many minutes, once',
+  }),
+  invitationHours: integer({
+    env: 'GATEHOUSE_INVITATION_HOURS',
+    default: 72,
+    defaultText: '72 (3 days)',
+    example: '168',
+    min: 1,
+    max: 30 * 24,
+    description: 'an invitation an admin emails from the console (a one-time sign-in link with a welcome) works this many hours, once',
   }),
   oidcIssuer: text({
     env: 'GATEHOUSE_OIDC_ISSUER',
@@ -425,6 +437,7 @@ export const SETTINGS = {
   }),
   oidcClientSecret: text({
     env: 'GATEHOUSE_OIDC_CLIENT_SECRET',
+    secret: true,
     default: undefined,
     defaultText: 'unset',
     description: 'the client secret for that client id',
@@ -468,12 +481,14 @@ export const SETTINGS = {
   }),
   slackBotToken: text({
     env: 'GATEHOUSE_SLACK_BOT_TOKEN',
+    secret: true,
     default: undefined,
     defaultText: 'unset: nothing is sent to Slack',
     description: 'a Slack app\'s bot token (`xoxb-…`, scopes chat:write, users:read, users:read.email); notifications go to people\'s Slack and owners\' reviewer channels',
   }),
   slackSigningSecret: text({
     env: 'GATEHOUSE_SLACK_SIGNING_SECRET',
+    secret: true,
     default: undefined,
     defaultText: 'unset: Slack buttons are refused',
     description: 'the Slack app\'s signing secret: POST /slack/interactivity accepts only payloads signed with it',
@@ -515,6 +530,20 @@ export const SETTINGS = {
     max: 23,
     example: '6',
     description: 'the hour (UTC) at which people who chose a daily digest get it',
+  }),
+  postgresCreateRoles: oneOf({
+    env: 'GATEHOUSE_POSTGRES_CREATE_ROLES',
+    values: ['off', 'nologin', 'login'],
+    default: 'off',
+    example: 'nologin',
+    description: 'whether the PostgreSQL connector creates a role, named by the person\'s email, for someone with no login role on their first grant: `nologin` (a role to hold memberships, for servers that map sign-ins to it), `login` (LOGIN, never a password: the server authenticates it by certificate, GSSAPI/LDAP or pg_hba), or `off`; a role Gatehouse created is dropped when the person is offboarded (docs/connectors.md)',
+  }),
+  scimIdentityProvider: oneOf({
+    env: 'GATEHOUSE_SCIM_IDP',
+    values: ['okta', 'entra', 'other'],
+    default: 'other',
+    example: 'okta',
+    description: 'the identity provider that provisions over /scim/v2: the groups it pushes are made in an app of its kind (`okta`: OKTA_DIRECTORY with OKTA_GROUP groups, `entra`: AZURE_AD with AZURE_AD_SECURITY_GROUP, `other`: CUSTOM with CONNECTOR_GROUP; docs/scim.md)',
   }),
   litestreamConfig: text({
     env: 'GATEHOUSE_LITESTREAM_CONFIG',

@@ -5,7 +5,9 @@ import { ConfigError, type Config } from './config.ts';
 import { AREAS } from './app.ts';
 import { createContext, type AppContext } from './context.ts';
 import { migrate, schemaVersion } from './db/migrate.ts';
+import { recordServiceAddress } from './db/meta.ts';
 import { checkpointAndClose, openDatabase, type Db } from './db/open.ts';
+import { listeningBase } from './http/public-base.ts';
 import { systemClock } from './lib/clock.ts';
 import { startJobs } from './jobs.ts';
 import { createLogger } from './lib/log.ts';
@@ -21,7 +23,7 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * Throws ConfigError when the address cannot be listened on (the database is closed first),
  * SchemaTooNewError when the file belongs to a newer Gatehouse.
  */
-export async function serve(config: Config): Promise<number> {
+export async function serve(config: Config, options: { demo?: boolean } = {}): Promise<number> {
   const log = createLogger(config.logLevel);
   const db = openDatabase(config.dbFile);
   // Under Litestream, Litestream alone checkpoints (docs/replication.md): it must copy every WAL
@@ -43,18 +45,28 @@ export async function serve(config: Config): Promise<number> {
       log.info('this database has been replicated by Litestream; if it still is, set GATEHOUSE_LITESTREAM_CONFIG so Gatehouse leaves checkpoints to it');
     }
     ctx = createContext({ db, clock: systemClock, config, log }, AREAS);
+    // Checked before anything is written: --demo never seeds a file holding real data.
+    const seedDemo = options.demo ? (await import('./demo.ts')).checkDemoFile(ctx) : false;
     running = await startServer(ctx).catch((err: unknown) => {
       throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     });
     // Only once the port is ours: a start that fails to listen must not use up the one-time banner.
     // No request can arrive in between: this runs before the event loop takes its next I/O.
     const issued = bootstrapAdmin(ctx, config.bootstrapToken);
+    // Where this process answers (the port may have been 0): `gatehouse login-link` makes its links to it.
+    recordServiceAddress(db, listeningBase(config.host, running.port));
     // The token is shown once: only once it is on disk.
     running.commitNow();
     if (issued && config.bootstrapToken === undefined) {
       process.stdout.write(
         `Created the admin user ${issued.token.user_id}. Its FULL_ACCESS API token, shown only this once:\n\n  ${issued.secret}\n\n`,
       );
+    }
+    if (options.demo) {
+      const demo = await import('./demo.ts');
+      if (seedDemo) await demo.seedDemo(ctx, `${listeningBase(config.host, running.port)}/v1`);
+      running.commitNow();
+      process.stdout.write(demo.demoBanner(demo.demoLinks(ctx), config.loginLinkMinutes, config.dbFile));
     }
     startJobs(ctx);
     // Load the read workers now, so the first heavy read does not wait for them.

@@ -4,6 +4,8 @@
 import { useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
+import { PersonAdmin } from './people.tsx';
+import { HeldOutside } from './connector.tsx';
 import { isAdmin, Link, minutes, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
@@ -100,6 +102,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
           <dt>Extensions</dt><dd>{item.extensions_duration_in_minutes ? `requested, for up to ${minutes(item.extensions_duration_in_minutes)}` : 'none (a new request renews)'}</dd>
         </dl>
         <p><Link href={`/console/requests/new?${kind}_id=${id}`} class="button">Request access to {item.name}</Link></p>
+        {admin && <p><Link href={`/console/${kind}s/${id}/settings`}>Settings of {item.name}</Link></p>}
         <h2>Reviewer stages</h2>
         {(item.request_configurations ?? []).map((c, i) => (
           <div key={i}>
@@ -110,7 +113,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
           </div>
         ))}
         <h2>Holders</h2>
-        {holders.length === 0 ? <p>Nobody holds it.</p> : (
+        {holders.length === 0 ? <p>Nobody in Gatehouse holds it.</p> : (
           <div class="table-wrap">
             <table>
               <caption>Who holds {item.name}</caption>
@@ -128,6 +131,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             </table>
           </div>
         )}
+        {admin && connector && <HeldOutside kind={kind} id={id} name={item.name ?? id} levels={item.access_levels ?? []} />}
         {admin && connector !== undefined && (
           <section aria-labelledby="propagation">
             <h2 id="propagation">Propagation</h2>
@@ -213,6 +217,7 @@ export function PersonPage(props: { me: Me; id: string }) {
             {admin && <p><Link href={`/console/events?actor_filter=${props.id}`}>What they did (audit trail)</Link></p>}
             {admin && person.hr_idp_status === 'ACTIVE' && <button type="button" class="danger" disabled={action.busy} onClick={offboard}>Offboard {person.full_name}</button>}
             <Problem message={action.error} />
+            {admin && <PersonAdmin me={props.me} person={person} onChanged={loaded.reload} />}
           </>
         )}
       </Page>

@@ -1,7 +1,8 @@
 // Home: reviews waiting for me (requests, and items of access reviews), my pending requests, my access
-// expiring within 7 days.
+// expiring within 7 days; the counts are the server's (exact at any size); admins see the first-run checklist.
 import { all, get, type Me, type Schema } from '../api.ts';
-import { Link, Page, Pending, useLoad, when } from '../ui.tsx';
+import { isAdmin, Link, Page, Pending, useLoad, when } from '../ui.tsx';
+import { FirstRun } from './first-run.tsx';
 
 /** An access request as the API answers it. */
 export type RequestView = Schema<'Request'>;
@@ -37,11 +38,16 @@ export async function holdingsOf(userId: string): Promise<Holding[]> {
   ];
 }
 
+/** How many requests Home lists in each section; the counts above them are exact (GET /v1/requests/counts). */
+const LISTED = 50;
+
 export function Home(props: { me: Me }) {
   const me = props.me.user;
   const loaded = useLoad(async () => {
-    const [{ requests: pending = [] }, holdings, assignments, reports] = await Promise.all([
-      get('/requests', { query: { show_pending_only: true, page_size: 200 } }),
+    const [counts, { requests: toReview = [] }, { requests: mine = [] }, holdings, assignments, reports] = await Promise.all([
+      get('/requests/counts'),
+      get('/requests', { query: { awaiting_my_review: true, page_size: LISTED } }),
+      get('/requests', { query: { requester_id: me.user_id, show_pending_only: true, page_size: LISTED } }),
       holdingsOf(me.user_id),
       all('/uar-assignments', { query: { open_only: true } }),
       all('/users', { query: { manager_id: me.user_id } }),
@@ -49,24 +55,26 @@ export function Home(props: { me: Me }) {
     const soon = Date.now() + 7 * 86_400_000;
     const accessReviews = assignments.filter((a) => a.unanswered_items > 0);
     return {
-      toReview: pending.filter((r) => waitsFor(r, me.user_id)),
+      counts,
+      toReview,
       accessReviews,
       reviewItems: accessReviews.reduce((sum, a) => sum + a.unanswered_items, 0),
-      mine: pending.filter((r) => r.requester_id === me.user_id),
+      mine,
       expiring: holdings.filter((h) => h.expires !== null && Date.parse(h.expires) <= soon),
       reports,
     };
   }, [me.user_id]);
   return (
     <Page title={`Welcome, ${me.full_name}`}>
+      {isAdmin(props.me) && <FirstRun />}
       <Pending loaded={loaded}>{(data) => (
         <>
           <ul class="counts">
             <li>
-              <strong data-count="reviews">{data.toReview.length + data.reviewItems}</strong> waiting for your review: {data.toReview.length} request{data.toReview.length === 1 ? '' : 's'}
+              <strong data-count="reviews">{data.counts.awaiting_my_review + data.reviewItems}</strong> waiting for your review: {data.counts.awaiting_my_review} request{data.counts.awaiting_my_review === 1 ? '' : 's'}
               {' '}and <span data-count="review-items">{data.reviewItems}</span> access-review item{data.reviewItems === 1 ? '' : 's'}
             </li>
-            <li><strong data-count="pending">{data.mine.length}</strong> pending request{data.mine.length === 1 ? '' : 's'} of yours</li>
+            <li><strong data-count="pending">{data.counts.my_pending}</strong> pending request{data.counts.my_pending === 1 ? '' : 's'} of yours</li>
             <li><strong data-count="expiring">{data.expiring.length}</strong> of your access expiring within 7 days</li>
           </ul>
           <section aria-labelledby="to-review">
@@ -77,12 +85,14 @@ export function Home(props: { me: Me }) {
                 {data.accessReviews.map((a) => <li key={a.uar_id}><Link href={`/console/reviews/${a.uar_id}`}>Access review: {a.name}</Link> — {a.unanswered_items} item{a.unanswered_items === 1 ? '' : 's'} to decide by {when(a.deadline)}</li>)}
               </ul>
             )}
+            {data.counts.awaiting_my_review > data.toReview.length && <p class="hint">And {data.counts.awaiting_my_review - data.toReview.length} older requests, not listed here.</p>}
           </section>
           <section aria-labelledby="mine">
             <h2 id="mine">Your pending requests</h2>
             {data.mine.length === 0 ? <p>None. <Link href="/console/requests/new">Request access</Link>.</p> : (
               <ul>{data.mine.map((r) => <li key={r.id}><Link href={`/console/requests/${r.id}`}>{itemNames(r) || r.reason}</Link> — asked {when(r.created_at)}</li>)}</ul>
             )}
+            {data.counts.my_pending > data.mine.length && <p class="hint">And {data.counts.my_pending - data.mine.length} older ones.</p>}
           </section>
           <section aria-labelledby="expiring">
             <h2 id="expiring">Expiring soon</h2>

@@ -18,6 +18,8 @@ import m0016 from '../../sql/0016_console.sql';
 import m0017 from '../../sql/0017_uar_reviewers.sql';
 import m0018 from '../../sql/0018_request_templates.sql';
 import m0019 from '../../sql/0019_uar_snapshot_slices.sql';
+import m0020 from '../../sql/0020_provisioning.sql';
+import m0021 from '../../sql/0021_unmatched_remote_access.sql';
 import { hashUnchainedEvents } from './hash-events.ts';
 import type { Db } from './open.ts';
 
@@ -49,4 +51,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 17, name: '0017_uar_reviewers', sql: m0017 },
   { version: 18, name: '0018_request_templates', sql: m0018 },
   { version: 19, name: '0019_uar_snapshot_slices', sql: m0019 },
+  { version: 20, name: '0020_provisioning', sql: m0020 },
+  { version: 21, name: '0021_unmatched_remote_access', sql: m0021 },
 ];

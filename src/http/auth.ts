@@ -68,6 +68,8 @@ export function authenticate(ctx: AppContext, fromCookie: CookieCaller): Middlew
     if (!holder || (holder.expiresAt !== null && holder.expiresAt <= now.toISOString())) {
       throw rejected(address, now.getTime(), 'the token is not valid: unknown, revoked or expired');
     }
+    // A SCIM token is the identity provider's, for /scim/v2 alone (docs/scim.md); a real token, so not throttled.
+    if (holder.scope !== 'API') throw unauthenticated('this is a SCIM token: it works only on /scim/v2, not on /v1');
     // Offboarding ends a user's access, their API access included; a real token is not a guess, so not throttled.
     if (isOffboarded(holder.userStatus)) {
       throw unauthenticated(`the token's user is ${holder.userStatus}: an offboarded user's tokens do not work`);

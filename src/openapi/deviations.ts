@@ -37,10 +37,34 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: lists a manager\'s direct reports (the console\'s person pages for managers; docs/users-and-tokens.md).',
   },
   {
+    operations: ['GET /v1/requests'],
+    where: 'parameter query.awaiting_my_review',
+    what: 'here, not in the reference',
+    reason: 'Extension: only the PENDING requests waiting for the caller\'s decision now (current stages, delegations followed), which the console\'s Home lists beside the exact counts of `GET /v1/requests/counts` (docs/requests.md).',
+  },
+  {
+    operations: ['GET /v1/resources', 'GET /v1/groups'],
+    where: 'parameter query.owner_filter',
+    what: 'here, not in the reference',
+    reason: 'Extension: keeps what one owner administers (the console\'s Teams page; docs/owners.md).',
+  },
+  {
+    operations: ['GET /v1/users'],
+    where: 'parameter query.contains',
+    what: 'here, not in the reference',
+    reason: 'Extension: keeps people whose email or full name contains the text, in any case (the console\'s People search; docs/users-and-tokens.md).',
+  },
+  {
     operations: ['GET /v1/resources'],
     where: 'parameter query.app_id',
     what: 'here, not in the reference',
     reason: 'Extension: lists one app\'s resources, paged and visibility-checked like the rest (docs/resources.md); ignoring the filter would hand back every app\'s resources.',
+  },
+  {
+    operations: ['GET /v1/groups'],
+    where: 'parameter query.app_id',
+    what: 'here, not in the reference',
+    reason: 'Extension: lists one app\'s groups, as GET /v1/resources does (the console\'s app page; docs/resources.md).',
   },
   {
     operations: REQUEST_ANSWERS,

@@ -6,36 +6,23 @@ import type { Role } from '../http/route.ts';
 import { MAX_JSON_DEPTH } from '../lib/json-depth.ts';
 import { VERSION } from '../version.ts';
 import { errorCodesFor, pathParameterNames, splitKey, type OperationDoc, type OperationGroup } from './operations.ts';
-import { component, componentName, type JsonSchema } from './schema.ts';
+import { componentName, type JsonSchema } from './schema.ts';
+import * as v from 'valibot';
+import { component, described, responseSchema } from './responses.ts';
 import { bodySchema, queryParameters } from './valibot.ts';
 
 type Json = Record<string, unknown>;
 
 /** The one error shape every failure has. */
-export const ErrorBody = component('Error', {
-  type: 'object',
-  description: 'Every failure has this shape; `code` is the contract, `message` is for people.',
-  properties: {
-    code: { type: 'string', enum: Object.keys(ERROR_STATUS), description: 'What went wrong, from a closed set; the HTTP status follows from it.' },
-    message: { type: 'string', minLength: 1, description: 'What went wrong, in words, naming the field where one is at fault.' },
-    details: {
-      type: 'array',
-      description: 'One entry per bad input field; empty when no field is at fault.',
-      items: {
-        type: 'object',
-        properties: {
-          path: { type: 'string', description: 'The field, dotted (`owners.2.name`), or `body`/`query` for the whole input.' },
-          message: { type: 'string', description: 'What is wrong with it.' },
-        },
-        required: ['path', 'message'],
-        additionalProperties: false,
-      },
-    },
-    request_id: { type: 'string', minLength: 1, description: 'Also sent as the X-Request-Id header; quote it when reporting a problem.' },
-  },
-  required: ['code', 'message', 'details', 'request_id'],
-  additionalProperties: false,
-});
+export const ErrorBody = component('Error', described(v.strictObject({
+  code: described(v.picklist(Object.keys(ERROR_STATUS) as ErrorCode[]), 'What went wrong, from a closed set; the HTTP status follows from it.'),
+  message: described(v.pipe(v.string(), v.nonEmpty()), 'What went wrong, in words, naming the field where one is at fault.'),
+  details: described(v.array(v.strictObject({
+    path: described(v.string(), 'The field, dotted (`owners.2.name`), or `body`/`query` for the whole input.'),
+    message: described(v.string(), 'What is wrong with it.'),
+  })), 'One entry per bad input field; empty when no field is at fault.'),
+  request_id: described(v.pipe(v.string(), v.nonEmpty()), 'Also sent as the X-Request-Id header; quote it when reporting a problem.'),
+}), 'Every failure has this shape; `code` is the contract, `message` is for people.'));
 
 const UUID_PARAMETER: JsonSchema = { type: 'string', format: 'uuid' };
 
@@ -68,7 +55,7 @@ function errorResponseComponents(): Record<string, Json> {
   return Object.fromEntries(
     [...byStatus.entries()].map(([status, codes]) => [
       `Error${status}`,
-      { description: `Failed: ${codes.map((code) => `\`${code}\``).join(' or ')}.`, content: { 'application/json': { schema: ErrorBody } } },
+      { description: `Failed: ${codes.map((code) => `\`${code}\``).join(' or ')}.`, content: { 'application/json': { schema: responseSchema(ErrorBody) } } },
     ]),
   );
 }
@@ -86,7 +73,7 @@ function operationObject(tag: string, key: string, doc: OperationDoc & { role?: 
   }
   const parameters: Json[] = names.map((name) => {
     const custom = doc.pathParams?.[name];
-    return { name, in: 'path', required: true, description: custom?.description ?? `The ${name.replace(/_id$/, '').replaceAll('_', ' ')}'s id.`, schema: custom?.schema ?? UUID_PARAMETER };
+    return { name, in: 'path', required: true, description: custom?.description ?? `The ${name.replace(/_id$/, '').replaceAll('_', ' ')}'s id.`, schema: custom ? responseSchema(custom.schema) : UUID_PARAMETER };
   });
   if (doc.query) parameters.push(...(queryParameters(doc.query) as unknown as Json[]));
 
@@ -105,16 +92,24 @@ function operationObject(tag: string, key: string, doc: OperationDoc & { role?: 
   }
   const mediaType = doc.responseMediaType ?? 'application/json';
   const responses: Record<string, Json> = {};
-  for (const [status, schema] of Object.entries(doc.responses)) {
+  for (const [status, declared] of Object.entries(doc.responses)) {
+    const schema = declared && responseSchema(declared);
     const name = schema ? componentName(schema) : undefined;
     responses[status] = {
       description: name ? `Success: ${name}` : 'Success',
       ...(schema ? { content: { [mediaType]: { schema } } } : {}),
     };
   }
-  Object.assign(responses, errorResponses(errorCodesFor(method, path, doc)));
+  const errors = errorResponses(errorCodesFor(method, path, doc));
+  if (doc.protocol) {
+    for (const status of Object.keys(errors)) {
+      errors[status] = { description: 'Failed', content: { [mediaType]: { schema: responseSchema(doc.protocol.errorBody) } } };
+    }
+  }
+  Object.assign(responses, errors);
   op.responses = responses;
   if (doc.public) op.security = [];
+  else if (doc.protocol) op.security = [{ [doc.protocol.securityScheme]: [] }];
   else if (doc.role !== undefined) op['x-gatehouse-role'] = leastRole(doc.role);
   else throw new Error(`${key}: a route in /v1 needs a declared role`);
   if (doc.extension) op['x-gatehouse-extension'] = true;
@@ -169,7 +164,10 @@ export function buildOpenApiDocument(groups: readonly OperationGroup[]): Json {
     components: {
       schemas: writer.components,
       responses,
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token made with `gatehouse token` or POST /v1/tokens.' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token made with `gatehouse token` or POST /v1/tokens.' },
+        scimBearer: { type: 'http', scheme: 'bearer', description: 'A SCIM token made with `gatehouse token create --scim`: it works on /scim/v2 only (docs/scim.md).' },
+      },
     },
   };
 }

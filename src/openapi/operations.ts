@@ -2,7 +2,7 @@
 // each kind of operation can answer. See docs/openapi.md, "Documenting a route".
 import type * as v from 'valibot';
 import type { ErrorCode } from '../http/errors.ts';
-import type { JsonSchema } from './schema.ts';
+import type { ResponseSchema } from './responses.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -12,7 +12,7 @@ export type OperationKey = `${HttpMethod} /${string}`;
 /** A path parameter that is not a UUID (every other one is, and needs no entry). */
 export interface PathParameterDoc {
   description: string;
-  schema: JsonSchema;
+  schema: v.GenericSchema;
 }
 
 export interface OperationDoc {
@@ -32,12 +32,18 @@ export interface OperationDoc {
   query?: v.GenericSchema;
   /** The Valibot schema of the JSON body, what the handler's `req.body()` parses and answers; a `v.optional(...)` one makes the body optional. */
   body?: v.GenericSchema;
-  /** The success statuses and their bodies: a component (e.g. `Owner`) or an inline schema. */
-  responses: Partial<Record<200 | 201 | 204, JsonSchema>>;
+  /** The success statuses and their bodies: a response schema (src/openapi/responses.ts), named (e.g. `Owner`) or not. */
+  responses: Partial<Record<200 | 201 | 204, ResponseSchema>>;
   /** The media type of the success body when it is not JSON (the /docs page). */
   responseMediaType?: string;
   /** Error codes this operation answers beyond the defaults for its kind (see `errorCodesFor`). */
   errors?: ErrorCode[];
+  /**
+   * For a protocol with its own error body and credentials (SCIM, outside /v1): failures answer this
+   * schema, in `responseMediaType`, instead of the `Error` shape, and callers authenticate with this
+   * security scheme (components.securitySchemes) instead of an API token.
+   */
+  protocol?: { errorBody: ResponseSchema; securityScheme: string };
 }
 
 /** A module's documented operations, tagged with the module's name. */

@@ -6,17 +6,16 @@ import { addPlainRoute, type RouteTable } from '../http/router.ts';
 import type { GatehouseRequest } from '../http/types.ts';
 import { buildOpenApiDocument } from './document.ts';
 import { defineOperations, type OperationGroup } from './operations.ts';
-import { component } from './schema.ts';
+import * as v from 'valibot';
+import { component, described } from './responses.ts';
 import { DOCS_CSP, DOCS_HTML, VIEWER_CSS, VIEWER_JS } from './viewer/page.ts';
 
-const Health = component('Health', {
-  type: 'object',
-  description: 'The service is up and answering.',
-  properties: { status: { type: 'string', enum: ['ok'] } },
-  required: ['status'],
-});
+const Health = component('Health', described(v.object({ status: v.picklist(['ok']) }), 'The service is up and answering.'));
 
-const text = (description: string) => ({ type: 'string', description });
+/** What /openapi.json answers: the document itself, of which the client may rely on these two fields. */
+const OpenApiDocument = described(v.objectWithRest({ openapi: v.string(), paths: v.record(v.string(), v.unknown()) }, v.unknown()), 'An OpenAPI 3.1 document.');
+
+const text = (description: string) => described(v.string(), description);
 
 export const serviceOperations = defineOperations('service', {
   'GET /healthz': {
@@ -31,7 +30,7 @@ export const serviceOperations = defineOperations('service', {
     description: 'OpenAPI 3.1, generated from the code that serves the API.',
     extension: true,
     public: true,
-    responses: { 200: { type: 'object', description: 'An OpenAPI 3.1 document.', required: ['openapi', 'paths'] } },
+    responses: { 200: OpenApiDocument },
   },
   'GET /docs': {
     summary: 'Read this API document in a browser',

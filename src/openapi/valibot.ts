@@ -2,7 +2,7 @@
 // so what the document says a client may send is what the code accepts.
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
-import { component, type JsonSchema } from './schema.ts';
+import { jsonComponent, type JsonSchema } from './schema.ts';
 
 /**
  * What a `v.metadata({ openapi })` step in a pipe means: from that step on, the document shows this
@@ -53,7 +53,7 @@ function convert(schema: v.GenericSchema): JsonSchema {
     if (typeof def.title !== 'string') throw new Error('a recursive (v.lazy) schema needs a v.title: it becomes a named component');
     const { title, ...rest } = def;
     if (!recursive.has(title)) {
-      recursive.set(title, component(title, rest));
+      recursive.set(title, jsonComponent(title, rest));
       fresh.push(rest);
     }
     named.set(`#/$defs/${id}`, recursive.get(title)!);

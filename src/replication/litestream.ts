@@ -5,11 +5,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { syncDirectory } from '../db/backup.ts';
-import { checkDatabase } from '../db/check.ts';
-import { recordedSchemaVersion } from '../db/migrate.ts';
-import { MIGRATIONS } from '../db/migrations.ts';
+import { checkGatehouseDatabase } from '../db/check.ts';
 import { openDatabase } from '../db/open.ts';
 import { verifyDatabase } from '../modules/audit/service.ts';
+import type { Config } from '../config.ts';
 
 /** Litestream could not be run, or what it reported means the replica cannot be trusted; nothing was changed. */
 export class ReplicationError extends Error {}
@@ -209,11 +208,7 @@ export async function restoreReplica(bin: string, source: RestoreSource, target:
     const db = openDatabase(tmp, { mustExist: true, asIs: true });
     let result: Omit<RestoreResult, 'bytes'>;
     try {
-      const problems = checkDatabase(db).problems;
-      const version = recordedSchemaVersion(db);
-      const known = MIGRATIONS.at(-1)?.version ?? 0;
-      if (version === undefined) problems.push('it is not a Gatehouse database (no schema_migrations table)');
-      else if (version > known) problems.push(`its schema version ${version} is newer than this Gatehouse knows (${known})`);
+      const { problems, schemaVersion: version } = checkGatehouseDatabase(db);
       const chain = verifyDatabase(db);
       if (chain.problem) problems.push(`audit chain: ${chain.problem.message}`);
       if (problems.length) throw new ReplicationError(`the restored copy failed its checks: ${problems.join('; ')}`);
@@ -227,4 +222,23 @@ export async function restoreReplica(bin: string, source: RestoreSource, target:
   } finally {
     removeTmp();
   }
+}
+
+/**
+ * The replicas of the configured database as {@link replicationStatus} judges them, or undefined when
+ * no Litestream config is set (`gatehouse check`, `replication status` and the console's Settings page);
+ * the binary is looked up on `searchPath` (the CLI passes its own environment's PATH).
+ * Throws ReplicationError as replicationStatus does.
+ */
+export async function replicasOf(
+  config: Pick<Config, 'litestreamConfig' | 'litestreamBin' | 'dbFile' | 'replicationMaxLagSeconds'>,
+  searchPath: string | undefined = process.env.PATH,
+): Promise<ReplicaStatus[] | undefined> {
+  if (!config.litestreamConfig) return undefined;
+  return replicationStatus({
+    bin: litestreamBinary({ setting: config.litestreamBin, searchPath }),
+    config: config.litestreamConfig,
+    dbFile: config.dbFile,
+    maxLagMs: config.replicationMaxLagSeconds * 1000,
+  });
 }

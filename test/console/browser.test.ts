@@ -7,20 +7,19 @@
 // Also: a request template's custom fields on the request form, a reviewer approving for less, and a
 // manager reading a report's person page (a non-manager refused).
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
 import { createApp, createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { config, stage } from '../helpers/requests.ts';
 
-const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)`;
+const skip = noBrowser;
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 30_000 };
 
 describe('the console in a browser', { skip }, () => {
@@ -42,15 +41,6 @@ describe('the console in a browser', { skip }, () => {
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(error.message));
     return page;
-  }
-
-  /** WCAG 2 A and AA violations on the page as it is, as readable lines. */
-  async function axeViolations(page: Page): Promise<string[]> {
-    await page.addScriptTag({ content: AXE });
-    const result = await page.evaluate<{ id: string; nodes: { target: string[] }[] }[]>(
-      `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then(r => r.violations.map(v => ({ id: v.id, nodes: v.nodes.map(n => ({ target: n.target })) })))`,
-    );
-    return result.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   }
 
   async function shoot(page: Page, name: string): Promise<void> {
@@ -101,7 +91,7 @@ describe('the console in a browser', { skip }, () => {
     await idp?.close();
   });
 
-  it('signs in through the OpenID provider and lands on Home, fast', async () => {
+  it('signs in through the OpenID provider and lands on Home', async () => {
     requesterPage = await newPage();
     await requesterPage.goto(`${origin}/console`);
     const button = requesterPage.getByRole('link', { name: 'Sign in with single sign-on' });
@@ -112,8 +102,9 @@ describe('the console in a browser', { skip }, () => {
     await requesterPage.getByRole('button', { name: 'Sign in' }).click();
     await requesterPage.getByRole('heading', { name: 'Welcome, Rowan Requester' }).waitFor(WAIT);
     assert.equal(new URL(requesterPage.url()).pathname, '/console');
+    // It painted; how fast is npm run bench's (test/bench/console-paint.ts), never a timed assertion here.
     const paint = await requesterPage.evaluate<number>(`performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1`);
-    assert.ok(paint > 0 && paint < 1000, `first contentful paint took ${paint} ms`);
+    assert.ok(paint > 0, 'the page painted');
     await shoot(requesterPage, 'home');
   });
 
@@ -326,6 +317,11 @@ describe('the console in a browser', { skip }, () => {
       ['/console/reviews', 'reviews'],
       ...(review ? [[`/console/reviews/${review.uar_id}`, 'review'] as [string, string]] : []),
       ['/console/account', 'account'],
+      // The Apps pages (test/console/apps.test.ts drives them): an app with an Opal-protocol connector, an item's settings.
+      ['/console/apps', 'apps'],
+      [`/console/apps/${connected.app_id}`, 'app-with-connector'],
+      [`/console/resources/${ledger.resource_id}/settings`, 'resource-settings'],
+      ['/console/request-templates', 'request-templates'],
     ];
     const written: string[] = [];
     for (const width of [1280, 375]) {

@@ -23,6 +23,8 @@ interface DocumentedOperation {
   params: number;
   /** Documented statuses; a success status maps to its body's validator (null: no JSON body). */
   responses: Map<number, Validator | null>;
+  /** A protocol's own failure body (SCIM's), by status, where the operation documents one instead of `Error`. */
+  failures: Map<number, Validator>;
 }
 
 /**
@@ -55,9 +57,12 @@ function load() {
   for (const [template, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
       const responses = new Map<number, Validator | null>();
+      const failures = new Map<number, Validator>();
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
-        const schema = ((response.content as Json | undefined)?.['application/json'] as Json | undefined)?.schema;
+        const content = response.content as Record<string, Json> | undefined;
+        const schema = (content?.['application/json'] ?? content?.['application/scim+json'])?.schema;
         responses.set(Number(status), Number(status) < 400 && schema ? lazily(schema) : null);
+        if (Number(status) >= 400 && schema) failures.set(Number(status), lazily(schema));
       }
       const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
       operations.push({
@@ -66,6 +71,7 @@ function load() {
         pattern: new RegExp(`^${source}$`),
         params: (template.match(/\{/g) ?? []).length,
         responses,
+        failures,
       });
     }
   }
@@ -95,6 +101,11 @@ export function assertMatchesComponent(name: string, body: unknown): void {
 export function assertMatchesDocument(method: string, pathname: string, status: number, body: unknown): void {
   const { operations, errorBody } = documented();
   const operation = operations.find((op) => op.method === method && op.pattern.test(pathname));
+  const failure = operation?.failures.get(status)?.();
+  if (failure) {
+    if (!failure(body)) assert.fail(`${operation!.key} → ${status}: the failure body does not match the document: ${describeErrors(failure)}`);
+    return;
+  }
   if (status >= 400) {
     if (!errorBody(body)) assert.fail(`${method} ${pathname} → ${status}: the error body does not match the Error shape: ${describeErrors(errorBody)}`);
     const code = (body as { code: ErrorCode }).code;

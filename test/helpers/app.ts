@@ -6,7 +6,9 @@ import { loadConfig } from '../../src/config.ts';
 import { AREAS } from '../../src/app.ts';
 import { createContext, type AppContext } from '../../src/context.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { recordServiceAddress } from '../../src/db/meta.ts';
 import { openDatabase } from '../../src/db/open.ts';
+import { listeningBase } from '../../src/http/public-base.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import type { Logger, LogFields } from '../../src/lib/log.ts';
 import { bootstrapAdmin } from '../../src/modules/tokens/service.ts';
@@ -75,6 +77,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const ctx = createContext({ db, clock, config, log: capturingLogger(logs) }, AREAS);
   bootstrapAdmin(ctx, options.bootstrapToken ?? ADMIN_TOKEN);
   const running: RunningServer = await startServer(ctx);
+  // As `serve` does: links Gatehouse makes (sign-in emails, notices) point at this server unless GATEHOUSE_PUBLIC_URL says otherwise.
+  recordServiceAddress(db, listeningBase('127.0.0.1', running.port));
   const adminUserId = ctx.stores.users.getByEmail('admin@gatehouse.local')!.user_id;
   return {
     api: new ApiClient(running.url, options.bootstrapToken ?? ADMIN_TOKEN),

@@ -31,6 +31,13 @@ export class OpalConnector {
   /** A fault every write call gets while set (an outage). */
   outage: Fault | null = null;
   faultReads = false;
+  /**
+   * Whether it creates and removes users (Opal's POST /users → {remote_user_id}, DELETE /users/{id}); a
+   * connector without them answers 501, as the spec's generated servers do for a route not implemented.
+   */
+  createsUsers = false;
+  /** What each POST /users asked for (user_id, attributes), in order. */
+  readonly created: { user_id: unknown; attributes: Record<string, unknown> }[] = [];
   /** How long `slow` waits before answering, in ms. */
   slowMs = 2_000;
   /** Write calls being held unanswered right now (holdWrites). */
@@ -188,6 +195,22 @@ export class OpalConnector {
     if (method === 'GET' && parts[0] === 'status') return send(200, {});
     if (method === 'GET' && parts[0] === 'users' && parts.length === 1) {
       return send(200, this.#page([...this.users].map(([id, email]) => ({ id, email })), url, 'users'));
+    }
+    if (parts[0] === 'users' && (method === 'POST' || method === 'DELETE')) {
+      if (!this.createsUsers) return send(501, { code: 501, message: 'not implemented' });
+      if (method === 'POST' && parts.length === 1) {
+        const attributes = (body.attributes ?? {}) as Record<string, unknown>;
+        const email = String(attributes.email ?? '');
+        if ([...this.users.values()].some((known) => known.toLowerCase() === email.toLowerCase())) return send(409, { code: 409, message: 'user already exists' });
+        this.created.push({ user_id: body.user_id, attributes });
+        const id = `made-${this.created.length}`;
+        this.users.set(id, email);
+        return send(200, { remote_user_id: id });
+      }
+      if (method === 'DELETE' && parts.length === 2) {
+        if (!this.users.delete(parts[1]!)) return notFound('user');
+        return send(200, {});
+      }
     }
     if (parts[0] === 'resources') {
       if (method === 'GET' && parts.length === 1) return send(200, this.#page([...this.resources].map(([id, r]) => ({ id, name: r.name })), url, 'resources'));

@@ -1,6 +1,7 @@
 // A throw-away PostgreSQL cluster for tests: Debian's server binaries, a temp directory, a free
 // loopback port, trust authentication. As root the server runs as the `postgres` user (it refuses root).
 import { execFileSync } from 'node:child_process';
+import pg from 'pg';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { freePort } from './ports.ts';
 import { tmpdir } from 'node:os';
@@ -61,4 +62,15 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs one statement on `server` as its superuser, on a connection of its own, and returns the rows. */
+export async function sqlOn(server: PostgresServer, text: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
+  const client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+  try {
+    return (await client.query(text, params)).rows;
+  } finally {
+    await client.end();
+  }
 }

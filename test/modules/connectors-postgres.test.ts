@@ -3,13 +3,12 @@
 // ERR_… status and recovery SUCCESS without anyone acting.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { tick as sweep } from '../../src/modules/access/sweep.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createMember, createOwner, createUser, type Signed } from '../helpers/fixtures.ts';
 import { config, makeRequest } from '../helpers/requests.ts';
-import { findPostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
+import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 
 const found = findPostgres();
 
@@ -20,15 +19,8 @@ describe('connectors: PostgreSQL', { skip: 'reason' in found ? found.reason : fa
   let resourceId: string;
   let alice: Signed;
 
-  const sql = async (text: string, params: unknown[] = []) => {
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    try {
-      return (await client.query(text, params)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const sql = (text: string, params: unknown[] = []): Promise<any[]> => sqlOn(server, text, params);
   const memberships = async () =>
     (await sql(`SELECT g.rolname AS role, m.rolname AS member FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid
                 JOIN pg_roles m ON m.oid = am.member WHERE m.rolname LIKE 'alicepg%' OR m.rolname LIKE 'pgbob%' ORDER BY 1, 2`))

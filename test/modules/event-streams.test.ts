@@ -627,3 +627,65 @@ describe('event streams: delivery', () => {
     }
   });
 });
+
+describe('event streams: a test delivery (POST /v1/event-streams/{event_stream_id}/test, an extension)', () => {
+  let app: TestApp;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    app = await startApp();
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await receiver.close();
+    await app.close();
+  });
+
+  it('sends one signed test event now and says the receiver took it, moving nothing', async () => {
+    const stream = await createStream(app, { webhook_url: `${receiver.url}/test`, credentials: { auth_type: 'HMAC', hmac_credential_1: { secret: SECRET_1 } } });
+    const before = await streamById(app, stream.event_stream_id);
+    const eventsBefore = (await allEventIds(app)).length;
+    const res = await app.api.post(`/event-streams/${stream.event_stream_id}/test`);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { delivered: true, error: null });
+    assert.equal(receiver.deliveries.length, 1);
+    const [delivery] = receiver.deliveries;
+    assert.equal(delivery!.payload.type, 'EVENT_STREAM_TEST');
+    assert.equal(delivery!.payload.data.actor_user_id, app.adminUserId);
+    // Signed as every delivery is: the receiver can check it with the stream's secret.
+    assert.doesNotThrow(() => new Webhook(SECRET_1).verify(delivery!.body, delivery!.headers));
+    // Nothing written: the stream still waits to deliver its own creation event, and the trail is as it was.
+    assert.deepEqual(await streamById(app, stream.event_stream_id), before);
+    assert.equal((await allEventIds(app)).length, eventsBefore);
+  });
+
+  it('says in words why the receiver did not take it, without counting a failure', async () => {
+    receiver.answer = () => 503;
+    const stream = await createStream(app, { webhook_url: `${receiver.url}/down` });
+    const res = await app.api.post(`/event-streams/${stream.event_stream_id}/test`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.delivered, false);
+    assert.match(res.body.error, /receiver answered 503/);
+    assert.equal((await streamById(app, stream.event_stream_id)).delivery.status, 'HEALTHY');
+  });
+
+  it('is for admins: 404 for an unknown stream, 403 for a member or a READ_ONLY token', async () => {
+    assert.equal((await app.api.post(`/event-streams/${NO_SUCH_ID}/test`)).status, 404);
+    const readOnly = await createToken(app.api, { access_level: 'READ_ONLY' });
+    const stream = await createStream(app, { webhook_url: `${receiver.url}/x` });
+    assert.equal((await app.api.as(readOnly.secret).post(`/event-streams/${stream.event_stream_id}/test`)).status, 403);
+  });
+});
+
+describe('event streams: a test delivery under GATEHOUSE_PRIVATE_ADDRESSES=deny', () => {
+  let app: TestApp;
+  before(async () => (app = await startApp({ GATEHOUSE_PRIVATE_ADDRESSES: 'deny' })));
+  after(() => app.close());
+
+  it('refuses a receiver on a private address, saying so, as delivery does', async () => {
+    const stream = await createStream(app, { webhook_url: 'http://127.0.0.1:9/hook' });
+    const res = await app.api.post(`/event-streams/${stream.event_stream_id}/test`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.delivered, false);
+    assert.match(res.body.error, /not public/);
+  });
+});

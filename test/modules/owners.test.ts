@@ -375,4 +375,34 @@ describe('owners', () => {
       assert.equal((await app.api.put('/owners/x/users', { user_ids: [] })).status, 400);
     });
   });
+  describe('what an owner administers (owner_filter, an extension filter on resources and groups)', () => {
+    it('lists the resources and groups an owner administers, page by page, and checks the id', async () => {
+      const owner = await createOwner(app.api);
+      const appId = (await createApp(app.api)).app_id;
+      const r1 = await createResource(app.api, { app_id: appId, admin_owner_id: owner.owner_id });
+      await createResource(app.api, { app_id: appId });
+      const r2 = await createResource(app.api, { app_id: appId, admin_owner_id: owner.owner_id });
+      const g1 = await createGroup(app.api, { app_id: appId, admin_owner_id: owner.owner_id });
+      await createGroup(app.api, { app_id: appId });
+
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await app.api.get('/resources', { owner_filter: owner.owner_id.toUpperCase(), page_size: 1, cursor });
+        assert.equal(page.status, 200);
+        ids.push(...page.body.results.map((r: { resource_id: string }) => r.resource_id));
+        cursor = page.body.next ?? undefined;
+      } while (cursor);
+      assert.deepEqual(ids, [r1.resource_id, r2.resource_id]);
+      const groups = await app.api.get('/groups', { owner_filter: owner.owner_id });
+      assert.deepEqual(groups.body.results.map((g: { group_id: string }) => g.group_id), [g1.group_id]);
+      assert.deepEqual((await app.api.get('/groups', { owner_filter: NO_SUCH_ID })).body.results, []);
+
+      for (const path of ['/resources', '/groups']) {
+        const bad = await app.api.get(path, { owner_filter: 'nope' });
+        assert.equal(bad.status, 400);
+        assert.deepEqual(errorPaths(bad.body), ['owner_filter']);
+      }
+    });
+  });
 });

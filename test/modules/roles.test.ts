@@ -8,7 +8,7 @@ import { createApp } from '../../src/app.ts';
 import { RouteTable } from '../../src/http/router.ts';
 import { API_OPERATIONS } from '../../src/app.ts';
 import { readFileSync } from 'node:fs';
-import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
 import type { ApiClient } from '../helpers/client.ts';
 import { createAdmin, createMember, createResource, createToken, createUser, type Signed } from '../helpers/fixtures.ts';
 import { countEvents } from '../helpers/events.ts';
@@ -26,7 +26,9 @@ import { countEvents } from '../helpers/events.ts';
  */
 // 'sign-in': the console's own sign-in routes outside /v1, which answer by their session cookie or link,
 // not by a token (test/console/sign-in.test.ts and oidc.test.ts walk them).
-type Access = 'public' | 'sign-in' | 'signed' | 'read' | 'admin-read' | 'member' | 'admin';
+// 'scim': SCIM 2.0 for identity providers, which takes only a SCIM token: every /v1 token is refused
+// (401) there, and a SCIM token on /v1 (test/modules/scim.test.ts walks them).
+type Access = 'public' | 'sign-in' | 'signed' | 'scim' | 'read' | 'admin-read' | 'member' | 'admin';
 
 const EXPECTED: Record<string, Access> = {
   'GET /healthz': 'public',
@@ -47,23 +49,56 @@ const EXPECTED: Record<string, Access> = {
   'GET /console/reviews': 'public',
   'GET /console/reviews/{id}': 'public',
   'GET /console/account': 'public',
+  'GET /console/people': 'public',
+  'GET /console/teams': 'public',
+  'GET /console/teams/{id}': 'public',
+  'GET /console/tokens': 'public',
+  'GET /console/settings': 'public',
+  'GET /console/event-streams': 'public',
+  'GET /console/access-rules': 'public',
+  'GET /console/apps': 'public',
+  'GET /console/apps/{id}': 'public',
+  'GET /console/resources/{id}/settings': 'public',
+  'GET /console/groups/{id}/settings': 'public',
+  'GET /console/request-templates': 'public',
   'GET /console/assets/console.js': 'public',
   'GET /console/assets/console.css': 'public',
   'GET /console/session': 'sign-in',
+  'POST /console/sign-in/email': 'sign-in',
   'GET /console/sign-in/{secret}': 'sign-in',
   'POST /console/sign-in/{secret}': 'sign-in',
   'GET /console/oidc/start': 'sign-in',
   'GET /console/oidc/callback': 'sign-in',
+  'GET /scim/v2/ServiceProviderConfig': 'scim',
+  'GET /scim/v2/ResourceTypes': 'scim',
+  'GET /scim/v2/ResourceTypes/{id}': 'scim',
+  'GET /scim/v2/Schemas': 'scim',
+  'GET /scim/v2/Schemas/{id}': 'scim',
+  'GET /scim/v2/Users': 'scim',
+  'POST /scim/v2/Users': 'scim',
+  'GET /scim/v2/Users/{id}': 'scim',
+  'PUT /scim/v2/Users/{id}': 'scim',
+  'PATCH /scim/v2/Users/{id}': 'scim',
+  'DELETE /scim/v2/Users/{id}': 'scim',
+  'GET /scim/v2/Groups': 'scim',
+  'POST /scim/v2/Groups': 'scim',
+  'GET /scim/v2/Groups/{id}': 'scim',
+  'PUT /scim/v2/Groups/{id}': 'scim',
+  'PATCH /scim/v2/Groups/{id}': 'scim',
+  'DELETE /scim/v2/Groups/{id}': 'scim',
   'POST /console/sign-out': 'sign-in',
 
   'POST /v1/users': 'admin',
   'GET /v1/users': 'read',
+  'GET /v1/settings': 'admin-read',
+  'GET /v1/settings/check': 'admin-read',
   'GET /v1/users/remote_users': 'read',
   'POST /v1/users/remote_users': 'admin',
   'DELETE /v1/users/{user_id}/remote_users/{third_party_provider}': 'admin',
   'GET /v1/user': 'read',
   'PUT /v1/users/{user_id}': 'admin',
   'GET /v1/users/{user_id}': 'read',
+  'POST /v1/users/{user_id}/sign-in-link': 'admin',
 
   'GET /v1/tokens': 'read',
   'POST /v1/tokens': 'member',
@@ -231,6 +266,7 @@ const EXPECTED: Record<string, Access> = {
 
   'POST /v1/requests': 'member',
   'GET /v1/requests': 'read',
+  'GET /v1/requests/counts': 'read',
   'GET /v1/requests/relay': 'read',
   'GET /v1/requests/{id}': 'read',
   'POST /v1/requests/{id}/approve': 'member',
@@ -252,6 +288,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/event-streams': 'admin',
   'PUT /v1/event-streams/{event_stream_id}': 'admin',
   'DELETE /v1/event-streams/{event_stream_id}': 'admin',
+  'POST /v1/event-streams/{event_stream_id}/test': 'admin',
   'GET /v1/apps/{app_id}/connector': 'admin-read',
   'PUT /v1/apps/{app_id}/connector': 'admin',
   'DELETE /v1/apps/{app_id}/connector': 'admin',
@@ -260,6 +297,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/apps/{app_id}/connector/retry': 'admin',
   'GET /v1/apps/{app_id}/connector/unmatched-users': 'admin-read',
   'GET /v1/propagations': 'admin-read',
+  'GET /v1/resources/{resource_id}/unmatched-remote-users': 'admin-read',
+  'GET /v1/groups/{group_id}/unmatched-remote-users': 'admin-read',
 };
 
 /** Path parameters that are not UUIDs, and a valid value for each; every other one gets a fresh random UUID. */
@@ -312,6 +351,15 @@ describe('organization roles', () => {
           await res.arrayBuffer();
           continue;
         }
+        if (access === 'scim') {
+          // Neither no token nor the admin's own FULL_ACCESS API token gets past a SCIM route's door.
+          for (const token of [undefined, ADMIN_TOKEN]) {
+            const res = await fetch(root + path.replace('{id}', randomUUID()), { method, headers: { 'content-type': 'application/scim+json', ...(token && { authorization: `Bearer ${token}` }) }, ...(method !== 'GET' && { body: '{}' }) });
+            if (res.status !== 401) problems.push(`${route} with ${token ? 'an API token' : 'no token'} → ${res.status}, expected 401`);
+            await res.arrayBuffer();
+          }
+          continue;
+        }
         if (access === 'signed') {
           const res = await fetch(root + path, { method, body: 'payload=%7B%7D', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
           if (res.status !== 401 && res.status !== 503) problems.push(`${route} unsigned → ${res.status}, expected 401 or 503`);
@@ -348,7 +396,7 @@ describe('organization roles', () => {
       for (const [route, access] of Object.entries(EXPECTED)) {
         const [method, path] = route.split(' ') as [string, string];
         const role = doc.paths[path]?.[method.toLowerCase()]?.['x-gatehouse-role'];
-        const expected = access === 'public' || access === 'sign-in' || access === 'signed' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
+        const expected = access === 'public' || access === 'sign-in' || access === 'signed' || access === 'scim' ? undefined : access === 'admin' || access === 'admin-read' ? 'ADMIN' : 'MEMBER';
         if (role !== expected) problems.push(`${route}: x-gatehouse-role ${role}, expected ${expected}`);
       }
       assert.deepEqual(problems, []);

@@ -73,6 +73,36 @@ describe('users', () => {
     assert.equal(res.body.previous, null);
   });
 
+  it('contains keeps people whose email or full name holds the text, in any case, page by page', async () => {
+    const tag = unique('zq');
+    const manager = await createUser(app.api);
+    const byName = await app.api.post('/users', { email: `${unique('a')}@example.com`, full_name: `Ümit ${tag.toUpperCase()} Yilmaz`, manager_id: manager.user_id });
+    const byEmail = await app.api.post('/users', { email: `${tag}.b@example.com`, full_name: 'Bea Other' });
+    const third = await app.api.post('/users', { email: `${tag}.c@example.com`, full_name: 'Cy Third', manager_id: manager.user_id });
+    await createUser(app.api);
+    const ids = [byName, byEmail, third].map((res) => res.body.user_id);
+
+    const found: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await app.api.get('/users', { contains: tag, page_size: 1, cursor });
+      assert.equal(page.status, 200);
+      found.push(...page.body.results.map((u: { user_id: string }) => u.user_id));
+      cursor = page.body.next ?? undefined;
+    } while (cursor);
+    assert.deepEqual(found, ids);
+
+    const reports = await app.api.get('/users', { contains: tag.toUpperCase(), manager_id: manager.user_id });
+    assert.deepEqual(reports.body.results.map((u: { user_id: string }) => u.user_id), [ids[0], ids[2]]);
+    // Unicode folds as every other name filter does; % is a plain character, not a wildcard.
+    assert.deepEqual((await app.api.get('/users', { contains: `ümit ${tag}` })).body.results.map((u: { user_id: string }) => u.user_id), [ids[0]]);
+    assert.deepEqual((await app.api.get('/users', { contains: '%' })).body.results, []);
+
+    const tooLong = await app.api.get('/users', { contains: 'x'.repeat(201) });
+    assert.equal(tooLong.status, 400);
+    assert.deepEqual(errorPaths(tooLong.body), ['contains']);
+  });
+
   describe('remote users', () => {
     it('records accounts, filters by provider, user and remote id, and refuses duplicates', async () => {
       const alice = await createUser(app.api);

@@ -14,7 +14,7 @@ import { defineRoutes, type RouteDeclaration } from '../../src/http/route.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
 import { errorPaths } from '../helpers/errors.ts';
 
-const doc = { summary: 'Read a widget', responses: { 200: { type: 'object' } } };
+const doc = { summary: 'Read a widget', responses: { 200: v.object({}) } };
 
 /** An area serving one route, declared as `route` and handled under `handled` (the declared key by default). */
 function areaWith(key: `GET /${string}` | `POST /${string}`, route: Partial<RouteDeclaration>, handled: `GET /${string}` | `POST /${string}` | null = key): Area {

@@ -5,12 +5,13 @@ import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UarScopeInput } from './schemas.ts';
 import { reviewIsComplete } from './sql.ts';
+import type { UAR } from '../../openapi/components/access-reviews.ts';
 
 interface UarRow {
   seq: number;
   id: string;
   name: string;
-  reviewer_assignment_policy: string;
+  reviewer_assignment_policy: UAR['reviewer_assignment_policy'];
   send_reviewer_assignment_notification: number;
   deadline: string;
   time_zone: string;
@@ -25,7 +26,7 @@ interface UarRow {
 
 export interface NewUar {
   name: string;
-  reviewer_assignment_policy: string;
+  reviewer_assignment_policy: UAR['reviewer_assignment_policy'];
   send_reviewer_assignment_notification: boolean;
   deadline: Date;
   time_zone: string;
@@ -136,7 +137,7 @@ export function createAccessReviewStore(db: Db) {
     'SELECT count(*) AS n FROM tags WHERE key = @key AND (@value IS NULL OR value = @value)',
   );
 
-  function toApi(row: UarRow) {
+  function toApi(row: UarRow): UAR {
     return {
       uar_id: row.id,
       name: row.name,

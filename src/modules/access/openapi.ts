@@ -1,10 +1,10 @@
 // The access area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import {
   GroupContainingGroup, GroupContainingGroupList, GroupResource, GroupResourceList, GroupUser, GroupUserList,
-  ResourceAccessUserList, ResourceUser, ResourceUserAccessStatus,
+  ResourceAccessUserList, ResourceUser, ResourceUserAccess, ResourceUserAccessStatus,
 } from '../../openapi/components/access.ts';
 import { PageQuery } from './routes.ts';
 import {
@@ -45,13 +45,7 @@ export const accessRoutes = defineRoutes('access', {
     role: 'read', items: { resource_id: 'resource', user_id: null },
     summary: 'Get a user\'s access to a resource',
     description: 'Every level the user holds, directly or through groups; a handful at most, so never paged.',
-    responses: {
-      200: {
-        type: 'object',
-        properties: { data: { type: 'array', items: ResourceUser }, total_count: { type: 'integer' } },
-        required: ['data'],
-      },
-    },
+    responses: { 200: ResourceUserAccess },
   },
   'POST /v1/resources/{resource_id}/users/{user_id}': {
     role: 'admin', items: { resource_id: 'resource', user_id: null },

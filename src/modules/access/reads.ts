@@ -1,6 +1,7 @@
 // Read use cases of the access graph and the API shapes they answer with. Every holding comes from
 // holdings-store.ts (the one definition of effective access); edges are shown as stored.
 import type { AppContext } from '../../context.ts';
+import type { GroupContainingGroup, GroupResource, GroupUser, ResourceAccessUser, ResourceUser } from '../../openapi/components/access.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
@@ -30,7 +31,7 @@ function nameCache(ctx: AppContext) {
 }
 type Names = ReturnType<typeof nameCache>;
 
-function resourceAccessUser(names: Names, row: HoldingRow) {
+function resourceAccessUser(names: Names, row: HoldingRow): ResourceAccessUser {
   const resource = names('resource', row.item_id);
   const user = names('user', row.user_id);
   return {
@@ -43,7 +44,7 @@ function resourceAccessUser(names: Names, row: HoldingRow) {
   };
 }
 
-function groupUser(names: Names, row: { user_id: string; item_id: string; level: string; level_name: string; exp: string | null }) {
+function groupUser(names: Names, row: { user_id: string; item_id: string; level: string; level_name: string; exp: string | null }): GroupUser {
   const group = names('group', row.item_id);
   const user = names('user', row.user_id);
   return {
@@ -59,12 +60,12 @@ const edgeAsHolding = (row: EdgeRow) => ({
 });
 
 /** An edge answer of POST/PUT …/groups/{id}/users/{user_id}: the reference's GroupUser. */
-export function toGroupUser(ctx: AppContext, row: EdgeRow) {
+export function toGroupUser(ctx: AppContext, row: EdgeRow): GroupUser {
   return groupUser(nameCache(ctx), edgeAsHolding(row));
 }
 
 /** An edge answer of POST/PUT …/resources/{id}/users/{user_id}: the reference's ResourceUser. */
-export function toResourceUser(ctx: AppContext, row: EdgeRow) {
+export function toResourceUser(ctx: AppContext, row: EdgeRow): ResourceUser {
   const user = ctx.stores.access.describe('user', row.principal_id)!;
   return {
     resource_id: row.item_id, user_id: row.principal_id, access_level: level(row.access_level_remote_id, row.access_level_name),
@@ -73,7 +74,7 @@ export function toResourceUser(ctx: AppContext, row: EdgeRow) {
 }
 
 /** A group → resource edge: the reference's GroupResource. */
-export function toGroupResource(ctx: AppContext, row: EdgeRow, names: Names = nameCache(ctx)) {
+export function toGroupResource(ctx: AppContext, row: EdgeRow, names: Names = nameCache(ctx)): GroupResource {
   return {
     group_id: row.principal_id, group_name: names('group', row.principal_id).name,
     resource_id: row.item_id, resource_name: names('resource', row.item_id).name,
@@ -82,7 +83,7 @@ export function toGroupResource(ctx: AppContext, row: EdgeRow, names: Names = na
 }
 
 /** A group → containing group edge: the reference's GroupContainingGroup, with the edge's level and expiry. */
-export function toContainingGroup(row: EdgeRow) {
+export function toContainingGroup(row: EdgeRow): GroupContainingGroup {
   return {
     group_id: row.principal_id, containing_group_id: row.item_id, access_level_remote_id: row.access_level_remote_id,
     access_level: level(row.access_level_remote_id, row.access_level_name), expiration_date: row.expiration_date,

@@ -281,3 +281,43 @@ export function offboardUser(ctx: AppContext, actor: Actor, userId: string, now:
   ], { record: sub, sessions: false, cause: { type: 'OFFBOARDING' } });
   return [...sub, ...reconcileSessions(ctx, { userId }, now)];
 }
+
+/** The users holding live membership of `groupId` (any level), with their names, in user order. */
+export function groupMembers(ctx: AppContext, groupId: string): { id: string; display: string }[] {
+  const seen = new Set<string>();
+  const members: { id: string; display: string }[] = [];
+  for (const row of ctx.stores.access.liveOfItem('group_user', groupId, ctx.clock.now())) {
+    if (seen.has(row.principal_id)) continue;
+    seen.add(row.principal_id);
+    members.push({ id: row.principal_id, display: ctx.stores.access.describe('user', row.principal_id)?.name ?? '' });
+  }
+  return members;
+}
+
+/**
+ * Makes `userIds` the users holding `groupId` (at its default level, no expiry, source DIRECT): users
+ * not holding it are added (…_ADDED), users no longer listed lose every level they hold (…_REMOVED);
+ * call **inside your own write transaction** (an identity provider's group push, docs/scim.md).
+ * Throws what writeGrant throws for an unknown or offboarded user, naming `user_id`.
+ */
+export function setGroupMembers(ctx: AppContext, actor: Actor, groupId: string, userIds: readonly string[]): { added: number; removed: number } {
+  const { access } = ctx.stores;
+  const now = ctx.clock.now();
+  const wanted = new Set(userIds);
+  const held = new Set(groupMembers(ctx, groupId).map((m) => m.id));
+  let added = 0;
+  let removed = 0;
+  for (const userId of wanted) {
+    if (held.has(userId)) continue;
+    writeGrant(ctx, actor, { kind: 'group_user', key: { principalId: userId, itemId: groupId, level: '' }, expiresAt: null, source: 'DIRECT', sourceId: null, whenHeld: 'extend' });
+    added += 1;
+  }
+  for (const userId of held) {
+    if (wanted.has(userId)) continue;
+    for (const row of access.livePair('group_user', userId, groupId, now)) {
+      changeAccess(ctx, actor, [{ op: 'remove', kind: 'group_user', key: { principalId: userId, itemId: groupId, level: row.access_level_remote_id } }]);
+    }
+    removed += 1;
+  }
+  return { added, removed };
+}

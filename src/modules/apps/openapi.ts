@@ -1,7 +1,7 @@
 // The apps area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { App, AppsList } from '../../openapi/components/catalogue.ts';
 import { CreateAppBody, ListAppsQuery, UpdateAppBody } from './schemas.ts';
 

@@ -1,25 +1,21 @@
 // Apps (the systems resources and groups live in): the only SQL for them.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import type { App } from '../../openapi/components/catalogue.ts';
 
 interface AppRow {
   seq: number;
   id: string;
   name: string;
   description: string;
-  app_type: string;
+  app_type: App['app_type'];
   admin_owner_id: string;
   created_at: string;
   updated_at: string;
 }
 
-export interface ApiApp {
-  app_id: string;
-  name: string;
-  description: string;
-  admin_owner_id: string;
-  app_type: string;
-}
+/** An app as the API answers it (the App response schema). */
+export type ApiApp = App;
 
 export const toApiApp = (row: AppRow): ApiApp => ({
   app_id: row.id,

@@ -4,6 +4,7 @@ import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
+import type { Bundle } from '../../openapi/components/catalogue.ts';
 
 interface BundleRow {
   seq: number;
@@ -18,18 +19,8 @@ interface BundleRow {
 }
 
 /** The spec names the id `id`, the reference `bundle_id`; both are sent, with the same value. */
-export interface ApiBundle {
-  id: string;
-  bundle_id: string;
-  name: string;
-  description: string;
-  admin_owner_id: string;
-  created_at: string;
-  updated_at: string;
-  total_num_items: number;
-  total_num_resources: number;
-  total_num_groups: number;
-}
+/** A bundle as the API answers it (the Bundle response schema). */
+export type ApiBundle = Bundle;
 
 export function toApiBundle(row: BundleRow): ApiBundle {
   return {

@@ -1,48 +1,9 @@
 // The configuration-templates area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { RequestConfiguration, TicketPropagationConfiguration } from '../../openapi/components/request-configuration.ts';
-import { component, EmptyObject, extensionField } from '../../openapi/schema.ts';
-import { VisibilityInfo } from '../visibility/openapi.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { CreateConfigurationTemplateBody, ListConfigurationTemplatesQuery, UpdateConfigurationTemplateBody } from './schemas.ts';
-
-const Ids = { type: 'array', items: { type: 'string', format: 'uuid' } };
-
-export const ConfigurationTemplate = component('ConfigurationTemplate', {
-  type: 'object',
-  description: 'Settings that every resource and group linked to the template (by `configuration_template_id`) takes, and keeps while linked.',
-  properties: {
-    configuration_template_id: { type: 'string', format: 'uuid' },
-    name: { type: 'string' },
-    admin_owner_id: { type: 'string', format: 'uuid' },
-    visibility: VisibilityInfo,
-    linked_audit_message_channel_ids: Ids,
-    member_oncall_schedule_ids: Ids,
-    break_glass_user_ids: Ids,
-    require_mfa_to_approve: { type: 'boolean' },
-    require_mfa_to_connect: { type: 'boolean' },
-    ticket_propagation: TicketPropagationConfiguration,
-    custom_request_notification: { type: ['string', 'null'], maxLength: 800 },
-    request_configurations: extensionField(
-      { type: 'array', items: RequestConfiguration },
-      'The request configurations the template gives its items, the default one (priority 0) first.',
-    ),
-  },
-  required: [
-    'configuration_template_id', 'name', 'admin_owner_id', 'visibility', 'linked_audit_message_channel_ids', 'member_oncall_schedule_ids',
-    'break_glass_user_ids', 'require_mfa_to_approve', 'require_mfa_to_connect', 'custom_request_notification', 'request_configurations',
-  ],
-});
-
-export const PaginatedConfigurationTemplateList = component('PaginatedConfigurationTemplateList', {
-  type: 'object',
-  properties: {
-    results: { type: 'array', items: ConfigurationTemplate },
-    next: extensionField({ type: ['string', 'null'] }, 'Cursor of the next page, or null on the last one.'),
-    previous: extensionField({ type: ['string', 'null'] }, 'The cursor this page was asked with, or null on the first one.'),
-  },
-  required: ['results'],
-});
+import { ConfigurationTemplate, PaginatedConfigurationTemplateList } from './responses.ts';
 
 const APPLIES =
   'Every linked resource and group takes the template\'s admin owner, visibility, request configurations (and the durations and ' +

@@ -13,9 +13,10 @@ import type { VisibilityInfo } from '../visibility/store.ts';
 import type { TemplateInput } from './schemas.ts';
 import type { TemplateFields } from './store.ts';
 import { applyTemplateLinks, findTemplate, requireTemplate, settingsOf, templatedGroup, templatedResource, type Template } from './linking.ts';
+import type { ConfigurationTemplate } from './responses.ts';
 
 /** A template as the reference's ConfigurationTemplate, plus its request_configurations (an extension). */
-export function toApiTemplate(template: Template) {
+export function toApiTemplate(template: Template): ConfigurationTemplate {
   return {
     configuration_template_id: template.id,
     name: template.name,

@@ -43,8 +43,14 @@ export interface ConnectorAdapter {
    * bound passed ends the reading early (`budget.stoppedAt` says which). Throws an Error naming what failed.
    */
   read(budget: SyncBudget, signal?: AbortSignal): AsyncGenerator<RemoteBatch>;
-  /** The remote id of a Gatehouse user, resolving (and remembering) it if needed; undefined when there is none. */
+  /**
+   * The remote id of a Gatehouse user, resolving (and remembering) it if needed. A system that creates
+   * users (Opal's POST /users; PostgreSQL with GATEHOUSE_POSTGRES_CREATE_ROLES) creates one for a person
+   * it does not know, and remembers Gatehouse made it (made-users.ts); else a code such as ERR_REMOTE_USER_NOT_FOUND.
+   */
   remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }>;
+  /** Removes a remote user Gatehouse created, after the person was offboarded; "already gone" is success. Absent: never removed. */
+  deprovisionUser?(remoteUserId: string, signal?: AbortSignal): Promise<Attempt>;
 }
 
 /** A kind of remote system: the edge kinds it has, and its adapter for one connector row. */

@@ -7,6 +7,7 @@ import { connectorPush, propagateAccessChange, PUSH_KIND } from './propagation.t
 import { tick as syncConnectors } from './service.ts';
 import { checkAdapters, CONNECTOR_ADAPTERS } from './adapters.ts';
 import { createConnectorStore } from './store.ts';
+import { connectorDeprovision, DEPROVISION_KIND, queueDeprovisions } from './provisioning.ts';
 
 declare module '../../context.ts' {
   interface Stores {
@@ -35,7 +36,9 @@ export const connectorsArea = defineArea({
   // Queues the push of each changed edge of an app with a connector…
   onAccessChange: propagateAccessChange,
   // …and delivers it.
-  outbox: { [PUSH_KIND]: connectorPush },
+  outbox: { [PUSH_KIND]: connectorPush, [DEPROVISION_KIND]: connectorDeprovision },
+  // A person offboarded: the remote accounts Gatehouse made for them go too, after their memberships.
+  notices: { 'users.offboarded': queueDeprovisions },
   // Every connector type has its adapter, or the app does not start.
   checks: [() => checkAdapters(CONNECTOR_ADAPTERS)],
 });

@@ -5,6 +5,7 @@ import type { AdapterFactory, ConnectorAdapter, PushTarget, RemoteBatch } from '
 import { callOpal, describeAnswer, readPages, writeOutcome, type OpalEndpoint } from './opal-http.ts';
 import { checkRemote, fieldsOf, quoteRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
+import { recordMadeUser } from './made-users.ts';
 import { SyncBudget } from './sync-budget.ts';
 
 const enc = encodeURIComponent;
@@ -45,6 +46,41 @@ export async function refreshRemoteUsers(ctx: AppContext, connector: ConnectorRo
       for (const user of ok) ctx.stores.connectors.linkUser(connector.app_id, user.id, user.email);
     }).immediate();
   }
+}
+
+/** A remote user id as a connector may give one: text, one line, a sane length (remote data is input). */
+const REMOTE_ID = /^[^\u0000-\u001f\u007f]{1,200}$/;
+
+/**
+ * Creates the person in a connector that creates users (`POST /users` with `{user_id, attributes}`,
+ * answering `{remote_user_id}`, as Opal's connector spec has it) and remembers Gatehouse made them. A
+ * connector without the route (404, 405, 501) keeps today's answer: ERR_REMOTE_USER_NOT_FOUND.
+ */
+async function createRemoteUser(ctx: AppContext, connector: ConnectorRow, endpoint: OpalEndpoint, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }> {
+  const user = ctx.stores.users.get(userId);
+  const notFound = { code: 'ERR_REMOTE_USER_NOT_FOUND', error: 'the connector lists no user with this user\'s email, and does not create users (POST /users)' };
+  if (!user) return notFound;
+  const attributes = { email: user.email, first_name: user.first_name, last_name: user.last_name, ...(user.position !== '' && { title: user.position }) };
+  const result = await callOpal(endpoint, 'POST', '/users', { body: { user_id: userId, attributes } }, signal);
+  if (result.answered && (result.status === 404 || result.status === 405 || result.status === 501)) return notFound;
+  if (result.answered && result.status === 409) {
+    // It exists after all (made meanwhile): read the users again and match by email.
+    try {
+      await refreshRemoteUsers(ctx, connector, signal);
+    } catch (err) {
+      return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: `could not read the connector's users: ${(err as Error).message}` };
+    }
+    const found = ctx.stores.connectors.remoteUserOf(connector.app_id, userId);
+    return found ? { id: found } : notFound;
+  }
+  const outcome = writeOutcome(result, false);
+  if (!outcome.ok) return { code: outcome.code, error: outcome.error };
+  const remoteId = (result as { json?: { remote_user_id?: unknown } }).json?.remote_user_id;
+  if (typeof remoteId !== 'string' || !REMOTE_ID.test(remoteId)) {
+    return { code: 'ERR_REMOTE_UNRECOVERABLE_ERROR', error: 'POST /users answered without a usable remote_user_id (1 to 200 characters, one line)' };
+  }
+  recordMadeUser(ctx, connector.app_id, remoteId, user);
+  return { id: remoteId };
 }
 
 function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
@@ -100,7 +136,16 @@ function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAda
         return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: `could not read the connector's users: ${(err as Error).message}` };
       }
       const found = ctx2.stores.connectors.remoteUserOf(connector.app_id, userId);
-      return found ? { id: found } : { code: 'ERR_REMOTE_USER_NOT_FOUND', error: 'the connector lists no user with this user\'s email' };
+      if (found) return { id: found };
+      return createRemoteUser(ctx2, connector, endpoint, userId, signal);
+    },
+
+    async deprovisionUser(remoteUserId, signal) {
+      const result = await callOpal(endpoint, 'DELETE', `/users/${enc(remoteUserId)}`, {}, signal);
+      // A connector without DELETE /users (404 for a route it lacks, 405, 501) has nothing to remove: its account stays.
+      if (result.answered && (result.status === 405 || result.status === 501)) return { ok: true };
+      const outcome = writeOutcome(result, true);
+      return outcome.ok ? outcome : { ...outcome, ok: false };
     },
 
     async *read(budget, signal): AsyncGenerator<RemoteBatch> {

@@ -11,12 +11,21 @@ import type { Attempt } from '../../outbox/index.ts';
 import type { AdapterFactory, ConnectorAdapter, RemoteBatch } from './adapter.ts';
 import { checkRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
+import { recordMadeUser } from './made-users.ts';
 
 /** How many login roles are matched to users per part a sync writes (each is one lookup on the event loop). */
 const LOGIN_SLICE = 500;
 
 /** Roles Gatehouse never grants or reads as levels: PostgreSQL's own and superuser-ish ones. */
 const OWN_ROLES = "r.rolname NOT LIKE 'pg\\_%' AND NOT r.rolsuper";
+/**
+ * A role Gatehouse created for a person (GATEHOUSE_POSTGRES_CREATE_ROLES) says so in its comment, so the
+ * server itself tells people's roles from grantable ones whatever Gatehouse's database holds.
+ */
+const MADE_MARK = 'Created by Gatehouse for ';
+const made = (alias: string) => `coalesce(shobj_description(${alias}.oid, 'pg_authid'), '') LIKE '${MADE_MARK}%'`;
+/** PostgreSQL's limit on a role name, in bytes (NAMEDATALEN - 1): a longer name would be cut silently. */
+const MAX_ROLE_NAME_BYTES = 63;
 
 /**
  * A socket for pg that obeys GATEHOUSE_PRIVATE_ADDRESSES=deny on the address it connects to: an address
@@ -89,9 +98,30 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
     }
   };
 
-  /** The login roles named `email` or `local` (case-insensitive): asked for by name, never the server's whole list. */
+  /** The people's roles (login roles, and those Gatehouse created) named `email` or `local` (case-insensitive): asked for by name, never the server's whole list. */
   const loginRolesNamed = (client: pg.Client, email: string, local: string) =>
-    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} AND lower(r.rolname) IN (lower($1), lower($2)) ORDER BY r.rolname`, [email, local]);
+    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE (r.rolcanlogin OR ${made('r')}) AND ${OWN_ROLES} AND lower(r.rolname) IN (lower($1), lower($2)) ORDER BY r.rolname`, [email, local]);
+
+  /** Creates the person's role (named by their email, never a password) and remembers Gatehouse made it. */
+  const createRole = async (ctx2: AppContext, user: { user_id: string; email: string }): Promise<{ id: string } | { code: string; error: string }> => {
+    const name = user.email;
+    if (Buffer.byteLength(name) > MAX_ROLE_NAME_BYTES) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${name}, and a role name is at most ${MAX_ROLE_NAME_BYTES} bytes` };
+    const kind = ctx2.config.postgresCreateRoles === 'login' ? 'LOGIN' : 'NOLOGIN';
+    try {
+      await withClient(async (client) => {
+        const role = client.escapeIdentifier(name);
+        await client.query('BEGIN');
+        await client.query(`CREATE ROLE ${role} ${kind}`);
+        await client.query(`COMMENT ON ROLE ${role} IS ${client.escapeLiteral(MADE_MARK + name)}`);
+        await client.query('COMMIT');
+      });
+    } catch (err) {
+      if ((err as { code?: string }).code === '42710') return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `a role named ${name} exists and is not a login role; Gatehouse does not take it over` };
+      return classify(err, timeoutMs);
+    }
+    recordMadeUser(ctx2, connector.app_id, name, user);
+    return { id: name };
+  };
 
   return {
     async status() {
@@ -139,9 +169,25 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
         return classify(err, timeoutMs);
       }
       const login = logins.find((name) => name.toLowerCase() === email.toLowerCase()) ?? logins.find((name) => name.toLowerCase() === local);
+      if (!login && user && ctx2.config.postgresCreateRoles !== 'off') return createRole(ctx2, user);
       if (!login) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${email} or ${local}` };
       ctx2.db.transaction(() => ctx2.stores.connectors.linkUser(connector.app_id, login, email)).immediate();
       return { id: login };
+    },
+
+    async deprovisionUser(roleName) {
+      try {
+        await withClient(async (client) => {
+          // Only a role this server says Gatehouse created is dropped: never one it found there.
+          const mine = await client.query(`SELECT 1 FROM pg_roles r WHERE r.rolname = $1 AND ${made('r')}`, [roleName]);
+          if (mine.rowCount) await client.query(`DROP ROLE IF EXISTS ${client.escapeIdentifier(roleName)}`);
+        });
+        return { ok: true };
+      } catch (err) {
+        // 2BP01: the role still owns objects or holds privileges; dropping it is the server admin's call.
+        if ((err as { code?: string }).code === '2BP01') return { ok: false, code: 'ERR_REMOTE_UNRECOVERABLE_ERROR', error: `role ${roleName} owns objects or holds privileges: ${(err as Error).message}`.slice(0, 300), permanent: true };
+        return { ok: false, ...classify(err, timeoutMs) };
+      }
     },
 
     async *read(budget): AsyncGenerator<RemoteBatch> {
@@ -154,12 +200,12 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
           return result.rows.slice(0, budget.takeRows(result.rows.length));
         };
         const db = (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
-        const logins = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
-        const grantable = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
+        const logins = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE (r.rolcanlogin OR ${made('r')}) AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
+        const grantable = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND NOT ${made('r')} AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
         const members = await rows<{ role: string; member: string }>(
           `SELECT g.rolname AS role, m.rolname AS member FROM pg_auth_members am
            JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member
-           WHERE m.rolcanlogin AND NOT g.rolcanlogin ORDER BY 1, 2`,
+           WHERE (m.rolcanlogin OR ${made('m')}) AND NOT g.rolcanlogin AND NOT ${made('g')} ORDER BY 1, 2`,
         );
         return { db, logins, grantable, members };
       });

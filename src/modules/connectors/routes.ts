@@ -1,7 +1,7 @@
-// /apps/{app_id}/connector (extension): an app's connector, its test, sync and retry; /propagations (extension).
+// /apps/{app_id}/connector (extension): an app's connector, its test, sync and retry; /propagations, and an item's access held by unmatched remote users (extensions).
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { deleteConnector, getConnector, listUnfinished, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
+import { deleteConnector, getConnector, listUnfinished, listUnmatchedAccess, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
 import type { connectorRoutes } from './openapi.ts';
 
 export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes>, ctx: AppContext): void {
@@ -26,4 +26,8 @@ export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes
   router.on('POST /v1/apps/{app_id}/connector/retry', (req) => ok(retryConnector(ctx, req.caller, req.uuidParam('app_id'))));
 
   router.on('GET /v1/propagations', (req) => ok(listUnfinished(ctx, req.query())));
+
+  router.on('GET /v1/resources/{resource_id}/unmatched-remote-users', (req) => ok(listUnmatchedAccess(ctx, 'resource', req.uuidParam('resource_id'), req.query())));
+
+  router.on('GET /v1/groups/{group_id}/unmatched-remote-users', (req) => ok(listUnmatchedAccess(ctx, 'group', req.uuidParam('group_id'), req.query())));
 }

@@ -35,3 +35,6 @@ export const ListPropagationsQuery = v.object({
 
 /** GET /v1/apps/{app_id}/connector/unmatched-users: a keyset page. */
 export const ListUnmatchedUsersQuery = v.object({ ...PageQueryEntries });
+
+/** GET /v1/resources/{resource_id}/unmatched-remote-users (and groups'): a page of it. */
+export const ListUnmatchedAccessQuery = v.object({ ...PageQueryEntries });

@@ -9,15 +9,16 @@ import { looksMasked, maskSecret } from '../event-streams/secrets.ts';
 import { adapterFor } from './adapters.ts';
 import { PUSH_KIND } from './propagation.ts';
 import type { PutConnectorInput } from './schemas.ts';
-import type { ConnectorRow, ConnectorType, PropagationRow } from './store.ts';
+import type { ConnectorRow, ConnectorType, UnfinishedPropagationRow } from './store.ts';
 import { carriesMask, maskUrl } from './url-secrets.ts';
 import { SYNC_ACTOR, syncConnector, type SyncSummary } from './sync.ts';
+import type { Connector, Propagation } from './responses.ts';
 
 /** The app types that can have a connector, and which. */
 const CONNECTOR_OF_APP: Record<string, ConnectorType> = { CUSTOM_CONNECTOR: 'OPAL_HTTP', POSTGRES: 'POSTGRES' };
 
 
-export function toApiConnector(ctx: AppContext, row: ConnectorRow) {
+export function toApiConnector(ctx: AppContext, row: ConnectorRow): Connector {
   return {
     app_id: row.app_id,
     connector_type: row.connector_type,
@@ -144,7 +145,7 @@ export function retryConnector(ctx: AppContext, actor: Actor, appId: string): { 
   }).immediate();
 }
 
-function toApiPropagation(ctx: AppContext, row: PropagationRow) {
+function toApiPropagation(ctx: AppContext, row: UnfinishedPropagationRow): Propagation {
   return {
     app_id: row.app_id,
     edge_kind: row.kind,
@@ -197,4 +198,16 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal): Prom
     synced += 1;
   }
   return synced;
+}
+
+/**
+ * One page of the access the app's last sync found held in the remote system on the resource or group
+ * by remote users no Gatehouse user matches. Throws not_found naming `resource_id` / `group_id` for an unknown item.
+ */
+export function listUnmatchedAccess(ctx: AppContext, type: 'resource' | 'group', itemId: string, query: PageQuery) {
+  // Admins pass the visibility guard for any id: an unknown item is 404 here, as on its other routes.
+  if (!ctx.stores.connectors.placeOf(type, itemId)) throw notFound(type, itemId, `${type}_id`);
+  const list = `unmatched-access:${itemId}`;
+  const rows = ctx.stores.connectors.unmatchedAccessOf(type, itemId, ctx.pager.afterSeq(list, query) ?? 0, query.page_size + 1);
+  return ctx.pager.page(list, query, rows, (row) => row.seq, ({ seq: _seq, ...row }) => row);
 }

@@ -1,10 +1,12 @@
 // What `propagation_status` says on an edge's answers (GroupUser, ResourceAccessUser): read once per
 // answer through a small cache, so a page of holders costs one lookup per item and edge.
 import type { AppContext } from '../../context.ts';
+import type { PropagationStatus as PropagationStatusObject } from '../../openapi/components/access.ts';
 import type { EdgeKindName } from '../access/edges.ts';
 import { edgeKey } from './propagation.ts';
 
-export type PropagationStatus = { status: string } | null;
+/** An edge's `propagation_status`: the PropagationStatus response object, or null for access a sync imported. */
+export type PropagationStatus = PropagationStatusObject | null;
 
 const SUCCESS = { status: 'SUCCESS' } as const;
 

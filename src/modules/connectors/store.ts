@@ -1,6 +1,7 @@
 // Connectors' SQL: an app's connector, its remote users, where each edge's remote copy stands, sync errors.
 import type { Db } from '../../db/open.ts';
 import type { CONNECTOR_TYPES } from './schemas.ts';
+import type { Propagation } from './responses.ts';
 
 export type ConnectorType = (typeof CONNECTOR_TYPES)[number];
 export type DriftPolicy = 'REPORT' | 'IMPORT' | 'REMOVE';
@@ -19,15 +20,18 @@ export interface ConnectorRow {
   updated_at: string;
 }
 
+/** A propagation with a status: the unfinished list leaves out access imported by sync (status NULL). */
+export type UnfinishedPropagationRow = PropagationRow & { status: Propagation['status'] };
+
 export interface PropagationRow {
   edge_key: string;
   app_id: string;
-  kind: string;
+  kind: Propagation['edge_kind'];
   principal_id: string;
   item_id: string;
   access_level_remote_id: string;
   desired: 'PRESENT' | 'ABSENT';
-  status: string | null;
+  status: Propagation['status'] | null;
   outbox_state: string | null;
   attempts: number;
   last_error: string | null;
@@ -44,6 +48,16 @@ export interface SyncErrorRow {
   error_message: string;
   first_seen: string;
   last_seen: string;
+}
+
+/** Access a sync found held remotely by a remote user no Gatehouse user matches (sql/0021). */
+export interface UnmatchedAccessRow {
+  seq: number;
+  remote_user_id: string;
+  /** The remote user's email as the sync read it ('' when it gave none). */
+  email: string;
+  access_level_remote_id: string;
+  found_at: string;
 }
 
 /** Where an item lives: its app and the id the remote side knows it by. */
@@ -93,6 +107,16 @@ export function createConnectorStore(db: Db) {
     `INSERT INTO connector_users (app_id, remote_user_id, email, user_id) VALUES (@appId, @remoteUserId, @email, @userId)
      ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email, user_id = excluded.user_id`,
   );
+  const markMade = db.prepare<{ appId: string; remoteUserId: string }>(
+    'UPDATE connector_users SET made_by_gatehouse = 1 WHERE app_id = @appId AND remote_user_id = @remoteUserId',
+  );
+  const madeUsersOf = db.prepare<[string], { app_id: string; remote_user_id: string }>(
+    'SELECT app_id, remote_user_id FROM connector_users WHERE user_id = ? AND made_by_gatehouse = 1 ORDER BY app_id',
+  );
+  const forgetUser = db.prepare<{ appId: string; remoteUserId: string }>('DELETE FROM connector_users WHERE app_id = @appId AND remote_user_id = @remoteUserId');
+  const unsettledOfUser = db.prepare<{ appId: string; userId: string }, { n: number }>(
+    "SELECT count(*) AS n FROM propagations WHERE app_id = @appId AND principal_id = @userId AND outbox_state = 'PENDING'",
+  );
   const remoteUserOf = db.prepare<{ appId: string; userId: string }, { remote_user_id: string }>(
     'SELECT remote_user_id FROM connector_users WHERE app_id = @appId AND user_id = @userId ORDER BY remote_user_id LIMIT 1',
   );
@@ -135,7 +159,7 @@ export function createConnectorStore(db: Db) {
      ON CONFLICT (edge_key) DO UPDATE SET desired = 'PRESENT', status = 'SUCCESS', outbox_state = 'DONE', last_error = NULL, next_attempt_at = NULL, updated_at = excluded.updated_at`,
   );
   const byKey = db.prepare<[string], PropagationRow>(`SELECT ${PROPAGATION} FROM propagations WHERE edge_key = ?`);
-  const unfinished = db.prepare<{ appId: string | null; afterKey: string; limit: number }, PropagationRow>(
+  const unfinished = db.prepare<{ appId: string | null; afterKey: string; limit: number }, UnfinishedPropagationRow>(
     `SELECT ${PROPAGATION} FROM propagations
      WHERE status IS NOT 'SUCCESS' AND status IS NOT NULL AND (@appId IS NULL OR app_id = @appId) AND edge_key > @afterKey
      ORDER BY edge_key LIMIT @limit`,
@@ -147,6 +171,20 @@ export function createConnectorStore(db: Db) {
      ON CONFLICT (app_id, resource_id, group_id, error_message) DO UPDATE SET last_seen = excluded.last_seen`,
   );
   const clearSyncErrors = db.prepare<[string]>('DELETE FROM sync_errors WHERE app_id = ?');
+  const clearUnmatchedAccess = db.prepare<[string]>('DELETE FROM unmatched_remote_access WHERE app_id = ?');
+  // A remote edge listed twice in one sync is one row (the partial unique indexes of sql/0021).
+  const recordUnmatchedAccess = db.prepare<{ appId: string; resourceId: string | null; groupId: string | null; remoteUserId: string; level: string; now: string }>(
+    `INSERT INTO unmatched_remote_access (app_id, resource_id, group_id, remote_user_id, access_level_remote_id, found_at)
+     VALUES (@appId, @resourceId, @groupId, @remoteUserId, @level, @now) ON CONFLICT DO NOTHING`,
+  );
+  const unmatchedAccessSql = (column: 'resource_id' | 'group_id') =>
+    `SELECT a.seq, a.remote_user_id, coalesce(u.email, '') AS email, a.access_level_remote_id, a.found_at
+     FROM unmatched_remote_access a LEFT JOIN connector_users u ON u.app_id = a.app_id AND u.remote_user_id = a.remote_user_id
+     WHERE a.${column} = @itemId AND a.seq > @after ORDER BY a.seq LIMIT @limit`;
+  const unmatchedAccessOf = {
+    resource: db.prepare<{ itemId: string; after: number; limit: number }, UnmatchedAccessRow>(unmatchedAccessSql('resource_id')),
+    group: db.prepare<{ itemId: string; after: number; limit: number }, UnmatchedAccessRow>(unmatchedAccessSql('group_id')),
+  };
   const syncErrors = db.prepare<{ appId: string | null; resourceId: string | null; groupId: string | null }, SyncErrorRow>(
     `SELECT seq, app_id, resource_id, group_id, error_message, first_seen, last_seen FROM sync_errors
      WHERE (@appId IS NULL OR app_id = @appId) AND (@resourceId IS NULL OR resource_id = @resourceId) AND (@groupId IS NULL OR group_id = @groupId)
@@ -202,6 +240,21 @@ export function createConnectorStore(db: Db) {
       const found = usersByLogin.all({ login });
       return found.length === 1 ? found[0] : undefined;
     },
+    /** Records a remote user the connector created for `email`'s person (Opal's POST /users, a PostgreSQL role): removed at offboarding. */
+    linkMadeUser(appId: string, remoteUserId: string, email: string): string | null {
+      const userId = userByEmail.get(email)?.id ?? null;
+      linkUser.run({ appId, remoteUserId, email, userId });
+      markMade.run({ appId, remoteUserId });
+      return userId;
+    },
+    /** The remote users connectors created for `userId`, by app. */
+    madeUsersOf: (userId: string) => madeUsersOf.all(userId),
+    /** Forgets a remote user (it was removed remotely). */
+    forgetUser(appId: string, remoteUserId: string): void {
+      forgetUser.run({ appId, remoteUserId });
+    },
+    /** How many of `userId`'s pushes to `appId` are still queued (their memberships go before their account). */
+    unsettledPushesOf: (appId: string, userId: string): number => unsettledOfUser.get({ appId, userId })!.n,
     remoteUserOf(appId: string, userId: string): string | undefined {
       return remoteUserOf.get({ appId, userId })?.remote_user_id;
     },
@@ -240,7 +293,7 @@ export function createConnectorStore(db: Db) {
       return byKey.get(key);
     },
     /** Propagations not (yet) SUCCESS, in edge-key order after `afterKey`. */
-    unfinished(appId: string | null, afterKey: string, limit: number): PropagationRow[] {
+    unfinished(appId: string | null, afterKey: string, limit: number): UnfinishedPropagationRow[] {
       return unfinished.all({ appId, afterKey, limit });
     },
     statusCounts(appId: string): Record<string, number> {
@@ -251,6 +304,20 @@ export function createConnectorStore(db: Db) {
     },
     clearSyncErrors(appId: string): void {
       clearSyncErrors.run(appId);
+    },
+    /** Forgets the access the app's last sync found held by remote users no Gatehouse user matches (a sync starts afresh). */
+    clearUnmatchedAccess(appId: string): void {
+      clearUnmatchedAccess.run(appId);
+    },
+    /** Records that `remoteUserId`, whom no Gatehouse user matches, holds `level` of the item remotely. */
+    recordUnmatchedAccess(appId: string, item: { type: 'resource' | 'group'; id: string }, remoteUserId: string, level: string, now: Date): void {
+      recordUnmatchedAccess.run({
+        appId, resourceId: item.type === 'resource' ? item.id : null, groupId: item.type === 'group' ? item.id : null, remoteUserId, level, now: now.toISOString(),
+      });
+    },
+    /** One page of the item's access held remotely by unmatched remote users, in the order found, after `after` (a seq). */
+    unmatchedAccessOf(type: 'resource' | 'group', itemId: string, after: number, limit: number): UnmatchedAccessRow[] {
+      return unmatchedAccessOf[type].all({ itemId, after, limit });
     },
     syncErrors(filter: { appId?: string; resourceId?: string; groupId?: string }): SyncErrorRow[] {
       return syncErrors.all({ appId: filter.appId ?? null, resourceId: filter.resourceId ?? null, groupId: filter.groupId ?? null });

@@ -230,6 +230,11 @@ function syncEdge(run: SyncRun, kind: EdgeKindName, edge: RemoteEdge, now: Date)
   const principal = k.principalType === 'user' ? connectors.userOfRemote(run.appId, edge.principal) ?? undefined : run.groups.get(edge.principal);
   const item = k.itemType === 'resource' ? run.resources.get(edge.item) : run.groups.get(edge.item);
   if (!principal || !item) {
+    // A remote user the sync read whom no Gatehouse user matches, holding a known item: access outside
+    // Gatehouse, kept so the item's page shows it as such (GET …/unmatched-remote-users).
+    if (item && k.principalType === 'user' && connectors.userOfRemote(run.appId, edge.principal) === null) {
+      connectors.recordUnmatchedAccess(run.appId, { type: k.itemType, id: item }, edge.principal, edge.level, now);
+    }
     run.error({}, `remote ${kind.replace('_', ' ')} access of ${quoteRemote(edge.principal)} to ${quoteRemote(edge.item)} names an unknown ${principal ? k.itemType : k.principalType}`, now);
     return;
   }
@@ -299,6 +304,7 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
   const named = (what: string) => (item: { id: string }) => `${what} ${quoteRemote(item.id)}`;
   await slice(ctx, () => {
     connectors.clearSyncErrors(appId);
+    connectors.clearUnmatchedAccess(appId);
     for (const item of connectors.itemsOfApp('resource', appId)) if (item.remote_id) run.resources.set(item.remote_id, item.id);
     for (const item of connectors.itemsOfApp('group', appId)) if (item.remote_id) run.groups.set(item.remote_id, item.id);
     run.remoteUsers = connectors.remoteUserCount(appId);

@@ -1,7 +1,11 @@
 // The console's routes in Gatehouse's API document: its pages, files and sign-in (format: src/openapi/operations.ts).
+import * as v from 'valibot';
+import { described } from '../../openapi/responses.ts';
 import { defineOperations, type OperationDoc, type OperationKey } from '../../openapi/operations.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
-import { User } from '../../openapi/components/people.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { ConsoleSession, SignInEmailAnswer } from './responses.ts';
+import { SIGN_IN_EMAIL_WINDOW_MS, SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAILS_PER_CLIENT } from '../web-sessions/emailed-links.ts';
+import { SignInEmailBody } from '../web-sessions/schemas.ts';
 
 /** The console's page addresses (notifications link to them); each serves the same shell, whose script draws the page. */
 export const CONSOLE_PAGES = [
@@ -16,21 +20,22 @@ export const CONSOLE_PAGES = [
   '/console/reviews',
   '/console/reviews/{id}',
   '/console/account',
+  '/console/people',
+  '/console/teams',
+  '/console/teams/{id}',
+  '/console/tokens',
+  '/console/settings',
+  '/console/event-streams',
+  '/console/access-rules',
+  '/console/apps',
+  '/console/apps/{id}',
+  '/console/resources/{id}/settings',
+  '/console/groups/{id}/settings',
+  '/console/request-templates',
 ] as const;
 
-const html = { type: 'string', description: 'An HTML page.' };
+const html = described(v.string(), 'An HTML page.');
 
-const ConsoleSession = component('ConsoleSession', {
-  type: 'object',
-  description: 'Who the console is signed in as, and the CSRF token to send as `X-CSRF-Token` with every write.',
-  properties: {
-    user: User,
-    web_session_id: { type: 'string', format: 'uuid' },
-    expires_at: { type: 'string', format: 'date-time' },
-    csrf_token: { type: 'string' },
-  },
-  required: ['user', 'web_session_id', 'expires_at', 'csrf_token'],
-});
 
 const pages = Object.fromEntries(
   CONSOLE_PAGES.map((path): [OperationKey, OperationDoc] => [`GET ${path}`, {
@@ -38,7 +43,7 @@ const pages = Object.fromEntries(
     description: 'The console\'s HTML shell; its script draws this page from /v1 with the sign-in session (docs/console.md).',
     extension: true,
     public: true,
-    ...(path.includes('{') && { pathParams: Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, { description: 'The id of what the page shows.', schema: { type: 'string' } }])) }),
+    ...(path.includes('{') && { pathParams: Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name!, { description: 'The id of what the page shows.', schema: v.string() }])) }),
     responseMediaType: 'text/html',
     responses: { 200: html },
   }]),
@@ -51,14 +56,14 @@ export const consoleOperations = defineOperations('console', {
     extension: true,
     public: true,
     responseMediaType: 'text/javascript',
-    responses: { 200: { type: 'string', description: 'The console, bundled.' } },
+    responses: { 200: described(v.string(), 'The console, bundled.') },
   },
   'GET /console/assets/console.css': {
     summary: 'The console\'s style sheet',
     extension: true,
     public: true,
     responseMediaType: 'text/css',
-    responses: { 200: { type: 'string', description: 'CSS.' } },
+    responses: { 200: described(v.string(), 'CSS.') },
   },
   'GET /console/session': {
     summary: 'Who the console is signed in as',
@@ -67,12 +72,25 @@ export const consoleOperations = defineOperations('console', {
     public: true,
     responses: { 200: ConsoleSession },
   },
+  'POST /console/sign-in/email': {
+    summary: 'Email me a sign-in link',
+    description: 'The signed-out page\'s *Email me a sign-in link*: a JSON body `{email}`, or the same field as a form (then the answer is a page). ' +
+      'An active person with that email is mailed a one-time link (as `gatehouse login-link` makes, GATEHOUSE_LOGIN_LINK_MINUTES); ' +
+      'the answer is the same words and status whether or not anyone has the address, and nobody is mailed for an unknown or offboarded one. ' +
+      `At most ${SIGN_IN_EMAILS_PER_CLIENT} asks per client address and ${SIGN_IN_EMAILS_PER_ADDRESS} per email address every ${SIGN_IN_EMAIL_WINDOW_MS / 60_000} minutes (429 with Retry-After). ` +
+      '503 when email is not set up (GATEHOUSE_SMTP_URL): sign-in is then through single sign-on or a link from an admin. The link is always made from GATEHOUSE_PUBLIC_URL (or the address `serve` listens at), never from the request\'s Host.',
+    extension: true,
+    public: true,
+    body: SignInEmailBody,
+    errors: ['too_many_requests', 'unavailable'],
+    responses: { 200: SignInEmailAnswer },
+  },
   'GET /console/sign-in/{secret}': {
     summary: 'Open a one-time sign-in link',
     description: 'The link `gatehouse login-link` prints. Shows "Sign in as <name>" with a button that posts the form below, and sets a cookie (`gatehouse_sign_in`, SameSite=Strict) binding that form to this browser. Opening the link (GET or HEAD, as mail scanners do) never uses it. A used, expired or unknown link answers a page saying so.',
     extension: true,
     public: true,
-    pathParams: { secret: { description: 'The link\'s secret.', schema: { type: 'string' } } },
+    pathParams: { secret: { description: 'The link\'s secret.', schema: v.string() } },
     responseMediaType: 'text/html',
     responses: { 200: html },
   },
@@ -81,7 +99,7 @@ export const consoleOperations = defineOperations('console', {
     description: 'The button of the link\'s page: a form (`token`, as set in the `gatehouse_sign_in` cookie) posted from a page of this service (Origin or Referer). Works once, within GATEHOUSE_LOGIN_LINK_MINUTES: sets the session cookie and redirects (303) to /console. A used, expired or unknown link, or a form not sent from the link\'s page in this browser, answers a page saying so.',
     extension: true,
     public: true,
-    pathParams: { secret: { description: 'The link\'s secret.', schema: { type: 'string' } } },
+    pathParams: { secret: { description: 'The link\'s secret.', schema: v.string() } },
     responseMediaType: 'text/html',
     responses: { 200: html },
   },

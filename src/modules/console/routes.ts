@@ -5,8 +5,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import type { Polka } from 'polka';
 import type { AppContext } from '../../context.ts';
-import { AppError, toAppError } from '../../http/errors.ts';
 import { readUpTo } from '../../http/body.ts';
+import { AppError, toAppError } from '../../http/errors.ts';
+import { parse } from '../../http/parse.ts';
 import { addPlainRoute, sendJson, type RouteTable } from '../../http/router.ts';
 import type { GatehouseRequest } from '../../http/types.ts';
 import {
@@ -15,6 +16,10 @@ import {
 import { createFailureThrottle } from '../../http/throttle.ts';
 import { finishOidcSignIn, OIDC_STARTS_PER_MINUTE, oidcEnabled, safeReturnTo, startOidcSignIn } from '../web-sessions/oidc.ts';
 import { callerForSession, csrfTokenFor, endWebSession, peekLoginLink, redeemLoginLink, type ClientFacts } from '../web-sessions/service.ts';
+import {
+  emailConfigured, emailLinkOnRequest, SIGN_IN_EMAIL_ANSWER, SIGN_IN_EMAIL_WINDOW_MS, SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAILS_PER_CLIENT,
+} from '../web-sessions/emailed-links.ts';
+import { SignInEmailBody } from '../web-sessions/schemas.ts';
 import { CONSOLE_CSS, consoleScript } from './assets.ts';
 import { CONSOLE_PAGES } from './openapi.ts';
 
@@ -42,35 +47,62 @@ function shell(ctx: AppContext): string {
 <link rel="stylesheet" href="/console/assets/console.css">
 <script src="/console/assets/console.js" defer></script>
 </head>
-<body data-sso="${oidcEnabled(ctx) ? 'on' : 'off'}">
+<body data-sso="${oidcEnabled(ctx) ? 'on' : 'off'}" data-email="${emailConfigured(ctx) ? 'on' : 'off'}">
 <div id="app"><main class="page"><p>Loading Gatehouse…</p></main></div>
 <noscript><p class="page">The Gatehouse console needs JavaScript.</p></noscript>
 </body>
 </html>`;
 }
 
-/** A page of its own for a sign-in that failed: what went wrong, in words, and a way back. */
-function problemPage(title: string, message: string): string {
+/**
+ * A page of its own for what a sign-in step came to, in words, and a way back: a failure (`alert`),
+ * or what a form posted without JavaScript did (`status`).
+ */
+function messagePage(title: string, message: string, role: 'status' | 'alert'): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} · Gatehouse</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
-<body><main class="page narrow"><h1>${escapeHtml(title)}</h1><p class="error" role="alert">${escapeHtml(message)}</p>
+<body><main class="page narrow"><h1>${escapeHtml(title)}</h1><p class="${role === 'alert' ? 'error' : 'notice'}" role="${role}">${escapeHtml(message)}</p>
 <p><a href="/console">Go to the sign-in page</a></p></main></body>
 </html>`;
+}
+
+/** A page of its own for a sign-in that failed. */
+const problemPage = (title: string, message: string): string => messagePage(title, message, 'alert');
+
+/** The largest sign-in email form or JSON body read (one address). */
+const SIGN_IN_EMAIL_BYTES = 2048;
+
+/** The address asked for (and the page to return to), from a JSON body or a form; throws as the API does for a bad field. */
+function askedEmail(req: GatehouseRequest, body: Buffer | null): { email: string; return_to?: string | undefined } {
+  if (body === null) throw new AppError('payload_too_large', `the request body is larger than the ${SIGN_IN_EMAIL_BYTES}-byte limit`, [], { Connection: 'close' });
+  const text = body.toString('utf8');
+  let input: unknown;
+  if (/^application\/json\b/i.test(req.headers['content-type'] ?? '')) {
+    try {
+      input = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new AppError('invalid_json', 'the request body is not valid JSON');
+    }
+  } else {
+    input = Object.fromEntries(new URLSearchParams(text));
+  }
+  return parse(SignInEmailBody, input);
 }
 
 /**
  * What opening a sign-in link shows: whom it signs in, and a button that does (a POST of the form,
  * carrying the token also set in this browser's cookie). Opening it spends nothing.
  */
-function signInPage(name: string, secret: string, token: string): string {
+function signInPage(name: string, secret: string, token: string, returnTo: string): string {
+  const after = returnTo === '/console' ? '' : `?return_to=${encodeURIComponent(returnTo)}`;
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Sign in · Gatehouse</title><link rel="icon" href="data:,"><link rel="stylesheet" href="/console/assets/console.css"></head>
 <body><main class="page narrow"><h1>Sign in to Gatehouse</h1>
-<form method="post" action="/console/sign-in/${encodeURIComponent(secret)}">
+<form method="post" action="/console/sign-in/${encodeURIComponent(secret)}${escapeHtml(after)}">
 <input type="hidden" name="token" value="${escapeHtml(token)}">
 <p><button type="submit" class="primary">Sign in as ${escapeHtml(name)}</button></p>
 </form>
@@ -138,13 +170,50 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
     sendJson(res, 200, { user, web_session_id: session.id, expires_at: session.expires_at, csrf_token: csrfTokenFor(secret) });
   });
 
+  // "Email me a sign-in link". Registered before the link's own routes, which would take `email` for a
+  // secret. Answered the same whether or not anyone has the address; the mail goes out after the answer.
+  const perClient = createFailureThrottle(SIGN_IN_EMAILS_PER_CLIENT, SIGN_IN_EMAIL_WINDOW_MS);
+  const perAddress = createFailureThrottle(SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAIL_WINDOW_MS);
+  app.post('/console/sign-in/email', (req, res) => {
+    req.routeTemplate = '/console/sign-in/email';
+    // The console's script sends JSON and reads JSON (a failure in the one error shape, from onError);
+    // a form posted without JavaScript gets a page.
+    const asJson = /json/i.test(req.headers['content-type'] ?? '') || /json/i.test(req.headers.accept ?? '');
+    return readUpTo(req, SIGN_IN_EMAIL_BYTES).then((body) => {
+      if (!emailConfigured(ctx)) throw new AppError('unavailable', 'Gatehouse cannot send email here: sign in with single sign-on, or ask an administrator for a sign-in link.');
+      const { email, return_to: returnTo } = askedEmail(req, body);
+      const nowMs = ctx.clock.now().getTime();
+      const address = email.toLowerCase();
+      const wait = Math.max(perClient.retryAfter(req.clientIp, nowMs), perAddress.retryAfter(address, nowMs));
+      if (wait > 0) {
+        throw new AppError('too_many_requests', `Too many sign-in links were asked for; try again in ${Math.ceil(wait / 60)} minute${wait > 60 ? 's' : ''}.`, [], { 'Retry-After': String(wait) });
+      }
+      perClient.fail(req.clientIp, nowMs);
+      perAddress.fail(address, nowMs);
+      if (asJson) sendJson(res, 200, { message: SIGN_IN_EMAIL_ANSWER });
+      else send(res, 200, 'text/html', messagePage('Check your email', SIGN_IN_EMAIL_ANSWER, 'status'), PAGE_HEADERS);
+      // Only after the answer is sent is the address looked up (and a link written for a known one), so
+      // how long the answer takes says nothing about whether anyone has it.
+      setImmediate(() => {
+        emailLinkOnRequest(ctx, email, safeReturnTo(returnTo)).catch((err: unknown) => {
+          ctx.log.error('sign-in email failed', { request_id: req.requestId, error: err instanceof Error ? err.message : String(err) });
+        });
+      });
+    }).catch((err: unknown) => {
+      const known = toAppError(err);
+      if (asJson || !known) throw err;
+      send(res, known.status, 'text/html', messagePage('Could not send a sign-in link', known.message, 'alert'), { ...PAGE_HEADERS, ...known.headers });
+    });
+  });
+  table.add({ method: 'POST', template: '/console/sign-in/email', key: 'POST /console/sign-in/email', pattern: lastPattern() });
+
   // Opening a link (GET, or HEAD as a mail scanner may) shows whom it signs in and spends nothing;
   // its button's POST, from that page in that browser, spends it and starts the session.
   addPlainRoute(app, table, '/console/sign-in/:secret', (req, res) => {
     try {
       const user = peekLoginLink(ctx, req.params.secret ?? '');
       const token = randomBytes(32).toString('base64url');
-      send(res, 200, 'text/html', signInPage(user.full_name, req.params.secret ?? '', token), { ...PAGE_HEADERS, 'Set-Cookie': signInCookie(ctx, req, token) });
+      send(res, 200, 'text/html', signInPage(user.full_name, req.params.secret ?? '', token, safeReturnTo(req.query.return_to)), { ...PAGE_HEADERS, 'Set-Cookie': signInCookie(ctx, req, token) });
     } catch (err) {
       signInFailed(ctx, req, res, err);
     }
@@ -154,7 +223,8 @@ export function registerConsoleRoutes(app: Polka<GatehouseRequest>, table: Route
     readUpTo(req, SIGN_IN_FORM_BYTES).then((body) => {
       checkSignInForm(ctx, req, body);
       const started = redeemLoginLink(ctx, req.params.secret ?? '', clientFacts(req));
-      redirect(res, '/console', { 'Set-Cookie': [sessionCookie(ctx, req, started.secret), signInCookie(ctx, req, undefined)] });
+      // Back to the page the sign-in began on (a notice's link), never outside the console.
+      redirect(res, safeReturnTo(req.query.return_to), { 'Set-Cookie': [sessionCookie(ctx, req, started.secret), signInCookie(ctx, req, undefined)] });
     }).catch((err: unknown) => signInFailed(ctx, req, res, err));
   });
   table.add({ method: 'POST', template: '/console/sign-in/:secret', key: 'POST /console/sign-in/:secret', pattern: lastPattern() });

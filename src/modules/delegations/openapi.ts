@@ -1,34 +1,9 @@
 // The delegations area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { CreateDelegationBody, ListDelegationsQuery } from './schemas.ts';
-
-export const Delegation = component('Delegation', {
-  description: 'While start_time <= now < end_time, the delegate reviews access requests in the delegator\'s place.',
-  type: 'object',
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    delegator_user_id: { type: 'string', format: 'uuid' },
-    delegate_user_id: { type: 'string', format: 'uuid' },
-    start_time: { type: 'string', format: 'date-time' },
-    end_time: { type: 'string', format: 'date-time' },
-    reason: { type: 'string' },
-    created_at: { type: 'string', format: 'date-time' },
-    updated_at: { type: 'string', format: 'date-time' },
-  },
-  required: ['id', 'delegator_user_id', 'delegate_user_id', 'start_time', 'end_time', 'reason', 'created_at', 'updated_at'],
-});
-
-export const PaginatedDelegationsList = component('PaginatedDelegationsList', {
-  type: 'object',
-  properties: {
-    next: { type: ['string', 'null'] },
-    previous: { type: ['string', 'null'] },
-    results: { type: 'array', items: Delegation },
-    total_count: { type: 'integer' },
-  },
-});
+import { Delegation, PaginatedDelegationsList } from './responses.ts';
 
 export const delegationRoutes = defineRoutes('delegations', {
   'GET /v1/delegations': {

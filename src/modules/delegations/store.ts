@@ -1,6 +1,7 @@
 // Review delegations: the only SQL for them.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import type { Delegation } from './responses.ts';
 
 export interface DelegationRow {
   seq: number;
@@ -14,7 +15,7 @@ export interface DelegationRow {
   updated_at: string;
 }
 
-export const toApiDelegation = ({ seq: _seq, ...row }: DelegationRow) => row;
+export const toApiDelegation = ({ seq: _seq, ...row }: DelegationRow): Delegation => row;
 
 export interface DelegationFilter {
   delegatorId?: string | undefined;

@@ -4,12 +4,17 @@ import type { AppContext } from '../../context.ts';
 import { commitPendingWrites } from '../../db/group-commit.ts';
 import { FAILING_AFTER, retryDelayMs } from './policy.ts';
 import type { StreamRow } from './store.ts';
-import { post, webhookRequest } from './webhook.ts';
+import { post, webhookRequest, type PostOptions } from './webhook.ts';
 
 /** Events read from the outbox at a time. */
 export const BATCH_SIZE = 100;
 /** At most this many deliveries per stream in one tick, so a tick ends and a long backlog shares the job fairly. */
 export const MAX_PER_TICK = 1_000;
+
+/** How every POST to a receiver is made (a delivery, a test): its timeout and the private-address policy. */
+export function postOptions(ctx: AppContext): PostOptions {
+  return { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.privateAddresses === 'deny' };
+}
 
 export interface DeliverySummary {
   /** Streams that were due. */
@@ -30,7 +35,7 @@ async function deliverStream(ctx: AppContext, stream: StreamRow, stop: AbortSign
   let position = stream.position;
   let failures = stream.failures;
   let delivered = 0;
-  const options = { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.privateAddresses === 'deny' };
+  const options = postOptions(ctx);
   while (delivered < MAX_PER_TICK) {
     // Read again per batch: a stream changed meanwhile (URL, secrets) is delivered to as it is now,
     // and one disabled or deleted meanwhile gets nothing more.

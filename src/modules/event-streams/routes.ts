@@ -1,7 +1,7 @@
 // /event-streams: webhook receivers of the audit trail (delivery itself is the background job in delivery.ts).
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { createEventStream, deleteEventStream, listEventStreams, updateEventStream } from './service.ts';
+import { createEventStream, deleteEventStream, listEventStreams, testEventStream, updateEventStream } from './service.ts';
 import type { eventStreamRoutes } from './openapi.ts';
 
 export function registerEventStreamRoutes(router: ApiRouter<typeof eventStreamRoutes>, ctx: AppContext): void {
@@ -13,6 +13,8 @@ export function registerEventStreamRoutes(router: ApiRouter<typeof eventStreamRo
     const id = req.uuidParam('event_stream_id');
     return ok(updateEventStream(ctx, req.caller, id, await req.body()));
   });
+
+  router.on('POST /v1/event-streams/{event_stream_id}/test', async (req) => ok(await testEventStream(ctx, req.caller, req.uuidParam('event_stream_id'))));
 
   router.on('DELETE /v1/event-streams/{event_stream_id}', (req) => {
     deleteEventStream(ctx, req.caller, req.uuidParam('event_stream_id'));

@@ -3,11 +3,14 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Actor } from '../events/store.ts';
+import type { Actor, ApiEvent } from '../events/store.ts';
+import type { Caller } from '../../http/types.ts';
 import type { EventType } from '../events/types.ts';
 import type { AuthType, CreateEventStreamInput, UpdateEventStreamInput, WebhookCredentialsInput } from './schemas.ts';
 import { looksMasked, maskSecret } from './secrets.ts';
 import { toApiEventStream, type ApiEventStream, type CredentialRow, type StreamRow } from './store.ts';
+import { postOptions } from './delivery.ts';
+import { post, webhookRequest } from './webhook.ts';
 
 /** A new HMAC secret as Standard Webhooks writes them: `whsec_` and the base64 of 32 random bytes. */
 export function newHmacSecret(): string {
@@ -180,4 +183,32 @@ export function listEventStreams(ctx: AppContext): ApiEventStream[] {
   const { eventStreams } = ctx.stores;
   const head = eventStreams.headSeq();
   return eventStreams.list().map((row) => toApiEventStream(row, eventStreams.credentials(row.id), head));
+}
+
+/** The event_type a test delivery carries: never recorded in the audit trail, so a receiver can tell it apart. */
+export const TEST_EVENT_TYPE = 'EVENT_STREAM_TEST';
+
+/**
+ * Sends the stream's receiver one test event now (POST /v1/event-streams/{id}/test), signed and
+ * authenticated as a delivery is and under the same address policy and timeout, and says whether the
+ * receiver took it. Writes nothing: the stream's position, failures and back-off stay as they were, so
+ * a test never skips or repeats an event. The network call is made outside any transaction.
+ * Throws not_found for an unknown stream.
+ */
+export async function testEventStream(ctx: AppContext, caller: Caller, id: string): Promise<{ delivered: boolean; error: string | null }> {
+  const { eventStreams } = ctx.stores;
+  const stream = eventStreams.get(id);
+  if (!stream) throw notFound('event stream', id, 'event_stream_id');
+  const at = ctx.clock.now();
+  const event: ApiEvent = {
+    event_id: newId(),
+    actor_user_id: caller.userId,
+    actor_name: caller.name,
+    event_type: TEST_EVENT_TYPE,
+    created_at: at.toISOString(),
+    sub_events: [],
+  };
+  const outcome = await post(webhookRequest(stream, eventStreams.credentials(id), event, at), postOptions(ctx));
+  if (outcome.ok) return { delivered: true, error: null };
+  return { delivered: false, error: 'error' in outcome ? outcome.error : 'the test was stopped' };
 }

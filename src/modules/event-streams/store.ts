@@ -1,8 +1,9 @@
 // Event streams and their credentials, and reading the events table as their outbox: the only SQL for them.
 import type { Db } from '../../db/open.ts';
-import { deliveryStatus, type DeliveryStatus } from './policy.ts';
+import { deliveryStatus } from './policy.ts';
 import type { ApiKeyLocation, AuthType } from './schemas.ts';
 import { maskSecret } from './secrets.ts';
+import type { EventStream } from './responses.ts';
 
 export interface StreamRow {
   seq: number;
@@ -127,26 +128,8 @@ export function createEventStreamStore(db: Db) {
 
 export type EventStreamStore = ReturnType<typeof createEventStreamStore>;
 
-export interface ApiEventStream {
-  event_stream_id: string;
-  connection: {
-    name: string;
-    connection_type: 'WEBHOOK';
-    enabled: boolean;
-    webhook_url: string;
-    credentials: Record<string, unknown>;
-  };
-  delivery: {
-    status: DeliveryStatus;
-    position: number;
-    lag: number;
-    consecutive_failures: number;
-    next_attempt_at: string | null;
-    last_error: string | null;
-    last_error_at: string | null;
-    last_delivered_at: string | null;
-  };
-}
+/** An event stream as the API answers it (the EventStream response schema). */
+export type ApiEventStream = EventStream;
 
 /**
  * The reference's EventStream, plus Gatehouse's `delivery`. Secrets are masked except those whose

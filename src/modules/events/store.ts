@@ -6,6 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventHash, GENESIS_HASH, type HashedValues } from '../../lib/event-chain.ts';
 import { isEventType, type EventType } from './types.ts';
+import type { Event } from '../../openapi/components/events.ts';
 
 /** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
 export interface SubEvent {
@@ -45,18 +46,8 @@ export interface EventRow {
   hash: string;
 }
 
-export interface ApiEvent {
-  event_id: string;
-  actor_user_id: string;
-  actor_name: string;
-  actor_email?: string;
-  actor_ip_address?: string;
-  api_token_name?: string;
-  api_token_preview?: string;
-  event_type: string;
-  created_at: string;
-  sub_events: SubEvent[];
-}
+/** An event as the API answers it (the Event response schema). */
+export type ApiEvent = Event;
 
 export function toApiEvent(row: EventRow): ApiEvent {
   return {

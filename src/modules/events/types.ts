@@ -18,7 +18,7 @@ export const EVENT_TYPE_GROUPS = {
     SESSIONS_ENDED: 'a session is ended',
     WEB_SESSIONS_CREATED: 'someone signs in to the console (a sign-in link or single sign-on)',
     WEB_SESSIONS_ENDED: 'a console sign-in session is ended: signed out, revoked, or found offboarded or demoted',
-    LOGIN_LINKS_CREATED: 'a one-time sign-in link is made (`gatehouse login-link`)',
+    LOGIN_LINKS_CREATED: 'a one-time sign-in link is made: printed by `gatehouse login-link`, asked for by email on the sign-in page, or sent (or shown) by an admin; `delivery` says which',
   },
   'Owners': {
     OWNERS_CREATED: 'an owner is created',
@@ -117,6 +117,8 @@ export const EVENT_TYPE_GROUPS = {
     CONNECTORS_DELETED: 'an app\'s connector is removed',
     CONNECTORS_TESTED: 'an app\'s connector is asked for its status by hand, with the answer',
     CONNECTORS_SYNCED: 'an app\'s connector is synced (on schedule or by hand), with counts, drift found and errors',
+    CONNECTOR_USERS_CREATED: 'a connector created a person remotely for their first grant (Opal\'s POST /users, or a PostgreSQL role)',
+    CONNECTOR_USERS_DELETED: 'a remote person Gatehouse created is removed after the person was offboarded',
     PROPAGATIONS_SUCCEEDED: 'an access change reached the remote system (or was already so there)',
     PROPAGATIONS_RETRYING: 'an attempt to push an access change failed; it will be tried again (status, error, next attempt)',
     PROPAGATIONS_FAILED: 'pushing an access change failed for good or ran out of time; retry with POST /v1/apps/{app_id}/connector/retry',

@@ -1,49 +1,9 @@
 // The group-bindings area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
-import { GroupTypeEnum } from '../../openapi/components/enums.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { CreateGroupBindingBody, ListGroupBindingsQuery, UpdateGroupBindingsBody } from './schemas.ts';
-
-/** One group in a binding, with its type. */
-export const GroupBindingGroup = component('GroupBindingGroup', {
-  type: 'object',
-  properties: {
-    group_id: { type: 'string', format: 'uuid' },
-    group_type: GroupTypeEnum,
-  },
-  required: ['group_id', 'group_type'],
-});
-
-/** Groups joined together, one of them the source. */
-export const GroupBinding = component('GroupBinding', {
-  type: 'object',
-  properties: {
-    group_binding_id: { type: 'string', format: 'uuid' },
-    created_by_id: { type: 'string', format: 'uuid' },
-    created_at: { type: 'string', format: 'date-time' },
-    source_group_id: { type: 'string', format: 'uuid' },
-    groups: { type: 'array', items: GroupBindingGroup },
-  },
-  required: ['group_binding_id', 'created_by_id', 'created_at', 'source_group_id', 'groups'],
-});
-
-export const PaginatedGroupBindingsList = component('PaginatedGroupBindingsList', {
-  type: 'object',
-  properties: {
-    next: { type: ['string', 'null'] },
-    previous: { type: ['string', 'null'] },
-    results: { type: 'array', items: GroupBinding },
-  },
-  required: ['results'],
-});
-
-/** What a bulk update answers: every binding it updated, as it now stands. */
-export const GroupBindingList = component('GroupBindingList', {
-  type: 'object',
-  properties: { group_bindings: { type: 'array', items: GroupBinding } },
-  required: ['group_bindings'],
-});
+import { GroupBinding, PaginatedGroupBindingsList, GroupBindingList } from './responses.ts';
 
 export const groupBindingRoutes = defineRoutes('group-bindings', {
   'GET /v1/group-bindings': {

@@ -1,6 +1,7 @@
 // Group bindings and which groups each binds: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import type { GroupBinding, GroupBindingGroup } from './responses.ts';
 
 interface BindingRow {
   seq: number;
@@ -11,18 +12,11 @@ interface BindingRow {
   updated_at: string;
 }
 
-export interface ApiGroupBindingGroup {
-  group_id: string;
-  group_type: string;
-}
+/** A bound group as the API answers it. */
+export type ApiGroupBindingGroup = GroupBindingGroup;
 
-export interface ApiGroupBinding {
-  group_binding_id: string;
-  created_by_id: string;
-  created_at: string;
-  source_group_id: string;
-  groups: ApiGroupBindingGroup[];
-}
+/** A group binding as the API answers it (the GroupBinding response schema). */
+export type ApiGroupBinding = GroupBinding;
 
 export function createGroupBindingStore(db: Db) {
   const insert = db.prepare<{ id: string; source: string; by: string; at: string }>(

@@ -1,16 +1,10 @@
 // The groups area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { Group, PaginatedGroupsList } from '../../openapi/components/catalogue.ts';
 import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
-
-/** PUT /v1/groups answers each updated group whole (the reference's UpdateGroupInfoList lists only the updatable fields). */
-const UpdatedGroupList = component('UpdatedGroupList', {
-  type: 'object',
-  properties: { groups: { type: 'array', items: Group } },
-  required: ['groups'],
-});
+import { UpdatedGroupList } from './responses.ts';
 
 export const groupRoutes = defineRoutes('groups', {
   'POST /v1/groups': {
@@ -22,6 +16,7 @@ export const groupRoutes = defineRoutes('groups', {
   'GET /v1/groups': {
     role: 'read',
     summary: 'List groups',
+    description: 'Filters combine. Extension: `owner_filter` (as `GET /v1/apps` has it) keeps what that owner administers.',
     query: ListGroupsQuery,
     responses: { 200: PaginatedGroupsList },
   },

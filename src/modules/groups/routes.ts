@@ -18,6 +18,8 @@ export function registerGroupRoutes(router: ApiRouter<typeof groupRoutes>, ctx: 
       groupIds: query.group_ids?.map((id) => id.toLowerCase()),
       name: query.group_name,
       tagIds: query.tag_ids?.map((id) => id.toLowerCase()),
+      adminOwnerId: query.owner_filter?.toLowerCase(),
+      appId: query.app_id?.toLowerCase(),
     };
     const rows = groups.list(filter, ctx.pager.afterSeq('groups', query), query.page_size + 1, viewerOf(ctx, req.caller));
     return ok(ctx.pager.page('groups', query, rows, (row) => row.seq, groups.toApi));

@@ -4,6 +4,7 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
+import type { Group } from '../../openapi/components/catalogue.ts';
 
 export interface GroupRow extends RequestSettingsRow {
   seq: number;
@@ -12,7 +13,7 @@ export interface GroupRow extends RequestSettingsRow {
   name: string;
   description: string;
   admin_owner_id: string;
-  group_type: string;
+  group_type: Group['group_type'];
   remote_id: string | null;
   remote_name: string | null;
   remote_info: string | null;
@@ -27,7 +28,7 @@ export interface GroupState {
   name: string;
   description: string;
   admin_owner_id: string;
-  group_type: string;
+  group_type: Group['group_type'];
   remote_id: string | null;
   remote_name: string | null;
   remote_info: Record<string, unknown> | null;
@@ -40,6 +41,8 @@ export interface GroupFilter {
   groupIds?: string[] | undefined;
   name?: string | undefined;
   tagIds?: string[] | undefined;
+  adminOwnerId?: string | undefined;
+  appId?: string | undefined;
 }
 
 export function stateFromRow(row: GroupRow): GroupState {
@@ -74,7 +77,7 @@ function columns(state: GroupState) {
 type Columns = ReturnType<typeof columns>;
 // Every written column, read off the mapping itself so the SQL can never miss one.
 const COLUMN_NAMES = Object.keys(columns({
-  app_id: '', name: '', description: '', admin_owner_id: '', group_type: '', remote_id: null, remote_name: null,
+  app_id: '', name: '', description: '', admin_owner_id: '', group_type: 'OPAL_GROUP', remote_id: null, remote_name: null,
   remote_info: null, metadata: null, settings: DEFAULT_REQUEST_SETTINGS,
 }));
 
@@ -94,7 +97,7 @@ export function createGroupStore(db: Db) {
   );
   // Two statements: admins see every row (no visibility condition at all), anyone else only what
   // visibleToViewer allows, filtered in SQL so a page is never cut short.
-  type PageParams = { type: string | null; ids: string | null; name: string | null; tags: string | null; after: number; limit: number };
+  type PageParams = { type: string | null; ids: string | null; name: string | null; tags: string | null; owner: string | null; app: string | null; after: number; limit: number };
   const pageSql = (filtered: boolean) =>
     `${filtered ? `WITH RECURSIVE ${VIEWER_GROUPS_CTE}` : ''}
      SELECT * FROM groups
@@ -102,6 +105,8 @@ export function createGroupStore(db: Db) {
        AND (@ids IS NULL OR id IN (SELECT value FROM json_each(@ids)))
        AND (@name IS NULL OR instr(casefold(name), @name) > 0)
        AND (@tags IS NULL OR id IN (SELECT group_id FROM tag_groups WHERE tag_id IN (SELECT value FROM json_each(@tags))))
+       AND (@owner IS NULL OR admin_owner_id = @owner)
+       AND (@app IS NULL OR app_id = @app)
        ${filtered ? `AND ${visibleToViewer('group')}` : ''}
        AND seq > @after
      ORDER BY seq LIMIT @limit`;
@@ -120,7 +125,7 @@ export function createGroupStore(db: Db) {
   );
 
   /** A row as the API's Group (plus Gatehouse's access_levels, the default level first). */
-  function toApi(row: GroupRow) {
+  function toApi(row: GroupRow): Group {
     const state = stateFromRow(row);
     const binding = bindingOf.get(row.id);
     return {
@@ -181,6 +186,8 @@ export function createGroupStore(db: Db) {
         ids: json(filter.groupIds),
         name: filter.name === undefined ? null : casefold(filter.name),
         tags: json(filter.tagIds),
+        owner: filter.adminOwnerId ?? null,
+        app: filter.appId ?? null,
         after: after ?? 0,
         limit,
       };

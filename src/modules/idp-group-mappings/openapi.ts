@@ -1,26 +1,9 @@
 // The idp-group-mappings area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { ReplaceMappingsBody, UpsertMappingBody } from './schemas.ts';
-
-/** A group offered through an identity provider's app, with how it is shown. */
-export const IdpGroupMapping = component('IdpGroupMapping', {
-  type: 'object',
-  properties: {
-    app_resource_id: { type: 'string', format: 'uuid' },
-    group_id: { type: 'string', format: 'uuid' },
-    alias: { type: 'string' },
-    hidden_from_end_user: { type: 'boolean' },
-  },
-  required: ['group_id', 'hidden_from_end_user'],
-});
-
-export const IdpGroupMappingList = component('IdpGroupMappingList', {
-  type: 'object',
-  properties: { mappings: { type: 'array', items: IdpGroupMapping } },
-  required: ['mappings'],
-});
+import { IdpGroupMapping, IdpGroupMappingList } from './responses.ts';
 
 export const idpGroupMappingRoutes = defineRoutes('idp-group-mappings', {
   'GET /v1/idp-group-mappings/{app_resource_id}': {

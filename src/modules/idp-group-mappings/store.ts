@@ -1,5 +1,6 @@
 // Identity-provider group mappings (the groups an Okta app offers): the only SQL for them.
 import type { Db } from '../../db/open.ts';
+import type { IdpGroupMapping } from './responses.ts';
 
 interface MappingRow {
   seq: number;
@@ -11,12 +12,8 @@ interface MappingRow {
   updated_at: string;
 }
 
-export interface ApiIdpGroupMapping {
-  app_resource_id: string;
-  group_id: string;
-  alias?: string;
-  hidden_from_end_user: boolean;
-}
+/** A mapping as the API answers it (the IdpGroupMapping response schema). */
+export type ApiIdpGroupMapping = IdpGroupMapping;
 
 /** What a mapping says besides its two ends. */
 export interface MappingFields {

@@ -1,6 +1,7 @@
 // Non-human identities' direct access to resources (resource_non_human_identities): the only SQL for it.
 // An identity is itself a resource (see NON_HUMAN_IDENTITY_TYPES); an expired link is dead and never read.
 import type { Db } from '../../db/open.ts';
+import type { Access, ResourceNHI } from '../../openapi/components/access.ts';
 
 /**
  * The resource types that are machine identities rather than things people use: an AWS IAM role,
@@ -35,7 +36,7 @@ const accessLevelOf = (row: ResourceNhiRow) => ({
 });
 
 /** The reference's ResourceNHI. */
-export const toApiResourceNhi = (row: ResourceNhiRow) => ({
+export const toApiResourceNhi = (row: ResourceNhiRow): ResourceNHI => ({
   resource_id: row.resource_id,
   non_human_identity_id: row.non_human_identity_id,
   access_level: accessLevelOf(row),
@@ -43,7 +44,7 @@ export const toApiResourceNhi = (row: ResourceNhiRow) => ({
 });
 
 /** The reference's Access: the identity (a resource) is the principal, the resource the entity. Only direct links exist. */
-export const toApiAccess = (row: ResourceNhiRow) => ({
+export const toApiAccess = (row: ResourceNhiRow): Access => ({
   principal_id: row.non_human_identity_id,
   principal_type: 'RESOURCE',
   entity_id: row.resource_id,

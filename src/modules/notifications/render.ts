@@ -1,6 +1,7 @@
 // What a notice says: an email (subject, plain text, HTML) and a Slack message (text and Block Kit
 // blocks), made when it is sent from the state things are in then, with links into the console.
 import type { AppContext } from '../../context.ts';
+import { publicBase } from '../../http/public-base.ts';
 import type { SlackMessage } from './channels/channel.ts';
 import { waitingSlots } from './plan.ts';
 import type { NotificationRow } from './store.ts';
@@ -23,8 +24,7 @@ export const DENY_ACTION = 'gatehouse_deny';
 
 /** The console's address for `path` (always starting with /console): GATEHOUSE_PUBLIC_URL, else where Gatehouse listens. */
 export function consoleLink(ctx: AppContext, path: string): string {
-  const base = ctx.config.publicUrl ?? `http://${ctx.config.host}:${ctx.config.port}`;
-  return `${base}${path}`;
+  return `${publicBase(ctx)}${path}`;
 }
 
 const DECISION_WORDS: Record<string, string> = {

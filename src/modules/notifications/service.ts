@@ -7,14 +7,15 @@ import type { Actor } from '../events/store.ts';
 import { NOTIFICATION_KIND } from './queue.ts';
 import type { NotificationPreferencesInput } from './schemas.ts';
 import type { NotificationRow, PreferenceRow } from './store.ts';
+import type { Notification, NotificationPreferences } from './responses.ts';
 
 /** The NotificationPreferences object. */
-export function toApiPreferences(userId: string, row: PreferenceRow | undefined) {
+export function toApiPreferences(userId: string, row: PreferenceRow | undefined): NotificationPreferences {
   return { user_id: userId, channel: row?.channel ?? 'DEFAULT', daily_digest: row?.daily_digest === 1 };
 }
 
 /** The Notification object of the admin read (docs/notifications.md). */
-export function toApiNotification(row: NotificationRow) {
+export function toApiNotification(row: NotificationRow): Notification {
   return {
     id: row.id,
     type: row.type,

@@ -1,6 +1,7 @@
 // Notifications and notification preferences: the only SQL for either (sql/0013_notifications.sql).
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import type { Notification } from './responses.ts';
 
 export type NoticeChannel = 'EMAIL' | 'SLACK';
 export type NoticeStatus = 'QUEUED' | 'SENT' | 'FAILED' | 'HELD' | 'DIGESTED';
@@ -10,7 +11,7 @@ export interface NotificationRow {
   seq: number;
   id: string;
   dedupe_key: string;
-  type: string;
+  type: Notification['type'];
   user_id: string | null;
   message_channel_id: string | null;
   channel: NoticeChannel;

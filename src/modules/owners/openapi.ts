@@ -1,7 +1,8 @@
 // The owners area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
+import * as v from 'valibot';
 import { defineRoutes } from '../../http/route.ts';
-import { EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { Owner, PaginatedOwnersList, UpdateOwnerInfoList } from '../../openapi/components/catalogue.ts';
 import { UserList } from '../../openapi/components/people.ts';
 import { CreateOwnerBody, ListOwnersQuery, SetOwnerUsersBody, UpdateOwnersBody } from './schemas.ts';
@@ -30,7 +31,7 @@ export const ownerRoutes = defineRoutes('owners', {
   'GET /v1/owners/name/{owner_name}': {
     role: 'read', items: { owner_name: null },
     summary: 'Find an owner by name',
-    pathParams: { owner_name: { description: 'The owner\'s exact name.', schema: { type: 'string' } } },
+    pathParams: { owner_name: { description: 'The owner\'s exact name.', schema: v.string() } },
     responses: { 200: Owner },
   },
   'GET /v1/owners/{owner_id}': {

@@ -1,6 +1,7 @@
 // Owners and their users (in escalation order): the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import type { Owner } from '../../openapi/components/catalogue.ts';
 
 export interface OwnerRow {
   seq: number;
@@ -14,14 +15,8 @@ export interface OwnerRow {
   updated_at: string;
 }
 
-export interface ApiOwner {
-  owner_id: string;
-  name: string;
-  description: string;
-  access_request_escalation_period: number;
-  reviewer_message_channel_id?: string;
-  source_group_id?: string;
-}
+/** An owner as the API answers it (the Owner response schema). */
+export type ApiOwner = Owner;
 
 /** Null links are left out rather than sent as null, so the same object also fits UpdateOwnerInfo. */
 export function toApiOwner(row: OwnerRow): ApiOwner {

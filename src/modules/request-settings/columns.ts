@@ -2,6 +2,7 @@
 // the configurations as JSON text) and show them (the reference's fields, the default configuration
 // first). The SQL lives in the resources and groups stores, which spread these columns.
 import { DEFAULT_RISK_SENSITIVITY, ORGANIZATION_ID, type RequestConfigurationInput, type RiskSensitivity } from './schemas.ts';
+import type { RequestConfiguration } from '../../openapi/components/request-configuration.ts';
 
 /** The stored request settings of one resource or group. */
 export interface RequestSettings {
@@ -81,7 +82,7 @@ export function requestSettingsFromRow(row: RequestSettingsRow): RequestSettings
 }
 
 /** One request configuration as the API shows it. */
-function toApiConfiguration(config: RequestConfigurationInput) {
+function toApiConfiguration(config: RequestConfigurationInput): RequestConfiguration {
   return {
     organization_id: ORGANIZATION_ID,
     ...(config.condition && { condition: config.condition }),

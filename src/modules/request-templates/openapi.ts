@@ -2,55 +2,9 @@
 // (format: src/http/route.ts). All extensions: the reference names request_template_id but has no route for templates;
 // the shapes follow the vendor's later RequestTemplate API (docs/request-templates.md).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
-import { CUSTOM_FIELD_TYPES } from '../requests/schemas.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { CreateRequestTemplateBody, ListRequestTemplatesQuery, UpdateRequestTemplateBody } from './schemas.ts';
-
-export const RequestTemplateCustomField = component('RequestTemplateCustomField', {
-  type: 'object',
-  description: 'A question a request must answer in `custom_metadata` when an item\'s request configuration names the template.',
-  'x-gatehouse-extension': true,
-  properties: {
-    name: { type: 'string', description: 'The label shown to the requester; the `name` of the answer in custom_metadata.' },
-    description: { type: 'string', description: 'Helper text shown beneath the field.' },
-    type: { type: 'string', enum: [...CUSTOM_FIELD_TYPES] },
-    required: { type: 'boolean', description: 'Whether the requester must answer.' },
-    metadata: {
-      type: 'object',
-      properties: {
-        multi_choice_data: {
-          type: 'object',
-          properties: { options: { type: 'array', items: { type: 'string' } } },
-          required: ['options'],
-        },
-      },
-    },
-  },
-  required: ['name', 'type', 'required'],
-});
-
-export const RequestTemplate = component('RequestTemplate', {
-  type: 'object',
-  description: 'What a requester is asked, beside the reason, when an item\'s request configuration names the template (`request_template_id`).',
-  'x-gatehouse-extension': true,
-  properties: {
-    request_template_id: { type: 'string', format: 'uuid' },
-    name: { type: 'string' },
-    custom_fields: { type: 'array', items: RequestTemplateCustomField, description: 'In the order they are shown.' },
-  },
-  required: ['request_template_id', 'name', 'custom_fields'],
-});
-
-export const PaginatedRequestTemplateList = component('PaginatedRequestTemplateList', {
-  type: 'object',
-  'x-gatehouse-extension': true,
-  properties: {
-    results: { type: 'array', items: RequestTemplate },
-    next: { type: ['string', 'null'], description: 'Cursor of the next page, or null on the last one.' },
-    previous: { type: ['string', 'null'], description: 'The cursor this page was asked with, or null on the first one.' },
-  },
-  required: ['results'],
-});
+import { RequestTemplate, PaginatedRequestTemplateList } from './responses.ts';
 
 const ASKED =
   'A request for an item whose matching request configuration names the template must answer each required field in ' +

@@ -5,9 +5,10 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import type { CustomFieldInputType } from './schemas.ts';
 import type { CustomField, RequestTemplate } from './store.ts';
+import type { RequestTemplate as ApiRequestTemplate } from './responses.ts';
 
 /** The vendor's RequestTemplate. */
-export function toApiRequestTemplate(template: RequestTemplate) {
+export function toApiRequestTemplate(template: RequestTemplate): ApiRequestTemplate {
   return { request_template_id: template.id, name: template.name, custom_fields: template.custom_fields };
 }
 

@@ -28,10 +28,27 @@ export function readableBy(caller: Pick<Caller, 'userId' | 'role'>, now: Date): 
   return caller.role === 'ADMIN' ? {} : { involvedUserId: caller.userId, involvedAt: now.toISOString() };
 }
 
+/** The filter of the PENDING requests waiting for `caller`'s decision at `now` (the store's AWAITS). */
+export function awaitingReviewBy(caller: Pick<Caller, 'userId'>, now: Date): RequestFilter {
+  return { awaitingUserId: caller.userId, awaitingAt: now.toISOString() };
+}
+
+/**
+ * What Home counts for `caller`, exactly at any size (two counts over indexes, never a page):
+ * the requests waiting for their decision now, and their own PENDING requests.
+ */
+export function requestCounts(ctx: AppContext, caller: Pick<Caller, 'userId'>, now: Date): { awaiting_my_review: number; my_pending: number } {
+  const { requests } = ctx.stores;
+  return {
+    awaiting_my_review: requests.count(awaitingReviewBy(caller, now)),
+    my_pending: requests.count({ requesterId: caller.userId, status: 'PENDING' }),
+  };
+}
+
 /** One page of the requests `caller` may read, at `now`. Throws validation_failed for a foreign cursor. */
 export function listRequests(ctx: AppContext, query: ListRequestsInput, caller: Pick<Caller, 'userId' | 'role'>, now: Date) {
   const { requests } = ctx.stores;
-  const filter = { ...listFilter(query), ...readableBy(caller, now) };
+  const filter = { ...listFilter(query), ...readableBy(caller, now), ...(query.awaiting_my_review === true && awaitingReviewBy(caller, now)) };
   const rows = requests.list(filter, ctx.pager.afterSeq('requests', query), query.page_size + 1);
   const page = ctx.pager.page('requests', query, rows, (row) => row.seq, requestReader(ctx, now));
   return { requests: page.results, ...(page.next !== null && { cursor: page.next }) };

@@ -11,7 +11,7 @@ import { approveRequest, cancelRequest, commentOnRequest, denyRequest, readableR
 import { createRequest, dryRunRequest } from './service.ts';
 import type { RequestFilter, RequestRow } from './store.ts';
 import { requestReader, toApiComment, toApiRequest } from './view.ts';
-import { listRequests, readableBy } from './list.ts';
+import { listRequests, readableBy, requestCounts } from './list.ts';
 import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
 import type { requestRoutes } from './openapi.ts';
 
@@ -34,6 +34,8 @@ export function registerRequestRoutes(router: ApiRouter<typeof requestRoutes>, c
     if (query.page_size <= INLINE_PAGE_SIZE) return ok(listRequests(ctx, query, caller, ctx.clock.now()));
     return ok(await ctx.reads.answer('requests.list', { query, caller }, req.caller.userId, ctx.clock.now()));
   });
+
+  router.on('GET /v1/requests/counts', (req) => ok(requestCounts(ctx, req.caller, ctx.clock.now())));
 
   router.on('POST /v1/requests', async (req) => {
     const query = req.query();

@@ -96,6 +96,8 @@ export const ListRequestsQuery = v.object({
   resource_id: v.optional(LowerUuid),
   group_id: v.optional(LowerUuid),
   show_pending_only: v.optional(QueryBoolean),
+  /** Extension: only the PENDING requests waiting for the caller's decision now (as a reviewer of a current stage, or a delegate). */
+  awaiting_my_review: v.optional(QueryBoolean),
 });
 export type ListRequestsInput = v.InferOutput<typeof ListRequestsQuery>;
 

@@ -83,6 +83,9 @@ export interface RequestFilter {
   groupId?: string | undefined;
   status?: RequestStatus | undefined;
   reviewerId?: string | undefined;
+  /** Only PENDING requests waiting for this user's decision at `awaitingAt` (AWAITS); both given together. */
+  awaitingUserId?: string | undefined;
+  awaitingAt?: string | undefined;
   /** Only requests this user takes part in (see INVOLVES); `involvedAt` is when delegations are read. */
   involvedUserId?: string | undefined;
   involvedAt?: string | undefined;
@@ -99,6 +102,22 @@ const INVOLVES = `(r.requester_id = @involvedUserId OR r.target_user_id = @invol
   OR r.id IN (SELECT rr.request_id FROM delegations d JOIN request_reviewers rr ON rr.user_id = d.delegator_user_id
               WHERE d.delegate_user_id = @involvedUserId AND d.start_time <= @involvedAt AND d.end_time > @involvedAt))`;
 
+/**
+ * The PENDING requests waiting for @awaitingUserId's decision at @awaitingAt: an undecided reviewer row of
+ * an item's current stage that is theirs (unless they have handed their reviews to a delegate then) or
+ * a delegator's whose reviews they hold then; an admin slot only while its user is an admin; never
+ * their own request or one asking access for them. (decide.ts's callerRows is the rule; this is it in
+ * SQL, so Home counts at any size. A member of a group a request targets is still counted.)
+ */
+const AWAITS = `(r.status = 'PENDING' AND r.requester_id <> @awaitingUserId AND coalesce(r.target_user_id, '') <> @awaitingUserId
+  AND r.id IN (SELECT rr.request_id FROM request_reviewers rr
+    JOIN request_items i ON i.request_id = rr.request_id AND i.position = rr.item_position
+    WHERE rr.status = 'PENDING' AND rr.stage_index = i.current_stage AND i.current_stage <= i.stage_count
+      AND rr.user_id IN (
+        SELECT @awaitingUserId WHERE NOT EXISTS (SELECT 1 FROM delegations d WHERE d.delegator_user_id = @awaitingUserId AND d.start_time <= @awaitingAt AND d.end_time > @awaitingAt)
+        UNION SELECT d.delegator_user_id FROM delegations d WHERE d.delegate_user_id = @awaitingUserId AND d.start_time <= @awaitingAt AND d.end_time > @awaitingAt)
+      AND (rr.slot <> 'admin' OR EXISTS (SELECT 1 FROM users u WHERE u.id = rr.user_id AND u.organization_role = 'ADMIN'))))`;
+
 const FILTER_SQL: Record<keyof RequestFilter, string> = {
   startAt: 'r.created_at >= @startAt',
   endAt: 'r.created_at <= @endAt',
@@ -109,6 +128,8 @@ const FILTER_SQL: Record<keyof RequestFilter, string> = {
   groupId: "r.id IN (SELECT request_id FROM request_items WHERE item_id = @groupId AND item_type = 'group')",
   status: 'r.status = @status',
   reviewerId: 'r.id IN (SELECT request_id FROM request_reviewers WHERE user_id = @reviewerId)',
+  awaitingUserId: AWAITS,
+  awaitingAt: '1 = 1', // read by AWAITS
   involvedUserId: INVOLVES,
   involvedAt: '1 = 1', // read by INVOLVES
 };

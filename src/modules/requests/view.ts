@@ -3,11 +3,12 @@
 import type { AppContext } from '../../context.ts';
 import { effectiveReviewer } from '../delegations/service.ts';
 import type { CommentRow, ItemRow, RequestRow, ReviewerRow, StageRow } from './store.ts';
+import type { Request, RequestComment, RequestCustomFieldResponse } from './responses.ts';
 
 type ReviewerStatus = ReviewerRow['status'];
 const RANK: Record<ReviewerStatus, number> = { PENDING: 0, APPROVED: 1, REJECTED: 2 };
 
-export const toApiComment = (row: CommentRow) => ({
+export const toApiComment = (row: CommentRow): RequestComment => ({
   id: row.id,
   created_at: row.created_at,
   updated_at: row.updated_at,
@@ -27,8 +28,11 @@ const requestedItem = (item: ItemRow) => ({
   ...(item.remote_name !== null && { remote_name: item.remote_name }),
 });
 
+/** A custom field's answer as the request stores it (custom_metadata). */
+type StoredAnswer = { name: string; type: RequestCustomFieldResponse['field_type']; value: string };
+
 /** A custom field as answered: BOOLEAN fields carry a boolean value. */
-const customField = (field: { name: string; type: string; value: string }) => ({
+const customField = (field: StoredAnswer): RequestCustomFieldResponse => ({
   field_name: field.name,
   field_type: field.type,
   field_value: field.type === 'BOOLEAN' ? field.value === 'true' : field.value,
@@ -86,11 +90,11 @@ export function requestReader(ctx: AppContext, now: Date): (row: RequestRow) => 
 }
 
 /** The Request object for one stored request, read at `now`. */
-export function toApiRequest(ctx: AppContext, row: RequestRow, now: Date) {
+export function toApiRequest(ctx: AppContext, row: RequestRow, now: Date): Request {
   return buildRequest(ctx, lookupAt(ctx, now), row);
 }
 
-function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow) {
+function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow): Request {
   const { requests } = ctx.stores;
   const items = requests.items(row.id);
   const stages = requests.stages(row.id);
@@ -113,7 +117,7 @@ function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow) {
       ),
     })),
   }));
-  const fields = JSON.parse(row.custom_metadata) as { name: string; type: string; value: string }[];
+  const fields = JSON.parse(row.custom_metadata) as StoredAnswer[];
   return {
     id: row.id,
     created_at: row.created_at,
@@ -134,7 +138,7 @@ function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow) {
     }),
     request_comments: requests.comments(row.id).map(toApiComment),
     custom_fields_responses: fields.map(customField),
-    ...(row.support_ticket !== null && { support_ticket: JSON.parse(row.support_ticket) as Record<string, string> }),
+    ...(row.support_ticket !== null && { support_ticket: JSON.parse(row.support_ticket) as NonNullable<Request['support_ticket']> }),
   };
 }
 

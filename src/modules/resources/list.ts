@@ -17,6 +17,7 @@ export function listResources(ctx: AppContext, query: ListResourcesInput, viewer
     ancestorId: query.ancestor_resource_id?.toLowerCase(),
     remoteId: query.remote_id,
     tagIds: query.tag_ids?.map((id) => id.toLowerCase()),
+    adminOwnerId: query.owner_filter?.toLowerCase(),
     appId: query.app_id?.toLowerCase(),
   };
   const rows = resources.list(filter, ctx.pager.afterSeq('resources', query), query.page_size + 1, viewer);

@@ -1,16 +1,10 @@
 // The resources area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { PaginatedResourcesList, Resource } from '../../openapi/components/catalogue.ts';
 import { CreateResourceBody, ListResourcesQuery, UpdateResourcesBody } from './schemas.ts';
-
-/** PUT /v1/resources answers each updated resource whole (the reference's UpdateResourceInfoList lists only the updatable fields). */
-const UpdatedResourceList = component('UpdatedResourceList', {
-  type: 'object',
-  properties: { resources: { type: 'array', items: Resource } },
-  required: ['resources'],
-});
+import { UpdatedResourceList } from './responses.ts';
 
 export const resourceRoutes = defineRoutes('resources', {
   'POST /v1/resources': {
@@ -22,7 +16,7 @@ export const resourceRoutes = defineRoutes('resources', {
   'GET /v1/resources': {
     role: 'read',
     summary: 'List resources',
-    description: 'Filters combine; `remote_id` needs `resource_type_filter`.',
+    description: 'Filters combine; `remote_id` needs `resource_type_filter`. Extension: `owner_filter` (as `GET /v1/apps` has it) keeps what that owner administers.',
     query: ListResourcesQuery,
     responses: { 200: PaginatedResourcesList },
   },

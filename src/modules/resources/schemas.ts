@@ -64,6 +64,11 @@ export const ListResourcesQuery = v.pipe(
     ancestor_resource_id: v.optional(Uuid),
     remote_id: v.optional(QueryText),
     tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
+    // Extension: what one owner administers (the console's Teams page), named as GET /v1/apps names it.
+    owner_filter: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
+      type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
+      description: 'Only what this owner administers (as GET /v1/apps filters apps). An extension: the reference has no such filter.',
+    } }))),
     // Extension (the reference has no such filter; the console lists an app's resources with it).
     app_id: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
       type: 'string', format: 'uuid', 'x-gatehouse-extension': true,

@@ -4,6 +4,8 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
+import type { Resource } from '../../openapi/components/catalogue.ts';
+import type { TicketPropagationConfiguration } from '../../openapi/components/request-configuration.ts';
 
 export interface ResourceRow extends RequestSettingsRow {
   seq: number;
@@ -12,7 +14,7 @@ export interface ResourceRow extends RequestSettingsRow {
   name: string;
   description: string;
   admin_owner_id: string;
-  resource_type: string;
+  resource_type: Resource['resource_type'];
   remote_resource_id: string | null;
   remote_resource_name: string | null;
   remote_info: string | null;
@@ -24,12 +26,8 @@ export interface ResourceRow extends RequestSettingsRow {
   updated_at: string;
 }
 
-export interface TicketPropagation {
-  enabled_on_grant: boolean;
-  enabled_on_revocation: boolean;
-  ticket_provider?: string | undefined;
-  ticket_project_id?: string | undefined;
-}
+/** How a resource's grants and revocations open tickets (the TicketPropagationConfiguration response schema). */
+export type TicketPropagation = TicketPropagationConfiguration;
 
 /** Everything stored about a resource but its id, times and access levels. */
 export interface ResourceState {
@@ -37,7 +35,7 @@ export interface ResourceState {
   name: string;
   description: string;
   admin_owner_id: string;
-  resource_type: string;
+  resource_type: Resource['resource_type'];
   remote_resource_id: string | null;
   remote_resource_name: string | null;
   remote_info: Record<string, unknown> | null;
@@ -64,6 +62,7 @@ export interface ResourceFilter {
   ancestorId?: string | undefined;
   remoteId?: string | undefined;
   tagIds?: string[] | undefined;
+  adminOwnerId?: string | undefined;
   appId?: string | undefined;
 }
 
@@ -105,7 +104,7 @@ function columns(state: ResourceState) {
 type Columns = ReturnType<typeof columns>;
 // Every written column, read off the mapping itself so the SQL can never miss one.
 const COLUMN_NAMES = Object.keys(columns({
-  app_id: '', name: '', description: '', admin_owner_id: '', resource_type: '', remote_resource_id: null, remote_resource_name: null,
+  app_id: '', name: '', description: '', admin_owner_id: '', resource_type: 'OPAL_ROLE', remote_resource_id: null, remote_resource_name: null,
   remote_info: null, metadata: null, parent_resource_id: null, require_mfa_to_connect: false, ticket_propagation: null,
   settings: DEFAULT_REQUEST_SETTINGS,
 }));
@@ -166,7 +165,7 @@ export function createResourceStore(db: Db) {
   // Each filter is optional (null: any); lists are JSON arrays. Two statements: admins see every row
   // (the statement has no visibility condition at all), anyone else only what visibleToViewer allows,
   // filtered in SQL so a page is never cut short.
-  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; app: string | null; after: number; limit: number };
+  type PageParams = { type: string | null; ids: string | null; name: string | null; parent: string | null; ancestor: string | null; remote: string | null; tags: string | null; owner: string | null; app: string | null; after: number; limit: number };
   const pageSql = (filtered: boolean) =>
     `WITH RECURSIVE under(id) AS (
        SELECT id FROM resources WHERE @ancestor IS NOT NULL AND parent_resource_id = @ancestor
@@ -181,6 +180,7 @@ export function createResourceStore(db: Db) {
        AND (@ancestor IS NULL OR id IN (SELECT id FROM under))
        AND (@remote IS NULL OR remote_resource_id = @remote)
        AND (@tags IS NULL OR id IN (SELECT resource_id FROM tag_resources WHERE tag_id IN (SELECT value FROM json_each(@tags))))
+       AND (@owner IS NULL OR admin_owner_id = @owner)
        AND (@app IS NULL OR app_id = @app)
        ${filtered ? `AND ${visibleToViewer('resource')}` : ''}
        AND seq > @after
@@ -211,7 +211,7 @@ export function createResourceStore(db: Db) {
   ];
 
   /** A row as the API's Resource (plus Gatehouse's access_levels). */
-  function toApi(row: ResourceApiRow) {
+  function toApi(row: ResourceApiRow): Resource {
     const state = stateFromRow(row);
     return {
       resource_id: row.id,
@@ -285,6 +285,7 @@ export function createResourceStore(db: Db) {
         ancestor: filter.ancestorId ?? null,
         remote: filter.remoteId ?? null,
         tags: json(filter.tagIds),
+        owner: filter.adminOwnerId ?? null,
         app: filter.appId ?? null,
         after: after ?? 0,
         limit,

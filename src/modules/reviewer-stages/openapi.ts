@@ -1,10 +1,11 @@
 // The reviewer-stage and reviewer operations of resources and groups in Gatehouse's API document.
 import { ReviewerStage } from '../../openapi/components/request-configuration.ts';
 import { defineRoutes, type ItemKind, type RouteDeclaration } from '../../http/route.ts';
+import { described, uuidList } from '../../openapi/responses.ts';
+import * as v from 'valibot';
 import { SetReviewersBody, SetReviewerStagesBody } from './schemas.ts';
 
-const stageList = { type: 'array', description: 'The stages of the default request configuration (priority 0), in stored order.', items: ReviewerStage };
-const ownerIds = { type: 'array', items: { type: 'string', format: 'uuid' } };
+const stageList = described(v.array(ReviewerStage), 'The stages of the default request configuration (priority 0), in stored order.');
 
 /** A resource's or a group's side of the routes (the groups' pair is deprecated in the reference). */
 interface Kind {
@@ -38,7 +39,7 @@ const getReviewers = ({ what, items, note }: Kind) => route({
   items,
   summary: `Get the reviewers of a ${what}`,
   description: `The owner ids named in any stage of the default request configuration, each once, in stage order.${note}`,
-  responses: { 200: ownerIds },
+  responses: { 200: uuidList },
 });
 const setReviewers = ({ what, items, note }: Kind) => route({
   role: 'admin',
@@ -46,7 +47,7 @@ const setReviewers = ({ what, items, note }: Kind) => route({
   summary: `Set the reviewers of a ${what}`,
   description: `Replaces the default configuration's stages with one stage (operator AND, no manager or admin approval) holding these owners; an empty list leaves no stage.${note}`,
   body: SetReviewersBody,
-  responses: { 200: ownerIds },
+  responses: { 200: uuidList },
 });
 
 export const reviewerStageRoutes = defineRoutes('reviewer-stages', {

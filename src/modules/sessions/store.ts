@@ -2,6 +2,7 @@
 // A session is open while ended_at is NULL and expiration_date is after now; only open ones are shown.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import type { Session } from '../../openapi/components/people.ts';
 
 interface SessionRow {
   seq: number;
@@ -15,13 +16,8 @@ interface SessionRow {
   ended_at: string | null;
 }
 
-export interface ApiSession {
-  connection_id: string;
-  user_id: string;
-  resource_id: string;
-  access_level: { access_level_name: string; access_level_remote_id: string };
-  expiration_date: string;
-}
+/** A session as the API answers it (the Session response schema). */
+export type ApiSession = Session;
 
 export const toApiSession = (row: SessionRow): ApiSession => ({
   connection_id: row.connection_id,

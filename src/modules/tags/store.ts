@@ -1,6 +1,7 @@
 // Tags and their attachments to users, groups and resources: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
+import type { Tag } from '../../openapi/components/catalogue.ts';
 
 interface TagRow {
   seq: number;
@@ -13,15 +14,8 @@ interface TagRow {
   updated_at: string;
 }
 
-export interface ApiTag {
-  tag_id: string;
-  created_at: string;
-  updated_at: string;
-  user_creator_id: string;
-  key: string;
-  value: string;
-  admin_owner_id?: string;
-}
+/** A tag as the API answers it (the Tag response schema). */
+export type ApiTag = Tag;
 
 export function toApiTag(row: TagRow): ApiTag {
   return {

@@ -1,17 +1,10 @@
 // The tokens area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
-import { PaginatedTokensList, Token } from '../../openapi/components/people.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { PaginatedTokensList } from '../../openapi/components/people.ts';
 import { CreateTokenBody, ListTokensQuery } from './schemas.ts';
-
-/** A new token: Token's fields plus the secret, which no other response ever shows. */
-export const IssuedToken = component('IssuedToken', {
-  ...Token,
-  description: 'A token just issued. `token` is the secret to send as `Authorization: Bearer <token>`; it is shown this once.',
-  properties: { ...Token.properties, token: { type: 'string', minLength: 1 } },
-  required: [...(Token.required ?? []), 'token'],
-});
+import { IssuedToken } from './responses.ts';
 
 export const tokenRoutes = defineRoutes('tokens', {
   'GET /v1/tokens': {
@@ -24,7 +17,7 @@ export const tokenRoutes = defineRoutes('tokens', {
   'POST /v1/tokens': {
     role: 'member',
     summary: 'Issue an API token',
-    description: 'For the caller, or for `user_id`. The response carries the secret, once.',
+    description: 'For the caller, or for `user_id`. The response carries the secret, once. `scope: "SCIM"` makes a SCIM token for an identity provider instead: it works only on /scim/v2, and only for an ADMIN (docs/scim.md).',
     extension: true,
     body: CreateTokenBody,
     responses: { 200: IssuedToken },

@@ -25,6 +25,7 @@ export function registerTokenRoutes(router: ApiRouter<typeof tokenRoutes>, ctx: 
       userId: body.user_id?.toLowerCase() ?? req.caller.userId,
       label: body.token_label,
       accessLevel: body.access_level,
+      scope: body.scope,
     });
     return ok({ ...issued.token, token: issued.secret });
   });

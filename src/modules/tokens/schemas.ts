@@ -13,4 +13,6 @@ export const CreateTokenBody = v.object({
   token_label: Name(100),
   access_level: v.optional(v.picklist(['FULL_ACCESS', 'READ_ONLY'], 'must be FULL_ACCESS or READ_ONLY'), 'FULL_ACCESS'),
   user_id: v.optional(Uuid),
+  // Extension: a SCIM token for an identity provider (docs/scim.md) works only on /scim/v2; an admin's only.
+  scope: v.optional(v.picklist(['API', 'SCIM'], 'must be API or SCIM'), 'API'),
 });

@@ -1,12 +1,12 @@
 // Issuing and revoking API tokens, and the first admin of an empty database.
 import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
+import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { actorFor } from '../../lib/system-actor.ts';
 /** The CLI's verbs act as a user through this (defined with the other actors). */
 export { actorFor } from '../../lib/system-actor.ts';
 import { createFirstAdmin } from '../users/first-admin.ts';
-import type { AccessLevel, ApiToken } from './store.ts';
+import type { AccessLevel, ApiToken, TokenHolder, TokenScope } from './store.ts';
 import { newTokenSecret } from './secret.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 
@@ -25,19 +25,26 @@ export interface IssuedToken {
 export function issueToken(
   ctx: AppContext,
   actor: Actor & ActingAs,
-  input: { userId: string; label: string; accessLevel: AccessLevel; secret?: string },
+  input: { userId: string; label: string; accessLevel: AccessLevel; secret?: string; scope?: TokenScope },
 ): IssuedToken {
   const { users, tokens, events } = ctx.stores;
   const secret = input.secret ?? newTokenSecret();
   return ctx.db.transaction(() => {
     requireSelfOrAdmin(actor, input.userId, 'issue tokens');
     if (!users.exists(input.userId)) throw notFound('user', input.userId, 'user_id');
+    // A SCIM token provisions and offboards people: only an admin holds one (and only an admin may
+    // issue a token for someone else: requireSelfOrAdmin above).
+    if (input.scope === 'SCIM' && input.accessLevel === 'READ_ONLY') throw invalidField('access_level', 'a SCIM token provisions people, so it is FULL_ACCESS');
+    if (input.scope === 'SCIM' && users.get(input.userId)?.organization_role !== 'ADMIN') {
+      throw new AppError('forbidden', 'a SCIM token acts as an admin: its user must be an ADMIN', [{ path: 'user_id', message: 'is not an admin' }]);
+    }
     const token = tokens.create(
-      { secret, label: input.label, accessLevel: input.accessLevel, userId: input.userId, creatorUserId: actor.userId },
+      { secret, label: input.label, accessLevel: input.accessLevel, userId: input.userId, creatorUserId: actor.userId, scope: input.scope },
       ctx.clock.now(),
     );
     events.record(actor, 'API_TOKENS_CREATED', [
-      { sub_event_type: 'API_TOKENS_CREATED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id, access_level: token.access_level },
+      { sub_event_type: 'API_TOKENS_CREATED', token_id: token.token_id, token_label: token.token_label, user_id: token.user_id, access_level: token.access_level,
+        ...(input.scope === 'SCIM' && { scope: 'SCIM' }) },
     ]);
     return { token, secret };
   }).immediate();
@@ -94,4 +101,19 @@ export function bootstrapAdmin(ctx: AppContext, chosenSecret: string | undefined
       ...(chosenSecret !== undefined && { secret: chosenSecret }),
     });
   }).immediate();
+}
+
+/** last_used_at is written at most this often per token, so reads stay reads (as src/http/auth.ts does). */
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+/**
+ * The holder of a live token (known, not expired), marking it used at most once a minute; undefined
+ * for a wrong, revoked or expired one. For the doors outside /v1 that take tokens (SCIM, docs/scim.md);
+ * what the holder may do there is the caller's to decide (scope, role, status).
+ */
+export function liveTokenHolder(ctx: AppContext, secret: string, now: Date): TokenHolder | undefined {
+  const holder = ctx.stores.tokens.findBySecret(secret);
+  if (!holder || (holder.expiresAt !== null && holder.expiresAt <= now.toISOString())) return undefined;
+  if (holder.lastUsedAt === null || now.getTime() - Date.parse(holder.lastUsedAt) >= LAST_USED_GRANULARITY_MS) ctx.stores.tokens.markUsed(holder.tokenId, now);
+  return holder;
 }

@@ -3,8 +3,11 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashSecret, lookupOf, previewOf, secretMatches } from './secret.ts';
 import type { OrganizationRole } from '../users/roles.ts';
+import type { Token } from '../../openapi/components/people.ts';
 
 export type AccessLevel = 'FULL_ACCESS' | 'READ_ONLY';
+/** Where a token works: API on /v1, SCIM on /scim/v2 only (docs/scim.md). */
+export type TokenScope = 'API' | 'SCIM';
 
 interface TokenRow {
   seq: number;
@@ -19,18 +22,11 @@ interface TokenRow {
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;
+  scope: TokenScope;
 }
 
-export interface ApiToken {
-  token_id: string;
-  created_at: string;
-  token_label: string;
-  creator_user_id: string;
-  user_id: string;
-  last_used_at: string | null;
-  access_level: AccessLevel;
-  expires_at: string | null;
-}
+/** A token as the API answers it, without its secret (the Token response schema). */
+export type ApiToken = Token;
 
 export const toApiToken = (row: TokenRow): ApiToken => ({
   token_id: row.id,
@@ -57,6 +53,7 @@ export interface TokenHolder {
   userStatus: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
+  scope: TokenScope;
 }
 
 export interface NewToken {
@@ -65,6 +62,8 @@ export interface NewToken {
   accessLevel: AccessLevel;
   userId: string;
   creatorUserId: string;
+  /** API unless given. */
+  scope?: TokenScope;
 }
 
 /** How many tokens' holders are kept in memory; past it the cache starts over (a deployment has a few hundred). */
@@ -103,9 +102,9 @@ function onTokenHoldersChanged(db: Db, forget: () => void): void {
 }
 
 export function createTokenStore(db: Db) {
-  const insert = db.prepare<[string, string, Buffer, string, string, AccessLevel, string, string, string]>(
-    `INSERT INTO api_tokens (id, lookup, secret_hash, preview, label, access_level, user_id, creator_user_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, Buffer, string, string, AccessLevel, string, string, string, TokenScope]>(
+    `INSERT INTO api_tokens (id, lookup, secret_hash, preview, label, access_level, user_id, creator_user_id, created_at, scope)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const candidates = db.prepare<[string], TokenRow & { full_name: string; email: string; organization_role: OrganizationRole; hr_idp_status: string }>(
     `SELECT t.*, u.full_name, u.email, u.organization_role, u.hr_idp_status FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.lookup = ?`,
@@ -149,6 +148,7 @@ export function createTokenStore(db: Db) {
           userStatus: row.hr_idp_status,
           lastUsedAt: row.last_used_at,
           expiresAt: row.expires_at,
+          scope: row.scope,
         };
       }
     }
@@ -160,7 +160,7 @@ export function createTokenStore(db: Db) {
     create(token: NewToken, at: Date): ApiToken {
       const id = newId();
       insert.run(id, lookupOf(token.secret), hashSecret(token.secret), previewOf(token.secret), token.label,
-        token.accessLevel, token.userId, token.creatorUserId, at.toISOString());
+        token.accessLevel, token.userId, token.creatorUserId, at.toISOString(), token.scope ?? 'API');
       return toApiToken(byId.get(id)!);
     },
     /**

@@ -1,67 +1,8 @@
 // The uar-decisions area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
-import { ResourceAccessLevel } from '../../openapi/components/access.ts';
 import { defineRoutes } from '../../http/route.ts';
-import { component } from '../../openapi/schema.ts';
 import { AssignBody, DecideBody, ListAssignmentsQuery, ListReviewItemsQuery, PolicyBody } from './schemas.ts';
-
-const decision = { type: ['string', 'null'], enum: ['KEEP', 'REVOKE', 'LATER', null] };
-const policy = {
-  unanswered_decision: { type: 'string', enum: ['KEEP', 'REVOKE'], description: 'What the deadline does to rows nobody answered (or put off with LATER).' },
-  closed_at: { type: ['string', 'null'], format: 'date-time', description: 'When the deadline\'s policy was applied; decisions are refused after.' },
-};
-
-export const UARItem = component('UARItem', {
-  description: 'One row of a review\'s snapshot (who held what at which level) with its decision, if any.',
-  'x-gatehouse-extension': true,
-  type: 'object',
-  properties: {
-    uar_item_id: { type: 'integer' },
-    uar_id: { type: 'string', format: 'uuid' },
-    item_type: { type: 'string', enum: ['RESOURCE', 'GROUP'] },
-    item_id: { type: 'string', format: 'uuid' },
-    item_name: { type: 'string' },
-    user_id: { type: 'string', format: 'uuid' },
-    full_name: { type: 'string' },
-    email: { type: 'string' },
-    access_level: ResourceAccessLevel,
-    expiration_date: { type: ['string', 'null'], format: 'date-time' },
-    has_direct_access: { type: 'boolean' },
-    num_access_paths: { type: 'integer' },
-    decision,
-    reviewer_user_id: { type: ['string', 'null'], format: 'uuid', description: 'Who made the decision.' },
-    decided_at: { type: ['string', 'null'], format: 'date-time' },
-    assigned_reviewer_ids: {
-      type: 'array', items: { type: 'string', format: 'uuid' },
-      description: 'Who is asked to review this row (any one of them decides it), ascending; empty: organization admins only.',
-    },
-  },
-  required: ['uar_item_id', 'uar_id', 'item_type', 'item_id', 'item_name', 'user_id', 'access_level', 'has_direct_access', 'decision', 'assigned_reviewer_ids'],
-});
-
-const UARAssignment = component('UARAssignment', {
-  description: 'A review with rows assigned to the caller: how many, and how many still wait for an answer (none yet, or LATER).',
-  'x-gatehouse-extension': true,
-  type: 'object',
-  properties: {
-    uar_id: { type: 'string', format: 'uuid' },
-    name: { type: 'string' },
-    deadline: { type: 'string', format: 'date-time' },
-    ...policy,
-    assigned_items: { type: 'integer' },
-    unanswered_items: { type: 'integer' },
-  },
-  required: ['uar_id', 'name', 'deadline', 'closed_at', 'unanswered_decision', 'assigned_items', 'unanswered_items'],
-});
-
-const itemsAnswer = { type: 'object', properties: { results: { type: 'array', items: UARItem } }, required: ['results'] };
-
-const UARPolicy = component('UARPolicy', {
-  'x-gatehouse-extension': true,
-  type: 'object',
-  properties: { uar_id: { type: 'string', format: 'uuid' }, ...policy },
-  required: ['uar_id', 'unanswered_decision', 'closed_at'],
-});
+import { AssignmentsPage, ReviewItemsAnswer, ReviewItemsPage, UARPolicy } from './responses.ts';
 
 export const uarDecisionRoutes = defineRoutes('uars', {
   'GET /v1/uar/{uar_id}/items': {
@@ -74,13 +15,7 @@ export const uarDecisionRoutes = defineRoutes('uars', {
       'assigned to them, and 404 for a review with none.',
     extension: true,
     query: ListReviewItemsQuery,
-    responses: {
-      200: {
-        type: 'object',
-        properties: { results: { type: 'array', items: UARItem }, next: { type: ['string', 'null'] }, previous: { type: ['string', 'null'] }, ...policy },
-        required: ['results', 'unanswered_decision', 'closed_at'],
-      },
-    },
+    responses: { 200: ReviewItemsPage },
   },
   'GET /v1/uar-assignments': {
     role: 'read',
@@ -88,13 +23,7 @@ export const uarDecisionRoutes = defineRoutes('uars', {
     description: 'The caller\'s own assignments, oldest review first, with how many of their items still wait for an answer. `open_only=true` leaves out closed reviews.',
     extension: true,
     query: ListAssignmentsQuery,
-    responses: {
-      200: {
-        type: 'object',
-        properties: { results: { type: 'array', items: UARAssignment }, next: { type: ['string', 'null'] }, previous: { type: ['string', 'null'] } },
-        required: ['results'],
-      },
-    },
+    responses: { 200: AssignmentsPage },
   },
   'POST /v1/uar/{uar_id}/decisions': {
     role: 'member',
@@ -109,7 +38,7 @@ export const uarDecisionRoutes = defineRoutes('uars', {
     extension: true,
     body: DecideBody,
     errors: ['conflict'],
-    responses: { 200: itemsAnswer },
+    responses: { 200: ReviewItemsAnswer },
   },
   'POST /v1/uar/{uar_id}/assignments': {
     role: 'admin',
@@ -122,7 +51,7 @@ export const uarDecisionRoutes = defineRoutes('uars', {
     extension: true,
     body: AssignBody,
     errors: ['conflict'],
-    responses: { 200: itemsAnswer },
+    responses: { 200: ReviewItemsAnswer },
   },
   'PUT /v1/uar/{uar_id}/policy': {
     role: 'admin',

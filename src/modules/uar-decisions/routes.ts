@@ -6,8 +6,9 @@ import { ok, type ApiRouter } from '../../http/router.ts';
 import { assignItems, decide, requireVisibleReview, setUnansweredPolicy } from './service.ts';
 import { toApiReviewItem, type AssignmentRow } from './store.ts';
 import type { uarDecisionRoutes } from './openapi.ts';
+import type { UARAssignment } from './responses.ts';
 
-const toApiAssignment = (row: AssignmentRow) => ({
+const toApiAssignment = (row: AssignmentRow): UARAssignment => ({
   uar_id: row.uar_id,
   name: row.name,
   deadline: row.deadline,

@@ -3,6 +3,7 @@
 import type { Db } from '../../db/open.ts';
 import { reviewIsComplete } from '../access-reviews/sql.ts';
 import type { SnapshotEntry } from '../access-reviews/store.ts';
+import type { UARItem } from './responses.ts';
 
 export type Decision = 'KEEP' | 'REVOKE' | 'LATER';
 export type UnansweredDecision = 'KEEP' | 'REVOKE';
@@ -41,7 +42,7 @@ export interface RowToAssign {
   user_id: string;
 }
 
-export function toApiReviewItem(row: ReviewItemRow) {
+export function toApiReviewItem(row: ReviewItemRow): UARItem {
   return {
     uar_item_id: row.seq,
     uar_id: row.uar_id,

@@ -10,6 +10,14 @@ declare module '../../context.ts' {
   }
 }
 
+// What the users area announces, inside the transaction of its change.
+declare module '../../notices.ts' {
+  interface Notices {
+    /** A person was offboarded (their status left ACTIVE for SUSPENDED, DEPROVISIONED or DELETED); their access has ended. */
+    'users.offboarded': { userId: string; status: string };
+  }
+}
+
 export const usersArea = defineArea({
   name: 'users',
   stores: { users: createUserStore },

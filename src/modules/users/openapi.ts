@@ -1,7 +1,7 @@
 // The users area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { ThirdPartyProviderEnum } from '../../openapi/components/enums.ts';
 import { PaginatedRemoteUsersList, PaginatedUsersList, RemoteUser, User } from '../../openapi/components/people.ts';
 import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, UpdateUserBody } from './schemas.ts';
@@ -20,7 +20,7 @@ export const userRoutes = defineRoutes('users', {
   'GET /v1/users': {
     role: 'read',
     summary: 'List users',
-    description: 'With `tag_ids`, only users carrying any of those tags.',
+    description: 'With `tag_ids`, only users carrying any of those tags. Extensions: `manager_id` keeps a manager\'s direct reports; `contains` keeps people whose email or full name contains the text, in any case.',
     query: ListUsersQuery,
     responses: { 200: PaginatedUsersList },
   },

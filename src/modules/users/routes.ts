@@ -15,7 +15,7 @@ export function registerUserRoutes(router: ApiRouter<typeof userRoutes>, ctx: Ap
 
   router.on('GET /v1/users', (req) => {
     const query = req.query();
-    const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()), managerId: query.manager_id };
+    const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()), managerId: query.manager_id, contains: query.contains || undefined };
     const rows = users.list(filter, ctx.pager.afterSeq('users', query), query.page_size + 1);
     return ok(ctx.pager.page('users', query, rows, (row) => row.seq, toApiUser));
   });

@@ -37,6 +37,11 @@ export const ListUsersQuery = v.object({
   tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
   // Extension: a manager's direct reports (the console's "Your reports").
   manager_id: v.optional(v.pipe(v.string('must be given once'), v.uuid('must be a UUID'), v.toLowerCase())),
+  // Extension: people whose email or full name contains this text, in any case (the console's People search).
+  contains: v.optional(v.pipe(v.string('must be given once'), v.maxLength(200, 'must be at most 200 characters'), v.metadata({ openapi: {
+    type: 'string', maxLength: 200, 'x-gatehouse-extension': true,
+    description: 'Only people whose email or full name contains this text, in any case. An extension: the reference has no such filter.',
+  } }))),
 });
 
 export const GetUserQuery = v.pipe(

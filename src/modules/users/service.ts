@@ -3,6 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { offboardUser } from '../access/service.ts';
+import { announce } from '../../notices.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
 import { revokeTokensOfUser } from '../tokens/service.ts';
@@ -177,6 +178,28 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
       ]);
     }
     if (status !== user.hr_idp_status) syncActiveRules(ctx, actor, now);
+    // Connectors remove the remote accounts they made for the person (docs/connectors.md).
+    if (isOffboarded(status) && !isOffboarded(user.hr_idp_status)) announce(ctx, 'users.offboarded', { userId, status }, now);
     return users.get(userId)!;
   }).immediate();
+}
+
+/**
+ * Changes a user's email (an identity provider renaming them, docs/scim.md) and records USERS_UPDATED;
+ * the same email (in any case) is an empty success. Inside the caller's transaction. Throws not_found
+ * for an unknown user and conflict (naming `path`) when another user has the email.
+ */
+export function changeUserEmail(ctx: AppContext, actor: Actor, userId: string, email: string, path = 'email'): void {
+  const { users, events } = ctx.stores;
+  const user = users.get(userId);
+  if (!user) throw notFound('user', userId, 'user_id');
+  if (user.email === email) return;
+  const holder = users.getByEmail(email);
+  if (holder && holder.user_id !== userId) {
+    throw new AppError('conflict', `a user with email ${email} already exists`, [{ path, message: 'already in use' }]);
+  }
+  users.setEmail(userId, email);
+  events.record(actor, 'USERS_UPDATED', [
+    { sub_event_type: 'USERS_UPDATED', user_id: userId, user_name: user.full_name, hr_idp_status: user.hr_idp_status, updated_fields: 'email' },
+  ]);
 }

@@ -1,7 +1,9 @@
 // Users and their remote (third-party) accounts: the only SQL for either.
 import type { Db } from '../../db/open.ts';
+import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
+import type { RemoteUser, User } from '../../openapi/components/people.ts';
 
 interface UserRow {
   seq: number;
@@ -12,22 +14,13 @@ interface UserRow {
   last_name: string;
   position: string;
   manager_id: string | null;
-  hr_idp_status: string;
+  hr_idp_status: User['hr_idp_status'];
   organization_role: OrganizationRole;
   created_at: string;
 }
 
-export interface ApiUser {
-  user_id: string;
-  email: string;
-  full_name: string;
-  first_name: string;
-  last_name: string;
-  position: string;
-  hr_idp_status: string;
-  manager_id?: string;
-  organization_role: OrganizationRole;
-}
+/** A user as the API answers it (the User response schema). */
+export type ApiUser = User;
 
 export function toApiUser(row: UserRow): ApiUser {
   return {
@@ -57,15 +50,12 @@ export interface NewUser {
 interface RemoteUserRow {
   seq: number;
   user_id: string;
-  third_party_provider: string;
+  third_party_provider: RemoteUser['third_party_provider'];
   remote_id: string;
 }
 
-export interface ApiRemoteUser {
-  user_id: string;
-  remote_id: string;
-  third_party_provider: string;
-}
+/** A remote user as the API answers it (the RemoteUser response schema). */
+export type ApiRemoteUser = RemoteUser;
 
 export const toApiRemoteUser = (row: RemoteUserRow): ApiRemoteUser => ({
   user_id: row.user_id,
@@ -86,18 +76,21 @@ export function createUserStore(db: Db) {
   );
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
   const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
-  // tagIds: a JSON array of tag ids (users having any of them), or null for every user.
-  const page = db.prepare<{ tagIds: string | null; after: number; limit: number }, UserRow>(
+  // tagIds: a JSON array of tag ids (users having any of them), or null for every user; contains: folded
+  // text the email or full name must contain, or null.
+  const page = db.prepare<{ tagIds: string | null; contains: string | null; after: number; limit: number }, UserRow>(
     `SELECT * FROM users
      WHERE (@tagIds IS NULL OR id IN (SELECT user_id FROM tag_users WHERE tag_id IN (SELECT value FROM json_each(@tagIds))))
+       AND (@contains IS NULL OR instr(casefold(email), @contains) > 0 OR instr(casefold(full_name), @contains) > 0)
        AND seq > @after
      ORDER BY seq LIMIT @limit`,
   );
   // A manager's direct reports (GET /v1/users?manager_id=), through users_by_manager.
-  const reportsPage = db.prepare<{ managerId: string; tagIds: string | null; after: number; limit: number }, UserRow>(
+  const reportsPage = db.prepare<{ managerId: string; tagIds: string | null; contains: string | null; after: number; limit: number }, UserRow>(
     `SELECT * FROM users
      WHERE manager_id = @managerId
        AND (@tagIds IS NULL OR id IN (SELECT user_id FROM tag_users WHERE tag_id IN (SELECT value FROM json_each(@tagIds))))
+       AND (@contains IS NULL OR instr(casefold(email), @contains) > 0 OR instr(casefold(full_name), @contains) > 0)
        AND seq > @after
      ORDER BY seq LIMIT @limit`,
   );
@@ -128,6 +121,7 @@ export function createUserStore(db: Db) {
     `UPDATE users SET full_name = @full_name, first_name = @first_name, last_name = @last_name, position = @position,
                       manager_id = @manager_id, hr_idp_status = @hr_idp_status WHERE id = @id`,
   );
+  const setEmail = db.prepare<[string, string]>('UPDATE users SET email = ? WHERE id = ?');
   const setRole = db.prepare<[OrganizationRole, string]>('UPDATE users SET organization_role = ? WHERE id = ?');
   const roleOf = db.prepare<[string], { organization_role: OrganizationRole }>('SELECT organization_role FROM users WHERE id = ?');
   // An admin counts while not offboarded: the statuses are OFFBOARDED_STATUSES (src/lib/offboarding.ts).
@@ -148,6 +142,10 @@ export function createUserStore(db: Db) {
     /** Replaces the changeable fields of a user (everything but id, email and created_at). */
     update(id: string, fields: { full_name: string; first_name: string; last_name: string; position: string; manager_id: string | null; hr_idp_status: string }): void {
       update.run({ id, ...fields });
+    },
+    /** Sets a user's email (the caller checks it is free and records the event). */
+    setEmail(id: string, email: string): void {
+      setEmail.run(email, id);
     },
     /** Sets a user's organization role (the caller checks the user exists and records the event). */
     setRole(id: string, role: OrganizationRole): void {
@@ -175,10 +173,14 @@ export function createUserStore(db: Db) {
     count(): number {
       return count.get()!.n;
     },
-    /** A keyset page of users; `filter.tagIds` keeps those having any of these tags, `filter.managerId` a manager's direct reports. */
-    list(filter: { tagIds?: string[] | undefined; managerId?: string | undefined }, after: number | null, limit: number): UserRow[] {
-      if (filter.managerId !== undefined) return reportsPage.all({ managerId: filter.managerId, tagIds: asJson(filter.tagIds), after: after ?? 0, limit });
-      return page.all({ tagIds: asJson(filter.tagIds), after: after ?? 0, limit });
+    /**
+     * A keyset page of users; `filter.tagIds` keeps those having any of these tags, `filter.managerId` a
+     * manager's direct reports, `filter.contains` those whose email or full name contains it (any case).
+     */
+    list(filter: { tagIds?: string[] | undefined; managerId?: string | undefined; contains?: string | undefined }, after: number | null, limit: number): UserRow[] {
+      const common = { tagIds: asJson(filter.tagIds), contains: filter.contains === undefined ? null : casefold(filter.contains), after: after ?? 0, limit };
+      if (filter.managerId !== undefined) return reportsPage.all({ managerId: filter.managerId, ...common });
+      return page.all(common);
     },
 
     addRemote(userId: string, provider: string, remoteId: string, at: Date): ApiRemoteUser {

@@ -1,25 +1,9 @@
 // The visibility area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
 import { VisibilityInfoBody } from './schemas.ts';
-import { VISIBILITY_TYPES } from './store.ts';
-
-export const VisibilityTypeEnum = component('VisibilityTypeEnum', {
-  type: 'string',
-  description: 'The visibility level of the entity.',
-  enum: [...VISIBILITY_TYPES],
-});
-
-export const VisibilityInfo = component('VisibilityInfo', {
-  type: 'object',
-  description: 'Visibility information of an entity. GLOBAL: every user sees it. LIMITED: admins, users of its admin owner, users who hold it, and effective members of `visibility_group_ids`.',
-  properties: {
-    visibility: VisibilityTypeEnum,
-    visibility_group_ids: { type: 'array', items: { type: 'string', format: 'uuid' } },
-  },
-  required: ['visibility'],
-});
+import { VisibilityInfo } from './responses.ts';
 
 const UNSEEN = 'A caller who is not an admin and does not see the item gets 404, as for an item that does not exist.';
 const LINKED = 'Refused (`conflict`, naming `visibility`) when the item is linked to a configuration template that sets another visibility. `visibility_group_ids` must be empty for GLOBAL.';

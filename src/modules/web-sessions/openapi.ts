@@ -1,38 +1,25 @@
 // The web-sessions area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { component, EmptyObject } from '../../openapi/schema.ts';
-import { ListWebSessionsQuery } from './schemas.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { ListWebSessionsQuery, SendSignInLinkBody } from './schemas.ts';
+import { PaginatedWebSessionsList, SentSignInLink } from './responses.ts';
 
-export const WebSession = component('WebSession', {
-  description:
-    'A console sign-in session: a browser signed in as a person (a sign-in link or single sign-on). ' +
-    'Not a `Session`, which is a connection to a resource. The cookie\'s secret is never shown.',
-  type: 'object',
-  properties: {
-    web_session_id: { type: 'string', format: 'uuid' },
-    user_id: { type: 'string', format: 'uuid' },
-    sign_in_method: { type: 'string', enum: ['LOGIN_LINK', 'OIDC'] },
-    ip_address: { type: 'string' },
-    user_agent: { type: 'string' },
-    created_at: { type: 'string', format: 'date-time' },
-    last_seen_at: { type: 'string', format: 'date-time', description: 'Updated at most once a minute.' },
-    expires_at: { type: 'string', format: 'date-time', description: 'The absolute limit; the idle limit may end it sooner.' },
-  },
-  required: ['web_session_id', 'user_id', 'sign_in_method', 'created_at', 'last_seen_at', 'expires_at'],
-});
-
-export const PaginatedWebSessionsList = component('PaginatedWebSessionsList', {
-  type: 'object',
-  properties: {
-    next: { type: ['string', 'null'] },
-    previous: { type: ['string', 'null'] },
-    results: { type: 'array', items: WebSession },
-  },
-  required: ['results'],
-});
 
 export const webSessionRoutes = defineRoutes('web-sessions', {
+  'POST /v1/users/{user_id}/sign-in-link': {
+    role: 'admin',
+    items: { user_id: null },
+    summary: 'Send a person a sign-in link or an invitation',
+    description: 'Emails the person a one-time link to the console: `kind` SIGN_IN lasts GATEHOUSE_LOGIN_LINK_MINUTES, INVITATION (a welcome naming you) ' +
+      'GATEHOUSE_INVITATION_HOURS. Answers once the mail server took it (503 when it refused). With `send_email` false nothing is mailed and ' +
+      'the link is in the answer, shown once, for you to pass on (the way when email is not set up; 400 naming `send_email` otherwise). ' +
+      'Refused (403) for an offboarded person. Recorded as LOGIN_LINKS_CREATED, acted by you, with how it was delivered.',
+    extension: true,
+    body: SendSignInLinkBody,
+    errors: ['unavailable'],
+    responses: { 200: SentSignInLink },
+  },
   'GET /v1/web-sessions': {
     role: 'read',
     summary: 'List console sign-in sessions',

@@ -4,6 +4,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { AppContext } from '../../context.ts';
 import { insideTransaction } from '../../db/group-commit.ts';
 import { AppError, notFound } from '../../http/errors.ts';
+import { publicBase } from '../../http/public-base.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 import type { Caller } from '../../http/types.ts';
 import { newId } from '../../lib/ids.ts';
@@ -37,36 +38,41 @@ export function csrfTokenMatches(sessionSecret: string, given: string): boolean 
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-/** The base every console address is made from: GATEHOUSE_PUBLIC_URL, else the configured host and port. */
-export function publicBase(ctx: AppContext): string {
-  if (ctx.config.publicUrl) return ctx.config.publicUrl;
-  const host = ctx.config.host.includes(':') ? `[${ctx.config.host}]` : ctx.config.host;
-  return `http://${host}:${ctx.config.port}`;
-}
-
 /** The audit actor of what someone does through the console: the person, marked as the console. */
 export function consoleActor(session: Pick<WebSessionRow, 'id'>, user: { user_id: string; full_name: string; email: string }, ip: string | null): Actor {
   return { userId: user.user_id, name: user.full_name, email: user.email, tokenLabel: CONSOLE_TOKEN_LABEL, tokenPreview: `session ${session.id.slice(0, 8)}`, ip };
 }
 
+/** How a sign-in link reached its person: printed by `gatehouse login-link`, or emailed (asked for on the sign-in page, or sent by an admin). */
+export type LinkDelivery = 'PRINTED' | 'EMAILED_ON_REQUEST' | 'EMAILED_BY_ADMIN' | 'INVITATION';
+
+export interface IssuedLink {
+  url: string;
+  expiresAt: string;
+}
+
 /**
- * Makes a one-time sign-in link for `user`, valid GATEHOUSE_LOGIN_LINK_MINUTES, and records
- * LOGIN_LINKS_CREATED (acted by the user: the operator has no account). Only its hash is stored.
- * Throws forbidden for an offboarded user.
+ * Makes a one-time sign-in link for `user`, valid `minutes` (GATEHOUSE_LOGIN_LINK_MINUTES unless
+ * given), and records LOGIN_LINKS_CREATED with how it is delivered, acted by `actor` (the user when
+ * no one else acts: the operator has no account, and a person asking for their own link is that
+ * person). Only its hash is stored. Throws forbidden for an offboarded user.
  */
-export function createLoginLink(ctx: AppContext, user: ApiUser): string {
+export function issueLoginLink(ctx: AppContext, user: ApiUser, options: { actor?: Actor; minutes?: number; delivery?: LinkDelivery } = {}): IssuedLink {
   if (isOffboarded(user.hr_idp_status)) throw new AppError('forbidden', `${user.email} is ${user.hr_idp_status}: an offboarded user cannot sign in`);
   const secret = newSecret(LINK_PREFIX);
   const now = ctx.clock.now();
-  const expiresAt = new Date(now.getTime() + ctx.config.loginLinkMinutes * 60_000).toISOString();
+  const expiresAt = new Date(now.getTime() + (options.minutes ?? ctx.config.loginLinkMinutes) * 60_000).toISOString();
   ctx.db.transaction(() => {
     ctx.stores.webSessions.createLink(hashSecret(secret), user.user_id, now.toISOString(), expiresAt);
-    ctx.stores.events.record(actorFor(user), 'LOGIN_LINKS_CREATED', [
-      { sub_event_type: 'LOGIN_LINKS_CREATED', user_id: user.user_id, user_email: user.email, expires_at: expiresAt },
+    ctx.stores.events.record(options.actor ?? actorFor(user), 'LOGIN_LINKS_CREATED', [
+      { sub_event_type: 'LOGIN_LINKS_CREATED', user_id: user.user_id, user_email: user.email, expires_at: expiresAt, delivery: options.delivery ?? 'PRINTED' },
     ]);
   }).immediate();
-  return `${publicBase(ctx)}/console/sign-in/${secret}`;
+  return { url: `${publicBase(ctx)}/console/sign-in/${secret}`, expiresAt };
 }
+
+/** The link `gatehouse login-link` prints (issueLoginLink, acted by the user, PRINTED). */
+export const createLoginLink = (ctx: AppContext, user: ApiUser): string => issueLoginLink(ctx, user).url;
 
 export interface ClientFacts {
   ip: string | null;

@@ -1,6 +1,7 @@
 // SQL for console sign-in: sign-in sessions (web_sessions), one-time sign-in links, OpenID sign-ins in flight.
 import type { Db } from '../../db/open.ts';
 import type { OrganizationRole } from '../users/roles.ts';
+import type { WebSession } from './responses.ts';
 
 export type SignInMethod = 'LOGIN_LINK' | 'OIDC';
 export type EndReason = 'SIGNED_OUT' | 'REVOKED' | 'IDLE' | 'EXPIRED' | 'OFFBOARDED' | 'DEMOTED';
@@ -28,16 +29,8 @@ export interface WebSessionHolder extends WebSessionRow {
   hr_idp_status: string;
 }
 
-export interface ApiWebSession {
-  web_session_id: string;
-  user_id: string;
-  sign_in_method: SignInMethod;
-  ip_address?: string;
-  user_agent?: string;
-  created_at: string;
-  last_seen_at: string;
-  expires_at: string;
-}
+/** A console session as the API answers it (the WebSession response schema). */
+export type ApiWebSession = WebSession;
 
 export function toApiWebSession(row: WebSessionRow): ApiWebSession {
   return {

@@ -1,106 +1,71 @@
 // Response components — user access reviews (UARs) and, as an extension, the snapshot a review takes.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
-import { component } from '../schema.ts';
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
+import * as v from 'valibot';
+import { component, uuid, dateTime, integer, extension, described, cursor } from '../responses.ts';
 import { ResourceAccessLevel } from './access.ts';
-import { EntityTypeEnum, GroupTypeEnum, ResourceTypeEnum } from './enums.ts';
+import { GroupTypeEnum, ResourceTypeEnum } from './enums.ts';
 
-export const UARReviewerAssignmentPolicyEnum = component('UARReviewerAssignmentPolicyEnum', {
-  description: 'How reviewers would be assigned. Stored and returned; Gatehouse assigns no reviewers yet.',
-  type: 'string',
-  enum: ['MANUALLY', 'BY_OWNING_TEAM_ADMIN', 'BY_OWNING_TEAM_ADMIN_ALL', 'BY_MANAGER', 'BY_APPROVERS', 'BY_APPROVERS_ALL'],
-});
+export const UARReviewerAssignmentPolicyEnum = component('UARReviewerAssignmentPolicyEnum', described(v.picklist(['MANUALLY', 'BY_OWNING_TEAM_ADMIN', 'BY_OWNING_TEAM_ADMIN_ALL', 'BY_MANAGER', 'BY_APPROVERS', 'BY_APPROVERS_ALL']), 'How reviewers would be assigned. Stored and returned; Gatehouse assigns no reviewers yet.'));
 
-export const TagFilter = component('TagFilter', {
-  description: 'A tag key, and optionally its value; without a value any value of the key matches.',
-  type: 'object',
-  properties: { key: { type: 'string' }, value: { type: 'string' } },
-  required: ['key'],
-});
+export const TagFilter = component('TagFilter', described(v.object({
+  key: v.string(),
+  value: v.optional(v.string()),
+}), 'A tag key, and optionally its value; without a value any value of the key matches.'));
+export type TagFilter = v.InferOutput<typeof TagFilter>;
 
-export const UARScope = component('UARScope', {
-  description: 'Which resources and groups a review covers, and whose access: see docs/access-reviews.md.',
-  type: 'object',
-  properties: {
-    group_visibility: { type: 'string', enum: ['STRICT', 'VIEW_VISIBLE_AND_ASSIGNED', 'VIEW_ALL'] },
-    users: { type: 'array', items: { type: 'string', format: 'uuid' } },
-    filter_operator: { type: 'string', enum: ['ANY', 'ALL'] },
-    entities: { type: 'array', items: { type: 'string', format: 'uuid' } },
-    apps: { type: 'array', items: { type: 'string', format: 'uuid' } },
-    admins: { type: 'array', items: { type: 'string', format: 'uuid' } },
-    group_types: { type: 'array', items: GroupTypeEnum },
-    resource_types: { type: 'array', items: ResourceTypeEnum },
-    include_group_bindings: { type: 'boolean' },
-    tags: { type: 'array', items: TagFilter },
-    names: { type: 'array', items: { type: 'string' } },
-  },
-});
+export const UARScope = component('UARScope', described(v.object({
+  group_visibility: v.optional(v.picklist(['STRICT', 'VIEW_VISIBLE_AND_ASSIGNED', 'VIEW_ALL'])),
+  users: v.optional(v.array(uuid)),
+  filter_operator: v.optional(v.picklist(['ANY', 'ALL'])),
+  entities: v.optional(v.array(uuid)),
+  apps: v.optional(v.array(uuid)),
+  admins: v.optional(v.array(uuid)),
+  group_types: v.optional(v.array(GroupTypeEnum)),
+  resource_types: v.optional(v.array(ResourceTypeEnum)),
+  include_group_bindings: v.optional(v.boolean()),
+  tags: v.optional(v.array(TagFilter)),
+  names: v.optional(v.array(v.string())),
+}), 'Which resources and groups a review covers, and whose access: see docs/access-reviews.md.'));
+export type UARScope = v.InferOutput<typeof UARScope>;
 
-export const UAR = component('UAR', {
-  description: 'A user access review, with the settings it was started with.',
-  type: 'object',
-  properties: {
-    uar_id: { type: 'string', format: 'uuid' },
-    name: { type: 'string' },
-    reviewer_assignment_policy: UARReviewerAssignmentPolicyEnum,
-    send_reviewer_assignment_notification: { type: 'boolean' },
-    deadline: { type: 'string', format: 'date-time' },
-    time_zone: { type: 'string' },
-    self_review_allowed: { type: 'boolean' },
-    instantly_action_reviews: { type: 'boolean' },
-    uar_scope: UARScope,
-  },
-  required: [
-    'uar_id', 'name', 'deadline', 'reviewer_assignment_policy', 'send_reviewer_assignment_notification',
-    'time_zone', 'self_review_allowed', 'instantly_action_reviews',
-  ],
-});
+export const UAR = component('UAR', described(v.object({
+  uar_id: uuid,
+  name: v.string(),
+  reviewer_assignment_policy: UARReviewerAssignmentPolicyEnum,
+  send_reviewer_assignment_notification: v.boolean(),
+  deadline: dateTime,
+  time_zone: v.string(),
+  self_review_allowed: v.boolean(),
+  instantly_action_reviews: v.boolean(),
+  uar_scope: v.optional(UARScope),
+}), 'A user access review, with the settings it was started with.'));
+export type UAR = v.InferOutput<typeof UAR>;
 
-export const PaginatedUARsList = component('PaginatedUARsList', {
-  description: 'A page of reviews, oldest first.',
-  type: 'object',
-  properties: {
-    next: { type: ['string', 'null'] },
-    previous: { type: ['string', 'null'] },
-    results: { type: 'array', items: UAR },
-  },
-  required: ['results'],
-});
+export const PaginatedUARsList = component('PaginatedUARsList', described(v.object({
+  next: cursor,
+  previous: cursor,
+  results: v.array(UAR),
+}), 'A page of reviews, oldest first.'));
 
-export const UARSnapshotEntry = component('UARSnapshotEntry', {
-  description: 'One holding in a review\'s snapshot: a user held an item at a level when the review started, as the access reads answered then.',
-  'x-gatehouse-extension': true,
-  type: 'object',
-  properties: {
-    item_type: { ...EntityTypeEnum, enum: ['RESOURCE', 'GROUP'] },
-    item_id: { type: 'string', format: 'uuid' },
-    item_name: { type: 'string', description: 'The item\'s name when the snapshot was taken.' },
-    user_id: { type: 'string', format: 'uuid' },
-    full_name: { type: 'string', description: 'The user\'s name when the snapshot was taken.' },
-    email: { type: 'string' },
-    access_level: ResourceAccessLevel,
-    expiration_date: { type: ['string', 'null'], format: 'date-time', description: 'When the holding ends (the latest over its paths); null when some path never expires.' },
-    has_direct_access: { type: 'boolean' },
-    num_access_paths: { type: 'integer' },
-    access_path_group_ids: {
-      type: 'array', items: { type: 'string', format: 'uuid' },
-      description: 'The groups the user held that gave this access (the paths counted besides a direct one), ascending.',
-    },
-  },
-  required: [
-    'item_type', 'item_id', 'item_name', 'user_id', 'full_name', 'email', 'access_level', 'expiration_date',
-    'has_direct_access', 'num_access_paths', 'access_path_group_ids',
-  ],
-});
+export const UARSnapshotEntry = component('UARSnapshotEntry', extension(v.object({
+  item_type: v.picklist(['RESOURCE', 'GROUP']),
+  item_id: uuid,
+  item_name: described(v.string(), "The item's name when the snapshot was taken."),
+  user_id: uuid,
+  full_name: described(v.string(), "The user's name when the snapshot was taken."),
+  email: v.string(),
+  access_level: ResourceAccessLevel,
+  expiration_date: v.nullable(described(dateTime, 'When the holding ends (the latest over its paths); null when some path never expires.')),
+  has_direct_access: v.boolean(),
+  num_access_paths: integer,
+  access_path_group_ids: described(v.array(uuid), 'The groups the user held that gave this access (the paths counted besides a direct one), ascending.'),
+}), "One holding in a review's snapshot: a user held an item at a level when the review started, as the access reads answered then."));
+export type UARSnapshotEntry = v.InferOutput<typeof UARSnapshotEntry>;
 
-export const UARSnapshotPage = component('UARSnapshotPage', {
-  description: 'A page of a review\'s snapshot, in the order it was taken: resources then groups (each in creation order), then users by id, then levels.',
-  'x-gatehouse-extension': true,
-  type: 'object',
-  properties: {
-    snapshot_taken_at: { type: 'string', format: 'date-time', description: 'The instant the snapshot read access at: when the review started.' },
-    results: { type: 'array', items: UARSnapshotEntry },
-    next: { type: ['string', 'null'] },
-    previous: { type: ['string', 'null'] },
-  },
-  required: ['snapshot_taken_at', 'results', 'next', 'previous'],
-});
+export const UARSnapshotPage = component('UARSnapshotPage', extension(v.object({
+  snapshot_taken_at: described(dateTime, 'The instant the snapshot read access at: when the review started.'),
+  results: v.array(UARSnapshotEntry),
+  next: v.nullable(v.string()),
+  previous: v.nullable(v.string()),
+}), "A page of a review's snapshot, in the order it was taken: resources then groups (each in creation order), then users by id, then levels."));
+export type UARSnapshotPage = v.InferOutput<typeof UARSnapshotPage>;

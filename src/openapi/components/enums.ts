@@ -1,95 +1,35 @@
 // Response components — the closed sets of values the API uses (types, levels, providers), as the reference spells them.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
-import { component } from '../schema.ts';
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
+import * as v from 'valibot';
+import { APP_TYPES } from '../../modules/apps/schemas.ts';
+import { GROUP_TYPES } from '../../modules/groups/kinds.ts';
+import { TICKETING_PROVIDERS } from '../../modules/requests/schemas.ts';
+import { RESOURCE_TYPES } from '../../modules/resources/kinds.ts';
+import { HR_IDP_STATUSES, THIRD_PARTY_PROVIDERS } from '../../modules/users/schemas.ts';
+import { component } from '../responses.ts';
 
-export const EntityTypeEnum = component('EntityTypeEnum', { type: 'string', enum: ['GROUP', 'RESOURCE', 'USER'] });
+export const EntityTypeEnum = component('EntityTypeEnum', v.picklist(['GROUP', 'RESOURCE', 'USER']));
 
-export const ApiAccessLevelEnum = component('ApiAccessLevelEnum', { type: 'string', enum: ['READ_ONLY', 'FULL_ACCESS'] });
+export const ApiAccessLevelEnum = component('ApiAccessLevelEnum', v.picklist(['READ_ONLY', 'FULL_ACCESS']));
 
-export const AppTypeEnum = component('AppTypeEnum', {
-  type: 'string',
-  enum: [
-    'ACTIVE_DIRECTORY', 'ANTHROPIC', 'AZURE_AD', 'AWS', 'AWS_SSO', 'CLICKHOUSE', 'COUPA', 'CURSOR',
-    'CUSTOM', 'CUSTOM_CONNECTOR', 'DATABRICKS', 'DATASTAX_ASTRA', 'DEVIN', 'DUO', 'GCP', 'GIT_HUB',
-    'GIT_LAB', 'GOOGLE_GROUPS', 'GOOGLE_WORKSPACE', 'GRAFANA', 'HUBSPOT', 'ILEVEL', 'INCIDENTIO',
-    'LDAP', 'MARIADB', 'MONGO', 'MONGO_ATLAS', 'MYSQL', 'NETSUITE', 'DATADOG', 'OKTA_CIAM',
-    'OKTA_DIRECTORY', 'OPENAI_PLATFORM', 'OPAL', 'ORACLE_FUSION', 'PAGERDUTY', 'POSTGRES', 'ROOTLY',
-    'SALESFORCE', 'SNOWFLAKE', 'SLACK', 'TAILSCALE', 'TELEPORT', 'TWINGATE', 'VAULT', 'WORKDAY',
-    'ZENDESK',
-  ],
-});
+export const AppTypeEnum = component('AppTypeEnum', v.picklist(APP_TYPES));
 
-export const AppValidationSeverityEnum = component('AppValidationSeverityEnum', { type: 'string', enum: ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] });
+export const AppValidationSeverityEnum = component('AppValidationSeverityEnum', v.picklist(['CRITICAL', 'HIGH', 'MEDIUM', 'LOW']));
 
-export const AppValidationStatusEnum = component('AppValidationStatusEnum', { type: 'string', enum: ['SUCCESS', 'FAILED'] });
+export const AppValidationStatusEnum = component('AppValidationStatusEnum', v.picklist(['SUCCESS', 'FAILED']));
 
-export const GroupTypeEnum = component('GroupTypeEnum', {
-  type: 'string',
-  enum: [
-    'ACTIVE_DIRECTORY_GROUP', 'AWS_SSO_GROUP', 'DATABRICKS_ACCOUNT_GROUP', 'DUO_GROUP',
-    'GIT_HUB_TEAM', 'GIT_LAB_GROUP', 'GOOGLE_GROUPS_GROUP', 'GOOGLE_GROUPS_GKE_GROUP', 'LDAP_GROUP',
-    'OKTA_GROUP', 'OKTA_GROUP_RULE', 'TAILSCALE_GROUP', 'OPAL_GROUP', 'OPAL_ACCESS_RULE',
-    'AZURE_AD_SECURITY_GROUP', 'AZURE_AD_MICROSOFT_365_GROUP', 'CONNECTOR_GROUP', 'SNOWFLAKE_ROLE',
-    'WORKDAY_USER_SECURITY_GROUP', 'PAGERDUTY_ON_CALL_SCHEDULE', 'INCIDENTIO_ON_CALL_SCHEDULE',
-    'ROOTLY_ON_CALL_SCHEDULE', 'DEVIN_GROUP', 'GIT_HUB_ENTERPRISE_TEAM', 'GRAFANA_TEAM',
-    'CLICKHOUSE_ROLE', 'SLACK_USER_GROUP', 'TWINGATE_GROUP', 'TWINGATE_GROUP_SYNCED',
-    'ZENDESK_GROUP', 'ZENDESK_ORGANIZATION', 'HUBSPOT_TEAM',
-  ],
-});
+export const GroupTypeEnum = component('GroupTypeEnum', v.picklist(GROUP_TYPES));
 
-export const RiskSensitivityEnum = component('RiskSensitivityEnum', { type: 'string', enum: ['UNKNOWN', 'CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] });
+export const RiskSensitivityEnum = component('RiskSensitivityEnum', v.picklist(['UNKNOWN', 'CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE']));
 
-export const ThirdPartyProviderEnum = component('ThirdPartyProviderEnum', {
-  type: 'string',
-  enum: [
-    'AUTH0', 'SLACK', 'GOOGLE_CHAT', 'JIRA', 'LINEAR', 'SERVICE_NOW', 'FRESH_SERVICE', 'SHORTCUT',
-    'PAGER_DUTY', 'OPSGENIE', 'GIT_HUB', 'GIT_LAB', 'GIT_LAB_CONNECTION', 'TELEPORT',
-  ],
-});
+export const ThirdPartyProviderEnum = component('ThirdPartyProviderEnum', v.picklist(THIRD_PARTY_PROVIDERS));
 
-export const ResourceTypeEnum = component('ResourceTypeEnum', {
-  type: 'string',
-  enum: [
-    'AWS_IAM_ROLE', 'AWS_EC2_INSTANCE', 'AWS_EKS_CLUSTER', 'AWS_RDS_POSTGRES_CLUSTER',
-    'AWS_RDS_POSTGRES_INSTANCE', 'AWS_RDS_MYSQL_CLUSTER', 'AWS_RDS_MYSQL_INSTANCE', 'AWS_ACCOUNT',
-    'AWS_SSO_PERMISSION_SET', 'AWS_ORGANIZATIONAL_UNIT', 'AZURE_MANAGEMENT_GROUP',
-    'AZURE_RESOURCE_GROUP', 'AZURE_SUBSCRIPTION', 'AZURE_VIRTUAL_MACHINE', 'AZURE_STORAGE_ACCOUNT',
-    'AZURE_STORAGE_CONTAINER', 'AZURE_SQL_SERVER', 'AZURE_SQL_MANAGED_INSTANCE',
-    'AZURE_SQL_DATABASE', 'AZURE_SQL_MANAGED_DATABASE', 'AZURE_USER_ASSIGNED_MANAGED_Identity',
-    'AZURE_ENTRA_ID_ROLE', 'AZURE_ENTERPRISE_APP', 'CUSTOM', 'CUSTOM_CONNECTOR',
-    'DATABRICKS_ACCOUNT_SERVICE_PRINCIPAL', 'GCP_ORGANIZATION', 'GCP_BUCKET', 'GCP_COMPUTE_INSTANCE',
-    'GCP_FOLDER', 'GCP_GKE_CLUSTER', 'GCP_PROJECT', 'GCP_CLOUD_SQL_POSTGRES_INSTANCE',
-    'GCP_CLOUD_SQL_MYSQL_INSTANCE', 'GCP_BIG_QUERY_DATASET', 'GCP_BIG_QUERY_TABLE',
-    'GCP_SERVICE_ACCOUNT', 'GIT_HUB_REPO', 'GIT_HUB_ORG_ROLE', 'GIT_LAB_PROJECT',
-    'GOOGLE_WORKSPACE_ROLE', 'MONGO_INSTANCE', 'MONGO_ATLAS_INSTANCE', 'NETSUITE_ROLE',
-    'DATADOG_ROLE', 'OKTA_APP', 'OKTA_ROLE', 'OPAL_ROLE', 'OPAL_SCOPED_ROLE', 'PAGERDUTY_ROLE',
-    'TAILSCALE_SSH', 'SALESFORCE_PERMISSION_SET', 'SALESFORCE_PROFILE', 'SALESFORCE_ROLE',
-    'SNOWFLAKE_DATABASE', 'SNOWFLAKE_SCHEMA', 'SNOWFLAKE_TABLE', 'WORKDAY_ROLE', 'MYSQL_INSTANCE',
-    'MARIADB_INSTANCE', 'POSTGRES_INSTANCE', 'TELEPORT_ROLE', 'ILEVEL_ADVANCED_ROLE',
-    'DATASTAX_ASTRA_ROLE', 'COUPA_ROLE', 'CURSOR_ORGANIZATION', 'OPENAI_PLATFORM_PROJECT',
-    'OPENAI_PLATFORM_SERVICE_ACCOUNT', 'ANTHROPIC_WORKSPACE', 'GIT_HUB_ORG', 'ORACLE_FUSION_ROLE',
-    'DEVIN_ORGANIZATION', 'DEVIN_ROLE', 'VAULT_SECRET', 'VAULT_POLICY', 'VAULT_OIDC_ROLE',
-    'GIT_HUB_ENTERPRISE_ROLE', 'GRAFANA_FOLDER', 'GRAFANA_DASHBOARD', 'GRAFANA_BASIC_ROLE',
-    'GRAFANA_ROLE', 'CLICKHOUSE_DATABASE', 'CLICKHOUSE_TABLE', 'TWINGATE_RESOURCE', 'ZENDESK_ROLE',
-    'HUBSPOT_ROLE',
-  ],
-});
+export const ResourceTypeEnum = component('ResourceTypeEnum', v.picklist(RESOURCE_TYPES));
 
-export const TicketingProviderEnum = component('TicketingProviderEnum', { type: 'string', enum: ['JIRA', 'LINEAR', 'SERVICE_NOW'] });
+export const TicketingProviderEnum = component('TicketingProviderEnum', v.picklist(TICKETING_PROVIDERS));
 
-export const RDSEngineEnum = component('RDSEngineEnum', { type: 'string', enum: ['MYSQL', 'POSTGRESQL'] });
+export const RDSEngineEnum = component('RDSEngineEnum', v.picklist(['MYSQL', 'POSTGRESQL']));
 
-export const UserHrIdpStatusEnum = component('UserHrIdpStatusEnum', { type: 'string', enum: ['ACTIVE', 'SUSPENDED', 'DEPROVISIONED', 'DELETED', 'NOT_FOUND'] });
+export const UserHrIdpStatusEnum = component('UserHrIdpStatusEnum', v.picklist(HR_IDP_STATUSES));
 
-export const PropagationStatusEnum = component('PropagationStatusEnum', {
-  type: 'string',
-  enum: [
-    'SUCCESS', 'ERR_REMOTE_INTERNAL_ERROR', 'ERR_REMOTE_USER_NOT_FOUND',
-    'ERR_REMOTE_USER_NOT_LINKED', 'ERR_REMOTE_RESOURCE_NOT_FOUND', 'ERR_REMOTE_THROTTLE',
-    'ERR_NOT_AUTHORIZED_TO_QUERY_RESOURCE', 'ERR_REMOTE_PROVISIONING_VIA_IDP_FAILED',
-    'ERR_IDP_EMAIL_UPDATE_CONFLICT', 'ERR_TIMEOUT', 'ERR_UNKNOWN', 'ERR_OPAL_INTERNAL_ERROR',
-    'ERR_ORG_READ_ONLY', 'ERR_OPERATION_UNSUPPORTED', 'PENDING', 'PENDING_MANUAL_PROPAGATION',
-    'PENDING_TICKET_CREATION', 'ERR_TICKET_CREATION_SKIPPED', 'ERR_DRY_RUN_MODE_ENABLED',
-    'ERR_HR_IDP_PROVIDER_NOT_LINKED', 'ERR_REMOTE_UNRECOVERABLE_ERROR',
-  ],
-});
+export const PropagationStatusEnum = component('PropagationStatusEnum', v.picklist(['SUCCESS', 'ERR_REMOTE_INTERNAL_ERROR', 'ERR_REMOTE_USER_NOT_FOUND', 'ERR_REMOTE_USER_NOT_LINKED', 'ERR_REMOTE_RESOURCE_NOT_FOUND', 'ERR_REMOTE_THROTTLE', 'ERR_NOT_AUTHORIZED_TO_QUERY_RESOURCE', 'ERR_REMOTE_PROVISIONING_VIA_IDP_FAILED', 'ERR_IDP_EMAIL_UPDATE_CONFLICT', 'ERR_TIMEOUT', 'ERR_UNKNOWN', 'ERR_OPAL_INTERNAL_ERROR', 'ERR_ORG_READ_ONLY', 'ERR_OPERATION_UNSUPPORTED', 'PENDING', 'PENDING_MANUAL_PROPAGATION', 'PENDING_TICKET_CREATION', 'ERR_TICKET_CREATION_SKIPPED', 'ERR_DRY_RUN_MODE_ENABLED', 'ERR_HR_IDP_PROVIDER_NOT_LINKED', 'ERR_REMOTE_UNRECOVERABLE_ERROR']));

@@ -1,38 +1,29 @@
 // Response components — the audit trail: events and their sub-events.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
-import { component } from '../schema.ts';
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
+import * as v from 'valibot';
+import { component, uuid, dateTime, described, cursor } from '../responses.ts';
 
-export const SubEvent = component('SubEvent', {
-  description: 'One record an event touched.',
-  type: 'object',
-  properties: { sub_event_type: { type: 'string' } },
-  required: ['sub_event_type'],
-  additionalProperties: true,
-});
+export const SubEvent = component('SubEvent', described(v.objectWithRest({
+  sub_event_type: v.string(),
+}, v.unknown()), 'One record an event touched.'));
+export type SubEvent = v.InferOutput<typeof SubEvent>;
 
-export const Event = component('Event', {
-  description: 'One entry of the audit trail: who did what, and when.',
-  type: 'object',
-  properties: {
-    event_id: { type: 'string', format: 'uuid' },
-    actor_user_id: { type: 'string', format: 'uuid' },
-    actor_name: { type: 'string' }, // the reference writes `format: string`, meaning this
-    actor_email: { type: 'string' },
-    event_type: { type: 'string' },
-    created_at: { type: 'string', format: 'date-time' },
-    actor_ip_address: { type: 'string' },
-    api_token_name: { type: 'string' },
-    api_token_preview: { type: 'string' },
-    sub_events: { type: 'array', items: SubEvent },
-  },
-  required: ['event_id', 'actor_user_id', 'actor_name', 'event_type', 'created_at'],
-});
+export const Event = component('Event', described(v.object({
+  event_id: uuid,
+  actor_user_id: uuid,
+  actor_name: v.string(),
+  actor_email: v.optional(v.string()),
+  event_type: v.string(),
+  created_at: dateTime,
+  actor_ip_address: v.optional(v.string()),
+  api_token_name: v.optional(v.string()),
+  api_token_preview: v.optional(v.string()),
+  sub_events: v.array(SubEvent),
+}), 'One entry of the audit trail: who did what, and when.'));
+export type Event = v.InferOutput<typeof Event>;
 
-export const PaginatedEventList = component('PaginatedEventList', {
-  type: 'object',
-  properties: {
-    next: { type: ['string', 'null'] },
-    previous: { type: ['string', 'null'] },
-    results: { type: 'array', items: Event },
-  },
-});
+export const PaginatedEventList = component('PaginatedEventList', v.object({
+  next: cursor,
+  previous: cursor,
+  results: v.optional(v.array(Event)),
+}));

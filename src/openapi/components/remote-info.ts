@@ -1,241 +1,352 @@
 // Response components — where a resource or group lives in its source system: one optional object per kind of remote item.
-// Wire facts (field names, types, formats, enums, required) agree with the reference; see docs/openapi.md.
-import { component } from '../schema.ts';
+// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
+import * as v from 'valibot';
+import { component } from '../responses.ts';
 import { RDSEngineEnum } from './enums.ts';
 
-export const ResourceRemoteInfo = component('ResourceRemoteInfo', {
-  type: 'object',
-  properties: {
-    databricks_account_service_principal: {
-      type: 'object',
-      properties: { application_id: { type: 'string' }, resource_id: { type: 'string' } },
-      required: ['application_id', 'resource_id'],
-    },
-    azure_subscription: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_resource_group: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_management_group: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_virtual_machine: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_storage_account: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_storage_container: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_sql_server: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_sql_database: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_sql_managed_instance: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_sql_managed_database: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_user_assigned_managed_identity: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_enterprise_app: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    azure_entra_id_role: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    aws_organizational_unit: {
-      type: 'object',
-      properties: { parent_id: { type: 'string' }, organizational_unit_id: { type: 'string' } },
-      required: ['organizational_unit_id'],
-    },
-    aws_account: {
-      type: 'object',
-      properties: { account_id: { type: 'string' }, organizational_unit_id: { type: 'string' } },
-      required: ['account_id'],
-    },
-    aws_permission_set: {
-      type: 'object',
-      properties: { arn: { type: 'string' }, account_id: { type: 'string' } },
-      required: ['arn', 'account_id'],
-    },
-    aws_iam_role: {
-      type: 'object',
-      properties: { arn: { type: 'string' }, account_id: { type: 'string' } },
-      required: ['arn'],
-    },
-    aws_ec2_instance: {
-      type: 'object',
-      properties: { instance_id: { type: 'string' }, region: { type: 'string' }, account_id: { type: 'string' } },
-      required: ['instance_id', 'region'],
-    },
-    aws_rds_cluster: {
-      type: 'object',
-      properties: {
-        cluster_id: { type: 'string' },
-        region: { type: 'string' },
-        resource_id: { type: 'string' },
-        account_id: { type: 'string' },
-        database_name: { type: 'string' },
-        engine: { allOf: [RDSEngineEnum] },
-      },
-      required: ['cluster_id', 'region', 'resource_id', 'account_id', 'database_name', 'engine'],
-    },
-    aws_rds_instance: {
-      type: 'object',
-      properties: {
-        instance_id: { type: 'string' },
-        region: { type: 'string' },
-        resource_id: { type: 'string' },
-        account_id: { type: 'string' },
-      },
-      required: ['instance_id', 'region', 'resource_id'],
-    },
-    aws_eks_cluster: {
-      type: 'object',
-      properties: { arn: { type: 'string' }, account_id: { type: 'string' } },
-      required: ['arn'],
-    },
-    custom_connector: {
-      type: 'object',
-      properties: { remote_resource_id: { type: 'string' }, can_have_usage_events: { type: 'boolean' } },
-      required: ['remote_resource_id', 'can_have_usage_events'],
-    },
-    gcp_organization: {
-      type: 'object',
-      properties: { organization_id: { type: 'string' } },
-      required: ['organization_id'],
-    },
-    gcp_bucket: { type: 'object', properties: { bucket_id: { type: 'string' } }, required: ['bucket_id'] },
-    gcp_compute_instance: {
-      type: 'object',
-      properties: { instance_id: { type: 'string' }, project_id: { type: 'string' }, zone: { type: 'string' } },
-      required: ['instance_id', 'project_id', 'zone'],
-    },
-    gcp_big_query_dataset: {
-      type: 'object',
-      properties: { project_id: { type: 'string' }, dataset_id: { type: 'string' } },
-      required: ['project_id', 'dataset_id'],
-    },
-    gcp_big_query_table: {
-      type: 'object',
-      properties: { project_id: { type: 'string' }, dataset_id: { type: 'string' }, table_id: { type: 'string' } },
-      required: ['project_id', 'dataset_id', 'table_id'],
-    },
-    gcp_folder: { type: 'object', properties: { folder_id: { type: 'string' } }, required: ['folder_id'] },
-    gcp_gke_cluster: { type: 'object', properties: { cluster_name: { type: 'string' } }, required: ['cluster_name'] },
-    gcp_project: { type: 'object', properties: { project_id: { type: 'string' } }, required: ['project_id'] },
-    gcp_sql_instance: {
-      type: 'object',
-      properties: { instance_id: { type: 'string' }, project_id: { type: 'string' } },
-      required: ['instance_id', 'project_id'],
-    },
-    gcp_service_account: {
-      type: 'object',
-      properties: {
-        email: { type: 'string' },
-        service_account_id: { type: 'string' },
-        project_id: { type: 'string' },
-      },
-      required: ['email', 'service_account_id', 'project_id'],
-    },
-    google_workspace_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    github_repo: {
-      type: 'object',
-      properties: { repo_id: { type: 'string' }, repo_name: { type: 'string' }, org_name: { type: 'string' } },
-      required: ['repo_name'],
-    },
-    github_org_role: {
-      type: 'object',
-      properties: { role_id: { type: 'string' }, org_name: { type: 'string' } },
-      required: ['role_id'],
-    },
-    github_org: { type: 'object', properties: { org_name: { type: 'string' } }, required: ['org_name'] },
-    github_enterprise_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    gitlab_project: { type: 'object', properties: { project_id: { type: 'string' } }, required: ['project_id'] },
-    okta_app: { type: 'object', properties: { app_id: { type: 'string' } }, required: ['app_id'] },
-    okta_standard_role: { type: 'object', properties: { role_type: { type: 'string' } }, required: ['role_type'] },
-    okta_custom_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    snowflake_database: { type: 'object', properties: { database_name: { type: 'string' } }, required: ['database_name'] },
-    snowflake_schema: {
-      type: 'object',
-      properties: { database_name: { type: 'string' }, schema_name: { type: 'string' } },
-      required: ['database_name', 'schema_name'],
-    },
-    snowflake_table: {
-      type: 'object',
-      properties: {
-        database_name: { type: 'string' },
-        schema_name: { type: 'string' },
-        table_name: { type: 'string' },
-      },
-      required: ['database_name', 'schema_name', 'table_name'],
-    },
-    ilevel_advanced_role: { type: 'object', properties: { role_name: { type: 'string' } }, required: ['role_name'] },
-    tailscale_ssh: { type: 'object', properties: { tag_name: { type: 'string' } }, required: ['tag_name'] },
-    twingate_resource: { type: 'object', properties: { resource_id: { type: 'string' } }, required: ['resource_id'] },
-    pagerduty_role: { type: 'object', properties: { role_name: { type: 'string' } }, required: ['role_name'] },
-    workday_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    salesforce_permission_set: {
-      type: 'object',
-      properties: { permission_set_id: { type: 'string' } },
-      required: ['permission_set_id'],
-    },
-    salesforce_profile: {
-      type: 'object',
-      properties: { profile_id: { type: 'string' }, user_license_id: { type: 'string' } },
-      required: ['profile_id', 'user_license_id'],
-    },
-    salesforce_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    teleport_role: { type: 'object', properties: { role_name: { type: 'string' } }, required: ['role_name'] },
-    datastax_astra_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    coupa_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    cursor_organization: { type: 'object', properties: { org_id: { type: 'string' } }, required: ['org_id'] },
-    openai_platform_project: { type: 'object', properties: { project_id: { type: 'string' } }, required: ['project_id'] },
-    openai_platform_service_account: {
-      type: 'object',
-      properties: { project_id: { type: 'string' }, service_account_id: { type: 'string' } },
-      required: ['project_id', 'service_account_id'],
-    },
-    anthropic_workspace: { type: 'object', properties: { workspace_id: { type: 'string' } }, required: ['workspace_id'] },
-    oracle_fusion_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    devin_organization: { type: 'object', properties: { org_id: { type: 'string' } }, required: ['org_id'] },
-    devin_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    netsuite_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    datadog_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    clickhouse_database: { type: 'object', properties: { database_name: { type: 'string' } }, required: ['database_name'] },
-    clickhouse_table: {
-      type: 'object',
-      properties: { database_name: { type: 'string' }, table_name: { type: 'string' } },
-      required: ['database_name', 'table_name'],
-    },
-    grafana_folder: { type: 'object', properties: { folder_uid: { type: 'string' } }, required: ['folder_uid'] },
-    grafana_dashboard: { type: 'object', properties: { dashboard_uid: { type: 'string' } }, required: ['dashboard_uid'] },
-    grafana_role: { type: 'object', properties: { role_uid: { type: 'string' } }, required: ['role_uid'] },
-    zendesk_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    hubspot_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-  },
-});
+export const ResourceRemoteInfo = component('ResourceRemoteInfo', v.object({
+  databricks_account_service_principal: v.optional(v.object({
+    application_id: v.string(),
+    resource_id: v.string(),
+  })),
+  azure_subscription: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_resource_group: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_management_group: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_virtual_machine: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_storage_account: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_storage_container: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_sql_server: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_sql_database: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_sql_managed_instance: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_sql_managed_database: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_user_assigned_managed_identity: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_enterprise_app: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  azure_entra_id_role: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  aws_organizational_unit: v.optional(v.object({
+    parent_id: v.optional(v.string()),
+    organizational_unit_id: v.string(),
+  })),
+  aws_account: v.optional(v.object({
+    account_id: v.string(),
+    organizational_unit_id: v.optional(v.string()),
+  })),
+  aws_permission_set: v.optional(v.object({
+    arn: v.string(),
+    account_id: v.string(),
+  })),
+  aws_iam_role: v.optional(v.object({
+    arn: v.string(),
+    account_id: v.optional(v.string()),
+  })),
+  aws_ec2_instance: v.optional(v.object({
+    instance_id: v.string(),
+    region: v.string(),
+    account_id: v.optional(v.string()),
+  })),
+  aws_rds_cluster: v.optional(v.object({
+    cluster_id: v.string(),
+    region: v.string(),
+    resource_id: v.string(),
+    account_id: v.string(),
+    database_name: v.string(),
+    engine: RDSEngineEnum,
+  })),
+  aws_rds_instance: v.optional(v.object({
+    instance_id: v.string(),
+    region: v.string(),
+    resource_id: v.string(),
+    account_id: v.optional(v.string()),
+  })),
+  aws_eks_cluster: v.optional(v.object({
+    arn: v.string(),
+    account_id: v.optional(v.string()),
+  })),
+  custom_connector: v.optional(v.object({
+    remote_resource_id: v.string(),
+    can_have_usage_events: v.boolean(),
+  })),
+  gcp_organization: v.optional(v.object({
+    organization_id: v.string(),
+  })),
+  gcp_bucket: v.optional(v.object({
+    bucket_id: v.string(),
+  })),
+  gcp_compute_instance: v.optional(v.object({
+    instance_id: v.string(),
+    project_id: v.string(),
+    zone: v.string(),
+  })),
+  gcp_big_query_dataset: v.optional(v.object({
+    project_id: v.string(),
+    dataset_id: v.string(),
+  })),
+  gcp_big_query_table: v.optional(v.object({
+    project_id: v.string(),
+    dataset_id: v.string(),
+    table_id: v.string(),
+  })),
+  gcp_folder: v.optional(v.object({
+    folder_id: v.string(),
+  })),
+  gcp_gke_cluster: v.optional(v.object({
+    cluster_name: v.string(),
+  })),
+  gcp_project: v.optional(v.object({
+    project_id: v.string(),
+  })),
+  gcp_sql_instance: v.optional(v.object({
+    instance_id: v.string(),
+    project_id: v.string(),
+  })),
+  gcp_service_account: v.optional(v.object({
+    email: v.string(),
+    service_account_id: v.string(),
+    project_id: v.string(),
+  })),
+  google_workspace_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  github_repo: v.optional(v.object({
+    repo_id: v.optional(v.string()),
+    repo_name: v.string(),
+    org_name: v.optional(v.string()),
+  })),
+  github_org_role: v.optional(v.object({
+    role_id: v.string(),
+    org_name: v.optional(v.string()),
+  })),
+  github_org: v.optional(v.object({
+    org_name: v.string(),
+  })),
+  github_enterprise_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  gitlab_project: v.optional(v.object({
+    project_id: v.string(),
+  })),
+  okta_app: v.optional(v.object({
+    app_id: v.string(),
+  })),
+  okta_standard_role: v.optional(v.object({
+    role_type: v.string(),
+  })),
+  okta_custom_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  snowflake_database: v.optional(v.object({
+    database_name: v.string(),
+  })),
+  snowflake_schema: v.optional(v.object({
+    database_name: v.string(),
+    schema_name: v.string(),
+  })),
+  snowflake_table: v.optional(v.object({
+    database_name: v.string(),
+    schema_name: v.string(),
+    table_name: v.string(),
+  })),
+  ilevel_advanced_role: v.optional(v.object({
+    role_name: v.string(),
+  })),
+  tailscale_ssh: v.optional(v.object({
+    tag_name: v.string(),
+  })),
+  twingate_resource: v.optional(v.object({
+    resource_id: v.string(),
+  })),
+  pagerduty_role: v.optional(v.object({
+    role_name: v.string(),
+  })),
+  workday_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  salesforce_permission_set: v.optional(v.object({
+    permission_set_id: v.string(),
+  })),
+  salesforce_profile: v.optional(v.object({
+    profile_id: v.string(),
+    user_license_id: v.string(),
+  })),
+  salesforce_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  teleport_role: v.optional(v.object({
+    role_name: v.string(),
+  })),
+  datastax_astra_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  coupa_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  cursor_organization: v.optional(v.object({
+    org_id: v.string(),
+  })),
+  openai_platform_project: v.optional(v.object({
+    project_id: v.string(),
+  })),
+  openai_platform_service_account: v.optional(v.object({
+    project_id: v.string(),
+    service_account_id: v.string(),
+  })),
+  anthropic_workspace: v.optional(v.object({
+    workspace_id: v.string(),
+  })),
+  oracle_fusion_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  devin_organization: v.optional(v.object({
+    org_id: v.string(),
+  })),
+  devin_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  netsuite_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  datadog_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  clickhouse_database: v.optional(v.object({
+    database_name: v.string(),
+  })),
+  clickhouse_table: v.optional(v.object({
+    database_name: v.string(),
+    table_name: v.string(),
+  })),
+  grafana_folder: v.optional(v.object({
+    folder_uid: v.string(),
+  })),
+  grafana_dashboard: v.optional(v.object({
+    dashboard_uid: v.string(),
+  })),
+  grafana_role: v.optional(v.object({
+    role_uid: v.string(),
+  })),
+  zendesk_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  hubspot_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+}));
+export type ResourceRemoteInfo = v.InferOutput<typeof ResourceRemoteInfo>;
 
-export const GroupRemoteInfo = component('GroupRemoteInfo', {
-  type: 'object',
-  properties: {
-    active_directory_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    tailscale_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    twingate_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    twingate_group_synced: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    aws_sso_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    databricks_account_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    connector_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    github_team: {
-      type: 'object',
-      properties: { team_id: { type: 'string' }, team_slug: { type: 'string' }, org_name: { type: 'string' } },
-      required: ['team_slug'],
-    },
-    github_enterprise_team: { type: 'object', properties: { team_slug: { type: 'string' } }, required: ['team_slug'] },
-    gitlab_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    google_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    ldap_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    okta_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    duo_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    azure_ad_security_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    azure_ad_microsoft_365_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    snowflake_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    okta_group_rule: { type: 'object', properties: { rule_id: { type: 'string' } }, required: ['rule_id'] },
-    workday_user_security_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    pagerduty_on_call_schedule: { type: 'object', properties: { schedule_id: { type: 'string' } }, required: ['schedule_id'] },
-    incidentio_on_call_schedule: { type: 'object', properties: { schedule_id: { type: 'string' } }, required: ['schedule_id'] },
-    rootly_on_call_schedule: { type: 'object', properties: { schedule_id: { type: 'string' } }, required: ['schedule_id'] },
-    devin_group: { type: 'object', properties: { group_name: { type: 'string' } }, required: ['group_name'] },
-    clickhouse_role: { type: 'object', properties: { role_id: { type: 'string' } }, required: ['role_id'] },
-    grafana_team: { type: 'object', properties: { team_id: { type: 'string' } }, required: ['team_id'] },
-    zendesk_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    slack_user_group: { type: 'object', properties: { group_id: { type: 'string' } }, required: ['group_id'] },
-    zendesk_organization: {
-      type: 'object',
-      properties: { organization_id: { type: 'string' } },
-      required: ['organization_id'],
-    },
-    hubspot_team: { type: 'object', properties: { team_id: { type: 'string' } }, required: ['team_id'] },
-  },
-});
+export const GroupRemoteInfo = component('GroupRemoteInfo', v.object({
+  active_directory_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  tailscale_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  twingate_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  twingate_group_synced: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  aws_sso_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  databricks_account_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  connector_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  github_team: v.optional(v.object({
+    team_id: v.optional(v.string()),
+    team_slug: v.string(),
+    org_name: v.optional(v.string()),
+  })),
+  github_enterprise_team: v.optional(v.object({
+    team_slug: v.string(),
+  })),
+  gitlab_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  google_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  ldap_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  okta_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  duo_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  azure_ad_security_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  azure_ad_microsoft_365_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  snowflake_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  okta_group_rule: v.optional(v.object({
+    rule_id: v.string(),
+  })),
+  workday_user_security_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  pagerduty_on_call_schedule: v.optional(v.object({
+    schedule_id: v.string(),
+  })),
+  incidentio_on_call_schedule: v.optional(v.object({
+    schedule_id: v.string(),
+  })),
+  rootly_on_call_schedule: v.optional(v.object({
+    schedule_id: v.string(),
+  })),
+  devin_group: v.optional(v.object({
+    group_name: v.string(),
+  })),
+  clickhouse_role: v.optional(v.object({
+    role_id: v.string(),
+  })),
+  grafana_team: v.optional(v.object({
+    team_id: v.string(),
+  })),
+  zendesk_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  slack_user_group: v.optional(v.object({
+    group_id: v.string(),
+  })),
+  zendesk_organization: v.optional(v.object({
+    organization_id: v.string(),
+  })),
+  hubspot_team: v.optional(v.object({
+    team_id: v.string(),
+  })),
+}));
+export type GroupRemoteInfo = v.InferOutput<typeof GroupRemoteInfo>;

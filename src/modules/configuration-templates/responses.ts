@@ -1,0 +1,27 @@
+// The configuration-templates area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
+import * as v from 'valibot';
+import { component, uuid, extension, described } from '../../openapi/responses.ts';
+import { VisibilityInfo } from '../visibility/responses.ts';
+import { RequestConfiguration, TicketPropagationConfiguration } from '../../openapi/components/request-configuration.ts';
+
+export const ConfigurationTemplate = component('ConfigurationTemplate', described(v.object({
+  configuration_template_id: uuid,
+  name: v.string(),
+  admin_owner_id: uuid,
+  visibility: VisibilityInfo,
+  linked_audit_message_channel_ids: v.array(uuid),
+  member_oncall_schedule_ids: v.array(uuid),
+  break_glass_user_ids: v.array(uuid),
+  require_mfa_to_approve: v.boolean(),
+  require_mfa_to_connect: v.boolean(),
+  ticket_propagation: v.optional(TicketPropagationConfiguration),
+  custom_request_notification: v.nullable(v.pipe(v.string(), v.maxLength(800))),
+  request_configurations: extension(v.array(RequestConfiguration), 'The request configurations the template gives its items, the default one (priority 0) first.'),
+}), 'Settings that every resource and group linked to the template (by `configuration_template_id`) takes, and keeps while linked.'));
+export type ConfigurationTemplate = v.InferOutput<typeof ConfigurationTemplate>;
+
+export const PaginatedConfigurationTemplateList = component('PaginatedConfigurationTemplateList', v.object({
+  results: v.array(ConfigurationTemplate),
+  next: v.optional(v.nullable(extension(v.string(), 'Cursor of the next page, or null on the last one.'))),
+  previous: v.optional(v.nullable(extension(v.string(), 'The cursor this page was asked with, or null on the first one.'))),
+}));

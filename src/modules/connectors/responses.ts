@@ -1,0 +1,107 @@
+// The connectors area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
+import * as v from 'valibot';
+import { EDGE_KIND_NAMES } from '../access/edges.ts';
+import { CONNECTOR_TYPES, DRIFT_POLICIES } from './schemas.ts';
+import { STOP_REASONS } from './sync-budget.ts';
+import { component, uuid, dateTime, integer, described } from '../../openapi/responses.ts';
+import { PropagationStatusEnum } from '../../openapi/components/enums.ts';
+
+export const Connector = component('Connector', described(v.object({
+  app_id: uuid,
+  connector_type: described(v.picklist(CONNECTOR_TYPES), "OPAL_HTTP for CUSTOM_CONNECTOR apps (Opal's connector protocol), POSTGRES for POSTGRES apps."),
+  url: v.nullable(described(v.string(), "OPAL_HTTP: the connector's base URL, its query values masked (a token may ride there).")),
+  signing_secret: v.nullable(described(v.string(), 'OPAL_HTTP: masked.')),
+  connection_url: v.nullable(described(v.string(), 'POSTGRES: with its password masked, in the user info or as a query value (settings such as sslmode are shown).')),
+  timeout_ms: v.pipe(integer, v.minValue(100), v.maxValue(300000)),
+  drift_policy: described(v.picklist(DRIFT_POLICIES), 'What a sync does with access present remotely but not in Gatehouse: REPORT (a sync error), IMPORT (added, status null), REMOVE (removed remotely).'),
+  last_sync_at: v.nullable(dateTime),
+  last_successful_sync: v.nullable(dateTime),
+  propagation_counts: described(v.record(v.string(), integer), 'Propagations by status (SYNCED: imported by sync, status null).'),
+  unmatched_remote_users_count: described(integer, 'How many remote users no Gatehouse user matches by email; GET /v1/apps/{app_id}/connector/unmatched-users lists them, a page at a time.'),
+  created_at: dateTime,
+  updated_at: dateTime,
+}), "An app's connector (extension): where its access changes are pushed and synced from. Secrets are masked."));
+export type Connector = v.InferOutput<typeof Connector>;
+
+export const ConnectorTestResult = component('ConnectorTestResult', v.object({
+  ok: v.boolean(),
+  status: described(v.string(), 'SUCCESS, or the PropagationStatusEnum value the failure maps to.'),
+  error: v.nullable(v.string()),
+}));
+export type ConnectorTestResult = v.InferOutput<typeof ConnectorTestResult>;
+
+export const UnmatchedRemoteUser = component('UnmatchedRemoteUser', described(v.object({
+  remote_user_id: v.string(),
+  email: v.string(),
+}), 'A remote user no Gatehouse user matches by email (extension).'));
+export type UnmatchedRemoteUser = v.InferOutput<typeof UnmatchedRemoteUser>;
+
+export const UnmatchedRemoteUserList = component('UnmatchedRemoteUserList', v.object({
+  results: v.array(UnmatchedRemoteUser),
+  next: v.nullable(v.string()),
+  previous: v.nullable(v.string()),
+}));
+
+export const UnmatchedRemoteAccess = component('UnmatchedRemoteAccess', described(v.object({
+  remote_user_id: described(v.string(), "The remote system's id of the user (a PostgreSQL login role's name)."),
+  email: described(v.string(), "The remote user's email as the sync read it; empty when it gave none."),
+  access_level_remote_id: described(v.string(), 'The level held ("" for the default).'),
+  found_at: described(dateTime, 'When the sync that found it ran.'),
+}), "Access the remote system holds on a resource or group for a remote user no Gatehouse user matches by email, as the app's last sync found it (extension)."));
+export type UnmatchedRemoteAccess = v.InferOutput<typeof UnmatchedRemoteAccess>;
+
+export const UnmatchedRemoteAccessList = component('UnmatchedRemoteAccessList', v.object({
+  results: v.array(UnmatchedRemoteAccess),
+  next: v.nullable(v.string()),
+  previous: v.nullable(v.string()),
+}));
+
+export const ConnectorSyncResult = component('ConnectorSyncResult', described(v.object({
+  ok: described(v.boolean(), 'The sync read everything and wrote it.'),
+  error: v.nullable(described(v.string(), 'Why it failed, or where it stopped.')),
+  truncated: described(v.boolean(), 'It stopped at a bound before the end: what it read is written; access missing remotely is not pushed again (a partial reading cannot tell).'),
+  stopped_at: described(v.nullable(v.picklist(STOP_REASONS)), 'The bound that stopped it: max_items, max_bytes, max_ms (GATEHOUSE_CONNECTOR_SYNC_MAX_*), page_items (GATEHOUSE_CONNECTOR_PAGE_MAX_ITEMS), response_bytes (GATEHOUSE_CONNECTOR_MAX_RESPONSE_BYTES).'),
+  items_read: integer,
+  bytes_read: integer,
+  items_refused: described(integer, "Remote items skipped for failing the API's checks, each a sync error naming it."),
+  users: integer,
+  users_matched: integer,
+  users_unmatched: integer,
+  resources_created: integer,
+  resources_updated: integer,
+  groups_created: integer,
+  groups_updated: integer,
+  remote_access: integer,
+  drift_found: integer,
+  drift_imported: integer,
+  drift_removed: integer,
+  pushed_again: integer,
+}), 'What one sync did: counts only, never the lists (they are paged: unmatched users, sync errors, propagations).'));
+export type ConnectorSyncResult = v.InferOutput<typeof ConnectorSyncResult>;
+
+export const ConnectorRetryResult = component('ConnectorRetryResult', v.object({
+  requeued: integer,
+}));
+export type ConnectorRetryResult = v.InferOutput<typeof ConnectorRetryResult>;
+
+export const Propagation = component('Propagation', described(v.object({
+  app_id: uuid,
+  edge_kind: v.picklist(EDGE_KIND_NAMES),
+  principal_id: uuid,
+  principal_name: v.nullable(v.string()),
+  item_id: uuid,
+  access_level_remote_id: v.string(),
+  desired: v.picklist(['PRESENT', 'ABSENT']),
+  status: PropagationStatusEnum,
+  state: described(v.picklist(['PENDING', 'FAILED']), 'FAILED: given up; POST /v1/apps/{app_id}/connector/retry queues it again.'),
+  attempts: integer,
+  last_error: v.nullable(v.string()),
+  next_attempt_at: v.nullable(dateTime),
+  updated_at: dateTime,
+}), "Where one access edge's remote copy stands (extension)."));
+export type Propagation = v.InferOutput<typeof Propagation>;
+
+export const PropagationList = component('PropagationList', v.object({
+  results: v.array(Propagation),
+  next: v.nullable(v.string()),
+}));

@@ -1,0 +1,169 @@
+// SCIM's resources as Gatehouse serves them (RFC 7643): users and groups rendered from their rows, the
+// attribute tables filters and projections read, and the discovery documents (ServiceProviderConfig,
+// ResourceTypes, Schemas).
+import { createHash } from 'node:crypto';
+import type { FilterAttributes } from './filter.ts';
+import type { ScimGroupRow, ScimUserRow } from './store.ts';
+
+export const USER_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:User';
+export const ENTERPRISE_SCHEMA = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+export const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+export const LIST_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:ListResponse';
+export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+export const SCIM_BASE = '/scim/v2';
+
+/** Largest page a list answers (ServiceProviderConfig's filter.maxResults). */
+export const MAX_RESULTS = 200;
+/** Most members a group takes or changes in one request (docs/scim.md: larger pushes are sent in parts). */
+export const MAX_MEMBER_CHANGES = 1_000;
+
+export type Json = Record<string, unknown>;
+
+/** A weak ETag over the resource's content: it changes exactly when what SCIM shows changes. */
+function version(resource: Json): string {
+  return `W/"${createHash('sha256').update(JSON.stringify(resource)).digest('base64url').slice(0, 22)}"`;
+}
+
+function withMeta(resource: Json, resourceType: 'User' | 'Group', id: string, created: string, lastModified: string, base: string): Json {
+  return { ...resource, meta: { resourceType, created, lastModified, location: `${base}${SCIM_BASE}/${resourceType}s/${id}`, version: version(resource) } };
+}
+
+/** A Gatehouse user as a SCIM User (with the enterprise extension when it has any of its attributes). */
+export function toScimUser(row: ScimUserRow, base: string): Json {
+  const enterprise: Json = {
+    ...(row.department !== null && { department: row.department }),
+    ...(row.employee_number !== null && { employeeNumber: row.employee_number }),
+    ...(row.manager_id !== null && { manager: { value: row.manager_id, $ref: `${base}${SCIM_BASE}/Users/${row.manager_id}` } }),
+  };
+  const hasEnterprise = Object.keys(enterprise).length > 0;
+  const resource: Json = {
+    schemas: hasEnterprise ? [USER_SCHEMA, ENTERPRISE_SCHEMA] : [USER_SCHEMA],
+    id: row.id,
+    ...(row.external_id !== null && { externalId: row.external_id }),
+    userName: row.email,
+    name: { formatted: row.full_name, givenName: row.first_name, familyName: row.last_name },
+    displayName: row.full_name,
+    ...(row.position !== '' && { title: row.position }),
+    active: row.hr_idp_status === 'ACTIVE',
+    emails: [{ value: row.email, type: 'work', primary: true }],
+    ...(hasEnterprise && { [ENTERPRISE_SCHEMA]: enterprise }),
+  };
+  return withMeta(resource, 'User', row.id, row.created_at, row.modified_at ?? row.created_at, base);
+}
+
+/** A provider's group as a SCIM Group; `members` are its users' ids (left out when not asked for). */
+export function toScimGroup(row: ScimGroupRow, members: { id: string; display: string }[] | null, base: string): Json {
+  const resource: Json = {
+    schemas: [GROUP_SCHEMA],
+    id: row.id,
+    ...(row.external_id !== null && { externalId: row.external_id }),
+    displayName: row.name,
+    ...(members && { members: members.map((m) => ({ value: m.id, display: m.display, type: 'User', $ref: `${base}${SCIM_BASE}/Users/${m.id}` })) }),
+  };
+  return withMeta(resource, 'Group', row.id, row.created_at, row.modified_at, base);
+}
+
+/** Schema URNs a filter or attribute path may start with (lower case). */
+export const USER_URNS = [ENTERPRISE_SCHEMA.toLowerCase(), USER_SCHEMA.toLowerCase()] as const;
+export const GROUP_URNS = [GROUP_SCHEMA.toLowerCase()] as const;
+
+/** What a Users filter may name (src/modules/scim/store.ts's aliases: u users, s scim_users). */
+export const USER_FILTER_ATTRIBUTES: FilterAttributes = {
+  id: { sql: 'u.id', type: 'string', caseExact: true },
+  username: { sql: 'u.email', type: 'string' },
+  externalid: { sql: 's.external_id', type: 'string', caseExact: true },
+  'emails.value': { sql: 'u.email', type: 'string' },
+  'emails.type': { sql: "'work'", type: 'string' },
+  'emails.primary': { sql: '1', type: 'boolean' },
+  displayname: { sql: 'u.full_name', type: 'string' },
+  'name.formatted': { sql: 'u.full_name', type: 'string' },
+  'name.givenname': { sql: 'u.first_name', type: 'string' },
+  'name.familyname': { sql: 'u.last_name', type: 'string' },
+  title: { sql: 'u.position', type: 'string' },
+  active: { sql: "u.hr_idp_status = 'ACTIVE'", type: 'boolean' },
+  department: { sql: 's.department', type: 'string' },
+  employeenumber: { sql: 's.employee_number', type: 'string' },
+  'manager.value': { sql: 'u.manager_id', type: 'string', caseExact: true },
+  'meta.created': { sql: 'u.created_at', type: 'dateTime' },
+  'meta.lastmodified': { sql: 'coalesce(s.modified_at, u.created_at)', type: 'dateTime' },
+};
+
+/** What a Groups filter may name (aliases: g groups, s scim_groups). */
+export const GROUP_FILTER_ATTRIBUTES: FilterAttributes = {
+  id: { sql: 'g.id', type: 'string', caseExact: true },
+  displayname: { sql: 'g.name', type: 'string' },
+  externalid: { sql: 's.external_id', type: 'string', caseExact: true },
+  'meta.created': { sql: 's.created_at', type: 'dateTime' },
+  'meta.lastmodified': { sql: 's.modified_at', type: 'dateTime' },
+};
+
+/** ServiceProviderConfig (RFC 7643 §5): what this provider supports. */
+export function serviceProviderConfig(base: string): Json {
+  return {
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig'],
+    documentationUri: `${base}/docs`,
+    patch: { supported: true },
+    bulk: { supported: false, maxOperations: 0, maxPayloadSize: 0 },
+    filter: { supported: true, maxResults: MAX_RESULTS },
+    changePassword: { supported: false },
+    sort: { supported: false },
+    etag: { supported: false },
+    authenticationSchemes: [
+      { type: 'oauthbearertoken', name: 'Bearer token', description: 'A SCIM token from `gatehouse token create --scim` (docs/scim.md).', primary: true },
+    ],
+    meta: { resourceType: 'ServiceProviderConfig', location: `${base}${SCIM_BASE}/ServiceProviderConfig` },
+  };
+}
+
+export function resourceTypes(base: string): Json[] {
+  return [
+    {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], id: 'User', name: 'User', endpoint: '/Users', description: 'A person',
+      schema: USER_SCHEMA, schemaExtensions: [{ schema: ENTERPRISE_SCHEMA, required: false }],
+      meta: { resourceType: 'ResourceType', location: `${base}${SCIM_BASE}/ResourceTypes/User` },
+    },
+    {
+      schemas: ['urn:ietf:params:scim:schemas:core:2.0:ResourceType'], id: 'Group', name: 'Group', endpoint: '/Groups', description: 'A group of people',
+      schema: GROUP_SCHEMA,
+      meta: { resourceType: 'ResourceType', location: `${base}${SCIM_BASE}/ResourceTypes/Group` },
+    },
+  ];
+}
+
+type Attr = { name: string; type: string; multiValued?: boolean; required?: boolean; caseExact?: boolean; mutability?: string; returned?: string; uniqueness?: string; subAttributes?: Attr[]; referenceTypes?: string[] };
+const attr = (name: string, extra: Partial<Attr> = {}): Json => ({
+  name, type: 'string', multiValued: false, required: false, caseExact: false, mutability: 'readWrite', returned: 'default', uniqueness: 'none', ...extra,
+});
+
+/** The schemas (RFC 7643 §7) of what Gatehouse stores; attributes it does not keep are left out. */
+export function schemas(base: string): Json[] {
+  const schema = (id: string, name: string, attributes: Json[]): Json => ({
+    schemas: ['urn:ietf:params:scim:schemas:core:2.0:Schema'], id, name, description: name, attributes,
+    meta: { resourceType: 'Schema', location: `${base}${SCIM_BASE}/Schemas/${id}` },
+  });
+  return [
+    schema(USER_SCHEMA, 'User', [
+      attr('userName', { required: true, uniqueness: 'server' }),
+      attr('externalId', { caseExact: true }),
+      attr('name', { type: 'complex', subAttributes: [attr('formatted'), attr('givenName'), attr('familyName')] as never }),
+      attr('displayName'),
+      attr('title'),
+      attr('active', { type: 'boolean' }),
+      attr('emails', { type: 'complex', multiValued: true, subAttributes: [attr('value'), attr('type'), attr('primary', { type: 'boolean' })] as never }),
+      attr('password', { mutability: 'writeOnly', returned: 'never' }),
+    ]),
+    schema(ENTERPRISE_SCHEMA, 'EnterpriseUser', [
+      attr('employeeNumber'),
+      attr('department'),
+      attr('manager', { type: 'complex', subAttributes: [attr('value'), attr('$ref', { type: 'reference', referenceTypes: ['User'] } as never), attr('displayName', { mutability: 'readOnly' })] as never }),
+    ]),
+    schema(GROUP_SCHEMA, 'Group', [
+      attr('displayName', { required: true }),
+      attr('externalId', { caseExact: true }),
+      attr('members', {
+        type: 'complex', multiValued: true,
+        subAttributes: [attr('value', { mutability: 'immutable' }), attr('display', { mutability: 'readOnly' }), attr('type', { mutability: 'immutable' }), attr('$ref', { type: 'reference', mutability: 'immutable', referenceTypes: ['User'] } as never)] as never,
+      }),
+    ]),
+  ];
+}

@@ -1,0 +1,98 @@
+// What an identity provider may send, checked with the API's own rules: attribute names in any case
+// (RFC 7643 §2.1), booleans as Entra ID sends them ("False"), and only the attributes Gatehouse keeps.
+import * as v from 'valibot';
+import { Name, Text } from '../../http/common-schemas.ts';
+import { Email } from '../users/schemas.ts';
+import { ENTERPRISE_SCHEMA, MAX_MEMBER_CHANGES, type Json } from './resources.ts';
+
+/** Attribute names by their lower case, for each complex attribute whose keys are canonicalised. */
+interface Shape {
+  names: Record<string, string>;
+  nested?: Record<string, Shape>;
+}
+const names = (...list: string[]): Record<string, string> => Object.fromEntries(list.map((n) => [n.toLowerCase(), n]));
+
+const MANAGER: Shape = { names: names('value', '$ref', 'displayName') };
+const ENTERPRISE: Shape = { names: names('department', 'employeeNumber', 'manager', 'costCenter', 'organization', 'division'), nested: { manager: MANAGER } };
+export const USER_SHAPE: Shape = {
+  names: names('schemas', 'id', 'externalId', 'userName', 'name', 'displayName', 'nickName', 'title', 'active', 'emails', 'password', 'meta', 'locale', 'timezone', 'userType', 'preferredLanguage', ENTERPRISE_SCHEMA),
+  nested: {
+    name: { names: names('formatted', 'givenName', 'familyName', 'middleName', 'honorificPrefix', 'honorificSuffix') },
+    emails: { names: names('value', 'type', 'primary', 'display') },
+    [ENTERPRISE_SCHEMA]: ENTERPRISE,
+  },
+};
+export const GROUP_SHAPE: Shape = {
+  names: names('schemas', 'id', 'externalId', 'displayName', 'members', 'meta'),
+  nested: { members: { names: names('value', 'display', 'type', '$ref') } },
+};
+
+/**
+ * `value` with the keys `shape` knows spelled as the schema spells them (`UserName` → `userName`,
+ * a URN in any case → the URN), at most two levels down; other keys are kept as sent. Arrays of
+ * objects (emails, members) are canonicalised item by item.
+ */
+export function canonicalKeys(value: unknown, shape: Shape): unknown {
+  if (Array.isArray(value)) return value.map((item) => canonicalKeys(item, shape));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Json = {};
+  for (const [key, item] of Object.entries(value as Json)) {
+    const name = shape.names[key.toLowerCase()] ?? key;
+    const nested = shape.nested?.[name];
+    out[name] = nested ? canonicalKeys(item, nested) : item;
+  }
+  return out;
+}
+
+/** A boolean, or Entra ID's "True"/"False" strings. */
+const ScimBoolean = v.union(
+  [v.boolean(), v.pipe(v.string(), v.regex(/^(true|false)$/i), v.transform((text) => text.toLowerCase() === 'true'))],
+  'must be true or false',
+);
+const optional = <S extends v.GenericSchema>(schema: S) => v.optional(v.nullable(schema));
+
+/** A manager as the enterprise extension gives it: `{ value }`, or (Entra ID's PATCH) the id alone. */
+const Manager = v.union([v.string('must be a user id'), v.object({ value: optional(v.string('must be a user id')) })], 'must be { "value": user id }');
+
+export const ScimUserBody = v.object({
+  userName: v.pipe(v.string('must be a string'), v.check((text) => v.is(Email, text), 'must be an email address: Gatehouse knows people by their email'), v.trim()),
+  externalId: optional(Text(200)),
+  name: optional(v.object({ formatted: optional(Text(200)), givenName: optional(Text(100)), familyName: optional(Text(100)) }, 'must be a JSON object')),
+  displayName: optional(Text(200)),
+  title: optional(Text(200)),
+  active: v.optional(ScimBoolean),
+  [ENTERPRISE_SCHEMA]: optional(v.object({ department: optional(Text(200)), employeeNumber: optional(Text(100)), manager: optional(Manager) }, 'must be a JSON object')),
+});
+export type ScimUserInput = v.InferOutput<typeof ScimUserBody>;
+
+const Member = v.object({
+  value: v.string('must be a user id'),
+  type: optional(v.string('must be a string')),
+});
+export const ScimGroupBody = v.object({
+  displayName: Name(200),
+  externalId: optional(Text(200)),
+  members: optional(v.pipe(v.array(Member, 'must be a list'), v.maxLength(MAX_MEMBER_CHANGES * 10, `must list at most ${MAX_MEMBER_CHANGES * 10} members`))),
+});
+export type ScimGroupInput = v.InferOutput<typeof ScimGroupBody>;
+
+/** One PATCH operation as RFC 7644 §3.5.2 writes it, op in any case (Entra ID capitalises it). */
+const PatchOperation = v.object({
+  op: v.pipe(v.string('must be add, replace or remove'), v.toLowerCase(), v.picklist(['add', 'replace', 'remove'], 'must be add, replace or remove')),
+  path: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'must be at most 500 characters'))),
+  value: v.optional(v.unknown()),
+});
+export const PatchBody = v.object({
+  schemas: v.optional(v.array(v.string())),
+  Operations: v.pipe(v.array(PatchOperation, 'must be a list of operations'), v.minLength(1, 'must have at least one operation'), v.maxLength(1000, 'must have at most 1000 operations')),
+});
+export type PatchInput = v.InferOutput<typeof PatchBody>;
+
+/** The query of a list: RFC 7644 §3.4.2 (startIndex is 1-based; attribute lists are comma-separated). */
+export interface ListQuery {
+  filter?: string;
+  startIndex: number;
+  count: number;
+  attributes?: string[];
+  excludedAttributes?: string[];
+}

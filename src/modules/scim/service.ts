@@ -1,0 +1,203 @@
+// What provisioning does (docs/scim.md): a SCIM user is a Gatehouse user, a SCIM group a group of the
+// identity provider's app whose user members follow the provider. Every write goes through the owning
+// area's service (users, groups, owners, apps, access), in one transaction with its audit events.
+import * as v from 'valibot';
+import type { AppContext } from '../../context.ts';
+import { AppError } from '../../http/errors.ts';
+import { isUuid } from '../../lib/ids.ts';
+import type { Actor } from '../events/store.ts';
+import { createUser, updateUser, changeUserEmail } from '../users/service.ts';
+import { createGroup, deleteGroup, updateGroups } from '../groups/service.ts';
+import { CreateGroupBody } from '../groups/schemas.ts';
+import { createOwner } from '../owners/service.ts';
+import { CreateOwnerBody } from '../owners/schemas.ts';
+import { createApp } from '../apps/service.ts';
+import { groupMembers, setGroupMembers } from '../access/service.ts';
+import { invalidValue, ScimProblem } from './errors.ts';
+import { ENTERPRISE_SCHEMA, MAX_MEMBER_CHANGES } from './resources.ts';
+import type { ScimGroupInput, ScimUserInput } from './schemas.ts';
+import type { ScimGroupRow, ScimUserRow } from './store.ts';
+
+/** Status by SCIM's word: `active: false` deprovisions (reversible), DELETE deletes (gone from SCIM). */
+export const DEACTIVATED_STATUS = 'DEPROVISIONED';
+export const DELETED_STATUS = 'DELETED';
+
+/** The app and group type a provider's groups are made with (GATEHOUSE_SCIM_IDP). */
+const PROVIDER_KINDS = {
+  okta: { app: 'Okta', appType: 'OKTA_DIRECTORY', groupType: 'OKTA_GROUP' },
+  entra: { app: 'Microsoft Entra ID', appType: 'AZURE_AD', groupType: 'AZURE_AD_SECURITY_GROUP' },
+  other: { app: 'Identity provider', appType: 'CUSTOM', groupType: 'CONNECTOR_GROUP' },
+} as const;
+
+const write = <T>(ctx: AppContext, fn: () => T): T => ctx.db.transaction(fn).immediate();
+
+/** The user fields a SCIM user gives, Gatehouse's spelling; `manager_id` checked to name a SCIM-visible user. */
+function userFields(ctx: AppContext, input: ScimUserInput, selfId: string | null) {
+  const enterprise = input[ENTERPRISE_SCHEMA] ?? null;
+  const given = input.name?.givenName?.trim() ?? '';
+  const family = input.name?.familyName?.trim() ?? '';
+  const full = (input.displayName?.trim() || input.name?.formatted?.trim() || `${given} ${family}`.trim() || input.userName).replace(/[\u0000-\u001f\u007f]+/g, ' ');
+  const rawManager = enterprise?.manager;
+  const managerId = (typeof rawManager === 'string' ? rawManager : rawManager?.value ?? '').trim().toLowerCase() || null;
+  const managerPath = `${ENTERPRISE_SCHEMA}:manager`;
+  if (managerId !== null) {
+    if (!isUuid(managerId) || !ctx.stores.scim.user(managerId)) throw invalidValue(managerPath, 'must be the id of a user Gatehouse has');
+    if (managerId === selfId) throw invalidValue(managerPath, 'must not be the user themselves');
+  }
+  return {
+    full_name: full.slice(0, 200),
+    first_name: given.slice(0, 100),
+    last_name: family.slice(0, 100),
+    position: input.title?.trim() ?? '',
+    manager_id: managerId,
+    scim: { externalId: input.externalId ?? null, department: enterprise?.department ?? null, employeeNumber: enterprise?.employeeNumber ?? null },
+  };
+}
+
+/**
+ * Creates the user (MEMBER) — or, when a user with the userName was DELETED, brings that user back
+ * with what the provider sent (their old access stays gone) — and records USERS_CREATED/UPDATED.
+ * Throws conflict (uniqueness) when a user not deleted has the userName.
+ */
+export function provisionUser(ctx: AppContext, actor: Actor, input: ScimUserInput): ScimUserRow {
+  const now = ctx.clock.now();
+  return write(ctx, () => {
+    const existing = ctx.stores.scim.userByEmail(input.userName);
+    if (existing && existing.hr_idp_status !== DELETED_STATUS) {
+      throw new ScimProblem('conflict', 'uniqueness', `userName: a user with userName ${input.userName} already exists (id ${existing.id})`, [{ path: 'userName', message: 'already in use' }]);
+    }
+    const fields = userFields(ctx, input, existing?.id ?? null);
+    const status = input.active === false ? DEACTIVATED_STATUS : 'ACTIVE';
+    let userId: string;
+    if (existing) {
+      userId = existing.id;
+      updateUser(ctx, actor, userId, { full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id, hr_idp_status: status });
+    } else {
+      userId = createUser(ctx, actor, { email: input.userName, full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id }).user_id;
+      if (status !== 'ACTIVE') updateUser(ctx, actor, userId, { hr_idp_status: status });
+    }
+    ctx.stores.scim.saveUser(userId, fields.scim, now);
+    return ctx.stores.scim.user(userId)!;
+  });
+}
+
+/** The user `id` as SCIM serves it; not_found when there is none or it was DELETED. */
+export function scimUser(ctx: AppContext, id: string): ScimUserRow {
+  const row = isUuid(id) ? ctx.stores.scim.user(id.toLowerCase()) : undefined;
+  if (!row) throw new AppError('not_found', `no User ${id}`);
+  return row;
+}
+
+/**
+ * Makes user `id` what `input` says (PUT, and PATCH once applied): userName, names, title, manager,
+ * the enterprise attributes; `active` false offboards them (every access edge ends, here and, through
+ * the outbox, in connected systems; sessions and tokens stop), true restores an offboarded person
+ * without their old access. An absent `active` leaves it as it is.
+ */
+export function replaceUser(ctx: AppContext, actor: Actor, id: string, input: ScimUserInput): ScimUserRow {
+  const now = ctx.clock.now();
+  return write(ctx, () => {
+    const row = scimUser(ctx, id);
+    const fields = userFields(ctx, input, row.id);
+    if (input.userName.toLowerCase() !== row.email.toLowerCase() || input.userName !== row.email) changeUserEmail(ctx, actor, row.id, input.userName, 'userName');
+    const active = row.hr_idp_status === 'ACTIVE';
+    const status = input.active === undefined || input.active === active ? row.hr_idp_status : input.active ? 'ACTIVE' : DEACTIVATED_STATUS;
+    updateUser(ctx, actor, row.id, {
+      full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id,
+      ...(status !== row.hr_idp_status && { hr_idp_status: status as 'ACTIVE' }),
+    });
+    ctx.stores.scim.saveUser(row.id, fields.scim, now);
+    return ctx.stores.scim.user(row.id)!;
+  });
+}
+
+/** DELETE: the user is offboarded as DELETED and leaves SCIM (a later GET is 404; a POST brings them back). */
+export function removeUser(ctx: AppContext, actor: Actor, id: string): void {
+  write(ctx, () => {
+    const row = scimUser(ctx, id);
+    updateUser(ctx, actor, row.id, { hr_idp_status: DELETED_STATUS });
+    ctx.stores.scim.touchUser(row.id, ctx.clock.now());
+  });
+}
+
+/** The provider's app, made on its first group with an owner of its own (APPS_CREATED, OWNERS_CREATED). */
+function providerAppId(ctx: AppContext, actor: Actor): { appId: string; groupType: string } {
+  const kind = PROVIDER_KINDS[ctx.config.scimIdentityProvider];
+  const found = ctx.stores.scim.providerAppId(kind.app, kind.appType);
+  if (found) return { appId: found, groupType: kind.groupType };
+  const ownerName = `${kind.app} (SCIM)`;
+  const ownerId = ctx.stores.scim.ownerIdNamed(ownerName)
+    ?? createOwner(ctx, actor, v.parse(CreateOwnerBody, { name: ownerName, description: 'Owns the groups the identity provider pushes over SCIM.', user_ids: [actor.userId] })).owner_id;
+  const app = createApp(ctx, actor, { name: kind.app, description: 'Groups pushed by the identity provider over SCIM (docs/scim.md).', app_type: kind.appType, admin_owner_id: ownerId });
+  return { appId: app.app_id, groupType: kind.groupType };
+}
+
+/** The user ids a group's members name: each a SCIM-visible user; a group member is refused (no nesting). */
+function memberIds(ctx: AppContext, members: ScimGroupInput['members']): string[] {
+  const ids = new Set<string>();
+  (members ?? []).forEach((member, index) => {
+    const path = `members.${index}.value`;
+    if (member.type && member.type.toLowerCase() === 'group') throw invalidValue(path, 'is a group: Gatehouse takes users as SCIM group members, not groups');
+    const id = member.value.trim().toLowerCase();
+    const user = isUuid(id) ? ctx.stores.scim.user(id) : undefined;
+    if (!user) throw invalidValue(path, 'must be the id of a user Gatehouse has');
+    if (user.hr_idp_status !== 'ACTIVE') throw invalidValue(path, `is ${user.hr_idp_status}: an offboarded user holds no membership`);
+    ids.add(id);
+  });
+  return [...ids];
+}
+
+/** Sets the members, refusing more changes at once than MAX_MEMBER_CHANGES (one request must not hold the service). */
+function setMembers(ctx: AppContext, actor: Actor, groupId: string, ids: string[]): void {
+  const held = new Set(groupMembers(ctx, groupId).map((m) => m.id));
+  const wanted = new Set(ids);
+  const changes = ids.filter((id) => !held.has(id)).length + [...held].filter((id) => !wanted.has(id)).length;
+  if (changes > MAX_MEMBER_CHANGES) {
+    throw invalidValue('members', `would change ${changes} memberships at once; send at most ${MAX_MEMBER_CHANGES} changes per request (PATCH add/remove in parts)`);
+  }
+  setGroupMembers(ctx, actor, groupId, ids);
+}
+
+/** POST /Groups: a group of the provider's app, with its members (GROUPS_CREATED, GROUP_USERS_ADDED). Conflict (uniqueness) for a displayName taken. */
+export function provisionGroup(ctx: AppContext, actor: Actor, input: ScimGroupInput): ScimGroupRow {
+  const now = ctx.clock.now();
+  return write(ctx, () => {
+    if (ctx.stores.scim.groupByName(input.displayName)) {
+      throw new ScimProblem('conflict', 'uniqueness', `displayName: a group named ${input.displayName} already exists`, [{ path: 'displayName', message: 'already in use' }]);
+    }
+    const ids = memberIds(ctx, input.members);
+    const { appId, groupType } = providerAppId(ctx, actor);
+    const group = createGroup(ctx, actor, v.parse(CreateGroupBody, { name: input.displayName, group_type: groupType, app_id: appId, description: 'Pushed by the identity provider over SCIM.' }));
+    ctx.stores.scim.addGroup(group.group_id, input.externalId ?? null, now);
+    setMembers(ctx, actor, group.group_id, ids);
+    return ctx.stores.scim.group(group.group_id)!;
+  });
+}
+
+/** The group `id` as SCIM serves it; not_found unless the provider pushed it. */
+export function scimGroup(ctx: AppContext, id: string): ScimGroupRow {
+  const row = isUuid(id) ? ctx.stores.scim.group(id.toLowerCase()) : undefined;
+  if (!row) throw new AppError('not_found', `no Group ${id}`);
+  return row;
+}
+
+/** PUT (and PATCH once applied): the name, externalId and members become what `input` says. */
+export function replaceGroup(ctx: AppContext, actor: Actor, id: string, input: ScimGroupInput, options: { members: boolean } = { members: true }): ScimGroupRow {
+  const now = ctx.clock.now();
+  return write(ctx, () => {
+    const row = scimGroup(ctx, id);
+    if (input.displayName !== row.name) {
+      const other = ctx.stores.scim.groupByName(input.displayName);
+      if (other && other.id !== row.id) throw new ScimProblem('conflict', 'uniqueness', `displayName: a group named ${input.displayName} already exists`, [{ path: 'displayName', message: 'already in use' }]);
+      updateGroups(ctx, actor, [{ group_id: row.id, name: input.displayName }]);
+    }
+    if (options.members) setMembers(ctx, actor, row.id, memberIds(ctx, input.members));
+    ctx.stores.scim.saveGroup(row.id, input.externalId ?? null, now);
+    return ctx.stores.scim.group(row.id)!;
+  });
+}
+
+/** DELETE: the group goes, and every access through it ends (GROUPS_DELETED with its edges). */
+export function removeGroup(ctx: AppContext, actor: Actor, id: string): void {
+  write(ctx, () => deleteGroup(ctx, actor, scimGroup(ctx, id).id));
+}
