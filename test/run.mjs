@@ -1,7 +1,8 @@
 // Runs every test/**/*.test.ts with node:test through tsx. `node --test` is given an explicit list (it
 // neither expands globs nor finds .ts files in folders on its own); an empty list is an error, never a
-// silent pass. Usage: node test/run.mjs [--groups N] [--isolation process|none] [PART…]
-// (PART: run only the files whose path contains it.)
+// silent pass. Usage: node test/run.mjs [--groups N] [--isolation process|none] [--record] [PART…]
+// (PART: run only the files whose path contains it; --record: write what each file cost into
+// test/costs.json, by which the files are dealt into groups.)
 //
 // How the files run, chosen by measurement (figures in docs/contributing.md, "Tests"): the files are
 // dealt into GROUPS groups, each run by ONE node process with --test-isolation=none, side by side.
@@ -14,8 +15,8 @@
 // leave nothing behind (close its servers, restore what it changes in process.env) — as startTestApp()
 // and the helpers do.
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -31,6 +32,8 @@ const { values: options, positionals: only } = parseArgs({
     // Two groups on two cores measured best (docs/contributing.md); more cores, more groups.
     groups: { type: 'string', default: String(Math.max(2, availableParallelism())) },
     isolation: { type: 'string', default: 'none' },
+    // Writes each file's measured cost into test/costs.json, which deal() reads (see there).
+    record: { type: 'boolean', default: false },
   },
 });
 const groupCount = Number(options.groups);
@@ -55,20 +58,39 @@ const files = find(join(root, 'test'))
   .sort();
 if (files.length === 0) fail('no test files found');
 
-const nodeArgs = ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', '--test', `--test-timeout=${TEST_TIMEOUT_MS}`];
+// --test-force-exit: a group's process ends when its last test has, not when the last timer anything
+// left behind fires. Without it, a group sat idle after its last test for as long as a forgotten timer
+// ran (about 100 s at the end of each group in the runs measured in docs/contributing.md).
+const nodeArgs = ['--import', 'tsx', '--import', './src/dev/register-sql.mjs', '--test', `--test-timeout=${TEST_TIMEOUT_MS}`, '--test-force-exit'];
+
+// What each file cost when last recorded (node test/run.mjs --record): { file: { wallMs, cpuMs } },
+// the wall and CPU time it took in a group's process (test/cost-reporter.mjs measures them).
+const costsPath = join(root, 'test', 'costs.json');
+let recordedCosts = {};
+try {
+  recordedCosts = JSON.parse(readFileSync(costsPath, 'utf8'));
+} catch {
+  // None recorded: every file is weighed by its size.
+}
 
 /**
- * Deals the files into `count` groups of about equal work, largest first onto the lightest group.
- * A file's size stands for its work; files that spawn processes or build the executable weigh more
- * than their size says, so the service tests count double.
+ * Deals the files into `count` groups that end together: longest first, each onto the group with the
+ * least work so far, so the short files even out the ends. A file's work is its recorded wall time
+ * (test/costs.json), which counts what CPU time does not: a file waiting on Chromium or a child
+ * process. Record on a quiet machine: on a busy one a file's wall time swings with its neighbours.
+ * A file not recorded yet weighs what the recorded ones of its size do on average.
  */
 function deal(list, count) {
-  const weight = (file) => statSync(join(root, file)).size * (file.startsWith('test/service/') ? 2 : 1);
+  const size = (file) => statSync(join(root, file)).size;
+  const total = (some, measure) => some.reduce((sum, file) => sum + measure(file), 0);
+  const known = list.filter((file) => recordedCosts[file] !== undefined);
+  const msPerByte = known.length === 0 ? 1 : total(known, (file) => recordedCosts[file].wallMs) / total(known, size);
+  const weights = new Map(list.map((file) => [file, recordedCosts[file]?.wallMs ?? size(file) * msPerByte]));
   const groups = Array.from({ length: Math.min(count, list.length) }, () => ({ files: [], weight: 0 }));
-  for (const file of [...list].sort((a, b) => weight(b) - weight(a))) {
+  for (const file of [...list].sort((a, b) => weights.get(b) - weights.get(a))) {
     const lightest = groups.reduce((a, b) => (b.weight < a.weight ? b : a));
     lightest.files.push(file);
-    lightest.weight += weight(file);
+    lightest.weight += weights.get(file);
   }
   return groups.map((g) => g.files.sort());
 }
@@ -91,9 +113,30 @@ if (options.isolation === 'process') {
   process.exit(code);
 }
 
+// With --record, each group's process also runs test/cost-reporter.mjs into a file of its own.
+const recordDir = options.record ? mkdtempSync(join(tmpdir(), 'gatehouse-test-costs-')) : null;
+const reporters = (i) => [
+  '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  ...(recordDir ? ['--test-reporter=./test/cost-reporter.mjs', `--test-reporter-destination=${join(recordDir, `${i}.json`)}`] : []),
+];
+
+/** Merges the groups' measured costs into test/costs.json (one line per file), dropping files that are gone. */
+function saveCosts() {
+  if (recordDir === null) return;
+  const costs = { ...recordedCosts };
+  for (const name of readdirSync(recordDir)) Object.assign(costs, JSON.parse(readFileSync(join(recordDir, name), 'utf8')));
+  rmSync(recordDir, { recursive: true, force: true });
+  const kept = find(join(root, 'test')).sort().filter((file) => costs[file] !== undefined);
+  const lines = kept.map((file) => `  ${JSON.stringify(file)}: { "wallMs": ${costs[file].wallMs}, "cpuMs": ${costs[file].cpuMs} }`);
+  writeFileSync(costsPath, `{\n${lines.join(',\n')}\n}\n`);
+  process.stdout.write(`test/run.mjs: recorded what ${kept.length} files cost in test/costs.json\n`);
+}
+
 const groups = deal(files, groupCount);
 if (groups.length === 1) {
-  const { code } = await runGroup(groups[0], ['--test-isolation=none', '--test-reporter=spec'], 'inherit');
+  const { code } = await runGroup(groups[0], ['--test-isolation=none', ...reporters(0)], 'inherit');
+  saveCosts();
   process.exit(code);
 }
 // Several groups at once: each one's report is printed whole when it ends (interleaved lines from two
@@ -101,7 +144,7 @@ if (groups.length === 1) {
 process.stdout.write(`test/run.mjs: ${files.length} files in ${groups.length} groups, one process each; each group's report follows when it ends\n`);
 const results = await Promise.all(
   groups.map(async (list, i) => {
-    const result = await runGroup(list, ['--test-isolation=none', '--test-reporter=spec'], ['ignore', 'pipe', 'pipe']);
+    const result = await runGroup(list, ['--test-isolation=none', ...reporters(i)], ['ignore', 'pipe', 'pipe']);
     process.stdout.write(`\n── group ${i + 1} of ${groups.length}: ${list.length} files, ended after ${((Date.now() - started) / 1000).toFixed(0)} s ──\n`);
     process.stdout.write(result.output);
     return result;
@@ -112,6 +155,7 @@ for (const { output } of results) {
   for (const [, name, value] of output.matchAll(/^ℹ (tests|pass|fail|cancelled|skipped|todo) (\d+)$/gm)) totals[name] = (totals[name] ?? 0) + Number(value);
 }
 const failed = results.filter((r) => r.code !== 0).length;
+saveCosts();
 process.stdout.write(
   `\n── all ${groups.length} groups (${files.length} files): ${Object.entries(totals).map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
     `${((Date.now() - started) / 1000).toFixed(0)} s; ${failed === 0 ? 'ok' : `${failed} group(s) FAILED`} ──\n`,

@@ -9,6 +9,12 @@ import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 
 type Json = Record<string, unknown>;
 
+/**
+ * A schema's validator, compiled the first time a response needs it: a test process sees a fraction
+ * of the document's ~400 response schemas, and compiling them all cost more CPU than the checks.
+ */
+type Validator = () => ValidateFunction;
+
 interface DocumentedOperation {
   /** `GET /v1/owners/{owner_id}`, as the module's openapi.ts names it. */
   key: string;
@@ -16,9 +22,9 @@ interface DocumentedOperation {
   pattern: RegExp;
   params: number;
   /** Documented statuses; a success status maps to its body's validator (null: no JSON body). */
-  responses: Map<number, ValidateFunction | null>;
+  responses: Map<number, Validator | null>;
   /** A protocol's own failure body (SCIM's), by status, where the operation documents one instead of `Error`. */
-  failures: Map<number, ValidateFunction>;
+  failures: Map<number, Validator>;
 }
 
 /**
@@ -42,17 +48,21 @@ function load() {
   ajv.addSchema({ $id: 'gatehouse', components });
   const compile = (schema: unknown) =>
     ajv.compile(JSON.parse(JSON.stringify(closeObjects(schema)).replaceAll('"#/components/', '"gatehouse#/components/')) as Json);
+  const lazily = (schema: unknown): Validator => {
+    let validate: ValidateFunction | undefined;
+    return () => (validate ??= compile(schema));
+  };
 
   const operations: DocumentedOperation[] = [];
   for (const [template, item] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(item)) {
-      const responses = new Map<number, ValidateFunction | null>();
-      const failures = new Map<number, ValidateFunction>();
+      const responses = new Map<number, Validator | null>();
+      const failures = new Map<number, Validator>();
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
         const content = response.content as Record<string, Json> | undefined;
         const schema = (content?.['application/json'] ?? content?.['application/scim+json'])?.schema;
-        responses.set(Number(status), Number(status) < 400 && schema ? compile(schema) : null);
-        if (Number(status) >= 400 && schema) failures.set(Number(status), compile(schema));
+        responses.set(Number(status), Number(status) < 400 && schema ? lazily(schema) : null);
+        if (Number(status) >= 400 && schema) failures.set(Number(status), lazily(schema));
       }
       const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+');
       operations.push({
@@ -91,7 +101,7 @@ export function assertMatchesComponent(name: string, body: unknown): void {
 export function assertMatchesDocument(method: string, pathname: string, status: number, body: unknown): void {
   const { operations, errorBody } = documented();
   const operation = operations.find((op) => op.method === method && op.pattern.test(pathname));
-  const failure = operation?.failures.get(status);
+  const failure = operation?.failures.get(status)?.();
   if (failure) {
     if (!failure(body)) assert.fail(`${operation!.key} → ${status}: the failure body does not match the document: ${describeErrors(failure)}`);
     return;
@@ -107,8 +117,9 @@ export function assertMatchesDocument(method: string, pathname: string, status: 
     return;
   }
   assert.ok(operation, `${method} ${pathname} answered ${status} but no operation in the API document matches it: document it in the module's openapi.ts`);
-  const validate = operation.responses.get(status);
-  assert.ok(validate !== undefined, `${operation.key} answered ${status}, which its document entry does not list (it lists ${[...operation.responses.keys()].filter((s) => s < 400).join(', ')})`);
+  const validator = operation.responses.get(status);
+  assert.ok(validator !== undefined, `${operation.key} answered ${status}, which its document entry does not list (it lists ${[...operation.responses.keys()].filter((s) => s < 400).join(', ')})`);
+  const validate = validator?.();
   if (validate && !validate(body)) {
     assert.fail(`${operation.key} → ${status}: the body does not match the document: ${describeErrors(validate)}`);
   }

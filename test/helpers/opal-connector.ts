@@ -161,7 +161,15 @@ export class OpalConnector {
       return void res.end('<html>not json');
     }
     if (fault === 'slow') {
-      await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+      // Until the answer is due or the caller hangs up, whichever comes first: a timer left running
+      // after a caller is gone (a killed service waits on a 120 s answer) held the test process open.
+      await new Promise<void>((resolve) => {
+        const due = setTimeout(resolve, this.slowMs);
+        res.once('close', () => {
+          clearTimeout(due);
+          resolve();
+        });
+      });
       if (res.destroyed) return;
     }
     if (write && this.#hold) {

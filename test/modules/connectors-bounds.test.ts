@@ -90,7 +90,9 @@ describe('connector sync bounds', () => {
     assert.equal(res.body.users, PAGE_MAX_ITEMS);
     const partial = [...seenByTurns].filter((n) => n > 0 && n < PAGE_MAX_ITEMS);
     assert.ok(partial.length >= 2, `the page was written in one go: turns saw ${[...seenByTurns].sort((a, b) => a - b).join(', ')}`);
-    assert.ok(partial.every((n) => n % SLICE === 0), `a slice is ${SLICE} rows: ${partial.join(', ')}`);
+    // How many rows one slice takes is not asserted: a slice ends at SLICE rows or after SYNC_SLICE_MS of
+    // work, whichever comes first, and a loaded machine cuts some short. What matters is above and below:
+    // several turns saw the page part-written, and other requests were answered between its slices.
     assert.ok(answered.some((n) => n > 0 && n < PAGE_MAX_ITEMS), `no request was answered between slices: ${answered.join(', ')}`);
     // The scheduled syncs below are this file's one connector's.
     assert.equal((await app.api.delete(`/apps/${other}/connector`)).status, 200);
