@@ -10,12 +10,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import pg from 'pg';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { tick as outboxTick } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
-import { findPostgres, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
+import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { PATIENCE_MS } from '../helpers/wait.ts';
 
@@ -39,15 +38,7 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
   let missing: string | undefined;
   const problems: string[] = [];
 
-  const sql = async (text: string) => {
-    const client = new pg.Client({ connectionString: server.url });
-    await client.connect();
-    try {
-      return (await client.query(text)).rows;
-    } finally {
-      await client.end();
-    }
-  };
+  const sql = (text: string) => sqlOn(server, text);
   /** The roles Dana's login role is a member of, as PostgreSQL says. */
   const danaRoles = async () => (await sql(`SELECT g.rolname FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid
     JOIN pg_roles m ON m.oid = am.member WHERE m.rolname = 'dana' ORDER BY 1`)).map((r) => r.rolname as string);
