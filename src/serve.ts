@@ -12,6 +12,7 @@ import { systemClock } from './lib/clock.ts';
 import { startJobs } from './jobs.ts';
 import { createLogger } from './lib/log.ts';
 import { bootstrapAdmin } from './modules/tokens/service.ts';
+import { issueLoginLink } from './modules/web-sessions/service.ts';
 import { startServer, type RunningServer } from './http-server.ts';
 import { VERSION } from './version.ts';
 
@@ -61,6 +62,14 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
       process.stdout.write(
         `Created the admin user ${issued.token.user_id}. Its FULL_ACCESS API token, shown only this once:\n\n  ${issued.secret}\n\n`,
       );
+    }
+    if (issued) {
+      // The first admin signs in to the console with this, so even the first sign-in needs no second
+      // command on the server; it lasts as an invitation does, and works once (docs/getting-started.md).
+      const admin = ctx.stores.users.get(issued.token.user_id)!;
+      const link = issueLoginLink(ctx, admin, { minutes: config.invitationHours * 60 });
+      running.commitNow();
+      process.stdout.write(`Sign in to the console as ${admin.email} with this link (works once, until ${link.expiresAt}):\n\n  ${link.url}\n\n`);
     }
     if (options.demo) {
       const demo = await import('./demo.ts');

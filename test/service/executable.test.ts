@@ -50,6 +50,12 @@ describe('single executable', { skip: (process.platform !== 'linux' || process.a
       const listening = service.logs.find((r) => r.msg === 'listening')!;
       assert.deepEqual([listening.url, listening.console, listening.docs], [`${origin}/v1`, `${origin}/console`, `${origin}/docs`], 'the start-up line names the API, the console and the docs');
       for (const page of ['/console', '/docs']) assert.equal((await fetch(origin + page)).status, 200, page);
+      // The first start also prints the admin's one-time console link, to this very service: no second command.
+      const link = /^ {2}(http\S+\/console\/sign-in\/\S+)$/m.exec(service.stdout)?.[1];
+      assert.ok(link?.startsWith(`${origin}/console/sign-in/`), `no sign-in link for this service in:\n${service.stdout}`);
+      const opened = await fetch(link!);
+      assert.equal(opened.status, 200);
+      assert.match(await opened.text(), /Sign in as/);
       const res = await new ApiClient(service.url, token).get('/users');
       const answeredMs = Number(process.hrtime.bigint() - spawned) / 1e6;
       assert.equal(res.status, 200);
