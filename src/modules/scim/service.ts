@@ -99,7 +99,7 @@ export function replaceUser(ctx: AppContext, actor: Actor, id: string, input: Sc
   return write(ctx, () => {
     const row = scimUser(ctx, id);
     const fields = userFields(ctx, input, row.id);
-    if (input.userName.toLowerCase() !== row.email.toLowerCase() || input.userName !== row.email) changeUserEmail(ctx, actor, row.id, input.userName, 'userName');
+    if (input.userName !== row.email) changeUserEmail(ctx, actor, row.id, input.userName, 'userName');
     const active = row.hr_idp_status === 'ACTIVE';
     const status = input.active === undefined || input.active === active ? row.hr_idp_status : input.active ? 'ACTIVE' : DEACTIVATED_STATUS;
     updateUser(ctx, actor, row.id, {
