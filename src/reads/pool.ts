@@ -35,8 +35,13 @@ export type ResultMessage =
   | { id: number; ok: true; value: unknown }
   | { id: number; ok: false; error: { code: AppError['code']; message: string; details: FieldProblem[] } | null; text: string };
 
-/** Heap of each read worker: bounds what one read can hold (the service's RSS stays under 300 MB). */
-export const WORKER_HEAP_MB = 48;
+/**
+ * Old-generation heap of each read worker: bounds what one read can hold (the service's RSS stays under
+ * 300 MB). 64, not 48: since the areas plug in, a worker loads every area's module to build its registry
+ * (~3 MB more heap), and the bench's node query over a resource held by 50,000 users, which fitted in 48
+ * with little to spare, was refused (npm run bench, 2026-11-27: 400 at 48 MB; 200 in 505 ms at 64).
+ */
+export const WORKER_HEAP_MB = 64;
 /** Young generation of each read worker (V8's semi-spaces); see docs/read-workers.md for the measurement. */
 export const WORKER_YOUNG_MB = 16;
 /** SQLite page cache of each read worker's connection, in KiB. */
