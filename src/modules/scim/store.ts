@@ -2,21 +2,13 @@
 // a SCIM list makes: users and groups joined to them, filtered by SQL that filter.ts builds.
 import type { Db } from '../../db/open.ts';
 import type { SqlFilter } from './filter.ts';
+import type { UserRow } from '../users/store.ts';
 
 /** A statement built from a filter: its parameters are known only at run time. */
 type Statement = { get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };
 
-export interface ScimUserRow {
-  seq: number;
-  id: string;
-  email: string;
-  full_name: string;
-  first_name: string;
-  last_name: string;
-  position: string;
-  manager_id: string | null;
-  hr_idp_status: string;
-  created_at: string;
+/** A user as SCIM lists read them: the users row (its role aside) and what SCIM keeps of them beside it. */
+export interface ScimUserRow extends Omit<UserRow, 'organization_role'> {
   external_id: string | null;
   department: string | null;
   employee_number: string | null;

@@ -5,7 +5,8 @@ import { newId } from '../../lib/ids.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
 import type { RemoteUser, User } from '../../openapi/components/people.ts';
 
-interface UserRow {
+/** A users row as stored (other areas' SQL joins it: SCIM's lists read these columns). */
+export interface UserRow {
   seq: number;
   id: string;
   email: string;
