@@ -63,25 +63,25 @@ export function filterToSql(text: string, attributes: FilterAttributes, urns: re
       params.push((node.op === 'eq') === wanted ? 1 : 0);
       return `((${attr.sql}) = ?)`;
     }
-    let text = String(value);
+    let operand = String(value);
     if (attr.type === 'dateTime') {
-      const ms = Date.parse(text);
+      const ms = Date.parse(operand);
       if (!Number.isFinite(ms)) throw invalidFilter(`${node.attrPath} compares with a date and time, e.g. "2026-01-01T00:00:00Z"`);
-      text = new Date(ms).toISOString();
+      operand = new Date(ms).toISOString();
     }
     const exact = attr.caseExact || attr.type === 'dateTime';
     const col = exact ? attr.sql : `lower(${attr.sql})`;
     const val = exact ? '?' : 'lower(?)';
     switch (node.op) {
-      case 'eq': params.push(text); return `(${col} = ${val})`;
-      case 'ne': params.push(text); return `(${attr.sql} IS NULL OR ${col} <> ${val})`;
-      case 'co': params.push(text); return `(instr(${col}, ${val}) > 0)`;
-      case 'sw': params.push(text, text); return `(substr(${col}, 1, length(?)) = ${val})`;
-      case 'ew': params.push(text, text); return `(substr(${col}, -length(?)) = ${val})`;
-      case 'gt': params.push(text); return `(${col} > ${val})`;
-      case 'ge': params.push(text); return `(${col} >= ${val})`;
-      case 'lt': params.push(text); return `(${col} < ${val})`;
-      case 'le': params.push(text); return `(${col} <= ${val})`;
+      case 'eq': params.push(operand); return `(${col} = ${val})`;
+      case 'ne': params.push(operand); return `(${attr.sql} IS NULL OR ${col} <> ${val})`;
+      case 'co': params.push(operand); return `(instr(${col}, ${val}) > 0)`;
+      case 'sw': params.push(operand, operand); return `(substr(${col}, 1, length(?)) = ${val})`;
+      case 'ew': params.push(operand, operand); return `(substr(${col}, -length(?)) = ${val})`;
+      case 'gt': params.push(operand); return `(${col} > ${val})`;
+      case 'ge': params.push(operand); return `(${col} >= ${val})`;
+      case 'lt': params.push(operand); return `(${col} < ${val})`;
+      case 'le': params.push(operand); return `(${col} <= ${val})`;
     }
   };
 
