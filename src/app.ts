@@ -15,7 +15,7 @@ import type { GatehouseRequest } from './http/types.ts';
 import type { OperationGroup } from './openapi/operations.ts';
 import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
 import { notificationsArea } from './modules/notifications/area.ts';
-import { slackOperations } from './modules/notifications/openapi.ts';
+import { slackOperations } from './modules/notifications/routes.ts';
 import { registerSlackInteractivity } from './modules/notifications/slack-interactivity.ts';
 import { outboxArea } from './outbox/area.ts';
 import { usersArea } from './modules/users/area.ts';
@@ -47,12 +47,12 @@ import { delegationsArea } from './modules/delegations/area.ts';
 import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
 import { settingsArea } from './modules/settings/area.ts';
-import { answerUnknownConsolePage, registerConsoleRoutes } from './modules/console/routes.ts';
+import { answerUnknownConsolePage, registerConsoleRoutes } from './modules/console/handlers.ts';
 import { consoleCaller } from './modules/web-sessions/cookie.ts';
-import { consoleOperations } from './modules/console/openapi.ts';
+import { consoleOperations } from './modules/console/routes.ts';
 import { scimArea } from './modules/scim/area.ts';
-import { registerScimRoutes } from './modules/scim/routes.ts';
-import { scimOperations } from './modules/scim/openapi.ts';
+import { registerScimRoutes } from './modules/scim/handlers.ts';
+import { scimOperations } from './modules/scim/routes.ts';
 
 /**
  * Every API area, one line each (src/modules/<area>/area.ts declares the rest): its stores are built

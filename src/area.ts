@@ -10,7 +10,7 @@ import type { ApiRouter } from './http/router.ts';
 import type { Clock } from './lib/clock.ts';
 import type { Actor } from './modules/events/store.ts';
 import type { AccessChange } from './modules/access/changes.ts';
-import type { NoticeListeners } from './notices.ts';
+import type { SignalListeners } from './signals.ts';
 import type { OutboxHandler } from './outbox/index.ts';
 import type { ReadTasks } from './reads/tasks.ts';
 import { checkRoute, type RouteGroup } from './http/route.ts';
@@ -65,8 +65,8 @@ export interface Area<Routes extends RouteGroup = RouteGroup> {
   outbox?: Readonly<Record<string, OutboxHandler>>;
   /** Hears every access change (connector propagation queues its pushes here). */
   onAccessChange?: AccessChangeListener;
-  /** What this area does when another announces a notice (src/notices.ts): notifications queues its messages. */
-  notices?: NoticeListeners;
+  /** What this area does when another announces a signal (src/signals.ts): notifications queues its messages. */
+  signals?: SignalListeners;
   /** The reads that may run on a read worker, by name (src/reads/tasks.ts); each area types its own names there. */
   readTasks?: Partial<ReadTasks>;
   /** Start-up checks of what the area declares beyond routes; a throw stops the app before it serves (a connector type with no adapter). */

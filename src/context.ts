@@ -9,7 +9,7 @@ import { BackgroundJobs } from './lib/jobs.ts';
 import { ReadPool } from './reads/pool.ts';
 import type { ReadTasks } from './reads/tasks.ts';
 import type { Logger } from './lib/log.ts';
-import type { NoticeListeners, NoticeName } from './notices.ts';
+import type { SignalListeners, SignalName } from './signals.ts';
 import type { OutboxHandler } from './outbox/index.ts';
 
 /**
@@ -37,8 +37,8 @@ export interface Registry {
   outbox: Readonly<Record<string, OutboxHandler>>;
   /** Everyone who hears each access change. */
   accessListeners: readonly AccessChangeListener[];
-  /** Who acts on each notice. */
-  notices: { readonly [K in NoticeName]?: readonly NonNullable<NoticeListeners[K]>[] };
+  /** Who acts on each signal. */
+  signals: { readonly [K in SignalName]?: readonly NonNullable<SignalListeners[K]>[] };
   /** The reads a read worker may run, by name. */
   readTasks: Partial<ReadTasks>;
 }
@@ -47,7 +47,7 @@ export interface Registry {
 function createRegistry(areas: readonly Area[]): Registry {
   const outbox: Record<string, OutboxHandler> = {};
   const readTasks: Record<string, unknown> = {};
-  const notices: Record<string, unknown[]> = {};
+  const signals: Record<string, unknown[]> = {};
   const accessListeners: AccessChangeListener[] = [];
   for (const area of areas) {
     for (const [kind, handler] of Object.entries(area.outbox ?? {})) {
@@ -58,10 +58,10 @@ function createRegistry(areas: readonly Area[]): Registry {
       if (name in readTasks) throw new Error(`area ${area.name}: read task ${name} is declared by another area too`);
       readTasks[name] = task;
     }
-    for (const [name, listener] of Object.entries(area.notices ?? {})) (notices[name] ??= []).push(listener);
+    for (const [name, listener] of Object.entries(area.signals ?? {})) (signals[name] ??= []).push(listener);
     if (area.onAccessChange) accessListeners.push(area.onAccessChange);
   }
-  return { outbox, accessListeners, notices: notices as Registry['notices'], readTasks: readTasks as Partial<ReadTasks> };
+  return { outbox, accessListeners, signals: signals as Registry['signals'], readTasks: readTasks as Partial<ReadTasks> };
 }
 
 export interface AppContext {

@@ -1,4 +1,4 @@
-// The format every module documents its routes in (src/modules/<area>/openapi.ts), and the errors
+// The format every module documents its routes in (src/modules/<area>/routes.ts), and the errors
 // each kind of operation can answer. See docs/openapi.md, "Documenting a route".
 import type * as v from 'valibot';
 import type { ErrorCode } from '../http/errors.ts';

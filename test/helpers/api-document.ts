@@ -16,7 +16,7 @@ type Json = Record<string, unknown>;
 type Validator = () => ValidateFunction;
 
 interface DocumentedOperation {
-  /** `GET /v1/owners/{owner_id}`, as the module's openapi.ts names it. */
+  /** `GET /v1/owners/{owner_id}`, as the area's routes.ts names it. */
   key: string;
   method: string;
   pattern: RegExp;
@@ -112,11 +112,11 @@ export function assertMatchesDocument(method: string, pathname: string, status: 
     assert.equal(ERROR_STATUS[code], status, `${method} ${pathname}: error code ${code} belongs with status ${ERROR_STATUS[code]}, not ${status}`);
     // A path no route matches (404) or a method the path lacks (405) has no operation to list it.
     if (operation && !operation.responses.has(status)) {
-      assert.fail(`${operation.key} answered ${status} (${code}), which its document entry does not list: add '${code}' to its \`errors\` in the module's openapi.ts`);
+      assert.fail(`${operation.key} answered ${status} (${code}), which its document entry does not list: add '${code}' to its \`errors\` in the area's routes.ts`);
     }
     return;
   }
-  assert.ok(operation, `${method} ${pathname} answered ${status} but no operation in the API document matches it: document it in the module's openapi.ts`);
+  assert.ok(operation, `${method} ${pathname} answered ${status} but no operation in the API document matches it: document it in the area's routes.ts`);
   const validator = operation.responses.get(status);
   assert.ok(validator !== undefined, `${operation.key} answered ${status}, which its document entry does not list (it lists ${[...operation.responses.keys()].filter((s) => s < 400).join(', ')})`);
   const validate = validator?.();

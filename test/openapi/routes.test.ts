@@ -25,7 +25,7 @@ describe('API document and router', () => {
 
   it('documents every registered route', () => {
     const missing = routed.filter((route) => !documented.includes(route));
-    assert.deepEqual(missing, [], `routes without a document entry (declare them in the area's openapi.ts, and the area in AREAS in src/app.ts): ${missing.join(', ')}`);
+    assert.deepEqual(missing, [], `routes without a document entry (declare them in the area's routes.ts, and the area in AREAS in src/app.ts): ${missing.join(', ')}`);
   });
 
   it('routes every documented operation', () => {

@@ -1,7 +1,7 @@
-// The access-reviews area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its job, its read task.
+// The access-reviews area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its job, its read task.
 import { defineArea } from '../../area.ts';
-import { accessReviewRoutes } from './openapi.ts';
-import { registerAccessReviewRoutes } from './routes.ts';
+import { accessReviewRoutes } from './routes.ts';
+import { registerAccessReviewRoutes } from './handlers.ts';
 import { createAccessReviewStore } from './store.ts';
 import { dropAbandonedSnapshots, readSnapshot } from './service.ts';
 import type { ReadTask } from '../../reads/tasks.ts';

@@ -1,29 +1,42 @@
-// User access reviews: start one (POST /uar, taking the snapshot), list and read them, and read a
-// review's snapshot (an extension).
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { ok, type ApiRouter } from '../../http/router.ts';
-import { createUar, snapshotPage } from './service.ts';
-import type { accessReviewRoutes } from './openapi.ts';
+// The access-reviews area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { PaginatedUARsList, UAR, UARSnapshotPage } from '../../openapi/components/access-reviews.ts';
+import { defineRoutes } from '../../http/route.ts';
+import { CreateUarBody, ListUarsQuery } from './schemas.ts';
 
-export function registerAccessReviewRoutes(router: ApiRouter<typeof accessReviewRoutes>, ctx: AppContext): void {
-  const { accessReviews, uarDecisions } = ctx.stores;
-
-  router.on('POST /v1/uar', async (req) => ok(await createUar(ctx, req.caller, await req.body())));
-
-  router.on('GET /v1/uars', (req) => {
-    const query = req.query();
-    const rows = accessReviews.list(ctx.pager.afterSeq('uars', query), query.page_size + 1);
-    return ok(ctx.pager.page('uars', query, rows, (row) => row.seq, accessReviews.toApi));
-  });
-
-  router.on('GET /v1/uar/{uar_id}', (req) => {
-    const id = req.uuidParam('uar_id');
-    const uar = accessReviews.get(id);
-    // A member sees a review only when some of its rows are theirs to review (uar-decisions), else 404 as for none.
-    if (!uar || (req.caller.role !== 'ADMIN' && !uarDecisions.reviewsIn(id, req.caller.userId))) throw notFound('UAR', id, 'uar_id');
-    return ok(uar);
-  });
-
-  router.on('GET /v1/uar/{uar_id}/snapshot', (req) => ok(snapshotPage(ctx, req.uuidParam('uar_id'), req.query())));
-}
+export const accessReviewRoutes = defineRoutes('uars', {
+  'POST /v1/uar': {
+    role: 'admin',
+    summary: 'Start a user access review',
+    description:
+      'Stores the review and, in the same transaction, a snapshot of the access in its scope at this instant ' +
+      '(read with `GET /v1/uar/{uar_id}/snapshot`). `deadline` must be in the future; `time_zone` an IANA name. ' +
+      'Every id in `uar_scope` must exist, and every tag filter match a tag (404 naming `uar_scope.<field>.N`). ' +
+      'Nothing is sent to anyone: notification and reminder settings are stored only.',
+    body: CreateUarBody,
+    responses: { 200: UAR },
+  },
+  'GET /v1/uars': {
+    role: 'admin-read',
+    summary: 'List user access reviews',
+    description: 'Oldest first.',
+    query: ListUarsQuery,
+    responses: { 200: PaginatedUARsList },
+  },
+  'GET /v1/uar/{uar_id}': {
+    role: 'read', items: { uar_id: null },
+    summary: 'Get a user access review',
+    description: 'Organization admins read any review; a member only one with rows assigned to them to review (404 otherwise, as for an unknown id).',
+    responses: { 200: UAR },
+  },
+  'GET /v1/uar/{uar_id}/snapshot': {
+    role: 'admin-read', items: { uar_id: null },
+    summary: 'Read the snapshot a review took',
+    description:
+      'Who held what, at which level, until when and through which groups, when the review started, as the ' +
+      'access reads answered then. Later changes to access never change it. Paged by `cursor` and `page_size`.',
+    extension: true,
+    query: ListUarsQuery,
+    responses: { 200: UARSnapshotPage },
+  },
+});

@@ -1,7 +1,7 @@
-// The access-rules area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The access-rules area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { accessRuleRoutes } from './openapi.ts';
-import { registerAccessRuleRoutes } from './routes.ts';
+import { accessRuleRoutes } from './routes.ts';
+import { registerAccessRuleRoutes } from './handlers.ts';
 import { createAccessRuleStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,30 +1,39 @@
-// Access rules over HTTP: list, create (201), get, replace.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { created, ok, type ApiRouter } from '../../http/router.ts';
-import { createAccessRule, toApiAccessRule, updateAccessRule } from './service.ts';
-import { viewerOf } from '../visibility/service.ts';
-import type { accessRuleRoutes } from './openapi.ts';
+// The access-rules area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { AccessRule, PaginatedAccessRulesList } from '../../openapi/components/access.ts';
+import { AccessRuleBody, ListAccessRulesQuery } from './schemas.ts';
 
-export function registerAccessRuleRoutes(router: ApiRouter<typeof accessRuleRoutes>, ctx: AppContext): void {
-  const { accessRules } = ctx.stores;
+const RULE_NOTE =
+  'An ACTIVE rule makes its group\'s members exactly the users its clauses match (`when`, minus `unless`), ' +
+  'and keeps them so as tags change; a PAUSED rule adds and removes no one.';
 
-  router.on('GET /v1/access-rules', (req) => {
-    const query = req.query();
-    const rows = accessRules.list(ctx.pager.afterSeq('access_rules', query), query.page_size + 1, viewerOf(ctx, req.caller));
-    const { results, next, previous } = ctx.pager.page('access_rules', query, rows, (row) => row.seq, toApiAccessRule);
-    // The reference's PaginatedAccessRulesList has non-nullable next/previous: absent rather than null.
-    return ok({ results, ...(next !== null && { next }), ...(previous !== null && { previous }) });
-  });
-  router.on('POST /v1/access-rules', async (req) => created(createAccessRule(ctx, req.caller, await req.body())));
-  router.on('GET /v1/access-rules/{access_rule_id}', (req) => {
-    const id = req.uuidParam('access_rule_id');
-    const rule = accessRules.get(id);
-    if (!rule) throw notFound('access rule', id, 'access_rule_id');
-    return ok(toApiAccessRule(rule));
-  });
-  router.on('PUT /v1/access-rules/{access_rule_id}', async (req) => {
-    const id = req.uuidParam('access_rule_id');
-    return ok(updateAccessRule(ctx, req.caller, id, await req.body()));
-  });
-}
+export const accessRuleRoutes = defineRoutes('access-rules', {
+  'GET /v1/access-rules': {
+    role: 'read',
+    summary: 'List access rules',
+    description: 'A page without a next or previous page leaves that field out rather than sending null.',
+    query: ListAccessRulesQuery,
+    responses: { 200: PaginatedAccessRulesList },
+  },
+  'POST /v1/access-rules': {
+    role: 'admin',
+    summary: 'Create an access rule',
+    description: RULE_NOTE,
+    body: AccessRuleBody,
+    responses: { 201: AccessRule },
+  },
+  'GET /v1/access-rules/{access_rule_id}': {
+    role: 'read', items: { access_rule_id: 'group' },
+    summary: 'Get an access rule',
+    description: 'A rule\'s id is its group\'s id.',
+    responses: { 200: AccessRule },
+  },
+  'PUT /v1/access-rules/{access_rule_id}': {
+    role: 'admin', items: { access_rule_id: 'group' },
+    summary: 'Replace an access rule',
+    description: RULE_NOTE,
+    body: AccessRuleBody,
+    responses: { 200: AccessRule },
+  },
+});

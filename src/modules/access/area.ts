@@ -1,8 +1,8 @@
-// The access area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its background job.
+// The access area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its background job.
 import { defineArea } from '../../area.ts';
 import { createHoldingsStore } from './holdings-store.ts';
-import { accessRoutes } from './openapi.ts';
-import { registerAccessRoutes } from './routes.ts';
+import { accessRoutes } from './routes.ts';
+import { registerAccessRoutes } from './handlers.ts';
 import { createAccessStore } from './store.ts';
 import { tick as sweepExpiredAccess } from './sweep.ts';
 

@@ -1,185 +1,171 @@
-// The access graph over HTTP: users' and groups' edges to resources and groups, nesting, and the
-// reads of effective access (who holds a resource or group, what a user holds, access status).
-import type { AppContext } from '../../context.ts';
-import { PageQueryEntries } from '../../http/common-schemas.ts';
-import { AppError } from '../../http/errors.ts';
-import { fail } from '../../http/parse.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { seesListed } from '../visibility/service.ts';
-import * as v from 'valibot';
-import { edgeExpiry, type EdgeKindName } from './edges.ts';
-import { accessStatus, groupResourcesAnswer, holdersPage, holdingsOfUserPage, toContainingGroup, toGroupResource, toGroupUser, toResourceUser, userLevelsOnResource } from './reads.ts';
-import { grantDirect, putEdge, requireEnd, revokeEdge, setGroupResources } from './service.ts';
-import type { ApiRequest } from '../../http/router.ts';
-import type { AddEdgeBody, AddEdgeQuery } from './schemas.ts';
-import type { accessRoutes } from './openapi.ts';
+// The access area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import {
+  GroupContainingGroup, GroupContainingGroupList, GroupResource, GroupResourceList, GroupUser, GroupUserList,
+  ResourceAccessUserList, ResourceUser, ResourceUserAccess, ResourceUserAccessStatus,
+} from '../../openapi/components/access.ts';
+import { PageQuery } from './handlers.ts';
+import {
+  AccessStatusQuery, AddContainingGroupBody, AddEdgeBody, AddEdgeQuery, ContainingGroupsQuery, ListEdgesQuery, RemoveEdgeQuery,
+  SetGroupResourcesBody, UpdateEdgeBody,
+} from './schemas.ts';
 
-/** GET …/groups/users/{user_id} and …/groups/{group_id}/users: cursor and page_size. */
-export const PageQuery = v.object({ ...PageQueryEntries });
+const ADD_EDGE_NOTE =
+  '`duration_minutes` (0 for indefinite) and `access_level_remote_id` may come in the body or, as the ' +
+  'reference\'s deprecated form, in the query string; the body wins. Holding that level already is a `conflict`.';
 
-/**
- * POST …/{item}/{principal}: the reference keeps deprecated query parameters beside the body. The body
- * wins where both speak; the level defaults to '' and, for user edges, the duration is required.
- */
-async function addInput(req: ApiRequest<{ query: typeof AddEdgeQuery; body: typeof AddEdgeBody }>, durationRequired: boolean) {
-  const query = req.query();
-  const body = await req.body();
-  const minutes = body.duration_minutes ?? query.duration_minutes;
-  // Either place will do, so the fault is reported as the body's, in the words every route uses.
-  if (minutes === undefined && durationRequired) fail('body', [{ path: 'duration_minutes', message: 'is required' }]);
-  return { minutes: minutes ?? 0, level: body.access_level_remote_id ?? query.access_level_remote_id ?? '' };
-}
+export const accessRoutes = defineRoutes('access', {
+  // What one user holds.
+  'GET /v1/resources/users/{user_id}': {
+    role: 'read', items: { user_id: null },
+    summary: 'List the resources a user holds',
+    description: 'Direct and through groups, one row per resource and level, with the number of paths to each.',
+    query: ListEdgesQuery,
+    responses: { 200: ResourceAccessUserList },
+  },
+  'GET /v1/groups/users/{user_id}': {
+    role: 'read', items: { user_id: null },
+    summary: 'List the groups a user is in',
+    description: 'Direct, through nested groups and by access rule, one row per group and level.',
+    query: PageQuery,
+    responses: { 200: GroupUserList },
+  },
 
-export function registerAccessRoutes(router: ApiRouter<typeof accessRoutes>, ctx: AppContext): void {
-  const { access } = ctx.stores;
-  const expiresIn = (minutes: number) => edgeExpiry(ctx.clock.now(), minutes);
+  // Users of a resource.
+  'GET /v1/resources/{resource_id}/users': {
+    role: 'read', items: { resource_id: 'resource' },
+    summary: 'List the users who hold a resource',
+    description: 'Direct and through groups, one row per user and level, unexpired.',
+    query: ListEdgesQuery,
+    responses: { 200: ResourceAccessUserList },
+  },
+  'GET /v1/resources/{resource_id}/users/{user_id}': {
+    role: 'read', items: { resource_id: 'resource', user_id: null },
+    summary: 'Get a user\'s access to a resource',
+    description: 'Every level the user holds, directly or through groups; a handful at most, so never paged.',
+    responses: { 200: ResourceUserAccess },
+  },
+  'POST /v1/resources/{resource_id}/users/{user_id}': {
+    role: 'admin', items: { resource_id: 'resource', user_id: null },
+    summary: 'Give a user access to a resource',
+    description: ADD_EDGE_NOTE,
+    query: AddEdgeQuery,
+    body: AddEdgeBody,
+    responses: { 200: ResourceUser },
+  },
+  'PUT /v1/resources/{resource_id}/users/{user_id}': {
+    role: 'admin', items: { resource_id: 'resource', user_id: null },
+    summary: 'Change a user\'s direct access to a resource',
+    description: 'Sets how long the direct access lasts and, with `access_level_remote_id`, moves it to that level.',
+    body: UpdateEdgeBody,
+    responses: { 200: ResourceUser },
+  },
+  'DELETE /v1/resources/{resource_id}/users/{user_id}': {
+    role: 'admin', items: { resource_id: 'resource', user_id: null },
+    summary: 'Take a user\'s direct access to a resource away',
+    description: 'Removing access the user does not hold directly is an empty success.',
+    query: RemoveEdgeQuery,
+    responses: { 200: EmptyObject },
+  },
+  'GET /v1/resource-user-access-status/{resource_id}/{user_id}': {
+    role: 'read', items: { resource_id: 'resource', user_id: null },
+    summary: 'Check whether a user holds a resource at a level',
+    description: 'Counts access through groups too. `cursor` and `page_size` are accepted and ignored.',
+    query: AccessStatusQuery,
+    responses: { 200: ResourceUserAccessStatus },
+  },
+  'GET /v1/resources/{resource_id}/groups': {
+    role: 'read', items: { resource_id: 'resource' },
+    summary: 'List the groups that give access to a resource',
+    responses: { 200: GroupResourceList },
+  },
 
-  /** POST/PUT/DELETE on one edge `/{items}/{item}/{principals}/{principal}`. */
-  function edgeRoutes(path: '/resources/{resource_id}/users/{user_id}' | '/groups/{group_id}/users/{user_id}', kind: EdgeKindName, itemParam: string, principalParam: string, toApi: (row: Parameters<typeof toGroupUser>[1]) => unknown) {
-    const ends = (req: ApiRequest) => ({ itemId: req.uuidParam(itemParam), principalId: req.uuidParam(principalParam) });
-    router.on(`POST /v1${path}`, async (req) => {
-      const { itemId, principalId } = ends(req);
-      const { minutes, level } = await addInput(req, kind !== 'group_resource');
-      return ok(toApi(grantDirect(ctx, req.caller, kind, { principalId, itemId, level }, expiresIn(minutes))));
-    });
-    router.on(`DELETE /v1${path}`, (req) => {
-      const { itemId, principalId } = ends(req);
-      const { access_level_remote_id: level } = req.query();
-      revokeEdge(ctx, req.caller, kind, { principalId, itemId, level });
-      return done();
-    });
-  }
-
-  // Literal segments first: /resources/users/{user_id} and /groups/users/{user_id} are not item ids.
-  router.on('GET /v1/resources/users/{user_id}', (req) => {
-    const userId = req.uuidParam('user_id');
-    const query = req.query();
-    requireEnd(ctx, 'user', userId, 'user_id');
-    return ok(holdingsOfUserPage(ctx, 'resource', userId, query, req.caller));
-  });
-  router.on('GET /v1/groups/users/{user_id}', (req) => {
-    const userId = req.uuidParam('user_id');
-    const query = req.query();
-    requireEnd(ctx, 'user', userId, 'user_id');
-    return ok(holdingsOfUserPage(ctx, 'group', userId, query, req.caller));
-  });
-
-  // Users of a resource (direct and through groups).
-  router.on('GET /v1/resources/{resource_id}/users', (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    const query = req.query();
-    requireEnd(ctx, 'resource', resourceId, 'resource_id');
-    return ok(holdersPage(ctx, 'resource', resourceId, query));
-  });
-  // Every level the user holds: a handful at most, so one answer without paging.
-  router.on('GET /v1/resources/{resource_id}/users/{user_id}', (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    const userId = req.uuidParam('user_id');
-    requireEnd(ctx, 'resource', resourceId, 'resource_id');
-    requireEnd(ctx, 'user', userId, 'user_id');
-    const data = userLevelsOnResource(ctx, resourceId, userId);
-    return ok({ data, total_count: data.length });
-  });
-  edgeRoutes('/resources/{resource_id}/users/{user_id}', 'resource_user', 'resource_id', 'user_id', (row) => toResourceUser(ctx, row));
-  router.on('PUT /v1/resources/{resource_id}/users/{user_id}', async (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    const userId = req.uuidParam('user_id');
-    const body = await req.body();
-    return ok(toResourceUser(ctx, putEdge(ctx, req.caller, 'resource_user', userId, resourceId, body.access_level_remote_id, expiresIn(body.duration_minutes))));
-  });
-  router.on('GET /v1/resource-user-access-status/{resource_id}/{user_id}', (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    const userId = req.uuidParam('user_id');
-    const query = req.query();
-    requireEnd(ctx, 'resource', resourceId, 'resource_id');
-    requireEnd(ctx, 'user', userId, 'user_id');
-    return ok(accessStatus(ctx, resourceId, userId, query.access_level_remote_id, req.caller.role === 'ADMIN' || req.caller.userId === userId));
-  });
-  router.on('GET /v1/resources/{resource_id}/groups', (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    requireEnd(ctx, 'resource', resourceId, 'resource_id');
-    const seenGroup = seesListed(ctx, req.caller, 'group');
-    const rows = access.liveOfItem('group_resource', resourceId, ctx.clock.now()).filter((row) => seenGroup(row.principal_id));
-    return ok(groupResourcesAnswer(ctx, rows));
-  });
-
-  // Members of a group (direct, nested and by rule).
-  router.on('GET /v1/groups/{group_id}/users', (req) => {
-    const groupId = req.uuidParam('group_id');
-    const query = req.query();
-    requireEnd(ctx, 'group', groupId, 'group_id');
-    return ok(holdersPage(ctx, 'group', groupId, query));
-  });
-  edgeRoutes('/groups/{group_id}/users/{user_id}', 'group_user', 'group_id', 'user_id', (row) => toGroupUser(ctx, row));
-  router.on('PUT /v1/groups/{group_id}/users/{user_id}', async (req) => {
-    const groupId = req.uuidParam('group_id');
-    const userId = req.uuidParam('user_id');
-    const body = await req.body();
-    return ok(toGroupUser(ctx, putEdge(ctx, req.caller, 'group_user', userId, groupId, body.access_level_remote_id, expiresIn(body.duration_minutes))));
-  });
+  // Members of a group.
+  'GET /v1/groups/{group_id}/users': {
+    role: 'read', items: { group_id: 'group' },
+    summary: 'List a group\'s members',
+    description: 'Direct, through nested groups and by access rule, one row per user and level, unexpired.',
+    query: PageQuery,
+    responses: { 200: GroupUserList },
+  },
+  'POST /v1/groups/{group_id}/users/{user_id}': {
+    role: 'admin', items: { group_id: 'group', user_id: null },
+    summary: 'Add a user to a group',
+    description: ADD_EDGE_NOTE,
+    query: AddEdgeQuery,
+    body: AddEdgeBody,
+    responses: { 200: GroupUser },
+  },
+  'PUT /v1/groups/{group_id}/users/{user_id}': {
+    role: 'admin', items: { group_id: 'group', user_id: null },
+    summary: 'Change a user\'s direct membership of a group',
+    description: 'Sets how long the membership lasts and, with `access_level_remote_id`, moves it to that level.',
+    body: UpdateEdgeBody,
+    responses: { 200: GroupUser },
+  },
+  'DELETE /v1/groups/{group_id}/users/{user_id}': {
+    role: 'admin', items: { group_id: 'group', user_id: null },
+    summary: 'Remove a user from a group',
+    description: 'Removing a membership the user does not hold directly is an empty success.',
+    query: RemoveEdgeQuery,
+    responses: { 200: EmptyObject },
+  },
 
   // A group's access to resources.
-  router.on('GET /v1/groups/{group_id}/resources', (req) => {
-    const groupId = req.uuidParam('group_id');
-    requireEnd(ctx, 'group', groupId, 'group_id');
-    const seenResource = seesListed(ctx, req.caller, 'resource');
-    const rows = access.liveOfPrincipal('group_resource', groupId, ctx.clock.now()).filter((row) => seenResource(row.item_id));
-    return ok(groupResourcesAnswer(ctx, rows));
-  });
-  router.on('PUT /v1/groups/{group_id}/resources', async (req) => {
-    const groupId = req.uuidParam('group_id');
-    const body = await req.body();
-    setGroupResources(ctx, req.caller, groupId, body.resources);
-    return done();
-  });
-  // POST gives the path as /groups/{group_id}/resources/{resource_id}: the group is the principal here.
-  router.on('POST /v1/groups/{group_id}/resources/{resource_id}', async (req) => {
-    const groupId = req.uuidParam('group_id');
-    const resourceId = req.uuidParam('resource_id');
-    const { minutes, level } = await addInput(req, false);
-    return ok(toGroupResource(ctx, grantDirect(ctx, req.caller, 'group_resource', { principalId: groupId, itemId: resourceId, level }, expiresIn(minutes))));
-  });
-  router.on('DELETE /v1/groups/{group_id}/resources/{resource_id}', (req) => {
-    const groupId = req.uuidParam('group_id');
-    const resourceId = req.uuidParam('resource_id');
-    const { access_level_remote_id: level } = req.query();
-    revokeEdge(ctx, req.caller, 'group_resource', { principalId: groupId, itemId: resourceId, level });
-    return done();
-  });
+  'GET /v1/groups/{group_id}/resources': {
+    role: 'read', items: { group_id: 'group' },
+    summary: 'List the resources a group gives access to',
+    responses: { 200: GroupResourceList },
+  },
+  'PUT /v1/groups/{group_id}/resources': {
+    role: 'admin', items: { group_id: 'group' },
+    summary: 'Replace the resources a group gives access to',
+    description: 'All or nothing: when one item is refused, nothing changes, and the error names `resources.N.field`.',
+    body: SetGroupResourcesBody,
+    responses: { 200: EmptyObject },
+  },
+  'POST /v1/groups/{group_id}/resources/{resource_id}': {
+    role: 'admin', items: { group_id: 'group', resource_id: 'resource' },
+    summary: 'Give a group access to a resource',
+    description: '`duration_minutes` (0 or absent for indefinite) and `access_level_remote_id` may come in the body or in the query string; the body wins.',
+    query: AddEdgeQuery,
+    body: AddEdgeBody,
+    responses: { 200: GroupResource },
+  },
+  'DELETE /v1/groups/{group_id}/resources/{resource_id}': {
+    role: 'admin', items: { group_id: 'group', resource_id: 'resource' },
+    summary: 'Take a group\'s access to a resource away',
+    description: 'The reference removes one resource only by replacing the whole set (PUT); this removes one level of one. Removing access the group does not hold is an empty success.',
+    extension: true,
+    query: RemoveEdgeQuery,
+    responses: { 200: EmptyObject },
+  },
 
-  // Nesting: the groups a group sits in.
-  router.on('GET /v1/groups/{group_id}/containing-groups', (req) => {
-    const groupId = req.uuidParam('group_id');
-    const query = req.query();
-    requireEnd(ctx, 'group', groupId, 'group_id');
-    const seenGroup = seesListed(ctx, req.caller, 'group');
-    const rows = access.liveOfPrincipal('group_group', groupId, ctx.clock.now())
-      .filter((row) => query.access_level_remote_id === undefined || row.access_level_remote_id === query.access_level_remote_id)
-      .filter((row) => seenGroup(row.item_id));
-    return ok({ containing_groups: rows.map(toContainingGroup) });
-  });
-  router.on('POST /v1/groups/{group_id}/containing-groups', async (req) => {
-    const groupId = req.uuidParam('group_id');
-    const body = await req.body();
-    const key = { principalId: groupId, itemId: body.containing_group_id.toLowerCase(), level: body.access_level_remote_id };
-    return ok(toContainingGroup(grantDirect(ctx, req.caller, 'group_group', key, expiresIn(body.duration_minutes))));
-  });
-  router.on('GET /v1/groups/{group_id}/containing-groups/{containing_group_id}', (req) => {
-    const groupId = req.uuidParam('group_id');
-    const containingId = req.uuidParam('containing_group_id');
-    requireEnd(ctx, 'group', groupId, 'group_id');
-    requireEnd(ctx, 'group', containingId, 'containing_group_id');
-    const row = access.livePair('group_group', groupId, containingId, ctx.clock.now())[0];
-    if (!row) {
-      throw new AppError('not_found', `group ${groupId} is not in group ${containingId}`, [{ path: 'containing_group_id', message: 'does not contain this group' }]);
-    }
-    return ok(toContainingGroup(row));
-  });
-  router.on('DELETE /v1/groups/{group_id}/containing-groups/{containing_group_id}', (req) => {
-    const groupId = req.uuidParam('group_id');
-    const containingId = req.uuidParam('containing_group_id');
-    const { access_level_remote_id: level } = req.query();
-    revokeEdge(ctx, req.caller, 'group_group', { principalId: groupId, itemId: containingId, level });
-    return { status: 204 }; // the reference's answer here, unlike the other edge deletes' 200
-  });
-}
+  // Nesting.
+  'GET /v1/groups/{group_id}/containing-groups': {
+    role: 'read', items: { group_id: 'group' },
+    summary: 'List the groups a group sits in',
+    query: ContainingGroupsQuery,
+    responses: { 200: GroupContainingGroupList },
+  },
+  'POST /v1/groups/{group_id}/containing-groups': {
+    role: 'admin', items: { group_id: 'group' },
+    summary: 'Put a group inside another',
+    description: 'A nesting that would make a cycle is refused, naming `containing_group_id`.',
+    body: AddContainingGroupBody,
+    responses: { 200: GroupContainingGroup },
+  },
+  'GET /v1/groups/{group_id}/containing-groups/{containing_group_id}': {
+    role: 'read', items: { group_id: 'group', containing_group_id: 'group' },
+    summary: 'Get one nesting of a group',
+    responses: { 200: GroupContainingGroup },
+  },
+  'DELETE /v1/groups/{group_id}/containing-groups/{containing_group_id}': {
+    role: 'admin', items: { group_id: 'group', containing_group_id: 'group' },
+    summary: 'Take a group out of another',
+    query: RemoveEdgeQuery,
+    responses: { 204: undefined },
+  },
+});

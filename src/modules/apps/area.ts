@@ -1,7 +1,7 @@
-// The apps area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The apps area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { appRoutes } from './openapi.ts';
-import { registerAppRoutes } from './routes.ts';
+import { appRoutes } from './routes.ts';
+import { registerAppRoutes } from './handlers.ts';
 import { createAppStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,34 +1,42 @@
-// Apps: the systems resources and groups live in. Registered through the API, since nothing syncs them here.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { createApp, deleteApp, updateApp } from './service.ts';
-import type { appRoutes } from './openapi.ts';
+// The apps area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { App, AppsList } from '../../openapi/components/catalogue.ts';
+import { CreateAppBody, ListAppsQuery, UpdateAppBody } from './schemas.ts';
 
-export function registerAppRoutes(router: ApiRouter<typeof appRoutes>, ctx: AppContext): void {
-  const { apps } = ctx.stores;
-
-  router.on('POST /v1/apps', async (req) => ok(createApp(ctx, req.caller, await req.body())));
-
-  router.on('GET /v1/apps', (req) => {
-    const query = req.query();
-    return ok({ apps: apps.list({ appTypes: query.app_type_filter, ownerId: query.owner_filter?.toLowerCase() }) });
-  });
-
-  router.on('GET /v1/apps/{app_id}', (req) => {
-    const id = req.uuidParam('app_id');
-    const app = apps.get(id);
-    if (!app) throw notFound('app', id);
-    return ok(app);
-  });
-
-  router.on('PUT /v1/apps/{app_id}', async (req) => {
-    const id = req.uuidParam('app_id');
-    return ok(updateApp(ctx, req.caller, id, await req.body()));
-  });
-
-  router.on('DELETE /v1/apps/{app_id}', (req) => {
-    deleteApp(ctx, req.caller, req.uuidParam('app_id'));
-    return done();
-  });
-}
+export const appRoutes = defineRoutes('apps', {
+  'POST /v1/apps': {
+    role: 'admin',
+    summary: 'Register an app',
+    description: 'Nothing syncs apps into Gatehouse, so they are registered here.',
+    extension: true,
+    body: CreateAppBody,
+    responses: { 200: App },
+  },
+  'GET /v1/apps': {
+    role: 'read',
+    summary: 'List apps',
+    query: ListAppsQuery,
+    responses: { 200: AppsList },
+  },
+  'GET /v1/apps/{app_id}': {
+    role: 'read', items: { app_id: null },
+    summary: 'Get an app',
+    responses: { 200: App },
+  },
+  'PUT /v1/apps/{app_id}': {
+    role: 'admin', items: { app_id: null },
+    summary: 'Update an app',
+    extension: true,
+    body: UpdateAppBody,
+    responses: { 200: App },
+  },
+  'DELETE /v1/apps/{app_id}': {
+    role: 'admin', items: { app_id: null },
+    summary: 'Delete an app',
+    description: 'Refused (`conflict`) while the app still holds resources or groups.',
+    extension: true,
+    responses: { 200: EmptyObject },
+  },
+});

@@ -1,7 +1,7 @@
-// The bundles area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The bundles area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { bundleRoutes } from './openapi.ts';
-import { registerBundleRoutes } from './routes.ts';
+import { bundleRoutes } from './routes.ts';
+import { registerBundleRoutes } from './handlers.ts';
 import { createBundleStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,84 +1,68 @@
-// Bundles as the reference has them: CRUD on /bundles, and the resources and groups each holds.
-import type { AppContext } from '../../context.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import { created, done, ok, type ApiRouter } from '../../http/router.ts';
-import { addBundleItem, createBundle, deleteBundle, removeBundleItem, updateBundle } from './service.ts';
-import { toApiBundle, toApiBundleItem, type BundleItemKind } from './store.ts';
-import { canSee, viewerOf } from '../visibility/service.ts';
-import type { bundleRoutes } from './openapi.ts';
+// The bundles area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import {
+  Bundle, BundleGroup, BundleResource, PaginatedBundleGroupList, PaginatedBundleList, PaginatedBundleResourceList,
+} from '../../openapi/components/catalogue.ts';
+import {
+  AddBundleGroupBody, AddBundleResourceBody, CreateBundleBody, ListBundleItemsQuery, ListBundlesQuery, RemoveBundleItemQuery, UpdateBundleBody,
+} from './schemas.ts';
 
-export function registerBundleRoutes(router: ApiRouter<typeof bundleRoutes>, ctx: AppContext): void {
-  const { bundles } = ctx.stores;
-
-  router.on('GET /v1/bundles', (req) => {
-    const query = req.query();
-    const { rows, total } = bundles.list(query.contains ?? null, ctx.pager.afterSeq('bundles', query), query.page_size + 1, viewerOf(ctx, req.caller));
-    const page = ctx.pager.page('bundles', query, rows, (row) => row.seq, toApiBundle);
-    return ok({ bundles: page.results, next: page.next, previous: page.previous, total_count: total });
-  });
-
-  router.on('POST /v1/bundles', async (req) => {
-    const body = await req.body();
-    return created(createBundle(ctx, req.caller, { ...body, admin_owner_id: body.admin_owner_id.toLowerCase() }));
-  });
-
-  router.on('GET /v1/bundles/{bundle_id}', (req) => {
-    const id = req.uuidParam('bundle_id');
-    const bundle = bundles.get(id);
-    // A bundle the caller does not see answers as one that does not exist.
-    if (!bundle || !canSee(ctx, req.caller, 'bundle', id)) throw notFound('bundle', id, 'bundle_id');
-    return ok(bundle);
-  });
-
-  router.on('PUT /v1/bundles/{bundle_id}', async (req) => {
-    const id = req.uuidParam('bundle_id');
-    const body = await req.body();
-    for (const field of ['bundle_id', 'id'] as const) {
-      if (body[field] !== undefined && body[field].toLowerCase() !== id) throw invalidField(field, 'does not match the bundle_id in the path');
-    }
-    return ok(updateBundle(ctx, req.caller, id, {
-      ...(body.name !== undefined && { name: body.name }),
-      ...(body.description !== undefined && { description: body.description }),
-      ...(body.admin_owner_id !== undefined && { admin_owner_id: body.admin_owner_id.toLowerCase() }),
-    }));
-  });
-
-  router.on('DELETE /v1/bundles/{bundle_id}', (req) => {
-    deleteBundle(ctx, req.caller, req.uuidParam('bundle_id'));
-    return done();
-  });
-
-  const itemRoutes = (kind: BundleItemKind, plural: 'resources' | 'groups', column: 'resource_id' | 'group_id') => {
-    router.on(`GET /v1/bundles/{bundle_id}/${plural}`, (req) => {
-      const id = req.uuidParam('bundle_id');
-      const query = req.query();
-      if (!canSee(ctx, req.caller, 'bundle', id)) throw notFound('bundle', id, 'bundle_id');
-      const list = `bundle_${plural}`;
-      const { rows, total } = bundles.listItems(kind, id, ctx.pager.afterSeq(list, query), query.page_size + 1);
-      const page = ctx.pager.page(list, query, rows, (row) => row.seq, toApiBundleItem(kind));
-      return ok({ [list]: page.results, next: page.next, previous: page.previous, total_count: total });
-    });
-
-    router.on(`DELETE /v1/bundles/{bundle_id}/${plural}/{${column}}`, (req) => {
-      const query = req.query();
-      removeBundleItem(ctx, req.caller, req.uuidParam('bundle_id'), kind, req.uuidParam(column), query.access_level_remote_id);
-      return done();
-    });
-  };
-  itemRoutes('resource', 'resources', 'resource_id');
-  itemRoutes('group', 'groups', 'group_id');
-
-  router.on('POST /v1/bundles/{bundle_id}/resources', async (req) => {
-    const id = req.uuidParam('bundle_id');
-    const body = await req.body();
-    const input = { itemId: body.resource_id.toLowerCase(), remoteId: body.access_level_remote_id, name: body.access_level_name };
-    return created(addBundleItem(ctx, req.caller, id, 'resource', input));
-  });
-
-  router.on('POST /v1/bundles/{bundle_id}/groups', async (req) => {
-    const id = req.uuidParam('bundle_id');
-    const body = await req.body();
-    const input = { itemId: body.group_id.toLowerCase(), remoteId: body.access_level_remote_id, name: body.access_level_name };
-    return created(addBundleItem(ctx, req.caller, id, 'group', input));
-  });
-}
+export const bundleRoutes = defineRoutes('bundles', {
+  'GET /v1/bundles': {
+    role: 'read',
+    summary: 'List bundles',
+    description: '`contains` keeps the bundles whose name contains it, ignoring case.',
+    query: ListBundlesQuery,
+    responses: { 200: PaginatedBundleList },
+  },
+  'POST /v1/bundles': { role: 'admin', summary: 'Create a bundle', body: CreateBundleBody, responses: { 201: Bundle } },
+  'GET /v1/bundles/{bundle_id}': { role: 'read', items: { bundle_id: 'bundle' }, summary: 'Get a bundle', responses: { 200: Bundle } },
+  'PUT /v1/bundles/{bundle_id}': {
+    role: 'admin', items: { bundle_id: 'bundle' },
+    summary: 'Update a bundle',
+    description: 'Only the fields given change. A `bundle_id` in the body must match the path.',
+    body: UpdateBundleBody,
+    responses: { 200: Bundle },
+  },
+  'DELETE /v1/bundles/{bundle_id}': { role: 'admin', items: { bundle_id: 'bundle' }, summary: 'Delete a bundle', responses: { 200: EmptyObject } },
+  'GET /v1/bundles/{bundle_id}/resources': {
+    role: 'read', items: { bundle_id: 'bundle' },
+    summary: 'List a bundle\'s resources',
+    query: ListBundleItemsQuery,
+    responses: { 200: PaginatedBundleResourceList },
+  },
+  'POST /v1/bundles/{bundle_id}/resources': {
+    role: 'admin', items: { bundle_id: 'bundle' },
+    summary: 'Add a resource to a bundle',
+    description: 'At one access level; the same resource and level twice is refused (`conflict`).',
+    body: AddBundleResourceBody,
+    responses: { 201: BundleResource },
+  },
+  'DELETE /v1/bundles/{bundle_id}/resources/{resource_id}': {
+    role: 'admin', items: { bundle_id: 'bundle', resource_id: 'resource' },
+    summary: 'Remove a resource from a bundle',
+    query: RemoveBundleItemQuery,
+    responses: { 200: EmptyObject },
+  },
+  'GET /v1/bundles/{bundle_id}/groups': {
+    role: 'read', items: { bundle_id: 'bundle' },
+    summary: 'List a bundle\'s groups',
+    query: ListBundleItemsQuery,
+    responses: { 200: PaginatedBundleGroupList },
+  },
+  'POST /v1/bundles/{bundle_id}/groups': {
+    role: 'admin', items: { bundle_id: 'bundle' },
+    summary: 'Add a group to a bundle',
+    description: 'At one access level; the same group and level twice is refused (`conflict`).',
+    body: AddBundleGroupBody,
+    responses: { 201: BundleGroup },
+  },
+  'DELETE /v1/bundles/{bundle_id}/groups/{group_id}': {
+    role: 'admin', items: { bundle_id: 'bundle', group_id: 'group' },
+    summary: 'Remove a group from a bundle',
+    query: RemoveBundleItemQuery,
+    responses: { 200: EmptyObject },
+  },
+});

@@ -1,7 +1,7 @@
-// The configuration-templates area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The configuration-templates area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { configurationTemplateRoutes } from './openapi.ts';
-import { registerConfigurationTemplateRoutes } from './routes.ts';
+import { configurationTemplateRoutes } from './routes.ts';
+import { registerConfigurationTemplateRoutes } from './handlers.ts';
 import { createConfigurationTemplateStore } from './store.ts';
 
 declare module '../../context.ts' {

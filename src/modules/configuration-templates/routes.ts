@@ -1,28 +1,41 @@
-// /configuration-templates: list, create, update (the body names the template), delete.
-import type { AppContext } from '../../context.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { findTemplate } from './linking.ts';
-import { createTemplate, deleteTemplate, toApiTemplate, updateTemplate } from './service.ts';
-import type { configurationTemplateRoutes } from './openapi.ts';
+// The configuration-templates area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { CreateConfigurationTemplateBody, ListConfigurationTemplatesQuery, UpdateConfigurationTemplateBody } from './schemas.ts';
+import { ConfigurationTemplate, PaginatedConfigurationTemplateList } from './responses.ts';
 
-export function registerConfigurationTemplateRoutes(router: ApiRouter<typeof configurationTemplateRoutes>, ctx: AppContext): void {
-  const { configurationTemplates } = ctx.stores;
+const APPLIES =
+  'Every linked resource and group takes the template\'s admin owner, visibility, request configurations (and the durations and ' +
+  'flags they mirror), require_mfa_to_approve, custom_request_notification and audit message channels; resources also ' +
+  'require_mfa_to_connect and ticket_propagation, groups the on-call schedules.';
 
-  router.on('GET /v1/configuration-templates', (req) => {
-    const query = req.query();
-    const rows = configurationTemplates.list(ctx.pager.afterSeq('configuration_templates', query), query.page_size + 1);
-    return ok(ctx.pager.page('configuration_templates', query, rows, (row) => row.seq, (row) => toApiTemplate(findTemplate(ctx, row.id)!)));
-  });
-
-  router.on('POST /v1/configuration-templates', async (req) => ok(createTemplate(ctx, req.caller, await req.body())));
-
-  router.on('PUT /v1/configuration-templates', async (req) => {
-    const { configuration_template_id: id, ...input } = await req.body();
-    return ok(updateTemplate(ctx, req.caller, id.toLowerCase(), input));
-  });
-
-  router.on('DELETE /v1/configuration-templates/{configuration_template_id}', (req) => {
-    deleteTemplate(ctx, req.caller, req.uuidParam('configuration_template_id'));
-    return done();
-  });
-}
+export const configurationTemplateRoutes = defineRoutes('configuration-templates', {
+  'GET /v1/configuration-templates': {
+    role: 'read',
+    summary: 'List configuration templates',
+    description: 'Oldest first, paged by `cursor` and `page_size` like every other list.',
+    query: ListConfigurationTemplatesQuery,
+    responses: { 200: PaginatedConfigurationTemplateList },
+  },
+  'POST /v1/configuration-templates': {
+    role: 'admin',
+    summary: 'Create a configuration template',
+    description: 'Without request configurations the template gives the default one (requestable, no approval steps, no duration limit).',
+    body: CreateConfigurationTemplateBody,
+    responses: { 200: ConfigurationTemplate },
+  },
+  'PUT /v1/configuration-templates': {
+    role: 'admin',
+    summary: 'Update a configuration template',
+    description: `Changes the fields given. ${APPLIES} The change reaches every linked item in the same transaction.`,
+    body: UpdateConfigurationTemplateBody,
+    responses: { 200: ConfigurationTemplate },
+  },
+  'DELETE /v1/configuration-templates/{configuration_template_id}': {
+    role: 'admin', items: { configuration_template_id: null },
+    summary: 'Delete a configuration template',
+    description: 'Refused (`conflict`) while a resource or group is linked to it.',
+    responses: { 200: EmptyObject },
+  },
+});

@@ -1,8 +1,8 @@
-// The connectors area as app.ts serves it: its store, its routes (declared in openapi.ts, handled in routes.ts), the scheduled sync,
+// The connectors area as app.ts serves it: its store, its routes (declared in routes.ts, handled in handlers.ts), the scheduled sync,
 // and propagation: it hears every access change and runs the outbox rows that push each to the remote system.
 import { defineArea } from '../../area.ts';
-import { connectorRoutes } from './openapi.ts';
-import { registerConnectorRoutes } from './routes.ts';
+import { connectorRoutes } from './routes.ts';
+import { registerConnectorRoutes } from './handlers.ts';
 import { connectorPush, propagateAccessChange, PUSH_KIND } from './propagation.ts';
 import { tick as syncConnectors } from './service.ts';
 import { checkAdapters, CONNECTOR_ADAPTERS } from './adapters.ts';
@@ -16,8 +16,8 @@ declare module '../../context.ts' {
 }
 
 // What the connectors area announces, inside the transaction of its change (notifications tells the app's admin owners).
-declare module '../../notices.ts' {
-  interface Notices {
+declare module '../../signals.ts' {
+  interface Signals {
     /** A push gave up for good (its outbox row FAILED); `key` names the failure once (the row's seq). */
     'connectors.push-failed': { appId: string; key: string; error: string; detail?: string };
   }
@@ -38,7 +38,7 @@ export const connectorsArea = defineArea({
   // …and delivers it.
   outbox: { [PUSH_KIND]: connectorPush, [DEPROVISION_KIND]: connectorDeprovision },
   // A person offboarded: the remote accounts Gatehouse made for them go too, after their memberships.
-  notices: { 'users.offboarded': queueDeprovisions },
+  signals: { 'users.offboarded': queueDeprovisions },
   // Every connector type has its adapter, or the app does not start.
   checks: [() => checkAdapters(CONNECTOR_ADAPTERS)],
 });

@@ -6,7 +6,7 @@ import { enqueue, OUTBOX_ACTOR, type Attempt, type OutboxHandler, type OutboxIte
 import type { AccessChange } from '../access/changes.ts';
 import { EDGE_KINDS, type EdgeKindName } from '../access/edges.ts';
 import type { Actor } from '../events/store.ts';
-import { announce } from '../../notices.ts';
+import { announce } from '../../signals.ts';
 import { adapterFor, kindsOf } from './adapters.ts';
 import type { ConnectorRow } from './store.ts';
 

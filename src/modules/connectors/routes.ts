@@ -1,33 +1,85 @@
-// /apps/{app_id}/connector (extension): an app's connector, its test, sync and retry; /propagations, and an item's access held by unmatched remote users (extensions).
-import type { AppContext } from '../../context.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { deleteConnector, getConnector, listUnfinished, listUnmatchedAccess, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
-import type { connectorRoutes } from './openapi.ts';
+// The connectors module's operations in Gatehouse's API document (format: src/openapi/operations.ts). All extensions.
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { ListPropagationsQuery, ListUnmatchedAccessQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
+import { Connector, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteAccessList, UnmatchedRemoteUserList } from './responses.ts';
 
-export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes>, ctx: AppContext): void {
-  router.on('GET /v1/apps/{app_id}/connector', (req) => ok(getConnector(ctx, req.uuidParam('app_id'))));
 
-  router.on('PUT /v1/apps/{app_id}/connector', async (req) => {
-    const appId = req.uuidParam('app_id');
-    return ok(putConnector(ctx, req.caller, appId, await req.body()));
-  });
+const UNMATCHED_ACCESS = 'What the app\'s last sync found held remotely by remote users no Gatehouse user matches (they hold it outside Gatehouse: `GET …/users` cannot list them), a page at a time, in the order found. Each sync starts the list afresh; removing the connector empties it.';
 
-  router.on('DELETE /v1/apps/{app_id}/connector', (req) => {
-    deleteConnector(ctx, req.caller, req.uuidParam('app_id'));
-    return done();
-  });
-
-  router.on('POST /v1/apps/{app_id}/connector/test', async (req) => ok(await testConnector(ctx, req.caller, req.uuidParam('app_id'))));
-
-  router.on('POST /v1/apps/{app_id}/connector/sync', async (req) => ok(await syncNow(ctx, req.caller, req.uuidParam('app_id'))));
-
-  router.on('GET /v1/apps/{app_id}/connector/unmatched-users', (req) => ok(listUnmatchedUsers(ctx, req.uuidParam('app_id'), req.query())));
-
-  router.on('POST /v1/apps/{app_id}/connector/retry', (req) => ok(retryConnector(ctx, req.caller, req.uuidParam('app_id'))));
-
-  router.on('GET /v1/propagations', (req) => ok(listUnfinished(ctx, req.query())));
-
-  router.on('GET /v1/resources/{resource_id}/unmatched-remote-users', (req) => ok(listUnmatchedAccess(ctx, 'resource', req.uuidParam('resource_id'), req.query())));
-
-  router.on('GET /v1/groups/{group_id}/unmatched-remote-users', (req) => ok(listUnmatchedAccess(ctx, 'group', req.uuidParam('group_id'), req.query())));
-}
+export const connectorRoutes = defineRoutes('connectors', {
+  'GET /v1/resources/{resource_id}/unmatched-remote-users': {
+    role: 'admin-read', items: { resource_id: 'resource' },
+    summary: 'List a resource\'s access held by unmatched remote users',
+    description: UNMATCHED_ACCESS,
+    extension: true,
+    query: ListUnmatchedAccessQuery,
+    responses: { 200: UnmatchedRemoteAccessList },
+  },
+  'GET /v1/groups/{group_id}/unmatched-remote-users': {
+    role: 'admin-read', items: { group_id: 'group' },
+    summary: 'List a group\'s members held by unmatched remote users',
+    description: UNMATCHED_ACCESS,
+    extension: true,
+    query: ListUnmatchedAccessQuery,
+    responses: { 200: UnmatchedRemoteAccessList },
+  },
+  'GET /v1/apps/{app_id}/connector': {
+    role: 'admin-read', items: { app_id: null },
+    summary: 'Get an app\'s connector',
+    description: 'Secrets masked; with propagation counts and the remote users no user matches.',
+    extension: true,
+    responses: { 200: Connector },
+  },
+  'PUT /v1/apps/{app_id}/connector': {
+    role: 'admin', items: { app_id: null },
+    summary: 'Set an app\'s connector',
+    description: 'CUSTOM_CONNECTOR apps: `url`, `signing_secret` (Opal\'s connector protocol); POSTGRES apps: `connection_url`. A secret sent back as GET masks it keeps the stored one.',
+    extension: true,
+    body: PutConnectorBody,
+    responses: { 200: Connector },
+  },
+  'DELETE /v1/apps/{app_id}/connector': {
+    role: 'admin', items: { app_id: null },
+    summary: 'Remove an app\'s connector',
+    extension: true,
+    responses: { 200: EmptyObject },
+  },
+  'POST /v1/apps/{app_id}/connector/test': {
+    role: 'admin', items: { app_id: null },
+    summary: 'Test an app\'s connector',
+    description: 'Calls the connector\'s `GET /status` (PostgreSQL: connects) and says what came back.',
+    extension: true,
+    responses: { 200: ConnectorTestResult },
+  },
+  'POST /v1/apps/{app_id}/connector/sync': {
+    role: 'admin', items: { app_id: null },
+    summary: 'Sync an app\'s connector now',
+    description: 'Reads users, items and access from the connector within the sync bounds, writing as it reads in short slices; updates the catalogue and settles drift by the app\'s policy; answers when done, with counts and where it stopped. 409 while a sync of the app runs.',
+    extension: true,
+    responses: { 200: ConnectorSyncResult },
+    errors: ['conflict'],
+  },
+  'GET /v1/apps/{app_id}/connector/unmatched-users': {
+    role: 'admin-read', items: { app_id: null },
+    summary: 'List an app\'s unmatched remote users',
+    description: 'The remote users the connector\'s syncs read that no Gatehouse user matches by email, by remote id, a page at a time.',
+    extension: true,
+    query: ListUnmatchedUsersQuery,
+    responses: { 200: UnmatchedRemoteUserList },
+  },
+  'POST /v1/apps/{app_id}/connector/retry': {
+    role: 'admin', items: { app_id: null },
+    summary: 'Retry an app\'s failed propagations',
+    extension: true,
+    responses: { 200: ConnectorRetryResult },
+  },
+  'GET /v1/propagations': {
+    role: 'admin-read',
+    summary: 'List propagations not yet SUCCESS',
+    description: 'Every access change still on its way to (or failed at) a connector, with the last error and the next attempt. Admins only.',
+    extension: true,
+    query: ListPropagationsQuery,
+    responses: { 200: PropagationList },
+  },
+});

@@ -1,7 +1,7 @@
-// The delegations area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The delegations area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { delegationRoutes } from './openapi.ts';
-import { registerDelegationRoutes } from './routes.ts';
+import { delegationRoutes } from './routes.ts';
+import { registerDelegationRoutes } from './handlers.ts';
 import { createDelegationStore } from './store.ts';
 
 declare module '../../context.ts' {

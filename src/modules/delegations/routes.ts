@@ -1,30 +1,30 @@
-// Delegations over HTTP: list, create, get, delete.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { createDelegation, deleteDelegation } from './service.ts';
-import { toApiDelegation } from './store.ts';
-import type { delegationRoutes } from './openapi.ts';
+// The delegations area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { CreateDelegationBody, ListDelegationsQuery } from './schemas.ts';
+import { Delegation, PaginatedDelegationsList } from './responses.ts';
 
-export function registerDelegationRoutes(router: ApiRouter<typeof delegationRoutes>, ctx: AppContext): void {
-  const { delegations } = ctx.stores;
-
-  router.on('GET /v1/delegations', (req) => {
-    const query = req.query();
-    const filter = { delegatorId: query.delegator_user_id, delegateId: query.delegate_user_id };
-    const rows = delegations.list(filter, ctx.pager.afterSeq('delegations', query), query.page_size + 1);
-    const page = ctx.pager.page('delegations', query, rows, (row) => row.seq, toApiDelegation);
-    return ok({ ...page, total_count: delegations.count(filter) });
-  });
-  router.on('POST /v1/delegations', async (req) => ok(createDelegation(ctx, req.caller, await req.body())));
-  router.on('GET /v1/delegations/{delegation_id}', (req) => {
-    const id = req.uuidParam('delegation_id');
-    const row = delegations.get(id);
-    if (!row) throw notFound('delegation', id, 'delegation_id');
-    return ok(toApiDelegation(row));
-  });
-  router.on('DELETE /v1/delegations/{delegation_id}', (req) => {
-    deleteDelegation(ctx, req.caller, req.uuidParam('delegation_id'));
-    return done();
-  });
-}
+export const delegationRoutes = defineRoutes('delegations', {
+  'GET /v1/delegations': {
+    role: 'read',
+    summary: 'List delegations',
+    description: 'Every delegation, past, in force and future, oldest first; total_count counts those the filters select.',
+    query: ListDelegationsQuery,
+    responses: { 200: PaginatedDelegationsList },
+  },
+  'POST /v1/delegations': {
+    role: 'member',
+    summary: 'Create a delegation',
+    description: 'A member may delegate only their own reviews. Windows of one delegator may not overlap (409); the end must be after the start and not past.',
+    body: CreateDelegationBody,
+    responses: { 200: Delegation },
+  },
+  'GET /v1/delegations/{delegation_id}': { role: 'read', items: { delegation_id: null }, summary: 'Get a delegation', responses: { 200: Delegation } },
+  'DELETE /v1/delegations/{delegation_id}': {
+    role: 'member', items: { delegation_id: null },
+    summary: 'Delete a delegation',
+    description: 'Only its delegator or an admin. Reviews go back to the delegator at once.',
+    responses: { 200: EmptyObject },
+  },
+});

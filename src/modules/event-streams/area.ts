@@ -1,8 +1,8 @@
-// The event-streams area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its background job.
+// The event-streams area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its background job.
 import { defineArea } from '../../area.ts';
 import { tick as deliverEventStreams } from './delivery.ts';
-import { eventStreamRoutes } from './openapi.ts';
-import { registerEventStreamRoutes } from './routes.ts';
+import { eventStreamRoutes } from './routes.ts';
+import { registerEventStreamRoutes } from './handlers.ts';
 import { createEventStreamStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,7 +1,7 @@
-// The events area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The events area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { eventRoutes } from './openapi.ts';
-import { registerEventRoutes } from './routes.ts';
+import { eventRoutes } from './routes.ts';
+import { registerEventRoutes } from './handlers.ts';
 import { createEventStore } from './store.ts';
 
 declare module '../../context.ts' {

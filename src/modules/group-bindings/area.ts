@@ -1,7 +1,7 @@
-// The group-bindings area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The group-bindings area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { groupBindingRoutes } from './openapi.ts';
-import { registerGroupBindingRoutes } from './routes.ts';
+import { groupBindingRoutes } from './routes.ts';
+import { registerGroupBindingRoutes } from './handlers.ts';
 import { createGroupBindingStore } from './store.ts';
 
 declare module '../../context.ts' {

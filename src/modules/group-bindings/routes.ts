@@ -1,36 +1,37 @@
-// Group bindings: /group-bindings (list, create, bulk update) and /group-bindings/{id} (get, delete).
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { createGroupBinding, deleteGroupBinding, updateGroupBindings } from './service.ts';
-import type { groupBindingRoutes } from './openapi.ts';
+// The group-bindings area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { CreateGroupBindingBody, ListGroupBindingsQuery, UpdateGroupBindingsBody } from './schemas.ts';
+import { GroupBinding, PaginatedGroupBindingsList, GroupBindingList } from './responses.ts';
 
-export function registerGroupBindingRoutes(router: ApiRouter<typeof groupBindingRoutes>, ctx: AppContext): void {
-  const { groupBindings } = ctx.stores;
-
-  router.on('GET /v1/group-bindings', (req) => {
-    const query = req.query();
-    const rows = groupBindings.list(ctx.pager.afterSeq('group_bindings', query), query.page_size + 1);
-    return ok(ctx.pager.page('group_bindings', query, rows, (row) => row.seq, groupBindings.toApi));
-  });
-
-  router.on('POST /v1/group-bindings', async (req) => ok(createGroupBinding(ctx, req.caller, await req.body())));
-
-  // The reference answers 200 without a body; the updated bindings are returned anyway (a client may ignore them).
-  router.on('PUT /v1/group-bindings', async (req) => {
-    const body = await req.body();
-    return ok({ group_bindings: updateGroupBindings(ctx, req.caller, body.group_bindings) });
-  });
-
-  router.on('GET /v1/group-bindings/{group_binding_id}', (req) => {
-    const id = req.uuidParam('group_binding_id');
-    const binding = groupBindings.get(id);
-    if (!binding) throw notFound('group binding', id, 'group_binding_id');
-    return ok(binding);
-  });
-
-  router.on('DELETE /v1/group-bindings/{group_binding_id}', (req) => {
-    deleteGroupBinding(ctx, req.caller, req.uuidParam('group_binding_id'));
-    return done();
-  });
-}
+export const groupBindingRoutes = defineRoutes('group-bindings', {
+  'GET /v1/group-bindings': {
+    role: 'read',
+    summary: 'List group bindings',
+    description: 'Oldest first.',
+    query: ListGroupBindingsQuery,
+    responses: { 200: PaginatedGroupBindingsList },
+  },
+  'POST /v1/group-bindings': {
+    role: 'admin',
+    summary: 'Bind groups together',
+    description: 'The source group must be one of `groups`, which lists two or more groups, none of them already bound.',
+    body: CreateGroupBindingBody,
+    responses: { 200: GroupBinding },
+  },
+  'PUT /v1/group-bindings': {
+    role: 'admin',
+    summary: 'Update group bindings',
+    description: 'Replaces the source and groups of each binding listed, all or none. Answers the updated bindings.',
+    body: UpdateGroupBindingsBody,
+    responses: { 200: GroupBindingList },
+  },
+  'GET /v1/group-bindings/{group_binding_id}': { role: 'read', items: { group_binding_id: null }, summary: 'Get a group binding', responses: { 200: GroupBinding } },
+  'DELETE /v1/group-bindings/{group_binding_id}': {
+    role: 'admin', items: { group_binding_id: null },
+    summary: 'Delete a group binding',
+    description: 'The groups stay; they are just no longer bound.',
+    responses: { 200: EmptyObject },
+  },
+});

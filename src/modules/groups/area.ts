@@ -1,7 +1,7 @@
-// The groups area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The groups area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { groupRoutes } from './openapi.ts';
-import { registerGroupRoutes } from './routes.ts';
+import { groupRoutes } from './routes.ts';
+import { registerGroupRoutes } from './handlers.ts';
 import { createGroupStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,45 +1,41 @@
-// Groups: create, list with the reference's filters, read, bulk update, delete.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { createGroup, deleteGroup, updateGroups } from './service.ts';
-import { viewerOf } from '../visibility/service.ts';
-import type { groupRoutes } from './openapi.ts';
+// The groups area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { Group, PaginatedGroupsList } from '../../openapi/components/catalogue.ts';
+import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
+import { UpdatedGroupList } from './responses.ts';
 
-export function registerGroupRoutes(router: ApiRouter<typeof groupRoutes>, ctx: AppContext): void {
-  const { groups } = ctx.stores;
-
-  router.on('POST /v1/groups', async (req) => ok(createGroup(ctx, req.caller, await req.body())));
-
-  router.on('GET /v1/groups', (req) => {
-    const query = req.query();
-    const filter = {
-      groupType: query.group_type_filter,
-      groupIds: query.group_ids?.map((id) => id.toLowerCase()),
-      name: query.group_name,
-      tagIds: query.tag_ids?.map((id) => id.toLowerCase()),
-      adminOwnerId: query.owner_filter?.toLowerCase(),
-      appId: query.app_id?.toLowerCase(),
-    };
-    const rows = groups.list(filter, ctx.pager.afterSeq('groups', query), query.page_size + 1, viewerOf(ctx, req.caller));
-    return ok(ctx.pager.page('groups', query, rows, (row) => row.seq, groups.toApi));
-  });
-
-  router.on('PUT /v1/groups', async (req) => {
-    const body = await req.body();
-    return ok({ groups: updateGroups(ctx, req.caller, body.groups) });
-  });
-
-  router.on('GET /v1/groups/{group_id}', (req) => {
-    const id = req.uuidParam('group_id');
-    // Whether the caller sees it was decided before the handler (visibility/guard.ts); admins see every group.
-    const group = groups.get(id);
-    if (!group) throw notFound('group', id);
-    return ok(group);
-  });
-
-  router.on('DELETE /v1/groups/{group_id}', (req) => {
-    deleteGroup(ctx, req.caller, req.uuidParam('group_id'));
-    return done();
-  });
-}
+export const groupRoutes = defineRoutes('groups', {
+  'POST /v1/groups': {
+    role: 'admin',
+    summary: 'Create a group',
+    body: CreateGroupBody,
+    responses: { 200: Group },
+  },
+  'GET /v1/groups': {
+    role: 'read',
+    summary: 'List groups',
+    description: 'Filters combine. Extension: `owner_filter` (as `GET /v1/apps` has it) keeps what that owner administers.',
+    query: ListGroupsQuery,
+    responses: { 200: PaginatedGroupsList },
+  },
+  'PUT /v1/groups': {
+    role: 'admin',
+    summary: 'Update several groups',
+    description: 'All or nothing: when one item is refused, none is changed, and the error names `groups.N.field`.',
+    body: UpdateGroupsBody,
+    responses: { 200: UpdatedGroupList },
+  },
+  'GET /v1/groups/{group_id}': {
+    role: 'read', items: { group_id: 'group' },
+    summary: 'Get a group',
+    responses: { 200: Group },
+  },
+  'DELETE /v1/groups/{group_id}': {
+    role: 'admin', items: { group_id: 'group' },
+    summary: 'Delete a group',
+    description: 'Refused (`conflict`) while an owner takes its users from it or a request configuration names it.',
+    responses: { 200: EmptyObject },
+  },
+});

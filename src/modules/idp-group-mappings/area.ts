@@ -1,7 +1,7 @@
-// The idp-group-mappings area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The idp-group-mappings area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { idpGroupMappingRoutes } from './openapi.ts';
-import { registerIdpGroupMappingRoutes } from './routes.ts';
+import { idpGroupMappingRoutes } from './routes.ts';
+import { registerIdpGroupMappingRoutes } from './handlers.ts';
 import { createIdpGroupMappingStore } from './store.ts';
 
 declare module '../../context.ts' {

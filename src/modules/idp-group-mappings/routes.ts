@@ -1,34 +1,49 @@
-// Identity-provider group mappings: /idp-group-mappings/{app_resource_id}[/groups/{group_id}], as the reference has them.
-import type { AppContext } from '../../context.ts';
-import { done, ok, type ApiRouter, type Handler } from '../../http/router.ts';
-import { deleteMapping, getMapping, listMappings, replaceMappings, upsertMapping } from './service.ts';
-import type { idpGroupMappingRoutes } from './openapi.ts';
+// The idp-group-mappings area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { ReplaceMappingsBody, UpsertMappingBody } from './schemas.ts';
+import { IdpGroupMapping, IdpGroupMappingList } from './responses.ts';
 
-export function registerIdpGroupMappingRoutes(router: ApiRouter<typeof idpGroupMappingRoutes>, ctx: AppContext): void {
-  router.on('GET /v1/idp-group-mappings/{app_resource_id}', (req) => ok({ mappings: listMappings(ctx, req.uuidParam('app_resource_id')) }));
-
-  // The reference answers 200 without a body; the new set is returned anyway (a client may ignore it).
-  router.on('PUT /v1/idp-group-mappings/{app_resource_id}', async (req) => {
-    const appResourceId = req.uuidParam('app_resource_id');
-    const body = await req.body();
-    return ok({ mappings: replaceMappings(ctx, req.caller, appResourceId, body.mappings) });
-  });
-
-  router.on('GET /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}', (req) =>
-    ok(getMapping(ctx, req.uuidParam('app_resource_id'), req.uuidParam('group_id'))),
-  );
-
-  router.on('POST /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}', async (req) => {
-    const appResourceId = req.uuidParam('app_resource_id');
-    const groupId = req.uuidParam('group_id');
-    return ok(upsertMapping(ctx, req.caller, appResourceId, groupId, await req.body()));
-  });
-
-  const remove: Handler = (req) => {
-    deleteMapping(ctx, req.caller, req.uuidParam('app_resource_id'), req.uuidParam('group_id'));
-    return done();
-  };
-  router.on('DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}', remove);
-  // Clients generated from older versions of the reference call this path (trailing slash included).
-  router.on('DELETE /v1/idp-group-mappings/{app_resource_id}/{group_id}/', remove);
-}
+export const idpGroupMappingRoutes = defineRoutes('idp-group-mappings', {
+  'GET /v1/idp-group-mappings/{app_resource_id}': {
+    role: 'read', items: { app_resource_id: 'resource' },
+    summary: 'List an app\'s group mappings',
+    description: 'In the order they were made.',
+    responses: { 200: IdpGroupMappingList },
+  },
+  'PUT /v1/idp-group-mappings/{app_resource_id}': {
+    role: 'admin', items: { app_resource_id: 'resource' },
+    summary: 'Replace an app\'s group mappings',
+    description: 'The list given becomes the whole set; mappings not listed are removed. Answers the new set.',
+    body: ReplaceMappingsBody,
+    responses: { 200: IdpGroupMappingList },
+  },
+  'GET /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': {
+    role: 'read', items: { app_resource_id: 'resource', group_id: 'group' },
+    summary: 'Get one group mapping',
+    responses: { 200: IdpGroupMapping },
+  },
+  'POST /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': {
+    role: 'admin', items: { app_resource_id: 'resource', group_id: 'group' },
+    summary: 'Map a group to an app, or change its mapping',
+    description: 'A field left out keeps its current value (or its default on a new mapping); an `alias` of null or "" removes the alias.',
+    body: UpsertMappingBody,
+    responses: { 200: IdpGroupMapping },
+  },
+  'DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}': {
+    role: 'admin', items: { app_resource_id: 'resource', group_id: 'group' },
+    summary: 'Remove a group mapping',
+    responses: { 200: EmptyObject },
+  },
+  'DELETE /v1/idp-group-mappings/{app_resource_id}/{group_id}/': {
+    role: 'admin', items: { app_resource_id: 'resource', group_id: 'group' },
+    summary: 'Remove a group mapping (older path)',
+    description:
+      'The path older versions of the reference gave this operation, kept for clients generated from them: ' +
+      'the same as DELETE /v1/idp-group-mappings/{app_resource_id}/groups/{group_id}.',
+    extension: true,
+    deprecated: true,
+    responses: { 200: EmptyObject },
+  },
+});

@@ -1,7 +1,7 @@
-// The integration-records area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The integration-records area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { integrationRecordRoutes } from './openapi.ts';
-import { registerIntegrationRecordRoutes } from './routes.ts';
+import { integrationRecordRoutes } from './routes.ts';
+import { registerIntegrationRecordRoutes } from './handlers.ts';
 import { createIntegrationRecordStore } from './store.ts';
 
 declare module '../../context.ts' {

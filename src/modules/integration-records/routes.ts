@@ -1,49 +1,79 @@
-// Records for integrations Gatehouse does not run: /message-channels, /on-call-schedules, the resource
-// and group links to them, /resources/{id}/scoped-role-permissions and /sync_errors.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { ok, type ApiRouter } from '../../http/router.ts';
-import { LINK_KINDS, RECORD_KINDS, type LinkKind, type RecordKind } from './kinds.ts';
-import { createRecord, linkedRecords, scopedRolePermissions, setLinkedRecords, setScopedRolePermissions, syncErrors } from './service.ts';
-import type { integrationRecordRoutes } from './openapi.ts';
+// The integration-records area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import * as v from 'valibot';
+import { defineRoutes } from '../../http/route.ts';
+import { uuidList } from '../../openapi/responses.ts';
+import { CREATE_RECORD_BODIES, ScopedRolePermissionsBody, setLinkedBody, SyncErrorsQuery } from './schemas.ts';
+import { MessageChannel, MessageChannelList, OnCallSchedule, OnCallScheduleList, ScopedRolePermissionList, SyncErrorList } from './responses.ts';
 
-export function registerIntegrationRecordRoutes(router: ApiRouter<typeof integrationRecordRoutes>, ctx: AppContext): void {
-  const { integrationRecords } = ctx.stores;
+const NAME_NOTE = 'Gatehouse cannot look a channel or schedule up, so POST may give its name; it is answered as given.';
 
-  for (const kind of Object.keys(RECORD_KINDS) as RecordKind[]) {
-    const { path, idField, listKey, label } = RECORD_KINDS[kind];
-    router.on(`GET /v1/${path}`, () => ok({ [listKey]: integrationRecords.list(kind) }));
-    router.on(`POST /v1/${path}`, async (req) => ok(createRecord(ctx, req.caller, kind, await req.body())));
-    router.on(`GET /v1/${path}/{${idField}}`, (req) => {
-      const id = req.uuidParam(idField);
-      const record = integrationRecords.get(kind, id);
-      if (!record) throw notFound(label, id, idField);
-      return ok(record);
-    });
-  }
-
-  for (const kind of Object.keys(LINK_KINDS) as LinkKind[]) {
-    const { owner, ownerColumn, record } = LINK_KINDS[kind];
-    const { path, idField, listKey } = RECORD_KINDS[record];
-    const field = `${idField}s` as 'message_channel_ids' | 'on_call_schedule_ids';
-    const route = `/v1/${owner}s/{${ownerColumn}}/${path}` as const;
-    router.on(`GET ${route}`, (req) => ok({ [listKey]: linkedRecords(ctx, kind, req.uuidParam(ownerColumn)) }));
-    // The reference answers a bare array of the ids now set.
-    router.on(`PUT ${route}`, async (req) => {
-      const ownerId = req.uuidParam(ownerColumn);
-      const input = await req.body();
-      return ok(setLinkedRecords(ctx, req.caller, kind, ownerId, input[field]!, field));
-    });
-  }
-
-  router.on('GET /v1/resources/{resource_id}/scoped-role-permissions', (req) =>
-    ok({ permissions: scopedRolePermissions(ctx, req.uuidParam('resource_id')) }),
-  );
-  router.on('PUT /v1/resources/{resource_id}/scoped-role-permissions', async (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    const body = await req.body();
-    return ok({ permissions: setScopedRolePermissions(ctx, req.caller, resourceId, body.permissions) });
-  });
-
-  router.on('GET /v1/sync_errors', (req) => ok(syncErrors(ctx, req.caller, req.query())));
-}
+export const integrationRecordRoutes = defineRoutes('integration-records', {
+  'GET /v1/message-channels': { role: 'read', summary: 'List message channels', responses: { 200: MessageChannelList } },
+  'POST /v1/message-channels': {
+    role: 'admin',
+    summary: 'Record a message channel',
+    description: `A provider and remote id may be recorded once (\`conflict\`). ${NAME_NOTE}`,
+    body: CREATE_RECORD_BODIES.message_channel,
+    responses: { 200: MessageChannel },
+  },
+  'GET /v1/message-channels/{message_channel_id}': { role: 'read', items: { message_channel_id: null }, summary: 'Get a message channel', responses: { 200: MessageChannel } },
+  'GET /v1/on-call-schedules': { role: 'read', summary: 'List on-call schedules', responses: { 200: OnCallScheduleList } },
+  'POST /v1/on-call-schedules': {
+    role: 'admin',
+    summary: 'Record an on-call schedule',
+    description: `A provider and remote id may be recorded once (\`conflict\`). ${NAME_NOTE}`,
+    body: CREATE_RECORD_BODIES.on_call_schedule,
+    responses: { 200: OnCallSchedule },
+  },
+  'GET /v1/on-call-schedules/{on_call_schedule_id}': { role: 'read', items: { on_call_schedule_id: null }, summary: 'Get an on-call schedule', responses: { 200: OnCallSchedule } },
+  'GET /v1/resources/{resource_id}/message-channels': {
+    role: 'read', items: { resource_id: 'resource' },
+    summary: 'List a resource\'s message channels',
+    responses: { 200: MessageChannelList },
+  },
+  'PUT /v1/resources/{resource_id}/message-channels': {
+    role: 'admin', items: { resource_id: 'resource' },
+    summary: 'Set a resource\'s message channels',
+    description: 'The ids given, each once, replace the list. Answers the ids now set.',
+    body: setLinkedBody('message_channel_ids'),
+    responses: { 200: uuidList },
+  },
+  'GET /v1/groups/{group_id}/message-channels': { role: 'read', items: { group_id: 'group' }, summary: 'List a group\'s message channels', responses: { 200: MessageChannelList } },
+  'PUT /v1/groups/{group_id}/message-channels': {
+    role: 'admin', items: { group_id: 'group' },
+    summary: 'Set a group\'s message channels',
+    description: 'The ids given, each once, replace the list. Answers the ids now set.',
+    body: setLinkedBody('message_channel_ids'),
+    responses: { 200: uuidList },
+  },
+  'GET /v1/groups/{group_id}/on-call-schedules': { role: 'read', items: { group_id: 'group' }, summary: 'List a group\'s on-call schedules', responses: { 200: OnCallScheduleList } },
+  'PUT /v1/groups/{group_id}/on-call-schedules': {
+    role: 'admin', items: { group_id: 'group' },
+    summary: 'Set a group\'s on-call schedules',
+    description: 'The ids given, each once, replace the list. Answers the ids now set.',
+    body: setLinkedBody('on_call_schedule_ids'),
+    responses: { 200: uuidList },
+  },
+  'GET /v1/resources/{resource_id}/scoped-role-permissions': {
+    role: 'read', items: { resource_id: 'resource' },
+    summary: 'List a scoped role\'s permissions',
+    description: 'Only for resources of type OPAL_SCOPED_ROLE; any other is refused (`validation_failed`).',
+    responses: { 200: ScopedRolePermissionList },
+  },
+  'PUT /v1/resources/{resource_id}/scoped-role-permissions': {
+    role: 'admin', items: { resource_id: 'resource' },
+    summary: 'Replace a scoped role\'s permissions',
+    description: 'The list given becomes the whole set. `allow_all` grants on every target of the type, so `target_ids` must then be empty.',
+    body: ScopedRolePermissionsBody,
+    responses: { 200: ScopedRolePermissionList },
+  },
+  'GET /v1/sync_errors': {
+    role: 'read',
+    summary: 'List sync errors',
+    description: 'What connectors\' syncs found wrong (docs/connectors.md), newest first, as one SyncErrorList (none: an empty array); an unknown app, resource or group is refused (`not_found`).',
+    query: SyncErrorsQuery,
+    responses: { 200: v.array(SyncErrorList) },
+    errors: ['not_found'],
+  },
+});

@@ -1,7 +1,7 @@
-// The non-human-identities area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The non-human-identities area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { nonHumanIdentityRoutes } from './openapi.ts';
-import { registerNonHumanIdentityRoutes } from './routes.ts';
+import { nonHumanIdentityRoutes } from './routes.ts';
+import { registerNonHumanIdentityRoutes } from './handlers.ts';
 import { createNonHumanIdentityStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,57 +1,37 @@
-// Non-human identities: the list of them, and their direct access to resources
-// (/resources/{resource_id}/non-human-identities[/{non_human_identity_id}]), as the reference has them.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { attachNonHumanIdentity, detachNonHumanIdentity } from './service.ts';
-import { NON_HUMAN_IDENTITY_TYPES, toApiAccess, type ResourceNhiRow } from './store.ts';
-import { seesListed, viewerOf } from '../visibility/service.ts';
-import type { nonHumanIdentityRoutes } from './openapi.ts';
+// The non-human identities area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { AccessList, ResourceNHI } from '../../openapi/components/access.ts';
+import { PaginatedResourcesList } from '../../openapi/components/catalogue.ts';
+import { ListEdgesQuery, RemoveEdgeQuery } from '../access/schemas.ts';
+import { AttachNonHumanIdentityBody, ListNonHumanIdentitiesQuery } from './schemas.ts';
 
-export function registerNonHumanIdentityRoutes(router: ApiRouter<typeof nonHumanIdentityRoutes>, ctx: AppContext): void {
-  const { resources, nonHumanIdentities } = ctx.stores;
-
-  router.on('GET /v1/non-human-identities', (req) => {
-    const query = req.query();
-    const after = ctx.pager.afterSeq('non_human_identities', query);
-    const rows = resources.listByTypes(NON_HUMAN_IDENTITY_TYPES, after, query.page_size + 1, viewerOf(ctx, req.caller));
-    return ok(ctx.pager.page('non_human_identities', query, rows, (row) => row.seq, resources.toApi));
-  });
-
-  // The reference answers an AccessList of results alone; next and previous are added so that
-  // `limit` never cuts a list short without saying so.
-  router.on('GET /v1/resources/{resource_id}/non-human-identities', (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    const query = req.query();
-    if (!resources.exists(resourceId)) throw notFound('resource', resourceId, 'resource_id');
-    const now = ctx.clock.now();
-    const want = query.page_size + 1;
-    // A member sees only the identities they may see (each is a resource with its own visibility);
-    // read on past hidden ones so the page stays full.
-    const visible = seesListed(ctx, req.caller, 'resource');
-    const sees = (row: ResourceNhiRow) => visible(row.non_human_identity_id);
-    const rows: ResourceNhiRow[] = [];
-    for (let after = ctx.pager.afterSeq('resource_nhis', query); rows.length < want;) {
-      const batch = nonHumanIdentities.list(resourceId, now, after, want);
-      rows.push(...batch.filter(sees));
-      if (batch.length < want) break;
-      after = batch.at(-1)!.seq;
-    }
-    return ok(ctx.pager.page('resource_nhis', query, rows.slice(0, want), (row) => row.seq, toApiAccess));
-  });
-
-  router.on('POST /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}', async (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    const nhiId = req.uuidParam('non_human_identity_id');
-    const body = await req.body();
-    return ok(attachNonHumanIdentity(ctx, req.caller, { resourceId, nhiId, level: body.access_level_remote_id, durationMinutes: body.duration_minutes }));
-  });
-
-  router.on('DELETE /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}', (req) => {
-    const resourceId = req.uuidParam('resource_id');
-    const nhiId = req.uuidParam('non_human_identity_id');
-    const { access_level_remote_id: level } = req.query();
-    detachNonHumanIdentity(ctx, req.caller, { resourceId, nhiId, level });
-    return done();
-  });
-}
+export const nonHumanIdentityRoutes = defineRoutes('non-human-identities', {
+  'GET /v1/non-human-identities': {
+    role: 'read',
+    summary: 'List non-human identities',
+    description: 'Resources whose type makes them an identity (service accounts, roles), in the resource shape.',
+    query: ListNonHumanIdentitiesQuery,
+    responses: { 200: PaginatedResourcesList },
+  },
+  'GET /v1/resources/{resource_id}/non-human-identities': {
+    role: 'read', items: { resource_id: 'resource' },
+    summary: 'List the non-human identities with access to a resource',
+    description: 'Unexpired direct access only. Pages like every list: `next` says when `limit` cut it short.',
+    query: ListEdgesQuery,
+    responses: { 200: AccessList },
+  },
+  'POST /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}': {
+    role: 'admin', items: { resource_id: 'resource', non_human_identity_id: 'resource' },
+    summary: 'Give a non-human identity access to a resource',
+    body: AttachNonHumanIdentityBody,
+    responses: { 200: ResourceNHI },
+  },
+  'DELETE /v1/resources/{resource_id}/non-human-identities/{non_human_identity_id}': {
+    role: 'admin', items: { resource_id: 'resource', non_human_identity_id: 'resource' },
+    summary: 'Take a non-human identity\'s access to a resource away',
+    query: RemoveEdgeQuery,
+    responses: { 200: EmptyObject },
+  },
+});

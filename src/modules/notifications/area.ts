@@ -1,8 +1,8 @@
 // The notifications area as app.ts serves it: its store, its routes, its schedule, what it tells people on
-// other areas' notices (plan.ts), what it tells a person whose access ended (access-ended.ts), and the outbox kind that delivers each message (deliver.ts).
+// other areas' signals (plan.ts), what it tells a person whose access ended (access-ended.ts), and the outbox kind that delivers each message (deliver.ts).
 import { defineArea } from '../../area.ts';
-import { notificationRoutes } from './openapi.ts';
-import { registerNotificationRoutes } from './routes.ts';
+import { notificationRoutes } from './routes.ts';
+import { registerNotificationRoutes } from './handlers.ts';
 import { tick as scheduleNotifications } from './schedule.ts';
 import { tellAccessEnded } from './access-ended.ts';
 import { notificationHandler } from './deliver.ts';
@@ -24,7 +24,7 @@ export const notificationsArea = defineArea({
   // Reminders, escalation, expiry warnings and digests.
   jobs: [{ name: 'notification-schedule', everyMs: (config) => config.notifyIntervalMs, tick: scheduleNotifications }],
   // Who hears what (docs/notifications.md): each queues its messages in the announcing change's transaction.
-  notices: {
+  signals: {
     'requests.created': (ctx, n, now) => requestCreated(ctx, n.requestId, now),
     'requests.reviewed': (ctx, n, now) => reviewsAdded(ctx, n.requestId, now),
     'requests.decided': (ctx, n, now) => requestDecided(ctx, n.requestId, n.decision, n.actorId, now),

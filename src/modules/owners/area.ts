@@ -1,7 +1,7 @@
-// The owners area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The owners area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { ownerRoutes } from './openapi.ts';
-import { registerOwnerRoutes } from './routes.ts';
+import { ownerRoutes } from './routes.ts';
+import { registerOwnerRoutes } from './handlers.ts';
 import { createOwnerStore } from './store.ts';
 
 declare module '../../context.ts' {

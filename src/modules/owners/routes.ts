@@ -1,57 +1,61 @@
-// Owners: the teams that administer apps, resources, groups, bundles and tags, and review requests.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { toApiOwner } from './store.ts';
-import { createOwner, deleteOwner, ownerUsers, setOwnerUsers, updateOwners } from './service.ts';
-import type { ownerRoutes } from './openapi.ts';
+// The owners area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import * as v from 'valibot';
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { Owner, PaginatedOwnersList, UpdateOwnerInfoList } from '../../openapi/components/catalogue.ts';
+import { UserList } from '../../openapi/components/people.ts';
+import { CreateOwnerBody, ListOwnersQuery, SetOwnerUsersBody, UpdateOwnersBody } from './schemas.ts';
 
-export function registerOwnerRoutes(router: ApiRouter<typeof ownerRoutes>, ctx: AppContext): void {
-  const { owners } = ctx.stores;
-
-  /** The owner in the path, or 404. */
-  const ownerFromPath = (id: string) => {
-    const row = owners.get(id);
-    if (!row) throw notFound('owner', id);
-    return row;
-  };
-
-  router.on('POST /v1/owners', async (req) => ok(createOwner(ctx, req.caller, await req.body())));
-
-  router.on('GET /v1/owners', (req) => {
-    const query = req.query();
-    const rows = owners.list(query.name ?? null, ctx.pager.afterSeq('owners', query), query.page_size + 1);
-    return ok(ctx.pager.page('owners', query, rows, (row) => row.seq, toApiOwner));
-  });
-
-  router.on('PUT /v1/owners', async (req) => {
-    const body = await req.body();
-    return ok({ owners: updateOwners(ctx, req.caller, body.owners) });
-  });
-
-  // Registered before /owners/:owner_id so "name" is never read as an owner id.
-  router.on('GET /v1/owners/name/{owner_name}', (req) => {
-    const name = req.param('owner_name');
-    const row = owners.getByName(name);
-    if (!row) throw notFound('owner named', JSON.stringify(name));
-    return ok(toApiOwner(row));
-  });
-
-  router.on('GET /v1/owners/{owner_id}', (req) => ok(toApiOwner(ownerFromPath(req.uuidParam('owner_id')))));
-
-  router.on('DELETE /v1/owners/{owner_id}', (req) => {
-    deleteOwner(ctx, req.caller, req.uuidParam('owner_id'));
-    return done();
-  });
-
-  router.on('GET /v1/owners/{owner_id}/users', (req) => {
-    const id = ownerFromPath(req.uuidParam('owner_id')).id;
-    return ok({ users: ownerUsers(ctx, id) });
-  });
-
-  router.on('PUT /v1/owners/{owner_id}/users', async (req) => {
-    const id = req.uuidParam('owner_id');
-    const body = await req.body();
-    return ok({ users: setOwnerUsers(ctx, req.caller, id, body.user_ids) });
-  });
-}
+export const ownerRoutes = defineRoutes('owners', {
+  'POST /v1/owners': {
+    role: 'admin',
+    summary: 'Create an owner',
+    description: 'Owner names are unique. `user_ids` is the escalation order of the owner\'s users.',
+    body: CreateOwnerBody,
+    responses: { 200: Owner },
+  },
+  'GET /v1/owners': {
+    role: 'read',
+    summary: 'List owners',
+    query: ListOwnersQuery,
+    responses: { 200: PaginatedOwnersList },
+  },
+  'PUT /v1/owners': {
+    role: 'admin',
+    summary: 'Update several owners',
+    description: 'All or nothing: when one item is refused, none is changed, and the error names `owners.N.field`.',
+    body: UpdateOwnersBody,
+    responses: { 200: UpdateOwnerInfoList },
+  },
+  'GET /v1/owners/name/{owner_name}': {
+    role: 'read', items: { owner_name: null },
+    summary: 'Find an owner by name',
+    pathParams: { owner_name: { description: 'The owner\'s exact name.', schema: v.string() } },
+    responses: { 200: Owner },
+  },
+  'GET /v1/owners/{owner_id}': {
+    role: 'read', items: { owner_id: null },
+    summary: 'Get an owner',
+    responses: { 200: Owner },
+  },
+  'DELETE /v1/owners/{owner_id}': {
+    role: 'admin', items: { owner_id: null },
+    summary: 'Delete an owner',
+    description: 'Refused (`conflict`) while the owner administers anything or a request configuration names it.',
+    responses: { 200: EmptyObject },
+  },
+  'GET /v1/owners/{owner_id}/users': {
+    role: 'read', items: { owner_id: null },
+    summary: 'List an owner\'s users',
+    description: 'In escalation order.',
+    responses: { 200: UserList },
+  },
+  'PUT /v1/owners/{owner_id}/users': {
+    role: 'admin', items: { owner_id: null },
+    summary: 'Replace an owner\'s users',
+    description: 'The list given becomes the owner\'s users, in that escalation order.',
+    body: SetOwnerUsersBody,
+    responses: { 200: UserList },
+  },
+});

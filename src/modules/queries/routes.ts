@@ -1,14 +1,16 @@
-// POST /queries/run: the reference's ad-hoc node queries over users, groups and resources. A read that writes nothing.
-import type { AppContext } from '../../context.ts';
-import { ok, type ApiRouter } from '../../http/router.ts';
-import { viewerOf } from '../visibility/service.ts';
-import type { queryRoutes } from './openapi.ts';
+// The queries area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { RunQueryBody } from './schemas.ts';
+import { OpalNodeQueryResults } from './responses.ts';
 
-export function registerQueryRoutes(router: ApiRouter<typeof queryRoutes>, ctx: AppContext): void {
-  router.on('POST /v1/queries/run', async (req) => {
-    const input = await req.body();
-    const viewer = viewerOf(ctx, req.caller);
-    // Access filters walk the graph: the query runs on a read worker, within the request budget (docs/read-workers.md).
-    return ok(await ctx.reads.answer('queries.run', { input, viewer }, req.caller.userId, viewer?.now ?? ctx.clock.now()));
-  });
-}
+export const queryRoutes = defineRoutes('queries', {
+  'POST /v1/queries/run': {
+    role: 'read',
+    summary: 'Find users, groups and resources',
+    description: 'A NODE query: `nodeFilters` match the entities themselves, `accessFilters` what they can reach or who can reach them. '
+      + 'Writes nothing. Pages with `first` (at most 1000, 200 by default) and `after` (an `endCursor`).',
+    body: RunQueryBody,
+    responses: { 200: OpalNodeQueryResults },
+  },
+});

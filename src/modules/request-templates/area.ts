@@ -1,7 +1,7 @@
-// The request-templates area as app.ts serves it: its store, its routes (declared in openapi.ts, handled in routes.ts).
+// The request-templates area as app.ts serves it: its store, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { requestTemplateRoutes } from './openapi.ts';
-import { registerRequestTemplateRoutes } from './routes.ts';
+import { requestTemplateRoutes } from './routes.ts';
+import { registerRequestTemplateRoutes } from './handlers.ts';
 import { createRequestTemplateStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,7 +1,7 @@
-// The requests area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its background job, its read task.
+// The requests area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its background job, its read task.
 import { defineArea } from '../../area.ts';
-import { requestRoutes } from './openapi.ts';
-import { registerRequestRoutes } from './routes.ts';
+import { requestRoutes } from './routes.ts';
+import { registerRequestRoutes } from './handlers.ts';
 import { createRequestStore } from './store.ts';
 import { tick as cancelTimedOutRequests } from './timeout.ts';
 import type { Caller } from '../../http/types.ts';
@@ -9,7 +9,7 @@ import type { ReadTask } from '../../reads/tasks.ts';
 import { listRequests } from './list.ts';
 import type { ListRequestsInput } from './schemas.ts';
 
-/** GET /v1/requests' page, on a read worker (routes.ts). */
+/** GET /v1/requests' page, on a read worker (handlers.ts). */
 const listRequestsTask = ((ctx, args: { query: ListRequestsInput; caller: Pick<Caller, 'userId' | 'role'> }, now) =>
   listRequests(ctx, args.query, args.caller, now)) satisfies ReadTask<never, unknown>;
 
@@ -23,8 +23,8 @@ declare module '../../context.ts' {
 export type RequestDecision = 'APPROVED' | 'DENIED' | 'CANCELED' | 'TIMED_OUT';
 
 // What the requests area announces, each inside the transaction of its change (notifications tells people).
-declare module '../../notices.ts' {
-  interface Notices {
+declare module '../../signals.ts' {
+  interface Signals {
     /** A request was made and is PENDING. */
     'requests.created': { requestId: string };
     /** Reviews were added and the request stays PENDING (a stage may have become current). */

@@ -12,7 +12,7 @@ import { isOffboarded } from '../../lib/offboarding.ts';
 import { effectiveReviewer } from '../delegations/service.ts';
 import type { ItemRow, RequestRow, ReviewerRow } from './store.ts';
 import type { RequestStatus } from './schemas.ts';
-import { announce } from '../../notices.ts';
+import { announce } from '../../signals.ts';
 
 export const AUTO_APPROVAL_ACTOR = systemActor('Gatehouse (auto-approval)');
 export const TIMEOUT_ACTOR = systemActor('Gatehouse (request timeout)');

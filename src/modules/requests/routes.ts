@@ -1,113 +1,77 @@
-// Access requests over HTTP: create (or dry-run), list (paged, and the deprecated relay list), get,
-// approve, deny, cancel, and comments.
-import type { AppContext } from '../../context.ts';
-import { invalidField, notFound } from '../../http/errors.ts';
-import { ok, type ApiRouter } from '../../http/router.ts';
-import { cutPage } from '../../http/paging.ts';
+// The requests area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
 import {
-  type RelayRequestsInput,
+  ApproveRequestBody, CommentBody, CreateRequestBody, CreateRequestQuery, DenyRequestBody, ListRequestsQuery,
+  RelayRequestsQuery,
 } from './schemas.ts';
-import { approveRequest, cancelRequest, commentOnRequest, denyRequest, readableRequest } from './decide.ts';
-import { createRequest, dryRunRequest } from './service.ts';
-import type { RequestFilter, RequestRow } from './store.ts';
-import { requestReader, toApiComment, toApiRequest } from './view.ts';
-import { listRequests, readableBy, requestCounts } from './list.ts';
-import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
-import type { requestRoutes } from './openapi.ts';
+import { Request, RequestAnswer, RequestCounts, RequestCreated, RequestList, RequestConnection, RequestCommentList } from './responses.ts';
 
-/** What the relay list answers when neither first nor last is given. */
-const RELAY_DEFAULT = 20;
+const DECIDED = 'A decided request (APPROVED, DENIED, CANCELED) never changes: 409.';
 
-export function registerRequestRoutes(router: ApiRouter<typeof requestRoutes>, ctx: AppContext): void {
-  const { requests } = ctx.stores;
-  const load = (id: string): RequestRow => {
-    const row = requests.get(id);
-    if (!row) throw notFound('request', id, 'id');
-    return row;
-  };
-  const answer = (id: string) => ok({ request: toApiRequest(ctx, load(id), ctx.clock.now()) });
 
-  router.on('GET /v1/requests', async (req) => {
-    const query = req.query();
-    const caller = { userId: req.caller.userId, role: req.caller.role };
-    // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
-    if (query.page_size <= INLINE_PAGE_SIZE) return ok(listRequests(ctx, query, caller, ctx.clock.now()));
-    return ok(await ctx.reads.answer('requests.list', { query, caller }, req.caller.userId, ctx.clock.now()));
-  });
-
-  router.on('GET /v1/requests/counts', (req) => ok(requestCounts(ctx, req.caller, ctx.clock.now())));
-
-  router.on('POST /v1/requests', async (req) => {
-    const query = req.query();
-    const body = await req.body();
-    return ok(query.dry_run === true ? dryRunRequest(ctx, req.caller, body) : createRequest(ctx, req.caller, body));
-  });
-
-  router.on('GET /v1/requests/relay', (req) => relay(ctx, req.query(), readableBy(req.caller, ctx.clock.now())));
-
-  router.on('GET /v1/requests/{id}', (req) => ok(toApiRequest(ctx, readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()), ctx.clock.now())));
-
-  router.on('POST /v1/requests/{id}/approve', async (req) => {
-    const id = req.uuidParam('id');
-    const body = await req.body();
-    approveRequest(ctx, req.caller, id, body.level, body.comment, {}, body.duration_minutes ?? null);
-    return answer(id);
-  });
-  router.on('POST /v1/requests/{id}/deny', async (req) => {
-    const id = req.uuidParam('id');
-    const body = await req.body();
-    denyRequest(ctx, req.caller, id, body.comment, body.level);
-    return answer(id);
-  });
-  router.on('POST /v1/requests/{id}/cancel', (req) => {
-    const id = req.uuidParam('id');
-    cancelRequest(ctx, req.caller, id);
-    return answer(id);
-  });
-
-  router.on('GET /v1/requests/{id}/comments', (req) => ok({ comments: requests.comments(readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()).id).map(toApiComment) }));
-  router.on('POST /v1/requests/{id}/comments', async (req) => {
-    const id = req.uuidParam('id');
-    const body = await req.body();
-    commentOnRequest(ctx, req.caller, id, body.comment);
-    return answer(id);
-  });
-}
-
-/** The deprecated relay list: newest first; first/after pages forward, last/before backward. */
-function relay(ctx: AppContext, query: RelayRequestsInput, readable: RequestFilter) {
-  const { requests } = ctx.stores;
-  if (query.first !== undefined && query.last !== undefined) throw invalidField('last', 'give first (with after) or last (with before), not both');
-  if (query.after !== undefined && query.before !== undefined) throw invalidField('before', 'give after or before, not both');
-  const filter: RequestFilter = { status: query.status, reviewerId: query.to, requesterId: query.from, ...readable };
-  const seqOf = (cursor: string, field: string) => {
-    const key = ctx.pager.key('requests-relay', cursor, field);
-    if (typeof key !== 'number') throw invalidField(field, 'is not a cursor this list issued; start again without one');
-    return key;
-  };
-  const read = requestReader(ctx, ctx.clock.now());
-  const edge = (row: RequestRow) => ({ cursor: ctx.pager.cursor('requests-relay', row.seq), node: read(row) });
-  let edges: ReturnType<typeof edge>[];
-  let hasNextPage: boolean;
-  let hasPreviousPage: boolean;
-  if (query.last !== undefined || query.before !== undefined) {
-    const n = query.last ?? RELAY_DEFAULT;
-    // Oldest first from the `before` cursor: the nearest rows are kept when the page is cut.
-    const page = cutPage(requests.listNewer(filter, query.before === undefined ? 0 : seqOf(query.before, 'before'), n + 1), n, ctx.pager.maxBytes, edge);
-    hasPreviousPage = page.more;
-    hasNextPage = query.before !== undefined;
-    edges = page.items.reverse();
-  } else {
-    const n = query.first ?? RELAY_DEFAULT;
-    // Cut like every other list's pages (src/http/paging.ts): at most n edges and the page byte bound, one edge at least.
-    const page = cutPage(requests.list(filter, query.after === undefined ? null : seqOf(query.after, 'after'), n + 1), n, ctx.pager.maxBytes, edge);
-    hasNextPage = page.more;
-    hasPreviousPage = query.after !== undefined;
-    edges = page.items;
-  }
-  return ok({
-    edges,
-    pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? '', endCursor: edges.at(-1)?.cursor ?? '' },
-    totalCount: requests.count(filter),
-  });
-}
+export const requestRoutes = defineRoutes('requests', {
+  'GET /v1/requests': {
+    role: 'read',
+    summary: 'List access requests',
+    description: 'Newest first. show_pending_only accepts true/false in any case. A bare end_date_filter includes that whole UTC day. ' +
+      '`awaiting_my_review=true` (extension) keeps the PENDING requests waiting for your decision now: you review a current stage of an item (or hold a reviewer\'s delegation), undecided, and it is not your own request or for you.',
+    query: ListRequestsQuery,
+    responses: { 200: RequestList },
+  },
+  'POST /v1/requests': {
+    role: 'member',
+    summary: 'Create an access request',
+    description: 'With `dry_run=true` (extension) nothing is written and the answer is a RequestDryRun: each item\'s configuration, stages and reviewers, and why.',
+    query: CreateRequestQuery,
+    body: CreateRequestBody,
+    responses: { 200: RequestCreated },
+  },
+  'GET /v1/requests/counts': {
+    role: 'read',
+    summary: 'Count the caller\'s requests to decide and pending',
+    description: 'What the console\'s Home shows, exact at any size: `awaiting_my_review`, the PENDING requests waiting for your decision now ' +
+      '(as `awaiting_my_review=true` lists them), and `my_pending`, the PENDING requests you made.',
+    extension: true,
+    responses: { 200: RequestCounts },
+  },
+  'GET /v1/requests/relay': {
+    role: 'read',
+    summary: 'List access requests, relay style (deprecated)',
+    description: 'Newest first; `first`/`after` page forward, `last`/`before` backward (20 by default). `to` filters by reviewer, `from` by requester. Like every list page, a page stops at `GATEHOUSE_MAX_PAGE_BYTES` of JSON (one edge at least): fewer edges, with `hasNextPage` (forward) or `hasPreviousPage` (backward) true.',
+    query: RelayRequestsQuery,
+    responses: { 200: RequestConnection },
+  },
+  'GET /v1/requests/{id}': { role: 'read', items: { id: null }, summary: 'Get an access request', responses: { 200: Request } },
+  'POST /v1/requests/{id}/approve': {
+    role: 'member', items: { id: null },
+    summary: 'Approve an access request',
+    description: `REGULAR: a reviewer of a current stage (or their delegate); ADMIN: administrators, completing it at once. Nobody approves their own request. `
+      + '`duration_minutes` (extension) shortens the access granted: never longer than the request\'s duration (400 naming it), kept for later stages, '
+      + `shown on the request and in the event. ${DECIDED}`,
+    body: ApproveRequestBody,
+    responses: { 200: RequestAnswer },
+  },
+  'POST /v1/requests/{id}/deny': {
+    role: 'member', items: { id: null },
+    summary: 'Deny an access request',
+    description: `A reviewer of a current stage (or their delegate) or an administrator; one denial denies the request. ${DECIDED}`,
+    body: DenyRequestBody,
+    responses: { 200: RequestAnswer },
+  },
+  'POST /v1/requests/{id}/cancel': {
+    role: 'member', items: { id: null },
+    summary: 'Cancel an access request',
+    description: `The requester or an administrator. ${DECIDED}`,
+    extension: true,
+    responses: { 200: RequestAnswer },
+  },
+  'GET /v1/requests/{id}/comments': { role: 'read', items: { id: null }, summary: 'List the comments of an access request', responses: { 200: RequestCommentList } },
+  'POST /v1/requests/{id}/comments': {
+    role: 'member', items: { id: null },
+    summary: 'Comment on an access request',
+    description: 'The requester, the target user, a reviewer (or their delegate) or an administrator.',
+    body: CommentBody,
+    responses: { 200: RequestAnswer },
+  },
+});

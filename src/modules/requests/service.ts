@@ -12,7 +12,7 @@ import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSubEvents } from './decide.ts';
 import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
-import { announce } from '../../notices.ts';
+import { announce } from '../../signals.ts';
 import { fieldsAsked, toApiAskedField, type AskedField } from '../request-templates/service.ts';
 
 export interface ItemPlan {

@@ -2,7 +2,7 @@
 // of its creation is canceled, with a REQUESTS_CANCELED event, in short transactions.
 import type { AppContext } from '../../context.ts';
 import { requestSubEvents, timeoutCutoff, TIMEOUT_ACTOR } from './decide.ts';
-import { announce } from '../../notices.ts';
+import { announce } from '../../signals.ts';
 
 /** Requests canceled per transaction. */
 const BATCH = 100;

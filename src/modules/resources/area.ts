@@ -1,13 +1,13 @@
-// The resources area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts), its read task.
+// The resources area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its read task.
 import { defineArea } from '../../area.ts';
-import { resourceRoutes } from './openapi.ts';
-import { registerResourceRoutes } from './routes.ts';
+import { resourceRoutes } from './routes.ts';
+import { registerResourceRoutes } from './handlers.ts';
 import { createResourceStore } from './store.ts';
 import type { ReadTask } from '../../reads/tasks.ts';
 import { listResources, type ListResourcesInput } from './list.ts';
 import type { Viewer } from '../visibility/store.ts';
 
-/** GET /v1/resources' page, on a read worker (routes.ts). */
+/** GET /v1/resources' page, on a read worker (handlers.ts). */
 const listResourcesTask = ((ctx, args: { query: ListResourcesInput; viewer: Viewer | null }) =>
   listResources(ctx, args.query, args.viewer)) satisfies ReadTask<never, unknown>;
 

@@ -1,42 +1,41 @@
-// Resources: create, list with the reference's filters, read, bulk update, delete.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { createResource, deleteResource, updateResources } from './service.ts';
-import { viewerOf } from '../visibility/service.ts';
-import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
-import { listResources } from './list.ts';
-import type { resourceRoutes } from './openapi.ts';
+// The resources area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { PaginatedResourcesList, Resource } from '../../openapi/components/catalogue.ts';
+import { CreateResourceBody, ListResourcesQuery, UpdateResourcesBody } from './schemas.ts';
+import { UpdatedResourceList } from './responses.ts';
 
-export function registerResourceRoutes(router: ApiRouter<typeof resourceRoutes>, ctx: AppContext): void {
-  const { resources } = ctx.stores;
-
-  router.on('POST /v1/resources', async (req) => ok(createResource(ctx, req.caller, await req.body())));
-
-  router.on('GET /v1/resources', async (req) => {
-    const query = req.query();
-    const viewer = viewerOf(ctx, req.caller);
-    // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
-    if (query.page_size <= INLINE_PAGE_SIZE) return ok(listResources(ctx, query, viewer));
-    return ok(await ctx.reads.answer('resources.list', { query, viewer }, req.caller.userId, ctx.clock.now()));
-  });
-
-  router.on('PUT /v1/resources', async (req) => {
-    const body = await req.body();
-    return ok({ resources: updateResources(ctx, req.caller, body.resources) });
-  });
-
-  router.on('GET /v1/resources/{resource_id}', (req) => {
-    const id = req.uuidParam('resource_id');
-    // Whether the caller sees it was decided before the handler, for every route naming a resource
-    // (visibility/guard.ts: an unseen one is already a 404); admins see every resource.
-    const resource = resources.get(id);
-    if (!resource) throw notFound('resource', id);
-    return ok(resource);
-  });
-
-  router.on('DELETE /v1/resources/{resource_id}', (req) => {
-    deleteResource(ctx, req.caller, req.uuidParam('resource_id'));
-    return done();
-  });
-}
+export const resourceRoutes = defineRoutes('resources', {
+  'POST /v1/resources': {
+    role: 'admin',
+    summary: 'Create a resource',
+    body: CreateResourceBody,
+    responses: { 200: Resource },
+  },
+  'GET /v1/resources': {
+    role: 'read',
+    summary: 'List resources',
+    description: 'Filters combine; `remote_id` needs `resource_type_filter`. Extension: `owner_filter` (as `GET /v1/apps` has it) keeps what that owner administers.',
+    query: ListResourcesQuery,
+    responses: { 200: PaginatedResourcesList },
+  },
+  'PUT /v1/resources': {
+    role: 'admin',
+    summary: 'Update several resources',
+    description: 'All or nothing: when one item is refused, none is changed, and the error names `resources.N.field`.',
+    body: UpdateResourcesBody,
+    responses: { 200: UpdatedResourceList },
+  },
+  'GET /v1/resources/{resource_id}': {
+    role: 'read', items: { resource_id: 'resource' },
+    summary: 'Get a resource',
+    responses: { 200: Resource },
+  },
+  'DELETE /v1/resources/{resource_id}': {
+    role: 'admin', items: { resource_id: 'resource' },
+    summary: 'Delete a resource',
+    description: 'Refused (`conflict`) while it has child resources or a request configuration names it.',
+    responses: { 200: EmptyObject },
+  },
+});

@@ -1,7 +1,7 @@
-// The reviewer-stages area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The reviewer-stages area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { reviewerStageRoutes } from './openapi.ts';
-import { registerReviewerStageRoutes } from './routes.ts';
+import { reviewerStageRoutes } from './routes.ts';
+import { registerReviewerStageRoutes } from './handlers.ts';
 
 export const reviewerStagesArea = defineArea({
   name: 'reviewer-stages',

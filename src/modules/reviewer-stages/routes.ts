@@ -1,28 +1,62 @@
-// Reviewer stages and reviewers of resources and groups: GET/PUT …/reviewer-stages and …/reviewers,
-// the groups' pair deprecated in the reference. One set of handlers, registered once per item kind.
-import type { AppContext } from '../../context.ts';
-import { ok, type ApiRouter } from '../../http/router.ts';
-import { getReviewers, getReviewerStages, setReviewers, setReviewerStages, type ItemKind } from './service.ts';
-import type { reviewerStageRoutes } from './openapi.ts';
+// The reviewer-stage and reviewer operations of resources and groups in Gatehouse's API document.
+import { ReviewerStage } from '../../openapi/components/request-configuration.ts';
+import { defineRoutes, type ItemKind, type RouteDeclaration } from '../../http/route.ts';
+import { described, uuidList } from '../../openapi/responses.ts';
+import * as v from 'valibot';
+import { SetReviewersBody, SetReviewerStagesBody } from './schemas.ts';
 
-const KINDS: { kind: ItemKind; base: string; param: string }[] = [
-  { kind: 'resource', base: '/resources', param: 'resource_id' },
-  { kind: 'group', base: '/groups', param: 'group_id' },
-];
+const stageList = described(v.array(ReviewerStage), 'The stages of the default request configuration (priority 0), in stored order.');
 
-export function registerReviewerStageRoutes(router: ApiRouter<typeof reviewerStageRoutes>, ctx: AppContext): void {
-  for (const { kind, base, param } of KINDS) {
-    router.on(`GET /v1${base}/{${param}}/reviewer-stages`, (req) => ok(getReviewerStages(ctx, kind, req.uuidParam(param))));
-    router.on(`PUT /v1${base}/{${param}}/reviewer-stages`, async (req) => {
-      const id = req.uuidParam(param);
-      const body = await req.body();
-      return ok(setReviewerStages(ctx, req.caller, kind, id, body.stages));
-    });
-    router.on(`GET /v1${base}/{${param}}/reviewers`, (req) => ok(getReviewers(ctx, kind, req.uuidParam(param))));
-    router.on(`PUT /v1${base}/{${param}}/reviewers`, async (req) => {
-      const id = req.uuidParam(param);
-      const body = await req.body();
-      return ok(setReviewers(ctx, req.caller, kind, id, body.reviewer_ids));
-    });
-  }
+/** A resource's or a group's side of the routes (the groups' pair is deprecated in the reference). */
+interface Kind {
+  what: ItemKind;
+  items: Record<string, ItemKind>;
+  note: string;
 }
+const RESOURCE: Kind = { what: 'resource', items: { resource_id: 'resource' }, note: '' };
+const GROUP: Kind = { what: 'group', items: { group_id: 'group' }, note: ' Deprecated in the reference; served as for resources.' };
+
+/** A declaration, checked as one and keeping its own type (the handler's input is typed from it). */
+const route = <D extends RouteDeclaration>(declaration: D): D => declaration;
+
+const getStages = ({ what, items, note }: Kind) => route({
+  role: 'read',
+  items,
+  summary: `Get the reviewer stages of a ${what}`,
+  description: `The stages of its default request configuration: what \`request_configurations[0].reviewer_stages\` shows.${note}`,
+  responses: { 200: stageList },
+});
+const setStages = ({ what, items, note }: Kind) => route({
+  role: 'admin',
+  items,
+  summary: `Set the reviewer stages of a ${what}`,
+  description: `Replaces the default request configuration's stages. A stage sent without \`stage\` takes its position in the list (from 1); stage numbers must be unique. Every owner and service user must exist.${note}`,
+  body: SetReviewerStagesBody,
+  responses: { 200: stageList },
+});
+const getReviewers = ({ what, items, note }: Kind) => route({
+  role: 'read',
+  items,
+  summary: `Get the reviewers of a ${what}`,
+  description: `The owner ids named in any stage of the default request configuration, each once, in stage order.${note}`,
+  responses: { 200: uuidList },
+});
+const setReviewers = ({ what, items, note }: Kind) => route({
+  role: 'admin',
+  items,
+  summary: `Set the reviewers of a ${what}`,
+  description: `Replaces the default configuration's stages with one stage (operator AND, no manager or admin approval) holding these owners; an empty list leaves no stage.${note}`,
+  body: SetReviewersBody,
+  responses: { 200: uuidList },
+});
+
+export const reviewerStageRoutes = defineRoutes('reviewer-stages', {
+  'GET /v1/resources/{resource_id}/reviewer-stages': getStages(RESOURCE),
+  'PUT /v1/resources/{resource_id}/reviewer-stages': setStages(RESOURCE),
+  'GET /v1/resources/{resource_id}/reviewers': getReviewers(RESOURCE),
+  'PUT /v1/resources/{resource_id}/reviewers': setReviewers(RESOURCE),
+  'GET /v1/groups/{group_id}/reviewer-stages': getStages(GROUP),
+  'PUT /v1/groups/{group_id}/reviewer-stages': setStages(GROUP),
+  'GET /v1/groups/{group_id}/reviewers': getReviewers(GROUP),
+  'PUT /v1/groups/{group_id}/reviewers': setReviewers(GROUP),
+});

@@ -1,7 +1,7 @@
-// The sessions area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The sessions area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { sessionRoutes } from './openapi.ts';
-import { registerSessionRoutes } from './routes.ts';
+import { sessionRoutes } from './routes.ts';
+import { registerSessionRoutes } from './handlers.ts';
 import { createSessionStore } from './store.ts';
 
 declare module '../../context.ts' {

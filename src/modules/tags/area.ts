@@ -1,7 +1,7 @@
-// The tags area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The tags area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { tagRoutes } from './openapi.ts';
-import { registerTagRoutes } from './routes.ts';
+import { tagRoutes } from './routes.ts';
+import { registerTagRoutes } from './handlers.ts';
 import { createTagStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -1,73 +1,47 @@
-// Tags as the reference has them: /tag (create, find, get, delete), /tags (list, attach, detach),
-// and the tags of one user, group or resource.
-import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { fail } from '../../http/parse.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { attachTag, createTag, deleteTag, detachTag, tagsOf } from './service.ts';
-import { TAG_TARGETS, toApiTag, type TagTarget } from './store.ts';
-import type { tagRoutes } from './openapi.ts';
+// The tags area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { PaginatedTagsList, Tag, TagsList } from '../../openapi/components/catalogue.ts';
+import { AttachTagBody, CreateTagBody, CreateTagQuery, GetTagQuery, ListTagsQuery } from './schemas.ts';
 
-/** Path segment of each target kind: /tags/{tag_id}/users/{user_id} and /users/{user_id}/tags. */
-const PLURAL: Record<TagTarget, string> = { user: 'users', group: 'groups', resource: 'resources' };
+const attach = (what: string) => ({
+  summary: `Tag a ${what}`,
+  description: 'Tagging twice is refused (`conflict`). The body is optional and ignored.',
+  body: AttachTagBody,
+  responses: { 200: EmptyObject },
+});
+const detach = (what: string) => ({ summary: `Untag a ${what}`, responses: { 200: EmptyObject } });
+const tagsOf = (what: string) => ({ summary: `List a ${what}'s tags`, responses: { 200: TagsList } });
 
-export function registerTagRoutes(router: ApiRouter<typeof tagRoutes>, ctx: AppContext): void {
-  const { tags } = ctx.stores;
-
-  // The reference keeps tag_key, tag_value and admin_owner_id as deprecated query parameters beside the
-  // CreateTagInfo body; both are accepted, and for each field the body wins when both give it.
-  router.on('POST /v1/tag', async (req) => {
-    const query = req.query();
-    const body = (await req.body()) ?? {};
-    const key = body.tag_key ?? query.tag_key;
-    if (key === undefined) fail('body', [{ path: 'tag_key', message: 'is required' }]);
-    const adminOwnerId = body.admin_owner_id !== undefined ? body.admin_owner_id : (query.admin_owner_id ?? null);
-    return ok(createTag(ctx, req.caller, {
-      key,
-      value: body.tag_value ?? query.tag_value ?? '',
-      adminOwnerId: adminOwnerId?.toLowerCase() ?? null,
-    }));
-  });
-
-  router.on('GET /v1/tag', (req) => {
-    const query = req.query();
-    const tag = tags.getByKeyValue(query.tag_key, query.tag_value);
-    if (!tag) throw new AppError('not_found', 'no tag has this key and value', [{ path: 'tag_key', message: 'no tag with this key and value' }]);
-    return ok(tag);
-  });
-
-  router.on('GET /v1/tag/{tag_id}', (req) => {
-    const id = req.uuidParam('tag_id');
-    const tag = tags.get(id);
-    if (!tag) throw notFound('tag', id, 'tag_id');
-    return ok(tag);
-  });
-
-  router.on('DELETE /v1/tag/{tag_id}', (req) => {
-    deleteTag(ctx, req.caller, req.uuidParam('tag_id'));
-    return done();
-  });
-
-  router.on('GET /v1/tags', (req) => {
-    const query = req.query();
-    const rows = tags.list(ctx.pager.afterSeq('tags', query), query.page_size + 1);
-    return ok(ctx.pager.page('tags', query, rows, (row) => row.seq, toApiTag));
-  });
-
-  for (const kind of Object.keys(TAG_TARGETS) as TagTarget[]) {
-    const column = TAG_TARGETS[kind].column;
-    router.on(`POST /v1/tags/{tag_id}/${PLURAL[kind]}/{${column}}`, async (req) => {
-      const tagId = req.uuidParam('tag_id');
-      const targetId = req.uuidParam(column);
-      await req.body();
-      attachTag(ctx, req.caller, tagId, kind, targetId);
-      return done();
-    });
-    router.on(`DELETE /v1/tags/{tag_id}/${PLURAL[kind]}/{${column}}`, (req) => {
-      detachTag(ctx, req.caller, req.uuidParam('tag_id'), kind, req.uuidParam(column));
-      return done();
-    });
-    // The schema names the array `tags` (a reference sample says `results`); the schema wins.
-    router.on(`GET /v1/${PLURAL[kind]}/{${column}}/tags`, (req) => ok({ tags: tagsOf(ctx, kind, req.uuidParam(column)) }));
-  }
-}
+export const tagRoutes = defineRoutes('tags', {
+  'POST /v1/tag': {
+    role: 'admin',
+    summary: 'Create a tag',
+    description:
+      'A key and value name a tag once. The fields may come in the body or, as the reference\'s deprecated form, ' +
+      'in the query string; the body wins for each field given in both.',
+    query: CreateTagQuery,
+    body: CreateTagBody,
+    responses: { 200: Tag },
+  },
+  'GET /v1/tag': {
+    role: 'read',
+    summary: 'Find a tag by key and value',
+    query: GetTagQuery,
+    errors: ['not_found'],
+    responses: { 200: Tag },
+  },
+  'GET /v1/tag/{tag_id}': { role: 'read', items: { tag_id: null }, summary: 'Get a tag', responses: { 200: Tag } },
+  'DELETE /v1/tag/{tag_id}': { role: 'admin', items: { tag_id: null }, summary: 'Delete a tag', description: 'Also removes it from everything it is on.', responses: { 200: EmptyObject } },
+  'GET /v1/tags': { role: 'read', summary: 'List tags', query: ListTagsQuery, responses: { 200: PaginatedTagsList } },
+  'POST /v1/tags/{tag_id}/users/{user_id}': { ...attach('user'), role: 'admin', items: { tag_id: null, user_id: null } },
+  'DELETE /v1/tags/{tag_id}/users/{user_id}': { ...detach('user'), role: 'admin', items: { tag_id: null, user_id: null } },
+  'GET /v1/users/{user_id}/tags': { ...tagsOf('user'), role: 'read', items: { user_id: null } },
+  'POST /v1/tags/{tag_id}/groups/{group_id}': { ...attach('group'), role: 'admin', items: { tag_id: null, group_id: 'group' } },
+  'DELETE /v1/tags/{tag_id}/groups/{group_id}': { ...detach('group'), role: 'admin', items: { tag_id: null, group_id: 'group' } },
+  'GET /v1/groups/{group_id}/tags': { ...tagsOf('group'), role: 'read', items: { group_id: 'group' } },
+  'POST /v1/tags/{tag_id}/resources/{resource_id}': { ...attach('resource'), role: 'admin', items: { tag_id: null, resource_id: 'resource' } },
+  'DELETE /v1/tags/{tag_id}/resources/{resource_id}': { ...detach('resource'), role: 'admin', items: { tag_id: null, resource_id: 'resource' } },
+  'GET /v1/resources/{resource_id}/tags': { ...tagsOf('resource'), role: 'read', items: { resource_id: 'resource' } },
+});

@@ -1,7 +1,7 @@
-// The tokens area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The tokens area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { tokenRoutes } from './openapi.ts';
-import { registerTokenRoutes } from './routes.ts';
+import { tokenRoutes } from './routes.ts';
+import { registerTokenRoutes } from './handlers.ts';
 import { createTokenStore } from './store.ts';
 
 declare module '../../context.ts' {

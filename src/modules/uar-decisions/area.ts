@@ -1,8 +1,8 @@
 // The uar-decisions area as app.ts serves it: access reviews that act — decisions, the unanswered-items
 // policy, and the job that applies it at each review's deadline.
 import { defineArea } from '../../area.ts';
-import { uarDecisionRoutes } from './openapi.ts';
-import { registerUarDecisionRoutes } from './routes.ts';
+import { uarDecisionRoutes } from './routes.ts';
+import { registerUarDecisionRoutes } from './handlers.ts';
 import { closeDueReviews } from './service.ts';
 import { createUarDecisionStore } from './store.ts';
 
@@ -13,8 +13,8 @@ declare module '../../context.ts' {
 }
 
 // What the uar-decisions area announces, inside the transaction of its change (notifications tells the reviewers).
-declare module '../../notices.ts' {
-  interface Notices {
+declare module '../../signals.ts' {
+  interface Signals {
     /** Reviewers were given rows of a review, by the person who started it or assigned them. */
     'uar-decisions.reviewers-assigned': { uarId: string; reviewerIds: string[]; actorId: string };
   }

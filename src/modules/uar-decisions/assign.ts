@@ -3,7 +3,7 @@
 // their own access. The rules in words: docs/access-reviews.md, "Who reviews".
 import type { AppContext } from '../../context.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
-import { announce } from '../../notices.ts';
+import { announce } from '../../signals.ts';
 import { ownerUserIds } from '../owners/service.ts';
 import { requestSettingsFromRow } from '../request-settings/columns.ts';
 import { chooseConfiguration, resolveStages, targetGroups } from '../requests/reviewers.ts';

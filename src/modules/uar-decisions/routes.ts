@@ -1,61 +1,68 @@
-// Access reviews that act (Gatehouse's extension; the reference has only create, list and get):
-// GET /v1/uar/{uar_id}/items, POST /v1/uar/{uar_id}/decisions, POST /v1/uar/{uar_id}/assignments,
-// PUT /v1/uar/{uar_id}/policy, and a reviewer's own list, GET /v1/uar-assignments.
-import type { AppContext } from '../../context.ts';
-import { ok, type ApiRouter } from '../../http/router.ts';
-import { assignItems, decide, requireVisibleReview, setUnansweredPolicy } from './service.ts';
-import { toApiReviewItem, type AssignmentRow } from './store.ts';
-import type { uarDecisionRoutes } from './openapi.ts';
-import type { UARAssignment } from './responses.ts';
+// The uar-decisions area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { AssignBody, DecideBody, ListAssignmentsQuery, ListReviewItemsQuery, PolicyBody } from './schemas.ts';
+import { AssignmentsPage, ReviewItemsAnswer, ReviewItemsPage, UARPolicy } from './responses.ts';
 
-const toApiAssignment = (row: AssignmentRow): UARAssignment => ({
-  uar_id: row.uar_id,
-  name: row.name,
-  deadline: row.deadline,
-  closed_at: row.closed_at,
-  unanswered_decision: row.unanswered_decision,
-  assigned_items: row.assigned_items,
-  unanswered_items: row.unanswered_items,
+export const uarDecisionRoutes = defineRoutes('uars', {
+  'GET /v1/uar/{uar_id}/items': {
+    role: 'read',
+    items: { uar_id: null },
+    summary: 'List a review\'s items with their decisions',
+    description:
+      'The snapshot\'s rows in order, each with its decision (null: not answered) and its assigned reviewers, and the review\'s policy ' +
+      'for unanswered rows. An organization admin reads every row (`assigned_to_me=true`: only theirs); a member only the rows ' +
+      'assigned to them, and 404 for a review with none.',
+    extension: true,
+    query: ListReviewItemsQuery,
+    responses: { 200: ReviewItemsPage },
+  },
+  'GET /v1/uar-assignments': {
+    role: 'read',
+    summary: 'List the reviews with items assigned to me',
+    description: 'The caller\'s own assignments, oldest review first, with how many of their items still wait for an answer. `open_only=true` leaves out closed reviews.',
+    extension: true,
+    query: ListAssignmentsQuery,
+    responses: { 200: AssignmentsPage },
+  },
+  'POST /v1/uar/{uar_id}/decisions': {
+    role: 'member',
+    items: { uar_id: null },
+    summary: 'Decide items of a review',
+    description:
+      'KEEP, REVOKE or LATER for each listed item, all or nothing. An assigned reviewer decides their own items, an organization admin any; ' +
+      'nobody an item of their own access (403 naming `decisions.N.uar_item_id`), and a member no item assigned to others (403, the same path). ' +
+      'A member with no item in the review gets 404. REVOKE ends the user\'s direct grant through the access graph ' +
+      '(its `…_REMOVED` event, sessions ended) when the review closes, so a later KEEP or LATER undoes it until then; in a review started with ' +
+      '`instantly_action_reviews` it ends at once, and that item can no longer be changed (409 naming `decisions.N.decision`). ' +
+      'An item held only through groups cannot be revoked here (409 naming `decisions.N.decision`). ' +
+      'Recorded as UAR_REVIEWS_DECIDED. 409 once the review has closed.',
+    extension: true,
+    body: DecideBody,
+    errors: ['conflict'],
+    responses: { 200: ReviewItemsAnswer },
+  },
+  'POST /v1/uar/{uar_id}/assignments': {
+    role: 'admin',
+    items: { uar_id: null },
+    summary: 'Choose who reviews items of a review',
+    description:
+      'Replaces the reviewers of each listed item, all or nothing (an empty list leaves it to organization admins). A reviewer must be ' +
+      'an existing user who is not offboarded and not the user whose access the item is (400/404 naming `assignments.N.reviewer_ids.M`). ' +
+      'Recorded as UAR_REVIEWERS_UPDATED. 409 once closed.',
+    extension: true,
+    body: AssignBody,
+    errors: ['conflict'],
+    responses: { 200: ReviewItemsAnswer },
+  },
+  'PUT /v1/uar/{uar_id}/policy': {
+    role: 'admin',
+    items: { uar_id: null },
+    summary: 'Choose what a review\'s deadline does to unanswered items',
+    description: 'KEEP (the default) leaves them; REVOKE ends their direct grants when the deadline passes. Recorded as UARS_UPDATED. 409 once closed.',
+    extension: true,
+    body: PolicyBody,
+    errors: ['conflict'],
+    responses: { 200: UARPolicy },
+  },
 });
-
-export function registerUarDecisionRoutes(router: ApiRouter<typeof uarDecisionRoutes>, ctx: AppContext): void {
-  const { uarDecisions } = ctx.stores;
-
-  router.on('GET /v1/uar/{uar_id}/items', (req) => {
-    const uarId = req.uuidParam('uar_id');
-    const query = req.query();
-    requireVisibleReview(ctx, req.caller, uarId);
-    // A member's list is always their own rows; an admin's is every row unless they ask for theirs.
-    const mine = req.caller.role !== 'ADMIN' || query.assigned_to_me === true;
-    const list = `uar_items_${uarId}${mine ? '_mine' : ''}`;
-    const after = ctx.pager.afterSeq(list, query);
-    const rows = mine
-      ? uarDecisions.itemsOfReviewer(uarId, req.caller.userId, after, query.page_size + 1)
-      : uarDecisions.items(uarId, after, query.page_size + 1);
-    return ok({ ...ctx.pager.page(list, query, rows, (row) => row.seq, toApiReviewItem), ...uarDecisions.policy(uarId) });
-  });
-
-  router.on('GET /v1/uar-assignments', (req) => {
-    const query = req.query();
-    const list = `uar_assignments${query.open_only ? '_open' : ''}`;
-    const rows = uarDecisions.assignments(req.caller.userId, ctx.pager.afterSeq(list, query), query.page_size + 1, query.open_only === true);
-    return ok(ctx.pager.page(list, query, rows, (row) => row.seq, toApiAssignment));
-  });
-
-  router.on('POST /v1/uar/{uar_id}/decisions', async (req) => {
-    const uarId = req.uuidParam('uar_id');
-    const rows = decide(ctx, req.caller, uarId, await req.body());
-    return ok({ results: rows.map(toApiReviewItem) });
-  });
-
-  router.on('POST /v1/uar/{uar_id}/assignments', async (req) => {
-    const uarId = req.uuidParam('uar_id');
-    const rows = assignItems(ctx, req.caller, uarId, await req.body());
-    return ok({ results: rows.map(toApiReviewItem) });
-  });
-
-  router.on('PUT /v1/uar/{uar_id}/policy', async (req) => {
-    const uarId = req.uuidParam('uar_id');
-    return ok(setUnansweredPolicy(ctx, req.caller, uarId, (await req.body()).unanswered_decision));
-  });
-}

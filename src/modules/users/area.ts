@@ -1,7 +1,7 @@
-// The users area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The users area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { userRoutes } from './openapi.ts';
-import { registerUserRoutes } from './routes.ts';
+import { userRoutes } from './routes.ts';
+import { registerUserRoutes } from './handlers.ts';
 import { createUserStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -11,8 +11,8 @@ declare module '../../context.ts' {
 }
 
 // What the users area announces, inside the transaction of its change.
-declare module '../../notices.ts' {
-  interface Notices {
+declare module '../../signals.ts' {
+  interface Signals {
     /** A person was offboarded (their status left ACTIVE for SUSPENDED, DEPROVISIONED or DELETED); their access has ended. */
     'users.offboarded': { userId: string; status: string };
   }

@@ -1,66 +1,75 @@
-// Users (created here, since no identity provider syncs them) and their remote accounts.
-import type { AppContext } from '../../context.ts';
-import { AppError, notFound } from '../../http/errors.ts';
-import { parse } from '../../http/parse.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { toApiRemoteUser, toApiUser } from './store.ts';
-import { RemoteUserProviderParam } from './schemas.ts';
-import { addRemoteUser, createUser, removeRemoteUser, updateUser } from './service.ts';
-import type { userRoutes } from './openapi.ts';
+// The users area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { ThirdPartyProviderEnum } from '../../openapi/components/enums.ts';
+import { PaginatedRemoteUsersList, PaginatedUsersList, RemoteUser, User } from '../../openapi/components/people.ts';
+import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, UpdateUserBody } from './schemas.ts';
 
-export function registerUserRoutes(router: ApiRouter<typeof userRoutes>, ctx: AppContext): void {
-  const { users } = ctx.stores;
-
-  router.on('POST /v1/users', async (req) => ok(createUser(ctx, req.caller, await req.body())));
-
-  router.on('GET /v1/users', (req) => {
-    const query = req.query();
-    const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()), managerId: query.manager_id, contains: query.contains || undefined };
-    const rows = users.list(filter, ctx.pager.afterSeq('users', query), query.page_size + 1);
-    return ok(ctx.pager.page('users', query, rows, (row) => row.seq, toApiUser));
-  });
-
-  // Registered before /users/:user_id/… so "remote_users" is never read as a user id.
-  router.on('GET /v1/users/remote_users', (req) => {
-    const query = req.query();
-    const filter = {
-      providers: query.third_party_provider,
-      userIds: query.user_id?.map((id) => id.toLowerCase()),
-      remoteIds: query.remote_id,
-    };
-    const rows = users.listRemote(filter, ctx.pager.afterSeq('remote_users', query), query.page_size + 1);
-    return ok(ctx.pager.page('remote_users', query, rows, (row) => row.seq, toApiRemoteUser));
-  });
-
-  router.on('POST /v1/users/remote_users', async (req) => {
-    const body = await req.body();
-    return ok(addRemoteUser(ctx, req.caller, body.user_id.toLowerCase(), body.third_party_provider, body.remote_id));
-  });
-
-  router.on('DELETE /v1/users/{user_id}/remote_users/{third_party_provider}', (req) => {
-    const provider = parse(RemoteUserProviderParam, req.param('third_party_provider'), 'path');
-    removeRemoteUser(ctx, req.caller, req.uuidParam('user_id'), provider);
-    return done();
-  });
-
-  router.on('GET /v1/user', (req) => {
-    const query = req.query();
-    // The reference: user_id wins when both are given.
-    const user = query.user_id !== undefined ? users.get(query.user_id.toLowerCase()) : users.getByEmail(query.email!);
-    if (!user) throw new AppError('not_found', 'no user matches', [{ path: query.user_id !== undefined ? 'user_id' : 'email', message: 'no such user' }]);
-    return ok(user);
-  });
-
-  // Gatehouse's extension: the reference has no way to change a user; offboarding happens here.
-  router.on('PUT /v1/users/{user_id}', async (req) => {
-    const id = req.uuidParam('user_id');
-    return ok(updateUser(ctx, req.caller, id, await req.body()));
-  });
-
-  router.on('GET /v1/users/{user_id}', (req) => {
-    const id = req.uuidParam('user_id');
-    const user = users.get(id);
-    if (!user) throw notFound('user', id);
-    return ok(user);
-  });
-}
+export const userRoutes = defineRoutes('users', {
+  'POST /v1/users': {
+    role: 'admin',
+    summary: 'Create a user',
+    description:
+      'No identity provider syncs users into Gatehouse, so they are created here. The email must be unused. ' +
+      '`organization_role` is `MEMBER` unless given.',
+    extension: true,
+    body: CreateUserBody,
+    responses: { 200: User },
+  },
+  'GET /v1/users': {
+    role: 'read',
+    summary: 'List users',
+    description: 'With `tag_ids`, only users carrying any of those tags. Extensions: `manager_id` keeps a manager\'s direct reports; `contains` keeps people whose email or full name contains the text, in any case.',
+    query: ListUsersQuery,
+    responses: { 200: PaginatedUsersList },
+  },
+  'GET /v1/users/remote_users': {
+    role: 'read',
+    summary: 'List remote user accounts',
+    description: 'Each filter narrows the list; repeating a filter key widens that filter.',
+    query: ListRemoteUsersQuery,
+    responses: { 200: PaginatedRemoteUsersList },
+  },
+  'POST /v1/users/remote_users': {
+    role: 'admin',
+    summary: 'Record a remote user account',
+    description: 'Links a user to their account at a third-party provider; a user has at most one account per provider.',
+    extension: true,
+    body: CreateRemoteUserBody,
+    responses: { 200: RemoteUser },
+  },
+  'DELETE /v1/users/{user_id}/remote_users/{third_party_provider}': {
+    role: 'admin', items: { user_id: null, third_party_provider: null },
+    summary: 'Forget a remote user account',
+    extension: true,
+    pathParams: { third_party_provider: { description: 'The provider whose account is forgotten.', schema: ThirdPartyProviderEnum } },
+    responses: { 200: EmptyObject },
+  },
+  'GET /v1/user': {
+    role: 'read',
+    summary: 'Find a user by id or email',
+    description: 'Give `user_id` or `email`; when both are given, `user_id` decides.',
+    query: GetUserQuery,
+    errors: ['not_found'],
+    responses: { 200: User },
+  },
+  'PUT /v1/users/{user_id}': {
+    role: 'admin', items: { user_id: null },
+    summary: 'Update a user',
+    description:
+      'Changes only the fields given; `manager_id: null` clears the manager. Setting `hr_idp_status` to a ' +
+      'leaving status offboards the user: every access edge and session they hold ends at once, and their tokens ' +
+      'stop working. `organization_role` sets what they may do (`ADMIN` or `MEMBER`); demoting or offboarding ' +
+      'the last admin who is not offboarded is refused with 409, so the organization always keeps one.',
+    extension: true,
+    body: UpdateUserBody,
+    responses: { 200: User },
+  },
+  'GET /v1/users/{user_id}': {
+    role: 'read', items: { user_id: null },
+    summary: 'Get a user',
+    extension: true,
+    responses: { 200: User },
+  },
+});

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { offboardUser } from '../access/service.ts';
-import { announce } from '../../notices.ts';
+import { announce } from '../../signals.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
 import { revokeTokensOfUser } from '../tokens/service.ts';

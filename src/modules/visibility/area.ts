@@ -1,7 +1,7 @@
-// The visibility area as app.ts serves it: its stores, its routes (declared in openapi.ts, handled in routes.ts).
+// The visibility area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { visibilityRoutes } from './openapi.ts';
-import { registerVisibilityRoutes } from './routes.ts';
+import { visibilityRoutes } from './routes.ts';
+import { registerVisibilityRoutes } from './handlers.ts';
 import { createVisibilityStore } from './store.ts';
 
 declare module '../../context.ts' {

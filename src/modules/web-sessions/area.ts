@@ -1,7 +1,7 @@
-// The web-sessions area as app.ts serves it: console sign-in sessions, their store and routes (openapi.ts, routes.ts).
+// The web-sessions area as app.ts serves it: console sign-in sessions, their store and routes (routes.ts, handlers.ts).
 import { defineArea } from '../../area.ts';
-import { webSessionRoutes } from './openapi.ts';
-import { registerWebSessionRoutes } from './routes.ts';
+import { webSessionRoutes } from './routes.ts';
+import { registerWebSessionRoutes } from './handlers.ts';
 import { createWebSessionStore } from './store.ts';
 
 declare module '../../context.ts' {

@@ -13,7 +13,7 @@ export const SESSION_COOKIE = 'gatehouse_session';
 export const CSRF_HEADER = 'x-csrf-token';
 /** Binds a single sign-on in flight to the browser that started it (oidc.ts). */
 export const OIDC_STATE_COOKIE = 'gatehouse_oidc_state';
-/** Binds a sign-in link's "Sign in" button to the browser that opened the link (console/routes.ts). */
+/** Binds a sign-in link's "Sign in" button to the browser that opened the link (console/handlers.ts). */
 export const SIGN_IN_COOKIE = 'gatehouse_sign_in';
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -16,7 +16,7 @@ import { startWebSession, type ClientFacts, type StartedSession } from './servic
  * people start again), so starts from many addresses cannot grow the table without bound.
  */
 export const MAX_OIDC_LOGINS = 10_000;
-/** Sign-ins one client address may start per minute; more answer 429 (console/routes.ts). A person needs one or two. */
+/** Sign-ins one client address may start per minute; more answer 429 (console/handlers.ts). A person needs one or two. */
 export const OIDC_STARTS_PER_MINUTE = 30;
 
 const discovered = new WeakMap<AppContext, Promise<oidc.Configuration>>();

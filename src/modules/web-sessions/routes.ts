@@ -1,42 +1,39 @@
-// GET /v1/web-sessions and DELETE /v1/web-sessions/{web_session_id}: a person's console sign-in
-// sessions, to see and end (Gatehouse's extension; /v1/sessions are connections to resources); and
-// POST /v1/users/{user_id}/sign-in-link: an admin sends someone a sign-in link or an invitation.
-import type { AppContext } from '../../context.ts';
-import { notFound } from '../../http/errors.ts';
-import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { sendLinkAsAdmin } from './emailed-links.ts';
-import { endWebSession } from './service.ts';
-import { toApiWebSession } from './store.ts';
-import type { webSessionRoutes } from './openapi.ts';
+// The web-sessions area's routes: who may call each, what its path parameters name, and its entry in the API document
+// (format: src/http/route.ts).
+import { defineRoutes } from '../../http/route.ts';
+import { EmptyObject } from '../../openapi/responses.ts';
+import { ListWebSessionsQuery, SendSignInLinkBody } from './schemas.ts';
+import { PaginatedWebSessionsList, SentSignInLink } from './responses.ts';
 
-export function registerWebSessionRoutes(router: ApiRouter<typeof webSessionRoutes>, ctx: AppContext): void {
-  const { webSessions } = ctx.stores;
 
-  router.on('GET /v1/web-sessions', (req) => {
-    const query = req.query();
-    const asked = query.user_id?.toLowerCase();
-    // A member lists only their own (another user's user_id selects nothing); admins list anyone's.
-    const own = req.caller.role === 'ADMIN' ? undefined : req.caller.userId;
-    const now = ctx.clock.now();
-    const filter = {
-      userId: own ?? asked ?? null,
-      now: now.toISOString(),
-      idleSince: new Date(now.getTime() - ctx.config.webSessionIdleMinutes * 60_000).toISOString(),
-    };
-    const rows = own !== undefined && asked !== undefined && asked !== own ? [] : webSessions.listLive(filter, ctx.pager.afterSeq('web-sessions', query), query.page_size + 1);
-    return ok(ctx.pager.page('web-sessions', query, rows, (row) => row.seq, toApiWebSession));
-  });
-
-  router.on('POST /v1/users/{user_id}/sign-in-link', async (req) => {
-    const id = req.uuidParam('user_id');
-    const body = await req.body();
-    const user = ctx.stores.users.get(id);
-    if (!user) throw notFound('user', id, 'user_id');
-    return ok(await sendLinkAsAdmin(ctx, req.caller, user, body.kind, body.send_email));
-  });
-
-  router.on('DELETE /v1/web-sessions/{web_session_id}', (req) => {
-    endWebSession(ctx, req.caller, req.uuidParam('web_session_id'), 'REVOKED');
-    return done();
-  });
-}
+export const webSessionRoutes = defineRoutes('web-sessions', {
+  'POST /v1/users/{user_id}/sign-in-link': {
+    role: 'admin',
+    items: { user_id: null },
+    summary: 'Send a person a sign-in link or an invitation',
+    description: 'Emails the person a one-time link to the console: `kind` SIGN_IN lasts GATEHOUSE_LOGIN_LINK_MINUTES, INVITATION (a welcome naming you) ' +
+      'GATEHOUSE_INVITATION_HOURS. Answers once the mail server took it (503 when it refused). With `send_email` false nothing is mailed and ' +
+      'the link is in the answer, shown once, for you to pass on (the way when email is not set up; 400 naming `send_email` otherwise). ' +
+      'Refused (403) for an offboarded person. Recorded as LOGIN_LINKS_CREATED, acted by you, with how it was delivered.',
+    extension: true,
+    body: SendSignInLinkBody,
+    errors: ['unavailable'],
+    responses: { 200: SentSignInLink },
+  },
+  'GET /v1/web-sessions': {
+    role: 'read',
+    summary: 'List console sign-in sessions',
+    description: 'Sessions that still work. A member sees only their own; an admin anyone\'s, or one user\'s with `user_id`.',
+    extension: true,
+    query: ListWebSessionsQuery,
+    responses: { 200: PaginatedWebSessionsList },
+  },
+  'DELETE /v1/web-sessions/{web_session_id}': {
+    role: 'member',
+    items: { web_session_id: null },
+    summary: 'End a console sign-in session',
+    description: 'Its next request gets 401 and the console shows the sign-in page. A member may end only their own.',
+    extension: true,
+    responses: { 200: EmptyObject },
+  },
+});
