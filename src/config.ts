@@ -317,6 +317,15 @@ export const SETTINGS = {
     max: 1_000_000,
     description: 'writes (POST, PUT, PATCH, DELETE) one user may make per window before they get 429 and `Retry-After`; 0 turns the limit off',
   }),
+  scimWriteRateLimit: integer({
+    env: 'GATEHOUSE_SCIM_WRITE_RATE_LIMIT',
+    // An identity provider's first import sends a create (and a group push) per person: 3,000 a minute
+    // lets a few thousand people arrive in a couple of minutes, and still bounds a runaway client.
+    default: 3_000,
+    min: 0,
+    max: 1_000_000,
+    description: 'writes one SCIM token\'s user may make under /scim/v2 per write-limit window (their own budget, apart from `GATEHOUSE_WRITE_RATE_LIMIT`, sized for an identity provider\'s first import of a few thousand people); 0 turns the limit off',
+  }),
   writeRateWindowMs: integer({
     env: 'GATEHOUSE_WRITE_RATE_WINDOW_MS',
     default: 60_000,
@@ -407,6 +416,20 @@ export const SETTINGS = {
     max: 90 * 24 * 60,
     description: 'a console sign-in session ends this many minutes after sign-in, however much it is used',
   }),
+  adminEmail: {
+    ...text({
+      env: 'GATEHOUSE_ADMIN_EMAIL',
+      flag: { name: 'admin-email', value: 'EMAIL' },
+      default: 'admin@gatehouse.local',
+      example: 'ops@example.com',
+      description: 'the email of the admin the first start creates (on an empty database only; later, change it on the person\'s page or with `PUT /v1/users/{user_id}`)',
+    }),
+    accepts: 'an email address',
+    parse(raw: string, source: string): string {
+      if (!/^[^\s@]{1,64}@[^\s@]{1,255}$/.test(raw)) throw new ConfigError(`${source} must be an email address, got "${raw}"`);
+      return raw;
+    },
+  },
   loginLinkMinutes: integer({
     env: 'GATEHOUSE_LOGIN_LINK_MINUTES',
     default: 15,
