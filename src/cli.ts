@@ -142,7 +142,9 @@ const COMMANDS: Record<string, Command> = {
       DB_HELP,
       settingHelp('host'),
       settingHelp('port'),
-      settingHelp('adminEmail'),
+      // Its flag is too long for settingHelp's column: two lines.
+      '  --admin-email EMAIL',
+      `                   ${plain(SETTINGS.adminEmail.description)} (GATEHOUSE_ADMIN_EMAIL, default ${SETTINGS.adminEmail.default})`,
       '  --demo           start on an example organisation, seeded once on a file of its own (gatehouse-demo.db',
       '                   unless --db or GATEHOUSE_DB names one; never a file holding real data), with email,',
       '                   Slack and single sign-on off; prints sign-in links for a requester, a reviewer and an admin',

@@ -83,11 +83,9 @@ export function revokeTokensOfUser(ctx: AppContext, actor: Actor, userId: string
   return deleted.length;
 }
 
-/** The first admin's email unless GATEHOUSE_ADMIN_EMAIL (--admin-email) says another. */
-export const ADMIN_EMAIL = 'admin@gatehouse.local';
-
 /**
- * On a database with no users, creates the admin user (GATEHOUSE_ADMIN_EMAIL) and its FULL_ACCESS token, in one transaction.
+ * On a database with no users, creates the admin user (GATEHOUSE_ADMIN_EMAIL, `serve --admin-email`) and its
+ * FULL_ACCESS token, in one transaction.
  * The token is `chosenSecret` when given (GATEHOUSE_BOOTSTRAP_TOKEN), else a random one.
  * Returns undefined when the database already has users (a chosen secret is then ignored).
  */
