@@ -64,6 +64,10 @@ function whoAndWhy(cause: AccessChangeCause | null, by: { name: string } | null,
   }
 }
 
+const STATUS_WORDS: Record<string, string> = { PENDING: 'waiting for review', APPROVED: 'approved', DENIED: 'denied', CANCELED: 'cancelled' };
+/** A request's status as a person reads it in a message ("waiting for review", never "PENDING"). */
+const statusInWords = (status: string): string => STATUS_WORDS[status] ?? status.toLowerCase().replace(/_/g, ' ');
+
 /** The lines describing a request: who asks, for whom, what, how long, why, and where it stands. */
 function requestLines(ctx: AppContext, requestId: string): { lines: string[]; requester: string; status: string; what: string } | null {
   const { requests, groups } = ctx.stores;
@@ -81,7 +85,7 @@ function requestLines(ctx: AppContext, requestId: string): { lines: string[]; re
     `Access: ${what}`,
     `Duration: ${durationInWords(row.duration_minutes)}`,
     `Reason: ${row.reason || '(none given)'}`,
-    `Status: ${row.status}`,
+    `Status: ${statusInWords(row.status)}`,
   ];
   return { lines, requester, status: row.status, what };
 }
@@ -262,6 +266,33 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
           why,
         ],
         link, actionableRequestId: null,
+      };
+    }
+    case 'EMAIL_CHANGED': {
+      const by = typeof data.by === 'string' && data.by !== '' ? data.by : 'An administrator or your identity provider';
+      return {
+        subject: 'The email of your Gatehouse account changed',
+        lines: [
+          `${by} changed the email of the Gatehouse account of ${nameOf(ctx, row.user_id)} from ${String(data.previous_email)} to ${String(data.email)}.`,
+          'Its console sessions have ended, and sign-in links and invitations sent before no longer work; sign in again with the new address.',
+          'If you did not expect this, tell your Gatehouse administrators at once.',
+          why,
+        ],
+        link: home, actionableRequestId: null,
+      };
+    }
+    case 'OFFBOARDING_REFUSED': {
+      const person = ctx.stores.users.get(String(data.user_id));
+      const who = person ? `${person.full_name} (${person.email})` : 'a former user';
+      return {
+        subject: `Your identity provider asked to offboard ${who}`,
+        lines: [
+          `Your identity provider asked over SCIM to make ${who} ${String(data.status)}. Gatehouse refused: ${String(data.why)}.`,
+          'If they are leaving, offboard them on their page in the console (People); otherwise nothing needs doing.',
+          why,
+        ],
+        link: { label: 'Open People', url: consoleLink(ctx, '/console/people') },
+        actionableRequestId: null,
       };
     }
     case 'BREAK_GLASS_USED':
