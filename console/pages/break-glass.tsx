@@ -148,7 +148,7 @@ export function BreakGlassPage(props: { me: Me; id: string }) {
           <dt>{bg.active ? 'Ends' : 'Ended'}</dt><dd>{when(bg.ends_at)}</dd>
           <dt>Why</dt><dd>{bg.reason}</dd>
           {bg.incident_id && <><dt>Incident</dt><dd>{bg.incident_id}</dd></>}
-          <dt>Request</dt><dd><Link href={`/console/requests/${bg.request_id}`}>The request the break-glass rule approved</Link></dd>
+          {(isAdmin(props.me) || bg.user_id === props.me.user.user_id) && <><dt>Request</dt><dd><Link href={`/console/requests/${bg.request_id}`}>The request the break-glass rule approved</Link></dd></>}
           {bg.state !== 'OPEN' && <><dt>Review</dt><dd>{reviewWords(bg.state)} by {reviewer}, {when(bg.reviewed_at)}: {bg.review_comment}</dd></>}
         </dl>
         {bg.state === 'OPEN' && mayReview && (
