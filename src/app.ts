@@ -119,7 +119,7 @@ function isClientAbort(thrown: unknown): boolean {
  * without one.
  */
 export function createApp(ctx: AppContext, routes = new RouteTable(), areas: readonly Area[] = AREAS): Polka<GatehouseRequest> {
-  checkAreas(areas);
+  checkAreas(areas, ctx);
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
       // Set by the first middleware; a request that skipped it still gets an id to quote.

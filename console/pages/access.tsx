@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
 import { PersonAdmin } from './people.tsx';
-import { HeldOutside } from './connector.tsx';
+import { connectorKinds, HeldOutside } from './connector.tsx';
 import { isAdmin, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
@@ -58,14 +58,16 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
       ? await get('/resources/{resource_id}', { path: { resource_id: id } })
       : await get('/groups/{group_id}', { path: { group_id: id } });
     const appId = item.app_id;
-    const [holders, owner, connector, propagations] = await Promise.all([
+    const [holders, owner, connector, propagations, kinds] = await Promise.all([
       kind === 'resource' ? all('/resources/{resource_id}/users', { path: { resource_id: id } }) : all('/groups/{group_id}/users', { path: { group_id: id } }),
       item.admin_owner_id ? get('/owners/{owner_id}', { path: { owner_id: item.admin_owner_id } }).catch(() => undefined) : Promise.resolve(undefined),
       // Where access is carried to (admins: docs/connectors.md); 404 is "no connector".
       admin && appId ? get('/apps/{app_id}/connector', { path: { app_id: appId } }).catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))) : Promise.resolve(undefined),
       admin && appId ? all('/propagations', { query: { app_id: appId } }, 1000) : Promise.resolve([]),
+      admin ? connectorKinds() : Promise.resolve([]),
     ]);
-    return { item, holders, owner, connector, propagations: propagations.filter((p) => p.item_id === id) };
+    const carrier = kinds.find((k) => k.connector_type === connector?.connector_type)?.name ?? connector?.connector_type;
+    return { item, holders, owner, connector, carrier, propagations: propagations.filter((p) => p.item_id === id) };
   }, [kind, id]);
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState('');
@@ -103,7 +105,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     });
   };
   return (
-    <Pending loaded={loaded}>{({ item, holders, owner, connector, propagations }) => (
+    <Pending loaded={loaded}>{({ item, holders, owner, connector, carrier, propagations }) => (
       <Page title={item.name ?? id}>
         <p>{item.description || `A ${kind}.`}</p>
         <dl class="facts">
@@ -149,7 +151,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             <h2 id="propagation">Propagation</h2>
             {connector === null ? <p>No connector: access is in effect the moment it is written.</p> : (
               <>
-                <p>Carried by {connector.connector_type === 'POSTGRES' ? 'a PostgreSQL' : 'an Opal-protocol'} connector; last successful sync {when(connector.last_successful_sync)}.</p>
+                <p>Carried by its app's connector ({carrier}); last successful sync {when(connector.last_successful_sync)}.</p>
                 {propagations.length === 0 ? <p>Every change to {item.name} has reached the connector.</p> : (
                   <div class="table-wrap">
                     <table class="stack">
