@@ -321,6 +321,12 @@ export const DEVIATIONS: readonly Deviation[] = [
   },
   {
     operations: REQUEST_ANSWERS,
+    where: '*.stages.stages[].reviewers[].decision_needed',
+    what: 'here, not in the reference',
+    reason: 'Extension: whether a reviewer is still asked to decide. The reference keeps an undecided reviewer PENDING after another reviewer settled the stage (any one of an OR stage), so a page would say "Pending" of someone nobody waits for.',
+  },
+  {
+    operations: REQUEST_ANSWERS,
     where: '*reviewer_stages',
     what: 'type array|string in the reference, array here',
     reason: 'The reference may send an error message instead of the stages when reviewers cannot be loaded. Gatehouse stores every request\'s stages and reviewers when it is created, so they always load and the field is always a list.',
