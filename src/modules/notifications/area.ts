@@ -6,7 +6,7 @@ import { registerNotificationRoutes } from './handlers.ts';
 import { tick as scheduleNotifications } from './schedule.ts';
 import { tellAccessEnded } from './access-ended.ts';
 import { notificationHandler } from './deliver.ts';
-import { commentAdded, propagationFailed, requestCreated, requestDecided, reviewersAssigned, reviewsAdded } from './plan.ts';
+import { commentAdded, onCallSyncFailing, propagationFailed, requestCreated, requestDecided, reviewersAssigned, reviewsAdded } from './plan.ts';
 import { NOTIFICATION_KIND } from './queue.ts';
 import { createNotificationStore } from './store.ts';
 
@@ -30,6 +30,7 @@ export const notificationsArea = defineArea({
     'requests.decided': (ctx, n, now) => requestDecided(ctx, n.requestId, n.decision, n.actorId, now),
     'requests.commented': (ctx, n, now) => commentAdded(ctx, n.requestId, n.commentId, n.authorId, now),
     'connectors.push-failed': (ctx, n, now) => propagationFailed(ctx, n, now),
+    'on-call.sync-failing': (ctx, n, now) => onCallSyncFailing(ctx, n, now),
     'uar-decisions.reviewers-assigned': (ctx, n, now) => reviewersAssigned(ctx, n.uarId, n.reviewerIds, n.actorId, now),
   },
   // A person whose own access ended (removed, revoked, expired, offboarded) is told, in the change's transaction.
