@@ -135,6 +135,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: a resource lists the access levels it offers (`access_levels`), and create and update may set them. The reference has no way to declare them.',
   },
   {
+    operations: ['GET /v1/tokens'],
+    where: 'response 200.results[].scope',
+    what: 'here, not in the reference',
+    reason: 'Extension: a token says where it works (`API`, or `SCIM` for an identity provider\'s on /scim/v2 only), so a list of tokens does not call a SCIM token "full access" (docs/scim.md).',
+  },
+  {
     operations: '*',
     where: '*.manager_id',
     what: 'here, not in the reference',
@@ -312,6 +318,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     where: '*.stages.stages[].reviewers[].delegated_from_user_id',
     what: 'here, not in the reference',
     reason: 'Extension: a reviewer acting through a delegation names the reviewer they act for, in the deprecated `stages` (the first item\'s stages, sent for clients generated from older versions of the reference) as in `reviewer_stages`.',
+  },
+  {
+    operations: REQUEST_ANSWERS,
+    where: '*.stages.stages[].reviewers[].decision_needed',
+    what: 'here, not in the reference',
+    reason: 'Extension: whether a reviewer is still asked to decide. The reference keeps an undecided reviewer PENDING after another reviewer settled the stage (any one of an OR stage), so a page would say "Pending" of someone nobody waits for.',
   },
   {
     operations: REQUEST_ANSWERS,

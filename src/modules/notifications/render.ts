@@ -64,6 +64,10 @@ function whoAndWhy(cause: AccessChangeCause | null, by: { name: string } | null,
   }
 }
 
+const STATUS_WORDS: Record<string, string> = { PENDING: 'waiting for review', APPROVED: 'approved', DENIED: 'denied', CANCELED: 'cancelled' };
+/** A request's status as a person reads it in a message ("waiting for review", never "PENDING"). */
+const statusInWords = (status: string): string => STATUS_WORDS[status] ?? status.toLowerCase().replace(/_/g, ' ');
+
 /** The lines describing a request: who asks, for whom, what, how long, why, and where it stands. */
 function requestLines(ctx: AppContext, requestId: string): { lines: string[]; requester: string; status: string; what: string } | null {
   const { requests, groups } = ctx.stores;
@@ -81,7 +85,7 @@ function requestLines(ctx: AppContext, requestId: string): { lines: string[]; re
     `Access: ${what}`,
     `Duration: ${durationInWords(row.duration_minutes)}`,
     `Reason: ${row.reason || '(none given)'}`,
-    `Status: ${row.status}`,
+    `Status: ${statusInWords(row.status)}`,
   ];
   return { lines, requester, status: row.status, what };
 }

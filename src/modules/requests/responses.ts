@@ -12,6 +12,7 @@ export const RequestReviewer = component('RequestReviewer', described(v.object({
   full_name: v.optional(v.string()),
   status: v.picklist(['PENDING', 'APPROVED', 'REJECTED']),
   delegated_from_user_id: v.optional(extension(uuid, 'The reviewer this user reviews (or reviewed) in place of, through a delegation in force.')),
+  decision_needed: v.optional(extension(v.boolean(), 'Whether this reviewer\'s decision is still awaited: false once they decided, once another reviewer settled their part of the stage (any one of an OR stage, one member of a team in an AND stage), once the stage is passed, or once the request is decided.')),
 }), 'A reviewer in a stage. A reviewer who denied reads REJECTED.'));
 export type RequestReviewer = v.InferOutput<typeof RequestReviewer>;
 

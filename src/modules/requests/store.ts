@@ -86,6 +86,8 @@ export interface RequestFilter {
   /** Only PENDING requests waiting for this user's decision at `awaitingAt` (AWAITS); both given together. */
   awaitingUserId?: string | undefined;
   awaitingAt?: string | undefined;
+  /** With awaitingUserId: the groups that user holds, as a JSON array of ids (a request targeting one is not theirs to decide). */
+  awaitingHeldGroups?: string | undefined;
   /** Only requests this user takes part in (see INVOLVES); `involvedAt` is when delegations are read. */
   involvedUserId?: string | undefined;
   involvedAt?: string | undefined;
@@ -106,10 +108,11 @@ const INVOLVES = `(r.requester_id = @involvedUserId OR r.target_user_id = @invol
  * The PENDING requests waiting for @awaitingUserId's decision at @awaitingAt: an undecided reviewer row of
  * an item's current stage that is theirs (unless they have handed their reviews to a delegate then) or
  * a delegator's whose reviews they hold then; an admin slot only while its user is an admin; never
- * their own request or one asking access for them. (decide.ts's callerRows is the rule; this is it in
- * SQL, so Home counts at any size. A member of a group a request targets is still counted.)
+ * their own request, one asking access for them, or one for a group they hold (@awaitingHeldGroups). (decide.ts's
+ * callerRows and refuseOwnRequest are the rule; this is it in SQL, so Home counts at any size.)
  */
 const AWAITS = `(r.status = 'PENDING' AND r.requester_id <> @awaitingUserId AND coalesce(r.target_user_id, '') <> @awaitingUserId
+  AND (r.target_group_id IS NULL OR r.target_group_id NOT IN (SELECT value FROM json_each(@awaitingHeldGroups)))
   AND r.id IN (SELECT rr.request_id FROM request_reviewers rr
     JOIN request_items i ON i.request_id = rr.request_id AND i.position = rr.item_position
     WHERE rr.status = 'PENDING' AND rr.stage_index = i.current_stage AND i.current_stage <= i.stage_count
@@ -130,6 +133,7 @@ const FILTER_SQL: Record<keyof RequestFilter, string> = {
   reviewerId: 'r.id IN (SELECT request_id FROM request_reviewers WHERE user_id = @reviewerId)',
   awaitingUserId: AWAITS,
   awaitingAt: '1 = 1', // read by AWAITS
+  awaitingHeldGroups: '1 = 1', // read by AWAITS
   involvedUserId: INVOLVES,
   involvedAt: '1 = 1', // read by INVOLVES
 };
