@@ -332,6 +332,15 @@ export const SETTINGS = {
     max: 1_000_000,
     description: 'writes (POST, PUT, PATCH, DELETE) one user may make per window before they get 429 and `Retry-After`; 0 turns the limit off',
   }),
+  scimWriteRateLimit: integer({
+    env: 'GATEHOUSE_SCIM_WRITE_RATE_LIMIT',
+    // An identity provider's first import sends a create (and a group push) per person: 3,000 a minute
+    // lets a few thousand people arrive in a couple of minutes, and still bounds a runaway client.
+    default: 3_000,
+    min: 0,
+    max: 1_000_000,
+    description: 'writes one SCIM token\'s user may make under /scim/v2 per write-limit window (their own budget, apart from `GATEHOUSE_WRITE_RATE_LIMIT`, sized for an identity provider\'s first import of a few thousand people); 0 turns the limit off',
+  }),
   writeRateWindowMs: integer({
     env: 'GATEHOUSE_WRITE_RATE_WINDOW_MS',
     default: 60_000,

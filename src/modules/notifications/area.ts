@@ -6,7 +6,7 @@ import { registerNotificationRoutes } from './handlers.ts';
 import { tick as scheduleNotifications } from './schedule.ts';
 import { tellAccessEnded } from './access-ended.ts';
 import { notificationHandler } from './deliver.ts';
-import { commentAdded, onCallSyncFailing, propagationFailed, requestCreated, requestDecided, reviewersAssigned, reviewsAdded } from './plan.ts';
+import { commentAdded, emailChanged, offboardingRefused, onCallSyncFailing, propagationFailed, requestCreated, requestDecided, reviewersAssigned, reviewsAdded } from './plan.ts';
 import { NOTIFICATION_KIND } from './queue.ts';
 import { createNotificationStore } from './store.ts';
 
@@ -32,6 +32,8 @@ export const notificationsArea = defineArea({
     'connectors.push-failed': (ctx, n, now) => propagationFailed(ctx, n, now),
     'on-call.sync-failing': (ctx, n, now) => onCallSyncFailing(ctx, n, now),
     'uar-decisions.reviewers-assigned': (ctx, n, now) => reviewersAssigned(ctx, n.uarId, n.reviewerIds, n.actorId, now),
+    'users.email-changed': (ctx, n, now) => emailChanged(ctx, n, now),
+    'scim.offboarding-refused': (ctx, n, now) => offboardingRefused(ctx, n, now),
   },
   // A person whose own access ended (removed, revoked, expired, offboarded) is told, in the change's transaction.
   onAccessChange: tellAccessEnded,

@@ -12,7 +12,7 @@ export const NOTIFICATION_KIND = 'notification';
 export const NOTICE_TYPES = [
   'REQUEST_CREATED', 'REQUEST_STAGE_ADVANCED', 'REQUEST_DECIDED', 'REVIEW_CLOSED', 'REQUEST_COMMENTED',
   'REVIEW_REMINDER', 'REVIEW_ESCALATED', 'ACCESS_EXPIRING', 'PROPAGATION_FAILED', 'DIGEST', 'MESSAGE_UPDATE',
-  'UAR_ASSIGNED', 'UAR_REMINDER', 'ACCESS_REMOVED', 'ON_CALL_SYNC_FAILING',
+  'UAR_ASSIGNED', 'UAR_REMINDER', 'ACCESS_REMOVED', 'EMAIL_CHANGED', 'OFFBOARDING_REFUSED', 'ON_CALL_SYNC_FAILING',
 ] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 
@@ -71,6 +71,21 @@ export function tellUser(ctx: AppContext, userId: string, notice: Notice, now: D
   return write(ctx, {
     dedupe_key: dedupeKey, type: notice.type, user_id: userId, message_channel_id: null, channel,
     address: user.email, request_id: notice.requestId ?? null, reason: notice.reason, data: JSON.stringify(notice.data ?? {}), status,
+  }, `notify:user:${userId}`, now);
+}
+
+/**
+ * Queues `notice` by email to `address` about user `userId`, whatever their preference, status or
+ * digest choice: a notice about the account itself (its email changed) must reach the address it is
+ * about, which may no longer be theirs. Nothing when email is not set up or the notice was already
+ * queued (same key). Call inside the write transaction.
+ */
+export function tellAddress(ctx: AppContext, userId: string, address: string, notice: Notice, now: Date): string | null {
+  const dedupeKey = `${notice.key}:address:${address.toLowerCase()}`;
+  if (!channelsReady(ctx).email || ctx.stores.notifications.has(dedupeKey)) return null;
+  return write(ctx, {
+    dedupe_key: dedupeKey, type: notice.type, user_id: userId, message_channel_id: null, channel: 'EMAIL',
+    address, request_id: null, reason: notice.reason, data: JSON.stringify(notice.data ?? {}), status: 'QUEUED',
   }, `notify:user:${userId}`, now);
 }
 

@@ -278,6 +278,33 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
         link, actionableRequestId: null,
       };
     }
+    case 'EMAIL_CHANGED': {
+      const by = typeof data.by === 'string' && data.by !== '' ? data.by : 'An administrator or your identity provider';
+      return {
+        subject: 'The email of your Gatehouse account changed',
+        lines: [
+          `${by} changed the email of the Gatehouse account of ${nameOf(ctx, row.user_id)} from ${String(data.previous_email)} to ${String(data.email)}.`,
+          'Its console sessions have ended, and sign-in links and invitations sent before no longer work; sign in again with the new address.',
+          'If you did not expect this, tell your Gatehouse administrators at once.',
+          why,
+        ],
+        link: home, actionableRequestId: null,
+      };
+    }
+    case 'OFFBOARDING_REFUSED': {
+      const person = ctx.stores.users.get(String(data.user_id));
+      const who = person ? `${person.full_name} (${person.email})` : 'a former user';
+      return {
+        subject: `Your identity provider asked to offboard ${who}`,
+        lines: [
+          `Your identity provider asked over SCIM to make ${who} ${String(data.status)}. Gatehouse refused: ${String(data.why)}.`,
+          'If they are leaving, offboard them on their page in the console (People); otherwise nothing needs doing.',
+          why,
+        ],
+        link: { label: 'Open People', url: consoleLink(ctx, '/console/people') },
+        actionableRequestId: null,
+      };
+    }
     case 'DIGEST': {
       const included = ctx.stores.notifications.inDigest(row.id);
       const lines = [`${included.length} notice${included.length === 1 ? '' : 's'} since your last digest:`];
