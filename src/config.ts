@@ -396,6 +396,14 @@ export const SETTINGS = {
     max: MAX_MINUTES,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
   }),
+  breakGlassReviewMinutes: integer({
+    env: 'GATEHOUSE_BREAK_GLASS_REVIEW_MINUTES',
+    default: 24 * 60,
+    defaultText: '1440 (1 day)',
+    min: 1,
+    max: MAX_MINUTES,
+    description: 'a break-glass nobody has reviewed this many minutes after it began reminds its item\'s owners; after twice as long it is escalated to the administrators (docs/break-glass.md)',
+  }),
   publicUrl: setting<string | undefined>({
     env: 'GATEHOUSE_PUBLIC_URL',
     default: undefined,

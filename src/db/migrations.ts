@@ -21,6 +21,7 @@ import m0019 from '../../sql/0019_uar_snapshot_slices.sql';
 import m0020 from '../../sql/0020_provisioning.sql';
 import m0021 from '../../sql/0021_unmatched_remote_access.sql';
 import m0024 from '../../sql/0024_on_call.sql';
+import m0025 from '../../sql/0025_break_glass.sql';
 import { hashUnchainedEvents } from './hash-events.ts';
 import type { Db } from './open.ts';
 
@@ -55,4 +56,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: '0020_provisioning', sql: m0020 },
   { version: 21, name: '0021_unmatched_remote_access', sql: m0021 },
   { version: 24, name: '0024_on_call', sql: m0024 },
+  { version: 25, name: '0025_break_glass', sql: m0025 },
 ];
