@@ -588,6 +588,8 @@ export const SETTINGS = {
   }),
   pagerdutyToken: text({
     env: 'GATEHOUSE_PAGERDUTY_TOKEN',
+    editable: 'on_call',
+    label: 'PagerDuty API key',
     secret: true,
     default: undefined,
     defaultText: 'unset: PagerDuty schedules cannot be added',
@@ -595,6 +597,8 @@ export const SETTINGS = {
   }),
   pagerdutyApiUrl: setting<string>({
     env: 'GATEHOUSE_PAGERDUTY_API_URL',
+    editable: 'on_call',
+    label: 'PagerDuty API URL',
     default: 'https://api.pagerduty.com',
     description: 'the base of PagerDuty\'s REST API v2 (EU accounts use the same; a stand-in\'s address in tests)',
     accepts: 'an http:// or https:// URL',
@@ -603,6 +607,8 @@ export const SETTINGS = {
   }),
   opsgenieApiKey: text({
     env: 'GATEHOUSE_OPSGENIE_API_KEY',
+    editable: 'on_call',
+    label: 'Opsgenie API key',
     secret: true,
     default: undefined,
     defaultText: 'unset: Opsgenie schedules cannot be added',
@@ -610,6 +616,8 @@ export const SETTINGS = {
   }),
   opsgenieApiUrl: setting<string>({
     env: 'GATEHOUSE_OPSGENIE_API_URL',
+    editable: 'on_call',
+    label: 'Opsgenie API URL',
     default: 'https://api.opsgenie.com',
     description: 'the base of Opsgenie\'s REST API (EU accounts: https://api.eu.opsgenie.com; a stand-in\'s address in tests)',
     accepts: 'an http:// or https:// URL',
@@ -618,6 +626,8 @@ export const SETTINGS = {
   }),
   onCallSyncSeconds: integer({
     env: 'GATEHOUSE_ONCALL_SYNC_SECONDS',
+    editable: 'on_call',
+    label: 'Sync every (seconds)',
     default: 60,
     min: 1,
     max: 24 * 3600,
