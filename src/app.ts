@@ -43,6 +43,7 @@ import { reviewerStagesArea } from './modules/reviewer-stages/area.ts';
 import { accessReviewsArea } from './modules/access-reviews/area.ts';
 import { requestsArea } from './modules/requests/area.ts';
 import { delegationsArea } from './modules/delegations/area.ts';
+import { breakGlassArea } from './modules/break-glass/area.ts';
 import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
 import { settingsArea } from './modules/settings/area.ts';
@@ -81,6 +82,7 @@ export const AREAS: readonly Area[] = [
   accessReviewsArea,
   requestsArea,
   delegationsArea,
+  breakGlassArea,
   webSessionsArea,
   uarDecisionsArea,
   settingsArea,

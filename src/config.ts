@@ -131,6 +131,21 @@ export const SETTINGS = {
     minLength: 32,
     description: 'on an empty database, becomes the admin\'s token instead of a random one, and is not printed; ignored once the database has users',
   }),
+  adminEmail: setting<string>({
+    env: 'GATEHOUSE_ADMIN_EMAIL',
+    flag: { name: 'admin-email', value: 'EMAIL' },
+    default: 'admin@gatehouse.local',
+    description: 'on an empty database, the email of the first admin Gatehouse creates (their notices and emailed sign-in links go there); ignored once the database has users',
+    accepts: 'an email address',
+    example: 'it@example.com',
+    parse(raw, source) {
+      const email = raw.trim();
+      // Valibot's email rule, which POST /v1/users applies (users/schemas.ts), written out: `help` loads this
+      // file and nothing from node_modules (test/service/cli.test.ts).
+      if (email.length > 320 || !/^[\w+-]+(?:\.[\w+-]+)*@[\da-z]+(?:[.-][\da-z]+)*\.[a-z]{2,}$/iu.test(email)) throw new ConfigError(`${source} must be an email address, got "${raw}"`);
+      return email;
+    },
+  }),
   maxBodyBytes: integer({
     env: 'GATEHOUSE_MAX_BODY_BYTES',
     default: 1024 * 1024,
@@ -317,6 +332,15 @@ export const SETTINGS = {
     max: 1_000_000,
     description: 'writes (POST, PUT, PATCH, DELETE) one user may make per window before they get 429 and `Retry-After`; 0 turns the limit off',
   }),
+  scimWriteRateLimit: integer({
+    env: 'GATEHOUSE_SCIM_WRITE_RATE_LIMIT',
+    // An identity provider's first import sends a create (and a group push) per person: 3,000 a minute
+    // lets a few thousand people arrive in a couple of minutes, and still bounds a runaway client.
+    default: 3_000,
+    min: 0,
+    max: 1_000_000,
+    description: 'writes one SCIM token\'s user may make under /scim/v2 per write-limit window (their own budget, apart from `GATEHOUSE_WRITE_RATE_LIMIT`, sized for an identity provider\'s first import of a few thousand people); 0 turns the limit off',
+  }),
   writeRateWindowMs: integer({
     env: 'GATEHOUSE_WRITE_RATE_WINDOW_MS',
     default: 60_000,
@@ -371,6 +395,14 @@ export const SETTINGS = {
     min: 0,
     max: MAX_MINUTES,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
+  }),
+  breakGlassReviewMinutes: integer({
+    env: 'GATEHOUSE_BREAK_GLASS_REVIEW_MINUTES',
+    default: 24 * 60,
+    defaultText: '1440 (1 day)',
+    min: 1,
+    max: MAX_MINUTES,
+    description: 'a break-glass nobody has reviewed this many minutes after it began reminds its item\'s owners; after twice as long it is escalated to the administrators (docs/break-glass.md)',
   }),
   publicUrl: setting<string | undefined>({
     env: 'GATEHOUSE_PUBLIC_URL',

@@ -11,6 +11,14 @@ declare module '../../context.ts' {
   }
 }
 
+// What the SCIM area announces, inside a write transaction of its own.
+declare module '../../signals.ts' {
+  interface Signals {
+    /** The identity provider asked to offboard someone it may not (an admin, a service user); it was refused (403). */
+    'scim.offboarding-refused': { userId: string; status: string; why: string };
+  }
+}
+
 export const scimArea = defineArea({
   name: 'scim',
   stores: { scim: createScimStore },

@@ -22,20 +22,30 @@ const SHAPES = new Map<v.GenericSchema, Shape>([[ScimUserBody, USER_SHAPE], [Sci
 
 /**
  * The SCIM token's holder as a caller. Throws 401 for none, a wrong one, an API token, or an offboarded
- * user's; 403 for a user no longer an admin; 429 for an address past its bad-token budget.
+ * user's; 403 for a user no longer an admin; 429 for a bad or missing token from an address past its
+ * bad-token budget.
  */
 function authenticator(ctx: AppContext): (req: GatehouseRequest) => Caller {
   const throttle = createFailureThrottle(ctx.config.authFailureLimit, ctx.config.authFailureWindowMs);
   const unauthenticated = (message: string) => new AppError('unauthenticated', message, [], { 'WWW-Authenticate': 'Bearer realm="scim"' });
   return (req) => {
     const nowMs = ctx.clock.now().getTime();
-    const wait = throttle.retryAfter(req.clientIp, nowMs);
-    if (wait > 0) throw new AppError('too_many_requests', `too many failed authentications from this address; retry in ${wait} s`, [], { 'Retry-After': String(wait) });
+    // A valid token is let in even from an address that sent many bad ones: an identity provider shares
+    // its addresses with its other customers, whose mistakes must not lock it out (issue 37.8). Bad
+    // tokens from a throttled address get 429, so guessing stays slow; a lookup by prefix is cheap.
+    const throttled = () => {
+      const wait = throttle.retryAfter(req.clientIp, nowMs);
+      if (wait > 0) throw new AppError('too_many_requests', `too many failed authentications from this address; retry in ${wait} s`, [], { 'Retry-After': String(wait) });
+    };
     const header = req.headers.authorization;
-    if (!header) throw unauthenticated('an Authorization: Bearer <SCIM token> header is required');
+    if (!header) {
+      throttled();
+      throw unauthenticated('an Authorization: Bearer <SCIM token> header is required');
+    }
     const secret = BEARER.exec(header)?.[1];
     const holder = secret === undefined ? undefined : liveTokenHolder(ctx, secret, new Date(nowMs));
     if (!holder) {
+      throttled();
       throttle.fail(req.clientIp, nowMs);
       throw unauthenticated('the token is not valid: unknown, revoked or expired');
     }
@@ -59,8 +69,9 @@ export const SCIM: Protocol = {
   errorBody: (error) => scimErrorBody(error),
   serve(ctx) {
     const authenticate = authenticator(ctx);
-    // SCIM's writes count apart from the same user's /v1 writes.
-    const writeLimit = limitWrites(ctx);
+    // SCIM's own budget, apart from the same user's /v1 writes: a first import creates thousands of
+    // people in minutes (GATEHOUSE_SCIM_WRITE_RATE_LIMIT).
+    const writeLimit = limitWrites(ctx, { limit: ctx.config.scimWriteRateLimit });
     return {
       checks: () => [
         (req, _res, next) => {

@@ -133,6 +133,10 @@ export async function finishOidcSignIn(ctx: AppContext, base: string, callbackUr
   if (claims?.email === undefined || claims.email_verified !== true) {
     throw new AppError('forbidden', 'your identity provider did not give a verified email address, which Gatehouse needs to know who you are');
   }
+  // A claim that differs from its trimmed form is refused, not trimmed: " admin@…" is not admin@….
+  if (typeof claims.email === 'string' && claims.email !== claims.email.trim()) {
+    throw new AppError('forbidden', "your identity provider's `email` claim has spaces around it, so it is not an email Gatehouse can match; ask an administrator");
+  }
   const email = checkedClaim(Email, claims.email, 'email');
   let user = ctx.stores.users.getByEmail(email);
   if (!user) {
