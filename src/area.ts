@@ -69,6 +69,11 @@ export interface Area<Routes extends RouteGroup = RouteGroup> {
   signals?: SignalListeners;
   /** The reads that may run on a read worker, by name (src/reads/tasks.ts); each area types its own names there. */
   readTasks?: Partial<ReadTasks>;
+  /**
+   * The values stored for the settings SETTINGS opts in with `editable` (the settings area's, set on the
+   * console's Settings page), parsed; src/live-config.ts lays them under the environment. One area at most.
+   */
+  storedSettings?: (ctx: AppContext) => Partial<Config>;
   /** Start-up checks of what the area declares beyond routes; a throw stops the app before it serves (a connector type with no adapter). */
   checks?: readonly (() => void)[];
 }

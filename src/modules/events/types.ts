@@ -129,6 +129,10 @@ export const EVENT_TYPE_GROUPS = {
     NOTIFICATION_PREFERENCES_UPDATED: 'a person\'s notification channel or daily digest choice changes',
     NOTIFICATIONS_RESENT: 'an administrator queues a failed notification again',
   },
+  'Settings': {
+    SETTINGS_UPDATED: 'an admin sets or clears settings on the Settings page (PATCH /v1/settings): a sub-event per setting, a secret only as `set` or cleared, a URL\'s password masked',
+    SETTINGS_TESTED: 'an admin sends a test email or Slack message, or checks single sign-on, from the Settings page, with the outcome',
+  },
 } as const satisfies Record<string, Record<string, string>>;
 
 type Groups = typeof EVENT_TYPE_GROUPS;
