@@ -134,7 +134,7 @@ function isClientAbort(thrown: unknown): boolean {
  * without one.
  */
 export function createApp(ctx: AppContext, routes = new RouteTable(), areas: readonly Area[] = AREAS): Polka<GatehouseRequest> {
-  checkAreas([serviceArea, ...areas]);
+  checkAreas([serviceArea, ...areas], ctx);
   const protocols = protocolsOf(areas);
   // What the core cannot import, lent to the protocols that need it (/v1's cookie sign-in and visibility guard).
   const lent: Lent = { fromCookie: consoleCaller, itemGuard: hideUnseenItems };
