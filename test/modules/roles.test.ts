@@ -295,6 +295,7 @@ const EXPECTED: Record<string, Access> = {
   'PUT /v1/event-streams/{event_stream_id}': 'admin',
   'DELETE /v1/event-streams/{event_stream_id}': 'admin',
   'POST /v1/event-streams/{event_stream_id}/test': 'admin',
+  'GET /v1/connector-types': 'admin-read',
   'GET /v1/apps/{app_id}/connector': 'admin-read',
   'PUT /v1/apps/{app_id}/connector': 'admin',
   'DELETE /v1/apps/{app_id}/connector': 'admin',
