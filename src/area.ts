@@ -100,7 +100,7 @@ export function checkAreas(areas: readonly Area[], ctx: AppContext): void {
     for (const [key, route] of Object.entries(area.routes?.operations ?? {})) {
       if (routes.has(key)) throw new Error(`route ${key} is declared by two areas`);
       routes.add(key);
-      checkRoute(key, route!);
+      checkRoute(key, route!, route!.protocol ?? area.routes!.protocol);
     }
     for (const check of area.checks ?? []) check(ctx);
   }
