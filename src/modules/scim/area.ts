@@ -2,10 +2,17 @@
 // authenticate their own tokens (handlers.ts, registered by app.ts before /v1 authentication).
 import { defineArea } from '../../area.ts';
 import { createScimStore } from './store.ts';
+import { scimListTask } from './list.ts';
 
 declare module '../../context.ts' {
   interface Stores {
     scim: ReturnType<typeof createScimStore>;
+  }
+}
+
+declare module '../../reads/tasks.ts' {
+  interface ReadTasks {
+    'scim.list': typeof scimListTask;
   }
 }
 
@@ -20,4 +27,6 @@ declare module '../../signals.ts' {
 export const scimArea = defineArea({
   name: 'scim',
   stores: { scim: createScimStore },
+  // A list's filter runs on a read worker (list.ts).
+  readTasks: { 'scim.list': scimListTask },
 });

@@ -15,20 +15,23 @@ import { groupMembers } from '../access/service.ts';
 import { ownBase } from '../web-sessions/cookie.ts';
 import { liveTokenHolder } from '../tokens/service.ts';
 import { scimErrorBody, invalidValue } from './errors.ts';
-import { filterToSql } from './filter.ts';
+import { checkListFilter, listResponse, wantsMembers } from './list.ts';
 import { applyPatch } from './patch.ts';
+import { checkPatchBounds } from './group-patch.ts';
 import { projection } from './projection.ts';
 import {
-  GROUP_FILTER_ATTRIBUTES, GROUP_URNS, LIST_SCHEMA, MAX_RESULTS, SCIM_BASE, USER_FILTER_ATTRIBUTES, USER_URNS, ENTERPRISE_SCHEMA,
-  GROUP_SCHEMA, USER_SCHEMA, resourceTypes, schemas, serviceProviderConfig, toScimGroup, toScimUser, type Json,
+  GROUP_URNS, MAX_RESULTS, SCIM_BASE, USER_URNS, ENTERPRISE_SCHEMA,
+  USER_SCHEMA, resourceTypes, schemas, serviceProviderConfig, toScimGroup, toScimUser, type Json,
 } from './resources.ts';
-import { canonicalKeys, GROUP_SHAPE, PatchBody, ScimGroupBody, ScimUserBody, USER_SHAPE, type ListQuery } from './schemas.ts';
+import { canonicalKeys, GROUP_SHAPE, PatchBody, ScimGroupBody, ScimUserBody, SearchBody, USER_SHAPE, type ListQuery } from './schemas.ts';
 import {
-  provisionGroup, provisionUser, removeGroup, removeUser, replaceGroup, replaceUser, scimGroup, scimUser,
+  patchGroup, provisionGroup, provisionUser, removeGroup, removeUser, replaceGroup, replaceUser, scimGroup, scimUser,
 } from './service.ts';
 
 export const SCIM_MEDIA_TYPE = 'application/scim+json; charset=utf-8';
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
+/** RFC 7644 §3.4.3's SearchRequest attributes, in any case. */
+const SEARCH_SHAPE = { names: Object.fromEntries(['schemas', 'filter', 'startIndex', 'count', 'attributes', 'excludedAttributes', 'sortBy', 'sortOrder'].map((n) => [n.toLowerCase(), n])) };
 const PATCH_SHAPE = { names: { schemas: 'schemas', operations: 'Operations' }, nested: { Operations: { names: { op: 'op', path: 'path', value: 'value' } } } };
 
 interface ScimReply {
@@ -70,23 +73,26 @@ function queryInteger(req: GatehouseRequest, name: string, fallback: number): nu
 const list = (raw: string | undefined): string[] | undefined =>
   raw === undefined ? undefined : raw.split(',').map((part) => part.trim()).filter((part) => part !== '').slice(0, 100);
 
-function listQuery(req: GatehouseRequest): ListQuery {
-  const filter = queryValue(req, 'filter');
+/** A list's query from its parts; RFC 7644 §3.4.2.4 says what out-of-range paging values mean. */
+function toListQuery(parts: { filter?: string | undefined; startIndex?: number | undefined; count?: number | undefined; attributes?: string[] | undefined; excludedAttributes?: string[] | undefined }): ListQuery {
   return {
-    ...(filter !== undefined && filter.trim() !== '' && { filter }),
-    startIndex: Math.max(1, queryInteger(req, 'startIndex', 1)),
-    count: Math.min(MAX_RESULTS, Math.max(0, queryInteger(req, 'count', MAX_RESULTS))),
-    attributes: list(queryValue(req, 'attributes')),
-    excludedAttributes: list(queryValue(req, 'excludedAttributes')),
+    ...(parts.filter !== undefined && parts.filter.trim() !== '' && { filter: parts.filter }),
+    startIndex: Math.max(1, parts.startIndex ?? 1),
+    count: Math.min(MAX_RESULTS, Math.max(0, parts.count ?? MAX_RESULTS)),
+    attributes: parts.attributes,
+    excludedAttributes: parts.excludedAttributes,
   };
 }
 
-/** Whether a group's members are to be shown: not when excluded, nor when attributes leave them out. */
-const wantsMembers = (query: Pick<ListQuery, 'attributes' | 'excludedAttributes'>): boolean => {
-  const named = (names: string[] | undefined) => names?.some((n) => /^(urn:ietf:params:scim:schemas:core:2\.0:group:)?members(\.|$)/i.test(n)) ?? false;
-  if (named(query.excludedAttributes)) return false;
-  return query.attributes === undefined || named(query.attributes);
-};
+function listQuery(req: GatehouseRequest): ListQuery {
+  return toListQuery({
+    filter: queryValue(req, 'filter'),
+    startIndex: queryInteger(req, 'startIndex', 1),
+    count: queryInteger(req, 'count', MAX_RESULTS),
+    attributes: list(queryValue(req, 'attributes')),
+    excludedAttributes: list(queryValue(req, 'excludedAttributes')),
+  });
+}
 
 async function body(req: GatehouseRequest, ctx: AppContext): Promise<unknown> {
   const raw = await readJsonBody(req, ctx.config.maxBodyBytes);
@@ -134,14 +140,14 @@ export function registerScimRoutes(app: Polka<GatehouseRequest>, table: RouteTab
     };
   };
 
-  const serve = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: ScimHandler) => {
+  const serve = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, handler: ScimHandler, options: { reads?: boolean } = {}) => {
     const template = polkaTemplate(`${SCIM_BASE}${path}`);
     app[method.toLowerCase() as 'get'](template, async (req: GatehouseRequest, res: ServerResponse) => {
       req.routeTemplate = template;
       try {
         const caller = authenticate(req);
         req.caller = caller;
-        if (method !== 'GET') writeLimit(req, res, () => undefined);
+        if (method !== 'GET' && !options.reads) writeLimit(req, res, () => undefined);
         const reply = await handler(req, caller);
         send(res, reply.status, reply.body, reply.headers);
       } catch (err) {
@@ -157,9 +163,6 @@ export function registerScimRoutes(app: Polka<GatehouseRequest>, table: RouteTab
   };
 
   const base = (req: GatehouseRequest) => ownBase(ctx, req).replace(/\/+$/, '');
-  const listResponse = (resources: Json[], total: number, startIndex: number) => ({
-    schemas: [LIST_SCHEMA], totalResults: total, startIndex, itemsPerPage: resources.length, Resources: resources,
-  });
 
   serve('GET', '/ServiceProviderConfig', (req) => ({ status: 200, body: serviceProviderConfig(base(req)) }));
   serve('GET', '/ResourceTypes', (req) => {
@@ -189,12 +192,17 @@ export function registerScimRoutes(app: Polka<GatehouseRequest>, table: RouteTab
   const created = (req: GatehouseRequest, resource: Json, type: 'Users' | 'Groups'): ScimReply =>
     ({ status: 201, body: resource, headers: { Location: `${base(req)}${SCIM_BASE}/${type}/${String(resource.id)}` } });
 
-  serve('GET', '/Users', (req) => {
-    const query = listQuery(req);
-    const filter = query.filter === undefined ? null : filterToSql(query.filter, USER_FILTER_ATTRIBUTES, USER_URNS);
-    const page = ctx.stores.scim.users(filter, query.startIndex - 1, query.count);
-    return { status: 200, body: listResponse(page.rows.map(userOut(req, query)), page.total, query.startIndex) };
-  });
+  // Lists run their filter where heavy reads run (list.ts); `.search` is the same list asked in a body
+  // (RFC 7644 §3.4.3: it reads, so it counts toward no write limit).
+  const listed = async (req: GatehouseRequest, caller: Caller, resource: 'Users' | 'Groups', query: ListQuery): Promise<ScimReply> => {
+    checkListFilter(resource, query.filter);
+    return { status: 200, body: await ctx.reads.run('scim.list', { resource, query, base: base(req) }, caller.userId, ctx.clock.now()) };
+  };
+  const searched = async (req: GatehouseRequest) => toListQuery(parse(SearchBody, canonicalKeys(await body(req, ctx), SEARCH_SHAPE) ?? {}));
+  for (const resource of ['Users', 'Groups'] as const) {
+    serve('GET', `/${resource}`, (req, caller) => listed(req, caller, resource, listQuery(req)));
+    serve('POST', `/${resource}/.search`, async (req, caller) => listed(req, caller, resource, await searched(req)), { reads: true });
+  }
   serve('GET', '/Users/{id}', (req) => ({ status: 200, body: userOut(req, listQuery(req))(scimUser(ctx, req.params.id!)) }));
   serve('POST', '/Users', async (req, caller) => {
     const input = parse(ScimUserBody, canonicalKeys(await body(req, ctx), USER_SHAPE));
@@ -206,6 +214,7 @@ export function registerScimRoutes(app: Polka<GatehouseRequest>, table: RouteTab
   });
   serve('PATCH', '/Users/{id}', async (req, caller) => {
     const patch = parse(PatchBody, canonicalKeys(await body(req, ctx), PATCH_SHAPE));
+    checkPatchBounds(patch.Operations);
     const current = toScimUser(scimUser(ctx, req.params.id!), base(req));
     const patched = applyPatch(current, patch.Operations, USER_SHAPE, [USER_SCHEMA, ENTERPRISE_SCHEMA]);
     // A changed given or family name with no new display name makes the full name anew from its parts.
@@ -224,37 +233,31 @@ export function registerScimRoutes(app: Polka<GatehouseRequest>, table: RouteTab
   });
 
   // Groups (docs/scim.md, "Groups").
+  // Members named but offboarded are left out; the answer says who in a header (docs/scim.md).
+  const skippedHeader = (skipped: string[]): Record<string, string> =>
+    (skipped.length > 0 ? { 'X-Gatehouse-Skipped-Members': skipped.slice(0, 100).join(',') } : {});
   const groupOut = (req: GatehouseRequest, query: Pick<ListQuery, 'attributes' | 'excludedAttributes'>) => {
     const project = projection(query, GROUP_URNS);
     const members = wantsMembers(query);
     return (row: Parameters<typeof toScimGroup>[0]) => project(toScimGroup(row, members ? groupMembers(ctx, row.id) : null, base(req)));
   };
-  serve('GET', '/Groups', (req) => {
-    const query = listQuery(req);
-    const filter = query.filter === undefined ? null : filterToSql(query.filter, GROUP_FILTER_ATTRIBUTES, GROUP_URNS);
-    const page = ctx.stores.scim.groups(filter, query.startIndex - 1, query.count);
-    return { status: 200, body: listResponse(page.rows.map(groupOut(req, query)), page.total, query.startIndex) };
-  });
   serve('GET', '/Groups/{id}', (req) => ({ status: 200, body: groupOut(req, listQuery(req))(scimGroup(ctx, req.params.id!)) }));
   serve('POST', '/Groups', async (req, caller) => {
     const input = parse(ScimGroupBody, canonicalKeys(await body(req, ctx), GROUP_SHAPE));
     const row = provisionGroup(ctx, caller, input);
-    return created(req, toScimGroup(row, groupMembers(ctx, row.id), base(req)), 'Groups');
+    const reply = created(req, toScimGroup(row, groupMembers(ctx, row.id), base(req)), 'Groups');
+    return { ...reply, headers: { ...reply.headers, ...skippedHeader(row.skipped) } };
   });
   serve('PUT', '/Groups/{id}', async (req, caller) => {
     const input = parse(ScimGroupBody, canonicalKeys(await body(req, ctx), GROUP_SHAPE));
     const row = replaceGroup(ctx, caller, req.params.id!, input);
-    return { status: 200, body: toScimGroup(row, groupMembers(ctx, row.id), base(req)) };
+    return { status: 200, body: toScimGroup(row, groupMembers(ctx, row.id), base(req)), headers: skippedHeader(row.skipped) };
   });
   serve('PATCH', '/Groups/{id}', async (req, caller) => {
     const patch = parse(PatchBody, canonicalKeys(await body(req, ctx), PATCH_SHAPE));
-    const row = scimGroup(ctx, req.params.id!);
-    const current = toScimGroup(row, groupMembers(ctx, row.id), base(req));
-    const patched = applyPatch(current, patch.Operations, GROUP_SHAPE, [GROUP_SCHEMA]);
-    const input = parse(ScimGroupBody, canonicalKeys(patched, GROUP_SHAPE));
-    const after = replaceGroup(ctx, caller, row.id, input);
+    const after = patchGroup(ctx, caller, req.params.id!, patch.Operations);
     // RFC 7644 §3.5.2: 204 is allowed; Okta and Entra ID accept either. The group is answered in full.
-    return { status: 200, body: toScimGroup(after, groupMembers(ctx, after.id), base(req)) };
+    return { status: 200, body: toScimGroup(after, groupMembers(ctx, after.id), base(req)), headers: skippedHeader(after.skipped) };
   });
   serve('DELETE', '/Groups/{id}', (req, caller) => {
     removeGroup(ctx, caller, req.params.id!);
