@@ -13,11 +13,15 @@ export const NOTICE_TYPES = [
   'REQUEST_CREATED', 'REQUEST_STAGE_ADVANCED', 'REQUEST_DECIDED', 'REVIEW_CLOSED', 'REQUEST_COMMENTED',
   'REVIEW_REMINDER', 'REVIEW_ESCALATED', 'ACCESS_EXPIRING', 'PROPAGATION_FAILED', 'DIGEST', 'MESSAGE_UPDATE',
   'UAR_ASSIGNED', 'UAR_REMINDER', 'ACCESS_REMOVED', 'EMAIL_CHANGED', 'OFFBOARDING_REFUSED',
+  'BREAK_GLASS_USED', 'BREAK_GLASS_ENDED', 'BREAK_GLASS_REVIEWED', 'BREAK_GLASS_REVIEW_REMINDER', 'BREAK_GLASS_REVIEW_ESCALATED',
 ] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 
-/** Notices never held for a digest: the digest itself, and keeping a Slack message true. */
-const NEVER_HELD: ReadonlySet<NoticeType> = new Set(['DIGEST', 'MESSAGE_UPDATE']);
+/**
+ * Notices never held for a digest: the digest itself, keeping a Slack message true, and break-glass
+ * news, which owners and admins must hear at once (docs/break-glass.md).
+ */
+const NEVER_HELD: ReadonlySet<NoticeType> = new Set(['DIGEST', 'MESSAGE_UPDATE', 'BREAK_GLASS_USED', 'BREAK_GLASS_REVIEWED', 'BREAK_GLASS_REVIEW_ESCALATED']);
 
 export interface Notice {
   type: NoticeType;
