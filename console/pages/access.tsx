@@ -5,7 +5,7 @@ import { useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Me, type Schema } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
 import { PersonAdmin } from './people.tsx';
-import { HeldOutside } from './connector.tsx';
+import { connectorKinds, HeldOutside } from './connector.tsx';
 import { defaultDuration, durationChoice, durationChoices, isAdmin, requestBounds, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 import { BreakGlassAction, mayBreakGlass } from './break-glass.tsx';
 
@@ -90,18 +90,20 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     // Whether the viewer may break glass here: named, or holding a group the item names (docs/break-glass.md).
     const myGroups = (item.break_glass_group_ids ?? []).length === 0 ? Promise.resolve([])
       : all('/groups/users/{user_id}', { path: { user_id: props.me.user.user_id } }).then((rows) => rows.map((g) => g.group_id));
-    const [holders, owner, connector, propagations, named, groups] = await Promise.all([
+    const [holders, owner, connector, propagations, named, kinds, groups] = await Promise.all([
       kind === 'resource' ? all('/resources/{resource_id}/users', { path: { resource_id: id } }) : all('/groups/{group_id}/users', { path: { group_id: id } }),
       item.admin_owner_id ? get('/owners/{owner_id}', { path: { owner_id: item.admin_owner_id } }).catch(() => undefined) : Promise.resolve(undefined),
       // Where access is carried to (admins: docs/connectors.md); 404 is "no connector".
       admin && appId ? get('/apps/{app_id}/connector', { path: { app_id: appId } }).catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))) : Promise.resolve(undefined),
       admin && appId ? all('/propagations', { query: { app_id: appId } }, 1000) : Promise.resolve([]),
       stageOwners,
+      admin ? connectorKinds() : Promise.resolve([]),
       myGroups,
     ]);
     const teamNames = new Map(named.filter((o) => o !== undefined).map((o) => [o.owner_id, o.name ?? o.owner_id]));
+    const carrier = kinds.find((k) => k.connector_type === connector?.connector_type)?.name ?? connector?.connector_type;
     const breakGlass = mayBreakGlass(item, props.me.user.user_id, groups);
-    return { item, holders, owner, connector, propagations: propagations.filter((p) => p.item_id === id), teamNames, breakGlass };
+    return { item, holders, owner, connector, carrier, propagations: propagations.filter((p) => p.item_id === id), teamNames, breakGlass };
   }, [kind, id]);
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState('');
@@ -142,7 +144,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     });
   };
   return (
-    <Pending loaded={loaded}>{({ item, holders, owner, connector, propagations, teamNames, breakGlass }) => (
+    <Pending loaded={loaded}>{({ item, holders, owner, connector, carrier, propagations, teamNames, breakGlass }) => (
       <Page title={item.name ?? id}>
         <p>{item.description || `A ${kind}.`}</p>
         <dl class="facts">
@@ -189,7 +191,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             <h2 id="propagation">Propagation</h2>
             {connector === null ? <p>No connector: access is in effect the moment it is written.</p> : (
               <>
-                <p>Carried by {connector.connector_type === 'POSTGRES' ? 'a PostgreSQL' : 'an Opal-protocol'} connector; last successful sync {when(connector.last_successful_sync)}.</p>
+                <p>Carried by its app's connector ({carrier}); last successful sync {when(connector.last_successful_sync)}.</p>
                 {propagations.length === 0 ? <p>Every change to {item.name} has reached the connector.</p> : (
                   <div class="table-wrap">
                     <table class="stack">
