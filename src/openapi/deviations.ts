@@ -360,6 +360,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     what: 'the reference lists fields here, Gatehouse takes any object',
     reason: 'The answer is `{ id }` as in the reference, or, for `dry_run=true` (extension), a RequestDryRun: the document says so with a oneOf.',
   },
+  {
+    operations: '*',
+    where: '*break_glass*',
+    what: 'here, not in the reference',
+    reason: 'Extension (docs/break-glass.md): resources and groups name who may break glass on them and for how long (`break_glass_user_ids`, `break_glass_group_ids`, `break_glass_max_minutes`; templates add the last two to the reference\'s `break_glass_user_ids`); a request approved by the break-glass rule says `break_glass: true`, and `GET /v1/requests?break_glass=true` lists them.',
+  },
 ];
 
 const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`);

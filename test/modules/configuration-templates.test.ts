@@ -69,6 +69,7 @@ describe('configuration templates', () => {
         {
           ...body, configuration_template_id: undefined, request_configurations: undefined, visibility: { visibility: 'GLOBAL', visibility_group_ids: [] },
           linked_audit_message_channel_ids: [], member_oncall_schedule_ids: [], break_glass_user_ids: [], custom_request_notification: null,
+          break_glass_group_ids: [], break_glass_max_minutes: 60,
         },
       );
       assert.equal(template.request_configurations.length, 1);

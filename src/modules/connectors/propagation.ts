@@ -7,7 +7,7 @@ import type { AccessChange } from '../access/changes.ts';
 import { EDGE_KINDS, type EdgeKindName } from '../access/edges.ts';
 import type { Actor } from '../events/store.ts';
 import { announce } from '../../signals.ts';
-import { adapterFor, kindsOf } from './adapters.ts';
+import { adapterFor, kindOf } from './adapters.ts';
 import type { ConnectorRow } from './store.ts';
 
 export const PUSH_KIND = 'connector.push';
@@ -38,7 +38,7 @@ function placeEdge(ctx: AppContext, kind: EdgeKindName, principalId: string, ite
   const item = ctx.stores.connectors.placeOf(k.itemType as 'resource' | 'group', itemId);
   if (!item) return undefined;
   const connector = ctx.stores.connectors.get(item.app_id);
-  if (!connector || !kindsOf(connector.connector_type).includes(kind)) return undefined;
+  if (!connector || !kindOf(connector.connector_type).kinds.includes(kind)) return undefined;
   let remotePrincipal: string | null = null;
   if (k.principalType === 'group') {
     // A group holding something remotely must live in the same remote system.

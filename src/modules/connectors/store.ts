@@ -1,17 +1,15 @@
 // Connectors' SQL: an app's connector, its remote users, where each edge's remote copy stands, sync errors.
 import type { Db } from '../../db/open.ts';
-import type { CONNECTOR_TYPES } from './schemas.ts';
 import type { Propagation } from './responses.ts';
 
-export type ConnectorType = (typeof CONNECTOR_TYPES)[number];
 export type DriftPolicy = 'REPORT' | 'IMPORT' | 'REMOVE';
 
 export interface ConnectorRow {
   app_id: string;
-  connector_type: ConnectorType;
-  url: string | null;
-  signing_secret: string | null;
-  connection_url: string | null;
+  /** A type of the table in adapters.ts (checked at start for every stored row). */
+  connector_type: string;
+  /** The configuration, as its connector type's schema accepted it (secrets in it as given: never shown but masked). */
+  configuration: Record<string, unknown>;
   timeout_ms: number;
   drift_policy: DriftPolicy;
   last_sync_at: string | null;
@@ -67,17 +65,22 @@ export interface ItemPlace {
   name: string;
 }
 
-const CONNECTOR = `app_id, connector_type, url, signing_secret, connection_url, timeout_ms, drift_policy, last_sync_at, last_successful_sync, created_at, updated_at`;
+const CONNECTOR = `app_id, connector_type, configuration, timeout_ms, drift_policy, last_sync_at, last_successful_sync, created_at, updated_at`;
+
+/** A connectors row as SQLite gives it: the configuration is JSON text. */
+type StoredConnector = Omit<ConnectorRow, 'configuration'> & { configuration: string };
+const toRow = (row: StoredConnector | undefined): ConnectorRow | undefined => row && { ...row, configuration: JSON.parse(row.configuration) as Record<string, unknown> };
 const PROPAGATION = `edge_key, app_id, kind, principal_id, item_id, access_level_remote_id, desired, status, outbox_state, attempts, last_error, next_attempt_at, outbox_seq, updated_at`;
 
 export function createConnectorStore(db: Db) {
-  const get = db.prepare<[string], ConnectorRow>(`SELECT ${CONNECTOR} FROM connectors WHERE app_id = ?`);
-  const all = db.prepare<[], ConnectorRow>(`SELECT ${CONNECTOR} FROM connectors ORDER BY created_at, app_id`);
-  const upsert = db.prepare<Omit<ConnectorRow, 'last_sync_at' | 'last_successful_sync' | 'created_at' | 'updated_at'> & { now: string }>(
-    `INSERT INTO connectors (app_id, connector_type, url, signing_secret, connection_url, timeout_ms, drift_policy, created_at, updated_at)
-     VALUES (@app_id, @connector_type, @url, @signing_secret, @connection_url, @timeout_ms, @drift_policy, @now, @now)
-     ON CONFLICT (app_id) DO UPDATE SET connector_type = excluded.connector_type, url = excluded.url, signing_secret = excluded.signing_secret,
-       connection_url = excluded.connection_url, timeout_ms = excluded.timeout_ms, drift_policy = excluded.drift_policy, updated_at = excluded.updated_at`,
+  const get = db.prepare<[string], StoredConnector>(`SELECT ${CONNECTOR} FROM connectors WHERE app_id = ?`);
+  const all = db.prepare<[], StoredConnector>(`SELECT ${CONNECTOR} FROM connectors ORDER BY created_at, app_id`);
+  const types = db.prepare<[], { connector_type: string }>('SELECT DISTINCT connector_type FROM connectors ORDER BY 1');
+  const upsert = db.prepare<Omit<StoredConnector, 'last_sync_at' | 'last_successful_sync' | 'created_at' | 'updated_at'> & { now: string }>(
+    `INSERT INTO connectors (app_id, connector_type, configuration, timeout_ms, drift_policy, created_at, updated_at)
+     VALUES (@app_id, @connector_type, @configuration, @timeout_ms, @drift_policy, @now, @now)
+     ON CONFLICT (app_id) DO UPDATE SET connector_type = excluded.connector_type, configuration = excluded.configuration,
+       timeout_ms = excluded.timeout_ms, drift_policy = excluded.drift_policy, updated_at = excluded.updated_at`,
   );
   const remove = db.prepare<[string]>('DELETE FROM connectors WHERE app_id = ?');
   const synced = db.prepare<{ appId: string; now: string; ok: number }>(
@@ -204,13 +207,17 @@ export function createConnectorStore(db: Db) {
 
   return {
     get(appId: string): ConnectorRow | undefined {
-      return get.get(appId);
+      return toRow(get.get(appId));
     },
     all(): ConnectorRow[] {
-      return all.all();
+      return all.all().map((row) => toRow(row)!);
+    },
+    /** The connector types the database's connectors have (the start-up check finds each an adapter). */
+    types(): string[] {
+      return types.all().map((row) => row.connector_type);
     },
     save(row: Omit<ConnectorRow, 'last_sync_at' | 'last_successful_sync' | 'created_at' | 'updated_at'>, now: Date): void {
-      upsert.run({ ...row, now: now.toISOString() });
+      upsert.run({ ...row, configuration: JSON.stringify(row.configuration), now: now.toISOString() });
     },
     remove(appId: string): boolean {
       return remove.run(appId).changes > 0;

@@ -16,7 +16,7 @@ import { CreateGroupBody } from '../groups/schemas.ts';
 import { createResource } from '../resources/service.ts';
 import { CreateResourceBody } from '../resources/schemas.ts';
 import type { RemoteBatch } from './adapter.ts';
-import { adapterFor, kindsOf } from './adapters.ts';
+import { adapterFor, kindOf } from './adapters.ts';
 import { edgeKey, heldNow, queuePush } from './propagation.ts';
 import { quoteRemote, type RemoteEdge, type RemoteItem } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
@@ -194,12 +194,11 @@ function placeItem(run: SyncRun, type: 'resource' | 'group', remote: RemoteItem,
 
 /** Creates or updates one remote resource here, with the access levels it offers. */
 function syncResource(run: SyncRun, remote: Extract<RemoteBatch, { type: 'resource' }>['resource'], now: Date): void {
-  const { ctx, connector } = run;
+  const { ctx } = run;
+  const kind = kindOf(run.connector.connector_type);
   const id = placeItem(run, 'resource', remote, () => createResource(ctx, run.actor, v.parse(CreateResourceBody, {
-    name: remote.name, app_id: run.appId,
-    resource_type: connector.connector_type === 'POSTGRES' ? 'POSTGRES_INSTANCE' : 'CUSTOM_CONNECTOR',
-    description: remote.description ?? '',
-    ...(connector.connector_type === 'OPAL_HTTP' && { remote_info: { custom_connector: { remote_resource_id: remote.id, can_have_usage_events: false } } }),
+    name: remote.name, app_id: run.appId, resource_type: kind.resourceType, description: remote.description ?? '',
+    ...(kind.remoteInfo && { remote_info: kind.remoteInfo(remote.id) }),
     remote_resource_id: remote.id, remote_resource_name: remote.name,
   })).resource_id, now);
   if (!id) return;
@@ -340,7 +339,7 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
   summary.stopped_at = budget.stoppedAt;
   summary.truncated = budget.stoppedAt !== null;
   if (failure === null && !summary.truncated) {
-    const kinds = kindsOf(run.connector.connector_type);
+    const kinds = kindOf(run.connector.connector_type).kinds;
     for (const type of ['resource', 'group'] as const) {
       await inSlices(run, connectors.itemsOfApp(type, appId), (item) => `${type} ${item.id}`, (item) => pushMissing(run, type, item.id, kinds, now()));
     }

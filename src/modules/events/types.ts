@@ -88,6 +88,9 @@ export const EVENT_TYPE_GROUPS = {
     REQUESTS_DENIED: 'a request is denied',
     REQUESTS_CANCELED: 'a request is canceled by its requester or an admin, or times out (`cause`)',
     REQUEST_COMMENTS_CREATED: 'a comment is added to a request',
+    BREAK_GLASS_USED: 'someone breaks glass: a request the break-glass rule approves at once gives them an item for minutes (who, what, how long, the reason, the incident; docs/break-glass.md)',
+    BREAK_GLASS_REFUSED: 'a break-glass, or its review, is refused (403, 400, 404, 409): the error and what was asked; nothing else is written',
+    BREAK_GLASS_REVIEWED: 'an owner or admin reviews a break-glass after the fact: JUSTIFIED, or NOT_JUSTIFIED (which ends access that still lasts, recorded as its …_REMOVED event)',
     DELEGATIONS_CREATED: 'a reviewer delegates their reviews to another user for a time',
     DELEGATIONS_DELETED: 'a delegation is removed',
     UARS_CREATED: 'a user access review starts, with its snapshot of the access in scope and each row\'s reviewers (how many rows the policy, the fallback and nobody got)',
@@ -125,6 +128,10 @@ export const EVENT_TYPE_GROUPS = {
     OUTBOX_ITEMS_RETRIED: 'failed queued jobs are put back in the queue by hand (a sub-event per job)',
     NOTIFICATION_PREFERENCES_UPDATED: 'a person\'s notification channel or daily digest choice changes',
     NOTIFICATIONS_RESENT: 'an administrator queues a failed notification again',
+  },
+  'Settings': {
+    SETTINGS_UPDATED: 'an admin sets or clears settings on the Settings page (PATCH /v1/settings): a sub-event per setting, a secret only as `set` or cleared, a URL\'s password masked',
+    SETTINGS_TESTED: 'an admin sends a test email or Slack message, or checks single sign-on, from the Settings page, with the outcome',
   },
 } as const satisfies Record<string, Record<string, string>>;
 

@@ -15,6 +15,7 @@ function listFilter(query: ListRequestsInput): RequestFilter {
     resourceId: query.resource_id,
     groupId: query.group_id,
     ...(query.show_pending_only === true && { status: 'PENDING' as const }),
+    ...(query.break_glass !== undefined && { breakGlass: query.break_glass ? 1 as const : 0 as const }),
   };
   if (query.start_date_filter) filter.startAt = query.start_date_filter.at.toISOString();
   const end = query.end_date_filter;

@@ -93,6 +93,7 @@ export const Request = component('Request', described(v.object({
     identifier: v.string(),
     url: v.string(),
   }), 'The support ticket given with the request, as given.')),
+  break_glass: v.optional(extension(v.boolean(), 'True for a request approved at once by the break-glass rule: its requester broke glass (POST /v1/break-glass; docs/break-glass.md).')),
 }), 'An access request. status is upper case (PENDING, APPROVED, DENIED, CANCELED).'));
 export type Request = v.InferOutput<typeof Request>;
 

@@ -16,6 +16,8 @@ export interface RequestRow {
   requested_duration_minutes: number | null;
   support_ticket: string | null;
   custom_metadata: string;
+  /** 1 for a request approved at once by the break-glass rule (docs/break-glass.md). */
+  break_glass: number;
   created_at: string;
   updated_at: string;
 }
@@ -91,6 +93,8 @@ export interface RequestFilter {
   /** Only requests this user takes part in (see INVOLVES); `involvedAt` is when delegations are read. */
   involvedUserId?: string | undefined;
   involvedAt?: string | undefined;
+  /** Only requests approved by the break-glass rule (true) or only the others (false). */
+  breakGlass?: 0 | 1 | undefined;
 }
 
 /**
@@ -136,16 +140,17 @@ const FILTER_SQL: Record<keyof RequestFilter, string> = {
   awaitingHeldGroups: '1 = 1', // read by AWAITS
   involvedUserId: INVOLVES,
   involvedAt: '1 = 1', // read by INVOLVES
+  breakGlass: 'r.break_glass = @breakGlass',
 };
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof RequestFilter)[];
 
-export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at' | 'requested_duration_minutes'>;
+export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at' | 'requested_duration_minutes' | 'break_glass'> & { break_glass?: number };
 
 export function createRequestStore(db: Db) {
   const byId = db.prepare<[string], RequestRow>('SELECT * FROM requests WHERE id = ?');
   const insert = db.prepare<Omit<RequestRow, 'seq' | 'requested_duration_minutes'>>(
-    `INSERT INTO requests (id, requester_id, target_user_id, target_group_id, status, reason, duration_minutes, support_ticket, custom_metadata, created_at, updated_at)
-     VALUES (@id, @requester_id, @target_user_id, @target_group_id, @status, @reason, @duration_minutes, @support_ticket, @custom_metadata, @created_at, @updated_at)`,
+    `INSERT INTO requests (id, requester_id, target_user_id, target_group_id, status, reason, duration_minutes, support_ticket, custom_metadata, break_glass, created_at, updated_at)
+     VALUES (@id, @requester_id, @target_user_id, @target_group_id, @status, @reason, @duration_minutes, @support_ticket, @custom_metadata, @break_glass, @created_at, @updated_at)`,
   );
   const insertItem = db.prepare<ItemRow>(
     `INSERT INTO request_items (request_id, position, item_type, item_id, item_name, remote_id, remote_name, access_level_remote_id, access_level_name,
@@ -237,7 +242,7 @@ export function createRequestStore(db: Db) {
     create(fields: NewRequest, at: Date): string {
       const id = newId();
       const now = at.toISOString();
-      insert.run({ ...fields, id, status: 'PENDING', created_at: now, updated_at: now });
+      insert.run({ break_glass: 0, ...fields, id, status: 'PENDING', created_at: now, updated_at: now });
       return id;
     },
     addItem: (row: ItemRow) => void insertItem.run(row),

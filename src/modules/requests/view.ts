@@ -144,6 +144,7 @@ function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow): Request
     request_comments: requests.comments(row.id).map(toApiComment),
     custom_fields_responses: fields.map(customField),
     ...(row.support_ticket !== null && { support_ticket: JSON.parse(row.support_ticket) as NonNullable<Request['support_ticket']> }),
+    break_glass: row.break_glass === 1,
   };
 }
 

@@ -6,7 +6,7 @@ import { Email } from '../users/schemas.ts';
 import { ENTERPRISE_SCHEMA, MAX_MEMBER_CHANGES, type Json } from './resources.ts';
 
 /** Attribute names by their lower case, for each complex attribute whose keys are canonicalised. */
-interface Shape {
+export interface Shape {
   names: Record<string, string>;
   nested?: Record<string, Shape>;
 }
@@ -82,6 +82,8 @@ const PatchOperation = v.object({
   path: v.optional(v.pipe(v.string('must be a string'), v.maxLength(500, 'must be at most 500 characters'))),
   value: v.optional(v.unknown()),
 });
+/** A PATCH body's attribute names (RFC 7644 §3.5.2), in any case as the others. */
+export const PATCH_SHAPE: Shape = { names: names('schemas', 'Operations'), nested: { Operations: { names: names('op', 'path', 'value') } } };
 export const PatchBody = v.object({
   schemas: v.optional(v.array(v.string())),
   Operations: v.pipe(v.array(PatchOperation, 'must be a list of operations'), v.minLength(1, 'must have at least one operation'), v.maxLength(1000, 'must have at most 1000 operations')),

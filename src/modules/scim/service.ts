@@ -6,7 +6,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { isUuid } from '../../lib/ids.ts';
 import type { Actor } from '../events/store.ts';
-import { createUser, updateUser, changeUserEmail } from '../users/service.ts';
+import { createUser, updateUser, changeUserEmail, isServiceUser } from '../users/service.ts';
+import { announce } from '../../signals.ts';
 import { createGroup, deleteGroup, updateGroups } from '../groups/service.ts';
 import { CreateGroupBody } from '../groups/schemas.ts';
 import { createOwner } from '../owners/service.ts';
@@ -30,6 +31,29 @@ const PROVIDER_KINDS = {
 } as const;
 
 const write = <T>(ctx: AppContext, fn: () => T): T => ctx.db.transaction(fn).immediate();
+
+/** Why the provider may not rename, offboard or delete `user`, or null when it may (a member). */
+function outOfReach(ctx: AppContext, user: { id: string }): string | null {
+  const person = ctx.stores.users.get(user.id);
+  if (!person) return null;
+  if (person.organization_role === 'ADMIN') return 'they are an ADMIN, whom only another admin offboards or renames (in the console or /v1)';
+  if (isServiceUser(person)) return 'they are a service user (a record for a script or system), which no identity provider manages';
+  return null;
+}
+
+/**
+ * Refuses (403, SCIM's shape) a rename, offboarding or deletion of someone out of the provider's reach
+ * (an admin, a service user). An offboarding refused is told to the other admins first, in a
+ * transaction of its own that commits before the refusal, so they can offboard the person themselves.
+ */
+function refuseOutOfReach(ctx: AppContext, row: ScimUserRow, change: { rename: boolean; status: string | null }): void {
+  if (!change.rename && change.status === null) return;
+  const why = outOfReach(ctx, row);
+  if (why === null) return;
+  if (change.status !== null) write(ctx, () => announce(ctx, 'scim.offboarding-refused', { userId: row.id, status: change.status!, why }, ctx.clock.now()));
+  const what = change.status !== null ? `make them ${change.status}` : 'change their userName';
+  throw new ScimProblem('forbidden', undefined, `the identity provider may not ${what}: ${why}`);
+}
 
 /** The user fields a SCIM user gives, Gatehouse's spelling; `manager_id` checked to name a SCIM-visible user. */
 function userFields(ctx: AppContext, input: ScimUserInput, selfId: string | null) {
@@ -71,7 +95,11 @@ export function provisionUser(ctx: AppContext, actor: Actor, input: ScimUserInpu
     let userId: string;
     if (existing) {
       userId = existing.id;
-      updateUser(ctx, actor, userId, { full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id, hr_idp_status: status });
+      // Whoever comes back is a MEMBER with no access, whatever they were before (docs/scim.md).
+      updateUser(ctx, actor, userId, {
+        full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id,
+        hr_idp_status: status, organization_role: 'MEMBER',
+      });
     } else {
       userId = createUser(ctx, actor, { email: input.userName, full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id }).user_id;
       if (status !== 'ACTIVE') updateUser(ctx, actor, userId, { hr_idp_status: status });
@@ -96,15 +124,25 @@ export function scimUser(ctx: AppContext, id: string): ScimUserRow {
  */
 export function replaceUser(ctx: AppContext, actor: Actor, id: string, input: ScimUserInput): ScimUserRow {
   const now = ctx.clock.now();
+  const statusAfter = (row: ScimUserRow) => {
+    const active = row.hr_idp_status === 'ACTIVE';
+    return input.active === undefined || input.active === active ? row.hr_idp_status : input.active ? 'ACTIVE' : DEACTIVATED_STATUS;
+  };
+  // Before the write: a refused offboarding is told to the admins in a transaction that must commit.
+  const before = scimUser(ctx, id);
+  const leaving = statusAfter(before) !== before.hr_idp_status && statusAfter(before) !== 'ACTIVE' ? statusAfter(before) : null;
+  refuseOutOfReach(ctx, before, { rename: input.userName !== before.email, status: leaving });
   return write(ctx, () => {
     const row = scimUser(ctx, id);
     const fields = userFields(ctx, input, row.id);
+    const status = statusAfter(row);
     if (input.userName !== row.email) changeUserEmail(ctx, actor, row.id, input.userName, 'userName');
-    const active = row.hr_idp_status === 'ACTIVE';
-    const status = input.active === undefined || input.active === active ? row.hr_idp_status : input.active ? 'ACTIVE' : DEACTIVATED_STATUS;
+    // Re-activated, a person comes back a MEMBER with no access, whatever role they had (docs/scim.md).
+    const revived = status === 'ACTIVE' && row.hr_idp_status !== 'ACTIVE';
     updateUser(ctx, actor, row.id, {
       full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id,
       ...(status !== row.hr_idp_status && { hr_idp_status: status as 'ACTIVE' }),
+      ...(revived && { organization_role: 'MEMBER' as const }),
     });
     ctx.stores.scim.saveUser(row.id, fields.scim, now);
     return ctx.stores.scim.user(row.id)!;
@@ -113,8 +151,9 @@ export function replaceUser(ctx: AppContext, actor: Actor, id: string, input: Sc
 
 /** DELETE: the user is offboarded as DELETED and leaves SCIM (a later GET is 404; a POST brings them back). */
 export function removeUser(ctx: AppContext, actor: Actor, id: string): void {
+  const row = scimUser(ctx, id);
+  refuseOutOfReach(ctx, row, { rename: false, status: DELETED_STATUS });
   write(ctx, () => {
-    const row = scimUser(ctx, id);
     updateUser(ctx, actor, row.id, { hr_idp_status: DELETED_STATUS });
     ctx.stores.scim.touchUser(row.id, ctx.clock.now());
   });
