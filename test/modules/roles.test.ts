@@ -216,6 +216,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/on-call-schedules': 'read',
   'POST /v1/on-call-schedules': 'admin',
   'GET /v1/on-call-schedules/{on_call_schedule_id}': 'read',
+  'GET /v1/on-call-schedules/{on_call_schedule_id}/on-call': 'read',
+  'POST /v1/on-call-schedules/{on_call_schedule_id}/sync': 'admin',
   'GET /v1/resources/{resource_id}/message-channels': 'read',
   'PUT /v1/resources/{resource_id}/message-channels': 'admin',
   'GET /v1/groups/{group_id}/message-channels': 'read',
