@@ -74,8 +74,8 @@ export interface Area<Routes extends RouteGroup = RouteGroup> {
    * console's Settings page), parsed; src/live-config.ts lays them under the environment. One area at most.
    */
   storedSettings?: (ctx: AppContext) => Partial<Config>;
-  /** Start-up checks of what the area declares beyond routes; a throw stops the app before it serves (a connector type with no adapter). */
-  checks?: readonly (() => void)[];
+  /** Start-up checks of what the area declares beyond routes, given the context (its stores); a throw stops the app before it serves (a stored connector whose type has no adapter). */
+  checks?: readonly ((ctx: AppContext) => void)[];
 }
 
 /**
@@ -86,7 +86,7 @@ export interface Area<Routes extends RouteGroup = RouteGroup> {
 export const defineArea = <Routes extends RouteGroup>(area: Area<Routes>): Area => area as unknown as Area;
 
 /** Throws for two areas with one name, a store name built twice, a route declared badly or twice, or an area's own check failing. */
-export function checkAreas(areas: readonly Area[]): void {
+export function checkAreas(areas: readonly Area[], ctx: AppContext): void {
   const seen = new Set<string>();
   const stores = new Set<string>();
   const routes = new Set<string>();
@@ -100,8 +100,8 @@ export function checkAreas(areas: readonly Area[]): void {
     for (const [key, route] of Object.entries(area.routes?.operations ?? {})) {
       if (routes.has(key)) throw new Error(`route ${key} is declared by two areas`);
       routes.add(key);
-      checkRoute(key, route!);
+      checkRoute(key, route!, route!.protocol ?? area.routes!.protocol);
     }
-    for (const check of area.checks ?? []) check();
+    for (const check of area.checks ?? []) check(ctx);
   }
 }
