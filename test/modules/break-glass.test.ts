@@ -11,11 +11,14 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { countEvents, readEvents } from '../helpers/events.ts';
 import { errorPaths } from '../helpers/errors.ts';
 import {
-  createAdmin, createGroup, createMember, createMessageChannel, createOwner, createResource, NO_SUCH_ID, type Signed,
+  createAdmin, createApp, createGroup, createMember, createMessageChannel, createOwner, createResource, NO_SUCH_ID, type Signed,
 } from '../helpers/fixtures.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
+import { OpalConnector } from '../helpers/opal-connector.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { tick as deliverEventStreams } from '../../src/modules/event-streams/delivery.ts';
 
 const MINUTE = 60_000;
 const REASON = 'prod database is down, paging did not reach anyone';
@@ -363,5 +366,55 @@ describe('break-glass with PagerDuty set up', () => {
     assert.equal((await app.api.put('/resources', { resources: [{ resource_id: other.resource_id, break_glass_user_ids: [named.user_id] }] })).status, 200);
     const second = await named.api.post('/break-glass', { resource_id: other.resource_id, reason: REASON, incident_id: acknowledged });
     assert.equal(second.status, 200, JSON.stringify(second.body));
+  });
+});
+
+describe('break-glass reaches connected systems and event streams', () => {
+  const SECRET = 'connector-signing-secret-0123456789';
+  let app: TestApp;
+  let remote: OpalConnector;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    app = await startTestApp();
+    remote = await new OpalConnector(SECRET).start();
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await app.close();
+    await remote.stop();
+    await receiver.close();
+  });
+
+  it('the grant is pushed through the connector as any approval\'s is, the not-justified end too, and the stream forwards the events', async () => {
+    const [oncall, owner] = [await createMember(app.api), await createMember(app.api)];
+    remote.users.set('u-oncall', oncall.user.email);
+    remote.resources.set('r-db', { name: 'Production database', levels: [{ id: 'write', name: 'Write' }], users: new Map() });
+    const connected = await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR' });
+    assert.equal((await app.api.put(`/apps/${connected.app_id}/connector`, { url: remote.url, signing_secret: SECRET })).status, 200);
+    const synced = await app.api.post(`/apps/${connected.app_id}/connector/sync`);
+    assert.equal(synced.body.ok, true, JSON.stringify(synced.body));
+    const resources = (await app.api.get('/resources', { app_id: connected.app_id })).body.results as { resource_id: string }[];
+    const resourceId = resources[0]!.resource_id;
+    const team = await createOwner(app.api, { user_ids: [owner.user_id] });
+    const put = await app.api.put('/resources', { resources: [{ resource_id: resourceId, admin_owner_id: team.owner_id, break_glass_user_ids: [oncall.user_id] }] });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const stream = await app.api.post('/event-streams', { name: 'siem', connection_type: 'WEBHOOK', webhook_url: `${receiver.url}/hook` });
+    assert.equal(stream.status, 200, JSON.stringify(stream.body));
+
+    const res = await oncall.api.post('/break-glass', { resource_id: resourceId, access_level_remote_id: 'write', reason: REASON, duration_minutes: 30 });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    // Queued in the break-glass's own transaction: the next outbox pass carries it.
+    await outboxTick(app.ctx, app.clock.now());
+    assert.deepEqual(remote.edges(), ['resource_user:u-oncall:r-db:write']);
+    const review = await owner.api.post(`/break-glass/${res.body.id}/review`, { decision: 'NOT_JUSTIFIED', comment: 'the incident was already over' });
+    assert.equal(review.status, 200, JSON.stringify(review.body));
+    await outboxTick(app.ctx, app.clock.now());
+    assert.deepEqual(remote.edges(), [], 'ended in the connected system too');
+
+    await deliverEventStreams(app.ctx, app.clock.now());
+    const types = receiver.deliveries.map((d) => d.payload.type);
+    for (const type of ['BREAK_GLASS_USED', 'REQUESTS_APPROVED', 'RESOURCE_USERS_ADDED', 'BREAK_GLASS_REVIEWED', 'RESOURCE_USERS_REMOVED']) {
+      assert.ok(types.includes(type), `the stream forwarded ${type} (got ${types.join(', ')})`);
+    }
   });
 });
