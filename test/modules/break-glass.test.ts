@@ -123,6 +123,43 @@ describe('break-glass', () => {
     assert.deepEqual(errorPaths(bad.body), ['break_glass_max_minutes']);
   });
 
+  it('an item\'s owners (and admins) say who may on the item alone; nobody else; not while a template does', async () => {
+    const [owner, stranger, oncall] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
+    const team = await createOwner(app.api, { user_ids: [owner.user_id] });
+    const resource = await createResource(app.api, { admin_owner_id: team.owner_id });
+    const group = await createGroup(app.api, { admin_owner_id: team.owner_id });
+    const before = await countEvents(app.api, { type: 'RESOURCES_UPDATED', object: resource.resource_id });
+    const set = await owner.api.put(`/resources/${resource.resource_id}/break-glass`, { break_glass_user_ids: [oncall.user_id], break_glass_max_minutes: 45 });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.deepEqual(set.body, { break_glass_user_ids: [oncall.user_id], break_glass_group_ids: [], break_glass_max_minutes: 45 });
+    const read = await app.api.get(`/resources/${resource.resource_id}`);
+    assert.deepEqual([read.body.break_glass_user_ids, read.body.break_glass_max_minutes], [[oncall.user_id], 45]);
+    assert.equal(await countEvents(app.api, { type: 'RESOURCES_UPDATED', object: resource.resource_id }), before + 1);
+    const groupSet = await owner.api.put(`/groups/${group.group_id}/break-glass`, { break_glass_group_ids: [group.group_id] });
+    assert.equal(groupSet.status, 200, JSON.stringify(groupSet.body));
+    assert.deepEqual((await app.api.get(`/groups/${group.group_id}`)).body.break_glass_group_ids, [group.group_id]);
+
+    const refusals: [Signed | null, string, Record<string, unknown>, number, string[]][] = [
+      [stranger, `/resources/${resource.resource_id}/break-glass`, { break_glass_user_ids: [] }, 403, ['resource_id']],
+      [owner, `/resources/${resource.resource_id}/break-glass`, { break_glass_user_ids: [NO_SUCH_ID] }, 404, ['break_glass_user_ids.0']],
+      [owner, `/resources/${resource.resource_id}/break-glass`, { break_glass_max_minutes: 300 }, 400, ['break_glass_max_minutes']],
+      [owner, `/resources/${NO_SUCH_ID}/break-glass`, { break_glass_max_minutes: 30 }, 404, ['resource_id']],
+    ];
+    for (const [who, path, body, status, paths] of refusals) {
+      const res = await (who ?? { api: app.api }).api.put(path, body);
+      assert.equal(res.status, status, `${path} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(errorPaths(res.body), paths);
+    }
+    assert.equal(await countEvents(app.api, { type: 'RESOURCES_UPDATED', object: resource.resource_id }), before + 1, 'a refusal changes nothing');
+    const template = await app.api.post('/configuration-templates', {
+      name: `linked-${Date.now()}`, admin_owner_id: team.owner_id, visibility: { visibility: 'GLOBAL' }, require_mfa_to_approve: false, require_mfa_to_connect: false,
+    });
+    const linked = await createResource(app.api, { configuration_template_id: template.body.configuration_template_id });
+    const templated = await owner.api.put(`/resources/${linked.resource_id}/break-glass`, { break_glass_max_minutes: 30 });
+    assert.equal(templated.status, 409, JSON.stringify(templated.body));
+    assert.deepEqual(errorPaths(templated.body), ['break_glass_max_minutes']);
+  });
+
   it('a named person breaks glass and holds the access at once, for no longer than asked; the request says so; everyone is told', async () => {
     const [oncall, owner1, owner2, bystander] = [await createMember(app.api), await createMember(app.api), await createMember(app.api), await createMember(app.api)];
     const channel = await createMessageChannel(app.api, { third_party_provider: 'SLACK', remote_id: 'C0REVIEWERS' });
