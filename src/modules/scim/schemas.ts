@@ -54,8 +54,19 @@ const optional = <S extends v.GenericSchema>(schema: S) => v.optional(v.nullable
 /** A manager as the enterprise extension gives it: `{ value }`, or (Entra ID's PATCH) the id alone. */
 const Manager = v.union([v.string('must be a user id'), v.object({ value: optional(v.string('must be a user id')) })], 'must be { "value": user id }');
 
+/** One of a user's emails as a provider sends it (RFC 7643 §4.1.2); its value is checked when it is the one used. */
+const ScimEmail = v.object({
+  value: v.pipe(v.string('must be a string'), v.trim(), v.maxLength(320, 'must be at most 320 characters')),
+  type: optional(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters'))),
+  primary: v.optional(v.nullable(ScimBoolean)),
+  display: optional(v.pipe(v.string('must be a string'), v.maxLength(320, 'must be at most 320 characters'))),
+}, 'must be {"value": "…", "type": "work", "primary": true}');
+
 export const ScimUserBody = v.object({
-  userName: v.pipe(v.string('must be a string'), v.check((text) => v.is(Email, text), 'must be an email address: Gatehouse knows people by their email'), v.trim()),
+  // Any unique name (RFC 7643 §4.1.1: unique, compared ignoring case); the email comes from `emails`, else from it.
+  userName: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(320, 'must be at most 320 characters'),
+    v.check((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not hold control characters')),
+  emails: optional(v.pipe(v.array(ScimEmail, 'must be a list of emails'), v.maxLength(20, 'must list at most 20 emails'))),
   externalId: optional(Text(200)),
   name: optional(v.object({ formatted: optional(Text(200)), givenName: optional(Text(100)), familyName: optional(Text(100)) }, 'must be a JSON object')),
   displayName: optional(Text(200)),
@@ -86,7 +97,8 @@ const PatchOperation = v.object({
 export const PATCH_SHAPE: Shape = { names: names('schemas', 'Operations'), nested: { Operations: { names: names('op', 'path', 'value') } } };
 export const PatchBody = v.object({
   schemas: v.optional(v.array(v.string())),
-  Operations: v.pipe(v.array(PatchOperation, 'must be a list of operations'), v.minLength(1, 'must have at least one operation'), v.maxLength(1000, 'must have at most 1000 operations')),
+  // A hard stop for the schema's own walk; the PATCH's bound (group-patch.ts, 400 tooMany) is checked next.
+  Operations: v.pipe(v.array(PatchOperation, 'must be a list of operations'), v.minLength(1, 'must have at least one operation'), v.maxLength(10_000, 'must have at most 10000 operations')),
 });
 export type PatchInput = v.InferOutput<typeof PatchBody>;
 
@@ -98,3 +110,26 @@ export interface ListQuery {
   attributes?: string[];
   excludedAttributes?: string[];
 }
+
+/** A list of attribute names: RFC 7644 §3.4.3 sends an array; a comma-separated string (the query's form) is taken too. */
+const AttributeList = v.pipe(
+  v.union([v.array(v.pipe(v.string('must be attribute names'), v.maxLength(200, 'must be at most 200 characters each'))), v.string('must be attribute names')], 'must be a list of attribute names'),
+  v.transform((names) => (typeof names === 'string' ? names.split(',') : names).map((n) => n.trim()).filter((n) => n !== '').slice(0, 100)),
+);
+const Whole = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,15}$/), v.transform(Number))], 'must be a whole number'), v.integer('must be a whole number'));
+
+/** RFC 7644 §3.4.3's SearchRequest attributes, in any case. */
+export const SEARCH_SHAPE: Shape = { names: names('schemas', 'filter', 'startIndex', 'count', 'attributes', 'excludedAttributes', 'sortBy', 'sortOrder') };
+
+/** POST /.search (RFC 7644 §3.4.3): the list's query in a body. */
+export const SearchBody = v.object({
+  schemas: v.optional(v.array(v.string())),
+  filter: v.optional(v.pipe(v.string('must be a SCIM filter'), v.maxLength(10_000, 'must be at most 10000 characters'))),
+  startIndex: v.optional(Whole),
+  count: v.optional(Whole),
+  attributes: v.optional(AttributeList),
+  excludedAttributes: v.optional(AttributeList),
+});
+
+/** Whether `text` is an email address as POST /v1/users takes one. */
+export const isEmail = (text: string): boolean => v.is(Email, text) && text === text.trim();
