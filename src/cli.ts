@@ -136,12 +136,15 @@ async function openExisting(config: Config): Promise<Db> {
 
 const COMMANDS: Record<string, Command> = {
   serve: {
-    usage: 'gatehouse serve [--db FILE] [--host HOST] [--port PORT] [--demo]',
+    usage: 'gatehouse serve [--db FILE] [--host HOST] [--port PORT] [--admin-email EMAIL] [--demo]',
     summary: 'serve the API (creates the database and an admin token on first start)',
     help: [
       DB_HELP,
       settingHelp('host'),
       settingHelp('port'),
+      // Its flag is too long for settingHelp's column: two lines.
+      '  --admin-email EMAIL',
+      `                   ${plain(SETTINGS.adminEmail.description)} (GATEHOUSE_ADMIN_EMAIL, default ${SETTINGS.adminEmail.default})`,
       '  --demo           start on an example organisation, seeded once on a file of its own (gatehouse-demo.db',
       '                   unless --db or GATEHOUSE_DB names one; never a file holding real data), with email,',
       '                   Slack and single sign-on off; prints sign-in links for a requester, a reviewer and an admin',
@@ -149,7 +152,7 @@ const COMMANDS: Record<string, Command> = {
       'Pending migrations are applied at start. SIGTERM or SIGINT stops it cleanly: requests in',
       'flight get GATEHOUSE_SHUTDOWN_TIMEOUT_MS to finish, then the database is checkpointed and closed.',
     ],
-    options: { ...SERVER_OPTIONS, demo: { type: 'boolean' } },
+    options: { ...SERVER_OPTIONS, ...settingOption('adminEmail'), demo: { type: 'boolean' } },
     async run({ flags, env }) {
       // Its banner and log lines go to the process's own stdout: `serve` is the process.
       const { serve } = await import('./serve.ts');

@@ -131,6 +131,21 @@ export const SETTINGS = {
     minLength: 32,
     description: 'on an empty database, becomes the admin\'s token instead of a random one, and is not printed; ignored once the database has users',
   }),
+  adminEmail: setting<string>({
+    env: 'GATEHOUSE_ADMIN_EMAIL',
+    flag: { name: 'admin-email', value: 'EMAIL' },
+    default: 'admin@gatehouse.local',
+    description: 'on an empty database, the email of the first admin Gatehouse creates (their notices and emailed sign-in links go there); ignored once the database has users',
+    accepts: 'an email address',
+    example: 'it@example.com',
+    parse(raw, source) {
+      const email = raw.trim();
+      // Valibot's email rule, which POST /v1/users applies (users/schemas.ts), written out: `help` loads this
+      // file and nothing from node_modules (test/service/cli.test.ts).
+      if (email.length > 320 || !/^[\w+-]+(?:\.[\w+-]+)*@[\da-z]+(?:[.-][\da-z]+)*\.[a-z]{2,}$/iu.test(email)) throw new ConfigError(`${source} must be an email address, got "${raw}"`);
+      return email;
+    },
+  }),
   maxBodyBytes: integer({
     env: 'GATEHOUSE_MAX_BODY_BYTES',
     default: 1024 * 1024,

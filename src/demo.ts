@@ -5,7 +5,7 @@
 import type { AppContext } from './context.ts';
 import { ConfigError, type Config } from './config.ts';
 import { demoSeededAt, markDemo } from './db/meta.ts';
-import { ADMIN_EMAIL, actorFor, issueToken, revokeToken } from './modules/tokens/service.ts';
+import { actorFor, issueToken, revokeToken } from './modules/tokens/service.ts';
 import { issueLoginLink } from './modules/web-sessions/service.ts';
 
 /** The file `serve --demo` runs on unless --db or GATEHOUSE_DB names another. */
@@ -76,7 +76,7 @@ function caller(apiUrl: string) {
  * approved and one denied, and an access review in progress. Marks the file as a demo.
  */
 export async function seedDemo(ctx: AppContext, apiUrl: string): Promise<void> {
-  const admin = ctx.stores.users.getByEmail(ADMIN_EMAIL);
+  const admin = ctx.stores.users.getByEmail(ctx.config.adminEmail);
   if (!admin) throw new Error('seeding the demo needs the bootstrapped admin');
   const call = caller(apiUrl);
   const adminActor = { ...actorFor(admin), role: 'ADMIN' as const };
@@ -100,7 +100,10 @@ export async function seedDemo(ctx: AppContext, apiUrl: string): Promise<void> {
     }
     const team = async (name: string, description: string, members: PersonKey[]) =>
       (await call<{ owner_id: string }>(root, 'POST', '/owners', { name, description, user_ids: members.map((m) => ids[m]) })).owner_id;
-    const platform = await team('Platform team', 'Runs the production databases and the cloud accounts.', ['ravi', 'morgan']);
+    // The admin is on the platform team, so signing in as the admin shows requests to review too (issue 41.8).
+    const platform = (await call<{ owner_id: string }>(root, 'POST', '/owners', {
+      name: 'Platform team', description: 'Runs the production databases and the cloud accounts.', user_ids: [ids.ravi, ids.morgan, admin.user_id],
+    })).owner_id;
     const data = await team('Data team', 'Owns the warehouse and the dashboards.', ['jo']);
     const security = await team('Security', 'Reviews access to anything holding customer data.', ['morgan']);
 
@@ -172,7 +175,7 @@ export function demoLinks(ctx: AppContext): DemoLinks {
     if (!user) throw new Error(`the demo has no ${email}`);
     return { email, url: issueLoginLink(ctx, user).url };
   };
-  return { requester: link('priya@demo.example'), reviewer: link('ravi@demo.example'), admin: link(ADMIN_EMAIL) };
+  return { requester: link('priya@demo.example'), reviewer: link('ravi@demo.example'), admin: link(ctx.config.adminEmail) };
 }
 
 /** What `serve --demo` prints once it listens. */

@@ -58,12 +58,14 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
     recordServiceAddress(db, listeningBase(config.host, running.port));
     // The token is shown once: only once it is on disk.
     running.commitNow();
-    if (issued && config.bootstrapToken === undefined) {
+    // The demo prints its own banner, with the admin's sign-in link among the others: a token block
+    // there is one the demo's guide does not show and nobody needs (tokens are made on its Tokens page).
+    if (issued && config.bootstrapToken === undefined && !options.demo) {
       process.stdout.write(
         `Created the admin user ${issued.token.user_id}. Its FULL_ACCESS API token, shown only this once:\n\n  ${issued.secret}\n\n`,
       );
     }
-    if (issued) {
+    if (issued && !options.demo) {
       // The first admin signs in to the console with this, so even the first sign-in needs no second
       // command on the server; it lasts as an invitation does, and works once (docs/getting-started.md).
       const admin = ctx.stores.users.get(issued.token.user_id)!;

@@ -8,7 +8,9 @@ import { AdminOnly, Link, Page, Pending, Problem, useAction, useConfirm, useLoad
 type Level = Schema<'ApiAccessLevelEnum'>;
 type For = 'me' | 'person' | 'service';
 
-const levelWords = (level: Level) => (level === 'READ_ONLY' ? 'read only' : 'full access');
+/** A SCIM token works only for provisioning, so "full access" would overstate it (issue 41.8). */
+const levelWords = (token: { access_level: Level; scope?: 'API' | 'SCIM' }) =>
+  token.scope === 'SCIM' ? 'SCIM (identity provider provisioning only)' : token.access_level === 'READ_ONLY' ? 'read only' : 'full access';
 
 export function Tokens(props: { me: Me }) {
   const loaded = useLoad(async () => {
@@ -39,7 +41,7 @@ export function Tokens(props: { me: Me }) {
                   <tr key={t.token_id}>
                     <td data-label="Label">{t.token_label}</td>
                     <td data-label="Whose"><Link href={`/console/users/${t.user_id}`}>{whose}</Link></td>
-                    <td data-label="Access">{levelWords(t.access_level)}</td>
+                    <td data-label="Access">{levelWords(t)}</td>
                     <td data-label="Made">{when(t.created_at)}</td>
                     <td data-label="Last used">{when(t.last_used_at)}</td>
                     <td class="row-actions"><button type="button" class="danger" onClick={() => confirm.ask({

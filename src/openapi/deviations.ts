@@ -129,6 +129,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     reason: 'Extension: a resource lists the access levels it offers (`access_levels`), and create and update may set them. The reference has no way to declare them.',
   },
   {
+    operations: ['GET /v1/tokens'],
+    where: 'response 200.results[].scope',
+    what: 'here, not in the reference',
+    reason: 'Extension: a token says where it works (`API`, or `SCIM` for an identity provider\'s on /scim/v2 only), so a list of tokens does not call a SCIM token "full access" (docs/scim.md).',
+  },
+  {
     operations: '*',
     where: '*.manager_id',
     what: 'here, not in the reference',

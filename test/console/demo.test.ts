@@ -49,6 +49,8 @@ describe('the demo organisation', () => {
     assert.ok(assignments.some((a) => a.unanswered_items > 0), 'the access review waits for the platform team');
     const admin = await signedIn(links.admin.url);
     assert.equal((await admin.get('/events')).status, 200);
+    // The admin is on the platform team: Priya's two requests wait for them too (issue 41.8).
+    assert.deepEqual((await admin.get('/requests/counts')).body, { awaiting_my_review: 2, my_pending: 0 });
   });
 
   it('runs on a file of its own unless one is named, with nothing that reaches the network', () => {
@@ -99,5 +101,8 @@ describe('gatehouse serve --demo, the process', () => {
     const res = await useLink(links[1]![1]!);
     assert.equal(res.status, 303);
     assert.match(service.stdout, new RegExp(`Gatehouse demo on ${DEMO_DB_FILE}`));
+    // Only the banner the docs show: no admin token block, no second admin link (issue 41.8).
+    assert.doesNotMatch(service.stdout, /FULL_ACCESS API token|gth_/, service.stdout);
+    assert.doesNotMatch(service.stdout, /Sign in to the console as/, service.stdout);
   });
 });

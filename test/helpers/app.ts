@@ -79,7 +79,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const running: RunningServer = await startServer(ctx);
   // As `serve` does: links Gatehouse makes (sign-in emails, notices) point at this server unless GATEHOUSE_PUBLIC_URL says otherwise.
   recordServiceAddress(db, listeningBase('127.0.0.1', running.port));
-  const adminUserId = ctx.stores.users.getByEmail('admin@gatehouse.local')!.user_id;
+  const adminUserId = ctx.stores.users.getByEmail(config.adminEmail)!.user_id;
   return {
     api: new ApiClient(running.url, options.bootstrapToken ?? ADMIN_TOKEN),
     url: running.url,

@@ -83,17 +83,16 @@ export function revokeTokensOfUser(ctx: AppContext, actor: Actor, userId: string
   return deleted.length;
 }
 
-export const ADMIN_EMAIL = 'admin@gatehouse.local';
-
 /**
- * On a database with no users, creates the admin user and its FULL_ACCESS token, in one transaction.
+ * On a database with no users, creates the admin user (GATEHOUSE_ADMIN_EMAIL, `serve --admin-email`) and its
+ * FULL_ACCESS token, in one transaction.
  * The token is `chosenSecret` when given (GATEHOUSE_BOOTSTRAP_TOKEN), else a random one.
  * Returns undefined when the database already has users (a chosen secret is then ignored).
  */
 export function bootstrapAdmin(ctx: AppContext, chosenSecret: string | undefined): IssuedToken | undefined {
   return ctx.db.transaction(() => {
     if (ctx.stores.users.count() > 0) return undefined;
-    const admin = createFirstAdmin(ctx, ADMIN_EMAIL);
+    const admin = createFirstAdmin(ctx, ctx.config.adminEmail);
     return issueToken(ctx, actorFor(admin), {
       userId: admin.user_id,
       label: 'bootstrap',

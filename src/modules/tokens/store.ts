@@ -37,6 +37,7 @@ export const toApiToken = (row: TokenRow): ApiToken => ({
   last_used_at: row.last_used_at,
   access_level: row.access_level,
   expires_at: row.expires_at,
+  scope: row.scope,
 });
 
 /** A token found by its secret, with what authentication needs of its user. */

@@ -43,6 +43,7 @@ export const TokenFields = v.object({
   last_used_at: v.optional(v.nullable(dateTime)),
   access_level: ApiAccessLevelEnum,
   expires_at: v.optional(v.nullable(dateTime)),
+  scope: v.optional(extension(v.picklist(['API', 'SCIM']), 'Where the token works: `API` on /v1, `SCIM` only on /scim/v2 (an identity provider\'s; docs/scim.md).')),
 });
 
 export const Token = component('Token', described(TokenFields, 'An API token, without its secret.'));
