@@ -7,6 +7,8 @@ export const CONSOLE_STYLE = `
 body { margin: 0; color: var(--ink); background: var(--paper); line-height: 1.5; font-size: 16px; }
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, [tabindex]:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+/* A date field's calendar button is a Tab stop inside the field, where the field itself is not :focus-visible. */
+input[type="date"]:focus-within { outline: 3px solid #f59e0b; outline-offset: 2px; }
 h1:focus { outline: none; }
 .skip { position: absolute; left: -999px; top: 0; background: var(--paper); padding: .5rem; }
 .skip:focus { left: .5rem; z-index: 10; }
@@ -16,9 +18,9 @@ h1:focus { outline: none; }
 .top a.current, .top a:hover { text-decoration: underline; }
 .brand { font-weight: 700; font-size: 1.1rem; }
 .top nav ul { display: flex; flex-wrap: wrap; gap: .25rem 1rem; list-style: none; margin: 0; padding: 0; }
-.who { margin-left: auto; display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; }
+.who { margin-left: auto; display: flex; gap: .5rem; align-items: center; flex-wrap: wrap; min-width: 0; overflow-wrap: anywhere; }
 .who button { background: transparent; color: #ffffff; border-color: #ffffff; }
-.page { max-width: 64rem; margin: 0 auto; padding: 1rem; }
+.page { max-width: 64rem; margin: 0 auto; padding: 1rem; overflow-wrap: anywhere; } /* a long unbroken name wraps instead of widening the page */
 .narrow { max-width: 32rem; }
 h1 { font-size: 1.6rem; margin: .5rem 0 1rem; }
 h2 { font-size: 1.25rem; margin: 1.5rem 0 .5rem; }
@@ -69,10 +71,10 @@ td code { overflow-wrap: anywhere; } /* long values (URLs, paths) wrap rather th
 .facts dt { font-weight: 600; } .facts dd { margin: 0; }
 .filters { display: grid; grid-template-columns: repeat(auto-fit, minmax(12rem, 1fr)); gap: 0 1rem; align-items: end; }
 .filters button { margin: .75rem 0; }
-.checklist { list-style: none; padding: 0; }
-.checklist li { display: flex; gap: .75rem; align-items: flex-start; padding: .5rem 0; border-bottom: 1px solid var(--line); }
-.checklist .tick { font-size: 1.25rem; line-height: 1.2; min-width: 1.25rem; color: var(--muted); }
-.checklist li.done .tick { color: var(--ok); }
+.steps { list-style: none; padding: 0; max-width: 40rem; } /* the first-run steps: whole, never a scroll box */
+.steps li { display: flex; gap: .75rem; align-items: flex-start; padding: .5rem 0; border-bottom: 1px solid var(--line); }
+.steps .tick { font-size: 1.25rem; line-height: 1.2; min-width: 1.25rem; color: var(--muted); }
+.steps li.done .tick { color: var(--ok); }
 dialog.confirm { max-width: min(32rem, calc(100vw - 2rem)); border: 1px solid #6b7280; border-radius: 8px; padding: 1rem 1.25rem; color: var(--ink); background: var(--paper); }
 dialog.confirm::backdrop { background: rgba(17, 24, 39, .55); }
 dialog.confirm h2 { margin-top: 0; }

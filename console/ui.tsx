@@ -1,7 +1,7 @@
 // Shared pieces of the console: navigation, loading a page's data, showing errors in words, small formatters.
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type Me } from './api.ts';
+import { ApiError, type Me, type Schema } from './api.ts';
 
 /** Goes to a console address without reloading the page. */
 export function navigate(to: string): void {
@@ -26,20 +26,49 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs `load` when `key` changes; keeps its result or its error (in words). */
-export function useLoad<T>(load: () => Promise<T>, key: unknown[]): Loaded<T> {
+/** Polling a page that is not settled yet: the first look again after this long, doubling up to the most. */
+export const POLL_FIRST_MS = 1_000;
+export const POLL_MOST_MS = 15_000;
+
+/**
+ * Runs `load` when `key` changes; keeps its result or its error (in words). With `settled`, a page whose
+ * data is not settled yet (a change still being carried to a system, a sync under way) loads again by
+ * itself — after 1 s, then 2, 4, 8, at most every 15 s — until `settled` says it is, so nobody reloads
+ * to see it move. The data on screen stays while it loads again (no flash of "Loading…"); the back-off
+ * starts over when the data changes or the page reloads it.
+ */
+export function useLoad<T>(load: () => Promise<T>, key: unknown[], settled?: (data: T) => boolean): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [tick, setTick] = useState(0);
+  const delay = useRef(POLL_FIRST_MS);
+  const last = useRef<string | undefined>(undefined);
   useEffect(() => {
     let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     setError(undefined);
-    load().then((value) => live && setData(value), (err: unknown) => live && setError(messageOf(err)));
+    load().then((value) => {
+      if (!live) return;
+      setData(value);
+      if (!settled) return;
+      const seen = JSON.stringify(value);
+      if (seen !== last.current) delay.current = POLL_FIRST_MS;
+      last.current = seen;
+      if (settled(value)) return;
+      const wait = delay.current;
+      delay.current = Math.min(wait * 2, POLL_MOST_MS);
+      timer = setTimeout(() => live && setTick((n) => n + 1), wait);
+    }, (err: unknown) => live && setError(messageOf(err)));
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [...key, tick]);
-  return { data, error, reload: useCallback(() => setTick((n) => n + 1), []) };
+  const reload = useCallback(() => {
+    delay.current = POLL_FIRST_MS;
+    setTick((n) => n + 1);
+  }, []);
+  return { data, error, reload };
 }
 
 export function messageOf(err: unknown): string {
@@ -79,7 +108,9 @@ export function useAction(): { busy: boolean; error: string | undefined; run: (a
   return { busy, error, run, setError };
 }
 
-export const when = (iso: string | null | undefined): string => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'never');
+/** A moment as people read it, with its time zone ("Nov 29, 2026, 09:15 GMT+1"): a time without a zone is a guess. */
+export const when = (iso: string | null | undefined): string =>
+  (iso ? new Date(iso).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }) : 'never');
 
 /** Minutes as people say them: "2 hours", "3 days", "indefinitely" for -1 or 0. */
 export function minutes(value: number | undefined | null): string {
@@ -87,6 +118,45 @@ export function minutes(value: number | undefined | null): string {
   if (value % 1440 === 0) return `${value / 1440} day${value === 1440 ? '' : 's'}`;
   if (value % 60 === 0) return `${value / 60} hour${value === 60 ? '' : 's'}`;
   return `${value} minutes`;
+}
+
+/** The durations a form offers for an access: these, up to the item's longest, with its suggested and longest added. */
+export const DURATIONS = [60, 240, 1440, 7 * 1440, 30 * 1440, 90 * 1440];
+
+/**
+ * The durations offered for items whose longest grant is `max` (undefined: no limit) and whose suggested
+ * duration is `suggested` (recommended_duration_minutes; -1 indefinite, 0 or undefined none): the request
+ * form and an admin's Grant form offer the same. Ascending; -1 (indefinitely) is never in the list.
+ */
+export function durationChoices(max: number | undefined, suggested: number | undefined): number[] {
+  const offered = new Set(DURATIONS.filter((d) => max === undefined || d <= max));
+  if (suggested !== undefined && suggested > 0 && (max === undefined || suggested <= max)) offered.add(suggested);
+  if (max !== undefined) offered.add(max);
+  return [...offered].sort((a, b) => a - b);
+}
+
+/** One duration's words in such a list: "4 hours (suggested)", "2 hours (the most allowed)". */
+export function durationChoice(d: number, max: number | undefined, suggested: number | undefined): string {
+  const notes = [d === suggested && 'suggested', d === max && !DURATIONS.includes(d) && 'the most allowed'].filter(Boolean);
+  return `${d === -1 ? 'indefinitely' : minutes(d)}${notes.length > 0 ? ` (${notes.join('; ')})` : ''}`;
+}
+
+/**
+ * An item's longest grant by request and its suggested duration, from its default request configuration
+ * (else its top-level fields): undefined where it sets none.
+ */
+export function requestBounds(item: Schema<'Resource'> | Schema<'Group'> | undefined): { max: number | undefined; suggested: number | undefined } {
+  const configuration = (item?.request_configurations ?? []).find((c) => !c.condition) ?? item?.request_configurations?.[0];
+  const max = configuration?.max_duration_minutes ?? item?.max_duration;
+  const suggested = configuration?.recommended_duration_minutes ?? item?.recommended_duration;
+  return { max: typeof max === 'number' && max > 0 ? max : undefined, suggested: typeof suggested === 'number' && suggested !== 0 ? suggested : undefined };
+}
+
+/** What a form preselects: the suggested duration when it may be given, else a day (or the longest allowed, if shorter). */
+export function defaultDuration(max: number | undefined, suggested: number | undefined): number {
+  if (suggested !== undefined && suggested > 0 && (max === undefined || suggested <= max)) return suggested;
+  if (suggested === -1 && max === undefined) return -1;
+  return max !== undefined && max < 1440 ? max : 1440;
 }
 
 export const isAdmin = (me: Me): boolean => me.user.organization_role === 'ADMIN';
@@ -154,8 +224,20 @@ export interface ConfirmRequest {
  */
 export function useConfirm(): { ask: (request: ConfirmRequest) => void; dialog: ComponentChildren } {
   const [request, setRequest] = useState<ConfirmRequest | undefined>(undefined);
-  const dialog = request ? <ConfirmDialog key={request.title} request={request} onClose={() => setRequest(undefined)} /> : null;
-  return { ask: setRequest, dialog };
+  // The button that opened the dialog gets focus back when it closes (Escape, Cancel or done), so a
+  // keyboard user goes on from where they were, not from the top of the page.
+  const opener = useRef<HTMLElement | null>(null);
+  const close = () => {
+    setRequest(undefined);
+    const back = opener.current;
+    setTimeout(() => (back?.isConnected ? back : document.getElementById('page-title'))?.focus({ preventScroll: !back?.isConnected }), 0);
+  };
+  const ask = (next: ConfirmRequest) => {
+    opener.current = document.activeElement instanceof HTMLElement && document.activeElement !== document.body ? document.activeElement : null;
+    setRequest(next);
+  };
+  const dialog = request ? <ConfirmDialog key={request.title} request={request} onClose={close} /> : null;
+  return { ask, dialog };
 }
 
 function ConfirmDialog(props: { request: ConfirmRequest; onClose: () => void }) {

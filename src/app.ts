@@ -1,22 +1,21 @@
 // The table of contents of the API: the areas (AREAS), and one Polka instance serving them: global
-// middleware, then each area's routes in order, each behind its own role policy and visibility guard.
+// middleware, then each area's routes in order, whatever their protocol (/v1, SCIM, the console, Slack:
+// src/http/protocol.ts), each behind what its protocol puts in front of it.
 import { randomUUID } from 'node:crypto';
 import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
-import { authenticate } from './http/auth.ts';
-import { authorize, enforcePolicy } from './http/policy.ts';
-import { limitWrites } from './http/write-rate.ts';
+import { authorize } from './http/policy.ts';
 import { checkAreas, type Area } from './area.ts';
 import { hideUnseenItems } from './modules/visibility/guard.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
-import { addPlainRoute, ApiRouter, RouteTable, sendJson, type RouteChecks } from './http/router.ts';
+import { protocolOf, type Lent, type Protocol, type ProtocolServer } from './http/protocol.ts';
+import { ApiRouter, RouteTable, sendJson } from './http/router.ts';
 import type { GatehouseRequest } from './http/types.ts';
+import { SERVICE, V1 } from './http/v1.ts';
 import type { OperationGroup } from './openapi/operations.ts';
-import { registerOpenApiRoutes, serviceOperations } from './openapi/routes.ts';
+import { serviceArea as serviceAreaOf, serviceRoutes } from './openapi/routes.ts';
 import { notificationsArea } from './modules/notifications/area.ts';
-import { slackOperations } from './modules/notifications/routes.ts';
-import { registerSlackInteractivity } from './modules/notifications/slack-interactivity.ts';
 import { outboxArea } from './outbox/area.ts';
 import { usersArea } from './modules/users/area.ts';
 import { tokensArea } from './modules/tokens/area.ts';
@@ -34,6 +33,7 @@ import { accessRulesArea } from './modules/access-rules/area.ts';
 import { groupBindingsArea } from './modules/group-bindings/area.ts';
 import { idpGroupMappingsArea } from './modules/idp-group-mappings/area.ts';
 import { integrationRecordsArea } from './modules/integration-records/area.ts';
+import { onCallArea } from './modules/on-call/area.ts';
 import { queriesArea } from './modules/queries/area.ts';
 import { eventStreamsArea } from './modules/event-streams/area.ts';
 import { connectorsArea } from './modules/connectors/area.ts';
@@ -44,15 +44,13 @@ import { reviewerStagesArea } from './modules/reviewer-stages/area.ts';
 import { accessReviewsArea } from './modules/access-reviews/area.ts';
 import { requestsArea } from './modules/requests/area.ts';
 import { delegationsArea } from './modules/delegations/area.ts';
+import { breakGlassArea } from './modules/break-glass/area.ts';
 import { webSessionsArea } from './modules/web-sessions/area.ts';
 import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
 import { settingsArea } from './modules/settings/area.ts';
-import { answerUnknownConsolePage, registerConsoleRoutes } from './modules/console/handlers.ts';
+import { consoleArea } from './modules/console/area.ts';
 import { consoleCaller } from './modules/web-sessions/cookie.ts';
-import { consoleOperations } from './modules/console/routes.ts';
 import { scimArea } from './modules/scim/area.ts';
-import { registerScimRoutes } from './modules/scim/handlers.ts';
-import { scimOperations } from './modules/scim/routes.ts';
 
 /**
  * Every API area, one line each (src/modules/<area>/area.ts declares the rest): its stores are built
@@ -76,6 +74,7 @@ export const AREAS: readonly Area[] = [
   groupBindingsArea,
   idpGroupMappingsArea,
   integrationRecordsArea,
+  onCallArea,
   queriesArea,
   eventStreamsArea,
   visibilityArea,
@@ -85,6 +84,7 @@ export const AREAS: readonly Area[] = [
   accessReviewsArea,
   requestsArea,
   delegationsArea,
+  breakGlassArea,
   webSessionsArea,
   uarDecisionsArea,
   settingsArea,
@@ -92,10 +92,27 @@ export const AREAS: readonly Area[] = [
   outboxArea,
   connectorsArea,
   scimArea,
+  consoleArea,
 ];
 
-/** What GET /openapi.json documents: every area's routes, then the routes outside /v1. */
-export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), consoleOperations, slackOperations, scimOperations, serviceOperations];
+/** What GET /openapi.json documents: every area's routes, then the service's own. */
+export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), serviceRoutes];
+
+/** The health check and the API document's routes, serving API_OPERATIONS. */
+const serviceArea = serviceAreaOf(API_OPERATIONS);
+
+/** Every protocol the areas' routes use, and the service's own (a path no protocol owns is the service's). */
+const protocolsOf = (areas: readonly Area[]): Protocol[] =>
+  [...new Set([V1, SERVICE, ...areas.flatMap((area) => [area.routes?.protocol, ...Object.values(area.routes?.operations ?? {}).map((route) => route?.protocol)])])]
+    .filter((protocol): protocol is Protocol => protocol !== undefined);
+
+const PROTOCOLS = protocolsOf(AREAS);
+
+/**
+ * The protocol owning `path` among every area's (SCIM's for /scim/v2/…; the service's where none does):
+ * for answers the server writes before a request reaches the app (431, a request over capacity).
+ */
+export const protocolFor = (path: string): Protocol => protocolOf(PROTOCOLS, path, SERVICE);
 
 /** Something thrown, as text, even when it has no usable toString (Object.create(null)). */
 function describe(thrown: unknown): string {
@@ -119,7 +136,16 @@ function isClientAbort(thrown: unknown): boolean {
  * without one.
  */
 export function createApp(ctx: AppContext, routes = new RouteTable(), areas: readonly Area[] = AREAS): Polka<GatehouseRequest> {
-  checkAreas(areas);
+  checkAreas([serviceArea, ...areas], ctx);
+  const protocols = protocolsOf(areas);
+  // What the core cannot import, lent to the protocols that need it (/v1's cookie sign-in and visibility guard).
+  const lent: Lent = { fromCookie: consoleCaller, itemGuard: hideUnseenItems };
+  const servers = new Map<Protocol, ProtocolServer>();
+  const serverOf = (protocol: Protocol): ProtocolServer => {
+    let server = servers.get(protocol);
+    if (!server) servers.set(protocol, (server = protocol.serve(ctx, lent)));
+    return server;
+  };
   const app: Polka<GatehouseRequest> = polka<GatehouseRequest>({
     onError(err, req, res) {
       // Set by the first middleware; a request that skipped it still gets an id to quote.
@@ -144,12 +170,10 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
           res.destroy();
           return;
         }
-        sendJson(
-          res,
-          error.status,
-          { code: error.code, message: error.message, details: error.details, request_id: req.requestId },
-          { ...error.headers, 'X-Request-Id': req.requestId },
-        );
+        // The route's protocol answers, or, outside every route, the protocol owning the path (SCIM's under /scim/v2).
+        const protocol = req.protocol ?? protocolOf(protocols, req.path ?? '/', SERVICE);
+        if (serverOf(protocol).answer?.(req, res, error)) return;
+        sendJson(res, error.status, protocol.errorBody(error, req.requestId), { ...error.headers, 'X-Request-Id': req.requestId }, protocol.mediaType);
       } catch (failure) {
         // Polka calls this from a promise's catch: a throw here would be an unhandled rejection, which
         // ends the process. Whatever went wrong answering, drop this connection and keep serving.
@@ -157,11 +181,9 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
         res.destroy();
       }
     },
-    onNoMatch(req, res) {
+    onNoMatch(req) {
       // No route: only the READ_ONLY rule applies, by method (a READ_ONLY token learns nothing of which writes exist).
       if (req.caller) authorize(req.caller, req.method);
-      // A person who follows a stale or mistyped console link gets the console's own not-found page, not JSON.
-      if (answerUnknownConsolePage(ctx, req, res)) return;
       const allowed = routes.methodsFor(req.path);
       if (allowed.length > 0) {
         throw new AppError('method_not_allowed', `${req.method} is not allowed on ${req.path}; use ${allowed.join(', ')}`, [], {
@@ -193,30 +215,16 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), areas: rea
     next();
   });
 
-  addPlainRoute(app, routes, '/healthz', (_req, res) => sendJson(res, 200, { status: 'ok' }));
-  registerOpenApiRoutes(app, routes, API_OPERATIONS);
-  // The console's pages, files and sign-in (docs/console.md); its data comes from /v1 below, with its session cookie.
-  registerConsoleRoutes(app, routes, ctx);
-  // Slack signs its requests and has no bearer token: before authentication, outside /v1.
-  registerSlackInteractivity(app, routes, ctx);
-  // SCIM 2.0 for identity providers, with its own tokens and error schema (docs/scim.md).
-  registerScimRoutes(app, routes, ctx);
+  // What a protocol runs on every request under its prefix, before its route is matched (/v1's authentication).
+  for (const protocol of protocols) {
+    const first = serverOf(protocol).first;
+    if (!first) continue;
+    app.use((req, res, next) => (protocolOf(protocols, req.path, SERVICE) === protocol ? first(req, res, next) : next()));
+  }
 
-  // A bearer token, or else the console's sign-in session cookie (docs/console.md).
-  app.use(authenticate(ctx, consoleCaller));
-  // Writes per user are limited (429 + Retry-After), so one client cannot grow the database at will.
-  const writeLimit = limitWrites(ctx);
-
-  // In front of each route, from its declaration: who may call it (READ_ONLY, organization roles),
-  // decided before its body is read; then an item the caller may not see answers every route under it
-  // as a missing one (docs/visibility.md); then the write limit, so a write refused by either (403, 404)
-  // uses none of the caller's budget. Polka matches the route once; these read its declaration.
-  const checks: RouteChecks = (key, route) => {
-    const guard = hideUnseenItems(ctx, route);
-    return guard ? [enforcePolicy(key, route), guard, writeLimit] : [enforcePolicy(key, route), writeLimit];
-  };
-  for (const area of areas) {
-    const router = new ApiRouter(app, ctx, routes, area, checks);
+  // Every route of every area, and the service's own, through the one router.
+  for (const area of [serviceArea, ...areas]) {
+    const router = new ApiRouter(app, ctx, routes, area, serverOf);
     area.handlers?.(router, ctx);
     router.finish();
   }

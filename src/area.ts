@@ -69,8 +69,13 @@ export interface Area<Routes extends RouteGroup = RouteGroup> {
   signals?: SignalListeners;
   /** The reads that may run on a read worker, by name (src/reads/tasks.ts); each area types its own names there. */
   readTasks?: Partial<ReadTasks>;
-  /** Start-up checks of what the area declares beyond routes; a throw stops the app before it serves (a connector type with no adapter). */
-  checks?: readonly (() => void)[];
+  /**
+   * The values stored for the settings SETTINGS opts in with `editable` (the settings area's, set on the
+   * console's Settings page), parsed; src/live-config.ts lays them under the environment. One area at most.
+   */
+  storedSettings?: (ctx: AppContext) => Partial<Config>;
+  /** Start-up checks of what the area declares beyond routes, given the context (its stores); a throw stops the app before it serves (a stored connector whose type has no adapter). */
+  checks?: readonly ((ctx: AppContext) => void)[];
 }
 
 /**
@@ -81,7 +86,7 @@ export interface Area<Routes extends RouteGroup = RouteGroup> {
 export const defineArea = <Routes extends RouteGroup>(area: Area<Routes>): Area => area as unknown as Area;
 
 /** Throws for two areas with one name, a store name built twice, a route declared badly or twice, or an area's own check failing. */
-export function checkAreas(areas: readonly Area[]): void {
+export function checkAreas(areas: readonly Area[], ctx: AppContext): void {
   const seen = new Set<string>();
   const stores = new Set<string>();
   const routes = new Set<string>();
@@ -95,8 +100,8 @@ export function checkAreas(areas: readonly Area[]): void {
     for (const [key, route] of Object.entries(area.routes?.operations ?? {})) {
       if (routes.has(key)) throw new Error(`route ${key} is declared by two areas`);
       routes.add(key);
-      checkRoute(key, route!);
+      checkRoute(key, route!, route!.protocol ?? area.routes!.protocol);
     }
-    for (const check of area.checks ?? []) check();
+    for (const check of area.checks ?? []) check(ctx);
   }
 }

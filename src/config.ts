@@ -23,13 +23,33 @@ export interface Setting<T> {
   example?: string;
   /** A secret: shown nowhere (GET /v1/settings says only whether it is set). A URL's password is masked whatever this says. */
   secret?: true;
+  /**
+   * Opts the setting in to the console's Settings page (docs/settings.md): an admin may set it there, in
+   * this group; it is stored in the database (a secret, or a URL with a password, encrypted) and applies
+   * without a restart. The environment variable, when set, still wins. Consumers read it as `ctx.config.<key>`
+   * at the moment they need it, or rebuild what they made from it when `ctx.config` is another object.
+   */
+  editable?: SettingGroup;
+  /** Its name on the Settings page ("SMTP server"); needed with `editable`. */
+  label?: string;
   /** Turns a non-empty raw value into the setting's value; throws ConfigError naming `source`. */
   parse(raw: string, source: string): T;
 }
 
 export class ConfigError extends Error {}
 
-type Common = Pick<Setting<unknown>, 'env' | 'formerEnv' | 'flag' | 'defaultText' | 'description' | 'example' | 'secret'>;
+/** The groups of the Settings page, each with its own Save and its own Send a test / Check button. */
+export const SETTING_GROUPS = {
+  email: 'Email (SMTP)',
+  slack: 'Slack',
+  single_sign_on: 'Single sign-on (OpenID Connect)',
+  public_url: 'Public address',
+  on_call: 'On-call providers',
+  notifications: 'Notification timings',
+} as const;
+export type SettingGroup = keyof typeof SETTING_GROUPS;
+
+type Common = Pick<Setting<unknown>, 'env' | 'formerEnv' | 'flag' | 'defaultText' | 'description' | 'example' | 'secret' | 'editable' | 'label'>;
 
 /** A setting of a shape the helpers below do not cover (a list, say): its own `parse` and `accepts`. */
 export function setting<T>(def: Setting<T>): Setting<T> {
@@ -145,6 +165,14 @@ export const SETTINGS = {
       if (email.length > 320 || !/^[\w+-]+(?:\.[\w+-]+)*@[\da-z]+(?:[.-][\da-z]+)*\.[a-z]{2,}$/iu.test(email)) throw new ConfigError(`${source} must be an email address, got "${raw}"`);
       return email;
     },
+  }),
+  secretKey: text({
+    env: 'GATEHOUSE_SECRET_KEY',
+    secret: true,
+    default: undefined,
+    defaultText: 'unset: the key file beside the database (`<database>.key`), made when the first secret is stored',
+    minLength: 32,
+    description: 'the key that encrypts the secrets set on the console\'s Settings page (AES-256-GCM); back it up apart from the database: a backup\'s stored secrets read only with it (docs/settings.md)',
   }),
   maxBodyBytes: integer({
     env: 'GATEHOUSE_MAX_BODY_BYTES',
@@ -332,6 +360,15 @@ export const SETTINGS = {
     max: 1_000_000,
     description: 'writes (POST, PUT, PATCH, DELETE) one user may make per window before they get 429 and `Retry-After`; 0 turns the limit off',
   }),
+  scimWriteRateLimit: integer({
+    env: 'GATEHOUSE_SCIM_WRITE_RATE_LIMIT',
+    // An identity provider's first import sends a create (and a group push) per person: 3,000 a minute
+    // lets a few thousand people arrive in a couple of minutes, and still bounds a runaway client.
+    default: 3_000,
+    min: 0,
+    max: 1_000_000,
+    description: 'writes one SCIM token\'s user may make under /scim/v2 per write-limit window (their own budget, apart from `GATEHOUSE_WRITE_RATE_LIMIT`, sized for an identity provider\'s first import of a few thousand people); 0 turns the limit off',
+  }),
   writeRateWindowMs: integer({
     env: 'GATEHOUSE_WRITE_RATE_WINDOW_MS',
     default: 60_000,
@@ -387,8 +424,18 @@ export const SETTINGS = {
     max: MAX_MINUTES,
     description: 'a PENDING access request nobody decides within this many minutes of its creation is canceled (REQUESTS_CANCELED); 0 turns the timeout off',
   }),
+  breakGlassReviewMinutes: integer({
+    env: 'GATEHOUSE_BREAK_GLASS_REVIEW_MINUTES',
+    default: 24 * 60,
+    defaultText: '1440 (1 day)',
+    min: 1,
+    max: MAX_MINUTES,
+    description: 'a break-glass nobody has reviewed this many minutes after it began reminds its item\'s owners; after twice as long it is escalated to the administrators (docs/break-glass.md)',
+  }),
   publicUrl: setting<string | undefined>({
     env: 'GATEHOUSE_PUBLIC_URL',
+    editable: 'public_url',
+    label: 'Public URL',
     default: undefined,
     defaultText: 'unset: the address `serve` listens at (recorded in the database at start, so `login-link` uses it too)',
     description: 'the address people reach Gatehouse at (behind a proxy, the proxy\'s): sign-in links, the OpenID redirect and the links in emails and Slack messages are made from it; `https://` makes the console cookie Secure (docs/console.md)',
@@ -438,20 +485,29 @@ export const SETTINGS = {
     max: 30 * 24,
     description: 'an invitation an admin emails from the console (a one-time sign-in link with a welcome) works this many hours, once',
   }),
-  oidcIssuer: text({
+  oidcIssuer: setting<string | undefined>({
     env: 'GATEHOUSE_OIDC_ISSUER',
+    editable: 'single_sign_on',
+    label: 'Issuer URL',
     default: undefined,
     defaultText: 'unset: no single sign-on, only sign-in links',
     description: 'the OpenID Connect issuer URL of your identity provider (Okta, Google, Entra ID, Keycloak, authentik…); its discovery document is read at the first sign-in',
+    accepts: 'an http:// or https:// URL',
+    example: 'https://idp.example.com/realms/staff',
+    parse: (raw, source) => (urlOf(raw, source, ['http', 'https']), raw),
   }),
   oidcClientId: text({
     env: 'GATEHOUSE_OIDC_CLIENT_ID',
+    editable: 'single_sign_on',
+    label: 'Client id',
     default: undefined,
     defaultText: 'unset',
     description: 'the client id Gatehouse is registered with at the provider (redirect URI: `<public URL>/console/oidc/callback`)',
   }),
   oidcClientSecret: text({
     env: 'GATEHOUSE_OIDC_CLIENT_SECRET',
+    editable: 'single_sign_on',
+    label: 'Client secret',
     secret: true,
     default: undefined,
     defaultText: 'unset',
@@ -459,6 +515,8 @@ export const SETTINGS = {
   }),
   oidcCreateUsers: oneOf({
     env: 'GATEHOUSE_OIDC_CREATE_USERS',
+    editable: 'single_sign_on',
+    label: 'Create users on first sign-in',
     values: ['off', 'on'],
     default: 'off',
     example: 'on',
@@ -466,6 +524,8 @@ export const SETTINGS = {
   }),
   oidcAllowedDomains: setting<string[]>({
     env: 'GATEHOUSE_OIDC_ALLOWED_DOMAINS',
+    editable: 'single_sign_on',
+    label: 'Domains whose people may be created',
     default: [],
     defaultText: 'none: single sign-on creates no user',
     description: 'the email domains whose people single sign-on may create as users (GATEHOUSE_OIDC_CREATE_USERS=on), matched exactly and without regard to case (`example.com` does not admit `mail.example.com`); `*` admits any domain the provider vouches for. People Gatehouse already knows sign in whatever their domain',
@@ -482,6 +542,8 @@ export const SETTINGS = {
   }),
   smtpUrl: setting<string | undefined>({
     env: 'GATEHOUSE_SMTP_URL',
+    editable: 'email',
+    label: 'SMTP server URL',
     default: undefined,
     defaultText: 'unset: no email is sent',
     description: 'the SMTP server notifications are sent through: `smtp://` (STARTTLS when the server offers it) or `smtps://` (TLS from the start), user and password in the URL',
@@ -491,11 +553,15 @@ export const SETTINGS = {
   }),
   emailFrom: text({
     env: 'GATEHOUSE_EMAIL_FROM',
+    editable: 'email',
+    label: 'From address',
     default: 'Gatehouse <gatehouse@localhost>',
     description: 'the From address of notification emails',
   }),
   slackBotToken: text({
     env: 'GATEHOUSE_SLACK_BOT_TOKEN',
+    editable: 'slack',
+    label: 'Bot token',
     secret: true,
     default: undefined,
     defaultText: 'unset: nothing is sent to Slack',
@@ -503,6 +569,8 @@ export const SETTINGS = {
   }),
   slackSigningSecret: text({
     env: 'GATEHOUSE_SLACK_SIGNING_SECRET',
+    editable: 'slack',
+    label: 'Signing secret',
     secret: true,
     default: undefined,
     defaultText: 'unset: Slack buttons are refused',
@@ -510,14 +578,65 @@ export const SETTINGS = {
   }),
   slackApiUrl: setting<string>({
     env: 'GATEHOUSE_SLACK_API_URL',
+    editable: 'slack',
+    label: 'Web API base URL',
     default: 'https://slack.com/api',
     description: 'the base of Slack\'s Web API (a stand-in\'s address in tests)',
     accepts: 'an http:// or https:// URL',
     example: 'http://127.0.0.1:3999/api',
     parse: (raw, source) => urlOf(raw, source, ['http', 'https']).href.replace(/\/+$/, ''),
   }),
+  pagerdutyToken: text({
+    env: 'GATEHOUSE_PAGERDUTY_TOKEN',
+    editable: 'on_call',
+    label: 'PagerDuty API key',
+    secret: true,
+    default: undefined,
+    defaultText: 'unset: PagerDuty schedules cannot be added',
+    description: 'a PagerDuty REST API key (read-only is enough), sent as `Authorization: Token token=…`: on-call schedules follow PagerDuty and break-glass checks PagerDuty incidents (docs/on-call.md)',
+  }),
+  pagerdutyApiUrl: setting<string>({
+    env: 'GATEHOUSE_PAGERDUTY_API_URL',
+    editable: 'on_call',
+    label: 'PagerDuty API URL',
+    default: 'https://api.pagerduty.com',
+    description: 'the base of PagerDuty\'s REST API v2 (EU accounts use the same; a stand-in\'s address in tests)',
+    accepts: 'an http:// or https:// URL',
+    example: 'http://127.0.0.1:3998',
+    parse: (raw, source) => urlOf(raw, source, ['http', 'https']).href.replace(/\/+$/, ''),
+  }),
+  opsgenieApiKey: text({
+    env: 'GATEHOUSE_OPSGENIE_API_KEY',
+    editable: 'on_call',
+    label: 'Opsgenie API key',
+    secret: true,
+    default: undefined,
+    defaultText: 'unset: Opsgenie schedules cannot be added',
+    description: 'an Opsgenie API key with read access, sent as `Authorization: GenieKey …`: on-call schedules follow Opsgenie (docs/on-call.md)',
+  }),
+  opsgenieApiUrl: setting<string>({
+    env: 'GATEHOUSE_OPSGENIE_API_URL',
+    editable: 'on_call',
+    label: 'Opsgenie API URL',
+    default: 'https://api.opsgenie.com',
+    description: 'the base of Opsgenie\'s REST API (EU accounts: https://api.eu.opsgenie.com; a stand-in\'s address in tests)',
+    accepts: 'an http:// or https:// URL',
+    example: 'https://api.eu.opsgenie.com',
+    parse: (raw, source) => urlOf(raw, source, ['http', 'https']).href.replace(/\/+$/, ''),
+  }),
+  onCallSyncSeconds: integer({
+    env: 'GATEHOUSE_ONCALL_SYNC_SECONDS',
+    editable: 'on_call',
+    label: 'Sync every (seconds)',
+    default: 60,
+    min: 1,
+    max: 24 * 3600,
+    description: 'how often, in seconds, on-call schedules are read from their provider and the groups that follow them brought in line; a handover is picked up within this time (docs/on-call.md)',
+  }),
   notifyIntervalMs: integer({
     env: 'GATEHOUSE_NOTIFY_INTERVAL_MS',
+    editable: 'notifications',
+    label: 'Check every (ms)',
     default: 5_000,
     min: 10,
     max: HOUR_MS,
@@ -525,6 +644,8 @@ export const SETTINGS = {
   }),
   expiryWarningMinutes: setting<number[]>({
     env: 'GATEHOUSE_EXPIRY_WARNING_MINUTES',
+    editable: 'notifications',
+    label: 'Warn before access ends (minutes)',
     default: [1440, 60],
     defaultText: '1440,60 (a day and an hour before)',
     description: 'how long before a person\'s access ends they are told, with a link to extend it: one notice per value still ahead when the access got its expiry (docs/notifications.md)',
@@ -540,6 +661,8 @@ export const SETTINGS = {
   }),
   digestHourUtc: integer({
     env: 'GATEHOUSE_DIGEST_HOUR_UTC',
+    editable: 'notifications',
+    label: 'Daily digest hour (UTC)',
     default: 8,
     min: 0,
     max: 23,
@@ -607,6 +730,7 @@ export type Flags = Record<string, string | true | undefined>;
  */
 export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}, only?: readonly SettingName[]): Config {
   const config: Record<string, unknown> = {};
+  const given = new Set<SettingName>();
   for (const [key, setting] of Object.entries(SETTINGS) as [SettingName, Setting<unknown>][]) {
     // A verb that reads a few settings is not stopped by a bad value of one it never uses.
     if (only && !only.includes(key)) {
@@ -622,19 +746,41 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: Flags = {}, only?: rea
     const [raw, source] = flagValue !== undefined ? [flagValue, `--${setting.flag!.name}`] : [env[envName], envName];
     // An empty variable counts as unset, as shells and unit files make it easy to set one to "".
     config[key] = raw === undefined || raw === '' ? setting.default : setting.parse(raw, source);
+    if (raw !== undefined && raw !== '') given.add(key);
   }
   const loaded = config as Config;
+  checkTogether(loaded, (key) => !only || only.includes(key), (message) => new ConfigError(message));
+  GIVEN.set(loaded, given);
+  return loaded;
+}
+
+/** The settings each loaded Config had from a variable or a flag (loadConfig records them). */
+const GIVEN = new WeakMap<Config, ReadonlySet<SettingName>>();
+
+/**
+ * The settings `config` took from the environment (a variable or a flag): on the Settings page they
+ * win over what is stored. Empty for a Config loadConfig did not make (a test's, the demo's copy).
+ */
+export function settingsFromEnvironment(config: Config): ReadonlySet<SettingName> {
+  return GIVEN.get(config) ?? new Set();
+}
+
+/**
+ * The rules that span settings, for loadConfig and for the Settings page's changes alike: throws what
+ * `error` makes of the first broken one. `checked` says which settings were read (a verb reads a few).
+ */
+export function checkTogether(loaded: Config, checked: (key: SettingName) => boolean, error: (message: string, setting: SettingName) => Error): void {
   // Node refuses a server whose header deadline is later than its whole-request deadline.
-  if (loaded.headersTimeoutMs > loaded.requestTimeoutMs && (!only || (only.includes('headersTimeoutMs') && only.includes('requestTimeoutMs')))) {
-    throw new ConfigError(
+  if (loaded.headersTimeoutMs > loaded.requestTimeoutMs && checked('headersTimeoutMs') && checked('requestTimeoutMs')) {
+    throw error(
       `GATEHOUSE_HEADERS_TIMEOUT_MS (${loaded.headersTimeoutMs}) must not exceed GATEHOUSE_REQUEST_TIMEOUT_MS (${loaded.requestTimeoutMs})`,
+      'headersTimeoutMs',
     );
   }
   // Creating users from any account the provider vouches for must be chosen, not a default (issue 30).
-  if (loaded.oidcCreateUsers === 'on' && loaded.oidcAllowedDomains.length === 0 && (!only || (only.includes('oidcCreateUsers') && only.includes('oidcAllowedDomains')))) {
-    throw new ConfigError('GATEHOUSE_OIDC_CREATE_USERS=on needs GATEHOUSE_OIDC_ALLOWED_DOMAINS: the email domains whose people may be created (or * for any the provider vouches for)');
+  if (loaded.oidcCreateUsers === 'on' && loaded.oidcAllowedDomains.length === 0 && checked('oidcCreateUsers') && checked('oidcAllowedDomains')) {
+    throw error('GATEHOUSE_OIDC_CREATE_USERS=on needs GATEHOUSE_OIDC_ALLOWED_DOMAINS: the email domains whose people may be created (or * for any the provider vouches for)', 'oidcAllowedDomains');
   }
-  return loaded;
 }
 
 /** How a setting's default reads for people. */

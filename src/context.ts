@@ -8,6 +8,7 @@ import type { Clock } from './lib/clock.ts';
 import { BackgroundJobs } from './lib/jobs.ts';
 import { ReadPool } from './reads/pool.ts';
 import type { ReadTasks } from './reads/tasks.ts';
+import { LiveConfig } from './live-config.ts';
 import type { Logger } from './lib/log.ts';
 import type { SignalListeners, SignalName } from './signals.ts';
 import type { OutboxHandler } from './outbox/index.ts';
@@ -67,7 +68,14 @@ function createRegistry(areas: readonly Area[]): Registry {
 export interface AppContext {
   db: Db;
   clock: Clock;
-  config: Config;
+  /**
+   * The settings in effect now (src/live-config.ts): the environment, else what an admin stored on the
+   * Settings page, else the defaults. Read it when a value is needed rather than keeping it: it is a new
+   * object after each change, and what was built from an old one must be built again.
+   */
+  readonly config: Config;
+  /** Where ctx.config comes from, and its reload after a stored setting changed. */
+  settings: LiveConfig;
   log: Logger;
   pager: Pager;
   stores: Stores;
@@ -85,13 +93,20 @@ export interface AppContext {
  * possibly making) it.
  */
 export function createContext(parts: { db: Db; clock: Clock; config: Config; log: Logger }, areas: readonly Area[], secret?: string): AppContext {
+  const { config, ...rest } = parts;
   const ctx = {
-    ...parts,
-    pager: new Pager(secret ?? cursorSecret(parts.db), parts.config.maxPageBytes),
+    ...rest,
+    pager: new Pager(secret ?? cursorSecret(parts.db), config.maxPageBytes),
     stores: createStores(parts.db, parts.clock, areas),
     registry: createRegistry(areas),
     jobs: new BackgroundJobs(),
-  } as AppContext;
+  } as Omit<AppContext, 'config'> as AppContext;
+  const readers = areas.filter((area) => area.storedSettings);
+  if (readers.length > 1) throw new Error(`areas ${readers.map((a) => a.name).join(', ')} all store settings; one may`);
+  // A read worker's context takes the settings in effect it was given as they are (its `secret` says it is one).
+  const reader = secret === undefined ? readers[0]?.storedSettings : undefined;
+  ctx.settings = new LiveConfig(config, reader && (() => reader(ctx)));
+  Object.defineProperty(ctx, 'config', { get: () => ctx.settings.current(), enumerable: true });
   ctx.reads = new ReadPool(ctx);
   return ctx;
 }

@@ -3,7 +3,8 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createApp } from './app.ts';
+import { createApp, protocolFor } from './app.ts';
+import { AppError, type ErrorCode } from './http/errors.ts';
 import { ConnectionTable } from './http/connections.ts';
 import type { AppContext } from './context.ts';
 import { holdUntilDurable, startGroupCommit } from './db/group-commit.ts';
@@ -46,14 +47,14 @@ function refuseOverCapacity(req: IncomingMessage, res: ServerResponse): void {
  * Answers before the app sees the request, in the one error shape, then closes. The request is read
  * to its end first, so closing leaves no unread input (which would reset).
  */
-function refuseAndClose(req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+function refuseAndClose(req: IncomingMessage, res: ServerResponse, status: number, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
   const send = () => {
     const requestId = randomUUID();
-    const body = JSON.stringify({ code, message, details: [], request_id: requestId });
+    const { mediaType, body } = errorAnswer(req.url, code, message, requestId);
     res.shouldKeepAlive = false;
     res.writeHead(status, {
       ...headers,
-      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Type': `${mediaType}; charset=utf-8`,
       'Content-Length': Buffer.byteLength(body),
       'Cache-Control': 'no-store',
       'X-Request-Id': requestId,
@@ -75,20 +76,36 @@ function isOriginForm(req: IncomingMessage): boolean {
 }
 
 /**
+ * The error body for `code` in the shape of the protocol owning `target`'s path (SCIM's under /scim/v2;
+ * the one error shape elsewhere, and when the target is unknown), as JSON text, and its media type.
+ */
+function errorAnswer(target: string | undefined, code: ErrorCode, message: string, requestId: string): { mediaType: string; body: string } {
+  const protocol = protocolFor(target?.startsWith('/') ? target.replace(/[?#].*$/s, '') : '/');
+  return { mediaType: protocol.mediaType, body: JSON.stringify(protocol.errorBody(new AppError(code, message), requestId)) };
+}
+
+/** The request target of the request line at the start of `packet` (what Node had read when it gave up), if it is there. */
+function targetOf(packet: unknown): string | undefined {
+  if (!Buffer.isBuffer(packet)) return undefined;
+  return /^[A-Z]{3,7} (\/\S*)/.exec(packet.subarray(0, 8192).toString('latin1'))?.[1];
+}
+
+/**
  * Node parses a request's head before any handler runs, and answers what it cannot parse itself with a
  * bare status line; these answer in the one error shape instead. Past MAX_HEADER_BYTES: 431.
  */
-function answerClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }, socket: Socket, log: AppContext['log']): void {
+function answerClientError(err: NodeJS.ErrnoException & { bytesParsed?: number; rawPacket?: unknown }, socket: Socket, log: AppContext['log']): void {
   if (!socket.writable || (err as { code?: string }).code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
   const [status, code, message] =
-    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers_too_large', `the request line and headers must fit in ${MAX_HEADER_BYTES} bytes`]
-    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request_timeout', 'the request was not sent in time']
-    : [400, 'validation_failed', 'the request is not well-formed HTTP/1.1'];
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'headers_too_large', `the request line and headers must fit in ${MAX_HEADER_BYTES} bytes`] as const
+    : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'request_timeout', 'the request was not sent in time'] as const
+    : [400, 'validation_failed', 'the request is not well-formed HTTP/1.1'] as const;
   const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
-  const requestId = answerOnSocket(socket, status, reason, code, message);
+  // Answered in the shape of the protocol the request was for, as far as Node read its request line.
+  const requestId = answerOnSocket(socket, status, reason, code, message, {}, targetOf(err.rawPacket));
   // A client's malformed bytes are its mistake: a line at info level, never an error with a stack.
   log.info('client error', { status, error: err.code ?? err.message, request_id: requestId });
 }
@@ -97,16 +114,16 @@ function answerClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }
  * Writes one answer in the one error shape straight onto `socket` (no request object: Node could not
  * parse one, or none was waited for) and closes it. Answers the request id.
  */
-function answerOnSocket(socket: Socket, status: number, reason: string, code: string, message: string, headers: Record<string, string> = {}): string {
+function answerOnSocket(socket: Socket, status: number, reason: string, code: ErrorCode, message: string, headers: Record<string, string> = {}, target?: string): string {
   const requestId = randomUUID();
-  const body = JSON.stringify({ code, message, details: [], request_id: requestId });
+  const { mediaType, body } = errorAnswer(target, code, message, requestId);
   // Keep reading (and discarding) what the client still sends, for a moment: closing with unread input
   // makes the kernel send a reset, which can destroy the answer before the client reads it.
   socket.on('data', () => {}).resume();
   setTimeout(() => socket.destroy(), 1000).unref();
   const extra = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join('');
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: ${mediaType}; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`
     + `Cache-Control: no-store\r\nX-Request-Id: ${requestId}\r\n${extra}Connection: close\r\n\r\n${body}`,
   );
   return requestId;
@@ -127,6 +144,21 @@ function refuseOverShare(socket: Socket, share: number): void {
  * query string (~47 bytes each) must fit, with room for headers (Node's default is 16 KiB).
  */
 export const MAX_HEADER_BYTES = 96 * 1024;
+
+/**
+ * Where Node itself stops reading a head: twice MAX_HEADER_BYTES. A head between the two is read, and
+ * refused 431 by the request handler, which knows its path and so answers in the shape of the protocol
+ * owning it (SCIM's under /scim/v2); past this, Node gives up before its request line can be known (it
+ * arrived in an earlier packet) and the answer is the one error shape.
+ */
+const NODE_HEADER_BYTES = 2 * MAX_HEADER_BYTES;
+
+/** The bytes of a request's head as it came: request line and header lines, CRLFs included. */
+function headBytes(req: IncomingMessage): number {
+  let bytes = req.method!.length + (req.url ?? '').length + 12;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) bytes += req.rawHeaders[i]!.length + req.rawHeaders[i + 1]!.length + 4;
+  return bytes + 2;
+}
 
 /** How often keep-alive connections that have gone idle are closed while shutting down. */
 const IDLE_SWEEP_MS = 25;
@@ -156,7 +188,7 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       // Node enforces the two deadlines above only when it sweeps its connections (every 30 s by
       // default), so a short deadline would be a long one; sweep often enough to keep them honest.
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(config.headersTimeoutMs / 2))),
-      maxHeaderSize: MAX_HEADER_BYTES,
+      maxHeaderSize: NODE_HEADER_BYTES,
       // Checked below, so the answer is in the one error shape (Node's own is a bare 400).
       requireHostHeader: false,
     },
@@ -164,6 +196,7 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       // Answered at accept (over its address's share): what it sends now is read and discarded.
       if (overShare.has(req.socket)) req.resume();
       else if (overCapacity.has(req.socket)) refuseOverCapacity(req, res);
+      else if (headBytes(req) > MAX_HEADER_BYTES) refuseAndClose(req, res, 431, 'headers_too_large', `the request line and headers must fit in ${MAX_HEADER_BYTES} bytes`);
       else if (!isOriginForm(req)) refuseAndClose(req, res, 400, 'validation_failed', 'the request target must be a path starting with /');
       else if (req.headers.host === undefined && req.httpVersionMinor === 1) refuseAndClose(req, res, 400, 'validation_failed', 'an HTTP/1.1 request must carry a Host header');
       else {

@@ -19,7 +19,8 @@ export function startJobs(ctx: AppContext, jobs: readonly Job[] = JOBS): void {
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> | undefined;
     const stop = new AbortController();
-    const everyMs = job.everyMs(ctx.config);
+    // Read at each scheduling, so an interval changed on the Settings page applies from the next pause.
+    const everyMs = () => job.everyMs(ctx.config);
     const fail = (err: unknown) =>
       ctx.log.error('background job failed', { job: job.name, error: err instanceof Error ? err.message : String(err) });
     const run = async () => {
@@ -28,9 +29,9 @@ export function startJobs(ctx: AppContext, jobs: readonly Job[] = JOBS): void {
       } catch (err) {
         fail(err);
       }
-      if (!stop.signal.aborted) timer = setTimeout(() => (running = run()), everyMs);
+      if (!stop.signal.aborted) timer = setTimeout(() => (running = run()), everyMs());
     };
-    timer = setTimeout(() => (running = run()), everyMs);
+    timer = setTimeout(() => (running = run()), everyMs());
     ctx.jobs.add(job.name, async () => {
       stop.abort();
       clearTimeout(timer);

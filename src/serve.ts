@@ -17,6 +17,8 @@ import { startServer, type RunningServer } from './http-server.ts';
 import { VERSION } from './version.ts';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** How long the first start's console link for the first admin works (issue 36.9: an hour, not an invitation's days). */
+export const FIRST_LINK_MINUTES = 60;
 
 /**
  * Runs the service until SIGTERM or SIGINT, then shuts down cleanly and resolves 0.
@@ -65,13 +67,17 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
         `Created the admin user ${issued.token.user_id}. Its FULL_ACCESS API token, shown only this once:\n\n  ${issued.secret}\n\n`,
       );
     }
-    if (issued && !options.demo) {
+    if (issued && config.bootstrapToken === undefined && !options.demo) {
       // The first admin signs in to the console with this, so even the first sign-in needs no second
-      // command on the server; it lasts as an invitation does, and works once (docs/getting-started.md).
+      // command on the server. An hour, once: it sits in a terminal's scrollback and perhaps a log.
+      // An automated install (GATEHOUSE_BOOTSTRAP_TOKEN) gets none: its output goes to logs nobody reads.
       const admin = ctx.stores.users.get(issued.token.user_id)!;
-      const link = issueLoginLink(ctx, admin, { minutes: config.invitationHours * 60 });
+      const link = issueLoginLink(ctx, admin, { minutes: FIRST_LINK_MINUTES });
       running.commitNow();
-      process.stdout.write(`Sign in to the console as ${admin.email} with this link (works once, until ${link.expiresAt}):\n\n  ${link.url}\n\n`);
+      process.stdout.write(`Sign in to the console as ${admin.email} with this link (works once, until ${link.expiresAt}):\n\n  ${link.url}\n\n`
+        + `Lost it, or it ran out? Make another on this machine: gatehouse login-link --email ${admin.email}\n\n`);
+    } else if (issued && !options.demo) {
+      log.info('created the first admin with GATEHOUSE_BOOTSTRAP_TOKEN; make a console sign-in link on this machine with `gatehouse login-link --email EMAIL`', { email: ctx.stores.users.get(issued.token.user_id)!.email });
     }
     if (options.demo) {
       const demo = await import('./demo.ts');

@@ -2,11 +2,11 @@
 // (holders, owners, reviewer stages; admins grant and revoke) and a person's page (admins and their
 // manager see what they hold; admins offboard).
 import { useState } from 'preact/hooks';
-import { all, ApiError, del, get, post, put, type Me } from '../api.ts';
+import { all, ApiError, del, get, post, put, type Me, type Schema } from '../api.ts';
 import { holdingsOf, type Holding } from './home.tsx';
 import { PersonAdmin } from './people.tsx';
-import { HeldOutside } from './connector.tsx';
-import { isAdmin, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
+import { connectorKinds, HeldOutside } from './connector.tsx';
+import { defaultDuration, durationChoice, durationChoices, isAdmin, requestBounds, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 
 function pathOf(h: Holding): string {
   if (h.kind === 'group') return 'membership';
@@ -14,6 +14,9 @@ function pathOf(h: Holding): string {
   if (h.direct) return 'direct';
   return `through ${h.paths} group${h.paths === 1 ? '' : 's'}`;
 }
+
+/** A holding still being carried to its connector's system: pages listing it look again until it is. */
+const carrying = (h: Holding): boolean => h.propagation === 'PENDING';
 
 function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: string }) {
   if (props.holdings.length === 0) return <p>No access.</p>;
@@ -41,13 +44,43 @@ function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: 
 }
 
 export function MyAccess(props: { me: Me }) {
-  const loaded = useLoad(() => holdingsOf(props.me.user.user_id), [props.me.user.user_id]);
+  const loaded = useLoad(() => holdingsOf(props.me.user.user_id), [props.me.user.user_id], (holdings) => !holdings.some(carrying));
   return (
     <Page title="My access">
       <p class="hint">Extending is a new request for the same item and level, reviewed as the item says: for up to the item's extension duration where it sets one, otherwise a renewal within its longest grant.</p>
       <Pending loaded={loaded}>{(holdings) => <HoldingsTable holdings={holdings} extend caption="What you hold" />}</Pending>
     </Page>
   );
+}
+
+/** Whether a change to the item is still on its way to the connector's system (not given up on): the page watches until none is. */
+function beingCarried(data: { holders: { propagation_status?: { status: string } | null }[]; propagations: { state: string }[] }): boolean {
+  return data.propagations.some((p) => p.state !== 'FAILED') || data.holders.some((h) => h.propagation_status?.status === 'PENDING');
+}
+
+type Configuration = NonNullable<Schema<'Resource'>['request_configurations']>[number];
+type ConfiguredStage = NonNullable<Configuration['reviewer_stages']>[number];
+
+/** How requests under one configuration are reviewed, in words: "reviewed in 2 stages", never "2 stage(s)". */
+function reviewWords(c: Configuration, owningTeam: string | undefined): string {
+  if (!c.allow_requests) return 'requests are not allowed';
+  if (c.auto_approval) return 'approved automatically, without review';
+  const n = (c.reviewer_stages ?? []).length;
+  if (n === 0) return `reviewed by ${owningTeam ? `a member of ${owningTeam}` : 'a member of the owning team'}, the item's owner (no reviewer stages are set)`;
+  return n === 1 ? 'reviewed in one stage:' : `reviewed in ${n} stages, one after the other:`;
+}
+
+/** Who approves in one stage, in words: each team by name, and what "all" means for a team (one member speaks for it). */
+function stageWords(s: ConfiguredStage, teamNames: Map<string, string>): string {
+  const who = [
+    s.require_manager_approval && "the requester's manager",
+    s.require_admin_approval && 'an admin',
+    ...s.owner_ids.map((id) => `a member of ${teamNames.get(id) ?? 'a team you cannot see'}`),
+  ].filter((w): w is string => typeof w === 'string');
+  if (who.length === 0) return "nobody is named, so the item's owning team reviews";
+  if (who.length === 1) return `${who[0]!.charAt(0).toUpperCase()}${who[0]!.slice(1)} approves.`;
+  const list = `${who.slice(0, -1).join(', ')} and ${who.at(-1)}`;
+  return s.operator === 'AND' ? `All of these approve: ${list}.` : `Any one of these approves: ${list.replace(/ and (?=[^,]*$)/, ' or ')}.`;
 }
 
 export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string }) {
@@ -58,25 +91,33 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
       ? await get('/resources/{resource_id}', { path: { resource_id: id } })
       : await get('/groups/{group_id}', { path: { group_id: id } });
     const appId = item.app_id;
-    const [holders, owner, connector, propagations] = await Promise.all([
+    // The teams the reviewer stages name, by name (one read each; a team this caller may not read stays unnamed).
+    const stageOwnerIds = [...new Set((item.request_configurations ?? []).flatMap((c) => (c.reviewer_stages ?? []).flatMap((s) => s.owner_ids)))];
+    const stageOwners = Promise.all(stageOwnerIds.map((owner_id) => get('/owners/{owner_id}', { path: { owner_id } }).catch(() => undefined)));
+    const [holders, owner, connector, propagations, named, kinds] = await Promise.all([
       kind === 'resource' ? all('/resources/{resource_id}/users', { path: { resource_id: id } }) : all('/groups/{group_id}/users', { path: { group_id: id } }),
       item.admin_owner_id ? get('/owners/{owner_id}', { path: { owner_id: item.admin_owner_id } }).catch(() => undefined) : Promise.resolve(undefined),
       // Where access is carried to (admins: docs/connectors.md); 404 is "no connector".
       admin && appId ? get('/apps/{app_id}/connector', { path: { app_id: appId } }).catch((err) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err))) : Promise.resolve(undefined),
       admin && appId ? all('/propagations', { query: { app_id: appId } }, 1000) : Promise.resolve([]),
+      stageOwners,
+      admin ? connectorKinds() : Promise.resolve([]),
     ]);
-    return { item, holders, owner, connector, propagations: propagations.filter((p) => p.item_id === id) };
-  }, [kind, id]);
+    const teamNames = new Map(named.filter((o) => o !== undefined).map((o) => [o.owner_id, o.name ?? o.owner_id]));
+    const carrier = kinds.find((k) => k.connector_type === connector?.connector_type)?.name ?? connector?.connector_type;
+    return { item, holders, owner, connector, carrier, propagations: propagations.filter((p) => p.item_id === id), teamNames };
+  }, [kind, id], (data) => !beingCarried(data));
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState('');
-  // A direct grant lasts a day unless the admin chooses otherwise: access without an end is a choice, not a default.
-  const [duration, setDuration] = useState(1440);
+  // A direct grant offers the request form's durations and preselects the item's suggested one (else a
+  // day): access without an end is a choice, not a default. undefined: not chosen yet.
+  const [duration, setDuration] = useState<number | undefined>(undefined);
   const action = useAction();
   const grant = async (e: Event) => {
     e.preventDefault();
     if (await action.run(async () => {
       const user = await get('/user', { query: { email: email.trim() } });
-      const body = { duration_minutes: duration, access_level_remote_id: level };
+      const body = { duration_minutes: duration ?? grantDefault, access_level_remote_id: level };
       if (kind === 'resource') await post('/resources/{resource_id}/users/{user_id}', { path: { resource_id: id, user_id: user.user_id }, body });
       else await post('/groups/{group_id}/users/{user_id}', { path: { group_id: id, user_id: user.user_id }, body });
     })) {
@@ -84,6 +125,8 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
       loaded.reload();
     }
   };
+  const bounds = requestBounds(loaded.data?.item);
+  const grantDefault = Math.max(0, defaultDuration(bounds.max, bounds.suggested));
   const retry = (appId: string) => async () => {
     if (await action.run(() => post('/apps/{app_id}/connector/retry', { path: { app_id: appId } }))) loaded.reload();
   };
@@ -103,7 +146,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     });
   };
   return (
-    <Pending loaded={loaded}>{({ item, holders, owner, connector, propagations }) => (
+    <Pending loaded={loaded}>{({ item, holders, owner, connector, carrier, propagations, teamNames }) => (
       <Page title={item.name ?? id}>
         <p>{item.description || `A ${kind}.`}</p>
         <dl class="facts">
@@ -116,10 +159,10 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
         <h2>Reviewer stages</h2>
         {(item.request_configurations ?? []).map((c, i) => (
           <div key={i}>
-            <p>{c.condition ? 'For members of certain groups' : 'For everyone'}: {c.allow_requests ? (c.auto_approval ? 'approved automatically' : `${(c.reviewer_stages ?? []).length} stage(s)`) : 'requests not allowed'}</p>
-            <ol>{(c.reviewer_stages ?? []).map((s) => (
-              <li key={s.stage}>{s.operator === 'AND' ? 'All of' : 'Any of'}: {[s.require_manager_approval && 'the requester\'s manager', s.require_admin_approval && 'an admin', s.owner_ids.length > 0 && `${s.owner_ids.length} owner(s)`].filter(Boolean).join(', ') || 'nobody named'}</li>
-            ))}</ol>
+            <p>{c.condition ? 'For members of certain groups' : 'For everyone'}: {reviewWords(c, owner?.name)}</p>
+            {c.allow_requests && !c.auto_approval && (c.reviewer_stages ?? []).length > 0 && (
+              <ol>{(c.reviewer_stages ?? []).map((s) => <li key={s.stage}>{stageWords(s, teamNames)}</li>)}</ol>
+            )}
           </div>
         ))}
         <h2>Holders</h2>
@@ -132,7 +175,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
                 <tr key={`${h.user_id}${h.access_level?.access_level_remote_id ?? ''}`}>
                   <td data-label="Person">{isAdmin(props.me) ? <Link href={`/console/users/${h.user_id}`}>{h.full_name}</Link> : h.full_name}</td>
                   <td data-label="Level">{h.access_level?.access_level_name || (kind === 'group' ? 'Member' : 'Default')}</td>
-                  <td data-label="Path">{'has_direct_access' in h && h.has_direct_access === false ? `through ${h.num_access_paths} group(s)` : 'direct'}</td>
+                  <td data-label="Path">{'has_direct_access' in h && h.has_direct_access === false ? `through ${h.num_access_paths} group${h.num_access_paths === 1 ? '' : 's'}` : 'direct'}</td>
                   <td data-label="Until">{h.expiration_date ? when(h.expiration_date) : 'no expiry'}</td>
                   <td data-label="Propagation">{h.propagation_status ? propagationWords(h.propagation_status.status) : '—'}</td>
                   {isAdmin(props.me) && <td class="row-actions">{!('has_direct_access' in h && h.has_direct_access === false) && (
@@ -149,8 +192,11 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             <h2 id="propagation">Propagation</h2>
             {connector === null ? <p>No connector: access is in effect the moment it is written.</p> : (
               <>
-                <p>Carried by {connector.connector_type === 'POSTGRES' ? 'a PostgreSQL' : 'an Opal-protocol'} connector; last successful sync {when(connector.last_successful_sync)}.</p>
-                {propagations.length === 0 ? <p>Every change to {item.name} has reached the connector.</p> : (
+                <p>Carried by its app's connector ({carrier}); last successful sync {when(connector.last_successful_sync)}.</p>
+                <p role="status">{propagations.some((p) => p.state !== 'FAILED')
+                  ? 'Changes are on their way: this page updates itself until they are carried.'
+                  : propagations.length === 0 ? `Every change to ${item.name} has reached the connector.` : 'Gatehouse gave up on these changes: retry them once the system is fixed.'}</p>
+                {propagations.length > 0 && (
                   <div class="table-wrap">
                     <table class="stack">
                       <caption>Changes to {item.name} not yet carried</caption>
@@ -182,8 +228,9 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
                 {(item.access_levels?.length ? item.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }]).map((l) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
               </select></div>
             <div class="field"><label for="grant-duration">For how long</label>
-              <select id="grant-duration" value={duration} onChange={(e) => setDuration(Number(e.currentTarget.value))}>
-                {[60, 1440, 7 * 1440, 30 * 1440, 0].map((m) => <option key={m} value={m}>{m === 0 ? 'indefinitely (no expiry)' : minutes(m)}</option>)}
+              <select id="grant-duration" value={duration ?? grantDefault} onChange={(e) => setDuration(Number(e.currentTarget.value))}>
+                {durationChoices(bounds.max, bounds.suggested).map((m) => <option key={m} value={m}>{durationChoice(m, bounds.max, bounds.suggested)}</option>)}
+                <option value={0}>indefinitely (no expiry)</option>
               </select></div>
             <button type="submit" class="primary" disabled={action.busy}>Grant</button>
           </form>
@@ -206,7 +253,7 @@ export function PersonPage(props: { me: Me; id: string }) {
       person.manager_id ? get('/users/{user_id}', { path: { user_id: person.manager_id } }).catch(() => undefined) : Promise.resolve(undefined),
     ]);
     return { person, allowed, holdings, manager };
-  }, [props.id]);
+  }, [props.id], (data) => !data.holdings.some(carrying));
   const action = useAction();
   const confirm = useConfirm();
   const offboard = (name: string, holdings: Holding[]) => () => confirm.ask({

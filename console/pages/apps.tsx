@@ -2,7 +2,7 @@
 // one, deleting it) with its connector (console/pages/connector.tsx).
 import { useState } from 'preact/hooks';
 import { all, del, get, post, put, type Me, type Schema } from '../api.ts';
-import { ConnectorPanel, hasConnectorKind } from './connector.tsx';
+import { connectorKinds, ConnectorPanel, kindOfApp } from './connector.tsx';
 import { AdminOnly, Link, navigate, Page, Pending, Problem, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 type AppType = Schema<'AppTypeEnum'>;
@@ -94,22 +94,23 @@ export function Apps(props: { me: Me }) {
   );
 }
 
-/** The resource types offered for a new resource of an app of `appType` (the first is the default). */
-function resourceTypesFor(appType: string): [Schema<'ResourceTypeEnum'>, string][] {
-  if (appType === 'POSTGRES') return [['POSTGRES_INSTANCE', 'PostgreSQL role']];
-  if (appType === 'CUSTOM_CONNECTOR') return [['CUSTOM_CONNECTOR', 'Resource of the connector'], ['CUSTOM', 'Kept in Gatehouse only']];
+type ConnectorKind = Schema<'ConnectorType'>;
+
+/** The resource types offered for a new resource of an app whose connector is `kind` (the first is the default). */
+function resourceTypesFor(kind: ConnectorKind | undefined): [Schema<'ResourceTypeEnum'>, string][] {
+  if (kind) return [[kind.resource_type, `Resource of the connector (${kind.name})`], ['CUSTOM', 'Kept in Gatehouse only']];
   return [['CUSTOM', 'Resource'], ['CUSTOM_CONNECTOR', 'Resource of a connector']];
 }
 
-function NewItem(props: { app: Schema<'App'>; owners: Owner[]; onCreated: (path: string) => void }) {
+function NewItem(props: { app: Schema<'App'>; connector: ConnectorKind | undefined; owners: Owner[]; onCreated: (path: string) => void }) {
   const { app } = props;
-  const connected = hasConnectorKind(app.app_type);
+  const connected = props.connector !== undefined;
   const [kind, setKind] = useState<'resource' | 'group'>('resource');
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [remoteId, setRemoteId] = useState('');
   const [owner, setOwner] = useState('');
-  const types = resourceTypesFor(app.app_type);
+  const types = resourceTypesFor(props.connector);
   const [type, setType] = useState(types[0]![0]);
   const action = useAction();
   const create = async (e: Event) => {
@@ -147,7 +148,7 @@ function NewItem(props: { app: Schema<'App'>; owners: Owner[]; onCreated: (path:
       {connected && (
         <div class="field"><label for="item-remote">Its name in {app.name} (remote id)</label>
           <input id="item-remote" aria-describedby="item-remote-hint" value={remoteId} onInput={(e) => setRemoteId(e.currentTarget.value)} />
-          <p class="hint" id="item-remote-hint">What the connector calls it{app.app_type === 'POSTGRES' ? ' (the role\'s name)' : ''}. A sync adds what it finds, so this is only for what is not there yet.</p>
+          <p class="hint" id="item-remote-hint">What the connector calls it. A sync adds what it finds, so this is only for what is not there yet.</p>
         </div>
       )}
       <OwnerSelect id="item-owner" owners={props.owners} value={owner} onChange={setOwner} label="Owner (the app's owner unless you choose)" />
@@ -160,13 +161,14 @@ function NewItem(props: { app: Schema<'App'>; owners: Owner[]; onCreated: (path:
 export function AppPage(props: { me: Me; id: string }) {
   const { id } = props;
   const loaded = useLoad(async () => {
-    const [app, owners, resources, groups] = await Promise.all([
+    const [app, owners, resources, groups, kinds] = await Promise.all([
       get('/apps/{app_id}', { path: { app_id: id } }),
       ownersList(),
       all('/resources', { query: { app_id: id } }),
       all('/groups', { query: { app_id: id } }),
+      connectorKinds(),
     ]);
-    return { app, owners, resources, groups };
+    return { app, owners, resources, groups, kind: kindOfApp(kinds, app.app_type) };
   }, [id]);
   const confirm = useConfirm();
   const removeApp = (app: Schema<'App'>) => confirm.ask({
@@ -178,7 +180,7 @@ export function AppPage(props: { me: Me; id: string }) {
   });
   return (
     <AdminOnly me={props.me}>
-      <Pending loaded={loaded}>{({ app, owners, resources, groups }) => (
+      <Pending loaded={loaded}>{({ app, owners, resources, groups, kind }) => (
         <Page title={app.name}>
           <p><Link href="/console/apps">All apps</Link></p>
           <AppSettings app={app} owners={owners} onSaved={loaded.reload} />
@@ -202,8 +204,8 @@ export function AppPage(props: { me: Me; id: string }) {
               </table>
             </div>
           )}
-          <NewItem app={app} owners={owners} onCreated={navigate} />
-          <ConnectorPanel app={app} onSynced={loaded.reload} />
+          <NewItem key={app.app_type} app={app} connector={kind} owners={owners} onCreated={navigate} />
+          <ConnectorPanel app={app} kind={kind} onSynced={loaded.reload} />
           <h2>Delete</h2>
           <button type="button" class="danger" onClick={() => removeApp(app)}>Delete the app {app.name}</button>
           {confirm.dialog}

@@ -1,14 +1,27 @@
 // An app's connector on its page (admins): set up (secrets shown masked), test, sync now, what the last
 // sync found wrong, remote users no Gatehouse user matches, changes not yet carried (retry), removal.
+import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { all, ApiError, del, get, post, put, type Schema } from '../api.ts';
 import { inWords, Pending, Problem, propagationWords, useAction, useConfirm, useLoad, when } from '../ui.tsx';
 
 type Connector = Schema<'Connector'>;
 type DriftPolicy = Connector['drift_policy'];
+type ConnectorKind = Schema<'ConnectorType'>;
 
-/** Whether apps of this type have a connector (docs/connectors.md): Opal's protocol, or PostgreSQL. */
-export const hasConnectorKind = (appType: string): boolean => appType === 'CUSTOM_CONNECTOR' || appType === 'POSTGRES';
+let kinds: Promise<ConnectorKind[]> | undefined;
+
+/** The kinds of connector as their adapters declare them (GET /v1/connector-types), asked once per page load. */
+export function connectorKinds(): Promise<ConnectorKind[]> {
+  kinds ??= get('/connector-types').then((list) => list.results, (err: unknown) => {
+    kinds = undefined;
+    throw err;
+  });
+  return kinds;
+}
+
+/** The kind of connector apps of `appType` have (docs/connectors.md), if any. */
+export const kindOfApp = (list: ConnectorKind[], appType: string): ConnectorKind | undefined => list.find((kind) => kind.app_type === appType);
 
 const DRIFT: [DriftPolicy, string][] = [
   ['REPORT', 'Report it as a sync error'],
@@ -20,42 +33,46 @@ const DRIFT: [DriftPolicy, string][] = [
 const connectorOf = (appId: string) =>
   get('/apps/{app_id}/connector', { path: { app_id: appId } }).catch((err: unknown) => (err instanceof ApiError && err.status === 404 ? null : Promise.reject(err)));
 
-function ConnectorForm(props: { app: Schema<'App'>; connector: Connector | null; onSaved: () => void; onCancel?: () => void }) {
-  const { app, connector } = props;
-  const postgres = app.app_type === 'POSTGRES';
-  // The masked values are sent back as they are: the stored secret is kept (docs/connectors.md).
-  const [url, setUrl] = useState(connector?.url ?? '');
-  const [secret, setSecret] = useState(connector?.signing_secret ?? '');
-  const [connection, setConnection] = useState(connector?.connection_url ?? '');
+/** A configuration field's value as the connector shows it (secrets masked), '' when it has none. */
+const fieldOf = (connector: Connector | null, name: string): string => {
+  const value = (connector as Record<string, unknown> | null)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+/** The form of the connector's kind, drawn from its configuration's fields: a secret is shown masked, and sent back so it is kept. */
+function ConnectorForm(props: { app: Schema<'App'>; kind: ConnectorKind; connector: Connector | null; onSaved: () => void; onCancel?: () => void }) {
+  const { app, kind, connector } = props;
+  const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(kind.configuration.map((field) => [field.name, fieldOf(connector, field.name)])));
   const [timeout, setTimeoutMs] = useState(connector?.timeout_ms ?? 10000);
   const [drift, setDrift] = useState<DriftPolicy>(connector?.drift_policy ?? 'REPORT');
   const action = useAction();
   const save = async (e: Event) => {
     e.preventDefault();
-    const body = postgres
-      ? { connection_url: connection.trim(), timeout_ms: timeout, drift_policy: drift }
-      : { url: url.trim(), signing_secret: secret, timeout_ms: timeout, drift_policy: drift };
+    // A whole secret is sent as typed; other values without the spaces around them.
+    const fields = Object.fromEntries(kind.configuration.map((field) => [field.name, field.secret === 'secret' ? values[field.name] : values[field.name]?.trim()]));
+    const body = { ...fields, timeout_ms: timeout, drift_policy: drift } as { timeout_ms: number; drift_policy: DriftPolicy };
     if (await action.run(() => put('/apps/{app_id}/connector', { path: { app_id: app.app_id }, body }))) props.onSaved();
   };
   return (
     <form onSubmit={save}>
       <h3>{connector ? 'Change the connector' : 'Set up the connector'}</h3>
-      {postgres ? (
-        <div class="field"><label for="connector-connection">Connection URL</label>
-          <input id="connector-connection" required autocomplete="off" spellcheck={false} aria-describedby="connector-connection-hint" value={connection} onInput={(e) => setConnection(e.currentTarget.value)} />
-          <p class="hint" id="connector-connection-hint">postgres://user:password@host:5432/database — the user needs CREATEROLE. {connector && 'The password is shown masked; leave it so to keep it.'}</p>
-        </div>
-      ) : (
-        <>
-          <div class="field"><label for="connector-url">Connector URL</label>
-            <input id="connector-url" type="url" required spellcheck={false} value={url} onInput={(e) => setUrl(e.currentTarget.value)} />
+      {kind.configuration.map((field) => {
+        const id = `connector-${field.name}`;
+        const kept = connector && field.secret && (field.secret === 'secret' ? ' It is shown masked; leave it so to keep it.' : ' Its password is shown masked; leave it so to keep it.');
+        const common = {
+          id, required: field.required, spellcheck: false, 'aria-describedby': `${id}-hint`, value: values[field.name] ?? '',
+          onInput: (e: { currentTarget: HTMLInputElement }) => {
+            const value = e.currentTarget.value;
+            setValues((had) => ({ ...had, [field.name]: value }));
+          },
+        };
+        return (
+          <div class="field" key={field.name}><label for={id}>{field.title}</label>
+            {field.secret === 'secret' ? <input type="password" autocomplete="new-password" {...common} /> : <input type="text" autocomplete="off" {...common} />}
+            <p class="hint" id={`${id}-hint`}>{field.description}{kept}</p>
           </div>
-          <div class="field"><label for="connector-secret">Signing secret</label>
-            <input id="connector-secret" type="password" required autocomplete="new-password" aria-describedby="connector-secret-hint" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
-            <p class="hint" id="connector-secret-hint">Shared with the connector, which checks each call's signature with it.{connector && ' It is shown masked; leave it so to keep it.'}</p>
-          </div>
-        </>
-      )}
+        );
+      })}
       <div class="field"><label for="connector-drift">Access found there that Gatehouse did not grant</label>
         <select id="connector-drift" value={drift} onChange={(e) => setDrift(e.currentTarget.value as DriftPolicy)}>
           {DRIFT.map(([value, words]) => <option key={value} value={value}>{words}</option>)}
@@ -89,8 +106,8 @@ function syncWords(result: Schema<'ConnectorSyncResult'>): string {
 }
 
 /** `onSynced`: a sync may have added resources and groups the page around it lists. */
-export function ConnectorPanel(props: { app: Schema<'App'>; onSynced: () => void }) {
-  const { app } = props;
+export function ConnectorPanel(props: { app: Schema<'App'>; kind: ConnectorKind | undefined; onSynced: () => void }) {
+  const { app, kind } = props;
   const appId = app.app_id;
   const loaded = useLoad(async () => {
     const connector = await connectorOf(appId);
@@ -100,7 +117,8 @@ export function ConnectorPanel(props: { app: Schema<'App'>; onSynced: () => void
       all('/propagations', { query: { app_id: appId } }, 1000),
     ]);
     return { connector, errors: errors.flatMap((list) => list.sync_errors), propagations };
-  }, [appId]);
+    // Changes on their way to the system: the panel looks again by itself until they are carried (or given up on).
+  }, [appId], (data) => data.propagations.every((p) => p.state === 'FAILED'));
   const [editing, setEditing] = useState(false);
   const [outcome, setOutcome] = useState<string | undefined>(undefined);
   const action = useAction();
@@ -143,11 +161,11 @@ export function ConnectorPanel(props: { app: Schema<'App'>; onSynced: () => void
       loaded.reload();
     },
   });
-  if (!hasConnectorKind(app.app_type)) {
+  if (!kind) {
     return (
       <section aria-labelledby="connector">
         <h2 id="connector">Connector</h2>
-        <p>An app of this kind has no connector: its access lives in Gatehouse, in effect the moment it is written. Choose PostgreSQL or Opal-protocol connector as its kind to connect a system.</p>
+        <p>An app of this kind has no connector: its access lives in Gatehouse, in effect the moment it is written. Choose a kind that has one (PostgreSQL, Opal-protocol connector) to connect a system.</p>
       </section>
     );
   }
@@ -160,17 +178,17 @@ export function ConnectorPanel(props: { app: Schema<'App'>; onSynced: () => void
           {!connector ? (
             <>
               <p>{app.name} has no connector yet: access granted here is not carried anywhere.</p>
-              <ConnectorForm app={app} connector={null} onSaved={() => { setOutcome('The connector is set up. Test it, then sync to read what the system holds.'); loaded.reload(); }} />
+              <ConnectorForm app={app} kind={kind} connector={null} onSaved={() => { setOutcome('The connector is set up. Test it, then sync to read what the system holds.'); loaded.reload(); }} />
             </>
           ) : editing ? (
-            <ConnectorForm app={app} connector={connector} onCancel={() => setEditing(false)} onSaved={() => { setEditing(false); setOutcome('Saved.'); loaded.reload(); }} />
+            <ConnectorForm app={app} kind={kind} connector={connector} onCancel={() => setEditing(false)} onSaved={() => { setEditing(false); setOutcome('Saved.'); loaded.reload(); }} />
           ) : (
             <>
               <dl class="facts">
-                <dt>Kind</dt><dd>{connector.connector_type === 'POSTGRES' ? 'PostgreSQL' : 'Opal connector protocol'}</dd>
-                {connector.connection_url && <><dt>Connection</dt><dd><code class="wrap">{connector.connection_url}</code></dd></>}
-                {connector.url && <><dt>URL</dt><dd><code class="wrap">{connector.url}</code></dd></>}
-                {connector.signing_secret && <><dt>Signing secret</dt><dd><span class="wrap">{connector.signing_secret}</span></dd></>}
+                <dt>Kind</dt><dd>{kind.name}</dd>
+                {kind.configuration.map((field) => fieldOf(connector, field.name) && (
+                  <Fragment key={field.name}><dt>{field.title}</dt><dd><code class="wrap">{fieldOf(connector, field.name)}</code></dd></Fragment>
+                ))}
                 <dt>Access not granted here</dt><dd>{DRIFT.find(([d]) => d === connector.drift_policy)?.[1] ?? connector.drift_policy}</dd>
                 <dt>Last sync</dt><dd>{when(connector.last_sync_at)}</dd>
                 <dt>Last successful sync</dt><dd>{when(connector.last_successful_sync)}</dd>

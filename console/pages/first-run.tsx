@@ -1,5 +1,6 @@
-// The admin's first-run checklist on Home: the four steps from an empty install to a first request, each a
-// link to its page, ticked from what the server holds (one small read per step). Gone once all are done.
+// The admin's first-run checklist on Home: the four steps from an empty install to a first request, in the
+// order docs/getting-started.md follows (a team before the app it owns), each a link to its page, ticked
+// from what the server holds (one small read per step). Gone once all are done.
 import { get } from '../api.ts';
 import { Link, useLoad } from '../ui.tsx';
 
@@ -26,8 +27,8 @@ async function loadSteps(): Promise<Step[]> {
   const items = (resources.results ?? []).length > 0 || (groups.results ?? []).length > 0;
   return [
     { key: 'people', done: people || sso, href: '/console/people', label: 'Invite people', hint: sso ? 'Single sign-on is set up: people sign in with it.' : 'Add the people who ask for access and review it, and send each an invitation (or set up single sign-on).' },
+    { key: 'owners', done: (owners.results ?? []).length > 0, href: '/console/teams', label: 'Name owners and reviewers', hint: 'A team owns items and reviews the requests for them. An app needs a team to own it, so this comes first.' },
     { key: 'apps', done: items, href: '/console/apps', label: 'Add an app or connect a system', hint: 'An app holds what people can request: its resources and groups, set up by hand or synced by a connector.' },
-    { key: 'owners', done: (owners.results ?? []).length > 0, href: '/console/teams', label: 'Name owners and reviewers', hint: 'A team owns items and reviews the requests for them.' },
     { key: 'request', done: (requests.requests ?? []).length > 0, href: '/console/requests/new', label: 'Try a first request', hint: 'Ask for something as a person would, then approve it.' },
   ];
 }
@@ -42,7 +43,7 @@ export function FirstRun() {
     <section aria-labelledby="first-run" class="first-run">
       <h2 id="first-run">Set up Gatehouse</h2>
       <p>{left} of {steps.length} steps left.</p>
-      <ol class="checklist">
+      <ol class="steps">
         {steps.map((step) => (
           <li key={step.key} data-step={step.key} data-done={step.done ? 'yes' : 'no'} class={step.done ? 'done' : undefined}>
             <span aria-hidden="true" class="tick">{step.done ? '✓' : '○'}</span>

@@ -77,10 +77,11 @@ function StageEditor(props: { prefix: string; stage: Stage; number: number; owne
       <label class="choice"><input type="checkbox" checked={stage.require_admin_approval ?? false} onChange={(e) => set({ require_admin_approval: e.currentTarget.checked })} /> An admin</label>
       <CheckList legend="Teams whose members review" options={props.owners} chosen={stage.owner_ids} onChange={(ids) => set({ owner_ids: ids })} empty="There are no teams yet." />
       <div class="field"><label for={`${prefix}-operator`}>Who must approve</label>
-        <select id={`${prefix}-operator`} value={stage.operator} onChange={(e) => set({ operator: e.currentTarget.value as Stage['operator'] })}>
-          <option value="AND">Every reviewer named above</option>
-          <option value="OR">Any one of them</option>
+        <select id={`${prefix}-operator`} value={stage.operator} aria-describedby={`${prefix}-operator-help`} onChange={(e) => set({ operator: e.currentTarget.value as Stage['operator'] })}>
+          <option value="AND">All of those chosen above: the manager, an admin and each team</option>
+          <option value="OR">Any one of those chosen above</option>
         </select>
+        <p class="hint" id={`${prefix}-operator-help`}>A team approves when any one of its members does; it never needs every member.</p>
       </div>
       <button type="button" onClick={props.onRemove}>Remove stage {props.number}</button>
     </fieldset>

@@ -4,7 +4,7 @@ import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post, type Me, type Schema } from '../api.ts';
 import { waitsFor } from './home.tsx';
-import { isAdmin, Link, messageOf, minutes, navigate, Page, Pending, Problem, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
+import { defaultDuration, DURATIONS, durationChoice, durationChoices, isAdmin, Link, messageOf, minutes, navigate, Page, Pending, Problem, requestBounds, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
 
 interface Item {
   kind: 'resource' | 'group';
@@ -12,12 +12,12 @@ interface Item {
   name: string;
   levels: { access_level_name: string; access_level_remote_id: string }[];
   maxMinutes: number | undefined;
+  /** recommended_duration_minutes: what the item suggests (-1 indefinitely; undefined none). */
+  suggestedMinutes: number | undefined;
   /** extensions_duration_in_minutes: how long an extension may ask for (0: the item takes none). */
   extensionMinutes: number;
   level: string;
 }
-
-const DURATIONS = [60, 240, 1440, 7 * 1440, 30 * 1440, 90 * 1440];
 
 /** The durations a reviewer may grant instead of what was asked: shorter ones (any, for an indefinite request). */
 const shorter = (asked: number | undefined): number[] => DURATIONS.filter((d) => asked === undefined || asked === -1 || d < asked);
@@ -60,6 +60,14 @@ function CustomField(props: { field: AskedField; index: number; value: string; e
   );
 }
 
+/** What the chosen items suggest: the shortest positive suggestion, else indefinitely when every one says so. */
+function suggestionOf(items: Item[]): number | undefined {
+  const given = items.map((i) => i.suggestedMinutes).filter((m): m is number => m !== undefined);
+  const positive = given.filter((m) => m > 0);
+  if (positive.length > 0) return Math.min(...positive);
+  return given.length > 0 && given.length === items.length ? -1 : undefined;
+}
+
 /** The shortest maximum any chosen item's configuration allows (undefined: no maximum). */
 function maxOf(items: Item[]): number | undefined {
   const bounds = items.map((i) => i.maxMinutes).filter((m): m is number => typeof m === 'number' && m > 0);
@@ -67,15 +75,15 @@ function maxOf(items: Item[]): number | undefined {
 }
 
 function toItem(raw: Schema<'Resource'> | Schema<'Group'>, level = ''): Item {
-  const configuration = (raw.request_configurations ?? []).find((c) => !c.condition) ?? raw.request_configurations?.[0];
-  const max = configuration?.max_duration_minutes ?? raw.max_duration;
+  const bounds = requestBounds(raw);
   const [kind, id] = 'resource_id' in raw ? ['resource' as const, raw.resource_id] : ['group' as const, raw.group_id];
   return {
     kind,
     id,
     name: raw.name ?? id,
     levels: raw.access_levels?.length ? raw.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }],
-    maxMinutes: typeof max === 'number' && max > 0 ? max : undefined,
+    maxMinutes: bounds.max,
+    suggestedMinutes: bounds.suggested,
     extensionMinutes: typeof raw.extensions_duration_in_minutes === 'number' ? raw.extensions_duration_in_minutes : 0,
     level,
   };
@@ -89,7 +97,8 @@ export function NewRequest(_props: { me: Me }) {
   const [found, setFound] = useState<Item[]>([]);
   const [chosen, setChosen] = useState<Item[]>([]);
   const [reason, setReason] = useState('');
-  const [duration, setDuration] = useState(1440);
+  // What the person chose; until they choose, the items' suggested duration (else a day) is preselected.
+  const [duration, setDuration] = useState<number | undefined>(undefined);
   const [preview, setPreview] = useState<Schema<'RequestDryRun'> | undefined>(undefined);
   const [previewError, setPreviewError] = useState<string | undefined>(undefined);
   // The questions the chosen items' request templates ask (from the dry run), kept while a preview fails.
@@ -127,8 +136,10 @@ export function NewRequest(_props: { me: Me }) {
   const extended = extending && chosen.length === 1 ? chosen[0]! : undefined;
   const bound = maxOf(chosen);
   const max = extended && extended.extensionMinutes > 0 ? Math.min(bound ?? extended.extensionMinutes, extended.extensionMinutes) : bound;
-  const choices = DURATIONS.filter((d) => max === undefined || d <= max);
-  const effective = max !== undefined && duration > max ? max : duration;
+  const suggested = suggestionOf(chosen);
+  const choices = durationChoices(max, suggested);
+  const fits = (d: number) => max === undefined || (d !== -1 && d <= max);
+  const effective = duration !== undefined && fits(duration) ? duration : defaultDuration(max, suggested);
   const body = () => ({
     resources: chosen.filter((i) => i.kind === 'resource').map((i) => ({ id: i.id, access_level_remote_id: i.level })),
     groups: chosen.filter((i) => i.kind === 'group').map((i) => ({ id: i.id, access_level_remote_id: i.level })),
@@ -223,13 +234,13 @@ export function NewRequest(_props: { me: Me }) {
         <div class="field">
           <label for="duration">For how long</label>
           <select id="duration" value={effective} onChange={(e) => setDuration(Number(e.currentTarget.value))}>
-            {choices.map((d) => <option key={d} value={d}>{minutes(d)}</option>)}
-            {max !== undefined && !choices.includes(max) && <option value={max}>{minutes(max)} (the most allowed)</option>}
-            {max === undefined && <option value={-1}>indefinitely</option>}
+            {choices.map((d) => <option key={d} value={d}>{durationChoice(d, max, suggested)}</option>)}
+            {max === undefined && <option value={-1}>{durationChoice(-1, max, suggested)}</option>}
           </select>
           {extended && extended.extensionMinutes > 0 && <p class="notice">Extending your access to {extended.name}: a new request, reviewed as the item says, for at most {minutes(max)} (its extension duration).</p>}
           {extended && extended.extensionMinutes === 0 && <p class="notice">{extended.name} takes no extensions: this is a new request for it (a renewal), within its longest grant.</p>}
           {max !== undefined && !(extended && extended.extensionMinutes > 0) && <p class="hint">The items you chose allow at most {minutes(max)}.</p>}
+          {suggested !== undefined && fits(suggested) && <p class="hint">{chosen.length === 1 ? `${chosen[0]!.name} suggests` : 'The items suggest'} {minutes(suggested)}.</p>}
         </div>
         <div class="field">
           <label for="reason">Why you need it</label>
@@ -320,7 +331,9 @@ export function RequestPage(props: { me: Me; id: string }) {
                 {item.stages.length === 0 ? <p>No reviewers: an admin decides.</p> : (
                   <ol>{item.stages.map((stage) => (
                     <li key={stage.stage}>Stage {stage.stage} ({stage.operator === 'AND' ? 'all must approve' : 'any one approves'}):
-                      <ul>{stage.reviewers.map((r) => <li key={r.id}>{r.full_name ?? r.id}: <StatusBadge status={r.status} /></li>)}</ul>
+                      <ul>{stage.reviewers.map((r) => <li key={r.id}>{r.full_name ?? r.id}: {r.status === 'PENDING' && r.decision_needed === false
+                        ? <span class="badge badge-canceled">Not needed</span>
+                        : <StatusBadge status={r.status} />}</li>)}</ul>
                     </li>
                   ))}</ol>
                 )}

@@ -12,6 +12,15 @@ const NUL = /\u0000/;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A string capped so one field cannot fill the database, and never holding NUL. */
+/** A list of ids of one kind: UUIDs, lower-cased, each once (a repeat would be stored and shown twice), at most 1000. */
+export const IdList = (what: string) =>
+  v.pipe(
+    v.array(Uuid, `must be a list of ${what} ids`),
+    v.maxLength(1000, 'must list at most 1000 ids'),
+    v.transform((ids) => ids.map((id) => id.toLowerCase())),
+    v.check((ids) => new Set(ids).size === ids.length, `must not list the same ${what} twice`),
+  );
+
 export const Text = (max = 1000) =>
   v.pipe(
     v.string('must be a string'),

@@ -1,6 +1,9 @@
 // A route as an area declares it: the operation it documents, who may call it, and what each path
-// parameter names. The policy (policy.ts), the visibility guard and the API document read these.
+// parameter names; and its group's protocol (protocol.ts). The policy (policy.ts), the visibility guard,
+// the router and the API document read these.
 import type { OperationDoc, OperationGroup, OperationKey } from '../openapi/operations.ts';
+import type { Protocol } from './protocol.ts';
+import { V1 } from './v1.ts';
 
 /**
  * Who may call a route, at the least:
@@ -20,7 +23,8 @@ export type ItemKind = (typeof ITEM_KINDS)[number];
 
 /** One route: the operation it documents, plus who may call it and what each path parameter names. */
 export interface RouteDeclaration extends OperationDoc {
-  role: Role;
+  /** Who may call it, for a protocol whose routes declare roles (/v1); a route of any other protocol has none. */
+  role?: Role;
   /**
    * Every path parameter, by name: the item it names (the visibility guard checks it for members) or
    * null for one that names no item with a visibility (a user, a tag, a request…). A parameter left
@@ -39,11 +43,16 @@ export type RouteDeclarations = Partial<Record<OperationKey, RouteDeclaration>>;
  */
 export interface RouteGroup<Ops extends RouteDeclarations = RouteDeclarations> extends OperationGroup {
   operations: Ops;
+  /** How its routes are reached and answered: authentication, error body, media type (/v1's unless said). */
+  protocol: Protocol;
 }
 
-/** A module's routes, tagged with the module's name in the API document. */
-export function defineRoutes<Ops extends RouteDeclarations>(tag: string, operations: Ops): RouteGroup<Ops> {
-  return { tag, operations };
+/**
+ * A module's routes, tagged with the module's name in the API document, of `protocol` (/v1 when not
+ * given: `defineRoutes('tags', {...})`; SCIM's: `defineRoutes('scim', {...}, SCIM)`).
+ */
+export function defineRoutes<Ops extends RouteDeclarations>(tag: string, operations: Ops, protocol: Protocol = V1): RouteGroup<Ops> {
+  return { tag, operations, protocol };
 }
 
 /** `{name}` placeholders of a route path, in order. */
@@ -52,14 +61,22 @@ const placeholders = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/
 /**
  * Throws, naming the route, for a declaration the policy or the guard could not enforce: a role not
  * in ROLES, a role that does not fit the method (a GET is `read` or `admin-read`; `admin-read` is for
- * GET only), a path parameter `items` does not declare, or one it declares that the path lacks.
+ * GET only), a path parameter `items` does not declare, or one it declares that the path lacks; for a
+ * protocol without roles, a route that declares a role or items anyway (nothing would enforce them),
+ * or a path outside the protocol's prefix.
  */
-export function checkRoute(key: string, route: RouteDeclaration): void {
+export function checkRoute(key: string, route: RouteDeclaration, protocol: Protocol = V1): void {
   const [method, path = ''] = key.split(' ');
   const fail = (why: string) => {
     throw new Error(`route ${key}: ${why} (declare it in the area's routes; see docs/contributing.md)`);
   };
-  if (!(ROLES as readonly string[]).includes(route.role)) fail(`role must be one of ${ROLES.join(', ')}, not ${String(route.role)}`);
+  const prefix = protocol.prefix.toLowerCase();
+  if (prefix !== '/' && path.toLowerCase() !== prefix && !path.toLowerCase().startsWith(`${prefix}/`)) fail(`a ${protocol.name} route's path starts with ${protocol.prefix}`);
+  if (!protocol.roles) {
+    if (route.role !== undefined || route.items !== undefined) fail(`a ${protocol.name} route declares no role or items: its protocol decides who may call it`);
+    return;
+  }
+  if (!(ROLES as readonly string[]).includes(route.role as string)) fail(`role must be one of ${ROLES.join(', ')}, not ${String(route.role)}`);
   if (method === 'GET' && route.role !== 'read' && route.role !== 'admin-read') fail('a GET only reads: its role is read or admin-read');
   if (method !== 'GET' && route.role === 'admin-read') fail('admin-read is for GET routes');
   const names = placeholders(path);

@@ -8,25 +8,42 @@ import { readJsonBody } from './body.ts';
 import { AppError, invalidField } from './errors.ts';
 import { isUuid } from '../lib/ids.ts';
 import { parse } from './parse.ts';
+import type { Protocol, ProtocolServer } from './protocol.ts';
 import type { RouteDeclaration, RouteGroup } from './route.ts';
 import { splitKey, type HttpMethod, type OperationKey } from '../openapi/operations.ts';
 import type { Caller, GatehouseRequest } from './types.ts';
 import { JsonText } from './json-text.ts';
 
+/**
+ * What a handler answers. A JSON body is written in its protocol's media type; a `type` (`text/html`)
+ * writes `body` as that text instead; `headers` go with it (a Location, a Set-Cookie).
+ */
 export interface Reply {
   status: number;
   body?: unknown;
+  headers?: Record<string, string | string[]>;
+  /** The media type of a text body (a page, a script), written as is. */
+  type?: string;
 }
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 export const created = (body: unknown): Reply => ({ status: 201, body });
 /** The reference's body-less successes (deletes, detaches) answer 200 with an empty JSON object. */
 export const done = (): Reply => ({ status: 200, body: {} });
+/** A text answer of media type `type` (an HTML page, a script), with `headers`. */
+export const text = (type: string, body: string, headers: Record<string, string | string[]> = {}, status = 200): Reply => ({ status, type, body, headers });
+/** 303 See Other to `location` (after a form's POST, or into a sign-in), with `headers`. */
+export const seeOther = (location: string, headers: Record<string, string | string[]> = {}): Reply => ({ status: 303, headers: { ...headers, Location: location } });
 
 /** What every handler may read: the caller and the path parameters. */
 export interface RequestBase {
   readonly caller: Caller;
   readonly requestId: string;
+  /**
+   * The request as it arrived, for a protocol whose handlers read what /v1's never do: cookies and forms
+   * (the console), a signed raw body (Slack). A /v1 handler reads its input through `query()` and `body()`.
+   */
+  readonly http: GatehouseRequest;
   /** The path parameter `name`, checked to be a UUID (400 naming it otherwise). */
   uuidParam(name: string): string;
   /** The raw path parameter `name`. */
@@ -54,13 +71,14 @@ export type ApiRequest<R extends InputSchemas = {}> = RequestBase & QueryReader<
 
 export type Handler<R extends InputSchemas = {}> = (req: ApiRequest<R>) => Reply | Promise<Reply>;
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+/** Writes `body` as JSON of `mediaType` (not cached unless `headers` say otherwise). */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}, mediaType = 'application/json'): void {
   const text = body === undefined ? '' : body instanceof JsonText ? body.body : JSON.stringify(body);
   res.writeHead(status, {
-    ...headers,
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
     'Cache-Control': 'no-store',
+    ...headers,
+    'Content-Type': `${mediaType}; charset=utf-8`,
+    'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
   });
   if (body instanceof JsonText) {
     if (res.destroyed) body.settle();
@@ -78,7 +96,23 @@ const undeclared = (key: string, what: 'query' | 'body') => (): never => {
   throw new Error(`route ${key} declares no ${what} schema, so its handler cannot read one`);
 };
 
-function apiRequest(req: GatehouseRequest, key: string, route: InputSchemas, maxBodyBytes: number): RequestBase & { query(): unknown; body(): Promise<unknown> } {
+/** Writes a handler's reply: a text body as its `type`, no body as nothing, else JSON of the protocol's `mediaType`. */
+export function sendReply(res: ServerResponse, reply: Reply, mediaType: string): void {
+  if (reply.type !== undefined) {
+    const body = String(reply.body ?? '');
+    res.writeHead(reply.status, { ...reply.headers, 'Content-Type': `${reply.type}; charset=utf-8`, 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff' });
+    res.end(body);
+  } else if (reply.body === undefined) {
+    res.writeHead(reply.status, { 'Cache-Control': 'no-store', ...reply.headers, 'Content-Length': 0 });
+    res.end();
+  } else {
+    sendJson(res, reply.status, reply.body, reply.headers, mediaType);
+  }
+}
+
+function apiRequest(
+  req: GatehouseRequest, key: string, route: InputSchemas, maxBodyBytes: number, bodyInput: (raw: unknown, schema: v.GenericSchema) => unknown,
+): RequestBase & { query(): unknown; body(): Promise<unknown> } {
   const { query, body } = route;
   return {
     get caller() {
@@ -86,6 +120,7 @@ function apiRequest(req: GatehouseRequest, key: string, route: InputSchemas, max
       return req.caller;
     },
     requestId: req.requestId,
+    http: req,
     param: (name) => req.params[name] ?? '',
     uuidParam: (name) => {
       const raw = req.params[name];
@@ -97,13 +132,13 @@ function apiRequest(req: GatehouseRequest, key: string, route: InputSchemas, max
       ? async () => {
           const raw = await readJsonBody(req, maxBodyBytes);
           // Generated clients send the JSON `null` when the caller gives no body: it means "no body".
-          return parse(body, raw === null ? undefined : raw, 'body');
+          return parse(body, bodyInput(raw === null ? undefined : raw, body), 'body');
         }
       : undeclared(key, 'body'),
   };
 }
 
-/** A route as the table keeps it: Polka's template (`/v1/users/:user_id`), and its declaration when it has one. */
+/** A route as the table keeps it: Polka's template (`/v1/users/:user_id`), and its declaration. */
 export interface TableRoute {
   method: string;
   /** Polka's spelling, for logs: /v1/users/:user_id. */
@@ -111,12 +146,20 @@ export interface TableRoute {
   /** The declaration's spelling: `GET /v1/users/{user_id}`. */
   key: string;
   pattern: RegExp;
-  /** The declared route (absent for the plain routes outside /v1). */
-  route?: RouteDeclaration;
+  route: RouteDeclaration;
+  protocol: Protocol;
 }
 
 /** `/v1/users/{user_id}` → `/v1/users/:user_id`, the form Polka compiles. */
 export const polkaTemplate = (path: string): string => path.replace(/\{(\w+)\}/g, ':$1');
+
+/**
+ * The paths `/v1/users/{user_id}` matches, as Polka's router (regexparam) matches them: a parameter is
+ * one non-empty segment, a trailing slash is allowed, and case is ignored. Kept here, so that telling 405
+ * from 404 and naming a refused request's route never reads the router's private list.
+ */
+export const routePattern = (path: string): RegExp =>
+  new RegExp(`^${path.split(/(\{\w+\})/).map((part) => (/^\{\w+\}$/.test(part) ? '([^/]+?)' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'))).join('')}/?$`, 'i');
 
 /**
  * The routes registered, with their templates: Polka keeps only compiled patterns, and the logs and
@@ -142,9 +185,9 @@ export class RouteTable {
     return this.#routes.map((r) => r.key);
   }
 
-  /** Every declared route with its declaration, in registration order. */
-  declared(): Array<{ key: string; route: RouteDeclaration }> {
-    return this.#routes.flatMap((r) => (r.route ? [{ key: r.key, route: r.route }] : []));
+  /** Every route with its declaration and protocol, in registration order. */
+  declared(): Array<{ key: string; route: RouteDeclaration; protocol: Protocol }> {
+    return this.#routes.map((r) => ({ key: r.key, route: r.route, protocol: r.protocol }));
   }
 
   /** Every method registered for `path`, to tell 405 from 404. */
@@ -153,30 +196,8 @@ export class RouteTable {
   }
 }
 
-/** The pattern Polka compiled for the route it registered last. */
-function lastPattern(app: Polka<GatehouseRequest>): RegExp {
-  return (app as unknown as { routes: { pattern: RegExp }[] }).routes.at(-1)!.pattern;
-}
-
-/**
- * Registers a GET outside /v1 whose handler writes its own response (the health check, the API
- * document, the /docs page), keeping its template in the table like every other route.
- */
-export function addPlainRoute(
-  app: Polka<GatehouseRequest>,
-  table: RouteTable,
-  template: string,
-  handler: (req: GatehouseRequest, res: ServerResponse) => void,
-): void {
-  app.get(template, (req, res) => {
-    req.routeTemplate = template;
-    handler(req, res);
-  });
-  table.add({ method: 'GET', template, key: `GET ${template}`, pattern: lastPattern(app) });
-}
-
-/** What runs before a declared route's handler, built from its declaration (the role policy, the visibility guard). */
-export type RouteChecks = (key: string, route: RouteDeclaration) => Middleware<GatehouseRequest>[];
+/** The server of each protocol in one app, built on first use. */
+export type ServerOf = (protocol: Protocol) => ProtocolServer;
 
 /**
  * The declared keys `K` stands for: itself, or every declared key a template like
@@ -186,9 +207,9 @@ export type RouteChecks = (key: string, route: RouteDeclaration) => Middleware<G
 type KeysOf<Ops, K extends string> = Extract<keyof Ops, K> | (K extends keyof Ops ? K : never);
 
 /**
- * Binds one area's handlers to its declared routes on the one Polka instance. Each route is
- * registered with its checks in front of it, so a request is matched once (by Polka) and the checks
- * read the declaration of the route that matched. `Routes` is the area's routes (defineRoutes keeps each
+ * Binds one area's handlers to its declared routes on the one Polka instance, whatever their protocol.
+ * Each route is registered with its protocol's checks in front of it, so a request is matched once (by
+ * Polka) and the checks read the declaration of the route that matched. `Routes` is the area's routes (defineRoutes keeps each
  * declaration's type): a handler's `req.query()` and `req.body()` are typed by the schemas its route declares.
  */
 export class ApiRouter<Routes extends RouteGroup = RouteGroup> {
@@ -200,7 +221,7 @@ export class ApiRouter<Routes extends RouteGroup = RouteGroup> {
     private readonly table: RouteTable,
     // Kept as any area's routes: `Routes` types only the handlers `on` binds, so an area's router fits the list of areas.
     private readonly area: { name: string; routes?: RouteGroup },
-    private readonly checks: RouteChecks,
+    private readonly serverOf: ServerOf,
   ) {}
 
   /**
@@ -221,18 +242,22 @@ export class ApiRouter<Routes extends RouteGroup = RouteGroup> {
     const { method, path } = splitKey(key);
     const template = polkaTemplate(path);
     const maxBodyBytes = this.ctx.config.maxBodyBytes;
-    // First in the chain, so a call the checks refuse is logged under its route without matching it again.
+    const protocol = route.protocol ?? this.area.routes!.protocol;
+    const server = this.serverOf(protocol);
+    const bodyInput = server.bodyInput ?? ((raw: unknown) => raw);
+    // First in the chain, so a call the checks refuse is logged under its route, and answered in its protocol's shape.
     const mark: Middleware<GatehouseRequest> = (req, _res, next) => {
       req.routeTemplate = template;
+      req.protocol = protocol;
       next();
     };
     const run: Middleware<GatehouseRequest> = async (req, res) => {
       // The request has both readers; the handler's type shows only those its route declares.
-      const reply = await (handler as Handler)(apiRequest(req, key, route, maxBodyBytes));
-      sendJson(res, reply.status, reply.body);
+      const reply = await (handler as Handler)(apiRequest(req, key, route, maxBodyBytes, bodyInput));
+      sendReply(res, reply, protocol.mediaType);
     };
-    this.app[method.toLowerCase() as Lowercase<HttpMethod>](template, mark, ...this.checks(key, route), run);
-    this.table.add({ method, template, key, pattern: lastPattern(this.app), route });
+    this.app[method.toLowerCase() as Lowercase<HttpMethod>](template, mark, ...server.checks(key, route), run);
+    this.table.add({ method, template, key, pattern: routePattern(path), route, protocol });
     return this;
   }
 

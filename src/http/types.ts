@@ -1,5 +1,6 @@
 // The request as Gatehouse's HTTP layer sees it, and who is calling.
 import type { Request } from 'polka';
+import type { Protocol } from './protocol.ts';
 import type { OrganizationRole } from '../modules/users/roles.ts';
 
 /** The authenticated caller, resolved from the bearer token; also the actor of audit events. */
@@ -24,4 +25,6 @@ export interface GatehouseRequest extends Request {
   caller?: Caller;
   /** The matched route's pattern, e.g. /v1/users/:user_id, for logs. */
   routeTemplate?: string;
+  /** The matched route's protocol, which answers its failures (else the one owning the path). */
+  protocol?: Protocol;
 }

@@ -8,17 +8,19 @@ import type { GatehouseRequest } from './types.ts';
 
 /** Methods that read; everything else counts as a write. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** POSTs that only read. */
-const READ_POSTS = /^\/v1\/queries\/run\/?$/i;
+/** POSTs that only read: a query, and SCIM's searches (RFC 7644 §3.4.3). */
+const READ_POSTS = /^(\/v1\/queries\/run|\/scim\/v2\/(users|groups)\/\.search)\/?$/i;
 
 /**
- * Counts each authenticated caller's writes (config.writeRateLimit per config.writeRateWindowMs, by
+ * Counts each authenticated caller's writes (config.writeRateLimit, or `budget.limit`, per config.writeRateWindowMs, by
  * user: several tokens of one user share the count) and throws too_many_requests with Retry-After past
  * the limit. A limit of 0 turns it off. Runs in front of each route after its policy and visibility
  * guard (src/app.ts), before the body is read: only writes those let through are counted.
  */
-export function limitWrites(ctx: AppContext): Middleware<GatehouseRequest> {
-  const { writeRateLimit: limit, writeRateWindowMs: windowMs } = ctx.config;
+export function limitWrites(ctx: AppContext, budget: { limit?: number } = {}): Middleware<GatehouseRequest> {
+  const { writeRateWindowMs: windowMs } = ctx.config;
+  // A door with a budget of its own (SCIM's GATEHOUSE_SCIM_WRITE_RATE_LIMIT) counts in its own windows.
+  const limit = budget.limit ?? ctx.config.writeRateLimit;
   const windows = new Map<string, { startedMs: number; writes: number }>();
   return (req, _res, next) => {
     if (limit === 0 || !req.caller || READS.has(req.method) || READ_POSTS.test(req.path)) return next();

@@ -315,6 +315,12 @@ export const DEVIATIONS: readonly Deviation[] = [
   },
   {
     operations: REQUEST_ANSWERS,
+    where: '*.stages.stages[].reviewers[].decision_needed',
+    what: 'here, not in the reference',
+    reason: 'Extension: whether a reviewer is still asked to decide. The reference keeps an undecided reviewer PENDING after another reviewer settled the stage (any one of an OR stage), so a page would say "Pending" of someone nobody waits for.',
+  },
+  {
+    operations: REQUEST_ANSWERS,
     where: '*reviewer_stages',
     what: 'type array|string in the reference, array here',
     reason: 'The reference may send an error message instead of the stages when reviewers cannot be loaded. Gatehouse stores every request\'s stages and reviewers when it is created, so they always load and the field is always a list.',
@@ -347,6 +353,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     where: 'response 200',
     what: 'the reference lists fields here, Gatehouse takes any object',
     reason: 'The answer is `{ id }` as in the reference, or, for `dry_run=true` (extension), a RequestDryRun: the document says so with a oneOf.',
+  },
+  {
+    operations: '*',
+    where: '*break_glass*',
+    what: 'here, not in the reference',
+    reason: 'Extension (docs/break-glass.md): resources and groups name who may break glass on them and for how long (`break_glass_user_ids`, `break_glass_group_ids`, `break_glass_max_minutes`; templates add the last two to the reference\'s `break_glass_user_ids`); a request approved by the break-glass rule says `break_glass: true`, and `GET /v1/requests?break_glass=true` lists them.',
   },
 ];
 

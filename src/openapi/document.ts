@@ -3,6 +3,8 @@
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import { leastRole } from '../http/policy.ts';
 import type { Role } from '../http/route.ts';
+import type { Protocol } from '../http/protocol.ts';
+import { V1 } from '../http/v1.ts';
 import { MAX_JSON_DEPTH } from '../lib/json-depth.ts';
 import { VERSION } from '../version.ts';
 import { errorCodesFor, pathParameterNames, splitKey, type OperationDoc, type OperationGroup } from './operations.ts';
@@ -65,7 +67,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, Json> {
   return Object.fromEntries(statuses.map((status) => [String(status), { $ref: `#/components/responses/Error${status}` }]));
 }
 
-function operationObject(tag: string, key: string, doc: OperationDoc & { role?: Role }): Json {
+function operationObject(tag: string, key: string, doc: OperationDoc & { role?: Role }, protocol: Protocol): Json {
   const { method, path } = splitKey(key);
   const names = pathParameterNames(path);
   for (const name of Object.keys(doc.pathParams ?? {})) {
@@ -87,10 +89,13 @@ function operationObject(tag: string, key: string, doc: OperationDoc & { role?: 
   if (doc.body) {
     op.requestBody = {
       required: doc.body.type !== 'optional',
-      content: { 'application/json': { schema: bodySchema(doc.body) } },
+      // A protocol with a media type of its own (SCIM's) takes it and plain JSON alike.
+      content: Object.fromEntries([...new Set(['application/json', protocol.mediaType])].map((type) => [type, { schema: bodySchema(doc.body!) }])),
     };
   }
-  const mediaType = doc.responseMediaType ?? 'application/json';
+  const mediaType = doc.responseMediaType ?? protocol.mediaType;
+  // A protocol without a security scheme (the console's cookie, Slack's signature, the service's pages) names none.
+  const isPublic = doc.public ?? protocol.securityScheme === null;
   const responses: Record<string, Json> = {};
   for (const [status, declared] of Object.entries(doc.responses)) {
     const schema = declared && responseSchema(declared);
@@ -100,18 +105,18 @@ function operationObject(tag: string, key: string, doc: OperationDoc & { role?: 
       ...(schema ? { content: { [mediaType]: { schema } } } : {}),
     };
   }
-  const errors = errorResponses(errorCodesFor(method, path, doc));
-  if (doc.protocol) {
+  const errors = errorResponses(errorCodesFor(method, path, { ...doc, ...(isPublic && { public: true }) }));
+  if (protocol.errorSchema) {
     for (const status of Object.keys(errors)) {
-      errors[status] = { description: 'Failed', content: { [mediaType]: { schema: responseSchema(doc.protocol.errorBody) } } };
+      errors[status] = { description: 'Failed', content: { [protocol.mediaType]: { schema: responseSchema(protocol.errorSchema) } } };
     }
   }
   Object.assign(responses, errors);
   op.responses = responses;
-  if (doc.public) op.security = [];
-  else if (doc.protocol) op.security = [{ [doc.protocol.securityScheme]: [] }];
+  if (isPublic) op.security = [];
+  else if (!protocol.roles) op.security = [{ [protocol.securityScheme!]: [] }];
   else if (doc.role !== undefined) op['x-gatehouse-role'] = leastRole(doc.role);
-  else throw new Error(`${key}: a route in /v1 needs a declared role`);
+  else throw new Error(`${key}: a route in ${protocol.prefix} needs a declared role`);
   if (doc.extension) op['x-gatehouse-extension'] = true;
   if (doc.deprecated) op.deprecated = true;
   return op;
@@ -136,7 +141,7 @@ export function buildOpenApiDocument(groups: readonly OperationGroup[]): Json {
       const item = (paths[path] ??= {});
       const lower = method.toLowerCase();
       if (item[lower]) throw new Error(`${key} is documented twice`);
-      item[lower] = operationObject(group.tag, key, doc);
+      item[lower] = operationObject(group.tag, key, doc, doc.protocol ?? group.protocol ?? V1);
     }
   }
   const writer = new ComponentWriter();

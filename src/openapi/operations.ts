@@ -3,6 +3,7 @@
 import type * as v from 'valibot';
 import type { ErrorCode } from '../http/errors.ts';
 import type { ResponseSchema } from './responses.ts';
+import type { Protocol } from '../http/protocol.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -37,19 +38,19 @@ export interface OperationDoc {
   /** The media type of the success body when it is not JSON (the /docs page). */
   responseMediaType?: string;
   /** Error codes this operation answers beyond the defaults for its kind (see `errorCodesFor`). */
-  errors?: ErrorCode[];
+  errors?: readonly ErrorCode[];
   /**
-   * For a protocol with its own error body and credentials (SCIM, outside /v1): failures answer this
-   * schema, in `responseMediaType`, instead of the `Error` shape, and callers authenticate with this
-   * security scheme (components.securitySchemes) instead of an API token.
+   * This route's protocol, where it differs from its group's (route.ts defineRoutes): Slack's
+   * interactivity beside the notifications area's /v1 routes.
    */
-  protocol?: { errorBody: ResponseSchema; securityScheme: string };
+  protocol?: Protocol;
 }
 
-/** A module's documented operations, tagged with the module's name. */
+/** A module's documented operations, tagged with the module's name, and their protocol (/v1's when absent). */
 export interface OperationGroup {
   tag: string;
   operations: Partial<Record<OperationKey, OperationDoc>>;
+  protocol?: Protocol;
 }
 
 /**

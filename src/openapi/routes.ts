@@ -1,11 +1,11 @@
-// Serves the API document (GET /openapi.json) and the page that renders it (GET /docs), without a
-// token, and documents the routes outside /v1 (these and the health check).
-import type { ServerResponse } from 'node:http';
-import type { Polka } from 'polka';
-import { addPlainRoute, type RouteTable } from '../http/router.ts';
-import type { GatehouseRequest } from '../http/types.ts';
+// The service's own routes, outside every protocol's prefix and without a token: the health check, the API
+// document (GET /openapi.json) and the page that renders it (GET /docs).
+import { defineArea, type Area } from '../area.ts';
+import { defineRoutes } from '../http/route.ts';
+import { text, type Reply } from '../http/router.ts';
+import { SERVICE } from '../http/v1.ts';
 import { buildOpenApiDocument } from './document.ts';
-import { defineOperations, type OperationGroup } from './operations.ts';
+import type { OperationGroup } from './operations.ts';
 import * as v from 'valibot';
 import { component, described } from './responses.ts';
 import { DOCS_CSP, DOCS_HTML, VIEWER_CSS, VIEWER_JS } from './viewer/page.ts';
@@ -15,9 +15,9 @@ const Health = component('Health', described(v.object({ status: v.picklist(['ok'
 /** What /openapi.json answers: the document itself, of which the client may rely on these two fields. */
 const OpenApiDocument = described(v.objectWithRest({ openapi: v.string(), paths: v.record(v.string(), v.unknown()) }, v.unknown()), 'An OpenAPI 3.1 document.');
 
-const text = (description: string) => described(v.string(), description);
+const textOf = (description: string) => described(v.string(), description);
 
-export const serviceOperations = defineOperations('service', {
+export const serviceRoutes = defineRoutes('service', {
   'GET /healthz': {
     summary: 'Check the service is up',
     description: 'For load balancers and supervisors; needs no token and touches nothing.',
@@ -38,23 +38,23 @@ export const serviceOperations = defineOperations('service', {
     extension: true,
     public: true,
     responseMediaType: 'text/html',
-    responses: { 200: text('An HTML page.') },
+    responses: { 200: textOf('An HTML page.') },
   },
   'GET /docs/viewer.js': {
     summary: 'The /docs page\'s script',
     extension: true,
     public: true,
     responseMediaType: 'text/javascript',
-    responses: { 200: text('Swagger UI\'s bundle and the lines that start it.') },
+    responses: { 200: textOf('Swagger UI\'s bundle and the lines that start it.') },
   },
   'GET /docs/viewer.css': {
     summary: 'The /docs page\'s style sheet',
     extension: true,
     public: true,
     responseMediaType: 'text/css',
-    responses: { 200: text('Swagger UI\'s style sheet.') },
+    responses: { 200: textOf('Swagger UI\'s style sheet.') },
   },
-});
+}, SERVICE);
 
 const documents = new WeakMap<readonly OperationGroup[], string>();
 
@@ -68,24 +68,20 @@ export function openApiJson(groups: readonly OperationGroup[]): string {
   return json;
 }
 
-function sendText(res: ServerResponse, type: string, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(200, {
-    ...headers,
-    'Content-Type': `${type}; charset=utf-8`,
-    'Content-Length': Buffer.byteLength(body),
-    'X-Content-Type-Options': 'nosniff',
-  });
-  res.end(body);
-}
+/** An answer of media type `type` that a browser must not sniff as another. */
+const page = (type: string, body: string, headers: Record<string, string> = {}): Reply => text(type, body, headers);
 
-/** Registers GET /openapi.json, /docs and the page's two files. `groups` must include serviceOperations. */
-export function registerOpenApiRoutes(app: Polka<GatehouseRequest>, table: RouteTable, groups: readonly OperationGroup[]): void {
-  addPlainRoute(app, table, '/openapi.json', (_req, res) => {
-    const json = openApiJson(groups);
-    res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(json), 'Cache-Control': 'no-cache' });
-    res.end(json);
+/** The service's routes as an area, serving the document of `groups` (which must include serviceRoutes). */
+export function serviceArea(groups: readonly OperationGroup[]): Area {
+  return defineArea({
+    name: 'service',
+    routes: serviceRoutes,
+    handlers: (router) => {
+      router.on('GET /healthz', () => ({ status: 200, body: { status: 'ok' } }));
+      router.on('GET /openapi.json', () => page('application/json', openApiJson(groups), { 'Cache-Control': 'no-cache' }));
+      router.on('GET /docs', () => page('text/html', DOCS_HTML, { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'no-cache' }));
+      router.on('GET /docs/viewer.js', () => page('text/javascript', VIEWER_JS, { 'Cache-Control': 'public, max-age=3600' }));
+      router.on('GET /docs/viewer.css', () => page('text/css', VIEWER_CSS, { 'Cache-Control': 'public, max-age=3600' }));
+    },
   });
-  addPlainRoute(app, table, '/docs', (_req, res) => sendText(res, 'text/html', DOCS_HTML, { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'no-cache' }));
-  addPlainRoute(app, table, '/docs/viewer.js', (_req, res) => sendText(res, 'text/javascript', VIEWER_JS, { 'Cache-Control': 'public, max-age=3600' }));
-  addPlainRoute(app, table, '/docs/viewer.css', (_req, res) => sendText(res, 'text/css', VIEWER_CSS, { 'Cache-Control': 'public, max-age=3600' }));
 }

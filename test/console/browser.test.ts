@@ -226,6 +226,10 @@ describe('the console in a browser', { skip }, () => {
     await adminPage.getByRole('navigation').getByRole('link', { name: 'Access reviews' }).click();
     await adminPage.getByLabel('Name').fill('Finance access, Q1');
     await adminPage.getByLabel('Deadline').fill('2026-12-31');
+    // The date field's calendar button is a Tab stop inside the field: the focus ring shows there too.
+    await adminPage.getByLabel('Deadline').focus();
+    for (let i = 0; i < 3; i++) await adminPage.keyboard.press('Tab');
+    assert.deepEqual(await adminPage.evaluate<[string, string]>(`[document.activeElement.id, getComputedStyle(document.activeElement).outlineStyle]`), ['uar-deadline', 'solid']);
     await adminPage.getByLabel('Who reviews each item').selectOption('BY_OWNING_TEAM_ADMIN_ALL');
     await adminPage.getByRole('button', { name: 'Start review' }).click();
     await adminPage.getByText('Choose what happens to items nobody answers by the deadline.').waitFor(WAIT);
@@ -251,6 +255,8 @@ describe('the console in a browser', { skip }, () => {
     await shoot(ritaPage, 'review-confirm-revoke');
     await confirmRevoke.getByRole('button', { name: 'Cancel' }).click();
     await confirmRevoke.waitFor({ state: 'hidden', ...WAIT });
+    const focused = () => ritaPage.evaluate<string>(`document.activeElement.closest('[role=group]')?.getAttribute('aria-label') + ' / ' + document.activeElement.textContent`);
+    assert.equal(await focused(), 'Decision for Rowan Requester on Payroll database / Revoke', 'Cancel gives focus back to the button that opened the dialog');
     assert.equal(await decision.getByRole('button', { name: 'Revoke', pressed: true }).count(), 0, 'cancelled: nothing decided');
     await decision.getByRole('button', { name: 'Revoke' }).click();
     await confirmRevoke.getByRole('button', { name: 'Revoke', exact: true }).click();
@@ -294,6 +300,12 @@ describe('the console in a browser', { skip }, () => {
     await adminPage.goto(`${origin}/console/resources/${wiki.resource_id}`);
     await adminPage.getByRole('button', { name: 'Revoke Rowan Requester' }).click();
     const confirmWiki = adminPage.getByRole('alertdialog', { name: 'Revoke Rowan Requester\'s access to Finance wiki?' });
+    await confirmWiki.waitFor(WAIT);
+    // Escape closes it and gives focus back to the button that opened it.
+    await adminPage.keyboard.press('Escape');
+    await confirmWiki.waitFor({ state: 'hidden', ...WAIT });
+    await adminPage.waitForFunction(`document.activeElement?.textContent === 'Revoke Rowan Requester'`, undefined, WAIT);
+    await adminPage.getByRole('button', { name: 'Revoke Rowan Requester' }).click();
     await confirmWiki.waitFor(WAIT);
     await shoot(adminPage, 'resource-confirm-revoke');
     await confirmWiki.getByRole('button', { name: 'Revoke Rowan Requester' }).dblclick();
@@ -343,6 +355,58 @@ describe('the console in a browser', { skip }, () => {
     await shoot(page, 'events-filtered');
   });
 
+  it('preselects an item\'s suggested duration on the request form and the Grant form alike; says who reviews in words; a reviewer no longer asked reads "Not needed"; times carry their zone', async () => {
+    const omar = await createMember(app.api, { full_name: 'Omar Other', email: 'omar@example.com' });
+    const buildTeam = await createOwner(app.api, { name: 'Build reviewers', user_ids: [reviewer.user.user_id, omar.user.user_id] });
+    const keepers = await createOwner(app.api, { name: 'Build keepers', user_ids: [omar.user.user_id] });
+    const logs = await createResource(app.api, {
+      name: 'Build logs', admin_owner_id: keepers.owner_id,
+      request_configurations: [config({ max_duration_minutes: 7 * 1440, recommended_duration_minutes: 240, reviewer_stages: [stage({ operator: 'OR', owner_ids: [buildTeam.owner_id] })] })],
+    });
+    // Item 7: the request form preselects the suggested 4 hours (not a day) and says so.
+    await requesterPage.goto(`${origin}/console/requests/new?resource_id=${logs.resource_id}`);
+    const duration = requesterPage.getByLabel('For how long');
+    await requesterPage.getByText('Build logs suggests 4 hours.').waitFor(WAIT);
+    assert.equal(await duration.locator('option:checked').textContent(), '4 hours (suggested)');
+    const requestChoices = await duration.locator('option').allTextContents();
+    assert.deepEqual(requestChoices, ['1 hour', '4 hours (suggested)', '1 day', '7 days']);
+    // The preview names the team in plain words.
+    await requesterPage.getByText('Rita Reviewer — a member of the team "Build reviewers"').waitFor(WAIT);
+    await requesterPage.getByLabel('Why you need it').fill('Reading a failed build');
+    await requesterPage.getByRole('button', { name: 'Send request' }).click();
+    await requesterPage.getByRole('heading', { name: 'Access request' }).waitFor(WAIT);
+    const id = requesterPage.url().split('/').pop()!;
+    assert.equal((await app.api.get(`/requests/${id}`)).body.duration_minutes, 240);
+
+    // The admin's Grant form offers the same durations, the same one preselected, and "indefinitely" last.
+    const berlin = await (await browser.newContext({ viewport: { width: 375, height: 900 }, bypassCSP: true, timezoneId: 'Europe/Berlin' })).newPage();
+    berlin.on('pageerror', (error) => problems.push(error.message));
+    await signInWithLink(berlin, 'admin@gatehouse.local');
+    await berlin.goto(`${origin}/console/resources/${logs.resource_id}`);
+    const grantFor = berlin.getByLabel('For how long');
+    await grantFor.waitFor(WAIT);
+    assert.deepEqual(await grantFor.locator('option').allTextContents(), [...requestChoices, 'indefinitely (no expiry)']);
+    assert.equal(await grantFor.locator('option:checked').textContent(), '4 hours (suggested)');
+    // Who reviews, in words: no "stage(s)", no count of owners.
+    await berlin.getByText('For everyone: reviewed in one stage:').waitFor(WAIT);
+    await berlin.getByText('A member of Build reviewers approves.').waitFor(WAIT);
+    assert.doesNotMatch((await berlin.locator('main').textContent())!, /\(s\)/);
+    assert.deepEqual(await axeViolations(berlin), []);
+
+    // Rita approves: the stage wanted any one of its team, so Omar is no longer asked.
+    assert.equal((await reviewer.api.post(`/requests/${id}/approve`, { level: 'REGULAR' })).status, 200);
+    await berlin.goto(`${origin}/console/requests/${id}`);
+    const stageList = berlin.locator('.stages');
+    await stageList.getByText('Rita Reviewer: Approved').waitFor(WAIT);
+    await stageList.getByText('Omar Other: Not needed').waitFor(WAIT);
+    assert.doesNotMatch((await stageList.textContent())!, /Pending/);
+    // Times say their zone (the browser's: Berlin here).
+    assert.match((await berlin.locator('main').textContent())!, /Asked by Rowan Requester on .*\d{1,2}:\d{2}\D*(GMT\+1|CET)/);
+    assert.ok(await berlin.evaluate<number>('document.documentElement.scrollWidth') <= 375);
+    assert.deepEqual(await axeViolations(berlin), []);
+    await berlin.context().close();
+  });
+
   it('photographs every page at desktop width and at 375 px, none wider than the screen', async (t) => {
     const request = await requester.api.post('/requests', { resources: [{ id: wiki.resource_id }], groups: [], reason: 'Photographed', duration_minutes: 60 });
     assert.equal(request.status, 200, JSON.stringify(request.body));
@@ -352,7 +416,9 @@ describe('the console in a browser', { skip }, () => {
     // An item whose app has a connector (nobody answers on port 9, and the outbox is not run here: the grant stays PENDING).
     const connected = await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR', name: 'Ledger app' });
     assert.equal((await app.api.put(`/apps/${connected.app_id}/connector`, { url: 'http://127.0.0.1:9', signing_secret: 'a-long-enough-signing-secret' })).status, 200);
-    const ledger = await createResource(app.api, { name: 'Ledger', app_id: connected.app_id });
+    // A team whose name is one long unbroken word owns it: the page still fits 375 px.
+    const longNamed = await createOwner(app.api, { name: 'Platform-17959317514201795931751420179593' });
+    const ledger = await createResource(app.api, { name: 'Ledger', app_id: connected.app_id, admin_owner_id: longNamed.owner_id });
     assert.equal((await app.api.post(`/resources/${ledger.resource_id}/users/${requester.user.user_id}`, { duration_minutes: 0 })).status, 200);
     const team = await createOwner(app.api, { name: 'Finance reviewers', user_ids: [reviewer.user.user_id] });
     // Every console page: each is photographed, checked with axe-core and for width at 1280 and 375 px.

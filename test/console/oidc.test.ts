@@ -122,6 +122,15 @@ describe('single sign-on through an OpenID provider', () => {
     assert.equal(sessionCookieOf(offboarded.final), undefined);
   });
 
+  it('refuses an email claim with spaces around it rather than trimming it into someone else\'s address (issue 36.8)', async () => {
+    const padded = ` ${'admin@gatehouse.local'} `;
+    idp.accounts.set('padded-admin', { email: padded, email_verified: true, name: 'Not the admin' });
+    const outcome = await signInWithProvider(origin, 'padded-admin');
+    assert.equal(outcome.final.status, 403);
+    assert.match(await outcome.final.text(), /spaces around it/);
+    assert.equal(sessionCookieOf(outcome.final), undefined);
+  });
+
   it('creates a MEMBER on first sign-in when GATEHOUSE_OIDC_CREATE_USERS is on', async () => {
     // The setting is read on every sign-in; this app's config object is the one loadConfig made.
     app.ctx.config.oidcCreateUsers = 'on';

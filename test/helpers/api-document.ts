@@ -3,9 +3,11 @@
 import assert from 'node:assert/strict';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { API_OPERATIONS } from '../../src/app.ts';
+import { API_OPERATIONS, protocolFor } from '../../src/app.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/http/errors.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
+import { responseSchema } from '../../src/openapi/responses.ts';
+import { componentName } from '../../src/openapi/schema.ts';
 
 type Json = Record<string, unknown>;
 
@@ -99,11 +101,13 @@ export function assertMatchesComponent(name: string, body: unknown): void {
  * must be a status the operation lists, with a body matching that status's schema.
  */
 export function assertMatchesDocument(method: string, pathname: string, status: number, body: unknown): void {
-  const { operations, errorBody } = documented();
+  const { operations, errorBody, component } = documented();
   const operation = operations.find((op) => op.method === method && op.pattern.test(pathname));
-  const failure = operation?.failures.get(status)?.();
+  // Outside every route, a failure has the shape of the protocol owning the path (SCIM's under /scim/v2).
+  const protocolError = protocolFor(pathname).errorSchema;
+  const failure = operation?.failures.get(status)?.() ?? (!operation && status >= 400 && protocolError ? component(componentName(responseSchema(protocolError))!) : undefined);
   if (failure) {
-    if (!failure(body)) assert.fail(`${operation!.key} → ${status}: the failure body does not match the document: ${describeErrors(failure)}`);
+    if (!failure(body)) assert.fail(`${operation?.key ?? `${method} ${pathname}`} → ${status}: the failure body does not match the document: ${describeErrors(failure)}`);
     return;
   }
   if (status >= 400) {

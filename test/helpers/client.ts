@@ -41,6 +41,9 @@ export class ApiClient {
   put(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse> {
     return this.request('PUT', path, body, options);
   }
+  patch(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse> {
+    return this.request('PATCH', path, body, options);
+  }
   delete(path: string, body?: unknown, options?: RequestOptions): Promise<ApiResponse> {
     return this.request('DELETE', path, body, options);
   }

@@ -47,7 +47,7 @@ export class ScimClient {
     let parsed: unknown;
     if (text.length > 0) {
       const type = res.headers.get('content-type') ?? '';
-      assert.ok(type.startsWith('application/scim+json') || (res.status === 404 && type.startsWith('application/json')), `${method} ${path} → ${res.status} answered ${type}: ${text.slice(0, 200)}`);
+      assert.ok(type.startsWith('application/scim+json'), `${method} ${path} → ${res.status} answered ${type}: ${text.slice(0, 200)}`);
       parsed = JSON.parse(text);
     }
     assert.ok(res.status < 500, `${method} ${path} → ${res.status}: the server failed: ${text.slice(0, 300)}`);

@@ -37,7 +37,7 @@ describe('connector URLs: secrets masked everywhere', () => {
     }
     // Sent back as GET shows it: the stored URL stays, token and all.
     assert.equal((await app.api.put(`/apps/${appId}/connector`, got.body)).status, 200);
-    assert.equal(app.ctx.stores.connectors.get(appId)!.url, url);
+    assert.equal(app.ctx.stores.connectors.get(appId)!.configuration.url, url);
     // A mask that is not this connector's is refused, naming the field.
     const foreign = await app.api.put(`/apps/${appId}/connector`, { ...got.body, url: `${remote.url}?token=************abcd` });
     assert.equal(foreign.status, 400);
@@ -59,7 +59,7 @@ describe('connector URLs: secrets masked everywhere', () => {
       for (const body of [put.body, got.body]) assert.ok(!JSON.stringify(body).includes(password), JSON.stringify(body));
       assert.ok(got.body.connection_url.includes('gatehouse'), 'the user name is no secret');
       assert.equal((await app.api.put(`/apps/${appId}/connector`, got.body)).status, 200);
-      assert.equal(app.ctx.stores.connectors.get(appId)!.connection_url, connectionUrl);
+      assert.equal(app.ctx.stores.connectors.get(appId)!.configuration.connection_url, connectionUrl);
     }
     assert.match((await app.api.put(`/apps/${appId}/connector`, { connection_url: 'postgres://u@h/db?sslmode=require&password=pw-0123456789abcdef' })).body.connection_url, /sslmode=require/);
     const events = await readEvents(app.api, { type: 'CONNECTORS_UPDATED', object: appId });

@@ -47,6 +47,22 @@ describe('connectors (Opal protocol)', () => {
     await remote.stop();
   });
 
+  it('lists the connector types as their adapters declare them: app and resource type, fields, which are secrets', async () => {
+    const res = await app.api.get('/connector-types');
+    assert.equal(res.status, 200);
+    const byType: Record<string, any> = Object.fromEntries((res.body.results as { connector_type: string }[]).map((kind) => [kind.connector_type, kind]));
+    assert.deepEqual(byType.OPAL_HTTP, {
+      connector_type: 'OPAL_HTTP', name: 'Opal connector protocol', app_type: 'CUSTOM_CONNECTOR', resource_type: 'CUSTOM_CONNECTOR',
+      edge_kinds: ['resource_user', 'group_user', 'group_resource', 'group_group'],
+      configuration: [
+        { name: 'url', title: 'Connector URL', description: byType.OPAL_HTTP.configuration[0].description, required: true, secret: 'url' },
+        { name: 'signing_secret', title: 'Signing secret', description: byType.OPAL_HTTP.configuration[1].description, required: true, secret: 'secret' },
+      ],
+    });
+    assert.deepEqual(byType.POSTGRES.configuration.map((f: { name: string; secret: string }) => [f.name, f.secret]), [['connection_url', 'url']]);
+    assert.equal(byType.POSTGRES.resource_type, 'POSTGRES_INSTANCE');
+  });
+
   it('refuses a connector for an app of another type, or without its fields, and records nothing', async () => {
     const other = await createApp(app.api);
     const wrongType = await app.api.put(`/apps/${other.app_id}/connector`, { url: remote.url, signing_secret: SECRET });
@@ -68,7 +84,7 @@ describe('connectors (Opal protocol)', () => {
     assert.ok(!JSON.stringify(put.body).includes(SECRET));
     const again = await app.api.put(`/apps/${appId}/connector`, { ...put.body, drift_policy: 'REPORT' });
     assert.equal(again.status, 200);
-    assert.equal(app.ctx.stores.connectors.get(appId)!.signing_secret, SECRET);
+    assert.equal(app.ctx.stores.connectors.get(appId)!.configuration.signing_secret, SECRET);
     const recorded = await events('CONNECTORS_UPDATED');
     assert.equal(recorded.length, 2);
     assert.ok(!JSON.stringify(recorded).includes(SECRET));
@@ -111,6 +127,7 @@ describe('connectors (Opal protocol)', () => {
     assert.ok(remote.calls.every((c) => c.appId === appId));
     // A second sync finds the same items.
     const second = await app.api.post(`/apps/${appId}/connector/sync`);
+    assert.equal(second.body.ok, true, JSON.stringify(second.body));
     assert.equal(second.body.resources_created, 0);
     assert.equal(second.body.resources_updated, 1);
   });

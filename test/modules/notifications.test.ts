@@ -79,6 +79,7 @@ describe('notifications', () => {
     assert.match(created.subject, new RegExp(`^Review access request: ${resource.name}`));
     assert.match(created.text, new RegExp(`${requester.full_name} asks for access`));
     assert.match(created.text, /Reason: deploy <the> fix/);
+    assert.match(created.text, /Status: waiting for review/, 'the status in words, never PENDING');
     assert.match(created.text, new RegExp(`${PUBLIC_URL}/console/requests/${id}`));
     assert.match(created.html, new RegExp(`<a href="${PUBLIC_URL}/console/requests/${id}">`));
     assert.match(created.html, /deploy &#60;the&#62; fix/, 'HTML escapes what people typed');
@@ -94,6 +95,7 @@ describe('notifications', () => {
     const [decided] = smtp.to(emailOf(requester));
     assert.match(decided!.subject, /^Access request approved/);
     assert.match(decided!.text, /was approved/);
+    assert.match(decided!.text, /Status: approved/);
     assert.equal(smtp.to(emailOf(first)).length, 1, 'a reviewer who acted is not told it closed');
 
     await deliver();

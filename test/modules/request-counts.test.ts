@@ -1,9 +1,10 @@
 // Home's counts from the server: GET /v1/requests/counts and GET /v1/requests?awaiting_my_review=true,
-// exact past one page of 200 (current stages only, delegations followed, decided requests gone).
+// exact past one page of 200 (current stages only, delegations followed, decided requests gone, never a
+// request for a group the reviewer holds).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createMember, type Signed } from '../helpers/fixtures.ts';
+import { createGroup, createMember, type Signed } from '../helpers/fixtures.ts';
 import { config, makeRequest, ownerOf, requestableResource, stage } from '../helpers/requests.ts';
 
 describe('request counts for Home', () => {
@@ -74,5 +75,21 @@ describe('request counts for Home', () => {
     assert.equal((await reviewer.api.post(`/requests/${id}/deny`, { comment: 'not now' })).status, 200);
     assert.equal((await counts(reviewer)).awaiting_my_review, before);
     assert.equal((await counts(requesters[0]!)).my_pending, RESOURCES);
+  });
+
+  it('leaves out a request for a group the reviewer holds, which deciding would refuse', async () => {
+    const [inside, outside] = [await createMember(app.api), await createMember(app.api)];
+    const fallback = await ownerOf(app, { user_id: app.adminUserId });
+    const reviewers = await ownerOf(app, inside, outside);
+    const resource = await requestableResource(app, fallback.owner_id, [config({ reviewer_stages: [stage({ operator: 'OR', owner_ids: [reviewers.owner_id] })] })]);
+    const leader = requesters[1]!;
+    const team = await createGroup(app.api, { group_leader_user_ids: [leader.user_id] });
+    assert.equal((await app.api.post(`/groups/${team.group_id}/users/${inside.user_id}`, { duration_minutes: 0 })).status, 200);
+    const id = await makeRequest(leader.api, { resources: [{ id: resource.resource_id }], target_group_id: team.group_id });
+    assert.equal((await counts(inside)).awaiting_my_review, 0, 'a member of the target group would give themselves access');
+    assert.deepEqual((await awaiting(inside)).requests, []);
+    assert.equal((await inside.api.post(`/requests/${id}/approve`, { level: 'REGULAR' })).status, 403, 'and deciding refuses them');
+    assert.equal((await counts(outside)).awaiting_my_review, 1);
+    assert.deepEqual((await awaiting(outside)).requests.map((r: { id: string }) => r.id), [id]);
   });
 });

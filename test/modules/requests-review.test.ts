@@ -332,7 +332,7 @@ describe('reviewing access requests', () => {
       app.clock.set(start);
       const during = await getRequest(id);
       assert.deepEqual(during.reviewer_stages[0].stages[0].reviewers, [
-        { id: delegate.user_id, full_name: delegate.full_name, status: 'PENDING', delegated_from_user_id: reviewer.user_id },
+        { id: delegate.user_id, full_name: delegate.full_name, status: 'PENDING', delegated_from_user_id: reviewer.user_id, decision_needed: true },
       ]);
       const dry = await postRequest(alice.api, { resources: [{ id: resource.resource_id }] }, { dry_run: 'true' });
       assert.equal(dry.body.items[0].stages[0].reviewers[0].delegation_id, created.body.id);
@@ -388,7 +388,7 @@ describe('reviewing access requests', () => {
       assert.equal(first.configuration.matched_group_id, g.group_id);
       assert.match(first.configuration.why, /priority 1/);
       assert.equal(first.auto_approved, false);
-      assert.deepEqual(first.stages, [{ stage: 1, operator: 'AND', reviewers: [{ id: y.user_id, full_name: y.full_name, why: `a user of owner "${ownerY.name}"` }] }]);
+      assert.deepEqual(first.stages, [{ stage: 1, operator: 'AND', reviewers: [{ id: y.user_id, full_name: y.full_name, why: `a member of the team "${ownerY.name}"` }] }]);
       assert.equal(second.auto_approved, true);
       assert.deepEqual(second.stages, []);
       assert.equal((await app.api.get('/events', { page_size: 1 })).body.results[0].event_id, eventsBefore);

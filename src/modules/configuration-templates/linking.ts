@@ -10,6 +10,7 @@ import { DEFAULT_REQUEST_SETTINGS, requestSettingsToApi, type RequestSettings } 
 import type { GroupState } from '../groups/store.ts';
 import type { ResourceState } from '../resources/store.ts';
 import { applyTemplateRecords } from '../integration-records/service.ts';
+import { applyTemplateSchedules } from '../on-call/service.ts';
 import { applyTemplateVisibility } from '../visibility/service.ts';
 import type { VisibilityInfo } from '../visibility/store.ts';
 import type { LinkedKind, StoredTemplate, TemplateFields } from './store.ts';
@@ -23,20 +24,27 @@ export interface Template extends StoredTemplate {
 
 /**
  * The request settings a template sets on its items: the ones its request configurations mirror, the
- * configurations themselves, require_mfa_to_approve and the approval notification. Every other
+ * configurations themselves, require_mfa_to_approve, the approval notification and who may break glass
+ * for how long (docs/break-glass.md). Every other
  * setting (require_manager_approval, risk_sensitivity_override) stays the item's own.
  */
 const TEMPLATED_SETTINGS = [
   'is_requestable', 'auto_approval', 'require_mfa_to_request', 'require_support_ticket', 'max_duration', 'recommended_duration',
   'extensions_duration_in_minutes', 'request_template_id', 'request_configurations', 'require_mfa_to_approve', 'custom_request_notification',
+  'break_glass_user_ids', 'break_glass_group_ids', 'break_glass_max_minutes',
 ] as const satisfies readonly (keyof RequestSettings)[];
 
+type BreakGlassField = 'break_glass_user_ids' | 'break_glass_group_ids' | 'break_glass_max_minutes';
+
 /** The request settings a template's fields give (no configurations given: the default configuration). */
-export function settingsOf(fields: Pick<TemplateFields, 'request_configurations' | 'require_mfa_to_approve' | 'custom_request_notification'>): RequestSettings {
+export function settingsOf(fields: Pick<TemplateFields, 'request_configurations' | 'require_mfa_to_approve' | 'custom_request_notification' | BreakGlassField>): RequestSettings {
   return applyRequestSettings(DEFAULT_REQUEST_SETTINGS, {
     request_configurations: fields.request_configurations,
     require_mfa_to_approve: fields.require_mfa_to_approve,
     custom_request_notification: fields.custom_request_notification,
+    break_glass_user_ids: fields.break_glass_user_ids,
+    break_glass_group_ids: fields.break_glass_group_ids,
+    break_glass_max_minutes: fields.break_glass_max_minutes,
   });
 }
 
@@ -136,6 +144,6 @@ export function applyTemplateLinks(ctx: AppContext, actor: Actor, kind: LinkedKi
     applyTemplateRecords(ctx, actor, 'resource_message_channels', itemId, template.linked_audit_message_channel_ids);
   } else {
     applyTemplateRecords(ctx, actor, 'group_message_channels', itemId, template.linked_audit_message_channel_ids);
-    applyTemplateRecords(ctx, actor, 'group_on_call_schedules', itemId, template.member_oncall_schedule_ids);
+    applyTemplateSchedules(ctx, actor, itemId, template.member_oncall_schedule_ids);
   }
 }

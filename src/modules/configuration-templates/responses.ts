@@ -13,6 +13,8 @@ export const ConfigurationTemplate = component('ConfigurationTemplate', describe
   linked_audit_message_channel_ids: v.array(uuid),
   member_oncall_schedule_ids: v.array(uuid),
   break_glass_user_ids: v.array(uuid),
+  break_glass_group_ids: extension(v.array(uuid), 'Groups whose members may break glass on every item linked to the template (docs/break-glass.md).'),
+  break_glass_max_minutes: extension(v.number(), 'The longest break-glass on the template\'s items, in minutes: 1 to 240, 60 unless set (docs/break-glass.md).'),
   require_mfa_to_approve: v.boolean(),
   require_mfa_to_connect: v.boolean(),
   ticket_propagation: v.optional(TicketPropagationConfiguration),

@@ -1,17 +1,10 @@
 // Valibot schemas for configuration templates: create, update and the list query.
 import * as v from 'valibot';
-import { Name, PageQueryEntries, Text, Uuid } from '../../http/common-schemas.ts';
+import { IdList, Name, PageQueryEntries, Text, Uuid } from '../../http/common-schemas.ts';
 import { RequestSettingEntries } from '../request-settings/schemas.ts';
 import { UpdateResourceItem } from '../resources/schemas.ts';
 import { VisibilityInfoBody } from '../visibility/schemas.ts';
 
-const IdList = (what: string) =>
-  v.pipe(
-    v.array(Uuid, `must be a list of ${what} ids`),
-    v.maxLength(1000, 'must list at most 1000 ids'),
-    v.transform((ids) => ids.map((id) => id.toLowerCase())),
-    v.check((ids) => new Set(ids).size === ids.length, `must not list a ${what} twice`),
-  );
 
 /** The fields create and update share, each optional here; create makes the reference's required ones required. */
 const TemplateEntries = {
@@ -20,7 +13,9 @@ const TemplateEntries = {
   visibility: v.optional(VisibilityInfoBody),
   linked_audit_message_channel_ids: v.optional(IdList('message channel')),
   member_oncall_schedule_ids: v.optional(IdList('on-call schedule')),
-  break_glass_user_ids: v.optional(IdList('user')),
+  break_glass_user_ids: RequestSettingEntries.break_glass_user_ids,
+  break_glass_group_ids: RequestSettingEntries.break_glass_group_ids,
+  break_glass_max_minutes: RequestSettingEntries.break_glass_max_minutes,
   require_mfa_to_approve: v.optional(v.boolean('must be true or false')),
   require_mfa_to_connect: v.optional(v.boolean('must be true or false')),
   request_configurations: RequestSettingEntries.request_configurations,

@@ -37,6 +37,8 @@ export function toApiTemplate(template: Template): ConfigurationTemplate {
     linked_audit_message_channel_ids: template.linked_audit_message_channel_ids,
     member_oncall_schedule_ids: template.member_oncall_schedule_ids,
     break_glass_user_ids: template.break_glass_user_ids,
+    break_glass_group_ids: template.break_glass_group_ids,
+    break_glass_max_minutes: template.break_glass_max_minutes,
     require_mfa_to_approve: template.require_mfa_to_approve,
     require_mfa_to_connect: template.require_mfa_to_connect,
     ...(template.ticket_propagation !== null && { ticket_propagation: template.ticket_propagation }),
@@ -48,7 +50,7 @@ export type ApiTemplate = ReturnType<typeof toApiTemplate>;
 
 /** Throws not_found naming the field for an owner, group, channel, schedule or user the input names that does not exist. */
 function checkReferences(ctx: AppContext, input: TemplateInput, settings: RequestSettings): void {
-  const { owners, groups, users, integrationRecords } = ctx.stores;
+  const { owners, groups, integrationRecords } = ctx.stores;
   const adminOwnerId = input.admin_owner_id?.toLowerCase();
   if (adminOwnerId !== undefined && !owners.exists(adminOwnerId)) throw notFound('owner', adminOwnerId, 'admin_owner_id');
   input.visibility?.visibility_group_ids.forEach((id, i) => {
@@ -58,10 +60,7 @@ function checkReferences(ctx: AppContext, input: TemplateInput, settings: Reques
     if (!integrationRecords.exists('message_channel', id)) throw notFound('message channel', id, `linked_audit_message_channel_ids.${i}`);
   });
   input.member_oncall_schedule_ids?.forEach((id, i) => {
-    if (!integrationRecords.exists('on_call_schedule', id)) throw notFound('on-call schedule', id, `member_oncall_schedule_ids.${i}`);
-  });
-  input.break_glass_user_ids?.forEach((id, i) => {
-    if (!users.exists(id)) throw notFound('user', id, `break_glass_user_ids.${i}`);
+    if (!ctx.stores.onCall.exists(id)) throw notFound('on-call schedule', id, `member_oncall_schedule_ids.${i}`);
   });
   checkRequestSettingReferences(ctx, settings, input);
 }
@@ -84,6 +83,8 @@ function mergeFields(current: TemplateFields, input: TemplateInput): { fields: T
     linked_audit_message_channel_ids: input.linked_audit_message_channel_ids ?? current.linked_audit_message_channel_ids,
     member_oncall_schedule_ids: input.member_oncall_schedule_ids ?? current.member_oncall_schedule_ids,
     break_glass_user_ids: input.break_glass_user_ids ?? current.break_glass_user_ids,
+    break_glass_group_ids: input.break_glass_group_ids ?? current.break_glass_group_ids,
+    break_glass_max_minutes: input.break_glass_max_minutes ?? current.break_glass_max_minutes,
   };
   return { fields, settings: settingsOf(fields) };
 }
@@ -91,6 +92,7 @@ function mergeFields(current: TemplateFields, input: TemplateInput): { fields: T
 const EMPTY: TemplateFields = {
   name: '', admin_owner_id: '', require_mfa_to_approve: false, require_mfa_to_connect: false, request_configurations: [],
   ticket_propagation: null, custom_request_notification: null, linked_audit_message_channel_ids: [], member_oncall_schedule_ids: [], break_glass_user_ids: [],
+  break_glass_group_ids: [], break_glass_max_minutes: 60,
 };
 
 const templateSubEvent = (type: string, template: { id: string; name: string }, extra: Record<string, string> = {}): SubEvent => ({

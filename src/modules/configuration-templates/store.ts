@@ -18,6 +18,8 @@ interface TemplateRow {
   linked_audit_message_channel_ids: string;
   member_oncall_schedule_ids: string;
   break_glass_user_ids: string;
+  break_glass_group_ids: string;
+  break_glass_max_minutes: number;
   created_at: string;
   updated_at: string;
 }
@@ -35,6 +37,8 @@ export interface TemplateFields {
   linked_audit_message_channel_ids: string[];
   member_oncall_schedule_ids: string[];
   break_glass_user_ids: string[];
+  break_glass_group_ids: string[];
+  break_glass_max_minutes: number;
 }
 
 export interface StoredTemplate extends TemplateFields {
@@ -56,6 +60,8 @@ function fromRow(row: TemplateRow): StoredTemplate {
     linked_audit_message_channel_ids: JSON.parse(row.linked_audit_message_channel_ids) as string[],
     member_oncall_schedule_ids: JSON.parse(row.member_oncall_schedule_ids) as string[],
     break_glass_user_ids: JSON.parse(row.break_glass_user_ids) as string[],
+    break_glass_group_ids: JSON.parse(row.break_glass_group_ids) as string[],
+    break_glass_max_minutes: row.break_glass_max_minutes,
   };
 }
 
@@ -71,12 +77,15 @@ function columns(fields: TemplateFields) {
     linked_audit_message_channel_ids: JSON.stringify(fields.linked_audit_message_channel_ids),
     member_oncall_schedule_ids: JSON.stringify(fields.member_oncall_schedule_ids),
     break_glass_user_ids: JSON.stringify(fields.break_glass_user_ids),
+    break_glass_group_ids: JSON.stringify(fields.break_glass_group_ids),
+    break_glass_max_minutes: fields.break_glass_max_minutes,
   };
 }
 type Columns = ReturnType<typeof columns>;
 const COLUMN_NAMES = Object.keys(columns({
   name: '', admin_owner_id: '', require_mfa_to_approve: false, require_mfa_to_connect: false, request_configurations: [],
   ticket_propagation: null, custom_request_notification: null, linked_audit_message_channel_ids: [], member_oncall_schedule_ids: [], break_glass_user_ids: [],
+  break_glass_group_ids: [], break_glass_max_minutes: 60,
 }));
 
 /** The two kinds of item a template manages; the table comes from here, never from input. */
@@ -97,10 +106,10 @@ export function createConfigurationTemplateStore(db: Db) {
     'SELECT * FROM configuration_templates WHERE seq > @after ORDER BY seq LIMIT @limit',
   );
   // Ids are UUIDs, so finding one in the JSON text cannot match anything but that id.
-  const naming = db.prepare<[string, string, string, string], { n: number }>(
+  const naming = db.prepare<[string, string, string, string, string], { n: number }>(
     `SELECT count(*) AS n FROM configuration_templates
      WHERE instr(request_configurations, ?) > 0 OR instr(linked_audit_message_channel_ids, ?) > 0
-        OR instr(member_oncall_schedule_ids, ?) > 0 OR instr(break_glass_user_ids, ?) > 0`,
+        OR instr(member_oncall_schedule_ids, ?) > 0 OR instr(break_glass_user_ids, ?) > 0 OR instr(break_glass_group_ids, ?) > 0`,
   );
   const linked = {
     resource: db.prepare<[string], { id: string }>(`SELECT id FROM ${LINKED.resource} WHERE configuration_template_id = ? ORDER BY seq`),
@@ -137,7 +146,7 @@ export function createConfigurationTemplateStore(db: Db) {
     },
     /** How many templates name `id` (an owner, user, group, message channel or on-call schedule) in their settings. */
     countNaming(id: string): number {
-      return naming.get(id, id, id, id)!.n;
+      return naming.get(id, id, id, id, id)!.n;
     },
   };
 }

@@ -1,6 +1,9 @@
-// What every connector adapter does for the outbox and for sync: one small interface, one file per
-// remote system (opal-adapter.ts: Opal's HTTP protocol; postgres-adapter.ts: a PostgreSQL server), and
-// one line per connector type in adapters.ts.
+// What a connector type is: one object per remote system that carries its whole kind — its connector
+// type, the app type whose apps have it, the resource type of what a sync finds, its configuration
+// (a Valibot schema: the API validates it, the console draws the form from it), which of its fields
+// are secrets (masked everywhere), the edge kinds it carries, and the adapter that talks to it.
+// One file per type (opal-adapter.ts, postgres-adapter.ts), one line in the table of adapters.ts.
+import type * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
 import type { EdgeKindName } from '../access/edges.ts';
@@ -33,6 +36,9 @@ export type RemoteBatch =
   | { type: 'edges'; kind: EdgeKindName; edges: RemoteEdge[] }
   | { type: 'refused'; refused: string[] };
 
+/** A user's remote id, or why there is none (`permanent`: retrying cannot help, the push is FAILED at once). */
+export type RemoteUserAnswer = { id: string } | { code: string; error: string; permanent?: boolean };
+
 export interface ConnectorAdapter {
   /** Is the remote side reachable and does it accept our credentials? */
   status(signal?: AbortSignal): Promise<Attempt>;
@@ -48,14 +54,41 @@ export interface ConnectorAdapter {
    * users (Opal's POST /users; PostgreSQL with GATEHOUSE_POSTGRES_CREATE_ROLES) creates one for a person
    * it does not know, and remembers Gatehouse made it (made-users.ts); else a code such as ERR_REMOTE_USER_NOT_FOUND.
    */
-  remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }>;
+  remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<RemoteUserAnswer>;
   /** Removes a remote user Gatehouse created, after the person was offboarded; "already gone" is success. Absent: never removed. */
   deprovisionUser?(remoteUserId: string, signal?: AbortSignal): Promise<Attempt>;
 }
 
-/** A kind of remote system: the edge kinds it has, and its adapter for one connector row. */
-export interface AdapterFactory {
+/** A configuration: a Valibot object of fields, each with a `v.title` (the form's label) and a `v.description` (its hint). */
+export type ConfigurationSchema = v.ObjectSchema<v.ObjectEntries, v.ErrorMessage<v.ObjectIssue> | undefined>;
+
+/**
+ * How a secret field is masked wherever it is shown (GET, PUT's answer, events, logs): `secret` whole
+ * (a signing secret), `url` its password and query values (a connection URL; url-secrets.ts).
+ */
+export type SecretMask = 'secret' | 'url';
+
+/** A connector type, whole. `C` is its configuration's schema. */
+export interface ConnectorKind<C extends ConfigurationSchema = ConfigurationSchema> {
+  /** The API's `connector_type` (OPAL_HTTP). */
+  readonly type: string;
+  /** In words, for people (the console): "Opal connector protocol". */
+  readonly name: string;
+  /** The app type (AppTypeEnum) whose apps have this connector; one type per app type. */
+  readonly appType: string;
+  /** The resource type (ResourceTypeEnum) a sync gives the resources it finds. */
+  readonly resourceType: string;
+  /** The configuration's fields, validated on PUT and again when the adapter opens; stored as one JSON column. */
+  readonly configuration: C;
+  /** Which configuration fields are secrets, and how each is masked. */
+  readonly secrets: { readonly [K in keyof v.InferOutput<C>]?: SecretMask };
   /** Which edge kinds this remote system has: only these are pushed to it or read from it. */
   readonly kinds: readonly EdgeKindName[];
-  open(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter;
+  /** The `remote_info` a resource the sync creates carries, as the reference spells it for this kind (none: only remote_resource_id). */
+  remoteInfo?(remoteResourceId: string): Record<string, unknown>;
+  /** The adapter for one connector, given its configuration parsed by `configuration`. */
+  open(ctx: AppContext, connector: ConnectorRow, configuration: v.InferOutput<C>): ConnectorAdapter;
 }
+
+/** Declares a connector type, its configuration typed from its schema (the table in adapters.ts holds them erased). */
+export const defineConnectorKind = <C extends ConfigurationSchema>(kind: ConnectorKind<C>): ConnectorKind => kind as unknown as ConnectorKind;

@@ -5,7 +5,7 @@ import { connectorRoutes } from './routes.ts';
 import { registerConnectorRoutes } from './handlers.ts';
 import { connectorPush, propagateAccessChange, PUSH_KIND } from './propagation.ts';
 import { tick as syncConnectors } from './service.ts';
-import { checkAdapters, CONNECTOR_ADAPTERS } from './adapters.ts';
+import { checkConnectorKinds } from './adapters.ts';
 import { createConnectorStore } from './store.ts';
 import { connectorDeprovision, DEPROVISION_KIND, queueDeprovisions } from './provisioning.ts';
 
@@ -39,6 +39,6 @@ export const connectorsArea = defineArea({
   outbox: { [PUSH_KIND]: connectorPush, [DEPROVISION_KIND]: connectorDeprovision },
   // A person offboarded: the remote accounts Gatehouse made for them go too, after their memberships.
   signals: { 'users.offboarded': queueDeprovisions },
-  // Every connector type has its adapter, or the app does not start.
-  checks: [() => checkAdapters(CONNECTOR_ADAPTERS)],
+  // The table of connector types holds together, and serves every stored connector, or the app does not start.
+  checks: [checkConnectorKinds],
 });

@@ -1,10 +1,12 @@
 // /apps/{app_id}/connector (extension): an app's connector, its test, sync and retry; /propagations, and an item's access held by unmatched remote users (extensions).
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { deleteConnector, getConnector, listUnfinished, listUnmatchedAccess, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
+import { deleteConnector, getConnector, listConnectorTypes, listUnfinished, listUnmatchedAccess, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
 import type { connectorRoutes } from './routes.ts';
 
 export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes>, ctx: AppContext): void {
+  router.on('GET /v1/connector-types', () => ok(listConnectorTypes()));
+
   router.on('GET /v1/apps/{app_id}/connector', (req) => ok(getConnector(ctx, req.uuidParam('app_id'))));
 
   router.on('PUT /v1/apps/{app_id}/connector', async (req) => {

@@ -1,8 +1,13 @@
-// The Opal-protocol connector: any existing Opal custom connector, called exactly as Opal calls it.
+// The Opal-protocol connector (connector type OPAL_HTTP, apps of type CUSTOM_CONNECTOR): any existing Opal
+// custom connector, called exactly as Opal calls it, configured by its base URL and signing secret.
+import * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
+import { Text } from '../../http/common-schemas.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { AdapterFactory, ConnectorAdapter, PushTarget, RemoteBatch } from './adapter.ts';
-import { callOpal, describeAnswer, readPages, writeOutcome, type OpalEndpoint } from './opal-http.ts';
+import { WebhookUrl } from '../event-streams/schemas.ts';
+import { defineConnectorKind, type ConnectorAdapter, type PushTarget, type RemoteBatch, type RemoteUserAnswer } from './adapter.ts';
+import { callOpal, readPages, type OpalEndpoint } from './opal-http.ts';
+import { describeAnswer, failureOf, writeOutcome } from './outcomes.ts';
 import { checkRemote, fieldsOf, quoteRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
 import { recordMadeUser } from './made-users.ts';
@@ -10,10 +15,17 @@ import { SyncBudget } from './sync-budget.ts';
 
 const enc = encodeURIComponent;
 
-export function opalEndpoint(ctx: AppContext, connector: ConnectorRow): OpalEndpoint {
+/** An Opal connector's configuration: where it is, and the secret its calls are signed with. */
+const OpalConfiguration = v.object({
+  url: v.pipe(WebhookUrl, v.title('Connector URL'), v.description('The connector\'s base URL (http or https). A token in its query string is kept secret like the signing secret.')),
+  signing_secret: v.pipe(Text(1000), v.minLength(1, 'must not be empty'), v.title('Signing secret'), v.description('Shared with the connector, which checks each call\'s signature with it.')),
+});
+type OpalConfiguration = v.InferOutput<typeof OpalConfiguration>;
+
+export function opalEndpoint(ctx: AppContext, connector: ConnectorRow, configuration: OpalConfiguration): OpalEndpoint {
   return {
-    url: connector.url!,
-    signingSecret: connector.signing_secret!,
+    url: configuration.url,
+    signingSecret: configuration.signing_secret,
     timeoutMs: connector.timeout_ms,
     appId: connector.app_id,
     denyPrivate: ctx.config.privateAddresses === 'deny',
@@ -38,9 +50,9 @@ const itemsOf = (page: unknown[]) => page.map((raw) => {
  * Reads the connector's users (within the sync bounds) and links them to Gatehouse users by email, a
  * short write per page on later turns. Users failing the checks are skipped.
  */
-export async function refreshRemoteUsers(ctx: AppContext, connector: ConnectorRow, signal?: AbortSignal): Promise<void> {
+export async function refreshRemoteUsers(ctx: AppContext, connector: ConnectorRow, endpoint: OpalEndpoint, signal?: AbortSignal): Promise<void> {
   const budget = new SyncBudget(ctx);
-  for await (const page of readPages(opalEndpoint(ctx, connector), '/users', 'users', budget, signal)) {
+  for await (const page of readPages(endpoint, '/users', 'users', budget, signal)) {
     const { ok } = checkRemote(RemoteUser, usersOf(page), 'remote user');
     ctx.db.transaction(() => {
       for (const user of ok) ctx.stores.connectors.linkUser(connector.app_id, user.id, user.email);
@@ -56,7 +68,7 @@ const REMOTE_ID = /^[^\u0000-\u001f\u007f]{1,200}$/;
  * answering `{remote_user_id}`, as Opal's connector spec has it) and remembers Gatehouse made them. A
  * connector without the route (404, 405, 501) keeps today's answer: ERR_REMOTE_USER_NOT_FOUND.
  */
-async function createRemoteUser(ctx: AppContext, connector: ConnectorRow, endpoint: OpalEndpoint, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }> {
+async function createRemoteUser(ctx: AppContext, connector: ConnectorRow, endpoint: OpalEndpoint, userId: string, signal?: AbortSignal): Promise<RemoteUserAnswer> {
   const user = ctx.stores.users.get(userId);
   const notFound = { code: 'ERR_REMOTE_USER_NOT_FOUND', error: 'the connector lists no user with this user\'s email, and does not create users (POST /users)' };
   if (!user) return notFound;
@@ -66,9 +78,9 @@ async function createRemoteUser(ctx: AppContext, connector: ConnectorRow, endpoi
   if (result.answered && result.status === 409) {
     // It exists after all (made meanwhile): read the users again and match by email.
     try {
-      await refreshRemoteUsers(ctx, connector, signal);
+      await refreshRemoteUsers(ctx, connector, endpoint, signal);
     } catch (err) {
-      return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: `could not read the connector's users: ${(err as Error).message}` };
+      return failureOf(err, 'could not read the connector\'s users');
     }
     const found = ctx.stores.connectors.remoteUserOf(connector.app_id, userId);
     return found ? { id: found } : notFound;
@@ -79,12 +91,12 @@ async function createRemoteUser(ctx: AppContext, connector: ConnectorRow, endpoi
   if (typeof remoteId !== 'string' || !REMOTE_ID.test(remoteId)) {
     return { code: 'ERR_REMOTE_UNRECOVERABLE_ERROR', error: 'POST /users answered without a usable remote_user_id (1 to 200 characters, one line)' };
   }
-  recordMadeUser(ctx, connector.app_id, remoteId, user);
-  return { id: remoteId };
+  const recorded = recordMadeUser(ctx, connector.app_id, remoteId, user);
+  return recorded.ok ? { id: remoteId } : { code: recorded.code, error: recorded.error, permanent: true };
 }
 
-function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
-  const endpoint = opalEndpoint(ctx, connector);
+function openOpalAdapter(ctx: AppContext, connector: ConnectorRow, configuration: OpalConfiguration): ConnectorAdapter {
+  const endpoint = opalEndpoint(ctx, connector, configuration);
   return {
     async status(signal) {
       const result = await callOpal(endpoint, 'GET', '/status', {}, signal);
@@ -131,9 +143,9 @@ function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAda
       const known = ctx2.stores.connectors.remoteUserOf(connector.app_id, userId);
       if (known) return { id: known };
       try {
-        await refreshRemoteUsers(ctx2, connector, signal);
+        await refreshRemoteUsers(ctx2, connector, endpoint, signal);
       } catch (err) {
-        return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: `could not read the connector's users: ${(err as Error).message}` };
+        return failureOf(err, 'could not read the connector\'s users');
       }
       const found = ctx2.stores.connectors.remoteUserOf(connector.app_id, userId);
       if (found) return { id: found };
@@ -198,8 +210,16 @@ function openOpalAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAda
   };
 }
 
-/** Opal's connector protocol carries resource users and group users, resources and groups held by groups. */
-export const opalAdapter: AdapterFactory = {
+/** Opal's connector protocol: CUSTOM_CONNECTOR apps; it carries resource users and group users, resources and groups held by groups. */
+export const opalConnector = defineConnectorKind({
+  type: 'OPAL_HTTP',
+  name: 'Opal connector protocol',
+  appType: 'CUSTOM_CONNECTOR',
+  resourceType: 'CUSTOM_CONNECTOR',
+  configuration: OpalConfiguration,
+  secrets: { signing_secret: 'secret', url: 'url' },
   kinds: ['resource_user', 'group_user', 'group_resource', 'group_group'],
+  // The reference names a connector's resource by remote_info.custom_connector.
+  remoteInfo: (remoteResourceId) => ({ custom_connector: { remote_resource_id: remoteResourceId, can_have_usage_events: false } }),
   open: openOpalAdapter,
-};
+});

@@ -8,6 +8,7 @@ import { isNonPublicAddress } from '../event-streams/addresses.ts';
 import { VERSION } from '../../version.ts';
 import { withinJsonDepth } from '../../lib/json-depth.ts';
 import type { SyncBudget } from './sync-budget.ts';
+import { readOutcome, RemoteFailure } from './outcomes.ts';
 
 /** `hex(HMAC-SHA256(secret, "v0:" + timestamp + ":" + body))`, an empty body signed as `{}` — Opal's signature. */
 export function opalSignature(secret: string, timestamp: string, body: string): string {
@@ -118,38 +119,11 @@ export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELET
   });
 }
 
-/** The connector's own words for a failed answer: `{code, message}` per the spec, else the status. */
-export function describeAnswer(result: Extract<CallResult, { answered: true }>): string {
-  const json = result.json as { message?: unknown } | undefined;
-  const message = json && typeof json.message === 'string' ? `: ${json.message.slice(0, 200)}` : '';
-  return `connector answered ${result.status}${message}`;
-}
-
-/**
- * What a write's result means, as a PropagationStatusEnum code, for `{ok}` or a failure. A 404 names
- * the user or the resource as the connector's message says (its words "user" / "group"/"resource");
- * "already exists / already absent" answers (409, and 404 on a removal) are success: the state wanted holds.
- */
-export function writeOutcome(result: CallResult, removing: boolean): { ok: true } | { ok: false; code: string; error: string; retryAfterMs?: number; permanent?: boolean } {
-  if (!result.answered) return { ok: false, code: result.timeout ? 'ERR_TIMEOUT' : 'ERR_REMOTE_INTERNAL_ERROR', error: result.error };
-  const { status } = result;
-  if (status >= 200 && status < 300) return { ok: true };
-  if (status === 409) return { ok: true };
-  const error = describeAnswer(result);
-  if (status === 404 && removing) return { ok: true };
-  if (status === 404) {
-    const message = String((result.json as { message?: unknown } | undefined)?.message ?? '').toLowerCase();
-    return { ok: false, code: message.includes('user') ? 'ERR_REMOTE_USER_NOT_FOUND' : 'ERR_REMOTE_RESOURCE_NOT_FOUND', error };
-  }
-  if (status === 429) return { ok: false, code: 'ERR_REMOTE_THROTTLE', error, ...(result.retryAfterMs && { retryAfterMs: result.retryAfterMs }) };
-  if (status >= 500) return { ok: false, code: 'ERR_REMOTE_INTERNAL_ERROR', error };
-  return { ok: false, code: 'ERR_REMOTE_UNRECOVERABLE_ERROR', error };
-}
-
 /**
  * Reads a list page by page (`cursor` → `next_cursor`, empty or null = done), yielding each page's items
  * under `field` as far as `budget` allows: a page past a bound stops the reading (the budget says which)
- * and the generator ends early. Throws an Error naming the failure (a sync turns it into a sync error).
+ * and the generator ends early. Throws a RemoteFailure naming the failure and its status (outcomes.ts; a sync
+ * turns it into a sync error, a push into its propagation status).
  * Stops after 10,000 pages, so a connector repeating a cursor with empty pages cannot keep us either.
  */
 export async function* readPages(endpoint: OpalEndpoint, path: string, field: string | string[], budget: SyncBudget, stop?: AbortSignal, options: { missingIsEmpty?: boolean } = {}): AsyncGenerator<unknown[]> {
@@ -159,19 +133,19 @@ export async function* readPages(endpoint: OpalEndpoint, path: string, field: st
     if (!budget.mayRead()) return;
     const result = await callOpal(endpoint, 'GET', path, { query: { cursor } }, stop);
     if (!result.answered && result.tooLarge) return budget.stop('response_bytes');
-    if (!result.answered) throw new Error(`${path}: ${result.error}`);
-    if (result.status === 404 && options.missingIsEmpty && page === 0) return;
-    if (result.status < 200 || result.status >= 300) throw new Error(`${path}: ${describeAnswer(result)}`);
+    if (result.answered && result.status === 404 && options.missingIsEmpty && page === 0) return;
+    const failed = readOutcome(result);
+    if (!failed.ok || !result.answered) throw new RemoteFailure(failed.ok ? 'ERR_REMOTE_INTERNAL_ERROR' : failed.code, `${path}: ${failed.ok ? 'no answer' : failed.error}`);
     const json = result.json as Record<string, unknown> | undefined;
     const list = fields.map((f) => json?.[f]).find(Array.isArray) as unknown[] | undefined;
-    if (!Array.isArray(list)) throw new Error(`${path}: the answer has no "${fields.join('" or "')}" list`);
+    if (!Array.isArray(list)) throw new RemoteFailure('ERR_REMOTE_UNRECOVERABLE_ERROR', `${path}: the answer has no "${fields.join('" or "')}" list`);
     const used = budget.take(list.length, result.bytes);
     if (used > 0) yield used === list.length ? list : list.slice(0, used);
     if (budget.stoppedAt !== null) return;
     const next = json?.next_cursor;
     if (next === undefined || next === null || next === '') return;
-    if (typeof next !== 'string') throw new Error(`${path}: next_cursor is not a string`);
+    if (typeof next !== 'string') throw new RemoteFailure('ERR_REMOTE_UNRECOVERABLE_ERROR', `${path}: next_cursor is not a string`);
     cursor = next;
   }
-  throw new Error(`${path}: more than 10000 pages`);
+  throw new RemoteFailure('ERR_REMOTE_UNRECOVERABLE_ERROR', `${path}: more than 10000 pages`);
 }

@@ -4,11 +4,13 @@
 // its part before '@' (docs/connectors.md); a user with none is ERR_REMOTE_USER_NOT_LINKED.
 import { isIP, Socket, type SocketConnectOpts } from 'node:net';
 import pg from 'pg';
+import * as v from 'valibot';
+import { Text } from '../../http/common-schemas.ts';
 import { isNonPublicAddress } from '../event-streams/addresses.ts';
 import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import type { AdapterFactory, ConnectorAdapter, RemoteBatch } from './adapter.ts';
+import { defineConnectorKind, type ConnectorAdapter, type RemoteBatch, type RemoteUserAnswer } from './adapter.ts';
 import { checkRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
 import { recordMadeUser } from './made-users.ts';
@@ -72,12 +74,24 @@ function classify(err: unknown, timeoutMs: number): { code: string; error: strin
   return { code: 'ERR_REMOTE_INTERNAL_ERROR', error: message };
 }
 
-function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): ConnectorAdapter {
+/** A PostgreSQL connector's configuration: the server, database and the user Gatehouse signs in as. */
+const PostgresConfiguration = v.object({
+  connection_url: v.pipe(
+    Text(2048),
+    v.trim(),
+    v.check((raw) => URL.canParse(raw) && ['postgres:', 'postgresql:'].includes(new URL(raw).protocol), 'must be a postgres:// or postgresql:// URL'),
+    v.title('Connection URL'),
+    v.description('postgres://user:password@host:5432/database — the user needs CREATEROLE (or ADMIN OPTION on the roles it grants).'),
+  ),
+});
+type PostgresConfiguration = v.InferOutput<typeof PostgresConfiguration>;
+
+function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow, configuration: PostgresConfiguration): ConnectorAdapter {
   const timeoutMs = connector.timeout_ms;
   /** Runs `fn` on a fresh connection (a server restarted between pushes is simply reconnected to). */
   const withClient = async <T>(fn: (client: pg.Client) => Promise<T>): Promise<T> => {
     const client = new pg.Client({
-      connectionString: connector.connection_url!,
+      connectionString: configuration.connection_url,
       connectionTimeoutMillis: timeoutMs,
       statement_timeout: timeoutMs,
       query_timeout: timeoutMs,
@@ -103,7 +117,7 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
     client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE (r.rolcanlogin OR ${made('r')}) AND ${OWN_ROLES} AND lower(r.rolname) IN (lower($1), lower($2)) ORDER BY r.rolname`, [email, local]);
 
   /** Creates the person's role (named by their email, never a password) and remembers Gatehouse made it. */
-  const createRole = async (ctx2: AppContext, user: { user_id: string; email: string }): Promise<{ id: string } | { code: string; error: string }> => {
+  const createRole = async (ctx2: AppContext, user: { user_id: string; email: string }): Promise<RemoteUserAnswer> => {
     const name = user.email;
     if (Buffer.byteLength(name) > MAX_ROLE_NAME_BYTES) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${name}, and a role name is at most ${MAX_ROLE_NAME_BYTES} bytes` };
     const kind = ctx2.config.postgresCreateRoles === 'login' ? 'LOGIN' : 'NOLOGIN';
@@ -119,8 +133,8 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
       if ((err as { code?: string }).code === '42710') return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `a role named ${name} exists and is not a login role; Gatehouse does not take it over` };
       return classify(err, timeoutMs);
     }
-    recordMadeUser(ctx2, connector.app_id, name, user);
-    return { id: name };
+    const recorded = recordMadeUser(ctx2, connector.app_id, name, user);
+    return recorded.ok ? { id: name } : { code: recorded.code, error: recorded.error, permanent: true };
   };
 
   return {
@@ -232,8 +246,14 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow): Connecto
   };
 }
 
-/** A PostgreSQL server carries one kind: a user's membership of a role (resource users at a level). */
-export const postgresAdapter: AdapterFactory = {
+/** PostgreSQL: POSTGRES apps; the server is a POSTGRES_INSTANCE carrying one kind, a user's membership of a role (resource users at a level). */
+export const postgresConnector = defineConnectorKind({
+  type: 'POSTGRES',
+  name: 'PostgreSQL',
+  appType: 'POSTGRES',
+  resourceType: 'POSTGRES_INSTANCE',
+  configuration: PostgresConfiguration,
+  secrets: { connection_url: 'url' },
   kinds: ['resource_user'],
   open: openPostgresAdapter,
-};
+});

@@ -2,16 +2,26 @@
 import * as v from 'valibot';
 import { EDGE_KIND_NAMES } from '../access/edges.ts';
 import { CONNECTOR_TYPES, DRIFT_POLICIES } from './schemas.ts';
+import { CONNECTOR_KINDS } from './adapters.ts';
+import type { SecretMask } from './adapter.ts';
 import { STOP_REASONS } from './sync-budget.ts';
 import { component, uuid, dateTime, integer, described } from '../../openapi/responses.ts';
-import { PropagationStatusEnum } from '../../openapi/components/enums.ts';
+import { AppTypeEnum, PropagationStatusEnum, ResourceTypeEnum } from '../../openapi/components/enums.ts';
+
+/**
+ * Every connector type's configuration fields, as an answer shows them: the connector's own type's filled
+ * in (its secrets masked), every other type's null — so a client can PUT back what it read.
+ */
+const configurationFields = Object.fromEntries(CONNECTOR_KINDS.flatMap((kind) => Object.entries(kind.configuration.entries).map(([field, schema]) => {
+  const mask = (kind.secrets as Record<string, SecretMask | undefined>)[field];
+  const secret = mask === 'secret' ? ' Masked.' : mask === 'url' ? ' Its password and query values masked (settings such as sslmode are shown).' : '';
+  return [field, v.nullable(described(v.string(), `${kind.type}: ${v.getDescription(schema) ?? v.getTitle(schema)}${secret}`))] as const;
+})));
 
 export const Connector = component('Connector', described(v.object({
   app_id: uuid,
-  connector_type: described(v.picklist(CONNECTOR_TYPES), "OPAL_HTTP for CUSTOM_CONNECTOR apps (Opal's connector protocol), POSTGRES for POSTGRES apps."),
-  url: v.nullable(described(v.string(), "OPAL_HTTP: the connector's base URL, its query values masked (a token may ride there).")),
-  signing_secret: v.nullable(described(v.string(), 'OPAL_HTTP: masked.')),
-  connection_url: v.nullable(described(v.string(), 'POSTGRES: with its password masked, in the user info or as a query value (settings such as sslmode are shown).')),
+  connector_type: described(v.picklist(CONNECTOR_TYPES), `The kind of connector, by the app's type: ${CONNECTOR_KINDS.map((k) => `${k.type} for ${k.appType} apps (${k.name})`).join(', ')}. GET /v1/connector-types describes each.`),
+  ...configurationFields,
   timeout_ms: v.pipe(integer, v.minValue(100), v.maxValue(300000)),
   drift_policy: described(v.picklist(DRIFT_POLICIES), 'What a sync does with access present remotely but not in Gatehouse: REPORT (a sync error), IMPORT (added, status null), REMOVE (removed remotely).'),
   last_sync_at: v.nullable(dateTime),
@@ -22,6 +32,26 @@ export const Connector = component('Connector', described(v.object({
   updated_at: dateTime,
 }), "An app's connector (extension): where its access changes are pushed and synced from. Secrets are masked."));
 export type Connector = v.InferOutput<typeof Connector>;
+
+export const ConnectorConfigurationField = component('ConnectorConfigurationField', described(v.object({
+  name: described(v.string(), 'The field as PUT /v1/apps/{app_id}/connector takes it and GET shows it.'),
+  title: described(v.string(), 'Its label, in words.'),
+  description: described(v.string(), 'What to put there.'),
+  required: described(v.boolean(), 'Whether a first PUT must give it (later ones keep the stored value when it is not sent).'),
+  secret: described(v.nullable(v.picklist(['secret', 'url'])), 'null: shown as it is; secret: masked whole; url: a URL whose password and query values are masked. A masked value sent back keeps the stored one.'),
+}), 'One field of a connector type\'s configuration (extension).'));
+
+export const ConnectorType = component('ConnectorType', described(v.object({
+  connector_type: described(v.picklist(CONNECTOR_TYPES), 'The connector type.'),
+  name: described(v.string(), 'It in words.'),
+  app_type: described(AppTypeEnum, 'Apps of this type have this connector.'),
+  resource_type: described(ResourceTypeEnum, 'The type of the resources a sync creates.'),
+  edge_kinds: described(v.array(v.picklist(EDGE_KIND_NAMES)), 'The access it carries.'),
+  configuration: described(v.array(ConnectorConfigurationField), 'Its configuration\'s fields, in order: the console draws its form from them.'),
+}), 'A kind of connector, as its adapter declares it (extension).'));
+export type ConnectorType = v.InferOutput<typeof ConnectorType>;
+
+export const ConnectorTypeList = component('ConnectorTypeList', v.object({ results: v.array(ConnectorType) }));
 
 export const ConnectorTestResult = component('ConnectorTestResult', v.object({
   ok: v.boolean(),
@@ -67,6 +97,7 @@ export const ConnectorSyncResult = component('ConnectorSyncResult', described(v.
   users: integer,
   users_matched: integer,
   users_unmatched: integer,
+  users_lost: described(integer, 'Remote users known before that this full sync no longer read: forgotten, their links dropped (the next push matches or creates them again).'),
   resources_created: integer,
   resources_updated: integer,
   groups_created: integer,

@@ -2,7 +2,7 @@
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
 import { ListPropagationsQuery, ListUnmatchedAccessQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
-import { Connector, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteAccessList, UnmatchedRemoteUserList } from './responses.ts';
+import { Connector, ConnectorTypeList, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteAccessList, UnmatchedRemoteUserList } from './responses.ts';
 
 
 const UNMATCHED_ACCESS = 'What the app\'s last sync found held remotely by remote users no Gatehouse user matches (they hold it outside Gatehouse: `GET …/users` cannot list them), a page at a time, in the order found. Each sync starts the list afresh; removing the connector empties it.';
@@ -24,6 +24,13 @@ export const connectorRoutes = defineRoutes('connectors', {
     query: ListUnmatchedAccessQuery,
     responses: { 200: UnmatchedRemoteAccessList },
   },
+  'GET /v1/connector-types': {
+    role: 'admin-read',
+    summary: 'List the kinds of connector',
+    description: 'Each connector type Gatehouse has, as its adapter declares it: the app type whose apps have it, the resource type a sync creates, the access it carries, and its configuration\'s fields (which are secrets). The console draws the connector form from it.',
+    extension: true,
+    responses: { 200: ConnectorTypeList },
+  },
   'GET /v1/apps/{app_id}/connector': {
     role: 'admin-read', items: { app_id: null },
     summary: 'Get an app\'s connector',
@@ -34,7 +41,7 @@ export const connectorRoutes = defineRoutes('connectors', {
   'PUT /v1/apps/{app_id}/connector': {
     role: 'admin', items: { app_id: null },
     summary: 'Set an app\'s connector',
-    description: 'CUSTOM_CONNECTOR apps: `url`, `signing_secret` (Opal\'s connector protocol); POSTGRES apps: `connection_url`. A secret sent back as GET masks it keeps the stored one.',
+    description: 'The fields of the app\'s connector type\'s configuration (`GET /v1/connector-types`: CUSTOM_CONNECTOR apps `url`, `signing_secret`; POSTGRES apps `connection_url`), with `timeout_ms` and `drift_policy`. A field not sent keeps its stored value; a secret sent back as GET masks it keeps the stored one.',
     extension: true,
     body: PutConnectorBody,
     responses: { 200: Connector },

@@ -1,30 +1,30 @@
 // Connector use cases: set and show an app's connector (secrets masked), test it, sync it, retry its
 // failed pushes, list propagations not yet SUCCESS; and the scheduled sync job.
+import * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { retryFailed } from '../../outbox/index.ts';
 import type { Actor } from '../events/store.ts';
-import { looksMasked, maskSecret } from '../event-streams/secrets.ts';
-import { adapterFor } from './adapters.ts';
+import { adapterFor, CONNECTOR_KINDS, kindOf, kindOfApp } from './adapters.ts';
+import { maskConfiguration, mergeConfiguration, secretChanged } from './configuration.ts';
 import { PUSH_KIND } from './propagation.ts';
 import type { PutConnectorInput } from './schemas.ts';
-import type { ConnectorRow, ConnectorType, UnfinishedPropagationRow } from './store.ts';
-import { carriesMask, maskUrl } from './url-secrets.ts';
+import type { ConnectorRow, UnfinishedPropagationRow } from './store.ts';
 import { SYNC_ACTOR, syncConnector, type SyncSummary } from './sync.ts';
-import type { Connector, Propagation } from './responses.ts';
+import type { Connector, ConnectorType, Propagation } from './responses.ts';
+import type { SecretMask } from './adapter.ts';
 
-/** The app types that can have a connector, and which. */
-const CONNECTOR_OF_APP: Record<string, ConnectorType> = { CUSTOM_CONNECTOR: 'OPAL_HTTP', POSTGRES: 'POSTGRES' };
+/** Every configuration field of every connector type, null: an answer shows the others' fields as null. */
+const NO_FIELDS = Object.fromEntries(CONNECTOR_KINDS.flatMap((kind) => Object.keys(kind.configuration.entries)).map((field) => [field, null]));
 
-
+/** The API's Connector: the configuration's fields at the top level, secrets masked (the kind's list). */
 export function toApiConnector(ctx: AppContext, row: ConnectorRow): Connector {
   return {
     app_id: row.app_id,
     connector_type: row.connector_type,
-    url: row.url === null ? null : maskUrl(row.url),
-    signing_secret: row.signing_secret === null ? null : maskSecret(row.signing_secret),
-    connection_url: row.connection_url === null ? null : maskUrl(row.connection_url),
+    ...NO_FIELDS,
+    ...maskConfiguration(kindOf(row.connector_type), row.configuration),
     timeout_ms: row.timeout_ms,
     drift_policy: row.drift_policy,
     last_sync_at: row.last_sync_at,
@@ -33,6 +33,26 @@ export function toApiConnector(ctx: AppContext, row: ConnectorRow): Connector {
     unmatched_remote_users_count: ctx.stores.connectors.unmatchedCount(row.app_id),
     created_at: row.created_at,
     updated_at: row.updated_at,
+  } as Connector;
+}
+
+/** Every connector type, as its adapter declares it (GET /v1/connector-types): the console's form is drawn from its fields. */
+export function listConnectorTypes(): { results: ConnectorType[] } {
+  return {
+    results: CONNECTOR_KINDS.map((kind) => ({
+      connector_type: kind.type,
+      name: kind.name,
+      app_type: kind.appType,
+      resource_type: kind.resourceType,
+      edge_kinds: [...kind.kinds],
+      configuration: Object.entries(kind.configuration.entries).map(([field, schema]) => ({
+        name: field,
+        title: v.getTitle(schema) ?? field,
+        description: v.getDescription(schema) ?? '',
+        required: schema.type !== 'optional' && schema.type !== 'nullish' && schema.type !== 'exact_optional',
+        secret: (kind.secrets as Record<string, SecretMask | undefined>)[field] ?? null,
+      })),
+    })) as ConnectorType[],
   };
 }
 
@@ -50,42 +70,27 @@ function requireConnector(ctx: AppContext, appId: string): ConnectorRow {
 }
 
 /**
- * Sets (or replaces) an app's connector and records CONNECTORS_UPDATED (without secrets). The app's
- * type decides the connector: CUSTOM_CONNECTOR → Opal protocol (url, signing_secret required),
- * POSTGRES → PostgreSQL (connection_url required). A secret sent as the mask GET shows keeps the
- * stored one. Throws not_found for an unknown app, validation_failed naming the field otherwise.
+ * Sets (or replaces) an app's connector and records CONNECTORS_UPDATED (secrets masked). The app's type
+ * decides the connector type (the kind whose appType it is), and that kind's schema checks the
+ * configuration's fields (CUSTOM_CONNECTOR: url, signing_secret; POSTGRES: connection_url). A field not
+ * sent keeps its stored value; a secret sent as the mask GET shows keeps the stored one. Throws not_found
+ * for an unknown app, validation_failed naming the field otherwise.
  */
 export function putConnector(ctx: AppContext, actor: Actor, appId: string, input: PutConnectorInput) {
   const now = ctx.clock.now();
   return ctx.db.transaction(() => {
     const app = requireApp(ctx, appId);
-    const type = CONNECTOR_OF_APP[app.app_type];
-    if (!type) throw invalidField('app_id', `is an app of type ${app.app_type}; connectors are for apps of type CUSTOM_CONNECTOR (Opal protocol) or POSTGRES`);
+    const kind = kindOfApp(app.app_type);
+    if (!kind) throw invalidField('app_id', `is an app of type ${app.app_type}; connectors are for apps of type ${CONNECTOR_KINDS.map((k) => `${k.appType} (${k.name})`).join(' or ')}`);
     const old = ctx.stores.connectors.get(appId);
-    const keep = (sent: string | null | undefined, stored: string | null | undefined, mask: (s: string) => string) =>
-      sent !== undefined && sent !== null && stored && (sent === mask(stored)) ? stored : (sent ?? undefined);
-    let url: string | null = null;
-    let secret: string | null = null;
-    let connectionUrl: string | null = null;
-    if (type === 'OPAL_HTTP') {
-      if (input.url === undefined || input.url === null) throw invalidField('url', 'is required for a CUSTOM_CONNECTOR app (the connector\'s base URL)');
-      secret = keep(input.signing_secret, old?.signing_secret, maskSecret) ?? old?.signing_secret ?? null;
-      if (secret === null) throw invalidField('signing_secret', 'is required for a CUSTOM_CONNECTOR app (the secret requests are signed with)');
-      if (looksMasked(secret) && secret !== old?.signing_secret) throw invalidField('signing_secret', 'is a masked secret that is not this connector\'s; send the secret itself');
-      // A token in the query string is masked as GET shows it: sent back masked, the stored URL stays.
-      url = keep(input.url, old?.url, maskUrl)!;
-      if (url !== old?.url && carriesMask(url)) throw invalidField('url', 'carries a masked value that is not this connector\'s; send the value itself');
-    } else {
-      connectionUrl = keep(input.connection_url, old?.connection_url, maskUrl) ?? old?.connection_url ?? null;
-      if (connectionUrl === null) throw invalidField('connection_url', 'is required for a POSTGRES app (postgres://user:password@host:port/database)');
-      if (connectionUrl !== old?.connection_url && carriesMask(connectionUrl)) {
-        throw invalidField('connection_url', 'carries a masked password that is not this connector\'s; send the password itself');
-      }
-    }
-    ctx.stores.connectors.save({ app_id: appId, connector_type: type, url, signing_secret: secret, connection_url: connectionUrl, timeout_ms: input.timeout_ms, drift_policy: input.drift_policy }, now);
+    // A connector of another type (the app's type changed): nothing stored is this kind's.
+    const stored = old !== undefined && kind.type === old.connector_type ? old.configuration : undefined;
+    const { timeout_ms: timeoutMs, drift_policy: driftPolicy, ...sent } = input;
+    const configuration = mergeConfiguration(kind, sent, stored);
+    ctx.stores.connectors.save({ app_id: appId, connector_type: kind.type, configuration, timeout_ms: timeoutMs, drift_policy: driftPolicy }, now);
     ctx.stores.events.record(actor, 'CONNECTORS_UPDATED', [{
-      sub_event_type: 'CONNECTORS_UPDATED', app_id: appId, app_name: app.name, connector_type: type, url: url === null ? null : maskUrl(url), timeout_ms: input.timeout_ms, drift_policy: input.drift_policy,
-      secret_changed: type === 'OPAL_HTTP' ? secret !== old?.signing_secret : connectionUrl !== old?.connection_url,
+      sub_event_type: 'CONNECTORS_UPDATED', app_id: appId, app_name: app.name, connector_type: kind.type, ...maskConfiguration(kind, configuration),
+      timeout_ms: timeoutMs, drift_policy: driftPolicy, secret_changed: secretChanged(kind, stored, configuration),
     }]);
     return toApiConnector(ctx, ctx.stores.connectors.get(appId)!);
   }).immediate();

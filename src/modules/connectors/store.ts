@@ -1,17 +1,15 @@
 // Connectors' SQL: an app's connector, its remote users, where each edge's remote copy stands, sync errors.
 import type { Db } from '../../db/open.ts';
-import type { CONNECTOR_TYPES } from './schemas.ts';
 import type { Propagation } from './responses.ts';
 
-export type ConnectorType = (typeof CONNECTOR_TYPES)[number];
 export type DriftPolicy = 'REPORT' | 'IMPORT' | 'REMOVE';
 
 export interface ConnectorRow {
   app_id: string;
-  connector_type: ConnectorType;
-  url: string | null;
-  signing_secret: string | null;
-  connection_url: string | null;
+  /** A type of the table in adapters.ts (checked at start for every stored row). */
+  connector_type: string;
+  /** The configuration, as its connector type's schema accepted it (secrets in it as given: never shown but masked). */
+  configuration: Record<string, unknown>;
   timeout_ms: number;
   drift_policy: DriftPolicy;
   last_sync_at: string | null;
@@ -60,6 +58,15 @@ export interface UnmatchedAccessRow {
   found_at: string;
 }
 
+/** A remote user as Gatehouse recorded it: linked to a person by email, because Gatehouse made it for them, or by an admin. */
+export interface RemoteUserLink {
+  remote_user_id: string;
+  email: string;
+  user_id: string | null;
+  made_by_gatehouse: 0 | 1;
+  mapped_by_admin: 0 | 1;
+}
+
 /** Where an item lives: its app and the id the remote side knows it by. */
 export interface ItemPlace {
   app_id: string;
@@ -67,17 +74,22 @@ export interface ItemPlace {
   name: string;
 }
 
-const CONNECTOR = `app_id, connector_type, url, signing_secret, connection_url, timeout_ms, drift_policy, last_sync_at, last_successful_sync, created_at, updated_at`;
+const CONNECTOR = `app_id, connector_type, configuration, timeout_ms, drift_policy, last_sync_at, last_successful_sync, created_at, updated_at`;
+
+/** A connectors row as SQLite gives it: the configuration is JSON text. */
+type StoredConnector = Omit<ConnectorRow, 'configuration'> & { configuration: string };
+const toRow = (row: StoredConnector | undefined): ConnectorRow | undefined => row && { ...row, configuration: JSON.parse(row.configuration) as Record<string, unknown> };
 const PROPAGATION = `edge_key, app_id, kind, principal_id, item_id, access_level_remote_id, desired, status, outbox_state, attempts, last_error, next_attempt_at, outbox_seq, updated_at`;
 
 export function createConnectorStore(db: Db) {
-  const get = db.prepare<[string], ConnectorRow>(`SELECT ${CONNECTOR} FROM connectors WHERE app_id = ?`);
-  const all = db.prepare<[], ConnectorRow>(`SELECT ${CONNECTOR} FROM connectors ORDER BY created_at, app_id`);
-  const upsert = db.prepare<Omit<ConnectorRow, 'last_sync_at' | 'last_successful_sync' | 'created_at' | 'updated_at'> & { now: string }>(
-    `INSERT INTO connectors (app_id, connector_type, url, signing_secret, connection_url, timeout_ms, drift_policy, created_at, updated_at)
-     VALUES (@app_id, @connector_type, @url, @signing_secret, @connection_url, @timeout_ms, @drift_policy, @now, @now)
-     ON CONFLICT (app_id) DO UPDATE SET connector_type = excluded.connector_type, url = excluded.url, signing_secret = excluded.signing_secret,
-       connection_url = excluded.connection_url, timeout_ms = excluded.timeout_ms, drift_policy = excluded.drift_policy, updated_at = excluded.updated_at`,
+  const get = db.prepare<[string], StoredConnector>(`SELECT ${CONNECTOR} FROM connectors WHERE app_id = ?`);
+  const all = db.prepare<[], StoredConnector>(`SELECT ${CONNECTOR} FROM connectors ORDER BY created_at, app_id`);
+  const types = db.prepare<[], { connector_type: string }>('SELECT DISTINCT connector_type FROM connectors ORDER BY 1');
+  const upsert = db.prepare<Omit<StoredConnector, 'last_sync_at' | 'last_successful_sync' | 'created_at' | 'updated_at'> & { now: string }>(
+    `INSERT INTO connectors (app_id, connector_type, configuration, timeout_ms, drift_policy, created_at, updated_at)
+     VALUES (@app_id, @connector_type, @configuration, @timeout_ms, @drift_policy, @now, @now)
+     ON CONFLICT (app_id) DO UPDATE SET connector_type = excluded.connector_type, configuration = excluded.configuration,
+       timeout_ms = excluded.timeout_ms, drift_policy = excluded.drift_policy, updated_at = excluded.updated_at`,
   );
   const remove = db.prepare<[string]>('DELETE FROM connectors WHERE app_id = ?');
   const synced = db.prepare<{ appId: string; now: string; ok: number }>(
@@ -103,13 +115,21 @@ export function createConnectorStore(db: Db) {
     'SELECT id, remote_id, remote_info, name, app_id FROM groups WHERE app_id = ? ORDER BY seq',
   );
 
+  // A link Gatehouse made (it created the account for that person) or an admin made stays as it is
+  // whatever email the remote side reports later: only links by email follow the email.
   const linkUser = db.prepare<{ appId: string; remoteUserId: string; email: string; userId: string | null }>(
     `INSERT INTO connector_users (app_id, remote_user_id, email, user_id) VALUES (@appId, @remoteUserId, @email, @userId)
-     ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email, user_id = excluded.user_id`,
+     ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email,
+       user_id = CASE WHEN made_by_gatehouse = 1 OR mapped_by_admin = 1 THEN user_id ELSE excluded.user_id END`,
   );
-  const markMade = db.prepare<{ appId: string; remoteUserId: string }>(
-    'UPDATE connector_users SET made_by_gatehouse = 1 WHERE app_id = @appId AND remote_user_id = @remoteUserId',
+  const linkMade = db.prepare<{ appId: string; remoteUserId: string; email: string; userId: string }>(
+    `INSERT INTO connector_users (app_id, remote_user_id, email, user_id, made_by_gatehouse, mapped_by_admin) VALUES (@appId, @remoteUserId, @email, @userId, 1, 0)
+     ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email, user_id = excluded.user_id, made_by_gatehouse = 1, mapped_by_admin = 0`,
   );
+  const linkOf = db.prepare<{ appId: string; remoteUserId: string }, RemoteUserLink>(
+    'SELECT remote_user_id, email, user_id, made_by_gatehouse, mapped_by_admin FROM connector_users WHERE app_id = @appId AND remote_user_id = @remoteUserId',
+  );
+  const remoteUserIds = db.prepare<[string], { remote_user_id: string }>('SELECT remote_user_id FROM connector_users WHERE app_id = ? ORDER BY remote_user_id');
   const madeUsersOf = db.prepare<[string], { app_id: string; remote_user_id: string }>(
     'SELECT app_id, remote_user_id FROM connector_users WHERE user_id = ? AND made_by_gatehouse = 1 ORDER BY app_id',
   );
@@ -204,13 +224,17 @@ export function createConnectorStore(db: Db) {
 
   return {
     get(appId: string): ConnectorRow | undefined {
-      return get.get(appId);
+      return toRow(get.get(appId));
     },
     all(): ConnectorRow[] {
-      return all.all();
+      return all.all().map((row) => toRow(row)!);
+    },
+    /** The connector types the database's connectors have (the start-up check finds each an adapter). */
+    types(): string[] {
+      return types.all().map((row) => row.connector_type);
     },
     save(row: Omit<ConnectorRow, 'last_sync_at' | 'last_successful_sync' | 'created_at' | 'updated_at'>, now: Date): void {
-      upsert.run({ ...row, now: now.toISOString() });
+      upsert.run({ ...row, configuration: JSON.stringify(row.configuration), now: now.toISOString() });
     },
     remove(appId: string): boolean {
       return remove.run(appId).changes > 0;
@@ -240,12 +264,17 @@ export function createConnectorStore(db: Db) {
       const found = usersByLogin.all({ login });
       return found.length === 1 ? found[0] : undefined;
     },
-    /** Records a remote user the connector created for `email`'s person (Opal's POST /users, a PostgreSQL role): removed at offboarding. */
-    linkMadeUser(appId: string, remoteUserId: string, email: string): string | null {
-      const userId = userByEmail.get(email)?.id ?? null;
-      linkUser.run({ appId, remoteUserId, email, userId });
-      markMade.run({ appId, remoteUserId });
-      return userId;
+    /** Records a remote user the connector created for the person `userId` (Opal's POST /users, a PostgreSQL role): removed at offboarding. */
+    linkMadeUser(appId: string, remoteUserId: string, userId: string, email: string): void {
+      linkMade.run({ appId, remoteUserId, userId, email });
+    },
+    /** What Gatehouse knows of a remote user: whom it is linked to and how; undefined when it never saw it. */
+    linkOf(appId: string, remoteUserId: string): RemoteUserLink | undefined {
+      return linkOf.get({ appId, remoteUserId });
+    },
+    /** Every remote user recorded for the app, by id (at most GATEHOUSE_CONNECTOR_SYNC_MAX_ITEMS: a sync keeps no more). */
+    remoteUserIds(appId: string): string[] {
+      return remoteUserIds.all(appId).map((row) => row.remote_user_id);
     },
     /** The remote users connectors created for `userId`, by app. */
     madeUsersOf: (userId: string) => madeUsersOf.all(userId),

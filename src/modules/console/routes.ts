@@ -1,7 +1,8 @@
-// The console's routes in Gatehouse's API document: its pages, files and sign-in (format: src/openapi/operations.ts).
+// The console's routes, of the console protocol (protocol.ts): its pages, files and sign-in (format: src/http/route.ts).
 import * as v from 'valibot';
 import { described } from '../../openapi/responses.ts';
-import { defineOperations, type OperationDoc, type OperationKey } from '../../openapi/operations.ts';
+import { defineRoutes, type RouteDeclaration } from '../../http/route.ts';
+import { CONSOLE } from './protocol.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
 import { ConsoleSession, SignInEmailAnswer } from './responses.ts';
 import { SIGN_IN_EMAIL_WINDOW_MS, SIGN_IN_EMAILS_PER_ADDRESS, SIGN_IN_EMAILS_PER_CLIENT } from '../web-sessions/emailed-links.ts';
@@ -37,8 +38,9 @@ export const CONSOLE_PAGES = [
 const html = described(v.string(), 'An HTML page.');
 
 
+/** One declaration per page address, keyed as the handlers bind them. */
 const pages = Object.fromEntries(
-  CONSOLE_PAGES.map((path): [OperationKey, OperationDoc] => [`GET ${path}`, {
+  CONSOLE_PAGES.map((path): [string, RouteDeclaration] => [`GET ${path}`, {
     summary: `Console page ${path}`,
     description: 'The console\'s HTML shell; its script draws this page from /v1 with the sign-in session (docs/console.md).',
     extension: true,
@@ -47,9 +49,9 @@ const pages = Object.fromEntries(
     responseMediaType: 'text/html',
     responses: { 200: html },
   }]),
-);
+) as Record<`GET ${(typeof CONSOLE_PAGES)[number]}`, RouteDeclaration>;
 
-export const consoleOperations = defineOperations('console', {
+export const consoleRoutes = defineRoutes('console', {
   ...pages,
   'GET /console/assets/console.js': {
     summary: 'The console\'s script',
@@ -126,4 +128,4 @@ export const consoleOperations = defineOperations('console', {
     public: true,
     responses: { 200: EmptyObject },
   },
-});
+}, CONSOLE);

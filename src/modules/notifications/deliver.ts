@@ -14,7 +14,14 @@ interface Channels {
   slack: SlackChannel | null;
 }
 
-const built = new WeakMap<AppContext, Channels>();
+/** The channels made for a context, and the settings they were made from. */
+interface Built {
+  channels: Channels;
+  /** smtpUrl, emailFrom, slackApiUrl, slackBotToken as they were: a change to any makes the channels again. */
+  made: string;
+}
+
+const built = new WeakMap<AppContext, Built>();
 
 /**
  * Slack user ids by email, kept an hour: users.lookupByEmail is rate-limited (Slack's tier 3, about
@@ -34,20 +41,27 @@ async function slackUserId(ctx: AppContext, slack: SlackChannel, email: string):
   return found;
 }
 
-/** The channels set up for this service, built once per context from its settings. */
+/**
+ * The channels set up for this service, made from the settings in effect and made again when one of
+ * theirs changes (on the Settings page, without a restart): the old SMTP pool is closed then, and the
+ * Slack ids found with the old token are forgotten (it may be another workspace's).
+ */
 export function channelsOf(ctx: AppContext): Channels {
-  let channels = built.get(ctx);
-  if (!channels) {
-    const { smtpUrl, emailFrom, slackApiUrl, slackBotToken } = ctx.config;
-    channels = {
-      email: smtpUrl !== undefined ? createSmtpChannel(smtpUrl, emailFrom) : null,
-      slack: slackBotToken !== undefined ? createSlackChannel(slackApiUrl, slackBotToken) : null,
-    };
-    built.set(ctx, channels);
-    // Pooled SMTP connections would keep a stopping process alive: shutdown closes them.
-    const email = channels.email;
-    if (email) ctx.jobs.add('smtp-connections', () => email.close());
+  const { smtpUrl, emailFrom, slackApiUrl, slackBotToken } = ctx.config;
+  const made = JSON.stringify([smtpUrl, emailFrom, slackApiUrl, slackBotToken]);
+  const old = built.get(ctx);
+  if (old?.made === made) return old.channels;
+  if (old) {
+    old.channels.email?.close();
+    slackIds.delete(ctx);
   }
+  const channels: Channels = {
+    email: smtpUrl !== undefined ? createSmtpChannel(smtpUrl, emailFrom) : null,
+    slack: slackBotToken !== undefined ? createSlackChannel(slackApiUrl, slackBotToken) : null,
+  };
+  built.set(ctx, { channels, made });
+  // Pooled SMTP connections would keep a stopping process alive: shutdown closes the pool in use then.
+  if (!old) ctx.jobs.add('smtp-connections', () => built.get(ctx)?.channels.email?.close());
   return channels;
 }
 
@@ -71,13 +85,13 @@ async function run(ctx: AppContext, item: OutboxItem<{ id: string }>): Promise<D
   if (!row || row.status !== 'QUEUED') return { ok: true };
   const channels = channelsOf(ctx);
   if (row.channel === 'EMAIL') {
-    if (!channels.email) return { ok: false, error: 'email is not set up (GATEHOUSE_SMTP_URL)', code: 'CHANNEL_UNSET' };
+    if (!channels.email) return { ok: false, error: 'email is not set up (the SMTP server URL on the Settings page, or GATEHOUSE_SMTP_URL)', code: 'CHANNEL_UNSET' };
     const user = row.user_id !== null ? ctx.stores.users.get(row.user_id) : undefined;
     const sent = await channels.email.send({ to: { name: user?.full_name ?? '', address: row.address }, ...toEmail(render(ctx, row)) });
     return sent.ok ? { ok: true } : failed(sent);
   }
   const slack = channels.slack;
-  if (!slack) return { ok: false, error: 'Slack is not set up (GATEHOUSE_SLACK_BOT_TOKEN)', code: 'CHANNEL_UNSET' };
+  if (!slack) return { ok: false, error: 'Slack is not set up (the bot token on the Settings page, or GATEHOUSE_SLACK_BOT_TOKEN)', code: 'CHANNEL_UNSET' };
   if (row.type === 'MESSAGE_UPDATE') {
     const original = notifications.get(String((JSON.parse(row.data) as { notification_id?: string }).notification_id));
     // Never posted (it failed): there is no message to update.

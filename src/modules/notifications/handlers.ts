@@ -5,6 +5,8 @@ import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import { getPreferences, resendNotification, setPreferences, toApiNotification } from './service.ts';
 import type { notificationRoutes } from './routes.ts';
+import { interact } from './slack-interactivity.ts';
+import { signedBody } from './slack-protocol.ts';
 
 export function registerNotificationRoutes(router: ApiRouter<typeof notificationRoutes>, ctx: AppContext): void {
   const { notifications } = ctx.stores;
@@ -28,4 +30,7 @@ export function registerNotificationRoutes(router: ApiRouter<typeof notification
     const userId = req.uuidParam('user_id');
     return ok(setPreferences(ctx, req.caller, userId, await req.body()));
   });
+
+  // Slack's buttons; the signature was checked by Slack's protocol in front of this route.
+  router.on('POST /slack/interactivity', (req) => interact(ctx, signedBody(req.http), req.http.clientIp));
 }

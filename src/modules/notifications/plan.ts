@@ -6,7 +6,7 @@ import { givesThemselvesAccess } from '../requests/decide.ts';
 import type { RequestDecision } from '../requests/area.ts';
 import type { ItemRow, RequestRow, ReviewerRow } from '../requests/store.ts';
 import { ownerUserIds } from '../owners/service.ts';
-import { slackChannelOf, tellChannel, tellUser, updateSlackMessages, type NoticeType } from './queue.ts';
+import { slackChannelOf, tellAddress, tellChannel, tellUser, updateSlackMessages, type NoticeType } from './queue.ts';
 
 /** One current-stage slot of one item, and who is asked to act on it now. */
 export interface WaitingSlot {
@@ -193,6 +193,48 @@ export function propagationFailed(ctx: AppContext, input: { appId: string; key: 
       type: 'PROPAGATION_FAILED', key: `propagation:${input.key}`,
       reason: `you are a user of the admin owner of the app "${app.name}"`,
       data: { app_id: input.appId, app_name: app.name, error: input.error, ...(input.detail !== undefined && { detail: input.detail }) },
+    }, now);
+  }
+}
+
+/**
+ * A person's email changed: the old address and the new one are each told, by email (tellAddress), who
+ * changed it and that their sessions and sign-in links ended — so whoever has the old mailbox learns the
+ * account moved, and the new one learns it arrived. Call inside the change's transaction.
+ */
+export function emailChanged(ctx: AppContext, input: { userId: string; previousEmail: string; email: string; actorName: string | null }, now: Date): void {
+  const key = `email-changed:${input.userId}:${now.toISOString()}`;
+  const data = { previous_email: input.previousEmail, email: input.email, by: input.actorName };
+  tellAddress(ctx, input.userId, input.previousEmail, { type: 'EMAIL_CHANGED', key, reason: 'this address was the email of the account', data }, now);
+  tellAddress(ctx, input.userId, input.email, { type: 'EMAIL_CHANGED', key, reason: 'this address is now the email of the account', data }, now);
+}
+
+/**
+ * An identity provider asked to offboard someone it may not (an admin, a service user): every other
+ * active administrator is told, once a day per person however often it asks, to offboard them in the console if
+ * that is meant. Call inside a write transaction.
+ */
+export function offboardingRefused(ctx: AppContext, input: { userId: string; status: string; why: string }, now: Date): void {
+  const key = `offboarding-refused:${input.userId}:${now.toISOString().slice(0, 10)}`;
+  for (const adminId of ctx.stores.requests.adminUserIds()) {
+    if (adminId === input.userId) continue;
+    tellUser(ctx, adminId, {
+      type: 'OFFBOARDING_REFUSED', key, reason: 'you are an administrator',
+      data: { user_id: input.userId, status: input.status, why: input.why },
+    }, now);
+  }
+}
+
+/**
+ * An on-call schedule failed its sync several times in a row (the on-call area announces it once per run of
+ * failures): every administrator is told, once per run (keyed by the instant it was announced). Inside the recording transaction.
+ */
+export function onCallSyncFailing(ctx: AppContext, input: { scheduleId: string; scheduleName: string; provider: string; error: string; failures: number }, now: Date): void {
+  for (const userId of ctx.stores.requests.adminUserIds()) {
+    tellUser(ctx, userId, {
+      type: 'ON_CALL_SYNC_FAILING', key: `on-call-failing:${input.scheduleId}:${now.toISOString()}`,
+      reason: 'you are an administrator of Gatehouse',
+      data: { on_call_schedule_id: input.scheduleId, schedule_name: input.scheduleName, provider: input.provider, error: input.error, failures: input.failures },
     }, now);
   }
 }

@@ -12,12 +12,16 @@ export const NOTIFICATION_KIND = 'notification';
 export const NOTICE_TYPES = [
   'REQUEST_CREATED', 'REQUEST_STAGE_ADVANCED', 'REQUEST_DECIDED', 'REVIEW_CLOSED', 'REQUEST_COMMENTED',
   'REVIEW_REMINDER', 'REVIEW_ESCALATED', 'ACCESS_EXPIRING', 'PROPAGATION_FAILED', 'DIGEST', 'MESSAGE_UPDATE',
-  'UAR_ASSIGNED', 'UAR_REMINDER', 'ACCESS_REMOVED',
+  'UAR_ASSIGNED', 'UAR_REMINDER', 'ACCESS_REMOVED', 'EMAIL_CHANGED', 'OFFBOARDING_REFUSED', 'ON_CALL_SYNC_FAILING',
+  'BREAK_GLASS_USED', 'BREAK_GLASS_ENDED', 'BREAK_GLASS_REVIEWED', 'BREAK_GLASS_REVIEW_REMINDER', 'BREAK_GLASS_REVIEW_ESCALATED',
 ] as const;
 export type NoticeType = (typeof NOTICE_TYPES)[number];
 
-/** Notices never held for a digest: the digest itself, and keeping a Slack message true. */
-const NEVER_HELD: ReadonlySet<NoticeType> = new Set(['DIGEST', 'MESSAGE_UPDATE']);
+/**
+ * Notices never held for a digest: the digest itself, keeping a Slack message true, and break-glass
+ * news, which owners and admins must hear at once (docs/break-glass.md).
+ */
+const NEVER_HELD: ReadonlySet<NoticeType> = new Set(['DIGEST', 'MESSAGE_UPDATE', 'BREAK_GLASS_USED', 'BREAK_GLASS_REVIEWED', 'BREAK_GLASS_REVIEW_ESCALATED']);
 
 export interface Notice {
   type: NoticeType;
@@ -71,6 +75,21 @@ export function tellUser(ctx: AppContext, userId: string, notice: Notice, now: D
   return write(ctx, {
     dedupe_key: dedupeKey, type: notice.type, user_id: userId, message_channel_id: null, channel,
     address: user.email, request_id: notice.requestId ?? null, reason: notice.reason, data: JSON.stringify(notice.data ?? {}), status,
+  }, `notify:user:${userId}`, now);
+}
+
+/**
+ * Queues `notice` by email to `address` about user `userId`, whatever their preference, status or
+ * digest choice: a notice about the account itself (its email changed) must reach the address it is
+ * about, which may no longer be theirs. Nothing when email is not set up or the notice was already
+ * queued (same key). Call inside the write transaction.
+ */
+export function tellAddress(ctx: AppContext, userId: string, address: string, notice: Notice, now: Date): string | null {
+  const dedupeKey = `${notice.key}:address:${address.toLowerCase()}`;
+  if (!channelsReady(ctx).email || ctx.stores.notifications.has(dedupeKey)) return null;
+  return write(ctx, {
+    dedupe_key: dedupeKey, type: notice.type, user_id: userId, message_channel_id: null, channel: 'EMAIL',
+    address, request_id: null, reason: notice.reason, data: JSON.stringify(notice.data ?? {}), status: 'QUEUED',
   }, `notify:user:${userId}`, now);
 }
 

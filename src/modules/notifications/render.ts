@@ -64,6 +64,10 @@ function whoAndWhy(cause: AccessChangeCause | null, by: { name: string } | null,
   }
 }
 
+const STATUS_WORDS: Record<string, string> = { PENDING: 'waiting for review', APPROVED: 'approved', DENIED: 'denied', CANCELED: 'cancelled' };
+/** A request's status as a person reads it in a message ("waiting for review", never "PENDING"). */
+const statusInWords = (status: string): string => STATUS_WORDS[status] ?? status.toLowerCase().replace(/_/g, ' ');
+
 /** The lines describing a request: who asks, for whom, what, how long, why, and where it stands. */
 function requestLines(ctx: AppContext, requestId: string): { lines: string[]; requester: string; status: string; what: string } | null {
   const { requests, groups } = ctx.stores;
@@ -81,7 +85,7 @@ function requestLines(ctx: AppContext, requestId: string): { lines: string[]; re
     `Access: ${what}`,
     `Duration: ${durationInWords(row.duration_minutes)}`,
     `Reason: ${row.reason || '(none given)'}`,
-    `Status: ${row.status}`,
+    `Status: ${statusInWords(row.status)}`,
   ];
   return { lines, requester, status: row.status, what };
 }
@@ -223,6 +227,16 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
         ],
         link: home, actionableRequestId: null,
       };
+    case 'ON_CALL_SYNC_FAILING':
+      return {
+        subject: `On-call schedule ${String(data.schedule_name)} cannot be read from ${String(data.provider)}`,
+        lines: [
+          `Gatehouse has failed ${String(data.failures)} times in a row to read the on-call schedule ${String(data.schedule_name)} from ${String(data.provider)}: ${String(data.error)}.`,
+          'Until it works again nobody is added to or extended in the groups that follow it; memberships already given end at their shifts\' ends. It keeps retrying, waiting longer each time.',
+          why,
+        ],
+        link: { label: 'Open the schedule', url: consoleLink(ctx, '/console/on-call') }, actionableRequestId: null,
+      };
     case 'UAR_ASSIGNED':
     case 'UAR_REMINDER': {
       // Read when sent: the review's policy may have been chosen, items decided and the review closed
@@ -264,6 +278,39 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
         link, actionableRequestId: null,
       };
     }
+    case 'EMAIL_CHANGED': {
+      const by = typeof data.by === 'string' && data.by !== '' ? data.by : 'An administrator or your identity provider';
+      return {
+        subject: 'The email of your Gatehouse account changed',
+        lines: [
+          `${by} changed the email of the Gatehouse account of ${nameOf(ctx, row.user_id)} from ${String(data.previous_email)} to ${String(data.email)}.`,
+          'Its console sessions have ended, and sign-in links and invitations sent before no longer work; sign in again with the new address.',
+          'If you did not expect this, tell your Gatehouse administrators at once.',
+          why,
+        ],
+        link: home, actionableRequestId: null,
+      };
+    }
+    case 'OFFBOARDING_REFUSED': {
+      const person = ctx.stores.users.get(String(data.user_id));
+      const who = person ? `${person.full_name} (${person.email})` : 'a former user';
+      return {
+        subject: `Your identity provider asked to offboard ${who}`,
+        lines: [
+          `Your identity provider asked over SCIM to make ${who} ${String(data.status)}. Gatehouse refused: ${String(data.why)}.`,
+          'If they are leaving, offboard them on their page in the console (People); otherwise nothing needs doing.',
+          why,
+        ],
+        link: { label: 'Open People', url: consoleLink(ctx, '/console/people') },
+        actionableRequestId: null,
+      };
+    }
+    case 'BREAK_GLASS_USED':
+    case 'BREAK_GLASS_ENDED':
+    case 'BREAK_GLASS_REVIEWED':
+    case 'BREAK_GLASS_REVIEW_REMINDER':
+    case 'BREAK_GLASS_REVIEW_ESCALATED':
+      return renderBreakGlass(ctx, row, String(data.break_glass_id), why);
     case 'DIGEST': {
       const included = ctx.stores.notifications.inDigest(row.id);
       const lines = [`${included.length} notice${included.length === 1 ? '' : 's'} since your last digest:`];
@@ -275,6 +322,48 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
     }
     default:
       return { subject: 'Gatehouse notice', lines: [why], link: home, actionableRequestId: null };
+  }
+}
+
+/**
+ * A break-glass notice: who, what, for how long, why and the incident, and where its review stands —
+ * read when sent, so a reminder for a review decided meanwhile says so.
+ */
+function renderBreakGlass(ctx: AppContext, row: NotificationRow, id: string, why: string): Rendered {
+  const home = { label: 'Open Gatehouse', url: consoleLink(ctx, '/console') };
+  const bg = ctx.stores.breakGlass.get(id);
+  if (!bg) return { subject: 'A break-glass was removed', lines: ['The break-glass this notice was about no longer exists.', why], link: home, actionableRequestId: null };
+  const who = nameOf(ctx, bg.user_id);
+  const what = `${bg.item_type} "${bg.item_name}"${bg.access_level_name ? ` (${bg.access_level_name})` : ''}`;
+  const ended = bg.ended_at !== null && bg.ended_at < bg.ends_at ? bg.ended_at : bg.ends_at;
+  const facts = [
+    `Who: ${who}`,
+    `Access: ${what}`,
+    `For: ${durationInWords(bg.duration_minutes)}, from ${instantInWords(bg.started_at)} until ${instantInWords(ended)}`,
+    `Reason: ${bg.reason}`,
+    ...(bg.incident_id !== null ? [`Incident: ${bg.incident_id}`] : []),
+    `Review: ${bg.review_state === 'OPEN' ? 'waiting for the item\'s owners' : `${bg.review_state === 'JUSTIFIED' ? 'justified' : 'not justified'} by ${nameOf(ctx, bg.reviewed_by_user_id)}${bg.review_comment ? `: ${bg.review_comment}` : ''}`}`,
+  ];
+  const review = { label: bg.review_state === 'OPEN' ? 'Review it' : 'Open Gatehouse', url: consoleLink(ctx, `/console/break-glass/${id}`) };
+  const plain = (subject: string, lead: string[], link = review): Rendered => ({ subject, lines: [...lead, ...facts, why], link, actionableRequestId: null });
+  switch (row.type) {
+    case 'BREAK_GLASS_USED':
+      return plain(`Break-glass: ${who} took ${bg.item_name} for ${durationInWords(bg.duration_minutes)}`,
+        [`${who} broke glass: they gave themselves access to ${what} without an approval. Its owners review it afterwards; not justified ends it at once.`]);
+    case 'BREAK_GLASS_ENDED':
+      return plain(`Your break-glass on ${bg.item_name} has ended`,
+        [`The access you took by breaking glass on ${what} has ended. It cannot be extended: if you still need it, break glass again (and it is reviewed again), or ask for it.`]);
+    case 'BREAK_GLASS_REVIEWED':
+      return plain(`Break-glass on ${bg.item_name} ${bg.review_state === 'NOT_JUSTIFIED' ? 'found not justified' : 'reviewed: justified'}`,
+        [bg.review_state === 'NOT_JUSTIFIED'
+          ? `${nameOf(ctx, bg.reviewed_by_user_id)} found ${row.user_id === bg.user_id ? 'your' : `${who}'s`} break-glass on ${what} not justified; the access it gave ended then.`
+          : `${nameOf(ctx, bg.reviewed_by_user_id)} found ${row.user_id === bg.user_id ? 'your' : `${who}'s`} break-glass on ${what} justified.`]);
+    case 'BREAK_GLASS_REVIEW_REMINDER':
+      return plain(bg.review_state === 'OPEN' ? `Reminder: review ${who}'s break-glass on ${bg.item_name}` : `Break-glass on ${bg.item_name} was reviewed`,
+        [bg.review_state === 'OPEN' ? `${who}'s break-glass on ${what} still waits for its owners' review.` : 'It was reviewed meanwhile; nothing is left for you to do.']);
+    default:
+      return plain(bg.review_state === 'OPEN' ? `Escalated: ${who}'s break-glass on ${bg.item_name} is not reviewed` : `Break-glass on ${bg.item_name} was reviewed`,
+        [bg.review_state === 'OPEN' ? `${who}'s break-glass on ${what} waited past its owners' review time; an administrator may review it.` : 'It was reviewed meanwhile; nothing is left for you to do.']);
   }
 }
 

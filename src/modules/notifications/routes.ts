@@ -1,7 +1,7 @@
 // The notifications area's routes: who may call each, what its path parameters name, and its entry in the API
-// document (format: src/http/route.ts); and Slack's interactivity endpoint outside /v1. All are extensions.
+// document (format: src/http/route.ts); and Slack's interactivity endpoint, of Slack's protocol. All are extensions.
 import { defineRoutes } from '../../http/route.ts';
-import { defineOperations } from '../../openapi/operations.ts';
+import { SLACK } from './slack-protocol.ts';
 import { ListNotificationsQuery, NotificationPreferencesBody } from './schemas.ts';
 import { Notification, PaginatedNotificationsList, NotificationPreferences, SlackAcknowledgement } from './responses.ts';
 
@@ -41,11 +41,9 @@ export const notificationRoutes = defineRoutes('notifications', {
     responses: { 200: NotificationPreferences },
     errors: ['forbidden'],
   },
-});
-
-/** Outside /v1 and without a token (Slack signs its requests): served by app.ts, documented here. */
-export const slackOperations = defineOperations('notifications', {
+  // Outside /v1 and without a token: Slack signs its requests (slack-protocol.ts).
   'POST /slack/interactivity': {
+    protocol: SLACK,
     summary: 'Receive a Slack button click',
     description: 'Slack\'s interactivity Request URL. Form body `payload=<block_actions JSON>`, signed by Slack (X-Slack-Signature, X-Slack-Request-Timestamp): unsigned, wrongly signed, stale (over 5 minutes) or replayed requests get 401. Approve and Deny decide as POST /v1/requests/{id}/approve and /deny would for the Gatehouse user with the clicking Slack user\'s email. A refused decision answers 200 with ok false (Slack wants 200) and tells the user why.',
     extension: true,

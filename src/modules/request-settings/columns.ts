@@ -1,7 +1,7 @@
 // How resources and groups store their request settings (columns on their own rows: booleans as 0/1,
 // the configurations as JSON text) and show them (the reference's fields, the default configuration
 // first). The SQL lives in the resources and groups stores, which spread these columns.
-import { DEFAULT_RISK_SENSITIVITY, ORGANIZATION_ID, type RequestConfigurationInput, type RiskSensitivity } from './schemas.ts';
+import { BREAK_GLASS_DEFAULT_MINUTES, DEFAULT_RISK_SENSITIVITY, ORGANIZATION_ID, type RequestConfigurationInput, type RiskSensitivity } from './schemas.ts';
 import type { RequestConfiguration } from '../../openapi/components/request-configuration.ts';
 
 /** The stored request settings of one resource or group. */
@@ -20,6 +20,11 @@ export interface RequestSettings {
   request_configurations: RequestConfigurationInput[];
   custom_request_notification: string | null;
   risk_sensitivity_override: RiskSensitivity | null;
+  /** Who may break glass on the item (docs/break-glass.md): these users, and the members of these groups. */
+  break_glass_user_ids: string[];
+  break_glass_group_ids: string[];
+  /** The longest break-glass, in minutes (1–240). */
+  break_glass_max_minutes: number;
 }
 
 export const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
@@ -37,6 +42,9 @@ export const DEFAULT_REQUEST_SETTINGS: RequestSettings = {
   request_configurations: [],
   custom_request_notification: null,
   risk_sensitivity_override: null,
+  break_glass_user_ids: [],
+  break_glass_group_ids: [],
+  break_glass_max_minutes: BREAK_GLASS_DEFAULT_MINUTES,
 };
 
 /** The columns the settings are stored in (booleans as 0/1, the list as JSON text). */
@@ -56,6 +64,9 @@ export function requestSettingsColumns(s: RequestSettings) {
     request_configurations: JSON.stringify(s.request_configurations),
     custom_request_notification: s.custom_request_notification,
     risk_sensitivity_override: s.risk_sensitivity_override,
+    break_glass_user_ids: JSON.stringify(s.break_glass_user_ids),
+    break_glass_group_ids: JSON.stringify(s.break_glass_group_ids),
+    break_glass_max_minutes: s.break_glass_max_minutes,
   };
 }
 
@@ -78,6 +89,9 @@ export function requestSettingsFromRow(row: RequestSettingsRow): RequestSettings
     request_configurations: JSON.parse(row.request_configurations ?? '[]') as RequestConfigurationInput[],
     custom_request_notification: row.custom_request_notification,
     risk_sensitivity_override: row.risk_sensitivity_override as RiskSensitivity | null,
+    break_glass_user_ids: JSON.parse(row.break_glass_user_ids ?? '[]') as string[],
+    break_glass_group_ids: JSON.parse(row.break_glass_group_ids ?? '[]') as string[],
+    break_glass_max_minutes: row.break_glass_max_minutes ?? BREAK_GLASS_DEFAULT_MINUTES,
   };
 }
 
@@ -139,5 +153,8 @@ export function requestSettingsToApi(s: RequestSettings) {
     custom_request_notification: s.custom_request_notification,
     risk_sensitivity: s.risk_sensitivity_override ?? DEFAULT_RISK_SENSITIVITY,
     ...(s.risk_sensitivity_override !== null && { risk_sensitivity_override: s.risk_sensitivity_override }),
+    break_glass_user_ids: s.break_glass_user_ids,
+    break_glass_group_ids: s.break_glass_group_ids,
+    break_glass_max_minutes: s.break_glass_max_minutes,
   };
 }

@@ -1,7 +1,7 @@
 // Valibot schemas for the request settings resources, groups and configuration templates share:
 // durations, flags, reviewer stages, request configurations (the reference's RequestConfiguration).
 import * as v from 'valibot';
-import { Text, Uuid } from '../../http/common-schemas.ts';
+import { IdList, Text, Uuid } from '../../http/common-schemas.ts';
 import { MAX_MINUTES } from '../../lib/durations.ts';
 
 export const RISK_SENSITIVITIES = ['UNKNOWN', 'CRITICAL', 'HIGH', 'MEDIUM', 'LOW', 'NONE'] as const;
@@ -26,16 +26,17 @@ const MaxDuration = v.pipe(Minutes(-1, ' (-1 means indefinite)'), v.check((n) =>
 const RecommendedDuration = Minutes(-1, ' (-1 means indefinite, 0 unsets it)');
 const ExtensionsDuration = Minutes(0, ' (0 disables extensions)');
 
-const RiskSensitivityValue = v.picklist(RISK_SENSITIVITIES, `must be one of ${RISK_SENSITIVITIES.join(', ')}`);
+/** The longest break-glass an item allows (docs/break-glass.md): four hours; the default is one. */
+export const BREAK_GLASS_MAX_MINUTES = 240;
+export const BREAK_GLASS_DEFAULT_MINUTES = 60;
+const BreakGlassMinutes = v.pipe(
+  v.number('must be a number'),
+  v.integer('must be a whole number of minutes'),
+  v.minValue(1, 'must be at least 1'),
+  v.maxValue(BREAK_GLASS_MAX_MINUTES, `must be at most ${BREAK_GLASS_MAX_MINUTES} (four hours): break-glass is for an emergency`),
+);
 
-const IdList = (what: string) =>
-  v.pipe(
-    v.array(Uuid, `must be a list of ${what} ids`),
-    v.maxLength(1000, 'must list at most 1000 ids'),
-    v.transform((ids) => ids.map((id) => id.toLowerCase())),
-    // A repeat would be stored and shown twice (an owner twice in one AND stage asks nothing more).
-    v.check((ids) => new Set(ids).size === ids.length, `must not list the same ${what} twice`),
-  );
+const RiskSensitivityValue = v.picklist(RISK_SENSITIVITIES, `must be one of ${RISK_SENSITIVITIES.join(', ')}`);
 
 /**
  * One reviewer stage as a client sends it. `stage` may be left out (clients built from older versions
@@ -114,6 +115,10 @@ export const RequestSettingEntries = {
   ),
   custom_request_notification: v.optional(v.nullable(Text(800))),
   risk_sensitivity_override: v.optional(v.nullable(RiskSensitivityValue)),
+  // Extensions (docs/break-glass.md): who may give themselves access at once, and for how long at most.
+  break_glass_user_ids: v.optional(IdList('user')),
+  break_glass_group_ids: v.optional(IdList('group')),
+  break_glass_max_minutes: v.optional(BreakGlassMinutes),
 };
 
 /** What a body may carry of the entries above, as parsed. */

@@ -100,11 +100,20 @@ export function applyRequestSettings(current: RequestSettings, input: RequestSet
   return next;
 }
 
-/** Throws not_found naming the field for an owner, user or group a request configuration names that does not exist. */
+/**
+ * Throws not_found naming the field for an owner, user or group a request configuration names that does
+ * not exist, or a break-glass user or group the input names (break_glass_user_ids.N, break_glass_group_ids.N).
+ */
 export function checkRequestSettingReferences(ctx: AppContext, settings: RequestSettings, input: RequestSettingsInput, prefix = ''): void {
+  const { owners, users, groups } = ctx.stores;
+  input.break_glass_user_ids?.forEach((id, i) => {
+    if (!users.exists(id)) throw notFound('user', id, `${prefix}break_glass_user_ids.${i}`);
+  });
+  input.break_glass_group_ids?.forEach((id, i) => {
+    if (!groups.exists(id)) throw notFound('group', id, `${prefix}break_glass_group_ids.${i}`);
+  });
   if (input.request_configurations === undefined && input.request_configuration_list === undefined) return;
   const path = prefix + (input.request_configurations !== undefined ? 'request_configurations' : 'request_configuration_list.request_configurations');
-  const { owners, users, groups } = ctx.stores;
   settings.request_configurations.forEach((config, c) => {
     config.condition?.group_ids?.forEach((id, i) => {
       if (!groups.exists(id)) throw notFound('group', id, `${path}.${c}.condition.group_ids.${i}`);

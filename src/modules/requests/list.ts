@@ -15,6 +15,7 @@ function listFilter(query: ListRequestsInput): RequestFilter {
     resourceId: query.resource_id,
     groupId: query.group_id,
     ...(query.show_pending_only === true && { status: 'PENDING' as const }),
+    ...(query.break_glass !== undefined && { breakGlass: query.break_glass ? 1 as const : 0 as const }),
   };
   if (query.start_date_filter) filter.startAt = query.start_date_filter.at.toISOString();
   const end = query.end_date_filter;
@@ -28,9 +29,13 @@ export function readableBy(caller: Pick<Caller, 'userId' | 'role'>, now: Date): 
   return caller.role === 'ADMIN' ? {} : { involvedUserId: caller.userId, involvedAt: now.toISOString() };
 }
 
-/** The filter of the PENDING requests waiting for `caller`'s decision at `now` (the store's AWAITS). */
-export function awaitingReviewBy(caller: Pick<Caller, 'userId'>, now: Date): RequestFilter {
-  return { awaitingUserId: caller.userId, awaitingAt: now.toISOString() };
+/**
+ * The filter of the PENDING requests waiting for `caller`'s decision at `now` (the store's AWAITS): not
+ * one for a group they hold, which deciding would refuse (it would give themselves access).
+ */
+export function awaitingReviewBy(ctx: AppContext, caller: Pick<Caller, 'userId'>, now: Date): RequestFilter {
+  const held = [...new Set(ctx.stores.holdings.groupsOfUser(caller.userId, now).map((g) => g.item_id))];
+  return { awaitingUserId: caller.userId, awaitingAt: now.toISOString(), awaitingHeldGroups: JSON.stringify(held) };
 }
 
 /**
@@ -40,7 +45,7 @@ export function awaitingReviewBy(caller: Pick<Caller, 'userId'>, now: Date): Req
 export function requestCounts(ctx: AppContext, caller: Pick<Caller, 'userId'>, now: Date): { awaiting_my_review: number; my_pending: number } {
   const { requests } = ctx.stores;
   return {
-    awaiting_my_review: requests.count(awaitingReviewBy(caller, now)),
+    awaiting_my_review: requests.count(awaitingReviewBy(ctx, caller, now)),
     my_pending: requests.count({ requesterId: caller.userId, status: 'PENDING' }),
   };
 }
@@ -48,7 +53,7 @@ export function requestCounts(ctx: AppContext, caller: Pick<Caller, 'userId'>, n
 /** One page of the requests `caller` may read, at `now`. Throws validation_failed for a foreign cursor. */
 export function listRequests(ctx: AppContext, query: ListRequestsInput, caller: Pick<Caller, 'userId' | 'role'>, now: Date) {
   const { requests } = ctx.stores;
-  const filter = { ...listFilter(query), ...readableBy(caller, now), ...(query.awaiting_my_review === true && awaitingReviewBy(caller, now)) };
+  const filter = { ...listFilter(query), ...readableBy(caller, now), ...(query.awaiting_my_review === true && awaitingReviewBy(ctx, caller, now)) };
   const rows = requests.list(filter, ctx.pager.afterSeq('requests', query), query.page_size + 1);
   const page = ctx.pager.page('requests', query, rows, (row) => row.seq, requestReader(ctx, now));
   return { requests: page.results, ...(page.next !== null && { cursor: page.next }) };

@@ -12,6 +12,7 @@ export const RequestReviewer = component('RequestReviewer', described(v.object({
   full_name: v.optional(v.string()),
   status: v.picklist(['PENDING', 'APPROVED', 'REJECTED']),
   delegated_from_user_id: v.optional(extension(uuid, 'The reviewer this user reviews (or reviewed) in place of, through a delegation in force.')),
+  decision_needed: v.optional(extension(v.boolean(), 'Whether this reviewer\'s decision is still awaited: false once they decided, once another reviewer settled their part of the stage (any one of an OR stage, one member of a team in an AND stage), once the stage is passed, or once the request is decided.')),
 }), 'A reviewer in a stage. A reviewer who denied reads REJECTED.'));
 export type RequestReviewer = v.InferOutput<typeof RequestReviewer>;
 
@@ -92,6 +93,7 @@ export const Request = component('Request', described(v.object({
     identifier: v.string(),
     url: v.string(),
   }), 'The support ticket given with the request, as given.')),
+  break_glass: v.optional(extension(v.boolean(), 'True for a request approved at once by the break-glass rule: its requester broke glass (POST /v1/break-glass; docs/break-glass.md).')),
 }), 'An access request. status is upper case (PENDING, APPROVED, DENIED, CANCELED).'));
 export type Request = v.InferOutput<typeof Request>;
 

@@ -93,11 +93,11 @@ export function resolveStages(ctx: AppContext, chosen: ChosenConfiguration, admi
   const { owners, users, requests } = ctx.stores;
   const ownerName = (id: string) => owners.get(id)?.name ?? id;
   const adminOwner = (slot: string, because: string): PlannedReviewer[] =>
-    ownerUserIds(ctx, adminOwnerId).map((userId) => ({ slot, userId, reason: `${because}; the item's admin owner "${ownerName(adminOwnerId)}" reviews instead` }));
+    ownerUserIds(ctx, adminOwnerId).map((userId) => ({ slot, userId, reason: `${because}; the team that owns the item, "${ownerName(adminOwnerId)}", reviews instead` }));
   if (chosen.stages.length === 0) {
     const slot = `owner:${adminOwnerId}`;
     const reviewers = ownerUserIds(ctx, adminOwnerId).map((userId) => ({
-      slot, userId, reason: `a user of the item's admin owner "${ownerName(adminOwnerId)}": the configuration has no reviewer stages`,
+      slot, userId, reason: `a member of "${ownerName(adminOwnerId)}", the team that owns the item (no reviewer stages are set)`,
     }));
     return [{ stage: 1, operator: 'OR', slots: [slot], reviewers }];
   }
@@ -113,8 +113,8 @@ export function resolveStages(ctx: AppContext, chosen: ChosenConfiguration, admi
     };
     for (const ownerId of stage.owner_ids) {
       const slot = `owner:${ownerId}`;
-      fill(slot, ownerUserIds(ctx, ownerId).map((userId) => ({ slot, userId, reason: `a user of owner "${ownerName(ownerId)}"` })),
-        `owner "${ownerName(ownerId)}" has no users`);
+      fill(slot, ownerUserIds(ctx, ownerId).map((userId) => ({ slot, userId, reason: `a member of the team "${ownerName(ownerId)}"` })),
+        `the team "${ownerName(ownerId)}" has no members`);
     }
     for (const userId of stage.service_user_ids) {
       const slot = `user:${userId}`;

@@ -15,7 +15,8 @@ export const requestRoutes = defineRoutes('requests', {
     role: 'read',
     summary: 'List access requests',
     description: 'Newest first. show_pending_only accepts true/false in any case. A bare end_date_filter includes that whole UTC day. ' +
-      '`awaiting_my_review=true` (extension) keeps the PENDING requests waiting for your decision now: you review a current stage of an item (or hold a reviewer\'s delegation), undecided, and it is not your own request or for you.',
+      '`awaiting_my_review=true` (extension) keeps the PENDING requests waiting for your decision now: you review a current stage of an item (or hold a reviewer\'s delegation), undecided, and it is not your own request or for you. ' +
+      '`break_glass=true` (extension) keeps the requests approved at once by the break-glass rule (docs/break-glass.md), `false` the others.',
     query: ListRequestsQuery,
     responses: { 200: RequestList },
   },

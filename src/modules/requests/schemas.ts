@@ -98,6 +98,8 @@ export const ListRequestsQuery = v.object({
   show_pending_only: v.optional(QueryBoolean),
   /** Extension: only the PENDING requests waiting for the caller's decision now (as a reviewer of a current stage, or a delegate). */
   awaiting_my_review: v.optional(QueryBoolean),
+  /** Extension: only the requests approved at once by the break-glass rule (true), or only the others (false). */
+  break_glass: v.optional(QueryBoolean),
 });
 export type ListRequestsInput = v.InferOutput<typeof ListRequestsQuery>;
 

@@ -16,6 +16,8 @@ export interface RequestRow {
   requested_duration_minutes: number | null;
   support_ticket: string | null;
   custom_metadata: string;
+  /** 1 for a request approved at once by the break-glass rule (docs/break-glass.md). */
+  break_glass: number;
   created_at: string;
   updated_at: string;
 }
@@ -86,9 +88,13 @@ export interface RequestFilter {
   /** Only PENDING requests waiting for this user's decision at `awaitingAt` (AWAITS); both given together. */
   awaitingUserId?: string | undefined;
   awaitingAt?: string | undefined;
+  /** With awaitingUserId: the groups that user holds, as a JSON array of ids (a request targeting one is not theirs to decide). */
+  awaitingHeldGroups?: string | undefined;
   /** Only requests this user takes part in (see INVOLVES); `involvedAt` is when delegations are read. */
   involvedUserId?: string | undefined;
   involvedAt?: string | undefined;
+  /** Only requests approved by the break-glass rule (true) or only the others (false). */
+  breakGlass?: 0 | 1 | undefined;
 }
 
 /**
@@ -106,10 +112,11 @@ const INVOLVES = `(r.requester_id = @involvedUserId OR r.target_user_id = @invol
  * The PENDING requests waiting for @awaitingUserId's decision at @awaitingAt: an undecided reviewer row of
  * an item's current stage that is theirs (unless they have handed their reviews to a delegate then) or
  * a delegator's whose reviews they hold then; an admin slot only while its user is an admin; never
- * their own request or one asking access for them. (decide.ts's callerRows is the rule; this is it in
- * SQL, so Home counts at any size. A member of a group a request targets is still counted.)
+ * their own request, one asking access for them, or one for a group they hold (@awaitingHeldGroups). (decide.ts's
+ * callerRows and refuseOwnRequest are the rule; this is it in SQL, so Home counts at any size.)
  */
 const AWAITS = `(r.status = 'PENDING' AND r.requester_id <> @awaitingUserId AND coalesce(r.target_user_id, '') <> @awaitingUserId
+  AND (r.target_group_id IS NULL OR r.target_group_id NOT IN (SELECT value FROM json_each(@awaitingHeldGroups)))
   AND r.id IN (SELECT rr.request_id FROM request_reviewers rr
     JOIN request_items i ON i.request_id = rr.request_id AND i.position = rr.item_position
     WHERE rr.status = 'PENDING' AND rr.stage_index = i.current_stage AND i.current_stage <= i.stage_count
@@ -130,18 +137,20 @@ const FILTER_SQL: Record<keyof RequestFilter, string> = {
   reviewerId: 'r.id IN (SELECT request_id FROM request_reviewers WHERE user_id = @reviewerId)',
   awaitingUserId: AWAITS,
   awaitingAt: '1 = 1', // read by AWAITS
+  awaitingHeldGroups: '1 = 1', // read by AWAITS
   involvedUserId: INVOLVES,
   involvedAt: '1 = 1', // read by INVOLVES
+  breakGlass: 'r.break_glass = @breakGlass',
 };
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof RequestFilter)[];
 
-export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at' | 'requested_duration_minutes'>;
+export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at' | 'requested_duration_minutes' | 'break_glass'> & { break_glass?: number };
 
 export function createRequestStore(db: Db) {
   const byId = db.prepare<[string], RequestRow>('SELECT * FROM requests WHERE id = ?');
   const insert = db.prepare<Omit<RequestRow, 'seq' | 'requested_duration_minutes'>>(
-    `INSERT INTO requests (id, requester_id, target_user_id, target_group_id, status, reason, duration_minutes, support_ticket, custom_metadata, created_at, updated_at)
-     VALUES (@id, @requester_id, @target_user_id, @target_group_id, @status, @reason, @duration_minutes, @support_ticket, @custom_metadata, @created_at, @updated_at)`,
+    `INSERT INTO requests (id, requester_id, target_user_id, target_group_id, status, reason, duration_minutes, support_ticket, custom_metadata, break_glass, created_at, updated_at)
+     VALUES (@id, @requester_id, @target_user_id, @target_group_id, @status, @reason, @duration_minutes, @support_ticket, @custom_metadata, @break_glass, @created_at, @updated_at)`,
   );
   const insertItem = db.prepare<ItemRow>(
     `INSERT INTO request_items (request_id, position, item_type, item_id, item_name, remote_id, remote_name, access_level_remote_id, access_level_name,
@@ -233,7 +242,7 @@ export function createRequestStore(db: Db) {
     create(fields: NewRequest, at: Date): string {
       const id = newId();
       const now = at.toISOString();
-      insert.run({ ...fields, id, status: 'PENDING', created_at: now, updated_at: now });
+      insert.run({ break_glass: 0, ...fields, id, status: 'PENDING', created_at: now, updated_at: now });
       return id;
     },
     addItem: (row: ItemRow) => void insertItem.run(row),

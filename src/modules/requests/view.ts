@@ -42,13 +42,17 @@ const customField = (field: StoredAnswer): RequestCustomFieldResponse => ({
  * The reviewers of one stage, one entry per person. A decided row shows who decided; an undecided
  * one shows who may decide at `now` — the reviewer, or their delegate while a delegation is in force
  * (with `delegated_from_user_id`). A person in several slots reads REJECTED over APPROVED over PENDING.
+ * `decision_needed`: still awaited — undecided, in a current or later stage of an open request, in a slot nobody settled.
  */
 function stageReviewers(lookup: Lookup, rows: ReviewerRow[], pendingStage: boolean) {
-  const shown = new Map<string, { id: string; status: ReviewerStatus; delegated_from_user_id?: string }>();
+  // A slot someone decided is settled: its other reviewers are no longer asked (notifications/plan.ts reads it so too).
+  const settled = new Set(rows.filter((r) => r.status !== 'PENDING').map((r) => r.slot));
+  const shown = new Map<string, { id: string; status: ReviewerStatus; needed: boolean; delegated_from_user_id?: string }>();
   for (const row of rows) {
     const id = row.acted_by_user_id ?? (pendingStage ? lookup.actingFor(row.user_id) : row.user_id);
-    const entry = shown.get(id) ?? { id, status: 'PENDING' as ReviewerStatus };
+    const entry = shown.get(id) ?? { id, status: 'PENDING' as ReviewerStatus, needed: false };
     if (RANK[row.status] > RANK[entry.status]) entry.status = row.status;
+    if (pendingStage && row.status === 'PENDING' && !settled.has(row.slot)) entry.needed = true;
     if (id !== row.user_id) entry.delegated_from_user_id = row.user_id;
     shown.set(id, entry);
   }
@@ -57,6 +61,7 @@ function stageReviewers(lookup: Lookup, rows: ReviewerRow[], pendingStage: boole
     full_name: lookup.name(entry.id),
     status: entry.status,
     ...(entry.delegated_from_user_id !== undefined && { delegated_from_user_id: entry.delegated_from_user_id }),
+    decision_needed: entry.needed && entry.status === 'PENDING',
   }));
 }
 
@@ -139,6 +144,7 @@ function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow): Request
     request_comments: requests.comments(row.id).map(toApiComment),
     custom_fields_responses: fields.map(customField),
     ...(row.support_ticket !== null && { support_ticket: JSON.parse(row.support_ticket) as NonNullable<Request['support_ticket']> }),
+    break_glass: row.break_glass === 1,
   };
 }
 

@@ -15,6 +15,8 @@ declare module '../../signals.ts' {
   interface Signals {
     /** A person was offboarded (their status left ACTIVE for SUSPENDED, DEPROVISIONED or DELETED); their access has ended. */
     'users.offboarded': { userId: string; status: string };
+    /** A person's email changed (users/service.ts changeUserEmail): both addresses are to be told. */
+    'users.email-changed': { userId: string; previousEmail: string; email: string; actorName: string | null };
   }
 }
 

@@ -61,7 +61,9 @@ export const userRoutes = defineRoutes('users', {
       'Changes only the fields given; `manager_id: null` clears the manager. Setting `hr_idp_status` to a ' +
       'leaving status offboards the user: every access edge and session they hold ends at once, and their tokens ' +
       'stop working. `organization_role` sets what they may do (`ADMIN` or `MEMBER`); demoting or offboarding ' +
-      'the last admin who is not offboarded is refused with 409, so the organization always keeps one.',
+      'the last admin who is not offboarded is refused with 409, so the organization always keeps one. `email` ' +
+      'changes their address (409 when another user has it); the change is emailed ' +
+      'to the old address and the new one, and ends their console sessions and every sign-in link and invitation not yet used.',
     extension: true,
     body: UpdateUserBody,
     responses: { 200: User },

@@ -77,6 +77,8 @@ export const HR_IDP_STATUSES = ['ACTIVE', 'SUSPENDED', 'DEPROVISIONED', 'DELETED
 
 /** PUT /users/{user_id} (Gatehouse's extension): every field optional; the ones given replace the stored ones. */
 export const UpdateUserBody = v.object({
+  // Extension: a new email (docs/users-and-tokens.md): told to both addresses; the person's sessions and links end.
+  email: v.optional(Email),
   full_name: v.optional(Name(200)),
   first_name: v.optional(Text(100)),
   last_name: v.optional(Text(100)),

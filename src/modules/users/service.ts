@@ -7,7 +7,7 @@ import { announce } from '../../signals.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
 import { revokeTokensOfUser } from '../tokens/service.ts';
-import { endSessionsOfUser } from '../web-sessions/service.ts';
+import { endLinksOfUser, endSessionsOfUser } from '../web-sessions/service.ts';
 import type { UpdateUserInput } from './schemas.ts';
 import type { ApiRemoteUser, ApiUser } from './store.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
@@ -132,8 +132,16 @@ export function setOrganizationRole(ctx: AppContext, actor: Actor, userId: strin
   }).immediate();
 }
 
+/** The position the console gives a service user (a person record for a script or system, docs/users-and-tokens.md). */
+export const SERVICE_USER_POSITION = 'Service user';
+
+/** Whether `user` is a service user: made for a machine, so no identity provider manages it. */
+export const isServiceUser = (user: Pick<ApiUser, 'position'>): boolean =>
+  user.position.trim().toLowerCase() === SERVICE_USER_POSITION.toLowerCase();
+
 /**
- * Updates a user's name, position, manager or hr_idp_status and records USERS_UPDATED. Setting
+ * Updates a user's email, name, position, manager or hr_idp_status and records USERS_UPDATED.
+ * A new email is changeUserEmail's (told to both addresses, the person's sessions and links end). Setting
  * SUSPENDED, DEPROVISIONED or DELETED offboards them in the same transaction: every edge they hold
  * (resources, groups, rule memberships) is removed and their open sessions end, each as a sub-event
  * of the same event, and their console sessions and API tokens end for good (WEB_SESSIONS_ENDED,
@@ -153,8 +161,9 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
     if (managerId !== null && !users.exists(managerId)) throw notFound('user', managerId, 'manager_id');
     const status = input.hr_idp_status ?? user.hr_idp_status;
     if (isOffboarded(status)) keepAnAdmin(ctx, user, 'hr_idp_status', `making them ${status}`);
-    const { organization_role: role, ...fields } = input;
+    const { organization_role: role, email, ...fields } = input;
     if (role !== undefined) changeRole(ctx, actor, user, role);
+    if (email !== undefined) changeUserEmail(ctx, actor, userId, email);
     users.update(userId, {
       full_name: input.full_name ?? user.full_name,
       first_name: input.first_name ?? user.first_name,
@@ -167,10 +176,12 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
     if (isOffboarded(status)) {
       // At once and for good: re-activating them later must not bring a session or a token back.
       endSessionsOfUser(ctx, actor, userId, 'OFFBOARDED');
+      endLinksOfUser(ctx, userId);
       revokeTokensOfUser(ctx, actor, userId);
     }
-    // A body of only organization_role changed nothing USERS_UPDATED describes; an empty body is recorded as ever.
-    if (Object.keys(fields).length > 0 || role === undefined) {
+    // A body of only organization_role or email changed nothing more USERS_UPDATED describes (the email
+    // has its own); an empty body is recorded as ever.
+    if (Object.keys(fields).length > 0 || (role === undefined && email === undefined)) {
       events.record(actor, 'USERS_UPDATED', [
         { sub_event_type: 'USERS_UPDATED', user_id: userId, user_name: input.full_name ?? user.full_name, hr_idp_status: status,
           updated_fields: Object.keys(fields).join(',') },
@@ -185,21 +196,34 @@ export function updateUser(ctx: AppContext, actor: Actor, userId: string, input:
 }
 
 /**
- * Changes a user's email (an identity provider renaming them, docs/scim.md) and records USERS_UPDATED;
- * the same email (in any case) is an empty success. Inside the caller's transaction. Throws not_found
+ * Changes a user's email — an admin (`PUT /v1/users/{id}` with `email`, the console) or an identity
+ * provider renaming a person — and records USERS_UPDATED with both addresses. The change is told to the
+ * old address and the new one (signal `users.email-changed`: the notifications area mails both), and it
+ * ends the person's console sessions (WEB_SESSIONS_ENDED, EMAIL_CHANGED) and every sign-in link and
+ * invitation not yet used: whoever held the old address can no longer act as them. The same email (in
+ * any case) is an empty success. Joins the caller's transaction, or runs in its own. Throws not_found
  * for an unknown user and conflict (naming `path`) when another user has the email.
  */
 export function changeUserEmail(ctx: AppContext, actor: Actor, userId: string, email: string, path = 'email'): void {
   const { users, events } = ctx.stores;
-  const user = users.get(userId);
-  if (!user) throw notFound('user', userId, 'user_id');
-  if (user.email === email) return;
-  const holder = users.getByEmail(email);
-  if (holder && holder.user_id !== userId) {
-    throw new AppError('conflict', `a user with email ${email} already exists`, [{ path, message: 'already in use' }]);
-  }
-  users.setEmail(userId, email);
-  events.record(actor, 'USERS_UPDATED', [
-    { sub_event_type: 'USERS_UPDATED', user_id: userId, user_name: user.full_name, hr_idp_status: user.hr_idp_status, updated_fields: 'email' },
-  ]);
+  ctx.db.transaction(() => {
+    const user = users.get(userId);
+    if (!user) throw notFound('user', userId, 'user_id');
+    if (user.email === email) return;
+    const holder = users.getByEmail(email);
+    if (holder && holder.user_id !== userId) {
+      throw new AppError('conflict', `a user with email ${email} already exists`, [{ path, message: 'already in use' }]);
+    }
+    const now = ctx.clock.now();
+    users.setEmail(userId, email);
+    events.record(actor, 'USERS_UPDATED', [
+      { sub_event_type: 'USERS_UPDATED', user_id: userId, user_name: user.full_name, hr_idp_status: user.hr_idp_status, updated_fields: 'email',
+        previous_email: user.email, user_email: email },
+    ]);
+    // Only a change of address, not of its case, hands the account to another mailbox.
+    if (user.email.toLowerCase() === email.toLowerCase()) return;
+    endSessionsOfUser(ctx, actor, userId, 'EMAIL_CHANGED');
+    endLinksOfUser(ctx, userId);
+    announce(ctx, 'users.email-changed', { userId, previousEmail: user.email, email, actorName: actor.name ?? null }, now);
+  }).immediate();
 }

@@ -3,6 +3,7 @@ import { defineArea } from '../../area.ts';
 import { webSessionRoutes } from './routes.ts';
 import { registerWebSessionRoutes } from './handlers.ts';
 import { createWebSessionStore } from './store.ts';
+import { SIGN_IN_EMAIL_KIND, signInEmailHandler } from './emailed-links.ts';
 
 declare module '../../context.ts' {
   interface Stores {
@@ -15,4 +16,6 @@ export const webSessionsArea = defineArea({
   stores: { webSessions: createWebSessionStore },
   routes: webSessionRoutes,
   handlers: registerWebSessionRoutes,
+  // Sign-in links asked for on the sign-in page, mailed by the outbox (emailed-links.ts).
+  outbox: { [SIGN_IN_EMAIL_KIND]: signInEmailHandler },
 });

@@ -1,10 +1,12 @@
 // Sign-in links by email: asked for on the signed-out console page (anyone may ask; only an active
 // person with that address is mailed, and the answer never says whether one was), and sent by an admin
 // (a sign-in link, or an invitation that lasts longer and says who invited them). The link is made and
-// recorded in its own transaction; the mail goes out after it commits, never inside it.
+// recorded in its own transaction; the mail goes out after it commits, never inside it. A link asked
+// for on the page goes through the outbox, so asking costs the same whoever has the address.
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
+import { enqueue, type OutboxHandler } from '../../outbox/index.ts';
 import type { Actor } from '../events/store.ts';
 import { channelsOf } from '../notifications/deliver.ts';
 import { toEmail } from '../notifications/render.ts';
@@ -51,22 +53,41 @@ async function send(ctx: AppContext, user: ApiUser, link: IssuedLink, kind: Emai
   return sent.ok ? { ok: true } : { ok: false, error: sent.error };
 }
 
+/** The outbox kind that mails a sign-in link asked for on the sign-in page (signInEmailHandler). */
+export const SIGN_IN_EMAIL_KIND = 'sign-in-link.email';
+
 /**
- * What the sign-in page's "Email me a sign-in link" does: mails a one-time link to the active
- * person with `email`, if there is one (recorded as LOGIN_LINKS_CREATED, acted by that person); for an
- * unknown or offboarded address it does nothing at all. The link returns to `returnTo` (a console path,
- * already checked) once used. Called after the page's answer is sent; settles when the mail is sent or
- * has failed (logged); rejects only when the link could not be written.
+ * What the sign-in page's "Email me a sign-in link" does: queues the ask in the outbox, the same one
+ * write whether or not anyone has the address, so neither the answer nor what follows it on the
+ * connection says whether someone does (the address is looked up later, by the outbox:
+ * signInEmailHandler). The link returns to `returnTo` (a console path, already checked) once used.
+ * Called after the page's answer is sent; rejects only when the ask could not be written.
  */
 export async function emailLinkOnRequest(ctx: AppContext, email: string, returnTo = '/console'): Promise<void> {
-  const user = ctx.stores.users.getByEmail(email);
-  if (!user || isOffboarded(user.hr_idp_status) || !emailConfigured(ctx)) return;
-  const issued = issueLoginLink(ctx, user, { delivery: 'EMAILED_ON_REQUEST' });
-  const link = returnTo === '/console' ? issued : { ...issued, url: `${issued.url}?return_to=${encodeURIComponent(returnTo)}` };
-  return send(ctx, user, link, 'SIGN_IN').then((outcome) => {
-    if (!outcome.ok) ctx.log.error('sign-in email failed', { user_id: user.user_id, error: outcome.error });
-  });
+  ctx.db.transaction(() => {
+    enqueue(ctx, { kind: SIGN_IN_EMAIL_KIND, key: `sign-in-email:${email.toLowerCase()}`, payload: { email, returnTo } });
+  }).immediate();
 }
+
+/**
+ * Mails a one-time link to the active person with the asked address, if there is one (recorded as
+ * LOGIN_LINKS_CREATED, acted by that person); for an unknown or offboarded address it does nothing at
+ * all. A failed send is retried with a new link until the link's own lifetime has passed.
+ */
+export const signInEmailHandler: OutboxHandler<{ email: string; returnTo: string }> = {
+  async run(ctx, item) {
+    const user = ctx.stores.users.getByEmail(item.payload.email);
+    if (!user || isOffboarded(user.hr_idp_status) || !emailConfigured(ctx)) return { ok: true };
+    const issued = issueLoginLink(ctx, user, { delivery: 'EMAILED_ON_REQUEST' });
+    const returnTo = item.payload.returnTo;
+    const link = returnTo === '/console' ? issued : { ...issued, url: `${issued.url}?return_to=${encodeURIComponent(returnTo)}` };
+    const outcome = await send(ctx, user, link, 'SIGN_IN');
+    if (outcome.ok) return { ok: true };
+    ctx.log.error('sign-in email failed', { user_id: user.user_id, error: outcome.error });
+    return { ok: false, error: outcome.error, code: 'CHANNEL_ERROR' };
+  },
+  giveUpAfterMs: 15 * 60_000,
+};
 
 /**
  * An admin sends `user` a sign-in link or an invitation (POST /v1/users/{user_id}/sign-in-link):

@@ -19,7 +19,8 @@ export const MAX_OIDC_LOGINS = 10_000;
 /** Sign-ins one client address may start per minute; more answer 429 (console/handlers.ts). A person needs one or two. */
 export const OIDC_STARTS_PER_MINUTE = 30;
 
-const discovered = new WeakMap<AppContext, Promise<oidc.Configuration>>();
+/** The provider's configuration per context, with the issuer, client id and secret it was discovered for. */
+const discovered = new WeakMap<AppContext, { made: string; found: Promise<oidc.Configuration> }>();
 const hashState = (state: string): Buffer => createHash('sha256').update(state, 'utf8').digest();
 
 export const oidcEnabled = (ctx: AppContext): boolean => ctx.config.oidcIssuer !== undefined && ctx.config.oidcClientId !== undefined;
@@ -27,18 +28,50 @@ export const oidcEnabled = (ctx: AppContext): boolean => ctx.config.oidcIssuer !
 /** `base`: the address the browser reached us at (cookie.ts's ownBase): GATEHOUSE_PUBLIC_URL, else what the request says. */
 export const redirectUri = (base: string): string => `${base}/console/oidc/callback`;
 
-/** The provider's configuration, discovered once; a failed discovery is retried at the next sign-in. */
+/** Reads the provider's discovery document for the settings in effect (no cache). */
+function discover(ctx: AppContext): Promise<oidc.Configuration> {
+  const { oidcIssuer, oidcClientId, oidcClientSecret } = ctx.config;
+  const issuer = new URL(oidcIssuer!);
+  // Plain http is allowed only where an admin configured it (a provider on loopback or an internal network).
+  const options = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : undefined;
+  return oidc.discovery(issuer, oidcClientId!, oidcClientSecret, undefined, options);
+}
+
+/**
+ * The provider's configuration, discovered once for the issuer, client id and secret in effect, and again
+ * when one of them changes (on the Settings page, without a restart); a failed discovery is retried at the
+ * next sign-in.
+ */
 function configuration(ctx: AppContext): Promise<oidc.Configuration> {
-  let found = discovered.get(ctx);
-  if (!found) {
-    const issuer = new URL(ctx.config.oidcIssuer!);
-    // Plain http is allowed only where the operator configured it (a provider on loopback or an internal network).
-    const options = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : undefined;
-    found = oidc.discovery(issuer, ctx.config.oidcClientId!, ctx.config.oidcClientSecret, undefined, options);
-    found.catch(() => discovered.delete(ctx));
-    discovered.set(ctx, found);
-  }
+  const made = JSON.stringify([ctx.config.oidcIssuer, ctx.config.oidcClientId, ctx.config.oidcClientSecret]);
+  const known = discovered.get(ctx);
+  if (known?.made === made) return known.found;
+  const found = discover(ctx);
+  found.catch(() => {
+    if (discovered.get(ctx)?.found === found) discovered.delete(ctx);
+  });
+  discovered.set(ctx, { made, found });
   return found;
+}
+
+/**
+ * The Settings page's *Check* of single sign-on: reads the provider's discovery document now for the
+ * settings in effect, and says what it found (the endpoints) or why it failed, in words for people, with
+ * the redirect URI to register at the provider.
+ */
+export async function checkOidcProvider(ctx: AppContext, base: string): Promise<{ ok: boolean; message: string }> {
+  if (!oidcEnabled(ctx)) return { ok: false, message: 'single sign-on is not set up: set the issuer URL and the client id' };
+  try {
+    const found = (await discover(ctx)).serverMetadata();
+    return {
+      ok: true,
+      message: `${found.issuer} answered its discovery document: sign-in at ${found.authorization_endpoint ?? '(no authorization endpoint)'}, ` +
+        `tokens from ${found.token_endpoint ?? '(no token endpoint)'}. Register ${redirectUri(base)} as the redirect URI there.`,
+    };
+  } catch (err) {
+    // openid-client's words name what failed (the address, the status, a wrong issuer), never the client secret.
+    return { ok: false, message: `the identity provider's discovery failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }
 
 /**
@@ -132,6 +165,10 @@ export async function finishOidcSignIn(ctx: AppContext, base: string, callbackUr
   }
   if (claims?.email === undefined || claims.email_verified !== true) {
     throw new AppError('forbidden', 'your identity provider did not give a verified email address, which Gatehouse needs to know who you are');
+  }
+  // A claim that differs from its trimmed form is refused, not trimmed: " admin@…" is not admin@….
+  if (typeof claims.email === 'string' && claims.email !== claims.email.trim()) {
+    throw new AppError('forbidden', "your identity provider's `email` claim has spaces around it, so it is not an email Gatehouse can match; ask an administrator");
   }
   const email = checkedClaim(Email, claims.email, 'email');
   let user = ctx.stores.users.getByEmail(email);

@@ -166,6 +166,7 @@ const ENDED_IN_WORDS: Record<EndReason, string> = {
   EXPIRED: 'it reached its time limit',
   OFFBOARDED: 'your account is offboarded',
   DEMOTED: 'your organization role changed',
+  EMAIL_CHANGED: 'your email address changed',
 };
 
 /**
@@ -211,15 +212,15 @@ export function callerForSession(ctx: AppContext, secret: string, ip: string): {
 
 /**
  * Ends at once, for good, the open sign-in sessions of `userId` that `reason` ends: every one when they
- * are offboarded, those started with an admin's rights when they are demoted (so re-activating or
+ * are offboarded or their email changes, those started with an admin's rights when they are demoted (so re-activating or
  * re-promoting them brings none back). Records WEB_SESSIONS_ENDED (a sub-event per session; nothing
  * when none was open). Runs inside the caller's transaction.
  */
-export function endSessionsOfUser(ctx: AppContext, actor: Actor, userId: string, reason: 'OFFBOARDED' | 'DEMOTED'): number {
+export function endSessionsOfUser(ctx: AppContext, actor: Actor, userId: string, reason: 'OFFBOARDED' | 'DEMOTED' | 'EMAIL_CHANGED'): number {
   const { webSessions, events } = ctx.stores;
   const now = ctx.clock.now().toISOString();
   const ended = webSessions.openOfUser(userId)
-    .filter((session) => reason === 'OFFBOARDED' || session.role_at_start === 'ADMIN')
+    .filter((session) => reason !== 'DEMOTED' || session.role_at_start === 'ADMIN')
     .filter((session) => webSessions.end(session.id, now, reason));
   if (ended.length > 0) {
     events.record(actor, 'WEB_SESSIONS_ENDED', ended.map((session) => (
@@ -227,6 +228,15 @@ export function endSessionsOfUser(ctx: AppContext, actor: Actor, userId: string,
     )));
   }
   return ended.length;
+}
+
+/**
+ * Forgets every sign-in link and invitation of `userId` not yet used, so none made before an offboarding
+ * or an email change works after it (a link was sent to whoever had the address then). Inside the
+ * caller's transaction; the links are recorded (LOGIN_LINKS_CREATED) and simply stop working.
+ */
+export function endLinksOfUser(ctx: AppContext, userId: string): number {
+  return ctx.stores.webSessions.dropOpenLinks(userId);
 }
 
 /**

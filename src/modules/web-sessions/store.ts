@@ -4,7 +4,7 @@ import type { OrganizationRole } from '../users/roles.ts';
 import type { WebSession } from './responses.ts';
 
 export type SignInMethod = 'LOGIN_LINK' | 'OIDC';
-export type EndReason = 'SIGNED_OUT' | 'REVOKED' | 'IDLE' | 'EXPIRED' | 'OFFBOARDED' | 'DEMOTED';
+export type EndReason = 'SIGNED_OUT' | 'REVOKED' | 'IDLE' | 'EXPIRED' | 'OFFBOARDED' | 'DEMOTED' | 'EMAIL_CHANGED';
 
 export interface WebSessionRow {
   seq: number;
@@ -90,6 +90,7 @@ export function createWebSessionStore(db: Db) {
     'SELECT user_id, expires_at, used_at FROM login_links WHERE secret_hash = ?',
   );
   const useLink = db.prepare<[string, Buffer]>('UPDATE login_links SET used_at = ? WHERE secret_hash = ? AND used_at IS NULL');
+  const dropOpenLinks = db.prepare<[string]>('DELETE FROM login_links WHERE user_id = ? AND used_at IS NULL');
 
   const insertOidc = db.prepare<[Buffer, string, string, string, string]>(
     'INSERT INTO oidc_logins (state_hash, code_verifier, nonce, return_to, created_at) VALUES (?, ?, ?, ?, ?)',
@@ -120,6 +121,8 @@ export function createWebSessionStore(db: Db) {
 
     createLink: (secretHash: Buffer, userId: string, at: string, expiresAt: string): void => void insertLink.run(secretHash, userId, at, expiresAt),
     findLink: (secretHash: Buffer) => linkByHash.get(secretHash),
+    /** Forgets every link (sign-in or invitation) of the user not yet used; how many there were. */
+    dropOpenLinks: (userId: string): number => dropOpenLinks.run(userId).changes,
     /** Marks a link used; false when it already was (a replay, or a race lost). */
     useLink: (secretHash: Buffer, at: string): boolean => useLink.run(at, secretHash).changes > 0,
 

@@ -1,7 +1,7 @@
 // Response components — how an item may be requested: request configurations, their conditions and reviewer stages.
 // Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
 import * as v from 'valibot';
-import { component, uuid, integer, described } from '../responses.ts';
+import { component, uuid, integer, described, extension } from '../responses.ts';
 import { RiskSensitivityEnum, TicketingProviderEnum } from './enums.ts';
 
 export const Condition = component('Condition', v.object({
@@ -65,4 +65,7 @@ export const requestSettingsFields = {
   custom_request_notification: v.optional(v.nullable(v.pipe(v.string(), v.maxLength(800)))),
   risk_sensitivity: v.optional(RiskSensitivityEnum),
   risk_sensitivity_override: v.optional(RiskSensitivityEnum),
+  break_glass_user_ids: v.optional(extension(v.array(uuid), 'Who may break glass on the item: take its access at once, for at most break_glass_max_minutes, told to its owners and admins and reviewed afterwards (docs/break-glass.md). Set by the item\'s configuration template while linked.')),
+  break_glass_group_ids: v.optional(extension(v.array(uuid), 'Groups whose members may break glass on the item, as break_glass_user_ids (docs/break-glass.md).')),
+  break_glass_max_minutes: v.optional(extension(integer, 'The longest break-glass on the item, in minutes: 1 to 240, 60 unless set (docs/break-glass.md).')),
 };
