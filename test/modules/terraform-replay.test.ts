@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createGroup, createMessageChannel, createOwner, createResource, createTag, createUser, unique } from '../helpers/fixtures.ts';
+import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -51,6 +52,7 @@ describe('Terraform provider call sequences, replayed', () => {
   let channelIds: string[];
   let scheduleIds: string[];
   let conditionGroupId: string;
+  let pagerDuty: PagerDutyStandIn;
 
   /** One call of a sequence: its status must be the one the provider checks for. */
   async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body: unknown, status: number | number[]): Promise<Json> {
@@ -62,7 +64,9 @@ describe('Terraform provider call sequences, replayed', () => {
   const get = (path: string) => call('GET', path, undefined, 200);
 
   before(async () => {
-    app = await startTestApp();
+    // On-call schedules are looked up with their provider: a stand-in of PagerDuty's API holds them.
+    pagerDuty = await PagerDutyStandIn.start(() => new Date());
+    app = await startTestApp({ env: { GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pagerDuty.url } });
     users = [(await createUser(app.api)).user_id, (await createUser(app.api)).user_id, (await createUser(app.api)).user_id];
     ownerId = (await createOwner(app.api, { user_ids: [users[0]] })).owner_id;
     otherOwnerId = (await createOwner(app.api, { user_ids: [users[1]] })).owner_id;
@@ -70,11 +74,15 @@ describe('Terraform provider call sequences, replayed', () => {
     channelIds = [(await createMessageChannel(app.api)).message_channel_id, (await createMessageChannel(app.api)).message_channel_id];
     scheduleIds = [];
     for (let i = 0; i < 2; i++) {
-      scheduleIds.push((await call('POST', '/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: unique('schedule'), name: `Rota ${i}` }, 200)).on_call_schedule_id);
+      const remote = pagerDuty.addSchedule(`Rota ${i}`);
+      scheduleIds.push((await call('POST', '/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote }, 200)).on_call_schedule_id);
     }
     conditionGroupId = (await createGroup(app.api, { app_id: appId })).group_id;
   });
-  after(() => app.close());
+  after(async () => {
+    await app.close();
+    await pagerDuty.close();
+  });
 
   /** A request configuration list with every attribute the provider has, the default one not first. */
   const configurations = (stageOwner: string, extension: number) => [
@@ -354,7 +362,7 @@ describe('Terraform provider call sequences, replayed', () => {
     const createdChannel = await call('POST', '/message-channels', channel, 200);
     assertSame(createdChannel, channel, 'opal_message_channel create');
     assertSame(await get(`/message-channels/${createdChannel.message_channel_id}`), channel, 'opal_message_channel import');
-    const schedule = { third_party_provider: 'OPSGENIE', remote_id: unique('rota'), name: 'Primary' };
+    const schedule = { third_party_provider: 'PAGER_DUTY', remote_id: pagerDuty.addSchedule('Primary'), name: 'Primary' };
     const createdSchedule = await call('POST', '/on-call-schedules', schedule, 200);
     assertSame(createdSchedule, schedule, 'opal_on_call_schedule create');
     assertSame(await get(`/on-call-schedules/${createdSchedule.on_call_schedule_id}`), schedule, 'opal_on_call_schedule import');
