@@ -38,7 +38,7 @@ export function Account(props: { me: Me }) {
           <h2>API tokens</h2>
           {tokens.length === 0 ? <p>You have no API tokens.</p> : (
             <ul class="plain">{tokens.map((t) => (
-              <li key={t.token_id}>{t.token_label} ({t.access_level === 'READ_ONLY' ? 'read only' : 'full access'}), last used {when(t.last_used_at)} <button type="button" class="danger" onClick={revokeToken(t)}>Revoke token {t.token_label}</button></li>
+              <li key={t.token_id}>{t.token_label} ({t.scope === 'SCIM' ? 'SCIM' : t.access_level === 'READ_ONLY' ? 'read only' : 'full access'}), last used {when(t.last_used_at)} <button type="button" class="danger" onClick={revokeToken(t)}>Revoke token {t.token_label}</button></li>
             ))}</ul>
           )}
         </>
