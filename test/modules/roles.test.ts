@@ -61,6 +61,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /console/resources/{id}/settings': 'public',
   'GET /console/groups/{id}/settings': 'public',
   'GET /console/request-templates': 'public',
+  'GET /console/break-glass/{id}': 'public',
   'GET /console/assets/console.js': 'public',
   'GET /console/assets/console.css': 'public',
   'GET /console/session': 'sign-in',
