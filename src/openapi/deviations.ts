@@ -360,6 +360,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     what: 'here, not in the reference',
     reason: 'Extension (docs/break-glass.md): resources and groups name who may break glass on them and for how long (`break_glass_user_ids`, `break_glass_group_ids`, `break_glass_max_minutes`; templates add the last two to the reference\'s `break_glass_user_ids`); a request approved by the break-glass rule says `break_glass: true`, and `GET /v1/requests?break_glass=true` lists them.',
   },
+  {
+    operations: '*',
+    where: '*approval_reason',
+    what: 'here, not in the reference',
+    reason: 'Extension (docs/on-call.md): a request a rule approved at once says why in words — "approved because you are on call for Payments primary until 18:00 UTC" — and its grant ends no later than the shift.',
+  },
 ];
 
 const glob = (pattern: string) => new RegExp(`^${pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')}$`);
