@@ -18,6 +18,7 @@ const TESTS: Record<string, { label: string; run: () => Promise<TestResult> }> =
   email: { label: 'Send a test email to yourself', run: () => post('/settings/email/test') },
   slack: { label: 'Send a test Slack message to yourself', run: () => post('/settings/slack/test', { body: {} }) },
   single_sign_on: { label: 'Check single sign-on', run: () => post('/settings/single-sign-on/check') },
+  on_call: { label: 'Check the on-call providers', run: () => post('/settings/on-call/check') },
 };
 
 /** A setting's Markdown-ish words (from SETTINGS) as a sentence for the page: no backticks, a capital first. */
