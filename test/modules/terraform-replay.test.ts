@@ -392,8 +392,8 @@ describe('Terraform provider call sequences, replayed', () => {
   });
 
   it('every link object answers the fields the reference declares for it', async () => {
-    // The reference's properties of each link schema (GroupContainingGroup, GroupResource, GroupUser,
-    // ResourceUser, ResourceNHI, BundleResource, BundleGroup, IdpGroupMapping, GroupBinding), written out.
+    // The reference's properties of each link schema (who holds what, and what sits in what), written out;
+    // each is checked in every answer that carries one: the write's and the reads'.
     const declared: Record<string, string[]> = {
       GroupContainingGroup: ['containing_group_id', 'duration_minutes', 'access_level_remote_id'],
       GroupResource: ['group_id', 'resource_id', 'group_name', 'resource_name', 'expiration_date', 'access_level'],
@@ -404,6 +404,9 @@ describe('Terraform provider call sequences, replayed', () => {
       BundleGroup: ['bundle_id', 'group_id', 'access_level_name', 'access_level_remote_id'],
       IdpGroupMapping: ['app_resource_id', 'group_id', 'alias', 'hidden_from_end_user'],
       GroupBinding: ['group_binding_id', 'created_by_id', 'created_at', 'source_group_id', 'groups'],
+      ResourceAccessUser: ['resource_id', 'resource_name', 'description', 'user_id', 'access_level', 'full_name', 'email', 'expiration_date', 'has_direct_access', 'num_access_paths', 'propagation_status'],
+      ResourceUserAccessStatus: ['resource_id', 'user_id', 'access_level', 'status', 'expiration_date'],
+      Access: ['principal_id', 'principal_type', 'entity_id', 'entity_type', 'access_level', 'expiration_date', 'has_direct_access', 'num_access_paths'],
     };
     const group = (await createGroup(app.api, { app_id: appId })).group_id;
     const other = (await createGroup(app.api, { app_id: appId })).group_id;
@@ -425,7 +428,10 @@ describe('Terraform provider call sequences, replayed', () => {
       BundleGroup: [await call('POST', `/bundles/${bundle}/groups`, { group_id: group }, 201), ...(await get(`/bundles/${bundle}/groups`)).bundle_groups],
       IdpGroupMapping: [await call('POST', `/idp-group-mappings/${idpApp}/groups/${group}`, { alias: 'eng', hidden_from_end_user: false }, 200)],
       GroupBinding: [await call('POST', '/group-bindings', { source_group_id: group, groups: [{ group_id: group }, { group_id: other }] }, 200)],
+      ResourceAccessUser: [...(await get(`/resources/${resource}/users`)).results, ...(await get(`/resources/users/${users[0]}`)).results],
+      ResourceUserAccessStatus: [await get(`/resource-user-access-status/${resource}/${users[0]}`)],
     };
+    answers.Access = (await get(`/resources/${resource}/non-human-identities`)).results;
     const missing: string[] = [];
     for (const [schema, fields] of Object.entries(declared)) {
       assert.ok(answers[schema]!.length > 0, schema);
