@@ -107,7 +107,10 @@ describe('Terraform provider call sequences, replayed', () => {
 
   it('opal_resource: POST /resources, PUT /resources, PUT visibility, GET; Read GET /resources/{id} and its visibility; Delete; import by id', async () => {
     const visibilityGroup = (await createGroup(app.api, { app_id: appId })).group_id;
-    const create = { app_id: appId, name: unique('tf-resource'), resource_type: 'CUSTOM', description: 'managed by Terraform', custom_request_notification: 'Check your email' };
+    const create = {
+      app_id: appId, name: unique('tf-resource'), resource_type: 'AWS_IAM_ROLE', description: 'managed by Terraform', custom_request_notification: 'Check your email',
+      remote_info: { aws_iam_role: { arn: 'arn:aws:iam::123456789012:role/ops', account_id: '123456789012' } },
+    };
     const id = (await call('POST', '/resources', create, 200)).resource_id as string;
     const settings = (stageOwner: string, extension: number) => ({
       resource_id: id, admin_owner_id: stageOwner === ownerId ? ownerId : otherOwnerId, name: create.name, description: create.description,
@@ -119,7 +122,7 @@ describe('Terraform provider call sequences, replayed', () => {
     const read = async () => ({ ...(await get(`/resources/${id}`)), visibility: await get(`/resources/${id}/visibility`) });
     const expect = (written: Json, visibility: Json) => ({
       ...written, resource_id: undefined, request_configurations: asRead(written.request_configurations),
-      app_id: appId, resource_type: 'CUSTOM',
+      app_id: appId, resource_type: 'AWS_IAM_ROLE', remote_info: create.remote_info,
       visibility: { visibility: visibility.visibility, visibility_group_ids: set(...visibility.visibility_group_ids) },
     });
     // Create
@@ -146,7 +149,10 @@ describe('Terraform provider call sequences, replayed', () => {
   });
 
   it('opal_group: POST /groups, PUT /groups, PUT visibility, message channels and on-call schedules, GETs; Delete; import by id', async () => {
-    const create = { app_id: appId, name: unique('tf-group'), group_type: 'OPAL_GROUP', description: 'managed by Terraform', custom_request_notification: 'Welcome' };
+    const create = {
+      app_id: appId, name: unique('tf-group'), group_type: 'OKTA_GROUP', description: 'managed by Terraform', custom_request_notification: 'Welcome',
+      remote_info: { okta_group: { group_id: '00gTerraform1' } },
+    };
     const id = (await call('POST', '/groups', create, 200)).group_id as string;
     const settings = (stageOwner: string, extension: number) => ({
       group_id: id, admin_owner_id: stageOwner, name: create.name, description: create.description, custom_request_notification: create.custom_request_notification,
@@ -161,7 +167,7 @@ describe('Terraform provider call sequences, replayed', () => {
     });
     const expect = (written: Json, visibility: Json, channels: string[], schedules: string[]) => ({
       ...written, group_id: id, request_configurations: asRead(written.request_configurations), group_leader_user_ids: set(...written.group_leader_user_ids),
-      app_id: appId, group_type: 'OPAL_GROUP', visibility: { visibility: visibility.visibility, visibility_group_ids: set(...visibility.visibility_group_ids) },
+      app_id: appId, group_type: 'OKTA_GROUP', remote_info: create.remote_info, visibility: { visibility: visibility.visibility, visibility_group_ids: set(...visibility.visibility_group_ids) },
       message_channel_ids: set(...channels), on_call_schedule_ids: set(...schedules),
     });
     const apply = async (written: Json, visibility: Json, channels: string[], schedules: string[]) => {
