@@ -133,6 +133,13 @@ function App() {
     return () => removeEventListener('popstate', moved);
   }, []);
 
+  // Something changed who is signed in (Account's name): read the session again, keeping the page.
+  useEffect(() => {
+    const changed = () => void get('/console/session').then(setMe, (err: unknown) => setFailure(messageOf(err)));
+    addEventListener('gatehouse-session-changed', changed);
+    return () => removeEventListener('gatehouse-session-changed', changed);
+  }, []);
+
   useEffect(() => {
     get('/console/session').then(
       (session) => {

@@ -291,6 +291,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/notifications/{notification_id}/resend': 'admin',
   'GET /v1/users/{user_id}/notification-preferences': 'read',
   'PUT /v1/users/{user_id}/notification-preferences': 'member',
+  'PUT /v1/users/{user_id}/name': 'member',
 
   'GET /v1/event-streams': 'admin-read',
   'POST /v1/event-streams': 'admin',
