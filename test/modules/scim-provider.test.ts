@@ -6,10 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { MAX_PATCH_MEMBER_VALUES, MAX_PATCH_OPERATIONS } from '../../src/modules/scim/group-patch.ts';
 import { MAX_FILTER_TERMS } from '../../src/modules/scim/filter.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { cli } from '../helpers/cli.ts';
 import { countEvents } from '../helpers/events.ts';
 import { unique } from '../helpers/fixtures.ts';
-import { ScimClient } from '../helpers/scim-client.ts';
+import { scimClientFor, type ScimClient } from '../helpers/scim-client.ts';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -28,9 +27,7 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
   before(async () => {
     app = await startTestApp();
     origin = app.url.replace(/\/v1$/, '');
-    const made = await cli(['token', 'create', '--db', app.dbFile, '--email', 'admin@gatehouse.local', '--label', 'idp', '--scim']);
-    assert.equal(made.code, 0, made.stderr);
-    scim = new ScimClient(origin, made.stdout.trim());
+    scim = await scimClientFor(app);
   });
   after(() => app.close());
 
