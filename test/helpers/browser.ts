@@ -2,7 +2,9 @@
 // and axe-core's WCAG A/AA check of a page as it stands.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
+import type { TestApp } from './app.ts';
 
 export const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 /** `skip` for a describe needing the browser: false, or why it cannot run. */
@@ -16,4 +18,22 @@ export async function axeViolations(page: Page): Promise<string[]> {
     `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then(r => r.violations.map(v => ({ id: v.id, nodes: v.nodes.map(n => ({ target: n.target })) })))`,
   );
   return result.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * A new browser context (its own cookies) `width` px wide, signed in to the console as the user with
+ * `email` through a one-time link, on its first page; page errors are pushed to `problems`. CSP is
+ * bypassed only so axe can be injected.
+ */
+export async function signedInPage(browser: Browser, app: TestApp, email: string, width: number, problems: string[]): Promise<Page> {
+  const origin = new URL(app.url).origin;
+  const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(error.message));
+  const user = app.ctx.stores.users.getByEmail(email)!;
+  await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
+  // Opening the link only shows whom it signs in; the button signs in.
+  await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
+  await page.locator('#page-title').waitFor({ timeout: 30_000 });
+  return page;
 }
