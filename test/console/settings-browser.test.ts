@@ -111,6 +111,15 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
     assert.deepEqual(problems, []);
   });
 
+  it('lists a SCIM token as SCIM on the Tokens page, not as full access (issue 41.8)', async () => {
+    assert.equal((await app.api.post('/tokens', { token_label: 'okta-provisioning', scope: 'SCIM' })).status, 200);
+    const page = await signedInPage(browser, app, ADMIN_EMAIL, 1280, problems);
+    await page.goto(`${origin}/console/tokens`);
+    const row = page.getByRole('row').filter({ hasText: 'okta-provisioning' });
+    await row.getByText('SCIM (identity provider provisioning only)').waitFor(WAIT);
+    assert.doesNotMatch(await row.innerText(), /full access/);
+  });
+
   it('fits a 375 px screen, axe-clean, and says when a test fails', async () => {
     const page = await adminPage(375);
     await mail.stop();
