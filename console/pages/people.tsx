@@ -1,9 +1,11 @@
-// People (admins): find people by name or email (GET /v1/users?contains=, keyset pages), add a person, and on a
+// People (admins): find people by name or email (GET /v1/users?contains=, keyset pages), add a person or many
+// (people-bulk.tsx), and on a
 // person's page change their role, send a sign-in link, and see and end their API tokens and sign-in sessions.
 import { useState } from 'preact/hooks';
 import { ApiError, all, del, get, post, put, type Me, type Schema } from '../api.ts';
 import { AdminOnly, Link, Page, Problem, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 import { SendSignInLink } from './sign-in.tsx';
+import { AddManyPeople } from './people-bulk.tsx';
 
 type User = Schema<'User'>;
 type Role = User['organization_role'];
@@ -57,6 +59,7 @@ export function People(props: { me: Me }) {
             Added <Link href={`/console/users/${added.user_id}`}>{added.full_name}</Link>. Send them a sign-in link from their page.
           </p>
         )}
+        <AddManyPeople onAdded={loaded.reload} />
       </AdminOnly>
     </Page>
   );

@@ -100,13 +100,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     operations: TEMPLATE_ANSWERS,
     where: '*request_configurations',
     what: 'here, not in the reference',
-    reason: 'Extension: a ConfigurationTemplate answers the request configurations it gives its items (the default one first), which create and update take; the reference takes them but never shows them.',
-  },
-  {
-    operations: TEMPLATE_ANSWERS,
-    where: '*request_configuration_id',
-    what: 'in the reference, not here',
-    reason: 'Gatehouse\'s request configurations have no ids of their own (they are identified by priority), so a template names none; its `request_configurations` are answered whole instead.',
+    reason: 'Extension: a ConfigurationTemplate answers the request configurations it gives its items (in the order written), which create and update take; the reference takes them but never shows them.',
   },
   {
     operations: '*',
@@ -240,7 +234,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     operations: CONTAINING_GROUP_ANSWERS,
     where: 'response 200.*',
     what: 'here, not in the reference',
-    reason: 'Extension: a nesting answers its own `group_id`, its `access_level` (with the level\'s name) and its `expiration_date`, so a client need not work them out. The reference\'s `duration_minutes` is an input only and never answered.',
+    reason: 'Extension: a nesting answers its own `group_id`, its `access_level` (with the level\'s name) and its `expiration_date`, so a client need not work them out. Its `duration_minutes` is answered too: the minutes from when the nesting was given to when it ends, 0 for never.',
   },
   {
     operations: ['POST /v1/groups/{group_id}/resources/{resource_id}'],

@@ -1,5 +1,5 @@
-// Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing)
-// and axe-core's WCAG A/AA check of a page as it stands.
+// Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing),
+// a page signed in as someone at a width, and axe-core's WCAG A/AA check of a page as it stands.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -21,18 +21,15 @@ export async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * A new browser context (its own cookies) `width` px wide, signed in to the console as the user with
- * `email` through a one-time link, on its first page; page errors are pushed to `problems`. CSP is
- * bypassed only so axe can be injected.
+ * A page in a fresh context (its own cookies) `width` px wide, signed in as the user with `email` through an
+ * emailed sign-in link, its page errors pushed to `problems`. CSP is bypassed only so axe can be injected.
  */
 export async function signedInPage(browser: Browser, app: TestApp, email: string, width: number, problems: string[]): Promise<Page> {
-  const origin = new URL(app.url).origin;
   const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
   const page = await context.newPage();
   page.on('pageerror', (error) => problems.push(error.message));
   const user = app.ctx.stores.users.getByEmail(email)!;
-  await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-  // Opening the link only shows whom it signs in; the button signs in.
+  await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, new URL(app.url).origin));
   await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
   await page.locator('#page-title').waitFor({ timeout: 30_000 });
   return page;

@@ -266,6 +266,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/uar/{uar_id}/decisions': 'member',
   'POST /v1/uar/{uar_id}/assignments': 'admin',
   'PUT /v1/uar/{uar_id}/policy': 'admin',
+  'POST /v1/uar/{uar_id}/close': 'member',
   'GET /v1/web-sessions': 'read',
   'DELETE /v1/web-sessions/{web_session_id}': 'member',
 
@@ -310,6 +311,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/propagations': 'admin-read',
   'GET /v1/resources/{resource_id}/unmatched-remote-users': 'admin-read',
   'GET /v1/groups/{group_id}/unmatched-remote-users': 'admin-read',
+  'GET /v1/resources/{resource_id}/access-levels': 'read',
+  'GET /v1/groups/{group_id}/access-levels': 'read',
 };
 
 /** Path parameters that are not UUIDs, and a valid value for each; every other one gets a fresh random UUID. */

@@ -139,6 +139,7 @@ export const RequestDryRun = component('RequestDryRun', extension(v.object({
       why: v.string(),
     }),
     auto_approved: v.boolean(),
+    warning: v.optional(described(v.string(), 'Present when the level asked for grants nothing in the system the item\'s app is connected to (a PostgreSQL database\'s default level): the request would be accepted and approved, yet change nothing there. `GET /v1/resources/{resource_id}/access-levels` lists the levels that do.')),
     on_call: v.optional(described(v.object({
       on_call_schedule_id: uuid,
       schedule_name: v.string(),

@@ -14,6 +14,7 @@ import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
 import { announce } from '../../signals.ts';
 import { fieldsAsked, toApiAskedField, type AskedField } from '../request-templates/service.ts';
+import { levelReach } from '../connectors/levels.ts';
 import { onCallCover, type OnCallCover } from '../on-call/service.ts';
 
 export interface ItemPlan {
@@ -250,6 +251,12 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
   }).immediate();
 }
 
+/** A dry run item's warning when its level carries nothing in the item's connected system (connectors/levels.ts). */
+function warningOf(ctx: AppContext, type: 'resource' | 'group', id: string, level: string): { warning?: string } {
+  const reach = levelReach(ctx, type, id, level);
+  return reach && !reach.carries && reach.why ? { warning: reach.why } : {};
+}
+
 /** The dry run: what POST /requests would create, with why each reviewer was chosen. Writes nothing. */
 export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput) {
   const now = ctx.clock.now();
@@ -284,6 +291,7 @@ export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequ
         why: item.chosen.why,
       },
       auto_approved: item.chosen.autoApproval,
+      ...warningOf(ctx, item.itemType, item.itemId, item.level),
       ...(item.onCall && { on_call: { on_call_schedule_id: item.onCall.scheduleId, schedule_name: item.onCall.scheduleName, ends_at: item.onCall.endsAt } }),
       stages: item.stages.map((stage) => ({
         stage: stage.stage,
