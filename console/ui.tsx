@@ -26,20 +26,49 @@ export interface Loaded<T> {
   reload: () => void;
 }
 
-/** Runs `load` when `key` changes; keeps its result or its error (in words). */
-export function useLoad<T>(load: () => Promise<T>, key: unknown[]): Loaded<T> {
+/** Polling a page that is not settled yet: the first look again after this long, doubling up to the most. */
+export const POLL_FIRST_MS = 1_000;
+export const POLL_MOST_MS = 15_000;
+
+/**
+ * Runs `load` when `key` changes; keeps its result or its error (in words). With `settled`, a page whose
+ * data is not settled yet (a change still being carried to a system, a sync under way) loads again by
+ * itself — after 1 s, then 2, 4, 8, at most every 15 s — until `settled` says it is, so nobody reloads
+ * to see it move. The data on screen stays while it loads again (no flash of "Loading…"); the back-off
+ * starts over when the data changes or the page reloads it.
+ */
+export function useLoad<T>(load: () => Promise<T>, key: unknown[], settled?: (data: T) => boolean): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | undefined>(undefined);
   const [tick, setTick] = useState(0);
+  const delay = useRef(POLL_FIRST_MS);
+  const last = useRef<string | undefined>(undefined);
   useEffect(() => {
     let live = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
     setError(undefined);
-    load().then((value) => live && setData(value), (err: unknown) => live && setError(messageOf(err)));
+    load().then((value) => {
+      if (!live) return;
+      setData(value);
+      if (!settled) return;
+      const seen = JSON.stringify(value);
+      if (seen !== last.current) delay.current = POLL_FIRST_MS;
+      last.current = seen;
+      if (settled(value)) return;
+      const wait = delay.current;
+      delay.current = Math.min(wait * 2, POLL_MOST_MS);
+      timer = setTimeout(() => live && setTick((n) => n + 1), wait);
+    }, (err: unknown) => live && setError(messageOf(err)));
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [...key, tick]);
-  return { data, error, reload: useCallback(() => setTick((n) => n + 1), []) };
+  const reload = useCallback(() => {
+    delay.current = POLL_FIRST_MS;
+    setTick((n) => n + 1);
+  }, []);
+  return { data, error, reload };
 }
 
 export function messageOf(err: unknown): string {

@@ -33,6 +33,7 @@ import { accessRulesArea } from './modules/access-rules/area.ts';
 import { groupBindingsArea } from './modules/group-bindings/area.ts';
 import { idpGroupMappingsArea } from './modules/idp-group-mappings/area.ts';
 import { integrationRecordsArea } from './modules/integration-records/area.ts';
+import { onCallArea } from './modules/on-call/area.ts';
 import { queriesArea } from './modules/queries/area.ts';
 import { eventStreamsArea } from './modules/event-streams/area.ts';
 import { connectorsArea } from './modules/connectors/area.ts';
@@ -73,6 +74,7 @@ export const AREAS: readonly Area[] = [
   groupBindingsArea,
   idpGroupMappingsArea,
   integrationRecordsArea,
+  onCallArea,
   queriesArea,
   eventStreamsArea,
   visibilityArea,

@@ -15,6 +15,9 @@ function pathOf(h: Holding): string {
   return `through ${h.paths} group${h.paths === 1 ? '' : 's'}`;
 }
 
+/** A holding still being carried to its connector's system: pages listing it look again until it is. */
+const carrying = (h: Holding): boolean => h.propagation === 'PENDING';
+
 function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: string }) {
   if (props.holdings.length === 0) return <p>No access.</p>;
   return (
@@ -41,13 +44,18 @@ function HoldingsTable(props: { holdings: Holding[]; extend?: boolean; caption: 
 }
 
 export function MyAccess(props: { me: Me }) {
-  const loaded = useLoad(() => holdingsOf(props.me.user.user_id), [props.me.user.user_id]);
+  const loaded = useLoad(() => holdingsOf(props.me.user.user_id), [props.me.user.user_id], (holdings) => !holdings.some(carrying));
   return (
     <Page title="My access">
       <p class="hint">Extending is a new request for the same item and level, reviewed as the item says: for up to the item's extension duration where it sets one, otherwise a renewal within its longest grant.</p>
       <Pending loaded={loaded}>{(holdings) => <HoldingsTable holdings={holdings} extend caption="What you hold" />}</Pending>
     </Page>
   );
+}
+
+/** Whether a change to the item is still on its way to the connector's system (not given up on): the page watches until none is. */
+function beingCarried(data: { holders: { propagation_status?: { status: string } | null }[]; propagations: { state: string }[] }): boolean {
+  return data.propagations.some((p) => p.state !== 'FAILED') || data.holders.some((h) => h.propagation_status?.status === 'PENDING');
 }
 
 type Configuration = NonNullable<Schema<'Resource'>['request_configurations']>[number];
@@ -98,7 +106,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     const teamNames = new Map(named.filter((o) => o !== undefined).map((o) => [o.owner_id, o.name ?? o.owner_id]));
     const carrier = kinds.find((k) => k.connector_type === connector?.connector_type)?.name ?? connector?.connector_type;
     return { item, holders, owner, connector, carrier, propagations: propagations.filter((p) => p.item_id === id), teamNames };
-  }, [kind, id]);
+  }, [kind, id], (data) => !beingCarried(data));
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState('');
   // A direct grant offers the request form's durations and preselects the item's suggested one (else a
@@ -185,7 +193,10 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             {connector === null ? <p>No connector: access is in effect the moment it is written.</p> : (
               <>
                 <p>Carried by its app's connector ({carrier}); last successful sync {when(connector.last_successful_sync)}.</p>
-                {propagations.length === 0 ? <p>Every change to {item.name} has reached the connector.</p> : (
+                <p role="status">{propagations.some((p) => p.state !== 'FAILED')
+                  ? 'Changes are on their way: this page updates itself until they are carried.'
+                  : propagations.length === 0 ? `Every change to ${item.name} has reached the connector.` : 'Gatehouse gave up on these changes: retry them once the system is fixed.'}</p>
+                {propagations.length > 0 && (
                   <div class="table-wrap">
                     <table class="stack">
                       <caption>Changes to {item.name} not yet carried</caption>
@@ -242,7 +253,7 @@ export function PersonPage(props: { me: Me; id: string }) {
       person.manager_id ? get('/users/{user_id}', { path: { user_id: person.manager_id } }).catch(() => undefined) : Promise.resolve(undefined),
     ]);
     return { person, allowed, holdings, manager };
-  }, [props.id]);
+  }, [props.id], (data) => !data.holdings.some(carrying));
   const action = useAction();
   const confirm = useConfirm();
   const offboard = (name: string, holdings: Holding[]) => () => confirm.ask({

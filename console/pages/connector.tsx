@@ -117,7 +117,8 @@ export function ConnectorPanel(props: { app: Schema<'App'>; kind: ConnectorKind 
       all('/propagations', { query: { app_id: appId } }, 1000),
     ]);
     return { connector, errors: errors.flatMap((list) => list.sync_errors), propagations };
-  }, [appId]);
+    // Changes on their way to the system: the panel looks again by itself until they are carried (or given up on).
+  }, [appId], (data) => data.propagations.every((p) => p.state === 'FAILED'));
   const [editing, setEditing] = useState(false);
   const [outcome, setOutcome] = useState<string | undefined>(undefined);
   const action = useAction();

@@ -91,6 +91,7 @@ export function TeamPage(props: { me: Me; id: string }) {
           if (await action.run(() => put('/owners', { body: { owners: [{ owner_id, reviewer_message_channel_id: chosenChannel }] } }))) loaded.reload();
         };
         const owns = apps.length + resources.length + groups.length;
+        const linked = channels.find((c) => c.message_channel_id === team.reviewer_message_channel_id);
         return (
           <Page title={name}>
             {team.description && <p>{team.description}</p>}
@@ -123,9 +124,8 @@ export function TeamPage(props: { me: Me; id: string }) {
               </form>
             )}
             <h2>Reviewer channel</h2>
-            {channels.length === 0 ? (
-              <p>No message channel is known to Gatehouse yet (<code>POST /v1/message-channels</code>), so reviewers are told by email.</p>
-            ) : (
+            <p>{linked ? <>New requests for {name} are posted to <strong>{channelName(linked)}</strong>, with Approve and Deny buttons.</> : <>{name} has no reviewer channel: its reviewers are told one by one (by email, or Slack where set up).</>}</p>
+            {channels.length > 0 && (
               <form class="filters" onSubmit={saveChannel}>
                 <div class="field"><label for="team-channel">Where new requests for {name} are posted</label>
                   <select id="team-channel" value={chosenChannel} onChange={(e) => setChannel(e.currentTarget.value)}>
@@ -135,6 +135,10 @@ export function TeamPage(props: { me: Me; id: string }) {
                 <button type="submit" disabled={action.busy}>Save channel</button>
               </form>
             )}
+            <AddSlackChannel team={name} onAdd={(made) => put('/owners', { body: { owners: [{ owner_id, reviewer_message_channel_id: made.message_channel_id }] } })} onDone={() => {
+              setChannel(undefined);
+              loaded.reload();
+            }} />
             <Problem message={action.error} />
             <h2>What {name} owns</h2>
             {owns === 0 ? <p>Nothing yet.</p> : (
@@ -159,5 +163,52 @@ export function TeamPage(props: { me: Me; id: string }) {
         );
       }}</Pending>
     </AdminOnly>
+  );
+}
+
+/** A Slack channel ID as Slack shows it in a channel's details: C… (public) or G… (older private channels). */
+const SLACK_CHANNEL_ID = /^[CG][A-Z0-9]{6,}$/;
+
+/**
+ * Adds a Slack channel Gatehouse may post to (`POST /v1/message-channels`) and makes it the team's
+ * reviewer channel (`onAdd`), in one step, so nobody needs the API for it.
+ */
+function AddSlackChannel(props: { team: string; onAdd: (channel: MessageChannel) => Promise<unknown>; onDone: () => void }) {
+  const [remoteId, setRemoteId] = useState('');
+  const [label, setLabel] = useState('');
+  const [isPrivate, setPrivate] = useState(false);
+  const [added, setAdded] = useState<string | undefined>(undefined);
+  const action = useAction();
+  const add = async (e: Event) => {
+    e.preventDefault();
+    const id = remoteId.trim().toUpperCase();
+    if (!SLACK_CHANNEL_ID.test(id)) return action.setError('The Slack channel ID starts with C (or G for an older private channel) followed by letters and digits, such as C03FJR97276.');
+    const named = label.trim() === '' ? '' : label.trim().startsWith('#') ? label.trim() : `#${label.trim()}`;
+    let made: MessageChannel | undefined;
+    const ok = await action.run(async () => {
+      made = await post('/message-channels', { body: { third_party_provider: 'SLACK', remote_id: id, ...(named && { name: named }), is_private: isPrivate } });
+      await props.onAdd(made);
+    });
+    if (ok && made) {
+      setAdded(`${channelName(made)} is now where requests for ${props.team} are posted.`);
+      setRemoteId('');
+      setLabel('');
+      setPrivate(false);
+      props.onDone();
+    }
+  };
+  return (
+    <form onSubmit={add} aria-labelledby="add-channel">
+      <h3 id="add-channel">Add a Slack channel for {props.team}</h3>
+      <p class="hint" id="channel-id-help">In Slack, open the channel's details: its ID (such as C03FJR97276) is at the bottom. Invite Gatehouse's Slack app to the channel, or its messages cannot be posted there.</p>
+      <div class="field"><label for="channel-id">Slack channel ID</label>
+        <input id="channel-id" required autocomplete="off" spellcheck={false} aria-describedby="channel-id-help" value={remoteId} onInput={(e) => setRemoteId(e.currentTarget.value)} /></div>
+      <div class="field"><label for="channel-name">Channel name <span class="required">(optional, as people know it)</span></label>
+        <input id="channel-name" placeholder="#data-reviews" value={label} onInput={(e) => setLabel(e.currentTarget.value)} /></div>
+      <div class="field check"><input id="channel-private" type="checkbox" checked={isPrivate} onChange={(e) => setPrivate(e.currentTarget.checked)} /><label for="channel-private">It is a private channel</label></div>
+      <button type="submit" disabled={action.busy}>Add and use this channel</button>
+      <Problem message={action.error} />
+      {added && <p class="notice" role="status">{added}</p>}
+    </form>
   );
 }

@@ -8,8 +8,8 @@ import type { GatehouseRequest } from './types.ts';
 
 /** Methods that read; everything else counts as a write. */
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-/** POSTs that only read. */
-const READ_POSTS = /^\/v1\/queries\/run\/?$/i;
+/** POSTs that only read: a query, and SCIM's searches (RFC 7644 §3.4.3). */
+const READ_POSTS = /^(\/v1\/queries\/run|\/scim\/v2\/(users|groups)\/\.search)\/?$/i;
 
 /**
  * Counts each authenticated caller's writes (config.writeRateLimit, or `budget.limit`, per config.writeRateWindowMs, by

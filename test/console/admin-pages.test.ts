@@ -191,6 +191,26 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     const teamMembers = (await app.api.get(`/owners/${team.owner_id}/users`)).body.users.map((u: { user_id: string }) => u.user_id);
     assert.deepEqual(teamMembers, [app.adminUserId, member.user.user_id], 'its creator first, then the member added');
 
+    // Issue 41.4: a new Slack channel added and linked on the team's page, no API call by hand.
+    await page.getByText('New requests for Platform team are posted to #access-reviews (Slack)').waitFor(WAIT);
+    await page.getByLabel('Slack channel ID').fill('platform reviews');
+    await page.getByRole('button', { name: 'Add and use this channel' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The Slack channel ID starts with C' }).waitFor(WAIT);
+    assert.equal((await app.api.get('/message-channels')).body.channels.length, 1, 'nothing was written');
+    await page.getByLabel('Slack channel ID').fill('c0platform7');
+    await page.getByLabel(/^Channel name/).fill('platform-reviews');
+    await page.getByRole('button', { name: 'Add and use this channel' }).click();
+    await page.getByRole('status').filter({ hasText: '#platform-reviews (Slack) is now where requests for Platform team are posted.' }).waitFor(WAIT);
+    await page.getByText('New requests for Platform team are posted to #platform-reviews (Slack)').waitFor(WAIT);
+    const linked = (await app.api.get(`/owners/${team.owner_id}`)).body.reviewer_message_channel_id;
+    const channel = (await app.api.get(`/message-channels/${linked}`)).body;
+    assert.deepEqual([channel.third_party_provider, channel.remote_id, channel.name], ['SLACK', 'C0PLATFORM7', '#platform-reviews']);
+    assert.equal(await page.getByLabel('Where new requests for Platform team are posted').inputValue(), linked, 'the list offers it, chosen');
+    await check(page, 'team', 1280);
+    await page.setViewportSize({ width: 375, height: 900 });
+    await check(page, 'team', 375);
+    await page.setViewportSize({ width: 1280, height: 900 });
+
     await page.getByRole('button', { name: 'Remove Morgan Member' }).click();
     await confirmDialog(page, /Remove Morgan Member from Platform team/, 'Remove Morgan Member');
     await page.getByRole('link', { name: 'Morgan Member' }).waitFor({ state: 'detached', ...WAIT });

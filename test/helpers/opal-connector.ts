@@ -36,6 +36,11 @@ export class OpalConnector {
    * connector without them answers 501, as the spec's generated servers do for a route not implemented.
    */
   createsUsers = false;
+  /**
+   * The id POST /users answers for an email, when it returns one (a connector that answers an account it
+   * already has, someone else's perhaps); undefined: it makes a new user `made-N`, as usual.
+   */
+  createAnswer: ((email: string) => string | undefined) | null = null;
   /** What each POST /users asked for (user_id, attributes), in order. */
   readonly created: { user_id: unknown; attributes: Record<string, unknown> }[] = [];
   /** How long `slow` waits before answering, in ms. */
@@ -80,6 +85,13 @@ export class OpalConnector {
       this.#hold = null;
       release();
     };
+  }
+
+  /** Forgets every user and their memberships, as a connector that keeps them in memory does when it restarts (resources and groups stay). */
+  forget(): void {
+    this.users.clear();
+    for (const r of this.resources.values()) r.users.clear();
+    for (const g of this.groups.values()) g.users.clear();
   }
 
   get badSignatures(): number {
@@ -203,6 +215,8 @@ export class OpalConnector {
         const email = String(attributes.email ?? '');
         if ([...this.users.values()].some((known) => known.toLowerCase() === email.toLowerCase())) return send(409, { code: 409, message: 'user already exists' });
         this.created.push({ user_id: body.user_id, attributes });
+        const answered = this.createAnswer?.(email);
+        if (answered !== undefined) return send(200, { remote_user_id: answered });
         const id = `made-${this.created.length}`;
         this.users.set(id, email);
         return send(200, { remote_user_id: id });

@@ -5,20 +5,28 @@ import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createGroup, createOwner, createResource, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
 import { countEvents, readEvents } from '../helpers/events.ts';
+import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 
 describe('configuration templates', () => {
   let app: TestApp;
   let appId: string;
   let ownerId: string;
+  let pagerDuty: PagerDutyStandIn;
   before(async () => {
-    app = await startTestApp();
+    pagerDuty = await PagerDutyStandIn.start(() => new Date());
+    app = await startTestApp({ env: { GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pagerDuty.url } });
     ownerId = (await createOwner(app.api)).owner_id;
     appId = (await createApp(app.api, { admin_owner_id: ownerId })).app_id;
   });
-  after(() => app.close());
+  after(async () => {
+    await app.close();
+    await pagerDuty.close();
+  });
 
   const record = async (path: string, provider: string) => {
-    const res = await app.api.post(path, { third_party_provider: provider, remote_id: unique('remote') });
+    const remote = unique('remote');
+    if (provider === 'PAGER_DUTY') pagerDuty.addSchedule(`Schedule ${remote}`, remote);
+    const res = await app.api.post(path, { third_party_provider: provider, remote_id: remote });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body as Record<string, string>;
   };

@@ -127,6 +127,7 @@ describe('connectors (Opal protocol)', () => {
     assert.ok(remote.calls.every((c) => c.appId === appId));
     // A second sync finds the same items.
     const second = await app.api.post(`/apps/${appId}/connector/sync`);
+    assert.equal(second.body.ok, true, JSON.stringify(second.body));
     assert.equal(second.body.resources_created, 0);
     assert.equal(second.body.resources_updated, 1);
   });

@@ -1,11 +1,13 @@
-// Records for integrations Gatehouse does not run, through HTTP: message channels, on-call schedules,
-// their resource and group links, scoped role permissions, sync errors.
+// Records for integrations Gatehouse does not run, through HTTP: message channels, their resource and group
+// links (and groups' links to on-call schedules, added through an Opsgenie stand-in: test/modules/on-call.test.ts
+// tests the schedules themselves), scoped role permissions, sync errors.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createBundle, createGroup, createResource, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
 import { errorPaths } from '../helpers/errors.ts';
 import { countEvents, readEvents } from '../helpers/events.ts';
+import { OPSGENIE_KEY, OpsgenieStandIn } from '../helpers/on-call-stand-ins.ts';
 
 let remoteCounter = 0;
 const remoteId = () => `R${process.pid}X${++remoteCounter}`;
@@ -13,21 +15,27 @@ const remoteId = () => `R${process.pid}X${++remoteCounter}`;
 describe('integration records', () => {
   let app: TestApp;
   let appId: string;
+  let opsgenie: OpsgenieStandIn;
   before(async () => {
-    app = await startTestApp();
+    opsgenie = await OpsgenieStandIn.start(() => new Date());
+    app = await startTestApp({ env: { GATEHOUSE_OPSGENIE_API_KEY: OPSGENIE_KEY, GATEHOUSE_OPSGENIE_API_URL: opsgenie.url } });
     appId = (await createApp(app.api)).app_id;
   });
-  after(() => app.close());
+  after(async () => {
+    await app.close();
+    await opsgenie.close();
+  });
 
 
   const RECORDS = [
     { path: '/message-channels', idField: 'message_channel_id', listKey: 'channels', provider: 'SLACK', event: 'MESSAGE_CHANNELS_CREATED' },
-    { path: '/on-call-schedules', idField: 'on_call_schedule_id', listKey: 'on_call_schedules', provider: 'PAGER_DUTY', event: 'ON_CALL_SCHEDULES_CREATED' },
   ] as const;
 
   const record = async (path: string, body: Record<string, unknown> = {}) => {
     const provider = path === '/message-channels' ? 'SLACK' : 'OPSGENIE';
-    const res = await app.api.post(path, { third_party_provider: provider, remote_id: remoteId(), ...body });
+    const remote = remoteId();
+    if (provider === 'OPSGENIE') opsgenie.addSchedule(`Schedule ${remote}`, remote);
+    const res = await app.api.post(path, { third_party_provider: provider, remote_id: remote, ...body });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body as Record<string, string>;
   };

@@ -10,6 +10,7 @@ import { DEFAULT_REQUEST_SETTINGS, requestSettingsToApi, type RequestSettings } 
 import type { GroupState } from '../groups/store.ts';
 import type { ResourceState } from '../resources/store.ts';
 import { applyTemplateRecords } from '../integration-records/service.ts';
+import { applyTemplateSchedules } from '../on-call/service.ts';
 import { applyTemplateVisibility } from '../visibility/service.ts';
 import type { VisibilityInfo } from '../visibility/store.ts';
 import type { LinkedKind, StoredTemplate, TemplateFields } from './store.ts';
@@ -143,6 +144,6 @@ export function applyTemplateLinks(ctx: AppContext, actor: Actor, kind: LinkedKi
     applyTemplateRecords(ctx, actor, 'resource_message_channels', itemId, template.linked_audit_message_channel_ids);
   } else {
     applyTemplateRecords(ctx, actor, 'group_message_channels', itemId, template.linked_audit_message_channel_ids);
-    applyTemplateRecords(ctx, actor, 'group_on_call_schedules', itemId, template.member_oncall_schedule_ids);
+    applyTemplateSchedules(ctx, actor, itemId, template.member_oncall_schedule_ids);
   }
 }

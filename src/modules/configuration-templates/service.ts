@@ -48,7 +48,7 @@ function checkReferences(ctx: AppContext, input: TemplateInput, settings: Reques
     if (!integrationRecords.exists('message_channel', id)) throw notFound('message channel', id, `linked_audit_message_channel_ids.${i}`);
   });
   input.member_oncall_schedule_ids?.forEach((id, i) => {
-    if (!integrationRecords.exists('on_call_schedule', id)) throw notFound('on-call schedule', id, `member_oncall_schedule_ids.${i}`);
+    if (!ctx.stores.onCall.exists(id)) throw notFound('on-call schedule', id, `member_oncall_schedule_ids.${i}`);
   });
   checkRequestSettingReferences(ctx, settings, input);
 }

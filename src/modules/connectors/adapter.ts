@@ -36,6 +36,9 @@ export type RemoteBatch =
   | { type: 'edges'; kind: EdgeKindName; edges: RemoteEdge[] }
   | { type: 'refused'; refused: string[] };
 
+/** A user's remote id, or why there is none (`permanent`: retrying cannot help, the push is FAILED at once). */
+export type RemoteUserAnswer = { id: string } | { code: string; error: string; permanent?: boolean };
+
 export interface ConnectorAdapter {
   /** Is the remote side reachable and does it accept our credentials? */
   status(signal?: AbortSignal): Promise<Attempt>;
@@ -51,7 +54,7 @@ export interface ConnectorAdapter {
    * users (Opal's POST /users; PostgreSQL with GATEHOUSE_POSTGRES_CREATE_ROLES) creates one for a person
    * it does not know, and remembers Gatehouse made it (made-users.ts); else a code such as ERR_REMOTE_USER_NOT_FOUND.
    */
-  remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }>;
+  remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<RemoteUserAnswer>;
   /** Removes a remote user Gatehouse created, after the person was offboarded; "already gone" is success. Absent: never removed. */
   deprovisionUser?(remoteUserId: string, signal?: AbortSignal): Promise<Attempt>;
 }

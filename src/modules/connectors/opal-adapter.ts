@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.ts';
 import { Text } from '../../http/common-schemas.ts';
 import type { Attempt } from '../../outbox/index.ts';
 import { WebhookUrl } from '../event-streams/schemas.ts';
-import { defineConnectorKind, type ConnectorAdapter, type PushTarget, type RemoteBatch } from './adapter.ts';
+import { defineConnectorKind, type ConnectorAdapter, type PushTarget, type RemoteBatch, type RemoteUserAnswer } from './adapter.ts';
 import { callOpal, readPages, type OpalEndpoint } from './opal-http.ts';
 import { describeAnswer, failureOf, writeOutcome } from './outcomes.ts';
 import { checkRemote, fieldsOf, quoteRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
@@ -68,7 +68,7 @@ const REMOTE_ID = /^[^\u0000-\u001f\u007f]{1,200}$/;
  * answering `{remote_user_id}`, as Opal's connector spec has it) and remembers Gatehouse made them. A
  * connector without the route (404, 405, 501) keeps today's answer: ERR_REMOTE_USER_NOT_FOUND.
  */
-async function createRemoteUser(ctx: AppContext, connector: ConnectorRow, endpoint: OpalEndpoint, userId: string, signal?: AbortSignal): Promise<{ id: string } | { code: string; error: string }> {
+async function createRemoteUser(ctx: AppContext, connector: ConnectorRow, endpoint: OpalEndpoint, userId: string, signal?: AbortSignal): Promise<RemoteUserAnswer> {
   const user = ctx.stores.users.get(userId);
   const notFound = { code: 'ERR_REMOTE_USER_NOT_FOUND', error: 'the connector lists no user with this user\'s email, and does not create users (POST /users)' };
   if (!user) return notFound;
@@ -91,8 +91,8 @@ async function createRemoteUser(ctx: AppContext, connector: ConnectorRow, endpoi
   if (typeof remoteId !== 'string' || !REMOTE_ID.test(remoteId)) {
     return { code: 'ERR_REMOTE_UNRECOVERABLE_ERROR', error: 'POST /users answered without a usable remote_user_id (1 to 200 characters, one line)' };
   }
-  recordMadeUser(ctx, connector.app_id, remoteId, user);
-  return { id: remoteId };
+  const recorded = recordMadeUser(ctx, connector.app_id, remoteId, user);
+  return recorded.ok ? { id: remoteId } : { code: recorded.code, error: recorded.error, permanent: true };
 }
 
 function openOpalAdapter(ctx: AppContext, connector: ConnectorRow, configuration: OpalConfiguration): ConnectorAdapter {

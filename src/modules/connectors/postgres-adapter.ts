@@ -10,7 +10,7 @@ import { isNonPublicAddress } from '../event-streams/addresses.ts';
 import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
-import { defineConnectorKind, type ConnectorAdapter, type RemoteBatch } from './adapter.ts';
+import { defineConnectorKind, type ConnectorAdapter, type RemoteBatch, type RemoteUserAnswer } from './adapter.ts';
 import { checkRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
 import { recordMadeUser } from './made-users.ts';
@@ -117,7 +117,7 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow, configura
     client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE (r.rolcanlogin OR ${made('r')}) AND ${OWN_ROLES} AND lower(r.rolname) IN (lower($1), lower($2)) ORDER BY r.rolname`, [email, local]);
 
   /** Creates the person's role (named by their email, never a password) and remembers Gatehouse made it. */
-  const createRole = async (ctx2: AppContext, user: { user_id: string; email: string }): Promise<{ id: string } | { code: string; error: string }> => {
+  const createRole = async (ctx2: AppContext, user: { user_id: string; email: string }): Promise<RemoteUserAnswer> => {
     const name = user.email;
     if (Buffer.byteLength(name) > MAX_ROLE_NAME_BYTES) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${name}, and a role name is at most ${MAX_ROLE_NAME_BYTES} bytes` };
     const kind = ctx2.config.postgresCreateRoles === 'login' ? 'LOGIN' : 'NOLOGIN';
@@ -133,8 +133,8 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow, configura
       if ((err as { code?: string }).code === '42710') return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `a role named ${name} exists and is not a login role; Gatehouse does not take it over` };
       return classify(err, timeoutMs);
     }
-    recordMadeUser(ctx2, connector.app_id, name, user);
-    return { id: name };
+    const recorded = recordMadeUser(ctx2, connector.app_id, name, user);
+    return recorded.ok ? { id: name } : { code: recorded.code, error: recorded.error, permanent: true };
   };
 
   return {

@@ -102,16 +102,30 @@ async function runPush(ctx: AppContext, item: OutboxItem<PushPayload>, signal: A
   const remoteItem = place?.remote_id ?? p.remote_item_id;
   if (!remoteItem) return { ok: false, code: 'ERR_REMOTE_RESOURCE_NOT_FOUND', error: `the ${k.itemType} has no remote id (remote_info.custom_connector / remote id); set it or run a sync` };
   const adapter = adapterFor(ctx, connector);
-  let remotePrincipal: string | null;
-  if (k.principalType === 'user') {
-    const user = await adapter.remoteUser(ctx, p.principal_id, signal);
-    if ('code' in user) return { ok: false, code: user.code, error: user.error };
-    remotePrincipal = user.id;
-  } else {
-    remotePrincipal = ctx.stores.connectors.placeOf('group', p.principal_id)?.remote_id ?? p.remote_principal_id;
+  const push = (remotePrincipalId: string) => adapter.push({ kind: p.kind, remotePrincipalId, remoteItemId: remoteItem, level: p.level, present }, signal);
+  if (k.principalType === 'group') {
+    const remotePrincipal = ctx.stores.connectors.placeOf('group', p.principal_id)?.remote_id ?? p.remote_principal_id;
     if (!remotePrincipal) return { ok: false, code: 'ERR_REMOTE_RESOURCE_NOT_FOUND', error: 'the group has no remote id; set it or run a sync' };
+    return push(remotePrincipal);
   }
-  return adapter.push({ kind: p.kind, remotePrincipalId: remotePrincipal, remoteItemId: remoteItem, level: p.level, present }, signal);
+  const user = await adapter.remoteUser(ctx, p.principal_id, signal);
+  if ('code' in user) return { ok: false, code: user.code, error: user.error, ...(user.permanent && { permanent: true }) };
+  const attempt = await push(user.id);
+  if (attempt.ok || attempt.code !== 'ERR_REMOTE_USER_NOT_FOUND' || !present) return attempt;
+  // The remote system no longer has the account Gatehouse linked (a connector that lost its accounts):
+  // forget the link, match again by email or create again (where this connector may), and retry at once.
+  forgetLostUser(ctx, p.app_id, user.id, p.principal_id);
+  const again = await adapter.remoteUser(ctx, p.principal_id, signal);
+  if ('code' in again) return { ok: false, code: again.code, error: again.error, ...(again.permanent && { permanent: true }) };
+  return push(again.id);
+}
+
+/** Forgets a remote account the remote system says is gone, and records it (CONNECTOR_USERS_LOST) in that transaction. */
+function forgetLostUser(ctx: AppContext, appId: string, remoteUserId: string, userId: string): void {
+  ctx.db.transaction(() => {
+    ctx.stores.connectors.forgetUser(appId, remoteUserId);
+    ctx.stores.events.record(OUTBOX_ACTOR, 'CONNECTOR_USERS_LOST', [{ sub_event_type: 'CONNECTOR_USERS_LOST', app_id: appId, user_id: userId, remote_user_id: remoteUserId }]);
+  }).immediate();
 }
 
 /** Records the outcome on the edge's propagation and as an audit event, in the outcome's transaction. */

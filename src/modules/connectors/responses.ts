@@ -97,6 +97,7 @@ export const ConnectorSyncResult = component('ConnectorSyncResult', described(v.
   users: integer,
   users_matched: integer,
   users_unmatched: integer,
+  users_lost: described(integer, 'Remote users known before that this full sync no longer read: forgotten, their links dropped (the next push matches or creates them again).'),
   resources_created: integer,
   resources_updated: integer,
   groups_created: integer,

@@ -58,6 +58,15 @@ export interface UnmatchedAccessRow {
   found_at: string;
 }
 
+/** A remote user as Gatehouse recorded it: linked to a person by email, because Gatehouse made it for them, or by an admin. */
+export interface RemoteUserLink {
+  remote_user_id: string;
+  email: string;
+  user_id: string | null;
+  made_by_gatehouse: 0 | 1;
+  mapped_by_admin: 0 | 1;
+}
+
 /** Where an item lives: its app and the id the remote side knows it by. */
 export interface ItemPlace {
   app_id: string;
@@ -106,13 +115,21 @@ export function createConnectorStore(db: Db) {
     'SELECT id, remote_id, remote_info, name, app_id FROM groups WHERE app_id = ? ORDER BY seq',
   );
 
+  // A link Gatehouse made (it created the account for that person) or an admin made stays as it is
+  // whatever email the remote side reports later: only links by email follow the email.
   const linkUser = db.prepare<{ appId: string; remoteUserId: string; email: string; userId: string | null }>(
     `INSERT INTO connector_users (app_id, remote_user_id, email, user_id) VALUES (@appId, @remoteUserId, @email, @userId)
-     ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email, user_id = excluded.user_id`,
+     ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email,
+       user_id = CASE WHEN made_by_gatehouse = 1 OR mapped_by_admin = 1 THEN user_id ELSE excluded.user_id END`,
   );
-  const markMade = db.prepare<{ appId: string; remoteUserId: string }>(
-    'UPDATE connector_users SET made_by_gatehouse = 1 WHERE app_id = @appId AND remote_user_id = @remoteUserId',
+  const linkMade = db.prepare<{ appId: string; remoteUserId: string; email: string; userId: string }>(
+    `INSERT INTO connector_users (app_id, remote_user_id, email, user_id, made_by_gatehouse, mapped_by_admin) VALUES (@appId, @remoteUserId, @email, @userId, 1, 0)
+     ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email, user_id = excluded.user_id, made_by_gatehouse = 1, mapped_by_admin = 0`,
   );
+  const linkOf = db.prepare<{ appId: string; remoteUserId: string }, RemoteUserLink>(
+    'SELECT remote_user_id, email, user_id, made_by_gatehouse, mapped_by_admin FROM connector_users WHERE app_id = @appId AND remote_user_id = @remoteUserId',
+  );
+  const remoteUserIds = db.prepare<[string], { remote_user_id: string }>('SELECT remote_user_id FROM connector_users WHERE app_id = ? ORDER BY remote_user_id');
   const madeUsersOf = db.prepare<[string], { app_id: string; remote_user_id: string }>(
     'SELECT app_id, remote_user_id FROM connector_users WHERE user_id = ? AND made_by_gatehouse = 1 ORDER BY app_id',
   );
@@ -247,12 +264,17 @@ export function createConnectorStore(db: Db) {
       const found = usersByLogin.all({ login });
       return found.length === 1 ? found[0] : undefined;
     },
-    /** Records a remote user the connector created for `email`'s person (Opal's POST /users, a PostgreSQL role): removed at offboarding. */
-    linkMadeUser(appId: string, remoteUserId: string, email: string): string | null {
-      const userId = userByEmail.get(email)?.id ?? null;
-      linkUser.run({ appId, remoteUserId, email, userId });
-      markMade.run({ appId, remoteUserId });
-      return userId;
+    /** Records a remote user the connector created for the person `userId` (Opal's POST /users, a PostgreSQL role): removed at offboarding. */
+    linkMadeUser(appId: string, remoteUserId: string, userId: string, email: string): void {
+      linkMade.run({ appId, remoteUserId, userId, email });
+    },
+    /** What Gatehouse knows of a remote user: whom it is linked to and how; undefined when it never saw it. */
+    linkOf(appId: string, remoteUserId: string): RemoteUserLink | undefined {
+      return linkOf.get({ appId, remoteUserId });
+    },
+    /** Every remote user recorded for the app, by id (at most GATEHOUSE_CONNECTOR_SYNC_MAX_ITEMS: a sync keeps no more). */
+    remoteUserIds(appId: string): string[] {
+      return remoteUserIds.all(appId).map((row) => row.remote_user_id);
     },
     /** The remote users connectors created for `userId`, by app. */
     madeUsersOf: (userId: string) => madeUsersOf.all(userId),

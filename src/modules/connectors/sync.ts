@@ -54,6 +54,8 @@ export interface SyncSummary {
   users_matched: number;
   /** Remote users this sync read that no Gatehouse user matches (listed by GET …/connector/unmatched-users). */
   users_unmatched: number;
+  /** Remote users recorded before that a full sync no longer read: forgotten, their links dropped. */
+  users_lost: number;
   resources_created: number;
   resources_updated: number;
   groups_created: number;
@@ -69,7 +71,7 @@ export interface SyncSummary {
 
 const emptySummary = (): SyncSummary => ({
   ok: true, error: null, truncated: false, stopped_at: null, items_read: 0, bytes_read: 0, items_refused: 0, users: 0, users_matched: 0,
-  users_unmatched: 0, resources_created: 0, resources_updated: 0, groups_created: 0, groups_updated: 0, remote_access: 0, drift_found: 0,
+  users_unmatched: 0, users_lost: 0, resources_created: 0, resources_updated: 0, groups_created: 0, groups_updated: 0, remote_access: 0, drift_found: 0,
   drift_imported: 0, drift_removed: 0, pushed_again: 0,
 });
 
@@ -88,6 +90,8 @@ class SyncRun {
   readonly remoteKeys = new Set<string>();
   /** Remote users recorded for the app, and resources and groups it has from the remote side: kept under the item bound. */
   remoteUsers = 0;
+  /** The remote users this sync read (as many as the items read: bounded by the budget); a full sync forgets the others. */
+  readonly seenUsers = new Set<string>();
   #errors = 0;
   readonly #full = new Set<string>();
 
@@ -163,6 +167,7 @@ async function inSlices<T>(run: SyncRun, items: T[], name: (item: T) => string, 
 function linkUser(run: SyncRun, user: { id: string; email: string }, now: Date): void {
   const { summary } = run;
   summary.users += 1;
+  run.seenUsers.add(user.id);
   const known = run.ctx.stores.connectors.userOfRemote(run.appId, user.id) !== undefined;
   if (!known) {
     if (!run.mayKeep('remote users', run.remoteUsers, now)) return;
@@ -339,6 +344,10 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
   summary.stopped_at = budget.stoppedAt;
   summary.truncated = budget.stoppedAt !== null;
   if (failure === null && !summary.truncated) {
+    // Accounts the remote side no longer lists are gone there: their links go, and the next push of the
+    // access they carried matches the person again by email or creates them again.
+    const lost = connectors.remoteUserIds(appId).filter((id) => !run.seenUsers.has(id));
+    await inSlices(run, lost, (id) => `remote user ${quoteRemote(id)}`, (id) => forgetLostUser(run, id));
     const kinds = kindOf(run.connector.connector_type).kinds;
     for (const type of ['resource', 'group'] as const) {
       await inSlices(run, connectors.itemsOfApp(type, appId), (item) => `${type} ${item.id}`, (item) => pushMissing(run, type, item.id, kinds, now()));
@@ -354,13 +363,22 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
     ctx.stores.events.record(run.actor, 'CONNECTORS_SYNCED', [{
       sub_event_type: 'CONNECTORS_SYNCED', app_id: appId, ok: summary.ok, ...(summary.error !== null && { error: summary.error }),
       truncated: summary.truncated, stopped_at: summary.stopped_at, items_read: summary.items_read, bytes_read: summary.bytes_read,
-      items_refused: summary.items_refused, users: summary.users, users_matched: summary.users_matched,
+      items_refused: summary.items_refused, users: summary.users, users_matched: summary.users_matched, users_lost: summary.users_lost,
       resources_created: summary.resources_created, groups_created: summary.groups_created, remote_access: summary.remote_access,
       drift_found: summary.drift_found, drift_imported: summary.drift_imported, drift_removed: summary.drift_removed, pushed_again: summary.pushed_again,
       drift_policy: run.connector.drift_policy,
     }]);
     return summary;
   });
+}
+
+/** Forgets a remote user a full sync no longer read; a linked one is recorded as lost (CONNECTOR_USERS_LOST). */
+function forgetLostUser(run: SyncRun, remoteUserId: string): void {
+  const { connectors, events } = run.ctx.stores;
+  const userId = connectors.userOfRemote(run.appId, remoteUserId);
+  connectors.forgetUser(run.appId, remoteUserId);
+  run.summary.users_lost += 1;
+  if (userId) events.record(run.actor, 'CONNECTOR_USERS_LOST', [{ sub_event_type: 'CONNECTOR_USERS_LOST', app_id: run.appId, user_id: userId, remote_user_id: remoteUserId }]);
 }
 
 /** Remote access Gatehouse does not hold, settled by the app's drift policy. */

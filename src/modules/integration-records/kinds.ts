@@ -1,6 +1,6 @@
 // The tables of record kinds and link kinds: statements, schemas, routes and events are all read off these.
 
-/** Records of a third-party object Gatehouse does not talk to: a Slack channel, a PagerDuty schedule. */
+/** Records of a third-party object Gatehouse does not look up: a Slack channel (on-call schedules are the on-call area's). */
 export const RECORD_KINDS = {
   message_channel: {
     table: 'message_channels',
@@ -9,19 +9,8 @@ export const RECORD_KINDS = {
     listKey: 'channels',
     label: 'message channel',
     providers: ['SLACK'],
-    // The reference's MessageChannel has is_private; OnCallSchedule has not.
     hasPrivacy: true,
     createdEvent: 'MESSAGE_CHANNELS_CREATED',
-  },
-  on_call_schedule: {
-    table: 'on_call_schedules',
-    idField: 'on_call_schedule_id',
-    path: 'on-call-schedules',
-    listKey: 'on_call_schedules',
-    label: 'on-call schedule',
-    providers: ['OPSGENIE', 'PAGER_DUTY'],
-    hasPrivacy: false,
-    createdEvent: 'ON_CALL_SCHEDULES_CREATED',
   },
 } as const;
 export type RecordKind = keyof typeof RECORD_KINDS;
@@ -30,7 +19,6 @@ export type RecordKind = keyof typeof RECORD_KINDS;
 export const LINK_KINDS = {
   resource_message_channels: { table: 'resource_message_channels', owner: 'resource', ownerColumn: 'resource_id', record: 'message_channel', event: 'RESOURCE_MESSAGE_CHANNELS_UPDATED' },
   group_message_channels: { table: 'group_message_channels', owner: 'group', ownerColumn: 'group_id', record: 'message_channel', event: 'GROUP_MESSAGE_CHANNELS_UPDATED' },
-  group_on_call_schedules: { table: 'group_on_call_schedules', owner: 'group', ownerColumn: 'group_id', record: 'on_call_schedule', event: 'GROUP_ON_CALL_SCHEDULES_UPDATED' },
 } as const;
 export type LinkKind = keyof typeof LINK_KINDS;
 

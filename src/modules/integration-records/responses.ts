@@ -1,11 +1,9 @@
 // The integration-records area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { RECORD_KINDS, ROLE_PERMISSION_NAMES, ROLE_PERMISSION_TARGET_TYPES } from './kinds.ts';
-import { component, uuid, dateTime, described } from '../../openapi/responses.ts';
+import { component, uuid, dateTime } from '../../openapi/responses.ts';
 
 export const MessageChannelProviderEnum = component('MessageChannelProviderEnum', v.picklist(RECORD_KINDS.message_channel.providers));
-
-export const OnCallScheduleProviderEnum = component('OnCallScheduleProviderEnum', v.picklist(RECORD_KINDS.on_call_schedule.providers));
 
 export const MessageChannel = component('MessageChannel', v.object({
   message_channel_id: uuid,
@@ -18,18 +16,6 @@ export type MessageChannel = v.InferOutput<typeof MessageChannel>;
 
 export const MessageChannelList = component('MessageChannelList', v.object({
   channels: v.array(MessageChannel),
-}));
-
-export const OnCallSchedule = component('OnCallSchedule', described(v.object({
-  on_call_schedule_id: uuid,
-  third_party_provider: v.optional(OnCallScheduleProviderEnum),
-  remote_id: v.optional(v.string()),
-  name: v.optional(v.string()),
-}), 'An on-call schedule on record. Always has `on_call_schedule_id`; `name` only when one was given.'));
-export type OnCallSchedule = v.InferOutput<typeof OnCallSchedule>;
-
-export const OnCallScheduleList = component('OnCallScheduleList', v.object({
-  on_call_schedules: v.array(OnCallSchedule),
 }));
 
 export const RolePermissionTargetTypeEnum = component('RolePermissionTargetTypeEnum', v.picklist(ROLE_PERMISSION_TARGET_TYPES));

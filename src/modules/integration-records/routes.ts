@@ -4,9 +4,9 @@ import * as v from 'valibot';
 import { defineRoutes } from '../../http/route.ts';
 import { uuidList } from '../../openapi/responses.ts';
 import { CREATE_RECORD_BODIES, ScopedRolePermissionsBody, setLinkedBody, SyncErrorsQuery } from './schemas.ts';
-import { MessageChannel, MessageChannelList, OnCallSchedule, OnCallScheduleList, ScopedRolePermissionList, SyncErrorList } from './responses.ts';
+import { MessageChannel, MessageChannelList, ScopedRolePermissionList, SyncErrorList } from './responses.ts';
 
-const NAME_NOTE = 'Gatehouse cannot look a channel or schedule up, so POST may give its name; it is answered as given.';
+const NAME_NOTE = 'Gatehouse cannot look a channel up, so POST may give its name; it is answered as given.';
 
 export const integrationRecordRoutes = defineRoutes('integration-records', {
   'GET /v1/message-channels': { role: 'read', summary: 'List message channels', responses: { 200: MessageChannelList } },
@@ -18,15 +18,6 @@ export const integrationRecordRoutes = defineRoutes('integration-records', {
     responses: { 200: MessageChannel },
   },
   'GET /v1/message-channels/{message_channel_id}': { role: 'read', items: { message_channel_id: null }, summary: 'Get a message channel', responses: { 200: MessageChannel } },
-  'GET /v1/on-call-schedules': { role: 'read', summary: 'List on-call schedules', responses: { 200: OnCallScheduleList } },
-  'POST /v1/on-call-schedules': {
-    role: 'admin',
-    summary: 'Record an on-call schedule',
-    description: `A provider and remote id may be recorded once (\`conflict\`). ${NAME_NOTE}`,
-    body: CREATE_RECORD_BODIES.on_call_schedule,
-    responses: { 200: OnCallSchedule },
-  },
-  'GET /v1/on-call-schedules/{on_call_schedule_id}': { role: 'read', items: { on_call_schedule_id: null }, summary: 'Get an on-call schedule', responses: { 200: OnCallSchedule } },
   'GET /v1/resources/{resource_id}/message-channels': {
     role: 'read', items: { resource_id: 'resource' },
     summary: 'List a resource\'s message channels',
@@ -45,14 +36,6 @@ export const integrationRecordRoutes = defineRoutes('integration-records', {
     summary: 'Set a group\'s message channels',
     description: 'The ids given, each once, replace the list. Answers the ids now set.',
     body: setLinkedBody('message_channel_ids'),
-    responses: { 200: uuidList },
-  },
-  'GET /v1/groups/{group_id}/on-call-schedules': { role: 'read', items: { group_id: 'group' }, summary: 'List a group\'s on-call schedules', responses: { 200: OnCallScheduleList } },
-  'PUT /v1/groups/{group_id}/on-call-schedules': {
-    role: 'admin', items: { group_id: 'group' },
-    summary: 'Set a group\'s on-call schedules',
-    description: 'The ids given, each once, replace the list. Answers the ids now set.',
-    body: setLinkedBody('on_call_schedule_ids'),
     responses: { 200: uuidList },
   },
   'GET /v1/resources/{resource_id}/scoped-role-permissions': {

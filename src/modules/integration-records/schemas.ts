@@ -1,4 +1,4 @@
-// Valibot schemas for message channels, on-call schedules, their links, scoped role permissions and sync errors.
+// Valibot schemas for message channels, their links, scoped role permissions and sync errors.
 import * as v from 'valibot';
 import { Name, Text, Uuid } from '../../http/common-schemas.ts';
 import { RECORD_KINDS, ROLE_PERMISSION_NAMES, ROLE_PERMISSION_TARGET_TYPES, type RecordKind } from './kinds.ts';
@@ -11,13 +11,12 @@ const recordEntries = <P extends readonly [string, ...string[]]>(providers: P) =
   name: v.optional(Name(200)),
 });
 
-/** POST /message-channels or /on-call-schedules: the reference's two fields, plus the name (and privacy) Gatehouse cannot look up. */
+/** POST /message-channels: the reference's two fields, plus the name and privacy Gatehouse cannot look up. */
 export const CREATE_RECORD_BODIES = {
   message_channel: v.object({
     ...recordEntries(RECORD_KINDS.message_channel.providers),
     is_private: v.optional(v.boolean('must be true or false')),
   }),
-  on_call_schedule: v.object(recordEntries(RECORD_KINDS.on_call_schedule.providers)),
 } satisfies Record<RecordKind, v.GenericSchema>;
 
 export interface CreateRecordInput {
@@ -30,7 +29,7 @@ export interface CreateRecordInput {
 /** At most this many records named by one resource or group. */
 export const MAX_LINKED = 100;
 
-/** PUT …/message-channels and …/on-call-schedules: the ids, each once, in the order to keep. */
+/** PUT …/message-channels and (the on-call area's) …/on-call-schedules: the ids, each once, in the order to keep. */
 export function setLinkedBody(field: 'message_channel_ids' | 'on_call_schedule_ids') {
   return v.object({
     [field]: v.pipe(v.array(LowerUuid, 'must be a list of ids'), v.maxLength(MAX_LINKED, `must list at most ${MAX_LINKED} ids`)),

@@ -1,5 +1,5 @@
-// Message channels, on-call schedules, their links to resources and groups, and scoped role
-// permissions: the only SQL for any of them.
+// Message channels, their links to resources and groups, and scoped role permissions: the only SQL
+// for any of them (on-call schedules are the on-call area's).
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { LINK_KINDS, RECORD_KINDS, type LinkKind, type RecordKind } from './kinds.ts';
@@ -14,7 +14,7 @@ interface RecordRow {
   created_at: string;
 }
 
-/** A MessageChannel or an OnCallSchedule, keyed by the kind's own id field. */
+/** A MessageChannel, keyed by the kind's own id field. */
 export type ApiRecord = Record<string, string | boolean>;
 
 export interface NewRecord {
@@ -82,11 +82,10 @@ function linkStatements(db: Db, kind: LinkKind) {
 }
 
 export function createIntegrationRecordStore(db: Db) {
-  const records = { message_channel: recordStatements(db, 'message_channel'), on_call_schedule: recordStatements(db, 'on_call_schedule') };
+  const records = { message_channel: recordStatements(db, 'message_channel') };
   const links = {
     resource_message_channels: linkStatements(db, 'resource_message_channels'),
     group_message_channels: linkStatements(db, 'group_message_channels'),
-    group_on_call_schedules: linkStatements(db, 'group_on_call_schedules'),
   };
   const permissionsOf = db.prepare<[string], PermissionRow>(
     'SELECT target_type, permission_name, allow_all, target_ids FROM scoped_role_permissions WHERE resource_id = ? ORDER BY position',

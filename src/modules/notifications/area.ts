@@ -6,7 +6,7 @@ import { registerNotificationRoutes } from './handlers.ts';
 import { tick as scheduleNotifications } from './schedule.ts';
 import { tellAccessEnded } from './access-ended.ts';
 import { notificationHandler } from './deliver.ts';
-import { commentAdded, emailChanged, offboardingRefused, propagationFailed, requestCreated, requestDecided, reviewersAssigned, reviewsAdded } from './plan.ts';
+import { commentAdded, emailChanged, offboardingRefused, onCallSyncFailing, propagationFailed, requestCreated, requestDecided, reviewersAssigned, reviewsAdded } from './plan.ts';
 import { NOTIFICATION_KIND } from './queue.ts';
 import { breakGlassEnded, breakGlassReviewOverdue, breakGlassReviewed, breakGlassUsed } from './break-glass.ts';
 import { createNotificationStore } from './store.ts';
@@ -31,6 +31,7 @@ export const notificationsArea = defineArea({
     'requests.decided': (ctx, n, now) => requestDecided(ctx, n.requestId, n.decision, n.actorId, now),
     'requests.commented': (ctx, n, now) => commentAdded(ctx, n.requestId, n.commentId, n.authorId, now),
     'connectors.push-failed': (ctx, n, now) => propagationFailed(ctx, n, now),
+    'on-call.sync-failing': (ctx, n, now) => onCallSyncFailing(ctx, n, now),
     'uar-decisions.reviewers-assigned': (ctx, n, now) => reviewersAssigned(ctx, n.uarId, n.reviewerIds, n.actorId, now),
     'users.email-changed': (ctx, n, now) => emailChanged(ctx, n, now),
     'scim.offboarding-refused': (ctx, n, now) => offboardingRefused(ctx, n, now),

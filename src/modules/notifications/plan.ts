@@ -224,3 +224,17 @@ export function offboardingRefused(ctx: AppContext, input: { userId: string; sta
     }, now);
   }
 }
+
+/**
+ * An on-call schedule failed its sync several times in a row (the on-call area announces it once per run of
+ * failures): every administrator is told, once per run (keyed by the instant it was announced). Inside the recording transaction.
+ */
+export function onCallSyncFailing(ctx: AppContext, input: { scheduleId: string; scheduleName: string; provider: string; error: string; failures: number }, now: Date): void {
+  for (const userId of ctx.stores.requests.adminUserIds()) {
+    tellUser(ctx, userId, {
+      type: 'ON_CALL_SYNC_FAILING', key: `on-call-failing:${input.scheduleId}:${now.toISOString()}`,
+      reason: 'you are an administrator of Gatehouse',
+      data: { on_call_schedule_id: input.scheduleId, schedule_name: input.scheduleName, provider: input.provider, error: input.error, failures: input.failures },
+    }, now);
+  }
+}

@@ -227,6 +227,16 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
         ],
         link: home, actionableRequestId: null,
       };
+    case 'ON_CALL_SYNC_FAILING':
+      return {
+        subject: `On-call schedule ${String(data.schedule_name)} cannot be read from ${String(data.provider)}`,
+        lines: [
+          `Gatehouse has failed ${String(data.failures)} times in a row to read the on-call schedule ${String(data.schedule_name)} from ${String(data.provider)}: ${String(data.error)}.`,
+          'Until it works again nobody is added to or extended in the groups that follow it; memberships already given end at their shifts\' ends. It keeps retrying, waiting longer each time.',
+          why,
+        ],
+        link: { label: 'Open the schedule', url: consoleLink(ctx, '/console/on-call') }, actionableRequestId: null,
+      };
     case 'UAR_ASSIGNED':
     case 'UAR_REMINDER': {
       // Read when sent: the review's policy may have been chosen, items decided and the review closed

@@ -4,10 +4,17 @@ import { defineArea } from '../../area.ts';
 import { registerScimRoutes } from './handlers.ts';
 import { scimRoutes } from './routes.ts';
 import { createScimStore } from './store.ts';
+import { scimListTask } from './list.ts';
 
 declare module '../../context.ts' {
   interface Stores {
     scim: ReturnType<typeof createScimStore>;
+  }
+}
+
+declare module '../../reads/tasks.ts' {
+  interface ReadTasks {
+    'scim.list': typeof scimListTask;
   }
 }
 
@@ -24,4 +31,6 @@ export const scimArea = defineArea({
   stores: { scim: createScimStore },
   routes: scimRoutes,
   handlers: registerScimRoutes,
+  // A list's filter runs on a read worker (list.ts).
+  readTasks: { 'scim.list': scimListTask },
 });

@@ -25,10 +25,29 @@ export interface SqlFilter {
 export const MAX_FILTER_LENGTH = 2_000;
 /** How deep and/or/not/[] may nest. */
 export const MAX_FILTER_DEPTH = 16;
+/**
+ * Most comparisons (eq, co, pr, …) one filter may hold: identity providers send one or two
+ * (`userName eq "…"`, `externalId eq "…" and active eq true`); each `co` is a scan of every row.
+ */
+export const MAX_FILTER_TERMS = 20;
+
+/** How many comparisons `node` holds, stopping past `limit` (the tree's size is bounded by the text's). */
+function countTerms(node: Filter, limit: number): number {
+  const stack: Filter[] = [node];
+  let terms = 0;
+  while (stack.length > 0 && terms <= limit) {
+    const next = stack.pop()!;
+    if (next.op === 'and' || next.op === 'or') stack.push(...(next as Extract<Filter, { filters: Filter[] }>).filters);
+    else if (next.op === 'not') stack.push((next as Extract<Filter, { op: 'not' }>).filter);
+    else if (next.op === '[]') stack.push((next as Extract<Filter, { op: '[]' }>).valFilter);
+    else terms += 1;
+  }
+  return terms;
+}
 
 /**
  * The WHERE clause for `text` over `attributes`; schema URN prefixes in `urns` are ignored in paths.
- * Throws invalidFilter (400) for a filter that does not parse, is too long or deep, names an
+ * Throws invalidFilter (400) for a filter that does not parse, is too long or deep, has too many comparisons, names an
  * attribute not in the table, or compares a value the attribute cannot hold.
  */
 export function filterToSql(text: string, attributes: FilterAttributes, urns: readonly string[]): SqlFilter {
@@ -39,6 +58,7 @@ export function filterToSql(text: string, attributes: FilterAttributes, urns: re
   } catch {
     throw invalidFilter(`"${text.slice(0, 200)}" is not a SCIM filter (RFC 7644 §3.4.2.2), e.g. userName eq "ada@example.com"`);
   }
+  if (countTerms(tree, MAX_FILTER_TERMS) > MAX_FILTER_TERMS) throw invalidFilter(`has more than ${MAX_FILTER_TERMS} comparisons; send a narrower filter`);
   const params: SqlFilter['params'] = [];
 
   const attribute = (path: string, prefix: string): FilterAttribute => {

@@ -13,12 +13,12 @@ import { liveTokenHolder } from '../tokens/service.ts';
 import { scimErrorBody } from './errors.ts';
 import { SCIM_BASE } from './resources.ts';
 import { ScimError } from './responses.ts';
-import { canonicalKeys, GROUP_SHAPE, PATCH_SHAPE, PatchBody, ScimGroupBody, ScimUserBody, USER_SHAPE, type Shape } from './schemas.ts';
+import { canonicalKeys, GROUP_SHAPE, PATCH_SHAPE, PatchBody, ScimGroupBody, ScimUserBody, SEARCH_SHAPE, SearchBody, USER_SHAPE, type Shape } from './schemas.ts';
 
 const BEARER = /^Bearer +([\x21-\x7e]{1,512}) *$/i;
 
 /** The attribute names of each body a SCIM route declares, by its schema: a client may write them in any case. */
-const SHAPES = new Map<v.GenericSchema, Shape>([[ScimUserBody, USER_SHAPE], [ScimGroupBody, GROUP_SHAPE], [PatchBody, PATCH_SHAPE]]);
+const SHAPES = new Map<v.GenericSchema, Shape>([[ScimUserBody, USER_SHAPE], [ScimGroupBody, GROUP_SHAPE], [PatchBody, PATCH_SHAPE], [SearchBody, SEARCH_SHAPE]]);
 
 /**
  * The SCIM token's holder as a caller. Throws 401 for none, a wrong one, an API token, or an offboarded

@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import { SCIM } from './protocol.ts';
 import { MAX_RESULTS } from './resources.ts';
 import { discovery, ScimGroup, ScimGroupAnswer, ScimGroupList, ScimUser, ScimUserAnswer, ScimUserList } from './responses.ts';
-import { PatchBody, ScimGroupBody, ScimUserBody } from './schemas.ts';
+import { PatchBody, ScimGroupBody, ScimUserBody, SearchBody } from './schemas.ts';
 
 const READ = {
   extension: true,
@@ -30,12 +30,22 @@ export const scimRoutes = defineRoutes('scim', {
     description: 'Creates a MEMBER whose email is `userName` (409 uniqueness when taken). A user DELETED over SCIM comes back with the same id, without their old access. Passwords are ignored.',
     responses: { 201: ScimUser },
   },
+  'POST /scim/v2/Users/.search': {
+    ...READ, errors: [...READ.errors, 'invalid_json', 'payload_too_large', 'unsupported_media_type'], summary: 'Find users with a search in the body (SCIM)', body: SearchBody,
+    description: `RFC 7644 §3.4.3: a SearchRequest body (\`filter\`, \`startIndex\`, \`count\`, \`attributes\`, \`excludedAttributes\`) answered as GET /scim/v2/Users answers the same query; it counts toward no write limit. ${LIST_DESCRIPTION}`,
+    responses: { 200: ScimUserList },
+  },
   'GET /scim/v2/Users/{id}': { ...READ, summary: 'Get a user (SCIM)', pathParams: id, responses: { 200: ScimUserAnswer } },
   'PUT /scim/v2/Users/{id}': { ...WRITE, summary: 'Replace a user (SCIM)', body: ScimUserBody, description: '`active: false` offboards the user (DEPROVISIONED): every access edge ends, here and in connected systems, and their sessions and tokens stop; `true` restores them without their old access.', pathParams: id, responses: { 200: ScimUser } },
   'PATCH /scim/v2/Users/{id}': { ...WRITE, summary: 'Change a user (SCIM PATCH)', body: PatchBody, description: 'RFC 7644 §3.5.2 add/replace/remove, with or without `path`, in Okta\'s and Entra ID\'s dialects (docs/scim.md).', pathParams: id, responses: { 200: ScimUser } },
   'DELETE /scim/v2/Users/{id}': { ...WRITE, summary: 'Deprovision a user (SCIM)', description: 'Offboards the user as DELETED; a later GET is 404.', pathParams: id, responses: { 204: undefined as never } },
   'GET /scim/v2/Groups': { ...READ, summary: 'List or find groups the identity provider pushed (SCIM)', description: LIST_DESCRIPTION, responses: { 200: ScimGroupList } },
   'POST /scim/v2/Groups': { ...WRITE, summary: 'Push a group (SCIM)', body: ScimGroupBody, description: 'A group of the identity provider\'s app (GATEHOUSE_SCIM_IDP), with its members; 409 uniqueness for a displayName taken.', responses: { 201: ScimGroup } },
+  'POST /scim/v2/Groups/.search': {
+    ...READ, errors: [...READ.errors, 'invalid_json', 'payload_too_large', 'unsupported_media_type'], summary: 'Find groups with a search in the body (SCIM)', body: SearchBody,
+    description: 'RFC 7644 §3.4.3: a SearchRequest body answered as GET /scim/v2/Groups answers the same query; it counts toward no write limit.',
+    responses: { 200: ScimGroupList },
+  },
   'GET /scim/v2/Groups/{id}': { ...READ, summary: 'Get a group (SCIM)', pathParams: id, responses: { 200: ScimGroupAnswer } },
   'PUT /scim/v2/Groups/{id}': { ...WRITE, summary: 'Replace a group (SCIM)', body: ScimGroupBody, pathParams: id, responses: { 200: ScimGroup } },
   'PATCH /scim/v2/Groups/{id}': { ...WRITE, summary: 'Change a group or its members (SCIM PATCH)', body: PatchBody, pathParams: id, responses: { 200: ScimGroup } },

@@ -86,7 +86,8 @@ const PatchOperation = v.object({
 export const PATCH_SHAPE: Shape = { names: names('schemas', 'Operations'), nested: { Operations: { names: names('op', 'path', 'value') } } };
 export const PatchBody = v.object({
   schemas: v.optional(v.array(v.string())),
-  Operations: v.pipe(v.array(PatchOperation, 'must be a list of operations'), v.minLength(1, 'must have at least one operation'), v.maxLength(1000, 'must have at most 1000 operations')),
+  // A hard stop for the schema's own walk; the PATCH's bound (group-patch.ts, 400 tooMany) is checked next.
+  Operations: v.pipe(v.array(PatchOperation, 'must be a list of operations'), v.minLength(1, 'must have at least one operation'), v.maxLength(10_000, 'must have at most 10000 operations')),
 });
 export type PatchInput = v.InferOutput<typeof PatchBody>;
 
@@ -98,3 +99,23 @@ export interface ListQuery {
   attributes?: string[];
   excludedAttributes?: string[];
 }
+
+/** A list of attribute names: RFC 7644 §3.4.3 sends an array; a comma-separated string (the query's form) is taken too. */
+const AttributeList = v.pipe(
+  v.union([v.array(v.pipe(v.string('must be attribute names'), v.maxLength(200, 'must be at most 200 characters each'))), v.string('must be attribute names')], 'must be a list of attribute names'),
+  v.transform((names) => (typeof names === 'string' ? names.split(',') : names).map((n) => n.trim()).filter((n) => n !== '').slice(0, 100)),
+);
+const Whole = v.pipe(v.union([v.number(), v.pipe(v.string(), v.regex(/^-?\d{1,15}$/), v.transform(Number))], 'must be a whole number'), v.integer('must be a whole number'));
+
+/** RFC 7644 §3.4.3's SearchRequest attributes, in any case. */
+export const SEARCH_SHAPE: Shape = { names: names('schemas', 'filter', 'startIndex', 'count', 'attributes', 'excludedAttributes', 'sortBy', 'sortOrder') };
+
+/** POST /.search (RFC 7644 §3.4.3): the list's query in a body. */
+export const SearchBody = v.object({
+  schemas: v.optional(v.array(v.string())),
+  filter: v.optional(v.pipe(v.string('must be a SCIM filter'), v.maxLength(10_000, 'must be at most 10000 characters'))),
+  startIndex: v.optional(Whole),
+  count: v.optional(Whole),
+  attributes: v.optional(AttributeList),
+  excludedAttributes: v.optional(AttributeList),
+});

@@ -16,7 +16,8 @@ import { createApp } from '../apps/service.ts';
 import { groupMembers, setGroupMembers } from '../access/service.ts';
 import { invalidValue, ScimProblem } from './errors.ts';
 import { ENTERPRISE_SCHEMA, MAX_MEMBER_CHANGES } from './resources.ts';
-import type { ScimGroupInput, ScimUserInput } from './schemas.ts';
+import type { PatchInput, ScimGroupInput, ScimUserInput } from './schemas.ts';
+import { applyGroupPatch, checkPatchBounds } from './group-patch.ts';
 import type { ScimGroupRow, ScimUserRow } from './store.ts';
 
 /** Status by SCIM's word: `active: false` deprovisions (reversible), DELETE deletes (gone from SCIM). */
@@ -171,45 +172,71 @@ function providerAppId(ctx: AppContext, actor: Actor): { appId: string; groupTyp
   return { appId: app.app_id, groupType: kind.groupType };
 }
 
-/** The user ids a group's members name: each a SCIM-visible user; a group member is refused (no nesting). */
-function memberIds(ctx: AppContext, members: ScimGroupInput['members']): string[] {
-  const ids = new Set<string>();
-  (members ?? []).forEach((member, index) => {
+/** Who may join a group: the users named, minus those not ACTIVE (skipped, and said: docs/scim.md). */
+export interface Admitted {
+  ids: string[];
+  /** Users named who are offboarded: left out rather than failing the whole request (issue 37.2). */
+  skipped: string[];
+}
+
+/**
+ * Sorts the users `named` (id, and the field naming it for an error) into those who may be members and
+ * those skipped for being offboarded. Throws invalidValue naming the field for an id that is no user
+ * Gatehouse has: that is really wrong, and nothing is applied.
+ */
+function admit(ctx: AppContext, named: { id: string; path: string }[]): Admitted {
+  const ids: string[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  for (const { id, path } of named) {
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const user = isUuid(id) ? ctx.stores.scim.user(id) : undefined;
+    if (!user) throw invalidValue(path, `must be the id of a user Gatehouse has (${id.slice(0, 64)} is none)`);
+    if (user.hr_idp_status !== 'ACTIVE') skipped.push(id);
+    else ids.push(id);
+  }
+  return { ids, skipped };
+}
+
+/** The users a POST's or PUT's members name, as admit() sorts them; a group as a member is refused (no nesting). */
+function memberIds(ctx: AppContext, members: ScimGroupInput['members']): Admitted {
+  return admit(ctx, (members ?? []).map((member, index) => {
     const path = `members.${index}.value`;
     if (member.type && member.type.toLowerCase() === 'group') throw invalidValue(path, 'is a group: Gatehouse takes users as SCIM group members, not groups');
-    const id = member.value.trim().toLowerCase();
-    const user = isUuid(id) ? ctx.stores.scim.user(id) : undefined;
-    if (!user) throw invalidValue(path, 'must be the id of a user Gatehouse has');
-    if (user.hr_idp_status !== 'ACTIVE') throw invalidValue(path, `is ${user.hr_idp_status}: an offboarded user holds no membership`);
-    ids.add(id);
-  });
-  return [...ids];
+    return { id: member.value.trim().toLowerCase(), path };
+  }));
 }
 
 /** Sets the members, refusing more changes at once than MAX_MEMBER_CHANGES (one request must not hold the service). */
-function setMembers(ctx: AppContext, actor: Actor, groupId: string, ids: string[]): void {
-  const held = new Set(groupMembers(ctx, groupId).map((m) => m.id));
+function setMembers(ctx: AppContext, actor: Actor, groupId: string, ids: string[], held = new Set(groupMembers(ctx, groupId).map((m) => m.id))): void {
   const wanted = new Set(ids);
   const changes = ids.filter((id) => !held.has(id)).length + [...held].filter((id) => !wanted.has(id)).length;
   if (changes > MAX_MEMBER_CHANGES) {
     throw invalidValue('members', `would change ${changes} memberships at once; send at most ${MAX_MEMBER_CHANGES} changes per request (PATCH add/remove in parts)`);
   }
-  setGroupMembers(ctx, actor, groupId, ids);
+  if (changes > 0) setGroupMembers(ctx, actor, groupId, ids);
+}
+
+/** Says in the log which offboarded users a request named as members and were left out. */
+function logSkipped(ctx: AppContext, groupId: string, skipped: string[]): void {
+  if (skipped.length > 0) ctx.log.info('SCIM group members skipped: offboarded users hold no membership', { group_id: groupId, user_ids: skipped.slice(0, 100), count: skipped.length });
 }
 
 /** POST /Groups: a group of the provider's app, with its members (GROUPS_CREATED, GROUP_USERS_ADDED). Conflict (uniqueness) for a displayName taken. */
-export function provisionGroup(ctx: AppContext, actor: Actor, input: ScimGroupInput): ScimGroupRow {
+export function provisionGroup(ctx: AppContext, actor: Actor, input: ScimGroupInput): ScimGroupRow & { skipped: string[] } {
   const now = ctx.clock.now();
   return write(ctx, () => {
     if (ctx.stores.scim.groupByName(input.displayName)) {
       throw new ScimProblem('conflict', 'uniqueness', `displayName: a group named ${input.displayName} already exists`, [{ path: 'displayName', message: 'already in use' }]);
     }
-    const ids = memberIds(ctx, input.members);
+    const members = memberIds(ctx, input.members);
     const { appId, groupType } = providerAppId(ctx, actor);
     const group = createGroup(ctx, actor, v.parse(CreateGroupBody, { name: input.displayName, group_type: groupType, app_id: appId, description: 'Pushed by the identity provider over SCIM.' }));
     ctx.stores.scim.addGroup(group.group_id, input.externalId ?? null, now);
-    setMembers(ctx, actor, group.group_id, ids);
-    return ctx.stores.scim.group(group.group_id)!;
+    setMembers(ctx, actor, group.group_id, members.ids);
+    logSkipped(ctx, group.group_id, members.skipped);
+    return { ...ctx.stores.scim.group(group.group_id)!, skipped: members.skipped };
   });
 }
 
@@ -220,19 +247,47 @@ export function scimGroup(ctx: AppContext, id: string): ScimGroupRow {
   return row;
 }
 
-/** PUT (and PATCH once applied): the name, externalId and members become what `input` says. */
-export function replaceGroup(ctx: AppContext, actor: Actor, id: string, input: ScimGroupInput, options: { members: boolean } = { members: true }): ScimGroupRow {
+/** Checks a new displayName is free (409 uniqueness) and renames the group (GROUPS_UPDATED). */
+function renameGroup(ctx: AppContext, actor: Actor, row: ScimGroupRow, displayName: string): void {
+  if (displayName === row.name) return;
+  const other = ctx.stores.scim.groupByName(displayName);
+  if (other && other.id !== row.id) throw new ScimProblem('conflict', 'uniqueness', `displayName: a group named ${displayName} already exists`, [{ path: 'displayName', message: 'already in use' }]);
+  updateGroups(ctx, actor, [{ group_id: row.id, name: displayName }]);
+}
+
+/** PUT: the name, externalId and members become what `input` says (offboarded members skipped). */
+export function replaceGroup(ctx: AppContext, actor: Actor, id: string, input: ScimGroupInput): ScimGroupRow & { skipped: string[] } {
   const now = ctx.clock.now();
   return write(ctx, () => {
     const row = scimGroup(ctx, id);
-    if (input.displayName !== row.name) {
-      const other = ctx.stores.scim.groupByName(input.displayName);
-      if (other && other.id !== row.id) throw new ScimProblem('conflict', 'uniqueness', `displayName: a group named ${input.displayName} already exists`, [{ path: 'displayName', message: 'already in use' }]);
-      updateGroups(ctx, actor, [{ group_id: row.id, name: input.displayName }]);
-    }
-    if (options.members) setMembers(ctx, actor, row.id, memberIds(ctx, input.members));
+    renameGroup(ctx, actor, row, input.displayName);
+    const members = memberIds(ctx, input.members);
+    setMembers(ctx, actor, row.id, members.ids);
+    logSkipped(ctx, row.id, members.skipped);
     ctx.stores.scim.saveGroup(row.id, input.externalId ?? null, now);
-    return ctx.stores.scim.group(row.id)!;
+    return { ...ctx.stores.scim.group(row.id)!, skipped: members.skipped };
+  });
+}
+
+/**
+ * PATCH: `operations` applied in order to the group as it is inside the write (group-patch.ts), then
+ * written whole or not at all. Removing a member who is not there is nothing; offboarded users added are
+ * skipped; an id that is no user is a 400 naming `members`. The bounds are checked before anything is read.
+ */
+export function patchGroup(ctx: AppContext, actor: Actor, id: string, operations: PatchInput['Operations']): ScimGroupRow & { skipped: string[] } {
+  checkPatchBounds(operations);
+  const now = ctx.clock.now();
+  return write(ctx, () => {
+    const row = scimGroup(ctx, id);
+    const held = new Set(groupMembers(ctx, row.id).map((m) => m.id));
+    const next = applyGroupPatch({ id: row.id, displayName: row.name, externalId: row.external_id, members: held }, operations);
+    renameGroup(ctx, actor, row, next.displayName);
+    const joining = admit(ctx, [...next.members].filter((member) => !held.has(member)).map((member) => ({ id: member, path: 'members' })));
+    const joined = new Set(joining.ids);
+    setMembers(ctx, actor, row.id, [...next.members].filter((member) => held.has(member) || joined.has(member)), held);
+    logSkipped(ctx, row.id, joining.skipped);
+    ctx.stores.scim.saveGroup(row.id, next.externalId, now);
+    return { ...ctx.stores.scim.group(row.id)!, skipped: joining.skipped };
   });
 }
 

@@ -1,0 +1,103 @@
+// Pages that show propagation update themselves (issue 41.5): an item's page, its app's connector panel and
+// My access, in a real browser against a loopback Opal-protocol connector. The state moves on the server
+// (the outbox carries the change) and the page changes without a reload; at 1280 and 375 px, axe-core clean.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { tick as runOutbox } from '../../src/outbox/index.ts';
+import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { createApp, createMember, type Signed } from '../helpers/fixtures.ts';
+import { OpalConnector } from '../helpers/opal-connector.ts';
+
+const WAIT = { timeout: 30_000 };
+const SECRET = 'connector-signing-secret-0123456789';
+
+describe('pages that show propagation update themselves', { skip: noBrowser }, () => {
+  let app: TestApp;
+  let remote: OpalConnector;
+  let browser: Browser;
+  let origin: string;
+  let member: Signed;
+  let appId: string;
+  let resourceId: string;
+  const problems: string[] = [];
+
+  async function signedIn(email: string, width: number): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(error.message));
+    const user = app.ctx.stores.users.getByEmail(email)!;
+    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
+    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
+    await page.locator('#page-title').waitFor(WAIT);
+    return page;
+  }
+
+  /** Marks the page so a reload would show: the mark lives only as long as this document. */
+  const mark = (page: Page) => page.evaluate(`window.__notReloaded = true`);
+  const stillMarked = async (page: Page) => assert.equal(await page.evaluate<boolean>(`window.__notReloaded === true`), true, 'the page was not reloaded');
+
+  before(async () => {
+    app = await startTestApp();
+    origin = new URL(app.url).origin;
+    remote = await new OpalConnector(SECRET).start();
+    remote.resources.set('r-warehouse', { name: 'Warehouse', levels: [], users: new Map() });
+    member = await createMember(app.api, { full_name: 'Lee Live', email: 'lee@example.com' });
+    remote.users.set('u-lee', 'lee@example.com');
+    appId = (await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR', name: 'Warehouse app' })).app_id;
+    assert.equal((await app.api.put(`/apps/${appId}/connector`, { url: remote.url, signing_secret: SECRET })).status, 200);
+    assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).status, 200);
+    const resources = (await app.api.get('/resources', { page_size: 1000 })).body.results as { resource_id: string; app_id: string }[];
+    resourceId = resources.find((r) => r.app_id === appId)!.resource_id;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    await remote?.stop();
+    assert.deepEqual(problems, [], 'errors in the pages');
+  });
+
+  for (const width of [1280, 375]) {
+    it(`a grant and a revoke being carried show on the item's page and the app's page, which change by themselves once carried (${width} px)`, async () => {
+      const admin = await signedIn('admin@gatehouse.local', width);
+      const appPage = await signedIn('admin@gatehouse.local', width);
+      const mine = await signedIn('lee@example.com', width);
+      assert.equal((await app.api.post(`/resources/${resourceId}/users/${member.user.user_id}`, { duration_minutes: 60 })).status, 200);
+
+      await admin.goto(`${origin}/console/resources/${resourceId}`);
+      await admin.getByText('Changes are on their way: this page updates itself until they are carried.').waitFor(WAIT);
+      await admin.getByRole('row', { name: /Lee Live.*grant.*being carried to the system/ }).waitFor(WAIT);
+      await appPage.goto(`${origin}/console/apps/${appId}`);
+      await appPage.getByRole('row', { name: /Lee Live.*grant.*being carried to the system/ }).waitFor(WAIT);
+      await mine.goto(`${origin}/console/access`);
+      await mine.getByRole('row', { name: /Warehouse.*being carried to the system/ }).waitFor(WAIT);
+      assert.deepEqual(await axeViolations(admin), [], 'the item page while a change is on its way');
+      for (const page of [admin, appPage, mine]) await mark(page);
+
+      // The outbox carries the grant: every page says so without being reloaded.
+      await runOutbox(app.ctx, app.clock.now());
+      assert.deepEqual(remote.edges(), ['resource_user:u-lee:r-warehouse:']);
+      await admin.getByText('Every change to Warehouse has reached the connector.').waitFor(WAIT);
+      await admin.getByRole('row', { name: /Lee Live.*in effect/ }).waitFor(WAIT);
+      await appPage.getByText('Every access change has reached the system.').waitFor(WAIT);
+      await mine.getByRole('row', { name: /Warehouse/ }).filter({ hasNotText: 'being carried' }).waitFor(WAIT);
+      for (const page of [admin, appPage, mine]) await stillMarked(page);
+      assert.ok(await admin.evaluate<number>('document.documentElement.scrollWidth') <= width);
+
+      // A revoke from the page: "removal" on its way, then gone, again without a reload. (The settled app page
+      // stopped looking: it is watched only while something moves.)
+      await admin.getByRole('button', { name: 'Revoke Lee Live' }).click();
+      await admin.getByRole('alertdialog').getByRole('button', { name: 'Revoke Lee Live' }).click();
+      await admin.getByRole('row', { name: /Lee Live.*removal.*being carried to the system/ }).waitFor(WAIT);
+      await runOutbox(app.ctx, app.clock.now());
+      assert.deepEqual(remote.edges(), []);
+      await admin.getByText('Every change to Warehouse has reached the connector.').waitFor(WAIT);
+      await stillMarked(admin);
+      assert.deepEqual(await axeViolations(admin), [], 'the item page once settled');
+      for (const page of [admin, appPage, mine]) await page.context().close();
+    });
+  }
+});

@@ -1,0 +1,275 @@
+// On-call schedules that live (issue 38), through HTTP against stateful PagerDuty and Opsgenie stand-ins:
+// adding a schedule checks it with the provider; a group linked to it holds whoever is on call until their
+// shift ends, loses them at handover, is extended by nobody during an outage; hand-added members stay;
+// the audit trail names the schedule and shift; PagerDuty incidents for break-glass.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createGroup, createMember, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { errorPaths } from '../helpers/errors.ts';
+import { readEvents } from '../helpers/events.ts';
+import { OPSGENIE_KEY, OpsgenieStandIn, PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { syncOnCall } from '../../src/modules/on-call/sync.ts';
+import { lookUpIncident } from '../../src/modules/on-call/service.ts';
+
+const HOUR = 3_600_000;
+const T0 = '2026-03-01T09:00:00.000Z';
+const at = (hours: number) => new Date(Date.parse(T0) + hours * HOUR).toISOString();
+
+describe('on-call schedules', () => {
+  const clock = new ManualClock(T0);
+  let app: TestApp;
+  let pd: PagerDutyStandIn;
+  let og: OpsgenieStandIn;
+
+  before(async () => {
+    pd = await PagerDutyStandIn.start(() => clock.now());
+    og = await OpsgenieStandIn.start(() => clock.now());
+    app = await startTestApp({
+      clock,
+      env: {
+        GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pd.url,
+        GATEHOUSE_OPSGENIE_API_KEY: OPSGENIE_KEY, GATEHOUSE_OPSGENIE_API_URL: og.url,
+        // Notices are queued only where a channel is set up; nothing is sent (no job runs).
+        GATEHOUSE_SMTP_URL: 'smtp://127.0.0.1:9',
+      },
+    });
+  });
+  after(async () => {
+    await app.close();
+    await pd.close();
+    await og.close();
+    assert.deepEqual(pd.violations, [], 'every PagerDuty answer fits its public document');
+    assert.deepEqual(og.violations, [], 'every Opsgenie answer fits its public document');
+  });
+
+  const members = async (groupId: string) => {
+    const res = await app.api.get(`/groups/${groupId}/users`);
+    assert.equal(res.status, 200);
+    return (res.body.results as { user_id: string; expiration_date?: string | null }[])
+      .map((m) => ({ user_id: m.user_id, expiration_date: m.expiration_date ?? null }))
+      .sort((a, b) => a.user_id.localeCompare(b.user_id));
+  };
+  const sync = () => syncOnCall(app.ctx, clock.now());
+
+  test('POST /on-call-schedules asks PagerDuty, stores its name, and calls it as its API asks', async () => {
+    const remote = pd.addSchedule('Payments primary');
+    const res = await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.name, 'Payments primary');
+    assert.equal(res.body.remote_id, remote);
+    const call = pd.calls.at(-1)!;
+    assert.equal(call.path, `/schedules/${remote}`);
+    assert.equal(call.headers.authorization, `Token token=${PAGERDUTY_TOKEN}`);
+    assert.equal(call.headers.accept, 'application/vnd.pagerduty+json;version=2');
+    const got = await app.api.get(`/on-call-schedules/${res.body.on_call_schedule_id}`);
+    assert.deepEqual(got.body, res.body);
+    const list = await app.api.get('/on-call-schedules');
+    assert.ok((list.body.on_call_schedules as { on_call_schedule_id: string }[]).some((s) => s.on_call_schedule_id === res.body.on_call_schedule_id));
+    const [event] = await readEvents(app.api, { type: 'ON_CALL_SCHEDULES_CREATED', object: res.body.on_call_schedule_id });
+    assert.equal(event!.sub_events[0]!.on_call_schedule_name, 'Payments primary');
+    const again = await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote });
+    assert.equal(again.status, 409);
+    assert.deepEqual(errorPaths(again.body), ['remote_id']);
+  });
+
+  test('an unknown remote id, a provider down, bad input and a READ_ONLY token store nothing', async () => {
+    const before = (await app.api.get('/on-call-schedules')).body.on_call_schedules.length;
+    const unknown = await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: 'PNOSUCH' });
+    assert.equal(unknown.status, 400);
+    assert.deepEqual(errorPaths(unknown.body), ['remote_id']);
+    const unknownOg = await app.api.post('/on-call-schedules', { third_party_provider: 'OPSGENIE', remote_id: 'no-such' });
+    assert.equal(unknownOg.status, 400);
+    const remote = pd.addSchedule('Down');
+    pd.outage = 503;
+    const down = await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote }, { expectServerError: true }).finally(() => (pd.outage = null));
+    assert.equal(down.status, 503);
+    assert.match(down.body.message, /PagerDuty/);
+    const bad = await app.api.post('/on-call-schedules', { third_party_provider: 'VICTOROPS', remote_id: '' });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(errorPaths(bad.body), ['remote_id', 'third_party_provider']);
+    const reader = await createMember(app.api, { organization_role: 'ADMIN' }, { access_level: 'READ_ONLY' });
+    const readOnly = await reader.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote });
+    assert.equal(readOnly.status, 403);
+    assert.equal((await app.api.get('/on-call-schedules')).body.on_call_schedules.length, before);
+  });
+
+  test('a provider that is not set up is refused naming its setting', async () => {
+    const bare = await startTestApp();
+    try {
+      const res = await bare.api.post('/on-call-schedules', { third_party_provider: 'OPSGENIE', remote_id: 'abc' });
+      assert.equal(res.status, 400);
+      assert.deepEqual(errorPaths(res.body), ['third_party_provider']);
+      assert.match(res.body.message, /GATEHOUSE_OPSGENIE_API_KEY/);
+    } finally {
+      await bare.close();
+    }
+  });
+
+  test('a linked group holds whoever PagerDuty says is on call, until the shift ends; handover and overrides move it', async () => {
+    const alice = await createUser(app.api, { email: 'Alice.Oncall@example.com' });
+    const bob = await createUser(app.api, { email: 'bob.oncall@example.com' });
+    const handAdded = await createUser(app.api);
+    const pa = pd.addPerson('Alice', 'alice.oncall@example.com');
+    const pb = pd.addPerson('Bob', 'bob.oncall@example.com');
+    const remote = pd.addSchedule('Payments primary (PD)');
+    // Alice 09–17, Bob 17–01, Alice again 01–09; a stranger on a second layer is on call too.
+    pd.shift(remote, pa, at(0), at(8));
+    pd.shift(remote, pb, at(8), at(16));
+    pd.shift(remote, pa, at(16), at(24));
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const group = await createGroup(app.api);
+    const put = await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    assert.equal(put.status, 200);
+    assert.deepEqual(put.body, [schedule.on_call_schedule_id]);
+    assert.deepEqual((await app.api.get(`/groups/${group.group_id}/on-call-schedules`)).body.on_call_schedules, [schedule]);
+    const byHand = await app.api.post(`/groups/${group.group_id}/users/${handAdded.user_id}`, { duration_minutes: 0 });
+    assert.equal(byHand.status, 200, JSON.stringify(byHand.body));
+
+    await sync();
+    const onCalls = pd.calls.filter((c) => c.path === '/oncalls').at(-1)!;
+    assert.deepEqual(onCalls.query.getAll('schedule_ids[]'), [remote]);
+    assert.deepEqual(onCalls.query.getAll('include[]'), ['users']);
+    assert.equal(onCalls.query.get('since'), clock.now().toISOString());
+    assert.ok(onCalls.query.get('until')! > onCalls.query.get('since')!);
+    assert.deepEqual(await members(group.group_id), [
+      { user_id: alice.user_id, expiration_date: at(8) }, { user_id: handAdded.user_id, expiration_date: null },
+    ].sort((a, b) => a.user_id.localeCompare(b.user_id)));
+    const [added] = await readEvents(app.api, { type: 'GROUP_USERS_ADDED', object: alice.user_id });
+    assert.equal(added!.sub_events[0]!.on_call_schedule_id, schedule.on_call_schedule_id);
+    assert.equal(added!.sub_events[0]!.on_call_schedule_name, 'Payments primary (PD)');
+    assert.equal(added!.sub_events[0]!.shift_end, at(8));
+    assert.equal(added!.sub_events[0]!.expiration_date, at(8));
+
+    // The view says who and until when.
+    await app.api.post(`/on-call-schedules/${schedule.on_call_schedule_id}/sync`);
+    const view = await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`);
+    assert.equal(view.status, 200);
+    assert.deepEqual(view.body.on_call, [{ user_id: alice.user_id, email: alice.email, ends_at: at(8) }]);
+    assert.deepEqual(view.body.unknown_emails, []);
+    assert.equal(view.body.last_synced_at, clock.now().toISOString());
+    assert.equal(view.body.last_error, null);
+
+    // An override: Bob takes 12–14. At 12 Alice loses it at once, Bob holds it until 14.
+    pd.override(remote, pb, at(3), at(5));
+    clock.set(new Date(at(3)));
+    await sync();
+    assert.deepEqual(await members(group.group_id), [
+      { user_id: bob.user_id, expiration_date: at(5) }, { user_id: handAdded.user_id, expiration_date: null },
+    ].sort((a, b) => a.user_id.localeCompare(b.user_id)));
+    const [removed] = await readEvents(app.api, { type: 'GROUP_USERS_REMOVED', object: alice.user_id });
+    assert.equal(removed!.actor_user_id, '00000000-0000-0000-0000-000000000000');
+    assert.equal(removed!.sub_events[0]!.on_call_schedule_id, schedule.on_call_schedule_id);
+
+    // Back to Alice at 14 until 17; then the handover to Bob at 17.
+    clock.set(new Date(at(5)));
+    await sync();
+    assert.deepEqual((await members(group.group_id)).find((m) => m.user_id === alice.user_id), { user_id: alice.user_id, expiration_date: at(8) });
+    assert.equal((await members(group.group_id)).some((m) => m.user_id === bob.user_id), false);
+    clock.set(new Date(at(8)));
+    await sync();
+    const atHandover = await members(group.group_id);
+    assert.deepEqual(atHandover.find((m) => m.user_id === bob.user_id), { user_id: bob.user_id, expiration_date: at(16) });
+    assert.equal(atHandover.some((m) => m.user_id === alice.user_id), false);
+    assert.ok(atHandover.some((m) => m.user_id === handAdded.user_id), 'a hand-added member stays');
+  });
+
+  test('an outage extends nobody: the membership ends at the shift end, and admins are told after repeated failures', async () => {
+    const carol = await createUser(app.api, { email: 'carol.oncall@example.com' });
+    const pc = pd.addPerson('Carol', 'carol.oncall@example.com');
+    const remote = pd.addSchedule('Outage drill');
+    const start = clock.now().toISOString();
+    const end = new Date(clock.now().getTime() + 2 * HOUR).toISOString();
+    pd.shift(remote, pc, start, end);
+    pd.shift(remote, pc, end, new Date(clock.now().getTime() + 10 * HOUR).toISOString());
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    await sync();
+    // Her next shift follows at once: one stretch, held to its end.
+    const held = (await members(group.group_id)).find((m) => m.user_id === carol.user_id)!;
+    assert.equal(held.expiration_date, new Date(Date.parse(end) + 8 * HOUR).toISOString());
+
+    pd.outage = 500;
+    for (let i = 0; i < 3; i++) {
+      const res = await app.api.post(`/on-call-schedules/${schedule.on_call_schedule_id}/sync`);
+      assert.equal(res.status, 200);
+      assert.match(res.body.last_error, /PagerDuty answered 500/);
+      assert.equal(res.body.failures, i + 1);
+    }
+    const notices = await app.api.get('/notifications', { type: 'ON_CALL_SYNC_FAILING' });
+    assert.equal(notices.status, 200, JSON.stringify(notices.body));
+    assert.equal((notices.body.results as unknown[]).length >= 1, true, 'the admin is told');
+    // Past her stated end, still no answer: the membership ended on time and nobody extended it.
+    clock.set(new Date(Date.parse(held.expiration_date!) + 60_000));
+    await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]);
+    assert.equal((await members(group.group_id)).some((m) => m.user_id === carol.user_id), false);
+    pd.outage = null;
+    pd.shift(remote, pc, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString());
+    await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]);
+    const view = await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`);
+    assert.equal(view.body.last_error, null);
+    assert.deepEqual(view.body.on_call.map((o: { user_id: string }) => o.user_id), [carol.user_id]);
+    assert.equal((await members(group.group_id)).some((m) => m.user_id === carol.user_id), true, 'back when the provider answers again');
+  });
+
+  test('Opsgenie: GenieKey, on-calls for who, the timeline for when the shift ends', async () => {
+    const dana = await createUser(app.api, { email: 'dana.oncall@example.com' });
+    const od = og.addPerson('Dana', 'dana.oncall@example.com');
+    const oe = og.addPerson('Eve', 'eve.oncall@example.com');
+    const remote = og.addSchedule('Search primary');
+    const now = clock.now().getTime();
+    og.shift(remote, od, new Date(now - HOUR).toISOString(), new Date(now + 3 * HOUR).toISOString());
+    // A second rotation: Eve, whom no Gatehouse user matches, is on call beside her.
+    og.shift(remote, oe, new Date(now - HOUR).toISOString(), new Date(now + 9 * HOUR).toISOString(), 2);
+    const created = await app.api.post('/on-call-schedules', { third_party_provider: 'OPSGENIE', remote_id: remote });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal(created.body.name, 'Search primary');
+    assert.equal(og.calls.at(-1)!.headers.authorization, `GenieKey ${OPSGENIE_KEY}`);
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [created.body.on_call_schedule_id] });
+    await sync();
+    assert.ok(og.calls.some((c) => c.path === `/v2/schedules/${remote}/on-calls`));
+    assert.ok(og.calls.some((c) => c.path === `/v2/schedules/${remote}/timeline`));
+    assert.deepEqual(await members(group.group_id), [{ user_id: dana.user_id, expiration_date: new Date(now + 3 * HOUR).toISOString() }]);
+    const view = await app.api.get(`/on-call-schedules/${created.body.on_call_schedule_id}/on-call`);
+    assert.deepEqual(view.body.on_call, [{ user_id: dana.user_id, email: dana.email, ends_at: new Date(now + 3 * HOUR).toISOString() }]);
+    assert.deepEqual(view.body.unknown_emails, ['eve.oncall@example.com']);
+  });
+
+  test('a group of type PAGERDUTY_ON_CALL_SCHEDULE follows the recorded schedule its remote_info names', async () => {
+    const frank = await createUser(app.api, { email: 'frank.oncall@example.com' });
+    const pf = pd.addPerson('Frank', 'frank.oncall@example.com');
+    const remote = pd.addSchedule('Typed group');
+    pd.shift(remote, pf, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString());
+    await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote });
+    const group = await createGroup(app.api, { group_type: 'PAGERDUTY_ON_CALL_SCHEDULE', remote_info: { pagerduty_on_call_schedule: { schedule_id: remote } } });
+    await sync();
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [frank.user_id]);
+  });
+
+  test('unknown ids are 404s and the links are checked', async () => {
+    assert.equal((await app.api.get(`/on-call-schedules/${NO_SUCH_ID}`)).status, 404);
+    assert.equal((await app.api.get(`/on-call-schedules/${NO_SUCH_ID}/on-call`)).status, 404);
+    assert.equal((await app.api.post(`/on-call-schedules/${NO_SUCH_ID}/sync`)).status, 404);
+    const group = await createGroup(app.api);
+    const res = await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [NO_SUCH_ID] });
+    assert.equal(res.status, 404);
+    assert.deepEqual(errorPaths(res.body), ['on_call_schedule_ids.0']);
+  });
+
+  test('lookUpIncident: PagerDuty incidents for break-glass', async () => {
+    const open = pd.addIncident('triggered');
+    const acked = pd.addIncident('acknowledged');
+    const resolved = pd.addIncident('resolved');
+    assert.deepEqual(await lookUpIncident(app.ctx, open), { exists: true, id: open, status: 'triggered', title: 'The server is on fire.' });
+    assert.equal((await lookUpIncident(app.ctx, acked)).exists && (await lookUpIncident(app.ctx, acked) as { status: string }).status, 'acknowledged');
+    assert.deepEqual(await lookUpIncident(app.ctx, resolved), { exists: true, id: resolved, status: 'resolved', title: 'The server is on fire.' });
+    assert.deepEqual(await lookUpIncident(app.ctx, 'PNOSUCH'), { exists: false });
+    assert.equal(pd.calls.at(-1)!.path, '/incidents/PNOSUCH');
+    pd.outage = 502;
+    await assert.rejects(lookUpIncident(app.ctx, open), (err: { code?: string; details?: { path: string }[] }) => err.code === 'unavailable' && err.details?.[0]?.path === 'incident_id');
+    pd.outage = null;
+  });
+});
