@@ -12,7 +12,7 @@ export type Me = Schema<'ConsoleSession'>;
 
 /** The API's routes as the console writes them: /v1 paths without the /v1, /console paths whole. */
 type Api = { [P in keyof paths as P extends `/v1${infer Rest}` ? Rest : P]: paths[P] };
-type Method = 'get' | 'post' | 'put' | 'delete';
+type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** The paths that have `method`, as path templates: `/requests/{id}`. */
 export type PathWith<M extends Method> = { [P in keyof Api]: Api[P][M & keyof Api[P]] extends undefined ? never : P }[keyof Api];
@@ -113,6 +113,7 @@ const caller = <M extends Method>(method: M): Caller<M> =>
 export const get = caller('get');
 export const post = caller('post');
 export const put = caller('put');
+export const patch = caller('patch');
 export const del = caller('delete');
 
 /** The row of a cursor-paged list (`{ results: Row[], next }`). */

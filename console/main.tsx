@@ -20,6 +20,7 @@ import { AccessRules } from './pages/access-rules.tsx';
 import { AppPage, Apps } from './pages/apps.tsx';
 import { ItemSettings } from './pages/item-settings.tsx';
 import { RequestTemplates } from './pages/request-templates.tsx';
+import { BreakGlassPage } from './pages/break-glass.tsx';
 
 
 function route(path: string, me: Me) {
@@ -46,6 +47,7 @@ function route(path: string, me: Me) {
   if (first === 'apps' && second) return <AppPage me={me} id={second} />;
   if (first === 'apps') return <Apps me={me} />;
   if (first === 'request-templates') return <RequestTemplates me={me} />;
+  if (first === 'break-glass' && second) return <BreakGlassPage me={me} id={second} />;
   return <NotFound path={path} />;
 }
 
@@ -131,6 +133,13 @@ function App() {
     const moved = () => setPath(location.pathname);
     addEventListener('popstate', moved);
     return () => removeEventListener('popstate', moved);
+  }, []);
+
+  // Something changed who is signed in (Account's name): read the session again, keeping the page.
+  useEffect(() => {
+    const changed = () => void get('/console/session').then(setMe, (err: unknown) => setFailure(messageOf(err)));
+    addEventListener('gatehouse-session-changed', changed);
+    return () => removeEventListener('gatehouse-session-changed', changed);
   }, []);
 
   useEffect(() => {

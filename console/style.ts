@@ -64,6 +64,8 @@ th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid var(--
 td code { overflow-wrap: anywhere; } /* long values (URLs, paths) wrap rather than widen a table */
 .badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-size: .85rem; font-weight: 600; border: 1px solid currentColor; }
 .badge-approved { color: var(--ok); } .badge-denied, .badge-rejected { color: var(--danger); } .badge-pending { color: var(--warn); } .badge-canceled { color: var(--muted); }
+.badge-break-glass { color: var(--danger); }
+.break-glass { border-left: 4px solid var(--danger); padding-left: .75rem; }
 .wrap { overflow-wrap: anywhere; }
 .checklist { max-height: 14rem; overflow-y: auto; border: 1px solid var(--line); border-radius: 6px; padding: .25rem .5rem; max-width: 32rem; }
 .chip { display: inline-block; margin: 0 .25rem .25rem 0; }

@@ -3,6 +3,11 @@ import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, type Me, type Schema } from './api.ts';
 
+/** Says that who is signed in has changed (their name, say): the app reads `/console/session` again. */
+export function sessionChanged(): void {
+  dispatchEvent(new Event('gatehouse-session-changed'));
+}
+
 /** Goes to a console address without reloading the page. */
 export function navigate(to: string): void {
   history.pushState(null, '', to);

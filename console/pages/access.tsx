@@ -7,6 +7,7 @@ import { holdingsOf, type Holding } from './home.tsx';
 import { PersonAdmin } from './people.tsx';
 import { connectorKinds, HeldOutside } from './connector.tsx';
 import { defaultDuration, durationChoice, durationChoices, isAdmin, requestBounds, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
+import { BreakGlassAction, mayBreakGlass } from './break-glass.tsx';
 
 function pathOf(h: Holding): string {
   if (h.kind === 'group') return 'membership';
@@ -94,7 +95,10 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     // The teams the reviewer stages name, by name (one read each; a team this caller may not read stays unnamed).
     const stageOwnerIds = [...new Set((item.request_configurations ?? []).flatMap((c) => (c.reviewer_stages ?? []).flatMap((s) => s.owner_ids)))];
     const stageOwners = Promise.all(stageOwnerIds.map((owner_id) => get('/owners/{owner_id}', { path: { owner_id } }).catch(() => undefined)));
-    const [holders, owner, connector, propagations, named, kinds] = await Promise.all([
+    // Whether the viewer may break glass here: named, or holding a group the item names (docs/break-glass.md).
+    const myGroups = (item.break_glass_group_ids ?? []).length === 0 ? Promise.resolve([])
+      : all('/groups/users/{user_id}', { path: { user_id: props.me.user.user_id } }).then((rows) => rows.map((g) => g.group_id));
+    const [holders, owner, connector, propagations, named, kinds, groups, levels] = await Promise.all([
       kind === 'resource' ? all('/resources/{resource_id}/users', { path: { resource_id: id } }) : all('/groups/{group_id}/users', { path: { group_id: id } }),
       item.admin_owner_id ? get('/owners/{owner_id}', { path: { owner_id: item.admin_owner_id } }).catch(() => undefined) : Promise.resolve(undefined),
       // Where access is carried to (admins: docs/connectors.md); 404 is "no connector".
@@ -102,13 +106,19 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
       admin && appId ? all('/propagations', { query: { app_id: appId } }, 1000) : Promise.resolve([]),
       stageOwners,
       admin ? connectorKinds() : Promise.resolve([]),
+      myGroups,
+      // Which levels reach the connected system (docs/connectors.md "Levels that carry access"): the Grant form offers those.
+      admin ? (kind === 'resource'
+        ? get('/resources/{resource_id}/access-levels', { path: { resource_id: id } })
+        : get('/groups/{group_id}/access-levels', { path: { group_id: id } })) : Promise.resolve(undefined),
     ]);
     const teamNames = new Map(named.filter((o) => o !== undefined).map((o) => [o.owner_id, o.name ?? o.owner_id]));
     const carrier = kinds.find((k) => k.connector_type === connector?.connector_type)?.name ?? connector?.connector_type;
-    return { item, holders, owner, connector, carrier, propagations: propagations.filter((p) => p.item_id === id), teamNames };
+    const breakGlass = mayBreakGlass(item, props.me.user.user_id, groups);
+    return { item, holders, owner, connector, carrier, propagations: propagations.filter((p) => p.item_id === id), teamNames, breakGlass, levels };
   }, [kind, id], (data) => !beingCarried(data));
   const [email, setEmail] = useState('');
-  const [level, setLevel] = useState('');
+  const [level, setLevel] = useState<string | undefined>(undefined);
   // A direct grant offers the request form's durations and preselects the item's suggested one (else a
   // day): access without an end is a choice, not a default. undefined: not chosen yet.
   const [duration, setDuration] = useState<number | undefined>(undefined);
@@ -117,7 +127,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     e.preventDefault();
     if (await action.run(async () => {
       const user = await get('/user', { query: { email: email.trim() } });
-      const body = { duration_minutes: duration ?? grantDefault, access_level_remote_id: level };
+      const body = { duration_minutes: duration ?? grantDefault, access_level_remote_id: grantLevel };
       if (kind === 'resource') await post('/resources/{resource_id}/users/{user_id}', { path: { resource_id: id, user_id: user.user_id }, body });
       else await post('/groups/{group_id}/users/{user_id}', { path: { group_id: id, user_id: user.user_id }, body });
     })) {
@@ -126,6 +136,12 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     }
   };
   const bounds = requestBounds(loaded.data?.item);
+  // Only the levels that carry access in the connected system are offered, the first of them chosen; when none does, all are, with words saying so.
+  const allLevels = loaded.data?.levels?.access_levels ?? [{ access_level_name: '', access_level_remote_id: '', carries_access: true, note: undefined }];
+  const carried = allLevels.filter((l) => l.carries_access);
+  const offered = carried.length > 0 ? carried : allLevels;
+  const grantLevel = level !== undefined && offered.some((l) => l.access_level_remote_id === level) ? level : offered[0]?.access_level_remote_id ?? '';
+  const grantsNothing = carried.length === 0 ? allLevels.find((l) => l.access_level_remote_id === grantLevel)?.note : undefined;
   const grantDefault = Math.max(0, defaultDuration(bounds.max, bounds.suggested));
   const retry = (appId: string) => async () => {
     if (await action.run(() => post('/apps/{app_id}/connector/retry', { path: { app_id: appId } }))) loaded.reload();
@@ -146,7 +162,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     });
   };
   return (
-    <Pending loaded={loaded}>{({ item, holders, owner, connector, carrier, propagations, teamNames }) => (
+    <Pending loaded={loaded}>{({ item, holders, owner, connector, carrier, propagations, teamNames, breakGlass }) => (
       <Page title={item.name ?? id}>
         <p>{item.description || `A ${kind}.`}</p>
         <dl class="facts">
@@ -156,6 +172,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
         </dl>
         <p><Link href={`/console/requests/new?${kind}_id=${id}`} class="button">Request access to {item.name}</Link></p>
         {admin && <p><Link href={`/console/${kind}s/${id}/settings`}>Settings of {item.name}</Link></p>}
+        {breakGlass && <BreakGlassAction kind={kind} item={item} id={id} ownerName={owner?.name} hasChannel={Boolean(owner?.reviewer_message_channel_id)} />}
         <h2>Reviewer stages</h2>
         {(item.request_configurations ?? []).map((c, i) => (
           <div key={i}>
@@ -224,9 +241,10 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             <h2>Grant access</h2>
             <div class="field"><label for="grant-email">Person's email</label><input id="grant-email" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} /></div>
             <div class="field"><label for="grant-level">Level</label>
-              <select id="grant-level" value={level} onChange={(e) => setLevel(e.currentTarget.value)}>
-                {(item.access_levels?.length ? item.access_levels : [{ access_level_name: 'Default', access_level_remote_id: '' }]).map((l) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
-              </select></div>
+              <select id="grant-level" value={grantLevel} onChange={(e) => setLevel(e.currentTarget.value)} aria-describedby={grantsNothing ? 'grant-level-note' : undefined}>
+                {offered.map((l) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
+              </select>
+              {grantsNothing && <p class="notice" id="grant-level-note">{grantsNothing}</p>}</div>
             <div class="field"><label for="grant-duration">For how long</label>
               <select id="grant-duration" value={duration ?? grantDefault} onChange={(e) => setDuration(Number(e.currentTarget.value))}>
                 {durationChoices(bounds.max, bounds.suggested).map((m) => <option key={m} value={m}>{durationChoice(m, bounds.max, bounds.suggested)}</option>)}

@@ -1,6 +1,36 @@
-// My sign-in sessions and API tokens: see them, end them (each after a confirmation naming what ends).
-import { all, del, type Me, type Schema } from '../api.ts';
-import { Page, Pending, useConfirm, useLoad, when } from '../ui.tsx';
+// My account: the name people see (mine to change), my sign-in sessions and API tokens: see them, end them
+// (each after a confirmation naming what ends).
+import { useState } from 'preact/hooks';
+import { all, del, put, type Me, type Schema } from '../api.ts';
+import { Page, Pending, Problem, sessionChanged, useAction, useConfirm, useLoad, when } from '../ui.tsx';
+
+/** Changes the signed-in person's own name (`PUT /v1/users/{user_id}/name`); the header shows it at once. */
+function YourName(props: { me: Me }) {
+  const [name, setName] = useState(props.me.user.full_name);
+  const [saved, setSaved] = useState<string | undefined>(undefined);
+  const action = useAction();
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setSaved(undefined);
+    const next = name.trim();
+    if (await action.run(() => put('/users/{user_id}/name', { path: { user_id: props.me.user.user_id }, body: { full_name: next } }))) {
+      setName(next);
+      setSaved(`Saved: people now see you as ${next}.`);
+      sessionChanged();
+    }
+  };
+  return (
+    <form onSubmit={save} aria-labelledby="your-name">
+      <h2 id="your-name">Your name</h2>
+      <div class="field"><label for="account-name">The name people see</label>
+        <input id="account-name" required maxLength={200} autocomplete="name" value={name} onInput={(e) => setName(e.currentTarget.value)} aria-describedby="account-name-help" /></div>
+      <button type="submit" disabled={action.busy}>Save name</button>
+      <p class="hint" id="account-name-help">Your email ({props.me.user.email}) is changed by an admin, since sign-in links go there.</p>
+      <Problem message={action.error} />
+      {saved && <p class="notice" role="status">{saved}</p>}
+    </form>
+  );
+}
 
 export function Account(props: { me: Me }) {
   const loaded = useLoad(async () => {
@@ -25,6 +55,7 @@ export function Account(props: { me: Me }) {
   return (
     <Page title="Your account">
       <p>{props.me.user.full_name}, {props.me.user.email}</p>
+      <YourName me={props.me} />
       {confirm.dialog}
       <Pending loaded={loaded}>{({ sessions, tokens }) => (
         <>
@@ -38,7 +69,7 @@ export function Account(props: { me: Me }) {
           <h2>API tokens</h2>
           {tokens.length === 0 ? <p>You have no API tokens.</p> : (
             <ul class="plain">{tokens.map((t) => (
-              <li key={t.token_id}>{t.token_label} ({t.access_level === 'READ_ONLY' ? 'read only' : 'full access'}), last used {when(t.last_used_at)} <button type="button" class="danger" onClick={revokeToken(t)}>Revoke token {t.token_label}</button></li>
+              <li key={t.token_id}>{t.token_label} ({t.scope === 'SCIM' ? 'SCIM' : t.access_level === 'READ_ONLY' ? 'read only' : 'full access'}), last used {when(t.last_used_at)} <button type="button" class="danger" onClick={revokeToken(t)}>Revoke token {t.token_label}</button></li>
             ))}</ul>
           )}
         </>

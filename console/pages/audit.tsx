@@ -12,12 +12,13 @@ const FILTERS = [
   ['api_token_filter', 'Token (e.g. console)', 'text'],
 ] as const;
 
-type Kind = 'resource' | 'group' | 'user' | 'request' | 'review';
+type Kind = 'resource' | 'group' | 'user' | 'request' | 'review' | 'break-glass';
 // The id fields of sub-events that name something with a console page, and what that is.
 const ID_FIELDS: Record<string, Kind> = {
   resource_id: 'resource', group_id: 'group', user_id: 'user', requester_id: 'user', target_user_id: 'user', request_id: 'request', uar_id: 'review',
+  break_glass_id: 'break-glass',
 };
-const PAGE_OF: Record<Kind, string> = { resource: 'resources', group: 'groups', user: 'users', request: 'requests', review: 'reviews' };
+const PAGE_OF: Record<Kind, string> = { resource: 'resources', group: 'groups', user: 'users', request: 'requests', review: 'reviews', 'break-glass': 'break-glass' };
 
 // People's names by id, kept across pages of the trail: sub-events carry ids, the page shows names.
 const names = new Map<string, string>();
@@ -48,12 +49,17 @@ function namedIn(event: Schema<'Event'>): Named[] {
       const label = kind === 'user' ? names.get(value) ?? 'a person'
         : kind === 'request' ? `request by ${(requester && names.get(requester)) ?? 'someone'}`
         : kind === 'review' ? `access review ${text('uar_name') ?? ''}`.trim()
+        : kind === 'break-glass' ? 'the break-glass'
         : text(`${kind}_name`) ?? `a ${kind}`;
       seen.set(value, { href: `/console/${PAGE_OF[kind]}/${value}`, label });
     }
   }
   return [...seen.values()];
 }
+
+/** Whether an event is part of a break-glass: its own types, and the request the break-glass rule made and approved. */
+const isBreakGlass = (event: Schema<'Event'>) =>
+  event.event_type.startsWith('BREAK_GLASS_') || (event.sub_events ?? []).some((sub) => sub.break_glass === true);
 
 /** An event type in words: "Requests created", "Access review items decided". */
 const eventWords = (type: string) => inWords(type.replace(/^UAR_REVIEWS_/, 'ACCESS_REVIEW_ITEMS_').replace(/^UARS?_/, 'ACCESS_REVIEWS_'));
@@ -126,7 +132,7 @@ export function AuditTrail(props: { me: Me }) {
                 <tbody>{results.map((event) => (
                   <tr key={event.event_id}>
                     <td data-label="When">{when(event.created_at)}</td>
-                    <td data-label="What">{eventWords(event.event_type)}</td>
+                    <td data-label="What">{eventWords(event.event_type)}{isBreakGlass(event) && <> <span class="badge badge-break-glass">Break-glass</span></>}</td>
                     <td data-label="Who"><Link href={`/console/users/${event.actor_user_id}`}>{event.actor_name}</Link>{event.api_token_name ? ` via ${event.api_token_name}` : ''}</td>
                     <td data-label="About">{namedIn(event).map((named) => <Link key={named.href} href={named.href} class="chip">{named.label}</Link>)}</td>
                   </tr>

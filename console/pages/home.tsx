@@ -3,6 +3,7 @@
 import { all, get, type Me, type Schema } from '../api.ts';
 import { isAdmin, Link, Page, Pending, useLoad, when } from '../ui.tsx';
 import { FirstRun } from './first-run.tsx';
+import { BreakGlassOnHome } from './break-glass.tsx';
 
 /** An access request as the API answers it. */
 export type RequestView = Schema<'Request'>;
@@ -87,6 +88,7 @@ export function Home(props: { me: Me }) {
             )}
             {data.counts.awaiting_my_review > data.toReview.length && <p class="hint">And {data.counts.awaiting_my_review - data.toReview.length} older requests, not listed here.</p>}
           </section>
+          <BreakGlassOnHome me={props.me} />
           <section aria-labelledby="mine">
             <h2 id="mine">Your pending requests</h2>
             {data.mine.length === 0 ? <p>None. <Link href="/console/requests/new">Request access</Link>.</p> : (

@@ -1,9 +1,11 @@
-// People (admins): find people by name or email (GET /v1/users?contains=, keyset pages), add a person, and on a
+// People (admins): find people by name or email (GET /v1/users?contains=, keyset pages), add a person or many
+// (people-bulk.tsx), and on a
 // person's page change their role, send a sign-in link, and see and end their API tokens and sign-in sessions.
 import { useState } from 'preact/hooks';
 import { ApiError, all, del, get, post, put, type Me, type Schema } from '../api.ts';
 import { AdminOnly, Link, Page, Problem, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 import { SendSignInLink } from './sign-in.tsx';
+import { AddManyPeople } from './people-bulk.tsx';
 
 type User = Schema<'User'>;
 type Role = User['organization_role'];
@@ -57,6 +59,7 @@ export function People(props: { me: Me }) {
             Added <Link href={`/console/users/${added.user_id}`}>{added.full_name}</Link>. Send them a sign-in link from their page.
           </p>
         )}
+        <AddManyPeople onAdded={loaded.reload} />
       </AdminOnly>
     </Page>
   );
@@ -168,6 +171,7 @@ export function PersonAdmin(props: { me: Me; person: User; onChanged: () => void
         </form>
       )}
       <Problem message={action.error} />
+      <NameAndEmail me={props.me} person={person} onChanged={props.onChanged} />
       {active && <SignInLink person={person} />}
       {loaded.error ? <Problem message={loaded.error} /> : loaded.data && (
         <>
@@ -207,6 +211,61 @@ export function PersonAdmin(props: { me: Me; person: User; onChanged: () => void
       )}
       {confirm.dialog}
     </section>
+  );
+}
+
+/**
+ * An admin changes a person's name and email (`PUT /v1/users/{user_id}`, only what changed). A new email
+ * asks first: both addresses are told, and the person's sign-in sessions and unused links end.
+ */
+function NameAndEmail(props: { me: Me; person: User; onChanged: () => void }) {
+  const { person } = props;
+  const [name, setName] = useState(person.full_name);
+  const [email, setEmail] = useState(person.email);
+  const [saved, setSaved] = useState<string | undefined>(undefined);
+  const action = useAction();
+  const confirm = useConfirm();
+  const self = person.user_id === props.me.user.user_id;
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setSaved(undefined);
+    const body = { ...(name.trim() !== person.full_name && { full_name: name.trim() }), ...(email.trim().toLowerCase() !== person.email.toLowerCase() && { email: email.trim() }) };
+    if (Object.keys(body).length === 0) return action.setError('Nothing changed: edit the name or the email first.');
+    const change = () => put('/users/{user_id}', { path: { user_id: person.user_id }, body });
+    const done = () => {
+      setSaved(`Saved: ${[body.full_name !== undefined && `the name is ${body.full_name}`, body.email !== undefined && `the email is ${body.email}`].filter(Boolean).join(', and ')}.`);
+      props.onChanged();
+    };
+    if (body.email === undefined) {
+      if (await action.run(change)) done();
+      return;
+    }
+    confirm.ask({
+      title: `Change ${person.full_name}'s email to ${body.email}?`,
+      body: (
+        <>
+          <p>Both {person.email} and {body.email} are told of the change. {self ? 'You are' : `${person.full_name} is`} signed out of the console everywhere, and every sign-in link or invitation not yet used stops working: whoever reads the old mailbox can no longer sign in as {self ? 'you' : 'them'}.</p>
+          <p>API tokens stay.</p>
+        </>
+      ),
+      confirm: 'Change the email',
+      action: change,
+      done,
+    });
+  };
+  return (
+    <form onSubmit={save} aria-labelledby="name-email">
+      <h3 id="name-email">Name and email</h3>
+      <div class="field"><label for="person-name">Full name</label>
+        <input id="person-name" required maxLength={200} value={name} onInput={(e) => setName(e.currentTarget.value)} /></div>
+      <div class="field"><label for="person-email">Email</label>
+        <input id="person-email" type="email" required autocomplete="off" value={email} onInput={(e) => setEmail(e.currentTarget.value)} aria-describedby="person-email-help" />
+        <p class="hint" id="person-email-help">Where their notices and sign-in links go. Changing it tells both addresses and signs them out.</p></div>
+      <button type="submit" disabled={action.busy}>Save name and email</button>
+      <Problem message={action.error} />
+      {saved && <p class="notice" role="status">{saved}</p>}
+      {confirm.dialog}
+    </form>
   );
 }
 

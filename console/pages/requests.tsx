@@ -17,6 +17,26 @@ interface Item {
   /** extensions_duration_in_minutes: how long an extension may ask for (0: the item takes none). */
   extensionMinutes: number;
   level: string;
+  /** Said when no level of the item carries access in its connected system (a form then says so). */
+  grantsNothing?: string;
+}
+
+/**
+ * The item with only the levels that carry access in its connected system (GET …/access-levels): a
+ * PostgreSQL database's default level grants no role, so it is not offered, and the first level that
+ * carries access is chosen. When none does, every level stays and the item says in words that it grants nothing.
+ */
+async function withCarriedLevels(item: Item): Promise<Item> {
+  const answer = item.kind === 'resource'
+    ? await get('/resources/{resource_id}/access-levels', { path: { resource_id: item.id } })
+    : await get('/groups/{group_id}/access-levels', { path: { group_id: item.id } });
+  const carried = answer.access_levels.filter((l) => l.carries_access);
+  if (carried.length === 0) {
+    return { ...item, grantsNothing: answer.access_levels.find((l) => l.access_level_remote_id === item.level)?.note ?? answer.access_levels[0]?.note };
+  }
+  if (carried.length === answer.access_levels.length) return item;
+  const levels = carried.map(({ access_level_name, access_level_remote_id }) => ({ access_level_name, access_level_remote_id }));
+  return { ...item, levels, level: levels.some((l) => l.access_level_remote_id === item.level) ? item.level : levels[0]!.access_level_remote_id };
 }
 
 /** The durations a reviewer may grant instead of what was asked: shorter ones (any, for an indefinite request). */
@@ -112,8 +132,8 @@ export function NewRequest(_props: { me: Me }) {
     const resourceId = params.get('resource_id');
     const groupId = params.get('group_id');
     const level = params.get('access_level_remote_id') ?? '';
-    if (resourceId) get('/resources/{resource_id}', { path: { resource_id: resourceId } }).then((r) => setChosen([toItem(r, level)]), (e) => action.setError(messageOf(e)));
-    else if (groupId) get('/groups/{group_id}', { path: { group_id: groupId } }).then((g) => setChosen([toItem(g, level)]), (e) => action.setError(messageOf(e)));
+    if (resourceId) get('/resources/{resource_id}', { path: { resource_id: resourceId } }).then((r) => withCarriedLevels(toItem(r, level))).then((item) => setChosen([item]), (e) => action.setError(messageOf(e)));
+    else if (groupId) get('/groups/{group_id}', { path: { group_id: groupId } }).then((g) => withCarriedLevels(toItem(g, level))).then((item) => setChosen([item]), (e) => action.setError(messageOf(e)));
   }, []);
 
   useEffect(() => {
@@ -209,7 +229,7 @@ export function NewRequest(_props: { me: Me }) {
             {found.map((item) => (
               <li key={`${item.kind}${item.id}`}>
                 <span>{item.name} <small>({item.kind})</small></span>
-                <button type="button" disabled={has(item)} onClick={() => setChosen([...chosen, item])}>{has(item) ? 'Added' : `Add ${item.name}`}</button>
+                <button type="button" disabled={has(item)} onClick={() => withCarriedLevels(item).then((ready) => setChosen((now) => [...now, ready]), (e) => action.setError(messageOf(e)))}>{has(item) ? 'Added' : `Add ${item.name}`}</button>
               </li>
             ))}
           </ul>
@@ -225,6 +245,7 @@ export function NewRequest(_props: { me: Me }) {
                   <select id={`level-${i}`} value={item.level} onChange={(e) => setChosen(chosen.map((c, j) => (j === i ? { ...c, level: e.currentTarget.value } : c)))}>
                     {item.levels.map((l) => <option key={l.access_level_remote_id} value={l.access_level_remote_id}>{l.access_level_name || "Default"}</option>)}
                   </select>
+                  {item.grantsNothing && <p class="notice level-note">{item.grantsNothing}</p>}
                   <button type="button" onClick={() => setChosen(chosen.filter((_, j) => j !== i))}>Remove {item.name}</button>
                 </li>
               ))}
@@ -265,6 +286,7 @@ export function NewRequest(_props: { me: Me }) {
               {preview.items.map((item) => (
                 <div key={`${item.resource_id ?? item.group_id}${item.access_level_remote_id}`} class="preview-item">
                   <h3>{item.name} ({item.access_level_name || "default level"})</h3>
+                  {item.warning && <p class="notice">{item.warning}</p>}
                   {item.configuration.matched_group_id && <p class="hint">The item's rules for members of one of your groups apply.</p>}
                   {item.auto_approved ? <p>Approved automatically.</p> : (
                     <ol>{item.stages.map((stage) => (

@@ -191,6 +191,20 @@ export function ReviewPage(props: { me: Me; id: string }) {
       const rows = items.results;
       const open = rows.filter(decidable);
       const waiting = rows.filter((r) => r.decision === null || r.decision === 'LATER').length;
+      // Closing early does now what the deadline would (docs/access-reviews.md, "Closing a review early").
+      const closeNow = () => confirm.ask({
+        title: `Close ${uar.name} now?`,
+        body: (
+          <>
+            <p>{uar.instantly_action_reviews ? 'Revokes already ended the access they named.' : 'The revokes reviewers decided end the access now.'}{' '}
+              Items nobody answered (or left for later) are <strong>{items.unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}</strong>, as the review says.</p>
+            <p>Nobody can decide after, and the deadline ({when(uar.deadline)}) no longer matters.</p>
+          </>
+        ),
+        confirm: 'Close the review',
+        action: () => post('/uar/{uar_id}/close', { path: { uar_id: props.id } }),
+        done: decided,
+      });
       return (
         <Page title={uar.name}>
           <p>Deadline {when(uar.deadline)}. Items nobody answers by then are <strong>{items.unanswered_decision === 'REVOKE' ? 'revoked' : 'kept'}</strong>. {uar.instantly_action_reviews ? 'A revoke ends the access at once.' : 'Revokes take effect when the review closes; until then Keep undoes one.'}{items.closed_at && ` Closed ${when(items.closed_at)}.`}</p>
@@ -207,6 +221,9 @@ export function ReviewPage(props: { me: Me; id: string }) {
               </button>
             ))}
           </div>
+          {admin && !closed && (
+            <p><button type="button" class="danger" disabled={action.busy} onClick={closeNow}>Close the review now</button></p>
+          )}
           {admin && !closed && (
             <form onSubmit={assign} class="actions">
               <label for="assignee">Assign selected items to (email)</label>

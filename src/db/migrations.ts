@@ -21,6 +21,7 @@ import m0019 from '../../sql/0019_uar_snapshot_slices.sql';
 import m0020 from '../../sql/0020_provisioning.sql';
 import m0021 from '../../sql/0021_unmatched_remote_access.sql';
 import m0022 from '../../sql/0022_connector_configuration.sql';
+import m0023 from '../../sql/0023_scim_user_names.sql';
 import m0024 from '../../sql/0024_on_call.sql';
 import m0025 from '../../sql/0025_break_glass.sql';
 import m0027 from '../../sql/0027_stored_settings.sql';
@@ -58,6 +59,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 20, name: '0020_provisioning', sql: m0020 },
   { version: 21, name: '0021_unmatched_remote_access', sql: m0021 },
   { version: 22, name: '0022_connector_configuration', sql: m0022 },
+  { version: 23, name: '0023_scim_user_names', sql: m0023 },
   { version: 24, name: '0024_on_call', sql: m0024 },
   { version: 25, name: '0025_break_glass', sql: m0025 },
   { version: 27, name: '0027_stored_settings', sql: m0027 },

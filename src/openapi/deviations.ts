@@ -100,13 +100,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     operations: TEMPLATE_ANSWERS,
     where: '*request_configurations',
     what: 'here, not in the reference',
-    reason: 'Extension: a ConfigurationTemplate answers the request configurations it gives its items (the default one first), which create and update take; the reference takes them but never shows them.',
-  },
-  {
-    operations: TEMPLATE_ANSWERS,
-    where: '*request_configuration_id',
-    what: 'in the reference, not here',
-    reason: 'Gatehouse\'s request configurations have no ids of their own (they are identified by priority), so a template names none; its `request_configurations` are answered whole instead.',
+    reason: 'Extension: a ConfigurationTemplate answers the request configurations it gives its items (in the order written), which create and update take; the reference takes them but never shows them.',
   },
   {
     operations: '*',
@@ -240,7 +234,7 @@ export const DEVIATIONS: readonly Deviation[] = [
     operations: CONTAINING_GROUP_ANSWERS,
     where: 'response 200.*',
     what: 'here, not in the reference',
-    reason: 'Extension: a nesting answers its own `group_id`, its `access_level` (with the level\'s name) and its `expiration_date`, so a client need not work them out. The reference\'s `duration_minutes` is an input only and never answered.',
+    reason: 'Extension: a nesting answers its own `group_id`, its `access_level` (with the level\'s name) and its `expiration_date`, so a client need not work them out. Its `duration_minutes` is answered too: the minutes from when the nesting was given to when it ends, 0 for never.',
   },
   {
     operations: ['POST /v1/groups/{group_id}/resources/{resource_id}'],
@@ -365,6 +359,12 @@ export const DEVIATIONS: readonly Deviation[] = [
     where: '*break_glass*',
     what: 'here, not in the reference',
     reason: 'Extension (docs/break-glass.md): resources and groups name who may break glass on them and for how long (`break_glass_user_ids`, `break_glass_group_ids`, `break_glass_max_minutes`; templates add the last two to the reference\'s `break_glass_user_ids`); a request approved by the break-glass rule says `break_glass: true`, and `GET /v1/requests?break_glass=true` lists them.',
+  },
+  {
+    operations: '*',
+    where: '*approval_reason',
+    what: 'here, not in the reference',
+    reason: 'Extension (docs/on-call.md): a request a rule approved at once says why in words — "approved because you are on call for Payments primary until 18:00 UTC" — and its grant ends no later than the shift.',
   },
 ];
 

@@ -120,11 +120,36 @@ export function parseGoDuration(text: string): number | undefined {
   return match[1] ? -ms : ms;
 }
 
+/** A file's last write, in ms since the epoch; undefined when it does not exist. */
+function modifiedMs(file: string): number | undefined {
+  try {
+    return fs.statSync(file).mtimeMs;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * How much later the database file was last written than its WAL, when it has one: time Litestream
+ * counts as lag though no data changed. Litestream dates the database's last change by the later of the
+ * file's and the WAL's last writes; but in WAL mode every change is written to the WAL first, and the
+ * database file is written only by checkpoints copying frames already in the WAL (and so, once
+ * Litestream read them, already shipped). A clean stop ends with such a checkpoint (Litestream's own),
+ * and an idle service before it made a replica that restores whole read "12 s behind" (issue 41.8).
+ * Without a WAL (a plain `serve` checkpointed and removed it) the database file is the only date there is.
+ */
+function checkpointOnlyMs(dbFile: string): number {
+  const database = modifiedMs(dbFile);
+  const wal = modifiedMs(`${dbFile}-wal`);
+  return database === undefined || wal === undefined ? 0 : Math.max(0, database - wal);
+}
+
 /**
  * Asks Litestream (`generations`, which reads the config's replicas) how far each replica of `dbFile`
  * is behind. A replica is healthy when it holds the database's current generation and is at most
  * `maxLagMs` behind. Litestream's "lag" is the time between the database's last change and the
- * replica's last one, so it also grows while Litestream is not running at all.
+ * replica's last one, so it also grows while Litestream is not running at all; a checkpoint's write
+ * to the database file is not a change (checkpointOnlyMs).
  * Throws ReplicationError when Litestream cannot be run or does not know the database.
  */
 export async function replicationStatus(options: {
@@ -153,7 +178,7 @@ export async function replicationStatus(options: {
         summary: `${name}: does not hold the database's current generation ${generation} yet (its snapshot is still to be uploaded, or another server writes there)` };
     }
     const lag = parseGoDuration(row[2]!);
-    const lagMs = lag === undefined ? undefined : Math.max(0, Math.round(lag));
+    const lagMs = lag === undefined ? undefined : Math.max(0, Math.round(lag - checkpointOnlyMs(dbFile)));
     const healthy = lagMs !== undefined && lagMs <= options.maxLagMs;
     const behind = lagMs === undefined ? `an unreadable lag "${row[2]}"` : lagMs === 0 ? 'up to date' : `${(lagMs / 1000).toFixed(1)} s behind`;
     return { name, generation, current: true, lagMs, replicatedAt: row[4], healthy,

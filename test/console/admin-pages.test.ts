@@ -304,4 +304,52 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     const members = await app.api.get(`/groups/${rule.access_rule_id}/users`);
     assert.deepEqual(members.body.results.map((u: { user_id: string }) => u.user_id), [member.user.user_id]);
   });
+
+  it('Account: a person changes their own name; an admin changes anyone\'s name and email on their page, which asks first and signs them out (issue 41.2)', async () => {
+    const theirs = await newPage(375);
+    const user = app.ctx.stores.users.getByEmail('morgan@example.com')!;
+    await theirs.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
+    await theirs.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
+    await theirs.locator('#page-title').waitFor(WAIT);
+    await open(theirs, '/console/account');
+    await theirs.getByLabel('The name people see').fill('  Morgan Moreno ');
+    await theirs.getByRole('button', { name: 'Save name' }).click();
+    await theirs.getByRole('status').filter({ hasText: 'Saved: people now see you as Morgan Moreno.' }).waitFor(WAIT);
+    // The header says the new name at once, without a reload.
+    await theirs.locator('.who').getByText('Morgan Moreno (member)').waitFor(WAIT);
+    assert.equal(app.ctx.stores.users.get(member.user.user_id)!.full_name, 'Morgan Moreno');
+    const renamed = (await app.api.get('/events', { event_type_filter: 'USERS_UPDATED', object_filter: member.user.user_id })).body.results[0];
+    assert.deepEqual([renamed.actor_user_id, renamed.api_token_name, renamed.sub_events[0].updated_fields], [member.user.user_id, 'console', 'full_name']);
+    await check(theirs, 'account', 375);
+
+    // The admin, on the person's page: the name and the email.
+    await open(page, `/console/users/${member.user.user_id}`);
+    await page.getByLabel('Full name').fill('Morgan M. Moreno');
+    await page.getByLabel('Email', { exact: true }).fill('morgan.moreno@example.com');
+    await page.getByRole('button', { name: 'Save name and email' }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Change Morgan Moreno\'s email to morgan.moreno@example.com?' });
+    await ask.waitFor(WAIT);
+    assert.match((await ask.textContent())!, /Both morgan@example\.com and morgan\.moreno@example\.com are told.*signed out/);
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(app.ctx.stores.users.get(member.user.user_id)!.email, 'morgan@example.com', 'Cancel changes nothing');
+    await page.getByRole('button', { name: 'Save name and email' }).click();
+    await confirmDialog(page, /Change Morgan Moreno's email/, 'Change the email');
+    await page.getByRole('status').filter({ hasText: 'Saved: the name is Morgan M. Moreno, and the email is morgan.moreno@example.com.' }).waitFor(WAIT);
+    await page.getByRole('heading', { name: 'Morgan M. Moreno', level: 1 }).waitFor(WAIT);
+    const now = app.ctx.stores.users.get(member.user.user_id)!;
+    assert.deepEqual([now.full_name, now.email], ['Morgan M. Moreno', 'morgan.moreno@example.com']);
+    await check(page, 'person-renamed', 1280);
+    // Their browser was signed out by the email change.
+    await theirs.goto(`${origin}/console/access`);
+    await theirs.getByRole('heading', { name: 'Sign in to Gatehouse' }).waitFor(WAIT);
+    await theirs.context().close();
+    // An email someone else has is refused in words, and nothing changes.
+    await page.getByLabel('Email', { exact: true }).fill('admin@gatehouse.local');
+    await page.getByRole('button', { name: 'Save name and email' }).click();
+    const refused = page.getByRole('alertdialog', { name: /Change Morgan M\. Moreno's email/ });
+    await refused.getByRole('button', { name: 'Change the email' }).click();
+    await refused.getByRole('alert').filter({ hasText: 'already exists' }).waitFor(WAIT);
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(app.ctx.stores.users.get(member.user.user_id)!.email, 'morgan.moreno@example.com');
+  });
 });

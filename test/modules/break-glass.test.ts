@@ -15,6 +15,7 @@ import {
 } from '../helpers/fixtures.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
+import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 
 const MINUTE = 60_000;
 const REASON = 'prod database is down, paging did not reach anyone';
@@ -309,5 +310,58 @@ describe('break-glass', () => {
     // An admin may review it, once escalated or not.
     const review = await admin2.api.post(`/break-glass/${bg.id}/review`, { decision: 'JUSTIFIED', comment: 'the incident log shows the outage' });
     assert.equal(review.status, 200, JSON.stringify(review.body));
+  });
+});
+
+describe('break-glass with PagerDuty set up', () => {
+  let app: TestApp;
+  let pagerDuty: PagerDutyStandIn;
+  before(async () => {
+    pagerDuty = await PagerDutyStandIn.start(() => new Date());
+    app = await startTestApp({ env: { GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pagerDuty.url } });
+  });
+  after(async () => {
+    await app.close();
+    await pagerDuty.close();
+  });
+
+  it('the incident must exist and be triggered or acknowledged; nobody unnamed gets PagerDuty asked', async () => {
+    const [named, stranger] = [await createMember(app.api), await createMember(app.api)];
+    const owner = await createOwner(app.api);
+    const resource = await createResource(app.api, { admin_owner_id: owner.owner_id });
+    assert.equal((await app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, break_glass_user_ids: [named.user_id] }] })).status, 200);
+    const open = pagerDuty.addIncident('triggered', 'Checkout is down');
+    const acknowledged = pagerDuty.addIncident('acknowledged');
+    const resolved = pagerDuty.addIncident('resolved');
+    const post = (who: Signed, incident: string, minutes = 5) =>
+      who.api.post('/break-glass', { resource_id: resource.resource_id, reason: REASON, duration_minutes: minutes, incident_id: incident });
+
+    const calls = pagerDuty.calls.length;
+    const refused = await post(stranger, open);
+    assert.equal(refused.status, 403);
+    assert.equal(pagerDuty.calls.length, calls, 'PagerDuty is not asked for someone not named');
+    for (const [incident, what] of [[resolved, /resolved/], ['PNOSUCH', /no incident/]] as const) {
+      const res = await post(named, incident);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.deepEqual(errorPaths(res.body), ['incident_id']);
+      assert.match(res.body.details[0].message, what);
+    }
+    assert.equal(await countEvents(app.api, { type: 'BREAK_GLASS_USED' }), 0);
+    assert.equal(await countEvents(app.api, { type: 'BREAK_GLASS_REFUSED' }), 3);
+
+    const res = await post(named, open);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.incident_id, open);
+    const [used] = await readEvents(app.api, { type: 'BREAK_GLASS_USED' });
+    assert.equal(used!.sub_events[0]!.incident_status, 'triggered');
+    assert.equal(used!.sub_events[0]!.incident_title, 'Checkout is down');
+    assert.ok(pagerDuty.calls.some((call) => call.path === `/incidents/${open}`));
+    assert.deepEqual(pagerDuty.violations, [], 'every answer the stand-in gave is one PagerDuty\'s document allows');
+
+    // An acknowledged incident will do too (another item: the first still lasts).
+    const other = await createResource(app.api, { admin_owner_id: owner.owner_id });
+    assert.equal((await app.api.put('/resources', { resources: [{ resource_id: other.resource_id, break_glass_user_ids: [named.user_id] }] })).status, 200);
+    const second = await named.api.post('/break-glass', { resource_id: other.resource_id, reason: REASON, incident_id: acknowledged });
+    assert.equal(second.status, 200, JSON.stringify(second.body));
   });
 });

@@ -73,9 +73,9 @@ describe('configuration templates', () => {
       const body = minimal();
       const template = await createTemplate(body);
       assert.deepEqual(
-        { ...template, configuration_template_id: undefined, request_configurations: undefined },
+        { ...template, configuration_template_id: undefined, request_configuration_id: undefined, request_configurations: undefined },
         {
-          ...body, configuration_template_id: undefined, request_configurations: undefined, visibility: { visibility: 'GLOBAL', visibility_group_ids: [] },
+          ...body, configuration_template_id: undefined, request_configuration_id: undefined, request_configurations: undefined, visibility: { visibility: 'GLOBAL', visibility_group_ids: [] },
           linked_audit_message_channel_ids: [], member_oncall_schedule_ids: [], break_glass_user_ids: [], custom_request_notification: null,
           break_glass_group_ids: [], break_glass_max_minutes: 60,
         },

@@ -7,6 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createGroup, createMember, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';
 import { errorPaths } from '../helpers/errors.ts';
+import { config, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
 import { readEvents } from '../helpers/events.ts';
 import { OPSGENIE_KEY, OpsgenieStandIn, PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
@@ -247,6 +248,51 @@ describe('on-call schedules', () => {
     const group = await createGroup(app.api, { group_type: 'PAGERDUTY_ON_CALL_SCHEDULE', remote_info: { pagerduty_on_call_schedule: { schedule_id: remote } } });
     await sync();
     assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [frank.user_id]);
+  });
+
+  test('approval by rotation: on call, approved at once for no longer than the shift; not on call, reviewed as before', async () => {
+    const greta = await createMember(app.api, { email: 'greta.oncall@example.com' });
+    const henry = await createMember(app.api, { email: 'henry.oncall@example.com' });
+    const pg = pd.addPerson('Greta', 'greta.oncall@example.com');
+    const remote = pd.addSchedule('Payments primary');
+    const shiftEnd = new Date(clock.now().getTime() + 3 * HOUR).toISOString();
+    pd.shift(remote, pg, new Date(clock.now().getTime() - HOUR).toISOString(), shiftEnd);
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const onCall = await createGroup(app.api);
+    await app.api.put(`/groups/${onCall.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    // Henry is not on call: the condition matches no group of his, so his request goes to the owner as before.
+    const reviewer = await createUser(app.api);
+    const owner = await ownerOf(app, reviewer);
+    const production = await requestableResource(app, owner.owner_id, [
+      config({ priority: 0, reviewer_stages: [{ stage: 1, operator: 'OR', require_manager_approval: false, owner_ids: [owner.owner_id] }] }),
+      config({ priority: 1, condition: { group_ids: [onCall.group_id] }, auto_approval: true }),
+    ]);
+    await sync();
+
+    const body = { resources: [{ id: production.resource_id }], duration_minutes: 8 * 60 };
+    const dry = await postRequest(greta.api, body, { dry_run: 'true' });
+    assert.equal(dry.status, 200, JSON.stringify(dry.body));
+    assert.equal(dry.body.would_be_approved_at_once, true);
+    const reason = `approved because you are on call for Payments primary until ${shiftEnd.slice(11, 16)} UTC`;
+    assert.equal(dry.body.approval_reason, reason);
+    assert.deepEqual(dry.body.items[0].on_call, { on_call_schedule_id: schedule.on_call_schedule_id, schedule_name: 'Payments primary', ends_at: shiftEnd });
+
+    const made = await postRequest(greta.api, body);
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const request = (await greta.api.get(`/requests/${made.body.id}`)).body;
+    assert.equal(request.status, 'APPROVED');
+    assert.equal(request.approval_reason, reason);
+    const holders = (await app.api.get(`/resources/${production.resource_id}/users`)).body.results as { user_id: string; expiration_date: string | null }[];
+    assert.deepEqual(holders.map((h) => [h.user_id, h.expiration_date]), [[greta.user_id, shiftEnd]], 'the grant ends with the shift, not 8 hours on');
+    const [approved] = await readEvents(app.api, { type: 'REQUESTS_APPROVED', object: made.body.id });
+    assert.equal(approved!.sub_events[0]!.approval_reason, reason);
+    assert.equal(approved!.sub_events[0]!.shift_end, shiftEnd);
+
+    const other = await postRequest(henry.api, body);
+    assert.equal(other.status, 200);
+    const pending = (await henry.api.get(`/requests/${other.body.id}`)).body;
+    assert.equal(pending.status, 'PENDING');
+    assert.equal(pending.approval_reason, undefined);
   });
 
   test('unknown ids are 404s and the links are checked', async () => {

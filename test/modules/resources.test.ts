@@ -171,8 +171,13 @@ describe('resources: create', () => {
     await refused({ request_configurations: [{ ...config }] }, 400, 'request_configurations.0.priority');
     await refused({ request_configurations: [{ ...config, priority: 0, reviewer_stages: [{ stage: 1, operator: 'XOR', require_manager_approval: false, owner_ids: [] }] }] },
       400, 'request_configurations.0.reviewer_stages.0.operator');
-    // The default configuration sets the top-level fields it mirrors; a disagreeing top-level value is refused.
-    await refused({ auto_approval: false, request_configurations: [{ ...config, auto_approval: true, priority: 0 }] }, 400, 'auto_approval');
+    // The default configuration sets the top-level fields it mirrors; a disagreeing top-level value is
+    // accepted (Terraform sends both) and the configuration's wins (docs/resources.md).
+    const both = await app.api.post('/resources', {
+      name: unique('r'), resource_type: 'CUSTOM', app_id: appId, auto_approval: false, request_configurations: [{ ...config, auto_approval: true, priority: 0 }],
+    });
+    assert.equal(both.status, 200, JSON.stringify(both.body));
+    assert.equal(both.body.auto_approval, true);
     const group = (await app.api.post('/groups', { name: unique('g'), group_type: 'OPAL_GROUP', app_id: appId })).body;
     const res = await app.api.post('/resources', {
       name: unique('r'), resource_type: 'CUSTOM', app_id: appId, auto_approval: true,

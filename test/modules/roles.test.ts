@@ -61,6 +61,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /console/resources/{id}/settings': 'public',
   'GET /console/groups/{id}/settings': 'public',
   'GET /console/request-templates': 'public',
+  'GET /console/break-glass/{id}': 'public',
   'GET /console/assets/console.js': 'public',
   'GET /console/assets/console.css': 'public',
   'GET /console/session': 'sign-in',
@@ -265,6 +266,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/uar/{uar_id}/decisions': 'member',
   'POST /v1/uar/{uar_id}/assignments': 'admin',
   'PUT /v1/uar/{uar_id}/policy': 'admin',
+  'POST /v1/uar/{uar_id}/close': 'member',
   'GET /v1/web-sessions': 'read',
   'DELETE /v1/web-sessions/{web_session_id}': 'member',
 
@@ -291,6 +293,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/notifications/{notification_id}/resend': 'admin',
   'GET /v1/users/{user_id}/notification-preferences': 'read',
   'PUT /v1/users/{user_id}/notification-preferences': 'member',
+  'PUT /v1/users/{user_id}/name': 'member',
 
   'GET /v1/event-streams': 'admin-read',
   'POST /v1/event-streams': 'admin',
@@ -308,6 +311,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/propagations': 'admin-read',
   'GET /v1/resources/{resource_id}/unmatched-remote-users': 'admin-read',
   'GET /v1/groups/{group_id}/unmatched-remote-users': 'admin-read',
+  'GET /v1/resources/{resource_id}/access-levels': 'read',
+  'GET /v1/groups/{group_id}/access-levels': 'read',
 };
 
 /** Path parameters that are not UUIDs, and a valid value for each; every other one gets a fresh random UUID. */

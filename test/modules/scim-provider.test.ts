@@ -6,15 +6,15 @@ import { after, before, describe, it } from 'node:test';
 import { MAX_PATCH_MEMBER_VALUES, MAX_PATCH_OPERATIONS } from '../../src/modules/scim/group-patch.ts';
 import { MAX_FILTER_TERMS } from '../../src/modules/scim/filter.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { cli } from '../helpers/cli.ts';
 import { countEvents } from '../helpers/events.ts';
 import { unique } from '../helpers/fixtures.ts';
-import { ScimClient } from '../helpers/scim-client.ts';
+import { scimClientFor, type ScimClient } from '../helpers/scim-client.ts';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
 const PATCH = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
 const SEARCH = 'urn:ietf:params:scim:api:messages:2.0:SearchRequest';
+const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const patch = (...operations: Record<string, unknown>[]) => ({ schemas: [PATCH], Operations: operations });
 /** An id no user has (a v4 UUID shape). */
 const ghost = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -27,9 +27,7 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
   before(async () => {
     app = await startTestApp();
     origin = app.url.replace(/\/v1$/, '');
-    const made = await cli(['token', 'create', '--db', app.dbFile, '--email', 'admin@gatehouse.local', '--label', 'idp', '--scim']);
-    assert.equal(made.code, 0, made.stderr);
-    scim = new ScimClient(origin, made.stdout.trim());
+    scim = await scimClientFor(app);
   });
   after(() => app.close());
 
@@ -128,6 +126,56 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
     assert.match(refused.body.detail, new RegExp(`more than ${MAX_FILTER_TERMS} comparisons`));
     const atBound = Array.from({ length: MAX_FILTER_TERMS }, (_, i) => `userName co "x${i}"`).join(' or ');
     assert.equal((await scim.get('/Users', { filter: atBound })).status, 200);
+  });
+
+  it('takes any unique userName, the email from emails (primary, else work), kept as sent (37.4)', async () => {
+    const tag = unique('u');
+    const work = `${tag}@contoso.example`;
+    const entra = await scim.post('/Users', {
+      schemas: [USER], userName: `UserName${tag}`, externalId: tag, active: true, displayName: 'Upn Person',
+      emails: [{ type: 'home', value: `${tag}@home.example` }, { type: 'work', value: work }],
+    });
+    assert.equal(entra.status, 201, JSON.stringify(entra.body));
+    assert.equal(entra.body.userName, `UserName${tag}`);
+    assert.deepEqual(entra.body.emails, [{ type: 'home', value: `${tag}@home.example` }, { type: 'work', value: work }]);
+    const id = entra.body.id as string;
+    assert.equal((await app.api.get(`/users/${id}`)).body.email, work);
+    // Unique ignoring case, as RFC 7643 says; found by userName in any case.
+    const again = await scim.post('/Users', { schemas: [USER], userName: `username${tag}`.toUpperCase(), emails: [{ value: `${tag}-2@contoso.example`, primary: true }] });
+    assert.deepEqual([again.status, again.body.scimType], [409, 'uniqueness']);
+    const found = await scim.get('/Users', { filter: `userName eq "username${tag}"` });
+    assert.deepEqual(found.body.Resources.map((r: { id: string }) => r.id), [id]);
+    // The primary entry wins over work; an employee number as userName is fine.
+    const numbered = await scim.post('/Users', { schemas: [USER], userName: `E-${tag}`, emails: [{ type: 'work', value: `${tag}-w@example.com` }, { value: `${tag}-p@example.com`, primary: true }] });
+    assert.equal(numbered.status, 201);
+    assert.equal((await app.api.get(`/users/${numbered.body.id}`)).body.email, `${tag}-p@example.com`);
+    // No email at all: refused, naming emails; an email already someone else's: 409.
+    const none = await scim.post('/Users', { schemas: [USER], userName: `NoMail${tag}` });
+    assert.deepEqual([none.status, none.body.scimType], [400, 'invalidValue']);
+    assert.match(none.body.detail, /^emails/);
+    const taken = await scim.post('/Users', { schemas: [USER], userName: `Other${tag}`, emails: [{ value: work, primary: true }] });
+    assert.deepEqual([taken.status, taken.body.scimType], [409, 'uniqueness']);
+    // `emails[type eq "work"].value` replaces the work email, and so the person's.
+    const moved = `${tag}-moved@contoso.example`;
+    const patched = await scim.patch(`/Users/${id}`, patch({ op: 'replace', path: 'emails[type eq "work"].value', value: moved }));
+    assert.equal(patched.status, 200, JSON.stringify(patched.body));
+    assert.deepEqual(patched.body.emails, [{ type: 'home', value: `${tag}@home.example` }, { type: 'work', value: moved }]);
+    assert.equal((await app.api.get(`/users/${id}`)).body.email, moved);
+    assert.equal(patched.body.userName, `UserName${tag}`, 'the userName stays');
+  });
+
+  it('applies the enterprise extension PATCHed at its URN, with and without a path (37.5)', async () => {
+    const id = await person();
+    const added = await scim.patch(`/Users/${id}`, patch({ op: 'add', path: ENTERPRISE, value: { department: 'Finance', employeeNumber: '42' } }));
+    assert.equal(added.status, 200, JSON.stringify(added.body));
+    assert.deepEqual([added.body[ENTERPRISE].department, added.body[ENTERPRISE].employeeNumber], ['Finance', '42']);
+    const replaced = await scim.patch(`/Users/${id}`, patch({ op: 'Replace', value: { [ENTERPRISE]: { Department: 'Legal' }, title: 'Counsel' } }));
+    assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+    assert.deepEqual([replaced.body[ENTERPRISE].department, replaced.body[ENTERPRISE].employeeNumber, replaced.body.title], ['Legal', '42', 'Counsel']);
+    assert.equal((await scim.get('/Users', { filter: `${ENTERPRISE}:department eq "legal"` })).body.Resources.some((r: { id: string }) => r.id === id), true);
+    const removed = await scim.patch(`/Users/${id}`, patch({ op: 'remove', path: ENTERPRISE }));
+    assert.equal(removed.status, 200, JSON.stringify(removed.body));
+    assert.equal(removed.body[ENTERPRISE], undefined);
   });
 
   it('serves POST /Users/.search and /Groups/.search as the GET lists (RFC 7644 §3.4.3)', async () => {

@@ -234,10 +234,21 @@ describe('SCIM 2.0', () => {
       assert.equal((await app.api.get(`/users/${grace.id}`)).body.hr_idp_status, 'DEPROVISIONED');
     });
 
-    it('makes the full name anew when only the given or family name changes', async () => {
+    it('keeps the displayName the provider sent when only the given or family name changes (issue 37.6)', async () => {
       const res = await scim.patch(`/Users/${grace.id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'name.givenName', value: 'Amazing Grace' }] });
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      assert.equal((await app.api.get(`/users/${grace.id}`)).body.full_name, 'Amazing Grace Hopper');
+      assert.equal(res.body.displayName, 'Rear Admiral Grace Hopper');
+      assert.equal(res.body.name.givenName, 'Amazing Grace');
+      const stored = (await app.api.get(`/users/${grace.id}`)).body;
+      assert.deepEqual([stored.full_name, stored.first_name], ['Rear Admiral Grace Hopper', 'Amazing Grace']);
+    });
+
+    it('makes the full name anew from the name when the provider never sent a displayName', async () => {
+      const plain = await scim.post('/Users', { schemas: [USER], userName: 'ada.plain@example.com', name: { givenName: 'Ada', familyName: 'Byron' } });
+      assert.equal(plain.body.displayName, 'Ada Byron');
+      const res = await scim.patch(`/Users/${plain.body.id}`, { schemas: [PATCH], Operations: [{ op: 'replace', path: 'name.familyName', value: 'Lovelace' }] });
+      assert.equal(res.body.displayName, 'Ada Lovelace');
+      assert.equal((await app.api.get(`/users/${plain.body.id}`)).body.full_name, 'Ada Lovelace');
     });
 
     it('changes userName (the email), refusing one another user has', async () => {

@@ -12,6 +12,7 @@ import { errorPaths } from '../helpers/errors.ts';
 import { countEvents, readEvents } from '../helpers/events.ts';
 import { createMember, createToken } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
+import { OPSGENIE_KEY, OpsgenieStandIn, PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SMTP_PASSWORD, SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { until } from '../helpers/wait.ts';
@@ -145,6 +146,35 @@ describe('settings set on the Settings page', () => {
     assert.equal((await app.api.patch('/settings', { settings: { GATEHOUSE_OIDC_ISSUER: idp.issuer } })).status, 200);
   });
 
+  it('sets the on-call providers and checks their keys against PagerDuty and Opsgenie stand-ins', async () => {
+    const [pagerDuty, opsgenie] = await Promise.all([PagerDutyStandIn.start(() => app.clock.now()), OpsgenieStandIn.start(() => app.clock.now())]);
+    try {
+      const unset = await app.api.post('/settings/on-call/check', {});
+      assert.deepEqual(unset.body, { ok: false, message: 'no on-call provider is set up: set the PagerDuty or the Opsgenie API key' });
+      const wrong = await app.api.patch('/settings', { settings: { GATEHOUSE_PAGERDUTY_TOKEN: 'not-the-key', GATEHOUSE_PAGERDUTY_API_URL: pagerDuty.url } });
+      assert.equal(wrong.status, 200, JSON.stringify(wrong.body));
+      const refused = await app.api.post('/settings/on-call/check', {});
+      assert.equal(refused.body.ok, false);
+      assert.match(refused.body.message, /PagerDuty refused the credential \(401\)/);
+
+      const right = await app.api.patch('/settings', {
+        settings: { GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_OPSGENIE_API_KEY: OPSGENIE_KEY, GATEHOUSE_OPSGENIE_API_URL: opsgenie.url, GATEHOUSE_ONCALL_SYNC_SECONDS: '120' },
+      });
+      assert.equal(right.status, 200, JSON.stringify(right.body));
+      assert.equal(settingOf(right.body, 'GATEHOUSE_OPSGENIE_API_KEY').group, 'on_call');
+      assert.equal(app.ctx.config.onCallSyncSeconds, 120);
+      const checked = await app.api.post('/settings/on-call/check', {});
+      assert.equal(checked.body.ok, true, checked.body.message);
+      assert.match(checked.body.message, /Opsgenie took the API key/);
+      assert.match(checked.body.message, /PagerDuty took the API key/);
+      const seen = await everythingSeen(app);
+      assert.ok(!seen.includes(PAGERDUTY_TOKEN) && !seen.includes(OPSGENIE_KEY) && !seen.includes('not-the-key'), 'an on-call key shows somewhere');
+    } finally {
+      await app.api.patch('/settings', { settings: { GATEHOUSE_PAGERDUTY_TOKEN: null, GATEHOUSE_OPSGENIE_API_KEY: null, GATEHOUSE_ONCALL_SYNC_SECONDS: null } });
+      await Promise.all([pagerDuty.close(), opsgenie.close()]);
+    }
+  });
+
   it('sets the public URL and the notification timings, in effect at once; clearing one brings its default back', async () => {
     const res = await app.api.patch('/settings', { settings: { GATEHOUSE_PUBLIC_URL: 'https://gatehouse.example.com/', GATEHOUSE_EXPIRY_WARNING_MINUTES: '60,2880' } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -200,7 +230,7 @@ describe('settings set on the Settings page', () => {
     const member = await createMember(app.api);
     for (const api of [app.api.as(readOnly.secret), member.api]) {
       assert.equal((await api.patch('/settings', { settings: { GATEHOUSE_EMAIL_FROM: 'x@example.com' } })).status, 403);
-      for (const path of ['/settings/email/test', '/settings/slack/test', '/settings/single-sign-on/check']) {
+      for (const path of ['/settings/email/test', '/settings/slack/test', '/settings/single-sign-on/check', '/settings/on-call/check']) {
         assert.equal((await api.post(path, {})).status, 403, path);
       }
     }

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { createMember, createUser, NO_SUCH_ID, unique } from '../helpers/fixtures.ts';
+import { countEvents, readEvents } from '../helpers/events.ts';
 import { errorPaths } from '../helpers/errors.ts';
 
 describe('users', () => {
@@ -38,6 +39,34 @@ describe('users', () => {
     assert.equal(res.body.details[0].path, 'email');
     const afterCount = (await app.api.get('/events', { event_type_filter: 'USERS_CREATED' })).body.results.length;
     assert.equal(afterCount, before);
+  });
+
+  it('PUT /users/{id}/name: a person changes their own name, an admin anyone\'s; nothing else, nobody else\'s; audited', async () => {
+    const [mia, noor] = [await createMember(app.api, { full_name: 'Mia Member' }), await createMember(app.api, { full_name: 'Noor Other' })];
+    const own = await mia.api.put(`/users/${mia.user.user_id}/name`, { full_name: '  Mia Moreno ' });
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+    assert.equal(own.body.full_name, 'Mia Moreno', 'trimmed');
+    assert.equal(own.body.email, mia.user.email);
+    const [event] = await readEvents(app.api, { type: 'USERS_UPDATED', object: mia.user.user_id });
+    assert.equal(event!.actor_user_id, mia.user.user_id);
+    assert.equal(event!.sub_events[0]!.updated_fields, 'full_name');
+
+    const before = await countEvents(app.api, { type: 'USERS_UPDATED' });
+    const theirs = await mia.api.put(`/users/${noor.user.user_id}/name`, { full_name: 'Renamed' });
+    assert.equal(theirs.status, 403);
+    assert.equal((await app.api.get(`/users/${noor.user.user_id}`)).body.full_name, 'Noor Other');
+    for (const [body, paths] of [[{ full_name: '' }, ['full_name']], [{ full_name: 'two\nlines' }, ['full_name']], [{}, ['full_name']]] as const) {
+      const bad = await mia.api.put(`/users/${mia.user.user_id}/name`, body);
+      assert.equal(bad.status, 400);
+      assert.deepEqual(errorPaths(bad.body), paths);
+    }
+    assert.equal((await mia.api.put(`/users/${NO_SUCH_ID}/name`, { full_name: 'Nobody' })).status, 404);
+    assert.equal(await countEvents(app.api, { type: 'USERS_UPDATED' }), before, 'refusals record nothing');
+
+    const byAdmin = await app.api.put(`/users/${noor.user.user_id}/name`, { full_name: 'Noor Okafor' });
+    assert.equal(byAdmin.body.full_name, 'Noor Okafor');
+    // Everything else stays with admins.
+    assert.equal((await mia.api.put(`/users/${mia.user.user_id}`, { full_name: 'Via the admin route' })).status, 403);
   });
 
   it('validates the body and names each bad field', async () => {

@@ -102,6 +102,21 @@ describe('replication through Litestream', { skip: NO_LITESTREAM }, () => {
     await assertRestoredServes(restoredFile, [...load.acked.keys()][0]!);
   });
 
+  it('says a replica is up to date after a clean stop that follows a quiet spell, since nothing changed (issue 41.8)', async () => {
+    const dir = tempDir('replicate-quiet');
+    const db = join(dir, 'primary.db');
+    const config = writeConfig(dir, db, ['- type: file', `  path: ${join(dir, 'replica')}`]);
+    const service = await startReplicated(config, db);
+    assert.equal((await new ApiClient(service.url, TOKEN).post('/users', { email: 'quiet@example.com', full_name: 'Quiet' })).status, 200);
+    await waitUntilReplicated(config, db);
+    await delay(2100); // quiet for longer than the limit below; Litestream dates in whole seconds
+    await stopReplicated(service);
+    // Litestream's own last checkpoint wrote the database file after the replica's last change: not a change.
+    const status = await cli(['replication', 'status', '--db', db, '--litestream-config', config], { ...process.env, GATEHOUSE_REPLICATION_MAX_LAG_SECONDS: '1' });
+    assert.equal(status.code, 0, status.stdout + status.stderr);
+    assert.match(status.stdout, /^ok: replica file: generation [0-9a-f]{16}, up to date/m);
+  });
+
   it('check and replication status report a replica that has fallen behind, and restore refuses to overwrite', async () => {
     const dir = tempDir('replicate-lag');
     const db = join(dir, 'primary.db');

@@ -26,7 +26,7 @@ declare module '../../reads/tasks.ts' {
 export const accessReviewsArea = defineArea({
   name: 'access-reviews',
   stores: { accessReviews: createAccessReviewStore },
-  sharedReads: { accessReviews: ['get', 'snapshotTakenAt'] },
+  sharedReads: { accessReviews: ['get', 'ownerOf', 'snapshotTakenAt'] },
   routes: accessReviewRoutes,
   handlers: registerAccessReviewRoutes,
   readTasks: { 'uar.snapshot': snapshotTask },

@@ -188,6 +188,10 @@ export function createAccessReviewStore(db: Db) {
       const row = byId.get(id);
       return row && toApi(row);
     },
+    /** Who started the review (its owner), or undefined for an unknown or half-written one. */
+    ownerOf(id: string): string | undefined {
+      return byId.get(id)?.created_by_user_id;
+    },
     /** When the review was started: the instant its snapshot read access at. */
     snapshotTakenAt(id: string): string | undefined {
       return byId.get(id)?.created_at;

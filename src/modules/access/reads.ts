@@ -11,6 +11,7 @@ import { NEVER, type EndType } from './edges.ts';
 import type { HoldingRow, ItemType } from './holdings-store.ts';
 import type { EdgeRow } from './store.ts';
 import { propagationStatusReader } from '../connectors/status.ts';
+import { MAX_MINUTES } from '../../lib/durations.ts';
 
 const level = (remoteId: string, name: string) => ({ access_level_name: name, access_level_remote_id: remoteId });
 const expiry = (exp: string | null) => (exp === null || exp === NEVER ? null : exp);
@@ -83,12 +84,25 @@ export function toGroupResource(ctx: AppContext, row: EdgeRow, names: Names = na
   };
 }
 
-/** A group → containing group edge: the reference's GroupContainingGroup, with the edge's level and expiry. */
+/**
+ * A group → containing group edge: the reference's GroupContainingGroup, with the edge's level and expiry.
+ * `duration_minutes` is the nesting's length from when it was given to when it ends — what a POST wrote,
+ * since it is given at `created_at` and ends that many minutes later — and 0 for no expiry, the
+ * reference's "indefinite". Terraform's provider reads it back and replaces the link when it differs.
+ */
 export function toContainingGroup(row: EdgeRow): GroupContainingGroup {
   return {
     group_id: row.principal_id, containing_group_id: row.item_id, access_level_remote_id: row.access_level_remote_id,
+    duration_minutes: edgeDurationMinutes(row),
     access_level: level(row.access_level_remote_id, row.access_level_name), expiration_date: row.expiration_date,
   };
+}
+
+/** Whole minutes from an edge's start to its end, 0 when it never ends (capped at the one-year maximum). */
+export function edgeDurationMinutes(row: Pick<EdgeRow, 'created_at' | 'expiration_date'>): number {
+  if (row.expiration_date === null) return 0;
+  const minutes = Math.round((Date.parse(row.expiration_date) - Date.parse(row.created_at)) / 60_000);
+  return Math.min(Math.max(minutes, 0), MAX_MINUTES);
 }
 
 export const groupResourcesAnswer = (ctx: AppContext, rows: EdgeRow[]) => {

@@ -1,12 +1,23 @@
-// The incident a break-glass names (docs/break-glass.md): when an on-call provider is set up, it must
-// know the incident and have it triggered or acknowledged; without one, the reference is kept as given.
+// The incident a break-glass names (docs/break-glass.md): when PagerDuty is set up, it must know the
+// incident and have it triggered or acknowledged; without it, the reference is kept as given. The
+// lookup is the on-call area's (lookUpIncident), a network call: never inside a transaction.
 import type { AppContext } from '../../context.ts';
+import { invalidField } from '../../http/errors.ts';
+import { lookUpIncident, pagerDutyReady } from '../on-call/service.ts';
+
+/** What the check found: the incident's status and title, or null when PagerDuty is not set up (nothing asked). */
+export type IncidentFound = { status: 'triggered' | 'acknowledged'; title: string } | null;
 
 /**
- * Resolves when `incidentId` may be named: no on-call provider is set up, or the provider has the
- * incident open (triggered or acknowledged). Throws validation_failed naming `incident_id` for an
- * unknown or resolved incident. Network work: call it outside any transaction.
+ * Resolves when `incidentId` may be named: PagerDuty is not set up (null), or it has the incident
+ * triggered or acknowledged (its status and title). Throws validation_failed naming `incident_id` for
+ * an incident PagerDuty does not know or has resolved, and unavailable (503) when PagerDuty cannot be
+ * asked — the person may break glass without naming the incident then.
  */
-export async function checkIncident(_ctx: AppContext, _incidentId: string): Promise<void> {
-  // The on-call area's incident lookup plugs in here once it lands (issue 39; the oncall engineer's work).
+export async function checkIncident(ctx: AppContext, incidentId: string): Promise<IncidentFound> {
+  if (!pagerDutyReady(ctx)) return null;
+  const found = await lookUpIncident(ctx, incidentId, 'incident_id');
+  if (!found.exists) throw invalidField('incident_id', `PagerDuty has no incident ${incidentId}`);
+  if (found.status === 'resolved') throw invalidField('incident_id', `PagerDuty incident ${incidentId} is resolved: break glass for an incident still triggered or acknowledged`);
+  return { status: found.status, title: found.title };
 }

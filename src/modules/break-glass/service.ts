@@ -14,7 +14,7 @@ import { requestSettingsFromRow } from '../request-settings/columns.ts';
 import { recordBreakGlassRequest } from '../requests/break-glass-rule.ts';
 import { canSee } from '../visibility/service.ts';
 import type { SubEvent } from '../events/store.ts';
-import { checkIncident } from './incident.ts';
+import { checkIncident, type IncidentFound } from './incident.ts';
 import type { BreakGlassInput, ReviewBreakGlassInput } from './schemas.ts';
 import { toApiBreakGlass, type BreakGlassRow } from './store.ts';
 import type { BreakGlass } from './responses.ts';
@@ -48,9 +48,9 @@ export function breakGlassEligibility(ctx: AppContext, caller: Pick<Caller, 'use
   return { row, settings, eligible: mayBreakGlass(ctx, settings, caller.userId, now) };
 }
 
-/** Checks the whole break-glass and writes it; inside the transaction. */
-function writeBreakGlass(ctx: AppContext, caller: Caller, input: BreakGlassInput, now: Date): BreakGlassRow {
-  const { users, resources, access, events } = ctx.stores;
+/** Checks the whole break-glass (reads only); throws the refusal naming the field. */
+function planBreakGlass(ctx: AppContext, caller: Caller, input: BreakGlassInput, now: Date) {
+  const { users, resources, access } = ctx.stores;
   const item = itemOf(input);
   const found = breakGlassEligibility(ctx, caller, item.type, item.id, now);
   // An item the caller may not see and is not named on answers exactly as a missing one.
@@ -74,6 +74,13 @@ function writeBreakGlass(ctx: AppContext, caller: Caller, input: BreakGlassInput
     throw new AppError('conflict', `you already broke glass on this ${item.type} (${running.id}); it lasts until ${running.ends_at} and cannot be extended: break glass again once it ends`,
       [{ path: item.path, message: 'has an active break-glass of yours' }]);
   }
+  return { item, row, level, levelName, minutes };
+}
+
+/** Checks the whole break-glass again and writes it; inside the transaction. */
+function writeBreakGlass(ctx: AppContext, caller: Caller, input: BreakGlassInput, incident: IncidentFound, now: Date): BreakGlassRow {
+  const { events } = ctx.stores;
+  const { item, row, level, levelName, minutes } = planBreakGlass(ctx, caller, input, now);
   const request = recordBreakGlassRequest(ctx, caller, {
     userId: caller.userId, itemType: item.type, itemId: item.id, itemName: row.name,
     remoteId: 'remote_resource_id' in row ? row.remote_resource_id : row.remote_id,
@@ -87,7 +94,11 @@ function writeBreakGlass(ctx: AppContext, caller: Caller, input: BreakGlassInput
     started_at: now.toISOString(), ends_at: addMinutes(now, minutes).toISOString(),
   });
   const created = ctx.stores.breakGlass.get(id)!;
-  events.record(caller, 'BREAK_GLASS_USED', [subEvent('BREAK_GLASS_USED', created, { requester_name: caller.name })]);
+  events.record(caller, 'BREAK_GLASS_USED', [subEvent('BREAK_GLASS_USED', created, {
+    requester_name: caller.name,
+    // What PagerDuty said of the incident when it was checked (absent: PagerDuty is not set up).
+    ...(incident && { incident_status: incident.status, incident_title: incident.title }),
+  })]);
   announce(ctx, 'break-glass.used', { breakGlassId: id }, now);
   return created;
 }
@@ -144,9 +155,11 @@ export async function breakGlass(ctx: AppContext, caller: Caller, readBody: () =
   let input: BreakGlassInput | undefined;
   try {
     input = await readBody();
-    if (input.incident_id !== undefined) await checkIncident(ctx, input.incident_id);
+    // Everything but the incident first: PagerDuty is asked only for someone who may break glass here.
+    planBreakGlass(ctx, caller, input, ctx.clock.now());
+    const incident = input.incident_id === undefined ? null : await checkIncident(ctx, input.incident_id);
     const body = input;
-    const row = ctx.db.transaction(() => writeBreakGlass(ctx, caller, body, ctx.clock.now())).immediate();
+    const row = ctx.db.transaction(() => writeBreakGlass(ctx, caller, body, incident, ctx.clock.now())).immediate();
     return toApiBreakGlass(row, ctx.clock.now());
   } catch (error) {
     if (error instanceof AppError && error.status < 500) recordRefusal(ctx, caller, 'BREAK', error, aboutBody(input));

@@ -6,6 +6,7 @@ import { RequestConfiguration, TicketPropagationConfiguration } from '../../open
 
 export const ConfigurationTemplate = component('ConfigurationTemplate', described(v.object({
   configuration_template_id: uuid,
+  request_configuration_id: described(uuid, 'The id of the request configuration the template gives its items: derived from the template\'s id, so it never changes while the template lives (Gatehouse\'s configurations have no rows of their own; `request_configurations` shows them whole).'),
   name: v.string(),
   admin_owner_id: uuid,
   visibility: VisibilityInfo,
@@ -18,7 +19,7 @@ export const ConfigurationTemplate = component('ConfigurationTemplate', describe
   require_mfa_to_connect: v.boolean(),
   ticket_propagation: v.optional(TicketPropagationConfiguration),
   custom_request_notification: v.nullable(v.pipe(v.string(), v.maxLength(800))),
-  request_configurations: extension(v.array(RequestConfiguration), 'The request configurations the template gives its items, the default one (priority 0) first.'),
+  request_configurations: extension(v.array(RequestConfiguration), 'The request configurations the template gives its items, in the order written.'),
 }), 'Settings that every resource and group linked to the template (by `configuration_template_id`) takes, and keeps while linked.'));
 export type ConfigurationTemplate = v.InferOutput<typeof ConfigurationTemplate>;
 

@@ -14,11 +14,23 @@ import type { TemplateInput } from './schemas.ts';
 import type { TemplateFields } from './store.ts';
 import { applyTemplateLinks, findTemplate, requireTemplate, settingsOf, templatedGroup, templatedResource, type Template } from './linking.ts';
 import type { ConfigurationTemplate } from './responses.ts';
+import { nameBasedUuid } from '../../lib/ids.ts';
+
+/**
+ * The namespace of the ids templates' request configurations answer (a fixed random UUID): Gatehouse's
+ * configurations are identified by priority and have no row of their own, so the id is derived from the
+ * template's and never changes while the template lives.
+ */
+const REQUEST_CONFIGURATION_NAMESPACE = '6f1c3e0a-5b7d-4c2e-9a41-3d8e2b9f0c17';
+
+/** The reference's request_configuration_id of a template: stable, and different for every template. */
+export const templateRequestConfigurationId = (templateId: string): string => nameBasedUuid(REQUEST_CONFIGURATION_NAMESPACE, templateId);
 
 /** A template as the reference's ConfigurationTemplate, plus its request_configurations (an extension). */
 export function toApiTemplate(template: Template): ConfigurationTemplate {
   return {
     configuration_template_id: template.id,
+    request_configuration_id: templateRequestConfigurationId(template.id),
     name: template.name,
     admin_owner_id: template.admin_owner_id,
     visibility: template.visibility,

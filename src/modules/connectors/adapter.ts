@@ -84,6 +84,12 @@ export interface ConnectorKind<C extends ConfigurationSchema = ConfigurationSche
   readonly secrets: { readonly [K in keyof v.InferOutput<C>]?: SecretMask };
   /** Which edge kinds this remote system has: only these are pushed to it or read from it. */
   readonly kinds: readonly EdgeKindName[];
+  /**
+   * Whether access of `kind` at an item's level `level` changes anything in the remote system (absent:
+   * every level does). A level that carries nothing is not offered by the console's request and Grant
+   * forms, and the dry run of a request for it warns (connectors/levels.ts).
+   */
+  carriesLevel?(kind: EdgeKindName, level: string): boolean;
   /** The `remote_info` a resource the sync creates carries, as the reference spells it for this kind (none: only remote_resource_id). */
   remoteInfo?(remoteResourceId: string): Record<string, unknown>;
   /** The adapter for one connector, given its configuration parsed by `configuration`. */

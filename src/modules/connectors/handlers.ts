@@ -3,9 +3,13 @@ import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { deleteConnector, getConnector, listConnectorTypes, listUnfinished, listUnmatchedAccess, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
 import type { connectorRoutes } from './routes.ts';
+import { itemAccessLevels } from './levels.ts';
 
 export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes>, ctx: AppContext): void {
   router.on('GET /v1/connector-types', () => ok(listConnectorTypes()));
+
+  router.on('GET /v1/resources/{resource_id}/access-levels', (req) => ok(itemAccessLevels(ctx, 'resource', req.uuidParam('resource_id'))));
+  router.on('GET /v1/groups/{group_id}/access-levels', (req) => ok(itemAccessLevels(ctx, 'group', req.uuidParam('group_id'))));
 
   router.on('GET /v1/apps/{app_id}/connector', (req) => ok(getConnector(ctx, req.uuidParam('app_id'))));
 

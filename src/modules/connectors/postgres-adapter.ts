@@ -255,5 +255,7 @@ export const postgresConnector = defineConnectorKind({
   configuration: PostgresConfiguration,
   secrets: { connection_url: 'url' },
   kinds: ['resource_user'],
+  // The default level ('') is the database itself: there is no role to grant, so access at it changes nothing on the server.
+  carriesLevel: (_kind, level) => level !== '',
   open: openPostgresAdapter,
 });

@@ -136,3 +136,14 @@ export const PropagationList = component('PropagationList', v.object({
   results: v.array(Propagation),
   next: v.nullable(v.string()),
 }));
+
+export const ItemAccessLevels = component('ItemAccessLevels', described(v.object({
+  connector: v.nullable(described(v.object({ connector_type: v.string(), name: v.string() }), 'The connector that carries access to the item\'s app, or null when it has none (then every level is Gatehouse\'s own record and carries what it says).')),
+  access_levels: v.array(v.object({
+    access_level_name: v.string(),
+    access_level_remote_id: v.string(),
+    carries_access: described(v.boolean(), 'Whether access at this level changes anything in the connected system (always true without a connector).'),
+    note: v.optional(described(v.string(), 'When it carries nothing: why, in words a requester reads.')),
+  })),
+}), 'An item\'s access levels and which of them reach its connected system: a form offers only those that do.'));
+export type ItemAccessLevels = v.InferOutput<typeof ItemAccessLevels>;

@@ -2,10 +2,12 @@
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
 import { ListPropagationsQuery, ListUnmatchedAccessQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
-import { Connector, ConnectorTypeList, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteAccessList, UnmatchedRemoteUserList } from './responses.ts';
+import { ItemAccessLevels, Connector, ConnectorTypeList, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteAccessList, UnmatchedRemoteUserList } from './responses.ts';
 
 
 const UNMATCHED_ACCESS = 'What the app\'s last sync found held remotely by remote users no Gatehouse user matches (they hold it outside Gatehouse: `GET …/users` cannot list them), a page at a time, in the order found. Each sync starts the list afresh; removing the connector empties it.';
+
+const LEVELS = 'Each level the item offers, with `carries_access`: whether access at it changes anything in the system the app\'s connector carries access to (a PostgreSQL database\'s default level grants no role: false, with a `note` saying so). The console\'s request and Grant forms offer only the levels that carry access; a request for one that does not is still accepted, and its dry run warns.';
 
 export const connectorRoutes = defineRoutes('connectors', {
   'GET /v1/resources/{resource_id}/unmatched-remote-users': {
@@ -23,6 +25,20 @@ export const connectorRoutes = defineRoutes('connectors', {
     extension: true,
     query: ListUnmatchedAccessQuery,
     responses: { 200: UnmatchedRemoteAccessList },
+  },
+  'GET /v1/resources/{resource_id}/access-levels': {
+    role: 'read', items: { resource_id: 'resource' },
+    summary: 'List a resource\'s access levels and which reach its connected system',
+    description: LEVELS,
+    extension: true,
+    responses: { 200: ItemAccessLevels },
+  },
+  'GET /v1/groups/{group_id}/access-levels': {
+    role: 'read', items: { group_id: 'group' },
+    summary: 'List a group\'s access levels and which reach its connected system',
+    description: LEVELS,
+    extension: true,
+    responses: { 200: ItemAccessLevels },
   },
   'GET /v1/connector-types': {
     role: 'admin-read',

@@ -33,6 +33,7 @@ export const CONSOLE_PAGES = [
   '/console/resources/{id}/settings',
   '/console/groups/{id}/settings',
   '/console/request-templates',
+  '/console/break-glass/{id}',
 ] as const;
 
 const html = described(v.string(), 'An HTML page.');

@@ -97,7 +97,7 @@ export const EVENT_TYPE_GROUPS = {
     UARS_UPDATED: 'a review\'s policy for unanswered items is chosen (`PUT /v1/uar/{uar_id}/policy`)',
     UAR_REVIEWERS_UPDATED: 'an admin changes who reviews items of a review (`POST /v1/uar/{uar_id}/assignments`; a sub-event per item)',
     UAR_REVIEWS_DECIDED: 'an assigned reviewer or an admin keeps, revokes or puts off items of a review (a sub-event per item; a revoke also records its …_REMOVED event)',
-    UARS_CLOSED: 'a review\'s deadline passes: unanswered items are kept or revoked as its policy says',
+    UARS_CLOSED: 'a review\'s deadline passes, or its owner or an admin closes it early: decided revokes are carried out, unanswered items kept or revoked as its policy says',
   },
   'Integrations': {
     GROUP_BINDINGS_CREATED: 'a group binding is created',

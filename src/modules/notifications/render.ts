@@ -144,7 +144,9 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
       const decided = ctx.stores.requests.get(row.request_id!)!;
       const said = ctx.stores.requests.comments(row.request_id!).filter((c) => c.created_at === decided.updated_at).at(-1);
       const comment = said ? [`${said.user_full_name || said.user_email} commented: ${said.comment}`] : [];
-      return { subject: `Access request ${decision.split(':')[0]}: ${r.what}`, lines: [lead, ...comment, ...r.lines, why], link: requestLink(row.request_id!), actionableRequestId: null };
+      // Approved by a rule (on call): say which, and that the access ends with the shift.
+      const because = decided.approval_reason !== null ? [`It was ${decided.approval_reason}; the access ends no later than that.`] : [];
+      return { subject: `Access request ${decision.split(':')[0]}: ${r.what}`, lines: [lead, ...because, ...comment, ...r.lines, why], link: requestLink(row.request_id!), actionableRequestId: null };
     }
     case 'REQUEST_COMMENTED': {
       const r = request!;

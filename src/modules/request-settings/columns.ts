@@ -114,8 +114,11 @@ function toApiConfiguration(config: RequestConfigurationInput): RequestConfigura
 }
 
 /**
- * The API fields of the settings. request_configurations always lists the default configuration first,
- * its mirrored fields read from the top-level settings so the two views never disagree.
+ * The API fields of the settings. request_configurations lists the configurations in the order they
+ * were written (a client that maps the list by position, as Terraform's provider does, reads back what
+ * it wrote; with no default configuration stored, the one the top-level fields make comes first). The
+ * default's mirrored fields read from the top-level settings so the two views never disagree, but for
+ * its own extensions_duration_in_minutes, which may differ from the top-level one (applyRequestSettings).
  */
 export function requestSettingsToApi(s: RequestSettings) {
   const stored = s.request_configurations;
@@ -129,10 +132,10 @@ export function requestSettingsToApi(s: RequestSettings) {
     require_support_ticket: s.require_support_ticket,
     max_duration_minutes: s.max_duration,
     recommended_duration_minutes: s.recommended_duration,
-    extensions_duration_in_minutes: s.extensions_duration_in_minutes,
+    extensions_duration_in_minutes: base?.extensions_duration_in_minutes ?? s.extensions_duration_in_minutes,
     request_template_id: s.request_template_id,
   };
-  const configurations = [mirrored, ...stored.filter((config) => config.priority !== 0).sort((a, b) => a.priority - b.priority)].map(toApiConfiguration);
+  const configurations = (base ? stored.map((config) => (config === base ? mirrored : config)) : [mirrored, ...stored]).map(toApiConfiguration);
   return {
     max_duration: s.max_duration,
     recommended_duration: s.recommended_duration,

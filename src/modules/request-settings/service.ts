@@ -57,8 +57,12 @@ function checkConfigurations(configs: RequestConfigurationInput[], path: string)
 
 /**
  * The settings after applying `input` to `current`. A given request_configurations list replaces the
- * stored one, and its default entry sets the top-level fields it mirrors; a top-level field given
- * alongside that disagrees with it is refused. Throws validation_failed naming `${prefix}field`.
+ * stored one, kept in the order written, and its default entry sets the top-level fields it mirrors.
+ * A top-level field given beside it with another value is not refused (Terraform's provider sets the
+ * two independently): the configuration's value is the one that applies and the one the top-level
+ * field reads back, except `extensions_duration_in_minutes`, which the reference deprecates on writes
+ * without calling it a mirror, so it is kept and read back as written. Given alone, the top-level
+ * field still sets the default configuration's. Throws validation_failed naming `${prefix}field`.
  */
 export function applyRequestSettings(current: RequestSettings, input: RequestSettingsInput, prefix = ''): RequestSettings {
   // Both come back from a client that sends an item whole, as answers carry both; they must agree.
@@ -84,13 +88,13 @@ export function applyRequestSettings(current: RequestSettings, input: RequestSet
       for (const [field, inConfig] of MIRRORED) {
         const value = base[inConfig];
         if (value === undefined) continue;
-        const given = (input as Record<string, unknown>)[field];
-        if (given !== undefined && given !== value) {
-          throw invalidField(`${prefix}${field}`, `disagrees with ${inConfig} of the default request configuration`);
-        }
+        if (field === 'extensions_duration_in_minutes' && input.extensions_duration_in_minutes !== undefined) continue;
         (next as unknown as Record<string, unknown>)[field] = value;
       }
     }
+  } else if (input.extensions_duration_in_minutes !== undefined) {
+    next.request_configurations = next.request_configurations.map((config) =>
+      config.priority === 0 ? { ...config, extensions_duration_in_minutes: input.extensions_duration_in_minutes } : config);
   }
   checkDurations(next.max_duration, next.recommended_duration, `${prefix}recommended_duration`);
   return next;

@@ -131,9 +131,10 @@ function checkGrantable(ctx: AppContext, row: RequestRow, items: ItemRow[]): voi
 
 /**
  * Marks the request APPROVED, records REQUESTS_APPROVED and grants every item to the target from
- * `now` for duration_minutes (-1: no expiry), extending access already held. Call inside the transaction.
+ * `now` for duration_minutes (-1: no expiry), extending access already held — but never past `notAfter`
+ * when given (approval by rotation: the end of the target's shift). Call inside the transaction.
  */
-export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow, now: Date, extra: Record<string, string | number | boolean> = {}): void {
+export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow, now: Date, extra: Record<string, string | number | boolean> = {}, notAfter?: string): void {
   const { requests, events } = ctx.stores;
   const items = requests.items(row.id);
   checkGrantable(ctx, row, items);
@@ -141,7 +142,8 @@ export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow,
   const decided = requests.get(row.id)!;
   events.record(actor, 'REQUESTS_APPROVED', requestSubEvents(ctx, 'REQUESTS_APPROVED', decided, extra));
   announce(ctx, 'requests.decided', { requestId: row.id, decision: 'APPROVED', actorId: actor.userId }, now);
-  const expiresAt = expiryAfter(now, row.duration_minutes, -1);
+  const asked = expiryAfter(now, row.duration_minutes, -1);
+  const expiresAt = notAfter !== undefined && (asked === null || asked > notAfter) ? notAfter : asked;
   const principal = row.target_user_id !== null ? { type: 'user' as const, id: row.target_user_id } : { type: 'group' as const, id: row.target_group_id! };
   for (const item of items) {
     grantForRequest(ctx, actor, {

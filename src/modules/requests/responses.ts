@@ -94,6 +94,7 @@ export const Request = component('Request', described(v.object({
     url: v.string(),
   }), 'The support ticket given with the request, as given.')),
   break_glass: v.optional(extension(v.boolean(), 'True for a request approved at once by the break-glass rule: its requester broke glass (POST /v1/break-glass; docs/break-glass.md).')),
+  approval_reason: v.optional(extension(v.string(), 'Why a rule approved the request at once, in words: "approved because you are on call for Payments primary until 18:00 UTC" (docs/on-call.md); the grant then ends no later than the shift.')),
 }), 'An access request. status is upper case (PENDING, APPROVED, DENIED, CANCELED).'));
 export type Request = v.InferOutput<typeof Request>;
 
@@ -112,6 +113,7 @@ export const RequestDryRun = component('RequestDryRun', extension(v.object({
   target_group_id: v.optional(uuid),
   duration_minutes: integer,
   would_be_approved_at_once: v.boolean(),
+  approval_reason: v.optional(described(v.string(), 'Why it would be approved at once, when the rotation does it: "approved because you are on call for Payments primary until 18:00 UTC" — the grant would end no later than the shift (docs/on-call.md).')),
   custom_fields: described(v.array(v.object({
     name: v.string(),
     description: v.optional(v.string()),
@@ -137,6 +139,12 @@ export const RequestDryRun = component('RequestDryRun', extension(v.object({
       why: v.string(),
     }),
     auto_approved: v.boolean(),
+    warning: v.optional(described(v.string(), 'Present when the level asked for grants nothing in the system the item\'s app is connected to (a PostgreSQL database\'s default level): the request would be accepted and approved, yet change nothing there. `GET /v1/resources/{resource_id}/access-levels` lists the levels that do.')),
+    on_call: v.optional(described(v.object({
+      on_call_schedule_id: uuid,
+      schedule_name: v.string(),
+      ends_at: dateTime,
+    }), 'The target is in the matched group because they are on call: the schedule, and when their shift ends (the grant\'s latest end).')),
     stages: v.array(v.object({
       stage: integer,
       operator: v.picklist(['AND', 'OR']),

@@ -14,6 +14,8 @@ import { toApiRequest } from './view.ts';
 import { ownerHasUser } from '../owners/service.ts';
 import { announce } from '../../signals.ts';
 import { fieldsAsked, toApiAskedField, type AskedField } from '../request-templates/service.ts';
+import { levelReach } from '../connectors/levels.ts';
+import { onCallCover, type OnCallCover } from '../on-call/service.ts';
 
 export interface ItemPlan {
   path: string;
@@ -26,6 +28,8 @@ export interface ItemPlan {
   levelName: string;
   chosen: ChosenConfiguration;
   stages: PlannedStage[];
+  /** Auto-approved because the target is on call (the matched group is theirs through the rotation): the schedule and shift end. */
+  onCall: OnCallCover | null;
 }
 
 /**
@@ -72,7 +76,7 @@ function checkTarget(ctx: AppContext, caller: Caller, input: CreateRequestInput)
 
 /** Everything about one requested item, or a 400 naming its field. */
 function planItem(ctx: AppContext, caller: Caller, input: CreateRequestInput, target: Target, groupsOfTarget: Set<string>,
-  type: 'resource' | 'group', entry: CreateRequestInput['resources'][number], path: string): ItemPlan {
+  type: 'resource' | 'group', entry: CreateRequestInput['resources'][number], path: string, now: Date): ItemPlan {
   const { resources, groups, access, accessRules } = ctx.stores;
   const row = type === 'resource' ? resources.getRow(entry.id) : groups.getRow(entry.id);
   if (!row) throw invalidField(`${path}.id`, `no ${type} with this id`);
@@ -100,7 +104,29 @@ function planItem(ctx: AppContext, caller: Caller, input: CreateRequestInput, ta
   return {
     path, itemType: type, itemId: entry.id, itemName: row.name, remoteId, remoteName, level, levelName, chosen,
     stages: chosen.autoApproval ? [] : resolveStages(ctx, chosen, row.admin_owner_id, target),
+    onCall: chosen.autoApproval && chosen.matchedGroupId !== null && target.type === 'user' ? onCallCover(ctx, chosen.matchedGroupId, target.id, now) : null,
   };
+}
+
+/** An instant as people read it in a reason: "18:00 UTC", with the day when it is not `now`'s ("18:00 UTC on 2 March"). */
+function shiftEndInWords(endsAt: string, now: Date): string {
+  const end = new Date(endsAt);
+  const time = `${end.toISOString().slice(11, 16)} UTC`;
+  if (endsAt.slice(0, 10) === now.toISOString().slice(0, 10)) return time;
+  return `${time} on ${end.getUTCDate()} ${end.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' })}`;
+}
+
+/**
+ * When every item is approved at once and the rotation approves at least one (docs/on-call.md): the
+ * earliest shift end among them (the grant's latest end) and why, in words; else null.
+ */
+export function rotationApproval(items: readonly ItemPlan[], target: Target, caller: Caller, now: Date): { notAfter: string; reason: string; cover: OnCallCover } | null {
+  if (!items.every((item) => item.chosen.autoApproval)) return null;
+  const covers = items.map((item) => item.onCall).filter((c): c is OnCallCover => c !== null);
+  if (covers.length === 0) return null;
+  const first = covers.reduce((a, b) => (b.endsAt < a.endsAt ? b : a));
+  const who = target.type === 'user' && target.id === caller.userId ? 'you are' : 'they are';
+  return { notAfter: first.endsAt, cover: first, reason: `approved because ${who} on call for ${first.scheduleName} until ${shiftEndInWords(first.endsAt, now)}` };
 }
 
 /**
@@ -167,7 +193,7 @@ export function planRequest(ctx: AppContext, caller: Caller, input: CreateReques
     const key = `${entry.id}\n${entry.access_level_remote_id ?? ''}`;
     if (seen.has(key)) throw invalidField(`${path}.id`, 'requests the same item at the same level a second time');
     seen.add(key);
-    return planItem(ctx, caller, input, target, groupsOfTarget, type, entry, path);
+    return planItem(ctx, caller, input, target, groupsOfTarget, type, entry, path, now);
   });
   const asked = fieldsAsked(ctx, items.map((item) => ({ path: item.path, name: item.itemName, requestTemplateId: item.chosen.requestTemplateId })));
   checkCustomMetadata(input.custom_metadata, asked, forPreview);
@@ -213,16 +239,29 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
       requester_name: caller.name, reason: row.reason, duration_minutes: row.duration_minutes,
       ...(row.support_ticket !== null && { support_ticket: row.support_ticket }),
     }));
-    if (items.every((item) => item.chosen.autoApproval)) completeApproval(ctx, AUTO_APPROVAL_ACTOR, row, now, { auto_approved: true });
+    const rotation = rotationApproval(items, target, caller, now);
+    if (rotation) {
+      requests.setApprovalReason(id, rotation.reason);
+      completeApproval(ctx, AUTO_APPROVAL_ACTOR, requests.get(id)!, now, {
+        auto_approved: true, approval_reason: rotation.reason, on_call_schedule_id: rotation.cover.scheduleId, shift_end: rotation.cover.endsAt,
+      }, rotation.notAfter);
+    } else if (items.every((item) => item.chosen.autoApproval)) completeApproval(ctx, AUTO_APPROVAL_ACTOR, row, now, { auto_approved: true });
     else announce(ctx, 'requests.created', { requestId: id }, now);
     return { id };
   }).immediate();
+}
+
+/** A dry run item's warning when its level carries nothing in the item's connected system (connectors/levels.ts). */
+function warningOf(ctx: AppContext, type: 'resource' | 'group', id: string, level: string): { warning?: string } {
+  const reach = levelReach(ctx, type, id, level);
+  return reach && !reach.carries && reach.why ? { warning: reach.why } : {};
 }
 
 /** The dry run: what POST /requests would create, with why each reviewer was chosen. Writes nothing. */
 export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequestInput) {
   const now = ctx.clock.now();
   const { target, items, asked } = planRequest(ctx, caller, input, now, true);
+  const rotation = rotationApproval(items, target, caller, now);
   const name = (id: string) => ctx.stores.users.get(id)?.full_name ?? '';
   // Whose approval would not count (decide.ts countsNow): theirs would give themselves access.
   const request = {
@@ -238,6 +277,7 @@ export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequ
     ...(target.type === 'user' ? { target_user_id: target.id } : { target_group_id: target.id }),
     duration_minutes: input.duration_minutes,
     would_be_approved_at_once: items.every((item) => item.chosen.autoApproval),
+    ...(rotation && { approval_reason: rotation.reason }),
     // What the items' request templates ask (the dry run does not refuse a missing answer: a form reads these to ask them).
     custom_fields: asked.map(toApiAskedField),
     items: items.map((item) => ({
@@ -251,6 +291,8 @@ export function dryRunRequest(ctx: AppContext, caller: Caller, input: CreateRequ
         why: item.chosen.why,
       },
       auto_approved: item.chosen.autoApproval,
+      ...warningOf(ctx, item.itemType, item.itemId, item.level),
+      ...(item.onCall && { on_call: { on_call_schedule_id: item.onCall.scheduleId, schedule_name: item.onCall.scheduleName, ends_at: item.onCall.endsAt } }),
       stages: item.stages.map((stage) => ({
         stage: stage.stage,
         operator: stage.operator,

@@ -18,6 +18,8 @@ export interface RequestRow {
   custom_metadata: string;
   /** 1 for a request approved at once by the break-glass rule (docs/break-glass.md). */
   break_glass: number;
+  /** Why a rule approved it at once, in words (on call: docs/on-call.md); null otherwise. */
+  approval_reason: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -144,11 +146,11 @@ const FILTER_SQL: Record<keyof RequestFilter, string> = {
 };
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof RequestFilter)[];
 
-export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at' | 'requested_duration_minutes' | 'break_glass'> & { break_glass?: number };
+export type NewRequest = Omit<RequestRow, 'seq' | 'id' | 'status' | 'created_at' | 'updated_at' | 'requested_duration_minutes' | 'break_glass' | 'approval_reason'> & { break_glass?: number };
 
 export function createRequestStore(db: Db) {
   const byId = db.prepare<[string], RequestRow>('SELECT * FROM requests WHERE id = ?');
-  const insert = db.prepare<Omit<RequestRow, 'seq' | 'requested_duration_minutes'>>(
+  const insert = db.prepare<Omit<RequestRow, 'seq' | 'requested_duration_minutes' | 'approval_reason'>>(
     `INSERT INTO requests (id, requester_id, target_user_id, target_group_id, status, reason, duration_minutes, support_ticket, custom_metadata, break_glass, created_at, updated_at)
      VALUES (@id, @requester_id, @target_user_id, @target_group_id, @status, @reason, @duration_minutes, @support_ticket, @custom_metadata, @break_glass, @created_at, @updated_at)`,
   );
@@ -178,6 +180,7 @@ export function createRequestStore(db: Db) {
     `INSERT INTO request_comments (id, request_id, user_id, comment, created_at, updated_at) VALUES (@id, @requestId, @userId, @comment, @at, @at)`,
   );
   // Guarded on PENDING: of two racing decisions only one changes a row; nothing leaves a final state.
+  const setApprovalReason = db.prepare<{ id: string; reason: string }>('UPDATE requests SET approval_reason = @reason WHERE id = @id');
   const decide = db.prepare<{ id: string; status: RequestStatus; at: string }>(
     "UPDATE requests SET status = @status, updated_at = @at WHERE id = @id AND status = 'PENDING'",
   );
@@ -257,6 +260,8 @@ export function createRequestStore(db: Db) {
     /** Moves a PENDING request to `status`; false when it was no longer PENDING. */
     decide: (id: string, status: RequestStatus, at: Date) => decide.run({ id, status, at: at.toISOString() }).changes === 1,
     touch: (id: string, at: Date) => void touch.run({ id, at: at.toISOString() }),
+    /** Why a rule approves the request at once (on call), in words. */
+    setApprovalReason: (id: string, reason: string) => void setApprovalReason.run({ id, reason }),
     /** A reviewer's shorter duration for a PENDING request: the grant uses it; the first asked-for duration is kept. */
     shorten: (id: string, minutes: number, at: Date) => void shorten.run({ id, minutes, at: at.toISOString() }),
     markReviewer(row: ReviewerRow, status: 'APPROVED' | 'REJECTED', actedBy: string, delegationId: string | null, at: Date): boolean {

@@ -145,6 +145,7 @@ function buildRequest(ctx: AppContext, lookup: Lookup, row: RequestRow): Request
     custom_fields_responses: fields.map(customField),
     ...(row.support_ticket !== null && { support_ticket: JSON.parse(row.support_ticket) as NonNullable<Request['support_ticket']> }),
     break_glass: row.break_glass === 1,
+    ...(row.approval_reason !== null && { approval_reason: row.approval_reason }),
   };
 }
 

@@ -129,15 +129,19 @@ export function registerScimRoutes(router: ApiRouter<typeof scimRoutes>, ctx: Ap
   router.on('PATCH /scim/v2/Users/{id}', async (req) => {
     const patch = await req.body();
     checkPatchBounds(patch.Operations);
-    const current = toScimUser(scimUser(ctx, req.param('id')), base(req.http));
+    const row = scimUser(ctx, req.param('id'));
+    const current = toScimUser(row, base(req.http));
     const patched = applyPatch(current, patch.Operations, USER_SHAPE, [USER_SCHEMA, ENTERPRISE_SCHEMA]);
-    // A changed given or family name with no new display name makes the full name anew from its parts.
+    // A changed given or family name with no new display name makes the full name anew from its parts —
+    // unless the provider sent a displayName of its own, which stays as sent (issue 37.6).
     const name = (r: Json) => (r.name ?? {}) as Json;
-    if ((name(patched).givenName !== name(current).givenName || name(patched).familyName !== name(current).familyName)
+    if (row.display_name === null && (name(patched).givenName !== name(current).givenName || name(patched).familyName !== name(current).familyName)
       && patched.displayName === current.displayName && name(patched).formatted === name(current).formatted) {
       delete patched.displayName;
       delete name(patched).formatted;
     }
+    // Emails the provider never sent mirror a userName that is the email: a new userName moves the email with it.
+    if (row.emails === null && row.user_name === null && JSON.stringify(patched.emails) === JSON.stringify(current.emails)) delete patched.emails;
     const input = parse(ScimUserBody, canonicalKeys(patched, USER_SHAPE));
     return { status: 200, body: scimJson(toScimUser(replaceUser(ctx, req.caller, req.param('id'), input), base(req.http))) };
   });

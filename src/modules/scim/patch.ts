@@ -45,7 +45,31 @@ function canonicalPath(path: string, shape: Shape, urns: readonly string[]): str
  * invalidSyntax for an operation missing what it needs, mutability when `id` would change.
  */
 export function applyPatch(resource: Json, operations: PatchInput['Operations'], shape: Shape, urns: readonly string[]): Json {
-  const ops = operations.flatMap((op): ScimPatchOperation[] => {
+  const extensions = urns.filter((urn) => shape.nested?.[urn] !== undefined);
+  /**
+   * An operation on an extension's whole object (its URN as the path, or its URN as a key of a no-path
+   * value) as one operation per sub-attribute: scim-patch splits a path at its last colon, so a URN path
+   * would name an attribute "User" and change nothing (issue 37.5).
+   */
+  const perAttribute = (op: PatchInput['Operations'][number]): PatchInput['Operations'] => {
+    if (op.path !== undefined) {
+      const urn = extensions.find((u) => u.toLowerCase() === op.path!.trim().toLowerCase());
+      if (urn === undefined) return [op];
+      if (op.op === 'remove') return Object.keys((resource[urn] ?? {}) as Json).map((key) => ({ op: 'remove', path: `${urn}:${key}` }));
+      if (op.value === null || typeof op.value !== 'object' || Array.isArray(op.value)) throw invalidSyntax(`Operations: ${op.op} ${urn} takes an object of its attributes`);
+      return Object.entries(canonicalKeys(op.value, shape.nested![urn]!) as Json).map(([key, value]) => ({ op: op.op, path: `${urn}:${key}`, value }));
+    }
+    if (op.value === null || typeof op.value !== 'object' || Array.isArray(op.value)) return [op];
+    const value = canonicalKeys(op.value, shape) as Json;
+    const rest: Json = {};
+    const split: PatchInput['Operations'] = [];
+    for (const [key, inner] of Object.entries(value)) {
+      if (!extensions.includes(key)) rest[key] = inner;
+      else split.push(...perAttribute({ op: op.op, path: key, value: inner }));
+    }
+    return Object.keys(rest).length > 0 ? [{ op: op.op, value: rest }, ...split] : split;
+  };
+  const ops = operations.flatMap(perAttribute).flatMap((op): ScimPatchOperation[] => {
     const path = op.path === undefined ? undefined : canonicalPath(op.path, shape, urns);
     const value = path === undefined ? canonicalKeys(op.value, shape) : op.value;
     if (op.op === 'remove') {

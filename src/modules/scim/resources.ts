@@ -40,12 +40,13 @@ export function toScimUser(row: ScimUserRow, base: string): Json {
     schemas: hasEnterprise ? [USER_SCHEMA, ENTERPRISE_SCHEMA] : [USER_SCHEMA],
     id: row.id,
     ...(row.external_id !== null && { externalId: row.external_id }),
-    userName: row.email,
+    userName: row.user_name ?? row.email,
     name: { formatted: row.full_name, givenName: row.first_name, familyName: row.last_name },
-    displayName: row.full_name,
+    displayName: row.display_name ?? row.full_name,
     ...(row.position !== '' && { title: row.position }),
     active: row.hr_idp_status === 'ACTIVE',
-    emails: [{ value: row.email, type: 'work', primary: true }],
+    // As the provider sent them; else the email alone.
+    emails: row.emails !== null ? JSON.parse(row.emails) as Json[] : [{ value: row.email, type: 'work', primary: true }],
     ...(hasEnterprise && { [ENTERPRISE_SCHEMA]: enterprise }),
   };
   return withMeta(resource, 'User', row.id, row.created_at, row.modified_at ?? row.created_at, base);
@@ -70,7 +71,7 @@ export const GROUP_URNS = [GROUP_SCHEMA.toLowerCase()] as const;
 /** What a Users filter may name (src/modules/scim/store.ts's aliases: u users, s scim_users). */
 export const USER_FILTER_ATTRIBUTES: FilterAttributes = {
   id: { sql: 'u.id', type: 'string', caseExact: true },
-  username: { sql: 'u.email', type: 'string' },
+  username: { sql: 'coalesce(s.user_name, u.email)', type: 'string' },
   externalid: { sql: 's.external_id', type: 'string', caseExact: true },
   'emails.value': { sql: 'u.email', type: 'string' },
   'emails.type': { sql: "'work'", type: 'string' },

@@ -25,7 +25,7 @@ export const ScimUser = component('ScimUser', described(v.object({
   schemas: v.pipe(v.array(v.string()), v.minLength(1)),
   id: uuid,
   externalId: v.optional(v.string()),
-  userName: v.pipe(v.string(), v.email()),
+  userName: v.string(),
   name: v.object({
     formatted: v.string(),
     givenName: v.string(),
@@ -35,9 +35,10 @@ export const ScimUser = component('ScimUser', described(v.object({
   title: v.optional(v.string()),
   active: v.boolean(),
   emails: v.array(v.object({
-    value: v.pipe(v.string(), v.email()),
-    type: v.literal('work'),
-    primary: v.boolean(),
+    value: v.string(),
+    type: v.optional(v.string()),
+    primary: v.optional(v.boolean()),
+    display: v.optional(v.string()),
   })),
   [ENTERPRISE_SCHEMA]: v.optional(v.object({
     department: v.optional(v.string()),
@@ -48,7 +49,7 @@ export const ScimUser = component('ScimUser', described(v.object({
     })),
   })),
   meta,
-}), 'A Gatehouse user as a SCIM User (RFC 7643 §4.1): `userName` is the email; `active` is false for an offboarded user.'));
+}), 'A Gatehouse user as a SCIM User (RFC 7643 §4.1): `userName` is the provider\'s (the email unless it sent another), `emails` as it sent them (else the email alone, work and primary); `active` is false for an offboarded user.'));
 export type ScimUser = v.InferOutput<typeof ScimUser>;
 
 export const ScimGroup = component('ScimGroup', described(v.object({

@@ -27,7 +27,7 @@ export const scimRoutes = defineRoutes('scim', {
   'GET /scim/v2/Users': { ...READ, summary: 'List or find users (SCIM)', description: LIST_DESCRIPTION, responses: { 200: ScimUserList } },
   'POST /scim/v2/Users': {
     ...WRITE, summary: 'Provision a user (SCIM)', body: ScimUserBody,
-    description: 'Creates a MEMBER whose email is `userName` (409 uniqueness when taken). A user DELETED over SCIM comes back with the same id, without their old access. Passwords are ignored.',
+    description: 'Creates a MEMBER. `userName` is any name unique ignoring case (409 uniqueness when taken); the email is the primary (else work) entry of `emails`, else the userName when it is one (400 naming `emails` when there is none). A user DELETED comes back with the same id, as a MEMBER, without their old access. Passwords are ignored.',
     responses: { 201: ScimUser },
   },
   'POST /scim/v2/Users/.search': {

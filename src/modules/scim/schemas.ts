@@ -54,8 +54,19 @@ const optional = <S extends v.GenericSchema>(schema: S) => v.optional(v.nullable
 /** A manager as the enterprise extension gives it: `{ value }`, or (Entra ID's PATCH) the id alone. */
 const Manager = v.union([v.string('must be a user id'), v.object({ value: optional(v.string('must be a user id')) })], 'must be { "value": user id }');
 
+/** One of a user's emails as a provider sends it (RFC 7643 §4.1.2); its value is checked when it is the one used. */
+const ScimEmail = v.object({
+  value: v.pipe(v.string('must be a string'), v.trim(), v.maxLength(320, 'must be at most 320 characters')),
+  type: optional(v.pipe(v.string('must be a string'), v.maxLength(50, 'must be at most 50 characters'))),
+  primary: v.optional(v.nullable(ScimBoolean)),
+  display: optional(v.pipe(v.string('must be a string'), v.maxLength(320, 'must be at most 320 characters'))),
+}, 'must be {"value": "…", "type": "work", "primary": true}');
+
 export const ScimUserBody = v.object({
-  userName: v.pipe(v.string('must be a string'), v.check((text) => v.is(Email, text), 'must be an email address: Gatehouse knows people by their email'), v.trim()),
+  // Any unique name (RFC 7643 §4.1.1: unique, compared ignoring case); the email comes from `emails`, else from it.
+  userName: v.pipe(v.string('must be a string'), v.trim(), v.minLength(1, 'must not be empty'), v.maxLength(320, 'must be at most 320 characters'),
+    v.check((text) => !/[\u0000-\u001f\u007f]/.test(text), 'must not hold control characters')),
+  emails: optional(v.pipe(v.array(ScimEmail, 'must be a list of emails'), v.maxLength(20, 'must list at most 20 emails'))),
   externalId: optional(Text(200)),
   name: optional(v.object({ formatted: optional(Text(200)), givenName: optional(Text(100)), familyName: optional(Text(100)) }, 'must be a JSON object')),
   displayName: optional(Text(200)),
@@ -119,3 +130,6 @@ export const SearchBody = v.object({
   attributes: v.optional(AttributeList),
   excludedAttributes: v.optional(AttributeList),
 });
+
+/** Whether `text` is an email address as POST /v1/users takes one. */
+export const isEmail = (text: string): boolean => v.is(Email, text) && text === text.trim();

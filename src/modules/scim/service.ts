@@ -16,7 +16,7 @@ import { createApp } from '../apps/service.ts';
 import { groupMembers, setGroupMembers } from '../access/service.ts';
 import { invalidValue, ScimProblem } from './errors.ts';
 import { ENTERPRISE_SCHEMA, MAX_MEMBER_CHANGES } from './resources.ts';
-import type { PatchInput, ScimGroupInput, ScimUserInput } from './schemas.ts';
+import { isEmail, type PatchInput, type ScimGroupInput, type ScimUserInput } from './schemas.ts';
 import { applyGroupPatch, checkPatchBounds } from './group-patch.ts';
 import type { ScimGroupRow, ScimUserRow } from './store.ts';
 
@@ -56,6 +56,31 @@ function refuseOutOfReach(ctx: AppContext, row: ScimUserRow, change: { rename: b
   throw new ScimProblem('forbidden', undefined, `the identity provider may not ${what}: ${why}`);
 }
 
+/**
+ * The person's email from what the provider sent (issue 37.4): the primary entry of `emails`, else its
+ * work entry, else the userName when it is an email, else the first entry. Throws invalidValue naming
+ * the entry (or `emails` when there is none at all) when that is no email address.
+ */
+function emailOf(input: ScimUserInput): { email: string; path: string } {
+  const emails = input.emails ?? [];
+  const at = (i: number) => ({ email: emails[i]!.value, path: `emails.${i}.value` });
+  const primary = emails.findIndex((e) => e.primary === true);
+  const work = emails.findIndex((e) => e.type?.toLowerCase() === 'work');
+  const chosen = primary >= 0 ? at(primary) : work >= 0 ? at(work) : isEmail(input.userName) ? { email: input.userName, path: 'userName' } : emails.length > 0 ? at(0) : null;
+  if (chosen === null) throw invalidValue('emails', 'is needed: Gatehouse knows people by their email, and the userName is not one (send the person\'s email in emails, primary or work)');
+  if (!isEmail(chosen.email)) throw invalidValue(chosen.path, 'must be an email address');
+  return chosen;
+}
+
+/** The emails to keep as sent, or null when they say no more than the email alone (work, primary). */
+function keptEmails(input: ScimUserInput, email: string): string | null {
+  const emails = input.emails ?? [];
+  const plain = emails.length === 0 || (emails.length === 1 && emails[0]!.value.toLowerCase() === email.toLowerCase() && emails[0]!.primary !== false
+    && (emails[0]!.type ?? 'work').toLowerCase() === 'work' && emails[0]!.display == null);
+  if (plain) return null;
+  return JSON.stringify(emails.map((e) => ({ value: e.value, ...(e.type != null && { type: e.type }), ...(e.primary != null && { primary: e.primary }), ...(e.display != null && { display: e.display }) })));
+}
+
 /** The user fields a SCIM user gives, Gatehouse's spelling; `manager_id` checked to name a SCIM-visible user. */
 function userFields(ctx: AppContext, input: ScimUserInput, selfId: string | null) {
   const enterprise = input[ENTERPRISE_SCHEMA] ?? null;
@@ -69,40 +94,63 @@ function userFields(ctx: AppContext, input: ScimUserInput, selfId: string | null
     if (!isUuid(managerId) || !ctx.stores.scim.user(managerId)) throw invalidValue(managerPath, 'must be the id of a user Gatehouse has');
     if (managerId === selfId) throw invalidValue(managerPath, 'must not be the user themselves');
   }
+  const { email, path: emailPath } = emailOf(input);
   return {
+    email,
+    emailPath,
     full_name: full.slice(0, 200),
     first_name: given.slice(0, 100),
     last_name: family.slice(0, 100),
     position: input.title?.trim() ?? '',
     manager_id: managerId,
-    scim: { externalId: input.externalId ?? null, department: enterprise?.department ?? null, employeeNumber: enterprise?.employeeNumber ?? null },
+    scim: {
+      // Kept only when it is not the email itself: a user's userName then follows their email.
+      userName: input.userName.toLowerCase() === email.toLowerCase() ? null : input.userName,
+      emails: keptEmails(input, email),
+      displayName: input.displayName?.trim() || null,
+      externalId: input.externalId ?? null, department: enterprise?.department ?? null, employeeNumber: enterprise?.employeeNumber ?? null,
+    },
   };
+}
+
+/** Conflict (uniqueness) naming `path` when `userName` is another user's (a provider's userName, or a user's email it gave none). */
+function checkUserNameFree(ctx: AppContext, userName: string, selfId: string): void {
+  const holder = ctx.stores.scim.userByUserName(userName);
+  if (holder && holder.id !== selfId) throw new ScimProblem('conflict', 'uniqueness', `userName: a user with userName ${userName} already exists`, [{ path: 'userName', message: 'already in use' }]);
+}
+
+/** Conflict (uniqueness) when the email is another user's. */
+function checkEmailFree(ctx: AppContext, email: string, path: string, selfId: string | null): void {
+  const holder = ctx.stores.users.getByEmail(email);
+  if (holder && holder.user_id !== selfId) throw new ScimProblem('conflict', 'uniqueness', `${path}: another user has the email ${email}`, [{ path, message: 'already in use' }]);
 }
 
 /**
  * Creates the user (MEMBER) — or, when a user with the userName was DELETED, brings that user back
  * with what the provider sent (their old access stays gone) — and records USERS_CREATED/UPDATED.
- * Throws conflict (uniqueness) when a user not deleted has the userName.
+ * Throws conflict (uniqueness) when a user not deleted has the userName, or another has the email.
  */
 export function provisionUser(ctx: AppContext, actor: Actor, input: ScimUserInput): ScimUserRow {
   const now = ctx.clock.now();
   return write(ctx, () => {
-    const existing = ctx.stores.scim.userByEmail(input.userName);
+    const existing = ctx.stores.scim.userByUserName(input.userName);
     if (existing && existing.hr_idp_status !== DELETED_STATUS) {
       throw new ScimProblem('conflict', 'uniqueness', `userName: a user with userName ${input.userName} already exists (id ${existing.id})`, [{ path: 'userName', message: 'already in use' }]);
     }
     const fields = userFields(ctx, input, existing?.id ?? null);
+    checkEmailFree(ctx, fields.email, fields.emailPath, existing?.id ?? null);
     const status = input.active === false ? DEACTIVATED_STATUS : 'ACTIVE';
     let userId: string;
     if (existing) {
       userId = existing.id;
+      if (fields.email !== existing.email) changeUserEmail(ctx, actor, userId, fields.email, fields.emailPath);
       // Whoever comes back is a MEMBER with no access, whatever they were before (docs/scim.md).
       updateUser(ctx, actor, userId, {
         full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id,
         hr_idp_status: status, organization_role: 'MEMBER',
       });
     } else {
-      userId = createUser(ctx, actor, { email: input.userName, full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id }).user_id;
+      userId = createUser(ctx, actor, { email: fields.email, full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id }).user_id;
       if (status !== 'ACTIVE') updateUser(ctx, actor, userId, { hr_idp_status: status });
     }
     ctx.stores.scim.saveUser(userId, fields.scim, now);
@@ -132,12 +180,17 @@ export function replaceUser(ctx: AppContext, actor: Actor, id: string, input: Sc
   // Before the write: a refused offboarding is told to the admins in a transaction that must commit.
   const before = scimUser(ctx, id);
   const leaving = statusAfter(before) !== before.hr_idp_status && statusAfter(before) !== 'ACTIVE' ? statusAfter(before) : null;
-  refuseOutOfReach(ctx, before, { rename: input.userName !== before.email, status: leaving });
+  const renames = (row: ScimUserRow, email: string) => input.userName !== (row.user_name ?? row.email) || email !== row.email;
+  refuseOutOfReach(ctx, before, { rename: renames(before, emailOf(input).email), status: leaving });
   return write(ctx, () => {
     const row = scimUser(ctx, id);
     const fields = userFields(ctx, input, row.id);
     const status = statusAfter(row);
-    if (input.userName !== row.email) changeUserEmail(ctx, actor, row.id, input.userName, 'userName');
+    checkUserNameFree(ctx, input.userName, row.id);
+    if (fields.email !== row.email) {
+      checkEmailFree(ctx, fields.email, fields.emailPath, row.id);
+      changeUserEmail(ctx, actor, row.id, fields.email, fields.emailPath);
+    }
     // Re-activated, a person comes back a MEMBER with no access, whatever role they had (docs/scim.md).
     const revived = status === 'ACTIVE' && row.hr_idp_status !== 'ACTIVE';
     updateUser(ctx, actor, row.id, {

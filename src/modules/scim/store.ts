@@ -9,6 +9,12 @@ type Statement = { get(...params: unknown[]): unknown; all(...params: unknown[])
 
 /** A user as SCIM lists read them: the users row (its role aside) and what SCIM keeps of them beside it. */
 export interface ScimUserRow extends Omit<UserRow, 'organization_role'> {
+  /** The provider's userName when it is not the email (NULL: the email is the userName). */
+  user_name: string | null;
+  /** The emails as the provider sent them, JSON (NULL: the email alone). */
+  emails: string | null;
+  /** The displayName the provider sent (NULL: none; the full name was made from the name's parts). */
+  display_name: string | null;
   external_id: string | null;
   department: string | null;
   employee_number: string | null;
@@ -28,7 +34,7 @@ export interface ScimGroupRow {
 /** Users as SCIM serves them: every user but the DELETED (a SCIM DELETE makes them so). */
 const USERS_FROM = `FROM users u LEFT JOIN scim_users s ON s.user_id = u.id WHERE u.hr_idp_status <> 'DELETED'`;
 const USER_COLUMNS = `u.seq, u.id, u.email, u.full_name, u.first_name, u.last_name, u.position, u.manager_id, u.hr_idp_status, u.created_at,
-  s.external_id, s.department, s.employee_number, s.modified_at`;
+  s.user_name, s.emails, s.display_name, s.external_id, s.department, s.employee_number, s.modified_at`;
 /** Groups as SCIM serves them: only those an identity provider pushed. */
 const GROUPS_FROM = `FROM scim_groups s JOIN groups g ON g.id = s.group_id WHERE 1`;
 const GROUP_COLUMNS = 'g.seq, g.id, g.name, g.app_id, s.external_id, s.created_at, s.modified_at';
@@ -38,13 +44,18 @@ const CACHED_FILTERS_MAX = 200;
 
 export function createScimStore(db: Db) {
   const userById = db.prepare<[string], ScimUserRow>(`SELECT ${USER_COLUMNS} ${USERS_FROM} AND u.id = ?`);
-  const userByEmail = db.prepare<[string], ScimUserRow & { any_status: string }>(
-    `SELECT ${USER_COLUMNS} FROM users u LEFT JOIN scim_users s ON s.user_id = u.id WHERE u.email = ?`,
+  // A userName is the provider's own one, else the email of a user it gave none (two index lookups, no scan).
+  const userByUserName = db.prepare<[string, string], ScimUserRow>(
+    `SELECT ${USER_COLUMNS} FROM scim_users s JOIN users u ON u.id = s.user_id WHERE s.user_name = ? COLLATE NOCASE
+     UNION ALL
+     SELECT ${USER_COLUMNS} FROM users u LEFT JOIN scim_users s ON s.user_id = u.id WHERE u.email = ? AND s.user_name IS NULL
+     LIMIT 1`,
   );
-  const upsertUser = db.prepare<{ userId: string; externalId: string | null; department: string | null; employeeNumber: string | null; at: string }>(
-    `INSERT INTO scim_users (user_id, external_id, department, employee_number, modified_at)
-     VALUES (@userId, @externalId, @department, @employeeNumber, @at)
-     ON CONFLICT (user_id) DO UPDATE SET external_id = excluded.external_id, department = excluded.department,
+  const upsertUser = db.prepare<{ userId: string; userName: string | null; emails: string | null; displayName: string | null; externalId: string | null; department: string | null; employeeNumber: string | null; at: string }>(
+    `INSERT INTO scim_users (user_id, user_name, emails, display_name, external_id, department, employee_number, modified_at)
+     VALUES (@userId, @userName, @emails, @displayName, @externalId, @department, @employeeNumber, @at)
+     ON CONFLICT (user_id) DO UPDATE SET user_name = excluded.user_name, emails = excluded.emails, display_name = excluded.display_name,
+       external_id = excluded.external_id, department = excluded.department,
        employee_number = excluded.employee_number, modified_at = excluded.modified_at`,
   );
   const touchUser = db.prepare<{ userId: string; at: string }>(
@@ -84,10 +95,13 @@ export function createScimStore(db: Db) {
     /** A page of users in creation order (startIndex is 1-based: offset = startIndex - 1), with the total matching. */
     users: (filter: SqlFilter | null, offset: number, count: number) => page<ScimUserRow>(USERS_FROM, USER_COLUMNS, 'u.seq', filter, offset, count),
     user: (id: string): ScimUserRow | undefined => userById.get(id),
-    /** The user with this email whatever their status (DELETED included): a POST revives a deleted one. */
-    userByEmail: (email: string) => userByEmail.get(email),
+    /**
+     * The user with this userName (ignoring case) whatever their status (DELETED included: a POST revives
+     * a deleted one): the provider's userName, or the email of a user it gave none.
+     */
+    userByUserName: (userName: string): ScimUserRow | undefined => userByUserName.get(userName, userName),
     /** Records what SCIM says of a user beyond Gatehouse's fields, and when it last changed them. */
-    saveUser(userId: string, fields: { externalId: string | null; department: string | null; employeeNumber: string | null }, at: Date): void {
+    saveUser(userId: string, fields: { userName: string | null; emails: string | null; displayName: string | null; externalId: string | null; department: string | null; employeeNumber: string | null }, at: Date): void {
       upsertUser.run({ userId, ...fields, at: at.toISOString() });
     },
     /** Marks a user changed by SCIM now (meta.lastModified) without changing what SCIM said of them. */

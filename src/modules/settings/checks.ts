@@ -6,6 +6,8 @@ import { publicBase } from '../../http/public-base.ts';
 import type { Caller } from '../../http/types.ts';
 import type { Actor } from '../events/store.ts';
 import { channelsOf } from '../notifications/deliver.ts';
+import { ProviderFailure, ON_CALL_PROVIDER_NAMES } from '../on-call/provider.ts';
+import { ON_CALL_ADAPTERS, providerCall, providerReady } from '../on-call/providers.ts';
 import { checkOidcProvider } from '../web-sessions/oidc.ts';
 
 export interface SettingsTestResult {
@@ -62,4 +64,27 @@ export async function sendTestSlackMessage(ctx: AppContext, caller: Caller, chan
 /** Reads the OpenID provider's discovery document for the settings in effect; records SETTINGS_TESTED. */
 export async function checkSingleSignOn(ctx: AppContext, caller: Caller): Promise<SettingsTestResult> {
   return recorded(ctx, caller, 'single_sign_on', await checkOidcProvider(ctx, publicBase(ctx)));
+}
+
+/** A schedule id no provider has: asking for it tells whether the provider takes the key (404) or refuses it (401/403). */
+const NO_SUCH_SCHEDULE = 'gatehouse-settings-check';
+
+/**
+ * Calls each on-call provider whose key is set, asking for a schedule that does not exist: "not found"
+ * means the provider took the key. Records SETTINGS_TESTED; ok when at least one is set and every one set works.
+ */
+export async function checkOnCallProviders(ctx: AppContext, caller: Caller): Promise<SettingsTestResult> {
+  const set = ON_CALL_PROVIDER_NAMES.filter((provider) => providerReady(ctx, provider));
+  if (set.length === 0) return recorded(ctx, caller, 'on_call', { ok: false, message: 'no on-call provider is set up: set the PagerDuty or the Opsgenie API key' });
+  const outcomes = await Promise.all(set.map(async (provider) => {
+    const adapter = ON_CALL_ADAPTERS[provider];
+    try {
+      await adapter.schedule(providerCall(ctx, provider), NO_SUCH_SCHEDULE);
+      return { ok: true, words: `${adapter.label} took the API key at ${String(ctx.config[adapter.settings.url])}` };
+    } catch (err) {
+      if (!(err instanceof ProviderFailure)) throw err;
+      return { ok: false, words: err.message };
+    }
+  }));
+  return recorded(ctx, caller, 'on_call', { ok: outcomes.every((o) => o.ok), message: outcomes.map((o) => o.words).join('; ') });
 }

@@ -2,7 +2,7 @@
 // test buttons, and the database check (admins).
 import type { AppContext } from '../../context.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import { checkSingleSignOn, sendTestEmail, sendTestSlackMessage } from './checks.ts';
+import { checkOnCallProviders, checkSingleSignOn, sendTestEmail, sendTestSlackMessage } from './checks.ts';
 import { checkGatehouse, describeSettings, updateSettings } from './service.ts';
 import type { settingsRoutes } from './routes.ts';
 
@@ -12,5 +12,6 @@ export function registerSettingsRoutes(router: ApiRouter<typeof settingsRoutes>,
   router.on('POST /v1/settings/email/test', async (req) => ok(await sendTestEmail(ctx, req.caller)));
   router.on('POST /v1/settings/slack/test', async (req) => ok(await sendTestSlackMessage(ctx, req.caller, (await req.body()).channel)));
   router.on('POST /v1/settings/single-sign-on/check', async (req) => ok(await checkSingleSignOn(ctx, req.caller)));
+  router.on('POST /v1/settings/on-call/check', async (req) => ok(await checkOnCallProviders(ctx, req.caller)));
   router.on('GET /v1/settings/check', async (req) => ok(await checkGatehouse(ctx, req.caller.userId, ctx.clock.now())));
 }

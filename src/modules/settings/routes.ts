@@ -50,6 +50,13 @@ export const settingsRoutes = defineRoutes('settings', {
     extension: true,
     responses: { 200: SettingsTestResult },
   },
+  'POST /v1/settings/on-call/check': {
+    role: 'admin',
+    summary: 'Check the on-call providers',
+    description: 'Calls each on-call provider whose API key is in effect (PagerDuty, Opsgenie), asking for a schedule that does not exist: "not found" means the provider took the key; a refused key or an unreachable provider is said (200 either way). Recorded as SETTINGS_TESTED.',
+    extension: true,
+    responses: { 200: SettingsTestResult },
+  },
   'GET /v1/settings/check': {
     role: 'admin-read',
     summary: 'Check the database and its replicas',

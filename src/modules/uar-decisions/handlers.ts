@@ -1,9 +1,9 @@
 // Access reviews that act (Gatehouse's extension; the reference has only create, list and get):
 // GET /v1/uar/{uar_id}/items, POST /v1/uar/{uar_id}/decisions, POST /v1/uar/{uar_id}/assignments,
-// PUT /v1/uar/{uar_id}/policy, and a reviewer's own list, GET /v1/uar-assignments.
+// PUT /v1/uar/{uar_id}/policy, POST /v1/uar/{uar_id}/close, and a reviewer's own list, GET /v1/uar-assignments.
 import type { AppContext } from '../../context.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import { assignItems, decide, requireVisibleReview, setUnansweredPolicy } from './service.ts';
+import { assignItems, closeReviewEarly, decide, requireVisibleReview, setUnansweredPolicy } from './service.ts';
 import { toApiReviewItem, type AssignmentRow } from './store.ts';
 import type { uarDecisionRoutes } from './routes.ts';
 import type { UARAssignment } from './responses.ts';
@@ -53,6 +53,8 @@ export function registerUarDecisionRoutes(router: ApiRouter<typeof uarDecisionRo
     const rows = assignItems(ctx, req.caller, uarId, await req.body());
     return ok({ results: rows.map(toApiReviewItem) });
   });
+
+  router.on('POST /v1/uar/{uar_id}/close', (req) => ok(closeReviewEarly(ctx, req.caller, req.uuidParam('uar_id'))));
 
   router.on('PUT /v1/uar/{uar_id}/policy', async (req) => {
     const uarId = req.uuidParam('uar_id');

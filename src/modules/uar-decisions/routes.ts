@@ -55,6 +55,20 @@ export const uarDecisionRoutes = defineRoutes('uars', {
     errors: ['conflict'],
     responses: { 200: ReviewItemsAnswer },
   },
+  'POST /v1/uar/{uar_id}/close': {
+    role: 'member',
+    items: { uar_id: null },
+    summary: 'Close a review before its deadline',
+    description:
+      'Does now what the deadline would: the revokes reviewers decided are carried out (unless the review acted at once), the ' +
+      'review\'s policy is applied to the items nobody answered (or left at LATER), and decisions are refused from then on. ' +
+      'For the review\'s owner (who started it) and organization admins; a reviewer who is neither gets 403 naming `uar_id`, ' +
+      'a member with no item in the review 404. Recorded as UARS_CLOSED by the caller, with `closed_early` and the deadline it ' +
+      'came before. 409 once closed.',
+    extension: true,
+    errors: ['conflict'],
+    responses: { 200: UARPolicy },
+  },
   'PUT /v1/uar/{uar_id}/policy': {
     role: 'admin',
     items: { uar_id: null },

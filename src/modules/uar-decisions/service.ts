@@ -167,32 +167,61 @@ export function setUnansweredPolicy(ctx: AppContext, actor: Actor, uarId: string
 }
 
 /**
- * The deadline job: for each review past its deadline, ends the direct grants its reviewers decided to
- * revoke (unless the review acted at once), applies its policy to the rows nobody answered (or put off
- * with LATER) — KEEP leaves them, REVOKE ends their direct grants — and records UARS_CLOSED, each
- * review in its own transaction. Rows held only through groups are kept and named in the event; a
- * grant that can no longer be ended (its item deleted since) is named with the reason.
+ * Closes one open review now, inside the caller's transaction: ends the direct grants its reviewers
+ * decided to revoke (unless the review acted at once; each removal's actor is the reviewer who decided
+ * it), applies its policy to the rows nobody answered (or put off with LATER) — KEEP leaves them, REVOKE
+ * ends their direct grants, `closer` being the removal's actor — and records UARS_CLOSED by `closer`.
+ * Rows held only through groups are kept and named in the event; a grant that can no longer be ended
+ * (its item deleted since) is named with the reason.
  */
-export function closeDueReviews(ctx: AppContext, now: Date): void {
+function closeReview(ctx: AppContext, review: { id: string; name: string }, closer: Actor, now: Date, earlyFrom?: string): void {
   const { uarDecisions, events, accessReviews } = ctx.stores;
-  for (const review of uarDecisions.due(now.toISOString())) {
-    inWriteTransaction(ctx, () => {
-      const { unanswered_decision: policy } = uarDecisions.policy(review.id);
-      const subEvents: SubEvent[] = [];
-      const itemOf = (row: ReviewItemRow) => ({ uar_id: review.id, uar_item_id: row.seq, user_id: row.user_id, [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id });
-      if (!accessReviews.get(review.id)!.instantly_action_reviews) {
-        for (const row of uarDecisions.revoked(review.id)) {
-          const refused = revokeRowAtClose(ctx, row, deciderOf(ctx, row));
-          subEvents.push({ sub_event_type: 'UAR_ITEM_REVOKE', ...itemOf(row), decided_by: row.reviewer_user_id ?? '', ...(refused ? { not_revoked: refused } : {}) });
-        }
-      }
-      for (const row of uarDecisions.unanswered(review.id)) {
-        const revoke = policy === 'REVOKE' && row.has_direct_access === 1;
-        const refused = revoke ? revokeRowAtClose(ctx, row) : undefined;
-        subEvents.push({ sub_event_type: revoke ? 'UAR_ITEM_REVOKE' : 'UAR_ITEM_KEEP', ...itemOf(row), unanswered: true, ...(refused ? { not_revoked: refused } : {}) });
-      }
-      uarDecisions.close(review.id, now.toISOString());
-      events.record(DEADLINE_ACTOR, 'UARS_CLOSED', [{ sub_event_type: 'UARS_CLOSED', uar_id: review.id, uar_name: review.name, unanswered_decision: policy }, ...subEvents]);
-    });
+  const { unanswered_decision: policy } = uarDecisions.policy(review.id);
+  const subEvents: SubEvent[] = [];
+  const itemOf = (row: ReviewItemRow) => ({ uar_id: review.id, uar_item_id: row.seq, user_id: row.user_id, [row.item_type === 'RESOURCE' ? 'resource_id' : 'group_id']: row.item_id });
+  if (!accessReviews.get(review.id)!.instantly_action_reviews) {
+    for (const row of uarDecisions.revoked(review.id)) {
+      const refused = revokeRowAtClose(ctx, row, deciderOf(ctx, row));
+      subEvents.push({ sub_event_type: 'UAR_ITEM_REVOKE', ...itemOf(row), decided_by: row.reviewer_user_id ?? '', ...(refused ? { not_revoked: refused } : {}) });
+    }
   }
+  for (const row of uarDecisions.unanswered(review.id)) {
+    const revoke = policy === 'REVOKE' && row.has_direct_access === 1;
+    const refused = revoke ? revokeRowAtClose(ctx, row, closer) : undefined;
+    subEvents.push({ sub_event_type: revoke ? 'UAR_ITEM_REVOKE' : 'UAR_ITEM_KEEP', ...itemOf(row), unanswered: true, ...(refused ? { not_revoked: refused } : {}) });
+  }
+  uarDecisions.close(review.id, now.toISOString());
+  events.record(closer, 'UARS_CLOSED', [{
+    sub_event_type: 'UARS_CLOSED', uar_id: review.id, uar_name: review.name, unanswered_decision: policy,
+    ...(earlyFrom !== undefined && { closed_early: true, deadline: earlyFrom }),
+  }, ...subEvents]);
+}
+
+/** The deadline job: closes each review past its deadline, each in its own transaction (closeReview). */
+export function closeDueReviews(ctx: AppContext, now: Date): void {
+  for (const review of ctx.stores.uarDecisions.due(now.toISOString())) {
+    inWriteTransaction(ctx, () => closeReview(ctx, review, DEADLINE_ACTOR, now));
+  }
+}
+
+/**
+ * Closes a review before its deadline (POST /v1/uar/{uar_id}/close, extension): what the deadline would
+ * do, done now by `caller` — an organization admin or the review's owner (who started it). Throws
+ * not_found (unknown, or a member who takes no part), forbidden (a reviewer who is neither), conflict
+ * (already closed). Returns the review's policy and close time.
+ */
+export function closeReviewEarly(ctx: AppContext, caller: Caller, uarId: string) {
+  return inWriteTransaction(ctx, () => {
+    const review = ctx.stores.accessReviews.get(uarId);
+    if (!review) throw notFound('UAR', uarId, 'uar_id');
+    if (caller.role !== 'ADMIN' && ctx.stores.accessReviews.ownerOf(uarId) !== caller.userId) {
+      requireVisibleReview(ctx, caller, uarId);
+      throw new AppError('forbidden', 'only the review\'s owner (who started it) or an organization admin may close it early', [{ path: 'uar_id', message: 'you review items of it, but do not own it' }]);
+    }
+    const { closed_at } = ctx.stores.uarDecisions.policy(uarId);
+    if (closed_at !== null) throw new AppError('conflict', `the review already closed at ${closed_at}`, [{ path: 'uar_id', message: 'is already closed' }]);
+    const now = ctx.clock.now();
+    closeReview(ctx, { id: uarId, name: review.name }, caller, now, review.deadline);
+    return { uar_id: uarId, ...ctx.stores.uarDecisions.policy(uarId) };
+  });
 }

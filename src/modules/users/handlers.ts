@@ -5,7 +5,7 @@ import { parse } from '../../http/parse.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { toApiRemoteUser, toApiUser } from './store.ts';
 import { RemoteUserProviderParam } from './schemas.ts';
-import { addRemoteUser, createUser, removeRemoteUser, updateUser } from './service.ts';
+import { addRemoteUser, createUser, removeRemoteUser, renameUser, updateUser } from './service.ts';
 import type { userRoutes } from './routes.ts';
 
 export function registerUserRoutes(router: ApiRouter<typeof userRoutes>, ctx: AppContext): void {
@@ -56,6 +56,8 @@ export function registerUserRoutes(router: ApiRouter<typeof userRoutes>, ctx: Ap
     const id = req.uuidParam('user_id');
     return ok(updateUser(ctx, req.caller, id, await req.body()));
   });
+
+  router.on('PUT /v1/users/{user_id}/name', async (req) => ok(renameUser(ctx, req.caller, req.uuidParam('user_id'), await req.body())));
 
   router.on('GET /v1/users/{user_id}', (req) => {
     const id = req.uuidParam('user_id');

@@ -4,7 +4,7 @@ import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
 import { ThirdPartyProviderEnum } from '../../openapi/components/enums.ts';
 import { PaginatedRemoteUsersList, PaginatedUsersList, RemoteUser, User } from '../../openapi/components/people.ts';
-import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, UpdateUserBody } from './schemas.ts';
+import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, RenameUserBody, UpdateUserBody } from './schemas.ts';
 
 export const userRoutes = defineRoutes('users', {
   'POST /v1/users': {
@@ -67,6 +67,17 @@ export const userRoutes = defineRoutes('users', {
     extension: true,
     body: UpdateUserBody,
     responses: { 200: User },
+  },
+  'PUT /v1/users/{user_id}/name': {
+    role: 'member', items: { user_id: null },
+    summary: 'Change a user\'s name',
+    description:
+      'The name people see (`full_name`), changed by the user themselves or an administrator; everything else ' +
+      'about a user stays with administrators (`PUT /v1/users/{user_id}`). Records USERS_UPDATED.',
+    extension: true,
+    body: RenameUserBody,
+    responses: { 200: User },
+    errors: ['forbidden'],
   },
   'GET /v1/users/{user_id}': {
     role: 'read', items: { user_id: null },

@@ -88,3 +88,9 @@ export const UpdateUserBody = v.object({
   organization_role: v.optional(OrganizationRoleSchema),
 });
 export type UpdateUserInput = v.InferOutput<typeof UpdateUserBody>;
+
+/** PUT /v1/users/{user_id}/name (extension): the name people see, which a person may change for themselves. */
+export const RenameUserBody = v.object({
+  full_name: Name(200),
+});
+export type RenameUserInput = v.InferOutput<typeof RenameUserBody>;

@@ -8,7 +8,8 @@ import { isOffboarded } from '../../lib/offboarding.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
 import { revokeTokensOfUser } from '../tokens/service.ts';
 import { endLinksOfUser, endSessionsOfUser } from '../web-sessions/service.ts';
-import type { UpdateUserInput } from './schemas.ts';
+import type { RenameUserInput, UpdateUserInput } from './schemas.ts';
+import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 import type { ApiRemoteUser, ApiUser } from './store.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
 
@@ -225,5 +226,31 @@ export function changeUserEmail(ctx: AppContext, actor: Actor, userId: string, e
     endSessionsOfUser(ctx, actor, userId, 'EMAIL_CHANGED');
     endLinksOfUser(ctx, userId);
     announce(ctx, 'users.email-changed', { userId, previousEmail: user.email, email, actorName: actor.name ?? null }, now);
+  }).immediate();
+}
+
+/**
+ * Changes the name people see (`PUT /v1/users/{user_id}/name`): a person their own, an admin anyone's.
+ * Records USERS_UPDATED (updated_fields full_name) in the same transaction. Throws not_found for an
+ * unknown user and forbidden for a member naming someone else.
+ */
+export function renameUser(ctx: AppContext, actor: Actor & ActingAs, userId: string, input: RenameUserInput): ApiUser {
+  const { users, events } = ctx.stores;
+  return ctx.db.transaction(() => {
+    const user = users.get(userId);
+    if (!user) throw notFound('user', userId, 'user_id');
+    requireSelfOrAdmin(actor, userId, 'change a name');
+    users.update(userId, {
+      full_name: input.full_name,
+      first_name: user.first_name,
+      last_name: user.last_name,
+      position: user.position,
+      manager_id: user.manager_id ?? null,
+      hr_idp_status: user.hr_idp_status,
+    });
+    events.record(actor, 'USERS_UPDATED', [
+      { sub_event_type: 'USERS_UPDATED', user_id: userId, user_name: input.full_name, hr_idp_status: user.hr_idp_status, updated_fields: 'full_name' },
+    ]);
+    return users.get(userId)!;
   }).immediate();
 }

@@ -114,7 +114,7 @@ export const GroupResourceList = component('GroupResourceList', v.object({
 export const GroupContainingGroup = component('GroupContainingGroup', described(v.object({
   group_id: v.optional(extension(uuid, 'The group that sits inside the containing group.')),
   containing_group_id: uuid,
-  duration_minutes: v.optional(v.pipe(integer, v.maxValue(525960))),
+  duration_minutes: described(v.pipe(integer, v.maxValue(525960)), 'How long the nesting lasts, in minutes, from when it was given; 0 when it never ends (indefinite).'),
   access_level_remote_id: v.optional(v.string()),
   access_level: v.optional(extension(GroupAccessLevel, 'The level of the containing group this nesting gives, with its name.')),
   expiration_date: v.optional(v.nullable(extension(dateTime, 'When the nesting ends; null for never.'))),

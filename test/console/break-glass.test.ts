@@ -1,0 +1,175 @@
+// Break-glass in the console, in a real browser (Debian's chromium through playwright-core): a named
+// person breaks glass from the item's page through a dialog that says who is told and that it is
+// reviewed; someone not named sees no such action; the owner finds the review on Home and finds it not
+// justified, which ends the access; an admin's Home lists the last 7 days' break-glasses and the audit
+// trail marks them. Every page passes axe-core (WCAG A/AA) and fits the screen at 1280 and 375 px;
+// screenshots go to test-output/screenshots/ (GATEHOUSE_SCREENSHOTS) as break-glass-NAME-desktop/375.png.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
+import { ManualClock } from '../../src/lib/clock.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
+
+const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
+const WAIT = { timeout: 30_000 };
+const WIDTHS = [1280, 375] as const;
+
+describe('break-glass in the console', { skip: noBrowser }, () => {
+  let app: TestApp;
+  let origin: string;
+  let browser: Browser;
+  let oncall: Signed;
+  let owner: Signed;
+  let stranger: Signed;
+  let resource: { resource_id: string; name: string };
+  let breakGlassId: string;
+  const problems: string[] = [];
+
+  async function signedIn(email: string, width: number): Promise<Page> {
+    // CSP is bypassed only so axe can be injected.
+    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const page = await context.newPage();
+    page.on('pageerror', (error) => problems.push(error.message));
+    const user = app.ctx.stores.users.getByEmail(email)!;
+    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
+    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
+    await page.locator('#page-title').waitFor(WAIT);
+    return page;
+  }
+
+  async function open(page: Page, path: string): Promise<void> {
+    await page.goto(`${origin}${path}`);
+    await page.locator('#page-title').waitFor(WAIT);
+    await page.waitForLoadState('networkidle');
+    assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
+  }
+
+  /** Photographs the page, and checks it with axe-core and that nothing is wider than the screen. */
+  async function check(page: Page, name: string, width: number): Promise<void> {
+    const file = `break-glass-${name}-${width === 375 ? '375' : 'desktop'}.png`;
+    await page.screenshot({ path: join(SHOTS, file), fullPage: true });
+    assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${file}`);
+    const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
+    assert.ok(wide <= width, `${name} is ${wide} px wide at ${width} (see ${file})`);
+  }
+
+  const holds = async (userId: string) => {
+    const res = await app.api.get(`/resources/${resource.resource_id}/users`);
+    return (res.body.results as { user_id: string }[]).some((h) => h.user_id === userId);
+  };
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    // The browser counts Home's 7 days from its own clock: the service's starts at the real time.
+    app = await startTestApp({ clock: new ManualClock(new Date().toISOString()) });
+    origin = new URL(app.url).origin;
+    oncall = await createMember(app.api, { full_name: 'Oscar Oncall', email: 'oscar@example.com' });
+    owner = await createMember(app.api, { full_name: 'Olive Owner', email: 'olive@example.com' });
+    stranger = await createMember(app.api, { full_name: 'Sam Stranger', email: 'sam@example.com' });
+    const team = await createOwner(app.api, { name: 'Database team', user_ids: [owner.user_id] });
+    resource = await createResource(app.api, { name: 'Production database', admin_owner_id: team.owner_id });
+    const put = await app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, break_glass_user_ids: [oncall.user_id], break_glass_max_minutes: 120 }] });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  });
+  after(async () => {
+    await browser?.close();
+    await app?.close();
+    assert.deepEqual(problems, [], 'errors in the page');
+  });
+
+  it('a named person breaks glass from the item page, through a dialog that says who is told and that it is reviewed', async () => {
+    for (const width of WIDTHS) {
+      const page = await signedIn('oscar@example.com', width);
+      await open(page, `/console/resources/${resource.resource_id}`);
+      await page.getByRole('heading', { name: 'Break glass' }).waitFor(WAIT);
+      await check(page, 'item', width);
+      await page.getByRole('button', { name: 'Break glass on Production database' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Break glass on Production database?' });
+      await dialog.waitFor(WAIT);
+      const words = await dialog.innerText();
+      assert.match(words, /now, without an approval/i);
+      assert.match(words, /everyone in Database team, every administrator/);
+      assert.match(words, /review it afterwards/);
+      assert.match(words, /cannot be extended/);
+      await check(page, 'dialog', width);
+      if (width === 375) {
+        // The narrow pass only looks; Cancel gives focus back to the button.
+        await dialog.getByRole('button', { name: 'Cancel' }).click();
+        await dialog.waitFor({ state: 'detached', ...WAIT });
+        assert.equal(await page.evaluate<string | undefined>('document.activeElement?.textContent'), 'Break glass on Production database');
+        await page.context().close();
+        continue;
+      }
+      await dialog.getByLabel('Why (at least 20 characters)').fill('prod is down: the primary lost its disk at 03:10');
+      await dialog.getByLabel('For how many minutes (at most 120)').fill('30');
+      await dialog.getByLabel(/Incident/).fill('PD-4711');
+      await dialog.getByRole('button', { name: 'Break glass now' }).click();
+      await page.getByRole('heading', { name: 'Break-glass on Production database' }).waitFor(WAIT);
+      breakGlassId = page.url().split('/').at(-1)!;
+      await page.getByText('Break-glass: waiting for review').waitFor(WAIT);
+      await page.getByText('Nobody reviews their own break-glass.').waitFor(WAIT);
+      await page.context().close();
+    }
+    assert.ok(await holds(oncall.user_id), 'the access is held at once');
+    const bg = await app.api.get(`/break-glass/${breakGlassId}`);
+    assert.equal(bg.body.duration_minutes, 30);
+    assert.equal(bg.body.incident_id, 'PD-4711');
+  });
+
+  it('someone not named sees no Break glass action', async () => {
+    const page = await signedIn('sam@example.com', 1280);
+    await open(page, `/console/resources/${resource.resource_id}`);
+    assert.equal(await page.getByRole('button', { name: /Break glass/ }).count(), 0);
+    assert.equal(await page.getByRole('heading', { name: 'Break glass' }).count(), 0);
+    await page.context().close();
+    assert.ok(stranger.user_id);
+  });
+
+  it('the owner finds the review on Home and finds it not justified, which ends the access at once', async () => {
+    // The narrow pass first, only looking: the wide one decides.
+    for (const width of [...WIDTHS].reverse()) {
+      const page = await signedIn('olive@example.com', width);
+      const section = page.getByRole('region', { name: 'Break-glass to review' });
+      await section.waitFor(WAIT);
+      await section.getByRole('link', { name: 'Production database' }).waitFor(WAIT);
+      await check(page, 'home-owner', width);
+      await section.getByRole('link', { name: 'Production database' }).click();
+      await page.getByRole('heading', { name: 'Break-glass on Production database' }).waitFor(WAIT);
+      await page.getByRole('group', { name: 'Was breaking glass justified?' }).waitFor(WAIT);
+      await check(page, 'review', width);
+      if (width === 375) {
+        await page.context().close();
+        continue;
+      }
+      await page.getByRole('radio', { name: /Not justified/ }).check();
+      await page.getByLabel('Comment (why)').fill('No incident was open; use a request next time.');
+      await page.getByRole('button', { name: 'Record the review' }).click();
+      await page.getByText('Break-glass: not justified').waitFor(WAIT);
+      await page.context().close();
+    }
+    assert.equal(await holds(oncall.user_id), false, 'not justified ended it');
+  });
+
+  it('an admin\'s Home lists the last 7 days\' break-glasses, and the audit trail marks them', async () => {
+    for (const width of WIDTHS) {
+      const page = await signedIn('admin@gatehouse.local', width);
+      const recent = page.getByRole('region', { name: 'Break-glass in the last 7 days' });
+      await recent.waitFor(WAIT);
+      await recent.getByRole('link', { name: 'Production database' }).waitFor(WAIT);
+      assert.match(await recent.innerText(), /not justified/);
+      await check(page, 'home-admin', width);
+      await open(page, '/console/events?event_type_filter=BREAK_GLASS_USED');
+      const row = page.getByRole('row').filter({ hasText: 'Break glass used' });
+      await row.first().waitFor(WAIT);
+      await row.first().getByText('Break-glass', { exact: true }).waitFor(WAIT);
+      await check(page, 'audit', width);
+      await page.context().close();
+    }
+  });
+});
