@@ -1,8 +1,10 @@
-// Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing)
-// and axe-core's WCAG A/AA check of a page as it stands.
+// Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing),
+// a page signed in as someone at a width, and axe-core's WCAG A/AA check of a page as it stands.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
+import type { TestApp } from './app.ts';
 
 export const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 /** `skip` for a describe needing the browser: false, or why it cannot run. */
@@ -16,4 +18,19 @@ export async function axeViolations(page: Page): Promise<string[]> {
     `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then(r => r.violations.map(v => ({ id: v.id, nodes: v.nodes.map(n => ({ target: n.target })) })))`,
   );
   return result.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * A page in a fresh context (its own cookies) `width` px wide, signed in as the user with `email` through an
+ * emailed sign-in link, its page errors pushed to `problems`. CSP is bypassed only so axe can be injected.
+ */
+export async function signedInPage(browser: Browser, app: TestApp, email: string, width: number, problems: string[]): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(error.message));
+  const user = app.ctx.stores.users.getByEmail(email)!;
+  await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, new URL(app.url).origin));
+  await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
+  await page.locator('#page-title').waitFor({ timeout: 30_000 });
+  return page;
 }

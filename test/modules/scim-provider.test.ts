@@ -178,6 +178,14 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
     assert.equal(removed.body[ENTERPRISE], undefined);
   });
 
+  it('answers the lookups a provider sends before each write all at once, however many (no per-caller read limit)', async () => {
+    const ids = await Promise.all(Array.from({ length: 4 }, () => person()));
+    const users = await Promise.all(ids.map((id) => scim.get(`/Users/${id}`)));
+    const lookups = await Promise.all(Array.from({ length: 24 }, (_, i) => scim.get('/Users', { filter: `userName eq "${users[i % 4]!.body.userName}"` })));
+    assert.deepEqual(lookups.map((r) => r.status), Array(24).fill(200));
+    assert.ok(lookups.every((r, i) => r.body.Resources[0].id === ids[i % 4]));
+  });
+
   it('serves POST /Users/.search and /Groups/.search as the GET lists (RFC 7644 §3.4.3)', async () => {
     const email = `${unique('searched')}@example.com`;
     const id = (await scim.post('/Users', { schemas: [USER], userName: email })).body.id as string;
