@@ -307,6 +307,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /v1/apps/{app_id}/connector/test': 'admin',
   'POST /v1/apps/{app_id}/connector/sync': 'admin',
   'POST /v1/apps/{app_id}/connector/retry': 'admin',
+  'PUT /v1/apps/{app_id}/connector/user-links': 'admin',
   'GET /v1/apps/{app_id}/connector/unmatched-users': 'admin-read',
   'GET /v1/propagations': 'admin-read',
   'GET /v1/resources/{resource_id}/unmatched-remote-users': 'admin-read',
