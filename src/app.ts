@@ -25,8 +25,11 @@ export { AREAS };
 /** An area with its HTTP side (src/routes.ts), unless it brings its own (a test's). */
 const withRoutes = (area: Area): Area => (area.routes ? area : { ...area, ...AREA_ROUTES[area.name] });
 
+/** Every area with its routes and handlers: what createApp serves. */
+export const SERVED_AREAS: readonly Area[] = AREAS.map(withRoutes);
+
 /** What GET /openapi.json documents: every area's routes, then the service's own. */
-export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.map(withRoutes).flatMap((area) => (area.routes ? [area.routes] : [])), serviceRoutes];
+export const API_OPERATIONS: readonly OperationGroup[] = [...SERVED_AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), serviceRoutes];
 
 /** The health check and the API document's routes, serving API_OPERATIONS. */
 const serviceArea = serviceAreaOf(API_OPERATIONS);
@@ -36,7 +39,7 @@ const protocolsOf = (areas: readonly Area[]): Protocol[] =>
   [...new Set([V1, SERVICE, ...areas.flatMap((area) => [area.routes?.protocol, ...Object.values(area.routes?.operations ?? {}).map((route) => route?.protocol)])])]
     .filter((protocol): protocol is Protocol => protocol !== undefined);
 
-const PROTOCOLS = protocolsOf(AREAS.map(withRoutes));
+const PROTOCOLS = protocolsOf(SERVED_AREAS);
 
 /**
  * The protocol owning `path` among every area's (SCIM's for /scim/v2/…; the service's where none does):
