@@ -4,9 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
 import { createApp, createMember, createResource, type Signed } from '../helpers/fixtures.ts';
 
 const WAIT = { timeout: 30_000 };
@@ -20,16 +19,7 @@ describe('levels that carry access, and closing a review early, in the console',
   let database: string;
   const problems: string[] = [];
 
-  async function signedIn(email: string, width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    const user = app.ctx.stores.users.getByEmail(email)!;
-    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
-    return page;
-  }
+  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, { width, problems });
 
   async function checked(page: Page, width: number, what: string): Promise<void> {
     await page.waitForLoadState('networkidle');

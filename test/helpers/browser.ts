@@ -1,8 +1,10 @@
-// Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing)
-// and axe-core's WCAG A/AA check of a page as it stands.
+// Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing),
+// a page signed in with a one-time link, and axe-core's WCAG A/AA check of a page as it stands.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
+import type { TestApp } from './app.ts';
 
 export const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 /** `skip` for a describe needing the browser: false, or why it cannot run. */
@@ -16,4 +18,21 @@ export async function axeViolations(page: Page): Promise<string[]> {
     `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then(r => r.violations.map(v => ({ id: v.id, nodes: v.nodes.map(n => ({ target: n.target })) })))`,
   );
   return result.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/**
+ * A page in a fresh browser context (its own cookies), `width` px wide, signed in as `email` with a
+ * one-time link, on the page the link lands on. Page errors are pushed to `problems` (assert it is empty
+ * at the end). CSP is bypassed only so axe can be injected.
+ */
+export async function signedInPage(browser: Browser, app: TestApp, email: string, options: { width: number; problems: string[]; timezoneId?: string }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: options.width, height: 900 }, bypassCSP: true, ...(options.timezoneId && { timezoneId: options.timezoneId }) });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => options.problems.push(error.message));
+  const user = app.ctx.stores.users.getByEmail(email);
+  if (!user) throw new Error(`no user ${email}`);
+  await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, new URL(app.url).origin));
+  await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
+  await page.locator('#page-title').waitFor({ timeout: 30_000 });
+  return page;
 }
