@@ -8,6 +8,7 @@ import { PersonAdmin } from './people.tsx';
 import { connectorKinds, HeldOutside } from './connector.tsx';
 import { defaultDuration, durationChoice, durationChoices, isAdmin, requestBounds, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
 import { BreakGlassAction, mayBreakGlass } from './break-glass.tsx';
+import { GroupOnCall } from './on-call.tsx';
 
 function pathOf(h: Holding): string {
   if (h.kind === 'group') return 'membership';
@@ -203,6 +204,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
             </table>
           </div>
         )}
+        {kind === 'group' && <GroupOnCall groupId={id} groupName={item.name ?? id} admin={admin} names={new Map(holders.map((h) => [h.user_id, h.full_name ?? h.user_id]))} changed={loaded.reload} />}
         {admin && connector && <HeldOutside kind={kind} id={id} name={item.name ?? id} levels={item.access_levels ?? []} />}
         {admin && connector !== undefined && (
           <section aria-labelledby="propagation">

@@ -334,6 +334,7 @@ export function RequestPage(props: { me: Me; id: string }) {
         return (
           <>
             <p><StatusBadge status={request.status} /> Asked by {requester ? <Link href={`/console/users/${requester.user_id}`}>{requester.full_name}</Link> : request.requester_id} on {when(request.created_at)}, for {minutes(request.duration_minutes)}{request.requested_duration_minutes !== undefined && <> (shortened by a reviewer from {minutes(request.requested_duration_minutes)})</>}.</p>
+            {request.approval_reason && <p class="notice" role="status"><strong>Approved at once: {request.approval_reason.replace(/^approved because /, '')}.</strong> The access ends no later than that.</p>}
             <p><strong>Reason:</strong> {request.reason}</p>
             {(request.custom_fields_responses ?? []).length > 0 && (
               <dl class="facts">{request.custom_fields_responses!.map((f) => (

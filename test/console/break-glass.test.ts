@@ -29,7 +29,7 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
   let breakGlassId: string;
   const problems: string[] = [];
 
-  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, { width, problems });
+  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
   async function open(page: Page, path: string): Promise<void> {
     await page.goto(`${origin}${path}`);

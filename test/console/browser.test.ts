@@ -379,7 +379,7 @@ describe('the console in a browser', { skip }, () => {
     assert.equal((await app.api.get(`/requests/${id}`)).body.duration_minutes, 240);
 
     // The admin's Grant form offers the same durations, the same one preselected, and "indefinitely" last.
-    const berlin = await signedInPage(browser, app, 'admin@gatehouse.local', { width: 375, problems, timezoneId: 'Europe/Berlin' });
+    const berlin = await signedInPage(browser, app, 'admin@gatehouse.local', 375, problems, 'Europe/Berlin');
     await berlin.goto(`${origin}/console/resources/${logs.resource_id}`);
     const grantFor = berlin.getByLabel('For how long');
     await grantFor.waitFor(WAIT);

@@ -19,7 +19,7 @@ describe('levels that carry access, and closing a review early, in the console',
   let database: string;
   const problems: string[] = [];
 
-  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, { width, problems });
+  const signedIn = (email: string, width: number) => signedInPage(browser, app, email, width, problems);
 
   async function checked(page: Page, width: number, what: string): Promise<void> {
     await page.waitForLoadState('networkidle');

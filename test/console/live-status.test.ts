@@ -23,7 +23,7 @@ describe('pages that show propagation update themselves', { skip: noBrowser }, (
   let resourceId: string;
   const problems: string[] = [];
 
-  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, { width, problems });
+  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
   /** Marks the page so a reload would show: the mark lives only as long as this document. */
   const mark = (page: Page) => page.evaluate(`window.__notReloaded = true`);

@@ -23,7 +23,7 @@ describe('adding many people at once', { skip: noBrowser }, () => {
   const problems: string[] = [];
 
   async function adminPage(width: number): Promise<Page> {
-    const page = await signedInPage(browser, app, 'admin@gatehouse.local', { width, problems });
+    const page = await signedInPage(browser, app, 'admin@gatehouse.local', width, problems);
     await page.goto(`${origin}/console/people`);
     await page.getByRole('heading', { name: 'Add many people' }).waitFor(WAIT);
     return page;

@@ -1,5 +1,5 @@
 // Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing),
-// a page signed in with a one-time link, and axe-core's WCAG A/AA check of a page as it stands.
+// a page signed in as someone at a width, and axe-core's WCAG A/AA check of a page as it stands.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -21,14 +21,14 @@ export async function axeViolations(page: Page): Promise<string[]> {
 }
 
 /**
- * A page in a fresh browser context (its own cookies), `width` px wide, signed in as `email` with a
- * one-time link, on the page the link lands on. Page errors are pushed to `problems` (assert it is empty
- * at the end). CSP is bypassed only so axe can be injected.
+ * A page in a fresh context (its own cookies) `width` px wide, signed in as the user with `email` through an
+ * emailed sign-in link, its page errors pushed to `problems`, in the browser's time zone unless `timezoneId`
+ * names one. CSP is bypassed only so axe can be injected.
  */
-export async function signedInPage(browser: Browser, app: TestApp, email: string, options: { width: number; problems: string[]; timezoneId?: string }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: options.width, height: 900 }, bypassCSP: true, ...(options.timezoneId && { timezoneId: options.timezoneId }) });
+export async function signedInPage(browser: Browser, app: TestApp, email: string, width: number, problems: string[], timezoneId?: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, ...(timezoneId && { timezoneId }) });
   const page = await context.newPage();
-  page.on('pageerror', (error) => options.problems.push(error.message));
+  page.on('pageerror', (error) => problems.push(error.message));
   const user = app.ctx.stores.users.getByEmail(email);
   if (!user) throw new Error(`no user ${email}`);
   await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, new URL(app.url).origin));

@@ -2,6 +2,8 @@
 // SCIM token) and checks every answer against Gatehouse's API document, as the /v1 client does.
 import assert from 'node:assert/strict';
 import { assertMatchesDocument } from './api-document.ts';
+import type { TestApp } from './app.ts';
+import { cli } from './cli.ts';
 
 export interface ScimResponse {
   status: number;
@@ -55,3 +57,14 @@ export class ScimClient {
     return { status: res.status, body: parsed, headers: res.headers };
   }
 }
+
+/**
+ * A SCIM client for `app` with a new SCIM token of the admin `email` (the first admin unless given), made
+ * as an operator makes one: `gatehouse token create --scim`.
+ */
+export async function scimClientFor(app: TestApp, email = 'admin@gatehouse.local'): Promise<ScimClient> {
+  const made = await cli(['token', 'create', '--db', app.dbFile, '--email', email, '--label', `idp-${process.pid}-${++tokens}`, '--scim']);
+  assert.equal(made.code, 0, made.stderr);
+  return new ScimClient(app.url.replace(/\/v1$/, ''), made.stdout.trim());
+}
+let tokens = 0;

@@ -6,12 +6,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { cli } from '../helpers/cli.ts';
 import { openLink, sessionCookieOf, useLink } from '../helpers/console.ts';
 import { errorPaths } from '../helpers/errors.ts';
 import { countEvents, readEvents } from '../helpers/events.ts';
 import { createAdmin, createUser, unique } from '../helpers/fixtures.ts';
-import { ScimClient } from '../helpers/scim-client.ts';
+import { scimClientFor, type ScimClient } from '../helpers/scim-client.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { until } from '../helpers/wait.ts';
 
@@ -25,13 +24,6 @@ const oktaUser = (email: string, extra: Record<string, unknown> = {}) => ({
 });
 const patch = (...operations: Record<string, unknown>[]) => ({ schemas: [PATCH], Operations: operations });
 
-/** A SCIM token for the first admin, as `gatehouse token create --scim` makes it. */
-async function scimToken(app: TestApp): Promise<string> {
-  const made = await cli(['token', 'create', '--db', app.dbFile, '--email', 'admin@gatehouse.local', '--label', unique('idp'), '--scim']);
-  assert.equal(made.code, 0, made.stderr);
-  return made.stdout.trim();
-}
-
 describe('identity the provider cannot take (issue 36)', () => {
   let app: TestApp;
   let smtp: SmtpReceiver;
@@ -40,7 +32,7 @@ describe('identity the provider cannot take (issue 36)', () => {
   before(async () => {
     smtp = await SmtpReceiver.start();
     app = await startTestApp({ env: { GATEHOUSE_SMTP_URL: smtp.url, GATEHOUSE_EMAIL_FROM: 'Gatehouse <gatehouse@example.test>' } });
-    scim = new ScimClient(app.url.replace(/\/v1$/, ''), await scimToken(app));
+    scim = await scimClientFor(app);
   });
   after(async () => {
     await app.close();
@@ -203,7 +195,7 @@ describe('SCIM from an address it shares, and a first import (issue 37.8)', () =
   let scim: ScimClient;
   before(async () => {
     app = await startTestApp({ env: { GATEHOUSE_WRITE_RATE_LIMIT: '5', GATEHOUSE_SCIM_WRITE_RATE_LIMIT: '12', GATEHOUSE_AUTH_FAILURE_LIMIT: '30' } });
-    scim = new ScimClient(app.url.replace(/\/v1$/, ''), await scimToken(app));
+    scim = await scimClientFor(app);
   });
   after(() => app.close());
 

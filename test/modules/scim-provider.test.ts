@@ -6,10 +6,9 @@ import { after, before, describe, it } from 'node:test';
 import { MAX_PATCH_MEMBER_VALUES, MAX_PATCH_OPERATIONS } from '../../src/modules/scim/group-patch.ts';
 import { MAX_FILTER_TERMS } from '../../src/modules/scim/filter.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { cli } from '../helpers/cli.ts';
 import { countEvents } from '../helpers/events.ts';
 import { unique } from '../helpers/fixtures.ts';
-import { ScimClient } from '../helpers/scim-client.ts';
+import { scimClientFor, type ScimClient } from '../helpers/scim-client.ts';
 
 const USER = 'urn:ietf:params:scim:schemas:core:2.0:User';
 const GROUP = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -28,9 +27,7 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
   before(async () => {
     app = await startTestApp();
     origin = app.url.replace(/\/v1$/, '');
-    const made = await cli(['token', 'create', '--db', app.dbFile, '--email', 'admin@gatehouse.local', '--label', 'idp', '--scim']);
-    assert.equal(made.code, 0, made.stderr);
-    scim = new ScimClient(origin, made.stdout.trim());
+    scim = await scimClientFor(app);
   });
   after(() => app.close());
 
@@ -179,6 +176,14 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
     const removed = await scim.patch(`/Users/${id}`, patch({ op: 'remove', path: ENTERPRISE }));
     assert.equal(removed.status, 200, JSON.stringify(removed.body));
     assert.equal(removed.body[ENTERPRISE], undefined);
+  });
+
+  it('answers the lookups a provider sends before each write all at once, however many (no per-caller read limit)', async () => {
+    const ids = await Promise.all(Array.from({ length: 4 }, () => person()));
+    const users = await Promise.all(ids.map((id) => scim.get(`/Users/${id}`)));
+    const lookups = await Promise.all(Array.from({ length: 24 }, (_, i) => scim.get('/Users', { filter: `userName eq "${users[i % 4]!.body.userName}"` })));
+    assert.deepEqual(lookups.map((r) => r.status), Array(24).fill(200));
+    assert.ok(lookups.every((r, i) => r.body.Resources[0].id === ids[i % 4]));
   });
 
   it('serves POST /Users/.search and /Groups/.search as the GET lists (RFC 7644 §3.4.3)', async () => {

@@ -107,7 +107,10 @@ describe('Terraform provider call sequences, replayed', () => {
 
   it('opal_resource: POST /resources, PUT /resources, PUT visibility, GET; Read GET /resources/{id} and its visibility; Delete; import by id', async () => {
     const visibilityGroup = (await createGroup(app.api, { app_id: appId })).group_id;
-    const create = { app_id: appId, name: unique('tf-resource'), resource_type: 'CUSTOM', description: 'managed by Terraform', custom_request_notification: 'Check your email' };
+    const create = {
+      app_id: appId, name: unique('tf-resource'), resource_type: 'AWS_IAM_ROLE', description: 'managed by Terraform', custom_request_notification: 'Check your email',
+      remote_info: { aws_iam_role: { arn: 'arn:aws:iam::123456789012:role/ops', account_id: '123456789012' } },
+    };
     const id = (await call('POST', '/resources', create, 200)).resource_id as string;
     const settings = (stageOwner: string, extension: number) => ({
       resource_id: id, admin_owner_id: stageOwner === ownerId ? ownerId : otherOwnerId, name: create.name, description: create.description,
@@ -119,7 +122,7 @@ describe('Terraform provider call sequences, replayed', () => {
     const read = async () => ({ ...(await get(`/resources/${id}`)), visibility: await get(`/resources/${id}/visibility`) });
     const expect = (written: Json, visibility: Json) => ({
       ...written, resource_id: undefined, request_configurations: asRead(written.request_configurations),
-      app_id: appId, resource_type: 'CUSTOM',
+      app_id: appId, resource_type: 'AWS_IAM_ROLE', remote_info: create.remote_info,
       visibility: { visibility: visibility.visibility, visibility_group_ids: set(...visibility.visibility_group_ids) },
     });
     // Create
@@ -146,7 +149,10 @@ describe('Terraform provider call sequences, replayed', () => {
   });
 
   it('opal_group: POST /groups, PUT /groups, PUT visibility, message channels and on-call schedules, GETs; Delete; import by id', async () => {
-    const create = { app_id: appId, name: unique('tf-group'), group_type: 'OPAL_GROUP', description: 'managed by Terraform', custom_request_notification: 'Welcome' };
+    const create = {
+      app_id: appId, name: unique('tf-group'), group_type: 'OKTA_GROUP', description: 'managed by Terraform', custom_request_notification: 'Welcome',
+      remote_info: { okta_group: { group_id: '00gTerraform1' } },
+    };
     const id = (await call('POST', '/groups', create, 200)).group_id as string;
     const settings = (stageOwner: string, extension: number) => ({
       group_id: id, admin_owner_id: stageOwner, name: create.name, description: create.description, custom_request_notification: create.custom_request_notification,
@@ -161,7 +167,7 @@ describe('Terraform provider call sequences, replayed', () => {
     });
     const expect = (written: Json, visibility: Json, channels: string[], schedules: string[]) => ({
       ...written, group_id: id, request_configurations: asRead(written.request_configurations), group_leader_user_ids: set(...written.group_leader_user_ids),
-      app_id: appId, group_type: 'OPAL_GROUP', visibility: { visibility: visibility.visibility, visibility_group_ids: set(...visibility.visibility_group_ids) },
+      app_id: appId, group_type: 'OKTA_GROUP', remote_info: create.remote_info, visibility: { visibility: visibility.visibility, visibility_group_ids: set(...visibility.visibility_group_ids) },
       message_channel_ids: set(...channels), on_call_schedule_ids: set(...schedules),
     });
     const apply = async (written: Json, visibility: Json, channels: string[], schedules: string[]) => {
@@ -392,8 +398,8 @@ describe('Terraform provider call sequences, replayed', () => {
   });
 
   it('every link object answers the fields the reference declares for it', async () => {
-    // The reference's properties of each link schema (GroupContainingGroup, GroupResource, GroupUser,
-    // ResourceUser, ResourceNHI, BundleResource, BundleGroup, IdpGroupMapping, GroupBinding), written out.
+    // The reference's properties of each link schema (who holds what, and what sits in what), written out;
+    // each is checked in every answer that carries one: the write's and the reads'.
     const declared: Record<string, string[]> = {
       GroupContainingGroup: ['containing_group_id', 'duration_minutes', 'access_level_remote_id'],
       GroupResource: ['group_id', 'resource_id', 'group_name', 'resource_name', 'expiration_date', 'access_level'],
@@ -404,6 +410,9 @@ describe('Terraform provider call sequences, replayed', () => {
       BundleGroup: ['bundle_id', 'group_id', 'access_level_name', 'access_level_remote_id'],
       IdpGroupMapping: ['app_resource_id', 'group_id', 'alias', 'hidden_from_end_user'],
       GroupBinding: ['group_binding_id', 'created_by_id', 'created_at', 'source_group_id', 'groups'],
+      ResourceAccessUser: ['resource_id', 'resource_name', 'description', 'user_id', 'access_level', 'full_name', 'email', 'expiration_date', 'has_direct_access', 'num_access_paths', 'propagation_status'],
+      ResourceUserAccessStatus: ['resource_id', 'user_id', 'access_level', 'status', 'expiration_date'],
+      Access: ['principal_id', 'principal_type', 'entity_id', 'entity_type', 'access_level', 'expiration_date', 'has_direct_access', 'num_access_paths'],
     };
     const group = (await createGroup(app.api, { app_id: appId })).group_id;
     const other = (await createGroup(app.api, { app_id: appId })).group_id;
@@ -425,7 +434,10 @@ describe('Terraform provider call sequences, replayed', () => {
       BundleGroup: [await call('POST', `/bundles/${bundle}/groups`, { group_id: group }, 201), ...(await get(`/bundles/${bundle}/groups`)).bundle_groups],
       IdpGroupMapping: [await call('POST', `/idp-group-mappings/${idpApp}/groups/${group}`, { alias: 'eng', hidden_from_end_user: false }, 200)],
       GroupBinding: [await call('POST', '/group-bindings', { source_group_id: group, groups: [{ group_id: group }, { group_id: other }] }, 200)],
+      ResourceAccessUser: [...(await get(`/resources/${resource}/users`)).results, ...(await get(`/resources/users/${users[0]}`)).results],
+      ResourceUserAccessStatus: [await get(`/resource-user-access-status/${resource}/${users[0]}`)],
     };
+    answers.Access = (await get(`/resources/${resource}/non-human-identities`)).results;
     const missing: string[] = [];
     for (const [schema, fields] of Object.entries(declared)) {
       assert.ok(answers[schema]!.length > 0, schema);

@@ -130,3 +130,32 @@ export function filterToSql(text: string, attributes: FilterAttributes, urns: re
   };
   return { where: walk(tree, '', 0), params };
 }
+
+/** Most comparisons a filter may hold and still be answered where the request arrives (filterIsLight). */
+export const LIGHT_FILTER_TERMS = 3;
+
+/**
+ * Whether `text` is a lookup an identity provider makes before each write (`userName eq "…"`,
+ * `externalId eq "…" and active eq true`): only eq and pr, joined by and/or, at most LIGHT_FILTER_TERMS.
+ * Such a list is answered on the event loop — a provider sends many at once, and a read worker takes at
+ * most a few per caller — while any other filter (co, sw, ne, not, many terms) goes to a read worker.
+ * Call after filterToSql has accepted the text.
+ */
+export function filterIsLight(text: string): boolean {
+  let tree: Filter;
+  try {
+    tree = parse(text);
+  } catch {
+    return false;
+  }
+  const stack: Filter[] = [tree];
+  let terms = 0;
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.op === 'and' || node.op === 'or') stack.push(...(node as Extract<Filter, { filters: Filter[] }>).filters);
+    else if (node.op === 'eq' || node.op === 'pr') terms += 1;
+    else return false;
+    if (terms > LIGHT_FILTER_TERMS) return false;
+  }
+  return true;
+}

@@ -8,7 +8,8 @@ import type { GatehouseRequest } from '../../http/types.ts';
 import { groupMembers } from '../access/service.ts';
 import { ownBase } from '../web-sessions/cookie.ts';
 import { invalidValue } from './errors.ts';
-import { checkListFilter, listResponse, wantsMembers } from './list.ts';
+import { checkListFilter, listResponse, scimListTask, wantsMembers } from './list.ts';
+import { filterIsLight } from './filter.ts';
 import { checkPatchBounds } from './group-patch.ts';
 import { applyPatch } from './patch.ts';
 import { projection } from './projection.ts';
@@ -101,9 +102,14 @@ export function registerScimRoutes(router: ApiRouter<typeof scimRoutes>, ctx: Ap
 
   // Lists run their filter where heavy reads run (list.ts); `.search` is the same list asked in a body
   // (RFC 7644 §3.4.3: it reads, so it counts toward no write limit, src/http/write-rate.ts).
+  // A lookup by eq (what providers send before each write, many at once) is answered here; any heavier
+  // filter, an unfiltered page, and groups with their members, on a read worker (filter.ts, filterIsLight).
   const listed = async (req: GatehouseRequest, callerId: string, resource: 'Users' | 'Groups', query: ListQuery): Promise<Reply> => {
     checkListFilter(resource, query.filter);
-    return { status: 200, body: await ctx.reads.run('scim.list', { resource, query, base: base(req) }, callerId, ctx.clock.now()) };
+    const args = { resource, query, base: base(req) };
+    const light = query.filter !== undefined && filterIsLight(query.filter) && (resource === 'Users' || !wantsMembers(query));
+    if (light) return { status: 200, body: scimListTask(ctx, args) };
+    return { status: 200, body: await ctx.reads.run('scim.list', args, callerId, ctx.clock.now()) };
   };
   router.on('GET /scim/v2/Users', (req) => listed(req.http, req.caller.userId, 'Users', listQuery(req.http)));
   router.on('POST /scim/v2/Users/.search', async (req) => listed(req.http, req.caller.userId, 'Users', toListQuery(await req.body())));
