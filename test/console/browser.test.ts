@@ -255,8 +255,8 @@ describe('the console in a browser', { skip }, () => {
     await shoot(ritaPage, 'review-confirm-revoke');
     await confirmRevoke.getByRole('button', { name: 'Cancel' }).click();
     await confirmRevoke.waitFor({ state: 'hidden', ...WAIT });
-    const focused = () => ritaPage.evaluate<string>(`document.activeElement.closest('[role=group]')?.getAttribute('aria-label') + ' / ' + document.activeElement.textContent`);
-    assert.equal(await focused(), 'Decision for Rowan Requester on Payroll database / Revoke', 'Cancel gives focus back to the button that opened the dialog');
+    // Cancel gives focus back to the button that opened the dialog.
+    await ritaPage.waitForFunction(`document.activeElement?.closest('[role=group]')?.getAttribute('aria-label') + ' / ' + document.activeElement?.textContent === 'Decision for Rowan Requester on Payroll database / Revoke'`, undefined, WAIT);
     assert.equal(await decision.getByRole('button', { name: 'Revoke', pressed: true }).count(), 0, 'cancelled: nothing decided');
     await decision.getByRole('button', { name: 'Revoke' }).click();
     await confirmRevoke.getByRole('button', { name: 'Revoke', exact: true }).click();
