@@ -674,7 +674,7 @@ export const SETTINGS = {
     values: ['off', 'nologin', 'login'],
     default: 'off',
     example: 'nologin',
-    description: 'whether the PostgreSQL connector creates a role, named by the person\'s email, for someone with no login role on their first grant: `nologin` (a role to hold memberships, for servers that map sign-ins to it), `login` (LOGIN, never a password: the server authenticates it by certificate, GSSAPI/LDAP or pg_hba), or `off`; a role Gatehouse created is dropped when the person is offboarded (docs/connectors.md)',
+    description: 'whether the PostgreSQL connector creates a role, named by the person\'s email and marked with their user id, for someone no role is linked to on their first grant: `nologin` (a role to hold memberships, for servers that map sign-ins to it), `login` (LOGIN, never a password: the server authenticates it by certificate, GSSAPI/LDAP or pg_hba), or `off`; a role Gatehouse created is dropped when the person is offboarded (docs/connectors.md)',
   }),
   scimIdentityProvider: oneOf({
     env: 'GATEHOUSE_SCIM_IDP',

@@ -205,7 +205,10 @@ export function ConnectorPanel(props: { app: Schema<'App'>; kind: ConnectorKind 
           {connector && !editing && (
             <>
               <SyncErrors errors={errors} />
-              <UnmatchedUsers connector={connector} />
+              <UnmatchedUsers connector={connector} onLinked={(words) => {
+                setOutcome(words);
+                loaded.reload();
+              }} />
               <Propagations propagations={propagations} busy={action.busy} onRetry={retry} />
             </>
           )}
@@ -229,7 +232,7 @@ function SyncErrors(props: { errors: Schema<'SyncError'>[] }) {
   );
 }
 
-function UnmatchedUsers(props: { connector: Connector }) {
+function UnmatchedUsers(props: { connector: Connector; onLinked: (words: string) => void }) {
   const { app_id: appId, unmatched_remote_users_count: count } = props.connector;
   const [rows, setRows] = useState<Schema<'UnmatchedRemoteUser'>[]>([]);
   const [next, setNext] = useState<string | null | undefined>(undefined);
@@ -248,15 +251,51 @@ function UnmatchedUsers(props: { connector: Connector }) {
       <h3>Accounts there that match nobody here</h3>
       {count === 0 ? <p>Every account the last sync read belongs to someone in Gatehouse.</p> : (
         <>
-          <p class="hint">{count} account{count === 1 ? '' : 's'}: no Gatehouse person has {count === 1 ? 'its' : 'their'} email, so what {count === 1 ? 'it holds' : 'they hold'} there is shown on the items' pages as held outside Gatehouse. Add the people (or correct their email) and sync again.</p>
+          <p class="hint">{count} account{count === 1 ? '' : 's'}: no Gatehouse person has {count === 1 ? 'its' : 'their'} email, so what {count === 1 ? 'it holds' : 'they hold'} there is shown on the items' pages as held outside Gatehouse. Add the people (or correct their email) and sync again, or link an account to its person below.</p>
           <ul class="plain">{rows.map((u) => (
             <li key={u.remote_user_id}>{u.email ? <><span class="wrap">{u.email}</span> <small>(account <code class="wrap">{u.remote_user_id}</code>)</small></> : <>account <code class="wrap">{u.remote_user_id}</code> <small>(no email)</small></>}</li>
           ))}</ul>
           {next && <button type="button" disabled={action.busy} onClick={() => void more(next)}>Show more accounts</button>}
           <Problem message={action.error} />
+          {rows.length > 0 && <LinkAccount appId={appId} accounts={rows} onLinked={props.onLinked} />}
         </>
       )}
     </>
+  );
+}
+
+/**
+ * An admin says whose an account is (PUT …/connector/user-links): the only way a PostgreSQL login role
+ * becomes a person's, since Gatehouse never guesses by name (docs/connectors.md).
+ */
+function LinkAccount(props: { appId: string; accounts: Schema<'UnmatchedRemoteUser'>[]; onLinked: (words: string) => void }) {
+  const [account, setAccount] = useState(props.accounts[0]?.remote_user_id ?? '');
+  const [email, setEmail] = useState('');
+  const action = useAction();
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    let words = '';
+    if (await action.run(async () => {
+      const person = await get('/user', { query: { email: email.trim() } });
+      await put('/apps/{app_id}/connector/user-links', { path: { app_id: props.appId }, body: { remote_user_id: account, user_id: person.user_id } });
+      words = `${account} is now ${person.email}'s account.`;
+    })) props.onLinked(words);
+  };
+  return (
+    <form onSubmit={submit}>
+      <h4>Link an account to a person</h4>
+      <p class="hint">Gatehouse never decides by its name whose an account is: say it here. Accounts with privileges Gatehouse does not grant are refused.</p>
+      <div class="field"><label for="link-account">Account</label>
+        <select id="link-account" value={account} onChange={(e) => setAccount(e.currentTarget.value)}>
+          {props.accounts.map((a) => <option key={a.remote_user_id} value={a.remote_user_id}>{a.remote_user_id}{a.email ? ` (${a.email})` : ''}</option>)}
+        </select>
+      </div>
+      <div class="field"><label for="link-person">Person's email</label>
+        <input id="link-person" type="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} />
+      </div>
+      <button type="submit" disabled={action.busy}>Link the account</button>
+      <Problem message={action.error} />
+    </form>
   );
 }
 

@@ -186,6 +186,11 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
     await admin.reload();
     // The sync made the database a resource, named after it (the connection URL's /postgres).
     await admin.getByRole('link', { name: 'postgres', exact: true }).waitFor(WAIT);
+    // Dana's login role is hers because the admin says so: Gatehouse never guesses by a role's name.
+    await admin.getByLabel('Account', { exact: true }).selectOption('dana');
+    await admin.getByLabel('Person\'s email').fill(DANA_EMAIL);
+    await admin.getByRole('button', { name: 'Link the account' }).click();
+    await admin.getByRole('status').filter({ hasText: `dana is now ${DANA_EMAIL}'s account.` }).waitFor(WAIT);
     await shoot(admin, 'app');
   });
 

@@ -142,7 +142,7 @@ describe('the PostgreSQL connector creates a role for a person, and drops it whe
     await runOutbox(app.ctx, app.clock.now());
     assert.deepEqual(await roleOf('ada@pg.example'), { rolname: 'ada@pg.example', rolcanlogin: true, no_password: true });
     const comment = (await sql("SELECT shobj_description(oid, 'pg_authid') AS c FROM pg_roles WHERE rolname = 'ada@pg.example'"))[0].c;
-    assert.match(comment, /^Created by Gatehouse for ada@pg\.example/);
+    assert.equal(comment, `Created by Gatehouse for user ${person.user_id} (ada@pg.example)`);
     const members = await sql(`SELECT g.rolname AS role FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member WHERE m.rolname = 'ada@pg.example'`);
     assert.deepEqual(members.map((r) => r.role), ['reporting']);
     // A sync does not take the person's role for a grantable level.

@@ -62,6 +62,9 @@ describe('connectors: PostgreSQL', { skip: 'reason' in found ? found.reason : fa
     resourceId = instance.resource_id;
     const levels = (await app.api.get(`/resources/${resourceId}`)).body.access_levels.map((l: { access_level_remote_id: string }) => l.access_level_remote_id);
     assert.deepEqual(levels.sort(), ['', 'app_read', 'app_write']);
+    // Alice's login role is hers because an admin says so (never by its name).
+    const link = await app.api.put(`/apps/${appId}/connector/user-links`, { remote_user_id: 'alicepg', user_id: alice.user.user_id });
+    assert.equal(link.status, 200, JSON.stringify(link.body));
   });
 
   it('an approved request becomes a membership in pg_auth_members; its expiry revokes it', async () => {
@@ -78,12 +81,14 @@ describe('connectors: PostgreSQL', { skip: 'reason' in found ? found.reason : fa
     assert.deepEqual(await memberships(), []);
   });
 
-  it('a user without a login role is ERR_REMOTE_USER_NOT_LINKED', async () => {
+  it('a user without a linked role is ERR_REMOTE_USER_NOT_LINKED, until an admin links one', async () => {
     const bob = await createUser(app.api, { email: 'pgbob@example.com' });
     await app.api.post(`/resources/${resourceId}/users/${bob.user_id}`, { access_level_remote_id: 'app_write', duration_minutes: 0 });
     await runOutbox(app.ctx, app.clock.now());
     assert.deepEqual(await statusOf(bob.user_id), [['app_write', { status: 'ERR_REMOTE_USER_NOT_LINKED' }]]);
     await sql('CREATE ROLE pgbob LOGIN');
+    assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).body.ok, true);
+    assert.equal((await app.api.put(`/apps/${appId}/connector/user-links`, { remote_user_id: 'pgbob', user_id: bob.user_id })).status, 200);
     app.clock.advance(10 * 60_000);
     await runOutbox(app.ctx, app.clock.now());
     assert.deepEqual(await statusOf(bob.user_id), [['app_write', { status: 'SUCCESS' }]]);

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { tick as sweep } from '../../src/modules/access/sweep.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createApp, createOwner, createUser, unique } from '../helpers/fixtures.ts';
+import { createApp, createMember, createOwner, createUser, unique } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
 
 const SECRET = 'connector-signing-secret-0123456789';
@@ -122,6 +122,13 @@ describe('connectors (Opal protocol)', () => {
     const groups = (await app.api.get('/groups', { page_size: 1000 })).body.results as { group_id: string; app_id: string; remote_id?: string; name: string }[];
     groupId = groups.find((g) => g.app_id === appId && g.name === 'Engineering')!.group_id;
     group2Id = groups.find((g) => g.app_id === appId && g.name === 'Everyone')!.group_id;
+    // What a sync creates is not requestable until an admin opens it, and then for a day at most, reviewed.
+    for (const item of [(await app.api.get(`/resources/${resourceId}`)).body, (await app.api.get(`/groups/${groupId}`)).body]) {
+      assert.deepEqual([item.is_requestable, item.auto_approval, item.max_duration], [false, false, 1440], JSON.stringify(item));
+    }
+    const member = await createMember(app.api);
+    const asked = await member.api.post('/requests', { resources: [{ id: resourceId, access_level_remote_id: 'read' }], groups: [], reason: 'please', duration_minutes: 60 });
+    assert.notEqual(asked.status, 200, 'an imported item is not requestable by default');
     // Every call the sync made was signed and carried the app id.
     assert.equal(remote.badSignatures, 0);
     assert.ok(remote.calls.every((c) => c.appId === appId));

@@ -55,6 +55,12 @@ export interface ConnectorAdapter {
    * it does not know, and remembers Gatehouse made it (made-users.ts); else a code such as ERR_REMOTE_USER_NOT_FOUND.
    */
   remoteUser(ctx: AppContext, userId: string, signal?: AbortSignal): Promise<RemoteUserAnswer>;
+  /**
+   * Whether an admin may link the remote user to a person (PUT …/connector/user-links), beyond its having
+   * been read by a sync: PostgreSQL refuses a role with privileges Gatehouse never grants, or its own login.
+   * Absent: any remote user the sync read may be linked.
+   */
+  checkLink?(remoteUserId: string, signal?: AbortSignal): Promise<{ ok: true } | { ok: false; error: string }>;
   /** Removes a remote user Gatehouse created, after the person was offboarded; "already gone" is success. Absent: never removed. */
   deprovisionUser?(remoteUserId: string, signal?: AbortSignal): Promise<Attempt>;
 }

@@ -1,7 +1,7 @@
 // /apps/{app_id}/connector (extension): an app's connector, its test, sync and retry; /propagations, and an item's access held by unmatched remote users (extensions).
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { deleteConnector, getConnector, listConnectorTypes, listUnfinished, listUnmatchedAccess, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
+import { deleteConnector, getConnector, linkRemoteUser, listConnectorTypes, listUnfinished, listUnmatchedAccess, listUnmatchedUsers, putConnector, retryConnector, syncNow, testConnector } from './service.ts';
 import type { connectorRoutes } from './routes.ts';
 import { itemAccessLevels } from './levels.ts';
 
@@ -28,6 +28,8 @@ export function registerConnectorRoutes(router: ApiRouter<typeof connectorRoutes
   router.on('POST /v1/apps/{app_id}/connector/sync', async (req) => ok(await syncNow(ctx, req.caller, req.uuidParam('app_id'))));
 
   router.on('GET /v1/apps/{app_id}/connector/unmatched-users', (req) => ok(listUnmatchedUsers(ctx, req.uuidParam('app_id'), req.query())));
+
+  router.on('PUT /v1/apps/{app_id}/connector/user-links', async (req) => ok(await linkRemoteUser(ctx, req.caller, req.uuidParam('app_id'), await req.body())));
 
   router.on('POST /v1/apps/{app_id}/connector/retry', (req) => ok(retryConnector(ctx, req.caller, req.uuidParam('app_id'))));
 

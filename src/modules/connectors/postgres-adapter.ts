@@ -1,7 +1,9 @@
 // The built-in PostgreSQL connector (app type POSTGRES): the server is a POSTGRES_INSTANCE resource whose
-// access levels are its grantable roles; access at a level is membership of the user's login role in
-// that role (GRANT role TO login / REVOKE). A user's login role is the one named by their whole email or
-// its part before '@' (docs/connectors.md); a user with none is ERR_REMOTE_USER_NOT_LINKED.
+// access levels are its grantable roles; access at a level is membership of the person's role in that
+// role (GRANT role TO login / REVOKE). A person's role is only one an admin chose: the role Gatehouse
+// created for that user id (its comment names the id), or a login role an admin linked to them
+// (PUT /v1/apps/{app_id}/connector/user-links). Never by name: a role named like someone's email, or its
+// part before '@', may be a service's (docs/connectors.md). A person with none is ERR_REMOTE_USER_NOT_LINKED.
 import { isIP, Socket, type SocketConnectOpts } from 'node:net';
 import pg from 'pg';
 import * as v from 'valibot';
@@ -22,10 +24,18 @@ const LOGIN_SLICE = 500;
 const OWN_ROLES = "r.rolname NOT LIKE 'pg\\_%' AND NOT r.rolsuper";
 /**
  * A role Gatehouse created for a person (GATEHOUSE_POSTGRES_CREATE_ROLES) says so in its comment, so the
- * server itself tells people's roles from grantable ones whatever Gatehouse's database holds.
+ * server itself tells people's roles from grantable ones whatever Gatehouse's database holds. The comment
+ * names the person's user id (an email may change hands; an id does not): `Created by Gatehouse for user
+ * <id> (<email>)`. Roles made before said only `Created by Gatehouse for <email>`: still Gatehouse's.
  */
 const MADE_MARK = 'Created by Gatehouse for ';
 const made = (alias: string) => `coalesce(shobj_description(${alias}.oid, 'pg_authid'), '') LIKE '${MADE_MARK}%'`;
+const markOf = (user: { user_id: string; email: string }) => `${MADE_MARK}user ${user.user_id} (${user.email})`;
+/** The LIKE pattern of the mark naming `userId` (a user id is a UUID: no LIKE wildcards in it). */
+const markPattern = (userId: string) => `${MADE_MARK}user ${userId} (%`;
+/** Role attributes that are privileges Gatehouse never grants: a role holding one is no person's to be linked to. */
+const PRIVILEGES = ['rolsuper', 'rolcreaterole', 'rolcreatedb', 'rolreplication', 'rolbypassrls'] as const;
+const NOT_LINKED = 'ERR_REMOTE_USER_NOT_LINKED';
 /** PostgreSQL's limit on a role name, in bytes (NAMEDATALEN - 1): a longer name would be cut silently. */
 const MAX_ROLE_NAME_BYTES = 63;
 
@@ -112,25 +122,27 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow, configura
     }
   };
 
-  /** The people's roles (login roles, and those Gatehouse created) named `email` or `local` (case-insensitive): asked for by name, never the server's whole list. */
-  const loginRolesNamed = (client: pg.Client, email: string, local: string) =>
-    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE (r.rolcanlogin OR ${made('r')}) AND ${OWN_ROLES} AND lower(r.rolname) IN (lower($1), lower($2)) ORDER BY r.rolname`, [email, local]);
+  /** The role this server says Gatehouse created for the user `userId` (its comment names the id), if any. */
+  const roleMarkedFor = (client: pg.Client, userId: string) =>
+    client.query<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE shobj_description(r.oid, 'pg_authid') LIKE $1 AND ${OWN_ROLES} ORDER BY r.rolname LIMIT 1`, [markPattern(userId)]);
 
   /** Creates the person's role (named by their email, never a password) and remembers Gatehouse made it. */
   const createRole = async (ctx2: AppContext, user: { user_id: string; email: string }): Promise<RemoteUserAnswer> => {
     const name = user.email;
-    if (Buffer.byteLength(name) > MAX_ROLE_NAME_BYTES) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${name}, and a role name is at most ${MAX_ROLE_NAME_BYTES} bytes` };
+    if (Buffer.byteLength(name) > MAX_ROLE_NAME_BYTES) return { code: NOT_LINKED, error: `no role is linked to ${name}, and a role named by it would be longer than PostgreSQL's ${MAX_ROLE_NAME_BYTES} bytes; an admin may link one` };
     const kind = ctx2.config.postgresCreateRoles === 'login' ? 'LOGIN' : 'NOLOGIN';
     try {
       await withClient(async (client) => {
         const role = client.escapeIdentifier(name);
         await client.query('BEGIN');
         await client.query(`CREATE ROLE ${role} ${kind}`);
-        await client.query(`COMMENT ON ROLE ${role} IS ${client.escapeLiteral(MADE_MARK + name)}`);
+        await client.query(`COMMENT ON ROLE ${role} IS ${client.escapeLiteral(markOf(user))}`);
         await client.query('COMMIT');
       });
     } catch (err) {
-      if ((err as { code?: string }).code === '42710') return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `a role named ${name} exists and is not a login role; Gatehouse does not take it over` };
+      // A role of that name Gatehouse did not make for this person (a service's, or the one made for the
+      // email's former holder): never taken over; the person starts unmatched until an admin links a role.
+      if ((err as { code?: string }).code === '42710') return { code: NOT_LINKED, error: `a role named ${name} exists that Gatehouse did not create for this person; it is not taken over (an admin may link a role: PUT /v1/apps/{app_id}/connector/user-links)` };
       return classify(err, timeoutMs);
     }
     const recorded = recordMadeUser(ctx2, connector.app_id, name, user);
@@ -174,19 +186,40 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow, configura
       const known = ctx2.stores.connectors.remoteUserOf(connector.app_id, userId);
       if (known) return { id: known };
       const user = ctx2.stores.users.get(userId);
-      const email = user?.email ?? '';
-      const local = email.slice(0, email.indexOf('@')).toLowerCase();
-      let logins: string[];
+      if (!user) return { code: NOT_LINKED, error: 'the user does not exist' };
+      // Gatehouse's record of the role it made is gone (a restored database, a link dropped): the server's mark names the id.
+      let marked: string | undefined;
       try {
-        logins = (await withClient((client) => loginRolesNamed(client, email, local))).rows.map((r) => r.rolname);
+        marked = (await withClient((client) => roleMarkedFor(client, userId))).rows[0]?.rolname;
       } catch (err) {
         return classify(err, timeoutMs);
       }
-      const login = logins.find((name) => name.toLowerCase() === email.toLowerCase()) ?? logins.find((name) => name.toLowerCase() === local);
-      if (!login && user && ctx2.config.postgresCreateRoles !== 'off') return createRole(ctx2, user);
-      if (!login) return { code: 'ERR_REMOTE_USER_NOT_LINKED', error: `no login role is named ${email} or ${local}` };
-      ctx2.db.transaction(() => ctx2.stores.connectors.linkUser(connector.app_id, login, email)).immediate();
-      return { id: login };
+      if (marked) {
+        const role = marked;
+        ctx2.db.transaction(() => ctx2.stores.connectors.linkMadeUser(connector.app_id, role, userId, user.email)).immediate();
+        return { id: role };
+      }
+      if (ctx2.config.postgresCreateRoles !== 'off') return createRole(ctx2, user);
+      return { code: NOT_LINKED, error: 'no PostgreSQL role is linked to this person: Gatehouse uses only a role it created for them, or one an admin linked (PUT /v1/apps/{app_id}/connector/user-links)' };
+    },
+
+    async checkLink(roleName) {
+      try {
+        const found = await withClient((client) => client.query<Record<(typeof PRIVILEGES)[number] | 'rolcanlogin' | 'own' | 'mine' | 'owns', boolean>>(
+          `SELECT r.rolcanlogin, ${PRIVILEGES.map((p) => `r.${p}`).join(', ')}, r.rolname = current_user AS own, ${made('r')} AS mine,
+             EXISTS (SELECT 1 FROM pg_class c WHERE c.relowner = r.oid) AS owns
+           FROM pg_roles r WHERE r.rolname = $1 AND r.rolname NOT LIKE 'pg\\_%'`, [roleName]));
+        const role = found.rows[0];
+        if (!role) return { ok: false, error: 'no such role on the server' };
+        if (role.own) return { ok: false, error: 'is the role Gatehouse signs in as (the connector\'s own)' };
+        const held = PRIVILEGES.filter((p) => role[p]).map((p) => p.slice(3).toUpperCase());
+        if (held.length > 0) return { ok: false, error: `has privileges Gatehouse does not grant (${held.join(', ')}): link only a person's own role` };
+        if (role.owns) return { ok: false, error: 'owns tables or other relations in the database: a service\'s role, not a person\'s' };
+        if (!role.rolcanlogin && !role.mine) return { ok: false, error: 'is not a login role (roles without LOGIN are what Gatehouse grants)' };
+        return { ok: true };
+      } catch (err) {
+        return { ok: false, error: classify(err, timeoutMs).error };
+      }
     },
 
     async deprovisionUser(roleName) {
@@ -214,12 +247,13 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow, configura
           return result.rows.slice(0, budget.takeRows(result.rows.length));
         };
         const db = (await client.query<{ db: string }>('SELECT current_database() AS db')).rows[0]!.db;
-        const logins = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE (r.rolcanlogin OR ${made('r')}) AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
+        // People's roles: login roles and those Gatehouse created, but never the role Gatehouse itself signs in as.
+        const logins = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE (r.rolcanlogin OR ${made('r')}) AND ${OWN_ROLES} AND r.rolname <> current_user ORDER BY r.rolname`)).map((r) => r.rolname);
         const grantable = (await rows<{ rolname: string }>(`SELECT r.rolname FROM pg_roles r WHERE NOT r.rolcanlogin AND NOT ${made('r')} AND ${OWN_ROLES} ORDER BY r.rolname`)).map((r) => r.rolname);
         const members = await rows<{ role: string; member: string }>(
           `SELECT g.rolname AS role, m.rolname AS member FROM pg_auth_members am
            JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member
-           WHERE (m.rolcanlogin OR ${made('m')}) AND NOT g.rolcanlogin AND NOT ${made('g')} ORDER BY 1, 2`,
+           WHERE (m.rolcanlogin OR ${made('m')}) AND m.rolname <> current_user AND NOT g.rolcanlogin AND NOT ${made('g')} ORDER BY 1, 2`,
         );
         return { db, logins, grantable, members };
       });
@@ -227,9 +261,9 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow, configura
       const instance = checkRemote(RemoteItem, [{ id: read.db, name: read.db, description: 'A PostgreSQL database; its access levels are the roles Gatehouse may grant.' }], 'database');
       const levels = checkRemote(RemoteLevel, read.grantable.map((r) => ({ id: r, name: r })), 'role');
       refused.push(...instance.refused, ...levels.refused);
-      // Login roles carry no email: the rule finds the user they name, a slice at a time as the sync takes them.
+      // Login roles carry no email: a role is a person's only by Gatehouse's own link (made for them, or an admin's).
       for (let at = 0; at < read.logins.length; at += LOGIN_SLICE) {
-        const users = checkRemote(RemoteUser, read.logins.slice(at, at + LOGIN_SLICE).map((login) => ({ id: login, email: ctx.stores.connectors.userByLogin(login)?.email ?? '' })), 'login role');
+        const users = checkRemote(RemoteUser, read.logins.slice(at, at + LOGIN_SLICE).map((login) => ({ id: login, email: '' })), 'login role');
         refused.push(...users.refused);
         yield { type: 'users', users: users.ok };
       }

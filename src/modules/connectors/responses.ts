@@ -66,6 +66,13 @@ export const UnmatchedRemoteUser = component('UnmatchedRemoteUser', described(v.
 }), 'A remote user no Gatehouse user matches by email (extension).'));
 export type UnmatchedRemoteUser = v.InferOutput<typeof UnmatchedRemoteUser>;
 
+export const ConnectorUserLink = component('ConnectorUserLink', described(v.object({
+  remote_user_id: v.string(),
+  email: described(v.string(), 'The email the connector gave for it (empty when it gives none: a PostgreSQL role).'),
+  user_id: v.nullable(uuid),
+}), 'A remote user and the person an admin linked it to (null: nobody) (extension).'));
+export type ConnectorUserLink = v.InferOutput<typeof ConnectorUserLink>;
+
 export const UnmatchedRemoteUserList = component('UnmatchedRemoteUserList', v.object({
   results: v.array(UnmatchedRemoteUser),
   next: v.nullable(v.string()),

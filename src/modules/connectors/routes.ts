@@ -1,8 +1,8 @@
 // The connectors module's operations in Gatehouse's API document (format: src/openapi/operations.ts). All extensions.
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { ListPropagationsQuery, ListUnmatchedAccessQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
-import { ItemAccessLevels, Connector, ConnectorTypeList, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteAccessList, UnmatchedRemoteUserList } from './responses.ts';
+import { LinkRemoteUserBody, ListPropagationsQuery, ListUnmatchedAccessQuery, ListUnmatchedUsersQuery, PutConnectorBody } from './schemas.ts';
+import { ItemAccessLevels, Connector, ConnectorTypeList, ConnectorUserLink, ConnectorTestResult, ConnectorSyncResult, ConnectorRetryResult, PropagationList, UnmatchedRemoteAccessList, UnmatchedRemoteUserList } from './responses.ts';
 
 
 const UNMATCHED_ACCESS = 'What the app\'s last sync found held remotely by remote users no Gatehouse user matches (they hold it outside Gatehouse: `GET …/users` cannot list them), a page at a time, in the order found. Each sync starts the list afresh; removing the connector empties it.';
@@ -90,6 +90,14 @@ export const connectorRoutes = defineRoutes('connectors', {
     extension: true,
     query: ListUnmatchedUsersQuery,
     responses: { 200: UnmatchedRemoteUserList },
+  },
+  'PUT /v1/apps/{app_id}/connector/user-links': {
+    role: 'admin', items: { app_id: null },
+    summary: 'Link a remote user to a person',
+    description: 'An admin\'s explicit rule for whose a remote account is (a PostgreSQL login role, an account whose email differs): `user_id` null unlinks it. Only a remote user the connector\'s sync read; PostgreSQL refuses the role Gatehouse signs in as and roles with privileges it never grants (SUPERUSER, CREATEROLE, CREATEDB, REPLICATION, BYPASSRLS). A sync never changes the link. Records CONNECTOR_USERS_LINKED.',
+    extension: true,
+    body: LinkRemoteUserBody,
+    responses: { 200: ConnectorUserLink },
   },
   'POST /v1/apps/{app_id}/connector/retry': {
     role: 'admin', items: { app_id: null },

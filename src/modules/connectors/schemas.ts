@@ -1,6 +1,6 @@
 // Valibot schemas for an app's connector (extension endpoints under /v1/apps/{app_id}/connector) and the propagation list.
 import * as v from 'valibot';
-import { PageQueryEntries, QueryInteger, Uuid } from '../../http/common-schemas.ts';
+import { PageQueryEntries, QueryInteger, Text, Uuid } from '../../http/common-schemas.ts';
 import { CONNECTOR_KINDS } from './adapters.ts';
 
 export const DRIFT_POLICIES = ['REPORT', 'IMPORT', 'REMOVE'] as const;
@@ -40,3 +40,10 @@ export const ListUnmatchedUsersQuery = v.object({ ...PageQueryEntries });
 
 /** GET /v1/resources/{resource_id}/unmatched-remote-users (and groups'): a page of it. */
 export const ListUnmatchedAccessQuery = v.object({ ...PageQueryEntries });
+
+/** PUT /v1/apps/{app_id}/connector/user-links: an admin links a remote user the connector's sync read to a person (null: to nobody). */
+export const LinkRemoteUserBody = v.object({
+  remote_user_id: v.pipe(Text(1000), v.minLength(1, 'must not be empty')),
+  user_id: v.nullable(Uuid),
+});
+export type LinkRemoteUserInput = v.InferOutput<typeof LinkRemoteUserBody>;

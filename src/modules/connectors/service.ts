@@ -9,10 +9,11 @@ import type { Actor } from '../events/store.ts';
 import { adapterFor, CONNECTOR_KINDS, kindOf, kindOfApp } from './adapters.ts';
 import { maskConfiguration, mergeConfiguration, secretChanged } from './configuration.ts';
 import { PUSH_KIND } from './propagation.ts';
-import type { PutConnectorInput } from './schemas.ts';
+import type { LinkRemoteUserInput, PutConnectorInput } from './schemas.ts';
+import { isOffboarded } from '../../lib/offboarding.ts';
 import type { ConnectorRow, UnfinishedPropagationRow } from './store.ts';
 import { SYNC_ACTOR, syncConnector, type SyncSummary } from './sync.ts';
-import type { Connector, ConnectorType, Propagation } from './responses.ts';
+import type { Connector, ConnectorType, ConnectorUserLink, Propagation } from './responses.ts';
 import type { SecretMask } from './adapter.ts';
 
 /** Every configuration field of every connector type, null: an answer shows the others' fields as null. */
@@ -129,6 +130,37 @@ export function listUnmatchedUsers(ctx: AppContext, appId: string, query: PageQu
   const after = ctx.pager.after(list, query);
   const rows = ctx.stores.connectors.unmatchedUsers(appId, after === null ? '' : (after as [string, number])[0], query.page_size + 1);
   return ctx.pager.page(list, query, rows, (row) => [row.remote_user_id, 0], (row) => row);
+}
+
+/**
+ * Links a remote user the connector's sync read to a person, by an admin's choice (`user_id` null: to
+ * nobody), and records CONNECTOR_USERS_LINKED. The adapter may refuse the account (PostgreSQL: its own
+ * login, a role with privileges Gatehouse never grants), asked outside any transaction. Throws not_found
+ * for an unknown app or user, validation_failed naming the field otherwise.
+ */
+export async function linkRemoteUser(ctx: AppContext, actor: Actor, appId: string, input: LinkRemoteUserInput): Promise<ConnectorUserLink> {
+  const connector = requireConnector(ctx, appId);
+  const known = () => {
+    const link = ctx.stores.connectors.linkOf(appId, input.remote_user_id);
+    if (!link) throw invalidField('remote_user_id', 'is no remote user the connector\'s syncs have read (sync first)');
+    return link;
+  };
+  known();
+  if (input.user_id !== null) {
+    const user = ctx.stores.users.get(input.user_id);
+    if (!user) throw notFound('user', input.user_id, 'user_id');
+    if (isOffboarded(user.hr_idp_status)) throw invalidField('user_id', 'is offboarded: an offboarded person holds nothing');
+    const checked = await adapterFor(ctx, connector).checkLink?.(input.remote_user_id);
+    if (checked && !checked.ok) throw invalidField('remote_user_id', checked.error);
+  }
+  return ctx.db.transaction(() => {
+    const before = known();
+    ctx.stores.connectors.mapUser(appId, input.remote_user_id, input.user_id);
+    ctx.stores.events.record(actor, 'CONNECTOR_USERS_LINKED', [{
+      sub_event_type: 'CONNECTOR_USERS_LINKED', app_id: appId, remote_user_id: input.remote_user_id, user_id: input.user_id, previous_user_id: before.user_id,
+    }]);
+    return { remote_user_id: before.remote_user_id, email: before.email, user_id: input.user_id };
+  }).immediate();
 }
 
 /** Runs a sync now and answers when it is done, with its counts. */

@@ -119,8 +119,9 @@ export function createConnectorStore(db: Db) {
   // whatever email the remote side reports later: only links by email follow the email.
   const linkUser = db.prepare<{ appId: string; remoteUserId: string; email: string; userId: string | null }>(
     `INSERT INTO connector_users (app_id, remote_user_id, email, user_id) VALUES (@appId, @remoteUserId, @email, @userId)
-     ON CONFLICT (app_id, remote_user_id) DO UPDATE SET email = excluded.email,
-       user_id = CASE WHEN made_by_gatehouse = 1 OR mapped_by_admin = 1 THEN user_id ELSE excluded.user_id END`,
+     ON CONFLICT (app_id, remote_user_id) DO UPDATE
+       SET email = CASE WHEN made_by_gatehouse = 1 OR mapped_by_admin = 1 THEN email ELSE excluded.email END,
+           user_id = CASE WHEN made_by_gatehouse = 1 OR mapped_by_admin = 1 THEN user_id ELSE excluded.user_id END`,
   );
   const linkMade = db.prepare<{ appId: string; remoteUserId: string; email: string; userId: string }>(
     `INSERT INTO connector_users (app_id, remote_user_id, email, user_id, made_by_gatehouse, mapped_by_admin) VALUES (@appId, @remoteUserId, @email, @userId, 1, 0)
@@ -138,7 +139,8 @@ export function createConnectorStore(db: Db) {
     "SELECT count(*) AS n FROM propagations WHERE app_id = @appId AND principal_id = @userId AND outbox_state = 'PENDING'",
   );
   const remoteUserOf = db.prepare<{ appId: string; userId: string }, { remote_user_id: string }>(
-    'SELECT remote_user_id FROM connector_users WHERE app_id = @appId AND user_id = @userId ORDER BY remote_user_id LIMIT 1',
+    // An admin's link first, then the account Gatehouse made, then one matched by email.
+    'SELECT remote_user_id FROM connector_users WHERE app_id = @appId AND user_id = @userId ORDER BY mapped_by_admin DESC, made_by_gatehouse DESC, remote_user_id LIMIT 1',
   );
   const userOfRemote = db.prepare<{ appId: string; remoteUserId: string }, { user_id: string | null }>(
     'SELECT user_id FROM connector_users WHERE app_id = @appId AND remote_user_id = @remoteUserId',
@@ -150,9 +152,12 @@ export function createConnectorStore(db: Db) {
   const remoteUserCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM connector_users WHERE app_id = ?');
   const unmatchedCount = db.prepare<[string], { n: number }>('SELECT count(*) AS n FROM connector_users WHERE app_id = ? AND user_id IS NULL');
   const userByEmail = db.prepare<[string], { id: string }>('SELECT id FROM users WHERE email = ? COLLATE NOCASE');
-  // The PostgreSQL connector's rule: a login role names a user by their whole email or its part before '@'.
-  const usersByLogin = db.prepare<{ login: string }, { id: string; email: string }>(
-    `SELECT id, email FROM users WHERE lower(email) = lower(@login) OR lower(substr(email, 1, instr(email, '@') - 1)) = lower(@login) ORDER BY seq LIMIT 2`,
+  // An admin's link (PUT …/connector/user-links): to a person, or back to nobody. An account Gatehouse made
+  // for one person and an admin gives another is no longer Gatehouse's to remove.
+  const mapUser = db.prepare<{ appId: string; remoteUserId: string; userId: string | null }>(
+    `UPDATE connector_users SET user_id = @userId, mapped_by_admin = CASE WHEN @userId IS NULL THEN 0 ELSE 1 END,
+       made_by_gatehouse = CASE WHEN user_id IS @userId THEN made_by_gatehouse ELSE 0 END
+     WHERE app_id = @appId AND remote_user_id = @remoteUserId`,
   );
 
   const queued = db.prepare<Omit<PropagationRow, 'status' | 'outbox_state' | 'attempts' | 'last_error' | 'next_attempt_at'> & { next: string }>(
@@ -259,10 +264,9 @@ export function createConnectorStore(db: Db) {
       linkUser.run({ appId, remoteUserId, email, userId });
       return userId;
     },
-    /** The one user a PostgreSQL login role names (whole email, or the part before '@'); undefined when none or several. */
-    userByLogin(login: string): { id: string; email: string } | undefined {
-      const found = usersByLogin.all({ login });
-      return found.length === 1 ? found[0] : undefined;
+    /** Links a remote user to the person `userId` by an admin's choice (null: to nobody); false when the app has no such remote user. */
+    mapUser(appId: string, remoteUserId: string, userId: string | null): boolean {
+      return mapUser.run({ appId, remoteUserId, userId }).changes > 0;
     },
     /** Records a remote user the connector created for the person `userId` (Opal's POST /users, a PostgreSQL role): removed at offboarding. */
     linkMadeUser(appId: string, remoteUserId: string, userId: string, email: string): void {

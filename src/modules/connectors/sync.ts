@@ -34,6 +34,14 @@ export const SYNC_SLICE_MS = 20;
 /** The most sync errors one sync records for an app; past it, one more says how many were left out. */
 export const MAX_SYNC_ERRORS = 1000;
 
+/**
+ * What a sync gives the resources and groups it creates (docs/connectors.md, "What a sync creates"): a
+ * synced production database is not requestable by everyone, for ever, by default. Nobody may request
+ * it until an admin opens it; opened, a request is approved by a reviewer (never automatically) and
+ * lasts at most a day unless the admin chooses otherwise.
+ */
+export const IMPORTED_ITEM_DEFAULTS = { is_requestable: false, auto_approval: false, max_duration: 24 * 60 } as const;
+
 /** The most access levels an item offers besides the default one (the API's own bound). */
 const MAX_LEVELS = 1000;
 
@@ -202,7 +210,7 @@ function syncResource(run: SyncRun, remote: Extract<RemoteBatch, { type: 'resour
   const { ctx } = run;
   const kind = kindOf(run.connector.connector_type);
   const id = placeItem(run, 'resource', remote, () => createResource(ctx, run.actor, v.parse(CreateResourceBody, {
-    name: remote.name, app_id: run.appId, resource_type: kind.resourceType, description: remote.description ?? '',
+    name: remote.name, app_id: run.appId, resource_type: kind.resourceType, description: remote.description ?? '', ...IMPORTED_ITEM_DEFAULTS,
     ...(kind.remoteInfo && { remote_info: kind.remoteInfo(remote.id) }),
     remote_resource_id: remote.id, remote_resource_name: remote.name,
   })).resource_id, now);
@@ -221,7 +229,7 @@ function syncResource(run: SyncRun, remote: Extract<RemoteBatch, { type: 'resour
 
 function syncGroup(run: SyncRun, remote: RemoteItem, now: Date): void {
   placeItem(run, 'group', remote, () => createGroup(run.ctx, run.actor, v.parse(CreateGroupBody, {
-    name: remote.name, app_id: run.appId, group_type: 'CONNECTOR_GROUP', description: remote.description ?? '', remote_group_id: remote.id,
+    name: remote.name, app_id: run.appId, group_type: 'CONNECTOR_GROUP', description: remote.description ?? '', remote_group_id: remote.id, ...IMPORTED_ITEM_DEFAULTS,
   })).group_id, now);
 }
 
@@ -374,11 +382,11 @@ async function runSync(ctx: AppContext, run: SyncRun, signal?: AbortSignal): Pro
 
 /** Forgets a remote user a full sync no longer read; a linked one is recorded as lost (CONNECTOR_USERS_LOST). */
 function forgetLostUser(run: SyncRun, remoteUserId: string): void {
-  const { connectors, events } = run.ctx.stores;
-  const userId = connectors.userOfRemote(run.appId, remoteUserId);
-  connectors.forgetUser(run.appId, remoteUserId);
+  const { ctx } = run;
+  const userId = ctx.stores.connectors.userOfRemote(run.appId, remoteUserId);
+  ctx.stores.connectors.forgetUser(run.appId, remoteUserId);
   run.summary.users_lost += 1;
-  if (userId) events.record(run.actor, 'CONNECTOR_USERS_LOST', [{ sub_event_type: 'CONNECTOR_USERS_LOST', app_id: run.appId, user_id: userId, remote_user_id: remoteUserId }]);
+  if (userId) ctx.stores.events.record(run.actor, 'CONNECTOR_USERS_LOST', [{ sub_event_type: 'CONNECTOR_USERS_LOST', app_id: run.appId, user_id: userId, remote_user_id: remoteUserId }]);
 }
 
 /** Remote access Gatehouse does not hold, settled by the app's drift policy. */

@@ -122,6 +122,7 @@ export const EVENT_TYPE_GROUPS = {
     CONNECTORS_SYNCED: 'an app\'s connector is synced (on schedule or by hand), with counts, drift found and errors',
     CONNECTOR_USERS_CREATED: 'a connector created a person remotely for their first grant (Opal\'s POST /users, or a PostgreSQL role)',
     CONNECTOR_USERS_DELETED: 'a remote person Gatehouse created is removed after the person was offboarded',
+    CONNECTOR_USERS_LINKED: 'an admin linked a remote account (a PostgreSQL login role) to a person, or unlinked it (PUT /v1/apps/{app_id}/connector/user-links)',
     CONNECTOR_USERS_LOST: 'a remote account linked to a person is gone there (a push was told the user is not found, or a full sync no longer lists it): the link is dropped, and the next push matches it again by email or creates it again',
     PROPAGATIONS_SUCCEEDED: 'an access change reached the remote system (or was already so there)',
     PROPAGATIONS_RETRYING: 'an attempt to push an access change failed; it will be tried again (status, error, next attempt)',
