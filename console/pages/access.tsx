@@ -7,7 +7,7 @@ import { holdingsOf, type Holding } from './home.tsx';
 import { PersonAdmin } from './people.tsx';
 import { connectorKinds, HeldOutside } from './connector.tsx';
 import { defaultDuration, durationChoice, durationChoices, isAdmin, requestBounds, Link, minutes, Page, Pending, Problem, propagationWords, roleWords, useAction, useConfirm, useLoad, userStatusWords, when } from '../ui.tsx';
-import { BreakGlassAction, mayBreakGlass } from './break-glass.tsx';
+import { BreakGlassOnItem } from './break-glass.tsx';
 import { GroupOnCall } from './on-call.tsx';
 
 function pathOf(h: Holding): string {
@@ -96,10 +96,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     // The teams the reviewer stages name, by name (one read each; a team this caller may not read stays unnamed).
     const stageOwnerIds = [...new Set((item.request_configurations ?? []).flatMap((c) => (c.reviewer_stages ?? []).flatMap((s) => s.owner_ids)))];
     const stageOwners = Promise.all(stageOwnerIds.map((owner_id) => get('/owners/{owner_id}', { path: { owner_id } }).catch(() => undefined)));
-    // Whether the viewer may break glass here: named, or holding a group the item names (docs/break-glass.md).
-    const myGroups = (item.break_glass_group_ids ?? []).length === 0 ? Promise.resolve([])
-      : all('/groups/users/{user_id}', { path: { user_id: props.me.user.user_id } }).then((rows) => rows.map((g) => g.group_id));
-    const [holders, owner, connector, propagations, named, kinds, groups, levels] = await Promise.all([
+    const [holders, owner, connector, propagations, named, kinds, levels] = await Promise.all([
       kind === 'resource' ? all('/resources/{resource_id}/users', { path: { resource_id: id } }) : all('/groups/{group_id}/users', { path: { group_id: id } }),
       item.admin_owner_id ? get('/owners/{owner_id}', { path: { owner_id: item.admin_owner_id } }).catch(() => undefined) : Promise.resolve(undefined),
       // Where access is carried to (admins: docs/connectors.md); 404 is "no connector".
@@ -107,7 +104,6 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
       admin && appId ? all('/propagations', { query: { app_id: appId } }, 1000) : Promise.resolve([]),
       stageOwners,
       admin ? connectorKinds() : Promise.resolve([]),
-      myGroups,
       // Which levels reach the connected system (docs/connectors.md "Levels that carry access"): the Grant form offers those.
       admin ? (kind === 'resource'
         ? get('/resources/{resource_id}/access-levels', { path: { resource_id: id } })
@@ -115,8 +111,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     ]);
     const teamNames = new Map(named.filter((o) => o !== undefined).map((o) => [o.owner_id, o.name ?? o.owner_id]));
     const carrier = kinds.find((k) => k.connector_type === connector?.connector_type)?.name ?? connector?.connector_type;
-    const breakGlass = mayBreakGlass(item, props.me.user.user_id, groups);
-    return { item, holders, owner, connector, carrier, propagations: propagations.filter((p) => p.item_id === id), teamNames, breakGlass, levels };
+    return { item, holders, owner, connector, carrier, propagations: propagations.filter((p) => p.item_id === id), teamNames, levels };
   }, [kind, id], (data) => !beingCarried(data));
   const [email, setEmail] = useState('');
   const [level, setLevel] = useState<string | undefined>(undefined);
@@ -163,7 +158,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
     });
   };
   return (
-    <Pending loaded={loaded}>{({ item, holders, owner, connector, carrier, propagations, teamNames, breakGlass }) => (
+    <Pending loaded={loaded}>{({ item, holders, owner, connector, carrier, propagations, teamNames }) => (
       <Page title={item.name ?? id}>
         <p>{item.description || `A ${kind}.`}</p>
         <dl class="facts">
@@ -173,7 +168,7 @@ export function ItemPage(props: { me: Me; kind: 'resource' | 'group'; id: string
         </dl>
         <p><Link href={`/console/requests/new?${kind}_id=${id}`} class="button">Request access to {item.name}</Link></p>
         {admin && <p><Link href={`/console/${kind}s/${id}/settings`}>Settings of {item.name}</Link></p>}
-        {breakGlass && <BreakGlassAction kind={kind} item={item} id={id} ownerName={owner?.name} hasChannel={Boolean(owner?.reviewer_message_channel_id)} />}
+        <BreakGlassOnItem me={props.me} kind={kind} item={item} id={id} owner={owner} onSaved={loaded.reload} />
         <h2>Reviewer stages</h2>
         {(item.request_configurations ?? []).map((c, i) => (
           <div key={i}>

@@ -2,7 +2,8 @@
 // that says who will be told and that it will be reviewed; a break-glass's own page with its review;
 // Home's sections (the reviews waiting for an owner, every break-glass of the last 7 days for admins).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { get, post, type Me, type Schema } from '../api.ts';
+import { all, get, post, put, type Me, type Schema } from '../api.ts';
+import { findItems, findPeople, labelOf, Picker } from '../pick.tsx';
 import { isAdmin, Link, minutes, navigate, Page, Pending, Problem, useAction, useLoad, when } from '../ui.tsx';
 
 export type BreakGlassView = Schema<'BreakGlass'>;
@@ -23,6 +24,93 @@ export function mayBreakGlass(item: Item, userId: string, myGroups: string[]): b
   if ((item.break_glass_user_ids ?? []).includes(userId)) return true;
   const named = new Set(item.break_glass_group_ids ?? []);
   return myGroups.some((id) => named.has(id));
+}
+
+/**
+ * What the item page shows of break-glass: the Break glass action for someone the item names, and, for a
+ * user of the item's admin owner who is not an admin (admins have the settings page), who may.
+ */
+export function BreakGlassOnItem(props: { me: Me; kind: 'resource' | 'group'; item: Item; id: string; owner: Schema<'Owner'> | undefined; onSaved: () => void }) {
+  const { me, kind, item, id, owner } = props;
+  const loaded = useLoad(async () => {
+    const [groups, ownerUsers] = await Promise.all([
+      (item.break_glass_group_ids ?? []).length === 0 ? Promise.resolve([])
+        : all('/groups/users/{user_id}', { path: { user_id: me.user.user_id } }).then((rows) => rows.map((g) => g.group_id)),
+      !isAdmin(me) && owner ? get('/owners/{owner_id}/users', { path: { owner_id: owner.owner_id } }).then((r) => r.users, () => []) : Promise.resolve([]),
+    ]);
+    return { eligible: mayBreakGlass(item, me.user.user_id, groups), owns: ownerUsers.some((u) => u.user_id === me.user.user_id) };
+  }, [id, JSON.stringify(item.break_glass_user_ids), JSON.stringify(item.break_glass_group_ids)]);
+  if (!loaded.data) return null;
+  return (
+    <>
+      {loaded.data.eligible && <BreakGlassAction kind={kind} item={item} id={id} ownerName={owner?.name} hasChannel={Boolean(owner?.reviewer_message_channel_id)} />}
+      {loaded.data.owns && <BreakGlassSettings kind={kind} item={item} id={id} onSaved={props.onSaved} />}
+    </>
+  );
+}
+
+/** A list of people or groups chosen by name: each with a Remove button, and a picker adding one. */
+function ChosenList(props: { idPrefix: string; legend: string; addLabel: string; ids: string[]; find: (term: string) => Promise<{ id: string; label: string }[]>; onChange: (ids: string[]) => void }) {
+  const [labels, setLabels] = useState<Record<string, string>>({});
+  const [adding, setAdding] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    for (const id of props.ids) if (labels[id] === undefined) void labelOf(id).then((label) => setLabels((l) => ({ ...l, [id]: label })));
+  }, [props.ids.join(',')]);
+  return (
+    <fieldset>
+      <legend>{props.legend}</legend>
+      {props.ids.length === 0 ? <p class="hint">Nobody yet.</p> : (
+        <ul class="chosen">{props.ids.map((id) => (
+          <li key={id}>{labels[id] ?? id} <button type="button" onClick={() => props.onChange(props.ids.filter((x) => x !== id))}>Remove {labels[id] ?? 'this one'}</button></li>
+        ))}</ul>
+      )}
+      <Picker id={`${props.idPrefix}-add`} label={props.addLabel} hint="Type a name, then choose." find={props.find} onPick={setAdding} />
+      <button type="button" disabled={!adding} onClick={() => {
+        if (adding && !props.ids.includes(adding)) props.onChange([...props.ids, adding]);
+      }}>{props.addLabel}: add</button>
+    </fieldset>
+  );
+}
+
+/** Who may break glass on the item, and for how long at most: its owners' (and admins') form. */
+export function BreakGlassSettings(props: { kind: 'resource' | 'group'; item: Item; id: string; onSaved: () => void }) {
+  const { kind, item, id } = props;
+  const [users, setUsers] = useState<string[]>(item.break_glass_user_ids ?? []);
+  const [groups, setGroups] = useState<string[]>(item.break_glass_group_ids ?? []);
+  const [cap, setCap] = useState(item.break_glass_max_minutes ?? 60);
+  const [saved, setSaved] = useState(false);
+  const action = useAction();
+  const templated = Boolean(item.configuration_template_id);
+  const save = async (e: Event) => {
+    e.preventDefault();
+    setSaved(false);
+    const body = { break_glass_user_ids: users, break_glass_group_ids: groups, break_glass_max_minutes: cap };
+    if (await action.run(() => kind === 'resource'
+      ? put('/resources/{resource_id}/break-glass', { path: { resource_id: id }, body })
+      : put('/groups/{group_id}/break-glass', { path: { group_id: id }, body }))) {
+      setSaved(true);
+      props.onSaved();
+    }
+  };
+  return (
+    <form onSubmit={save} aria-labelledby="break-glass-settings">
+      <h2 id="break-glass-settings">Who may break glass</h2>
+      <p>In an emergency, these people (and the members of these groups) may give themselves {item.name} at once, without an approval. Everyone in its team and every administrator is told, and the team reviews it afterwards.</p>
+      {templated ? <p>Its configuration template says who may; change it there.</p> : (
+        <>
+          <ChosenList idPrefix="bg-people" legend="People" addLabel="Add a person" ids={users} find={findPeople} onChange={setUsers} />
+          <ChosenList idPrefix="bg-groups" legend="Groups" addLabel="Add a group" ids={groups} find={async (term) => (await findItems(term)).filter((c) => c.label.endsWith('(group)'))} onChange={setGroups} />
+          <div class="field">
+            <label for="bg-cap">Longest break-glass, in minutes (1 to 240)</label>
+            <input id="bg-cap" type="number" required min={1} max={240} value={cap} onInput={(e) => setCap(Number(e.currentTarget.value))} />
+          </div>
+          <button type="submit" disabled={action.busy}>Save who may break glass</button>
+          {saved && <p role="status">Saved.</p>}
+          <Problem message={action.error} />
+        </>
+      )}
+    </form>
+  );
 }
 
 /** The item page's Break glass action: a button opening the dialog, for someone the item names. */

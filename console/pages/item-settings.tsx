@@ -5,6 +5,7 @@ import type { paths } from '../api-types.ts';
 import { all, del, get, post, put, type Me, type Schema } from '../api.ts';
 import { OwnerSelect, ownersList } from './apps.tsx';
 import { AdminOnly, Link, minutes, navigate, Page, Pending, Problem, useAction, useConfirm, useLoad } from '../ui.tsx';
+import { BreakGlassSettings } from './break-glass.tsx';
 
 type Kind = 'resource' | 'group';
 type Item = Schema<'Resource'> | Schema<'Group'>;
@@ -318,6 +319,7 @@ export function ItemSettings(props: { me: Me; kind: Kind; id: string }) {
             <General kind={kind} item={item} id={id} owners={owners} onSaved={loaded.reload} />
             <RequestSettings kind={kind} item={item} id={id} owners={ownerNames} groups={groupNames} templates={templateNames} onSaved={loaded.reload} />
             <Visibility kind={kind} id={id} current={visibility} groups={groupNames} onSaved={loaded.reload} />
+            <BreakGlassSettings kind={kind} item={item} id={id} onSaved={loaded.reload} />
             <Tags kind={kind} id={id} name={name} tags={tags} onSaved={loaded.reload} />
             <h2>Delete</h2>
             <button type="button" class="danger" onClick={remove}>Delete the {kind} {name}</button>

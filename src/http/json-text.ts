@@ -2,8 +2,10 @@
 // A worker hands its answer over as UTF-8 bytes in a transferred ArrayBuffer, so the main thread never
 // holds the page as a string (a 4 MiB page would otherwise be a worker string, a copy on the main
 // heap, and a third copy as the socket's Buffer).
-export class JsonText {
+export class JsonText<T = unknown> {
   #settled = false;
+  /** What the text holds, for the types only (a handler's reply is typed by its route's schema). */
+  declare readonly holds?: T;
 
   /** `onSettled` runs once, when the bytes are no longer held for the client (sent, or the client gone). */
   constructor(

@@ -26,14 +26,53 @@ export interface Reply {
   type?: string;
 }
 
-export const ok = (body: unknown): Reply => ({ status: 200, body });
-export const created = (body: unknown): Reply => ({ status: 201, body });
+/**
+ * 200 with `body`. Its type comes from where it is returned: a handler's route declares the body of each
+ * status (`responses`), so `ok({...})` is checked against that schema's type, a field it lacks included.
+ */
+export const ok = <B>(body: NoInfer<B>): { status: 200; body: B } => ({ status: 200, body });
+/** 201 with `body`, typed like ok's. */
+export const created = <B>(body: NoInfer<B>): { status: 201; body: B } => ({ status: 201, body });
 /** The reference's body-less successes (deletes, detaches) answer 200 with an empty JSON object. */
-export const done = (): Reply => ({ status: 200, body: {} });
+export const done = (): { status: 200; body: Record<string, never> } => ({ status: 200, body: {} });
 /** A text answer of media type `type` (an HTML page, a script), with `headers`. */
-export const text = (type: string, body: string, headers: Record<string, string | string[]> = {}, status = 200): Reply => ({ status, type, body, headers });
+export const text = (type: string, body: string, headers: Record<string, string | string[]> = {}, status = 200): Page => ({ status, type, body, headers });
 /** 303 See Other to `location` (after a form's POST, or into a sign-in), with `headers`. */
-export const seeOther = (location: string, headers: Record<string, string | string[]> = {}): Reply => ({ status: 303, headers: { ...headers, Location: location } });
+export const seeOther = (location: string, headers: Record<string, string | string[]> = {}): Redirect => ({ status: 303, headers: { ...headers, Location: location } });
+
+/** A text answer (a page, a script, a sign-in's problem page): its media type says what it is, not a schema. */
+export interface Page extends Reply {
+  type: string;
+  body: string;
+}
+
+/** A redirect: no body, a Location. */
+export interface Redirect extends Reply {
+  status: 303;
+  body?: undefined;
+}
+
+/** What a route declares of its answers: a schema per success status. */
+interface DeclaresResponses {
+  responses: Partial<Record<number, v.GenericSchema | undefined>>;
+}
+
+/** The body a declared response schema types: its output (or those bytes already serialised), nothing for a status without one. */
+type BodyOf<S> = [S] extends [v.GenericSchema] ? v.InferOutput<S> | JsonText<v.InferOutput<S>> : undefined;
+
+/** A JSON reply to a route declaring `Rs`: one of its statuses, with a body of one of their schemas. */
+interface DeclaredReply<Rs> extends Reply {
+  status: keyof Rs & number;
+  body?: BodyOf<NonNullable<Rs[keyof Rs]>> | (undefined extends Rs[keyof Rs] ? undefined : never);
+}
+
+/**
+ * What a handler of route `R` may answer, typed from its declaration (as @hono/zod-openapi types a
+ * handler from its route's `responses`): a status it declares with that status's body, so a field the
+ * schema lacks, or one it requires left out, fails the type check (test/types/replies.ts); or a page or a
+ * redirect, which no JSON schema describes.
+ */
+export type ReplyFor<R> = R extends DeclaresResponses ? DeclaredReply<R['responses']> | Page | Redirect : Reply;
 
 /** What every handler may read: the caller and the path parameters. */
 export interface RequestBase {
@@ -69,7 +108,7 @@ type BodyReader<R> = R extends { body: infer S extends v.GenericSchema } ? { bod
  */
 export type ApiRequest<R extends InputSchemas = {}> = RequestBase & QueryReader<R> & BodyReader<R>;
 
-export type Handler<R extends InputSchemas = {}> = (req: ApiRequest<R>) => Reply | Promise<Reply>;
+export type Handler<R extends InputSchemas = {}> = (req: ApiRequest<R>) => ReplyFor<R> | Promise<ReplyFor<R>>;
 
 /** Writes `body` as JSON of `mediaType` (not cached unless `headers` say otherwise). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}, mediaType = 'application/json'): void {

@@ -2,7 +2,7 @@
 // document (GET /openapi.json) and the page that renders it (GET /docs).
 import { defineArea, type Area } from '../area.ts';
 import { defineRoutes } from '../http/route.ts';
-import { text, type Reply } from '../http/router.ts';
+import { text, type Page } from '../http/router.ts';
 import { SERVICE } from '../http/v1.ts';
 import { buildOpenApiDocument } from './document.ts';
 import type { OperationGroup } from './operations.ts';
@@ -69,7 +69,7 @@ export function openApiJson(groups: readonly OperationGroup[]): string {
 }
 
 /** An answer of media type `type` that a browser must not sniff as another. */
-const page = (type: string, body: string, headers: Record<string, string> = {}): Reply => text(type, body, headers);
+const page = (type: string, body: string, headers: Record<string, string> = {}): Page => text(type, body, headers);
 
 /** The service's routes as an area, serving the document of `groups` (which must include serviceRoutes). */
 export function serviceArea(groups: readonly OperationGroup[]): Area {

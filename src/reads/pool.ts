@@ -144,7 +144,7 @@ export class ReadPool {
    * their clients hold more than PAGES_IN_FLIGHT pages' worth of bytes: clients that ask for big pages
    * and do not read them cannot make the service hold more, however many connections they open.
    */
-  async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText> {
+  async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText<TaskResult<K>>> {
     const bound = PAGES_IN_FLIGHT * this.#ctx.config.maxPageBytes;
     if (this.#unsentBytes > bound) {
       throw new AppError('unavailable', 'the service holds as many answered pages as it may until their clients read them; retry shortly', [], { 'Retry-After': '1' });

@@ -156,6 +156,37 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
     assert.equal(await holds(oncall.user_id), false, 'not justified ended it');
   });
 
+  it('the owner says on the item page who may break glass; the person named then sees the action', async () => {
+    for (const width of [...WIDTHS].reverse()) {
+      const page = await signedIn('olive@example.com', width);
+      await open(page, `/console/resources/${resource.resource_id}`);
+      const form = page.getByRole('form', { name: 'Who may break glass' });
+      await form.waitFor(WAIT);
+      await form.getByText('Oscar Oncall <oscar@example.com>').waitFor(WAIT);
+      await check(page, 'owner-settings', width);
+      if (width === 375) {
+        await page.context().close();
+        continue;
+      }
+      await form.getByLabel('Add a person').fill('Sam Stranger <sam@example.com>');
+      const add = form.getByRole('button', { name: 'Add a person: add' });
+      // Enabled once the suggestion the text names has arrived (the click waits for it).
+      await add.click(WAIT);
+      await form.getByText('Sam Stranger <sam@example.com>', { exact: false }).first().waitFor(WAIT);
+      await form.getByLabel('Longest break-glass, in minutes (1 to 240)').fill('90');
+      await form.getByRole('button', { name: 'Save who may break glass' }).click();
+      await form.getByRole('status').waitFor(WAIT);
+      await page.context().close();
+    }
+    const read = await app.api.get(`/resources/${resource.resource_id}`);
+    assert.deepEqual(read.body.break_glass_user_ids, [oncall.user_id, stranger.user_id]);
+    assert.equal(read.body.break_glass_max_minutes, 90);
+    const page = await signedIn('sam@example.com', 1280);
+    await open(page, `/console/resources/${resource.resource_id}`);
+    await page.getByRole('button', { name: 'Break glass on Production database' }).waitFor(WAIT);
+    await page.context().close();
+  });
+
   it('an admin\'s Home lists the last 7 days\' break-glasses, and the audit trail marks them', async () => {
     for (const width of WIDTHS) {
       const page = await signedIn('admin@gatehouse.local', width);

@@ -11,11 +11,14 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { countEvents, readEvents } from '../helpers/events.ts';
 import { errorPaths } from '../helpers/errors.ts';
 import {
-  createAdmin, createGroup, createMember, createMessageChannel, createOwner, createResource, NO_SUCH_ID, type Signed,
+  createAdmin, createApp, createGroup, createMember, createMessageChannel, createOwner, createResource, NO_SUCH_ID, type Signed,
 } from '../helpers/fixtures.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
+import { OpalConnector } from '../helpers/opal-connector.ts';
+import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
+import { tick as deliverEventStreams } from '../../src/modules/event-streams/delivery.ts';
 
 const MINUTE = 60_000;
 const REASON = 'prod database is down, paging did not reach anyone';
@@ -118,6 +121,43 @@ describe('break-glass', () => {
     const bad = await app.api.put('/configuration-templates', { configuration_template_id: template.body.configuration_template_id, break_glass_max_minutes: 500 });
     assert.equal(bad.status, 400);
     assert.deepEqual(errorPaths(bad.body), ['break_glass_max_minutes']);
+  });
+
+  it('an item\'s owners (and admins) say who may on the item alone; nobody else; not while a template does', async () => {
+    const [owner, stranger, oncall] = [await createMember(app.api), await createMember(app.api), await createMember(app.api)];
+    const team = await createOwner(app.api, { user_ids: [owner.user_id] });
+    const resource = await createResource(app.api, { admin_owner_id: team.owner_id });
+    const group = await createGroup(app.api, { admin_owner_id: team.owner_id });
+    const before = await countEvents(app.api, { type: 'RESOURCES_UPDATED', object: resource.resource_id });
+    const set = await owner.api.put(`/resources/${resource.resource_id}/break-glass`, { break_glass_user_ids: [oncall.user_id], break_glass_max_minutes: 45 });
+    assert.equal(set.status, 200, JSON.stringify(set.body));
+    assert.deepEqual(set.body, { break_glass_user_ids: [oncall.user_id], break_glass_group_ids: [], break_glass_max_minutes: 45 });
+    const read = await app.api.get(`/resources/${resource.resource_id}`);
+    assert.deepEqual([read.body.break_glass_user_ids, read.body.break_glass_max_minutes], [[oncall.user_id], 45]);
+    assert.equal(await countEvents(app.api, { type: 'RESOURCES_UPDATED', object: resource.resource_id }), before + 1);
+    const groupSet = await owner.api.put(`/groups/${group.group_id}/break-glass`, { break_glass_group_ids: [group.group_id] });
+    assert.equal(groupSet.status, 200, JSON.stringify(groupSet.body));
+    assert.deepEqual((await app.api.get(`/groups/${group.group_id}`)).body.break_glass_group_ids, [group.group_id]);
+
+    const refusals: [Signed | null, string, Record<string, unknown>, number, string[]][] = [
+      [stranger, `/resources/${resource.resource_id}/break-glass`, { break_glass_user_ids: [] }, 403, ['resource_id']],
+      [owner, `/resources/${resource.resource_id}/break-glass`, { break_glass_user_ids: [NO_SUCH_ID] }, 404, ['break_glass_user_ids.0']],
+      [owner, `/resources/${resource.resource_id}/break-glass`, { break_glass_max_minutes: 300 }, 400, ['break_glass_max_minutes']],
+      [owner, `/resources/${NO_SUCH_ID}/break-glass`, { break_glass_max_minutes: 30 }, 404, ['resource_id']],
+    ];
+    for (const [who, path, body, status, paths] of refusals) {
+      const res = await (who ?? { api: app.api }).api.put(path, body);
+      assert.equal(res.status, status, `${path} ${JSON.stringify(body)}: ${JSON.stringify(res.body)}`);
+      assert.deepEqual(errorPaths(res.body), paths);
+    }
+    assert.equal(await countEvents(app.api, { type: 'RESOURCES_UPDATED', object: resource.resource_id }), before + 1, 'a refusal changes nothing');
+    const template = await app.api.post('/configuration-templates', {
+      name: `linked-${Date.now()}`, admin_owner_id: team.owner_id, visibility: { visibility: 'GLOBAL' }, require_mfa_to_approve: false, require_mfa_to_connect: false,
+    });
+    const linked = await createResource(app.api, { configuration_template_id: template.body.configuration_template_id });
+    const templated = await owner.api.put(`/resources/${linked.resource_id}/break-glass`, { break_glass_max_minutes: 30 });
+    assert.equal(templated.status, 409, JSON.stringify(templated.body));
+    assert.deepEqual(errorPaths(templated.body), ['break_glass_max_minutes']);
   });
 
   it('a named person breaks glass and holds the access at once, for no longer than asked; the request says so; everyone is told', async () => {
@@ -363,5 +403,55 @@ describe('break-glass with PagerDuty set up', () => {
     assert.equal((await app.api.put('/resources', { resources: [{ resource_id: other.resource_id, break_glass_user_ids: [named.user_id] }] })).status, 200);
     const second = await named.api.post('/break-glass', { resource_id: other.resource_id, reason: REASON, incident_id: acknowledged });
     assert.equal(second.status, 200, JSON.stringify(second.body));
+  });
+});
+
+describe('break-glass reaches connected systems and event streams', () => {
+  const SECRET = 'connector-signing-secret-0123456789';
+  let app: TestApp;
+  let remote: OpalConnector;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    app = await startTestApp();
+    remote = await new OpalConnector(SECRET).start();
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await app.close();
+    await remote.stop();
+    await receiver.close();
+  });
+
+  it('the grant is pushed through the connector as any approval\'s is, the not-justified end too, and the stream forwards the events', async () => {
+    const [oncall, owner] = [await createMember(app.api), await createMember(app.api)];
+    remote.users.set('u-oncall', oncall.user.email);
+    remote.resources.set('r-db', { name: 'Production database', levels: [{ id: 'write', name: 'Write' }], users: new Map() });
+    const connected = await createApp(app.api, { app_type: 'CUSTOM_CONNECTOR' });
+    assert.equal((await app.api.put(`/apps/${connected.app_id}/connector`, { url: remote.url, signing_secret: SECRET })).status, 200);
+    const synced = await app.api.post(`/apps/${connected.app_id}/connector/sync`);
+    assert.equal(synced.body.ok, true, JSON.stringify(synced.body));
+    const resources = (await app.api.get('/resources', { app_id: connected.app_id })).body.results as { resource_id: string }[];
+    const resourceId = resources[0]!.resource_id;
+    const team = await createOwner(app.api, { user_ids: [owner.user_id] });
+    const put = await app.api.put('/resources', { resources: [{ resource_id: resourceId, admin_owner_id: team.owner_id, break_glass_user_ids: [oncall.user_id] }] });
+    assert.equal(put.status, 200, JSON.stringify(put.body));
+    const stream = await app.api.post('/event-streams', { name: 'siem', connection_type: 'WEBHOOK', webhook_url: `${receiver.url}/hook` });
+    assert.equal(stream.status, 200, JSON.stringify(stream.body));
+
+    const res = await oncall.api.post('/break-glass', { resource_id: resourceId, access_level_remote_id: 'write', reason: REASON, duration_minutes: 30 });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    // Queued in the break-glass's own transaction: the next outbox pass carries it.
+    await outboxTick(app.ctx, app.clock.now());
+    assert.deepEqual(remote.edges(), ['resource_user:u-oncall:r-db:write']);
+    const review = await owner.api.post(`/break-glass/${res.body.id}/review`, { decision: 'NOT_JUSTIFIED', comment: 'the incident was already over' });
+    assert.equal(review.status, 200, JSON.stringify(review.body));
+    await outboxTick(app.ctx, app.clock.now());
+    assert.deepEqual(remote.edges(), [], 'ended in the connected system too');
+
+    await deliverEventStreams(app.ctx, app.clock.now());
+    const types = receiver.deliveries.map((d) => d.payload.type);
+    for (const type of ['BREAK_GLASS_USED', 'REQUESTS_APPROVED', 'RESOURCE_USERS_ADDED', 'BREAK_GLASS_REVIEWED', 'RESOURCE_USERS_REMOVED']) {
+      assert.ok(types.includes(type), `the stream forwarded ${type} (got ${types.join(', ')})`);
+    }
   });
 });

@@ -288,6 +288,8 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/break-glass': 'read',
   'GET /v1/break-glass/{id}': 'read',
   'POST /v1/break-glass/{id}/review': 'member',
+  'PUT /v1/resources/{resource_id}/break-glass': 'member',
+  'PUT /v1/groups/{group_id}/break-glass': 'member',
   'GET /v1/notifications': 'admin-read',
   'GET /v1/notifications/{notification_id}': 'admin-read',
   'POST /v1/notifications/{notification_id}/resend': 'admin',

@@ -162,6 +162,12 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
     assert.deepEqual(patched.body.emails, [{ type: 'home', value: `${tag}@home.example` }, { type: 'work', value: moved }]);
     assert.equal((await app.api.get(`/users/${id}`)).body.email, moved);
     assert.equal(patched.body.userName, `UserName${tag}`, 'the userName stays');
+    // Deleted, the person comes back by their email under a new userName: the same id, a MEMBER.
+    assert.equal((await scim.delete(`/Users/${id}`)).status, 204);
+    const back = await scim.post('/Users', { schemas: [USER], userName: `Renamed${tag}`, emails: [{ value: moved, type: 'work', primary: true }] });
+    assert.equal(back.status, 201, JSON.stringify(back.body));
+    assert.deepEqual([back.body.id, back.body.userName, back.body.active], [id, `Renamed${tag}`, true]);
+    assert.equal((await scim.get('/Users', { filter: `userName eq "UserName${tag}"` })).body.totalResults, 0);
   });
 
   it('applies the enterprise extension PATCHed at its URN, with and without a path (37.5)', async () => {

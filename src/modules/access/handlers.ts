@@ -13,6 +13,7 @@ import { grantDirect, putEdge, requireEnd, revokeEdge, setGroupResources } from 
 import type { ApiRequest } from '../../http/router.ts';
 import type { AddEdgeBody, AddEdgeQuery } from './schemas.ts';
 import type { accessRoutes } from './routes.ts';
+import type { GroupUser, ResourceUser } from '../../openapi/components/access.ts';
 
 /** GET …/groups/users/{user_id} and …/groups/{group_id}/users: cursor and page_size. */
 export const PageQuery = v.object({ ...PageQueryEntries });
@@ -35,7 +36,7 @@ export function registerAccessRoutes(router: ApiRouter<typeof accessRoutes>, ctx
   const expiresIn = (minutes: number) => edgeExpiry(ctx.clock.now(), minutes);
 
   /** POST/PUT/DELETE on one edge `/{items}/{item}/{principals}/{principal}`. */
-  function edgeRoutes(path: '/resources/{resource_id}/users/{user_id}' | '/groups/{group_id}/users/{user_id}', kind: EdgeKindName, itemParam: string, principalParam: string, toApi: (row: Parameters<typeof toGroupUser>[1]) => unknown) {
+  function edgeRoutes(path: '/resources/{resource_id}/users/{user_id}' | '/groups/{group_id}/users/{user_id}', kind: EdgeKindName, itemParam: string, principalParam: string, toApi: (row: Parameters<typeof toGroupUser>[1]) => ResourceUser | GroupUser) {
     const ends = (req: ApiRequest) => ({ itemId: req.uuidParam(itemParam), principalId: req.uuidParam(principalParam) });
     router.on(`POST /v1${path}`, async (req) => {
       const { itemId, principalId } = ends(req);

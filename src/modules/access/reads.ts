@@ -3,6 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import type { GroupContainingGroup, GroupResource, GroupUser, ResourceAccessUser, ResourceUser } from '../../openapi/components/access.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
+import type { Page } from '../../http/paging.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { seesAllHoldingsOf, seesListed } from '../visibility/service.ts';
@@ -125,7 +126,10 @@ const after = (a: [string, string], b: [string, string] | null) => b === null ||
  * One page of the holders of a resource or group (direct and through groups), ordered by user id and
  * level. Deep pages cost what the first does: see holdings-store holdersOf.
  */
-export function holdersPage(ctx: AppContext, type: ItemType, itemId: string, query: PageQuery) {
+/** What a holding of a resource (ResourceAccessUser) or a group (GroupUser) is answered as. */
+type HoldingOf<T extends ItemType> = T extends 'resource' ? ResourceAccessUser : GroupUser;
+
+export function holdersPage<T extends ItemType>(ctx: AppContext, type: T, itemId: string, query: PageQuery): Page<HoldingOf<T>> {
   const list = `holders_of_${type}`;
   const start = afterKey(ctx, list, query);
   // One user more than needed: the user the cursor stopped in may have no levels left to serve.
@@ -133,9 +137,8 @@ export function holdersPage(ctx: AppContext, type: ItemType, itemId: string, que
     .filter((row) => after([row.user_id, row.level], start));
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.user_id, row.level]), 0];
-  return type === 'resource'
-    ? ctx.pager.page(list, query, rows, keyOf, (row) => resourceAccessUser(names, row))
-    : ctx.pager.page(list, query, rows, keyOf, (row) => groupUser(names, row));
+  const toItem = (row: HoldingRow) => (type === 'resource' ? resourceAccessUser(names, row) : groupUser(names, row)) as HoldingOf<T>;
+  return ctx.pager.page(list, query, rows, keyOf, toItem);
 }
 
 /**
@@ -143,7 +146,7 @@ export function holdersPage(ctx: AppContext, type: ItemType, itemId: string, que
  * someone else's holdings sees only the items they may see themselves (visibility), filtered before
  * paging so pages stay full; a holder reading their own, and admins, see everything.
  */
-export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: string, query: PageQuery, caller: Caller) {
+export function holdingsOfUserPage<T extends ItemType>(ctx: AppContext, type: T, userId: string, query: PageQuery, caller: Caller): Page<HoldingOf<T>> {
   const list = `holdings_of_user_${type}`;
   const start = afterKey(ctx, list, query);
   const now = ctx.clock.now();
@@ -158,9 +161,8 @@ export function holdingsOfUserPage(ctx: AppContext, type: ItemType, userId: stri
   }
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.item_id, row.level]), 0];
-  return type === 'resource'
-    ? ctx.pager.page(list, query, rows, keyOf, (row) => resourceAccessUser(names, row))
-    : ctx.pager.page(list, query, rows, keyOf, (row) => groupUser(names, row));
+  const toItem = (row: HoldingRow) => (type === 'resource' ? resourceAccessUser(names, row) : groupUser(names, row)) as HoldingOf<T>;
+  return ctx.pager.page(list, query, rows, keyOf, toItem);
 }
 
 /** Every level at which the user holds the resource, as ResourceUser objects (direct or through groups). */
@@ -183,7 +185,7 @@ export function accessStatus(ctx: AppContext, resourceId: string, userId: string
     resource_id: resourceId,
     user_id: userId,
     access_level: level(levelId, held?.level_name ?? ctx.stores.resources.accessLevel(resourceId, levelId)?.access_level_name ?? ''),
-    status: held ? 'AUTHORIZED' : seesRequests && ctx.stores.requests.hasPending(resourceId, levelId, userId) ? 'REQUESTED' : 'UNAUTHORIZED',
+    status: held ? 'AUTHORIZED' as const : seesRequests && ctx.stores.requests.hasPending(resourceId, levelId, userId) ? 'REQUESTED' as const : 'UNAUTHORIZED' as const,
     expiration_date: held ? expiry(held.exp) : null,
   };
 }

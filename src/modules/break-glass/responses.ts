@@ -32,3 +32,9 @@ export const PaginatedBreakGlassList = component('PaginatedBreakGlassList', exte
   results: v.array(BreakGlass),
   total_count: integer,
 }), 'A page of break-glasses, newest first.'));
+
+export const BreakGlassSettings = component('BreakGlassSettings', extension(v.object({
+  break_glass_user_ids: v.array(uuid),
+  break_glass_group_ids: v.array(uuid),
+  break_glass_max_minutes: integer,
+}), 'Who may break glass on an item, and for how long at most (docs/break-glass.md).'));

@@ -1,8 +1,19 @@
 // The break-glass area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts). Every one is an extension: the reference has no break-glass operation.
 import { defineRoutes } from '../../http/route.ts';
-import { BreakGlassBody, ListBreakGlassQuery, ReviewBreakGlassBody } from './schemas.ts';
-import { BreakGlass, PaginatedBreakGlassList } from './responses.ts';
+import { BreakGlassBody, BreakGlassSettingsBody, ListBreakGlassQuery, ReviewBreakGlassBody } from './schemas.ts';
+import { BreakGlass, BreakGlassSettings, PaginatedBreakGlassList } from './responses.ts';
+
+const SETTINGS = (kind: 'resource' | 'group') => ({
+  role: 'member' as const,
+  summary: `Say who may break glass on a ${kind}`,
+  description: `The ${kind}'s break_glass_user_ids, break_glass_group_ids and break_glass_max_minutes (each optional, as on PUT /v1/${kind}s), `
+    + `for the users of its admin owner as well as admins (403 for anyone else); recorded as ${kind === 'resource' ? 'RESOURCES' : 'GROUPS'}_UPDATED. `
+    + '409 while a configuration template sets them. Answers the three fields as they now stand.',
+  extension: true as const,
+  body: BreakGlassSettingsBody,
+  responses: { 200: BreakGlassSettings },
+});
 
 const REFUSED = 'A refusal of any kind records a BREAK_GLASS_REFUSED event and nothing else.';
 
@@ -36,6 +47,8 @@ export const breakGlassRoutes = defineRoutes('break-glass', {
     extension: true,
     responses: { 200: BreakGlass },
   },
+  'PUT /v1/resources/{resource_id}/break-glass': { ...SETTINGS('resource'), items: { resource_id: 'resource' } },
+  'PUT /v1/groups/{group_id}/break-glass': { ...SETTINGS('group'), items: { group_id: 'group' } },
   'POST /v1/break-glass/{id}/review': {
     role: 'member', items: { id: null },
     summary: 'Review a break-glass after the fact',

@@ -1,7 +1,7 @@
 // Valibot schemas for break-glass: breaking glass, the list's filters, and the review.
 import * as v from 'valibot';
 import { PageQueryEntries, QueryBoolean, QueryDate, Text, Uuid } from '../../http/common-schemas.ts';
-import { BREAK_GLASS_MAX_MINUTES } from '../request-settings/schemas.ts';
+import { BREAK_GLASS_MAX_MINUTES, RequestSettingEntries } from '../request-settings/schemas.ts';
 import { REVIEW_STATES } from './store.ts';
 
 const LowerUuid = v.pipe(Uuid, v.toLowerCase());
@@ -42,3 +42,11 @@ export const ReviewBreakGlassBody = v.object({
   comment: v.pipe(Text(2000), v.check((text) => text.trim() !== '', 'must say why: a review is read by whoever looks back at the break-glass')),
 });
 export type ReviewBreakGlassInput = v.InferOutput<typeof ReviewBreakGlassBody>;
+
+/** Who may break glass on one item: the fields the bulk updates take, each optional. */
+export const BreakGlassSettingsBody = v.object({
+  break_glass_user_ids: RequestSettingEntries.break_glass_user_ids,
+  break_glass_group_ids: RequestSettingEntries.break_glass_group_ids,
+  break_glass_max_minutes: RequestSettingEntries.break_glass_max_minutes,
+});
+export type BreakGlassSettingsInput = v.InferOutput<typeof BreakGlassSettingsBody>;

@@ -53,10 +53,12 @@ export function registerBundleRoutes(router: ApiRouter<typeof bundleRoutes>, ctx
       const id = req.uuidParam('bundle_id');
       const query = req.query();
       if (!canSee(ctx, req.caller, 'bundle', id)) throw notFound('bundle', id, 'bundle_id');
-      const list = `bundle_${plural}`;
+      const list = `bundle_${plural}` as const;
       const { rows, total } = bundles.listItems(kind, id, ctx.pager.afterSeq(list, query), query.page_size + 1);
       const page = ctx.pager.page(list, query, rows, (row) => row.seq, toApiBundleItem(kind));
-      return ok({ [list]: page.results, next: page.next, previous: page.previous, total_count: total });
+      // The list's name is the key: { bundle_resources: [...] } or { bundle_groups: [...] }.
+      const items = { [list]: page.results } as { [L in typeof list]: Record<L, typeof page.results> }[typeof list];
+      return ok({ ...items, next: page.next, previous: page.previous, total_count: total });
     });
 
     router.on(`DELETE /v1/bundles/{bundle_id}/${plural}/{${column}}`, (req) => {

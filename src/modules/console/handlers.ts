@@ -6,7 +6,7 @@ import type { AppContext } from '../../context.ts';
 import { readUpTo } from '../../http/body.ts';
 import { AppError, toAppError } from '../../http/errors.ts';
 import { parse } from '../../http/parse.ts';
-import { ok, seeOther, text, type ApiRouter, type Reply } from '../../http/router.ts';
+import { ok, seeOther, text, type ApiRouter, type Page } from '../../http/router.ts';
 import type { GatehouseRequest } from '../../http/types.ts';
 import {
   checkCsrf, checkOrigin, OIDC_STATE_COOKIE, oidcStateCookie, ownBase, readCookie, SESSION_COOKIE, sessionCookie, SIGN_IN_COOKIE, signInCookie,
@@ -80,7 +80,7 @@ const SIGN_IN_FORM_BYTES = 1024;
 const clientFacts = (req: GatehouseRequest): ClientFacts => ({ ip: req.clientIp, userAgent: req.headers['user-agent'] ?? null });
 
 /** The problem page (with the status of its error) for a failed sign-in, never a stack. */
-function signInFailed(ctx: AppContext, req: GatehouseRequest, err: unknown): Reply {
+function signInFailed(ctx: AppContext, req: GatehouseRequest, err: unknown): Page {
   const known = toAppError(err);
   if (!known) ctx.log.error('sign-in failed', { request_id: req.requestId, error: err instanceof Error ? err.message : String(err) });
   const error = known ?? new AppError('internal', `something went wrong; quote request id ${req.requestId} when reporting it`);

@@ -3,6 +3,7 @@
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { LINK_KINDS, RECORD_KINDS, type LinkKind, type RecordKind } from './kinds.ts';
+import type { MessageChannel, ScopedRolePermission } from './responses.ts';
 
 interface RecordRow {
   seq: number;
@@ -14,8 +15,8 @@ interface RecordRow {
   created_at: string;
 }
 
-/** A MessageChannel, keyed by the kind's own id field. */
-export type ApiRecord = Record<string, string | boolean>;
+/** A record as the API answers it (a MessageChannel), keyed by its kind's own id field. */
+export type ApiRecord = MessageChannel;
 
 export interface NewRecord {
   third_party_provider: string;
@@ -24,12 +25,7 @@ export interface NewRecord {
   is_private: boolean | null;
 }
 
-export interface ScopedRolePermission {
-  target_ids?: string[];
-  target_type: string;
-  permission_name: string;
-  allow_all: boolean;
-}
+export type { ScopedRolePermission };
 
 interface PermissionRow {
   target_type: string;
@@ -39,7 +35,8 @@ interface PermissionRow {
 }
 
 function toApiRecord(kind: RecordKind, row: RecordRow): ApiRecord {
-  return {
+  // The id field and provider come from RECORD_KINDS, whose providers the table's CHECK holds.
+  return <ApiRecord>{
     [RECORD_KINDS[kind].idField]: row.id,
     third_party_provider: row.third_party_provider,
     remote_id: row.remote_id,
@@ -140,8 +137,9 @@ export function createIntegrationRecordStore(db: Db) {
     permissions(resourceId: string): ScopedRolePermission[] {
       return permissionsOf.all(resourceId).map((row) => ({
         ...(row.target_ids !== null && { target_ids: JSON.parse(row.target_ids) as string[] }),
-        target_type: row.target_type,
-        permission_name: row.permission_name,
+        // Written only from the body's picklists (ScopedRolePermissionsBody).
+        target_type: row.target_type as ScopedRolePermission['target_type'],
+        permission_name: row.permission_name as ScopedRolePermission['permission_name'],
         allow_all: row.allow_all === 1,
       }));
     },

@@ -4,7 +4,7 @@
 // decided_from SLACK).
 import type { AppContext } from '../../context.ts';
 import { AppError, toAppError } from '../../http/errors.ts';
-import type { Reply } from '../../http/router.ts';
+import type { SlackAcknowledgement } from './responses.ts';
 import type { Caller } from '../../http/types.ts';
 import { isUuid } from '../../lib/ids.ts';
 import { TOO_DEEP, withinJsonDepth } from '../../lib/json-depth.ts';
@@ -69,7 +69,7 @@ function tellClicker(ctx: AppContext, payload: BlockActions, text: string): void
  * status }` after a decision; 200 `{ ok: false, code, message }` when the decision was refused (Slack
  * wants 200; the user is told why by an ephemeral message).
  */
-export async function interact(ctx: AppContext, body: Buffer, clientIp: string): Promise<Reply> {
+export async function interact(ctx: AppContext, body: Buffer, clientIp: string): Promise<{ status: 200; body: SlackAcknowledgement }> {
   const payload = payloadOf(body);
   const action = payload.actions?.[0];
   if (payload.type !== 'block_actions' || !action || (action.action_id !== APPROVE_ACTION && action.action_id !== DENY_ACTION)) {

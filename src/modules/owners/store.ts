@@ -1,7 +1,7 @@
 // Owners and their users (in escalation order): the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Owner } from '../../openapi/components/catalogue.ts';
+import type { Owner, UpdateOwnerInfo } from '../../openapi/components/catalogue.ts';
 
 export interface OwnerRow {
   seq: number;
@@ -16,7 +16,8 @@ export interface OwnerRow {
 }
 
 /** An owner as the API answers it (the Owner response schema). */
-export type ApiOwner = Owner;
+/** An Owner as Gatehouse writes it: a missing channel or source group is left out, never null, so it is also the reference's UpdateOwnerInfo. */
+export type ApiOwner = Owner & UpdateOwnerInfo;
 
 /** Null links are left out rather than sent as null, so the same object also fits UpdateOwnerInfo. */
 export function toApiOwner(row: OwnerRow): ApiOwner {

@@ -25,7 +25,7 @@ export function registerRequestRoutes(router: ApiRouter<typeof requestRoutes>, c
     if (!row) throw notFound('request', id, 'id');
     return row;
   };
-  const answer = (id: string) => ok({ request: toApiRequest(ctx, load(id), ctx.clock.now()) });
+  const answer = (id: string) => ok<{ request: ReturnType<typeof toApiRequest> }>({ request: toApiRequest(ctx, load(id), ctx.clock.now()) });
 
   router.on('GET /v1/requests', async (req) => {
     const query = req.query();
@@ -43,7 +43,7 @@ export function registerRequestRoutes(router: ApiRouter<typeof requestRoutes>, c
     return ok(query.dry_run === true ? dryRunRequest(ctx, req.caller, body) : createRequest(ctx, req.caller, body));
   });
 
-  router.on('GET /v1/requests/relay', (req) => relay(ctx, req.query(), readableBy(req.caller, ctx.clock.now())));
+  router.on('GET /v1/requests/relay', (req) => ok(relay(ctx, req.query(), readableBy(req.caller, ctx.clock.now()))));
 
   router.on('GET /v1/requests/{id}', (req) => ok(toApiRequest(ctx, readableRequest(ctx, req.caller, req.uuidParam('id'), ctx.clock.now()), ctx.clock.now())));
 
@@ -105,9 +105,9 @@ function relay(ctx: AppContext, query: RelayRequestsInput, readable: RequestFilt
     hasPreviousPage = query.after !== undefined;
     edges = page.items;
   }
-  return ok({
+  return {
     edges,
     pageInfo: { hasNextPage, hasPreviousPage, startCursor: edges[0]?.cursor ?? '', endCursor: edges.at(-1)?.cursor ?? '' },
     totalCount: requests.count(filter),
-  });
+  };
 }

@@ -133,10 +133,13 @@ function checkEmailFree(ctx: AppContext, email: string, path: string, selfId: st
 export function provisionUser(ctx: AppContext, actor: Actor, input: ScimUserInput): ScimUserRow {
   const now = ctx.clock.now();
   return write(ctx, () => {
-    const existing = ctx.stores.scim.userByUserName(input.userName);
-    if (existing && existing.hr_idp_status !== DELETED_STATUS) {
-      throw new ScimProblem('conflict', 'uniqueness', `userName: a user with userName ${input.userName} already exists (id ${existing.id})`, [{ path: 'userName', message: 'already in use' }]);
+    const named = ctx.stores.scim.userByUserName(input.userName);
+    if (named && named.hr_idp_status !== DELETED_STATUS) {
+      throw new ScimProblem('conflict', 'uniqueness', `userName: a user with userName ${input.userName} already exists (id ${named.id})`, [{ path: 'userName', message: 'already in use' }]);
     }
+    // A DELETED person comes back by their userName, or by their email under a new userName (a provider
+    // whose userNames changed, e.g. a UPN renamed): the person, not their old access.
+    const existing = named ?? ctx.stores.scim.deletedUserByEmail(emailOf(input).email);
     const fields = userFields(ctx, input, existing?.id ?? null);
     checkEmailFree(ctx, fields.email, fields.emailPath, existing?.id ?? null);
     const status = input.active === false ? DEACTIVATED_STATUS : 'ACTIVE';

@@ -44,6 +44,9 @@ const CACHED_FILTERS_MAX = 200;
 
 export function createScimStore(db: Db) {
   const userById = db.prepare<[string], ScimUserRow>(`SELECT ${USER_COLUMNS} ${USERS_FROM} AND u.id = ?`);
+  const deletedByEmail = db.prepare<[string], ScimUserRow>(
+    `SELECT ${USER_COLUMNS} FROM users u LEFT JOIN scim_users s ON s.user_id = u.id WHERE u.email = ? AND u.hr_idp_status = 'DELETED'`,
+  );
   // A userName is the provider's own one, else the email of a user it gave none (two index lookups, no scan).
   const userByUserName = db.prepare<[string, string], ScimUserRow>(
     `SELECT ${USER_COLUMNS} FROM scim_users s JOIN users u ON u.id = s.user_id WHERE s.user_name = ? COLLATE NOCASE
@@ -95,6 +98,8 @@ export function createScimStore(db: Db) {
     /** A page of users in creation order (startIndex is 1-based: offset = startIndex - 1), with the total matching. */
     users: (filter: SqlFilter | null, offset: number, count: number) => page<ScimUserRow>(USERS_FROM, USER_COLUMNS, 'u.seq', filter, offset, count),
     user: (id: string): ScimUserRow | undefined => userById.get(id),
+    /** The DELETED user with this email (ignoring case), if any: a POST naming their email brings them back. */
+    deletedUserByEmail: (email: string): ScimUserRow | undefined => deletedByEmail.get(email),
     /**
      * The user with this userName (ignoring case) whatever their status (DELETED included: a POST revives
      * a deleted one): the provider's userName, or the email of a user it gave none.
