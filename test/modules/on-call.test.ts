@@ -13,6 +13,7 @@ import { OPSGENIE_KEY, OpsgenieStandIn, PAGERDUTY_TOKEN, PagerDutyStandIn } from
 import { ManualClock } from '../../src/lib/clock.ts';
 import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { lookUpIncident } from '../../src/modules/on-call/service.ts';
+import { until } from '../helpers/wait.ts';
 
 const HOUR = 3_600_000;
 const T0 = '2026-03-01T09:00:00.000Z';
@@ -293,6 +294,43 @@ describe('on-call schedules', () => {
     const pending = (await henry.api.get(`/requests/${other.body.id}`)).body;
     assert.equal(pending.status, 'PENDING');
     assert.equal(pending.approval_reason, undefined);
+  });
+
+  test('a slow answer is waited for; a hung provider is abandoned when the service stops, recording nothing', async () => {
+    const ivy = await createUser(app.api, { email: 'ivy.oncall@example.com' });
+    const pi = pd.addPerson('Ivy', 'ivy.oncall@example.com');
+    const remote = pd.addSchedule('Slow');
+    pd.shift(remote, pi, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString());
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    pd.slowMs = 300;
+    await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]).finally(() => (pd.slowMs = 0));
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [ivy.user_id]);
+    const before = (await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body;
+
+    pd.outage = 'hang';
+    const stop = new AbortController();
+    const calls = pd.calls.length;
+    const syncing = syncOnCall(app.ctx, clock.now(), stop.signal, [schedule.on_call_schedule_id]);
+    await until(() => pd.calls.length > calls, 'the call reaching the stand-in');
+    stop.abort();
+    await syncing.finally(() => (pd.outage = null));
+    assert.deepEqual((await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body, before);
+  });
+
+  test('GATEHOUSE_PRIVATE_ADDRESSES=deny refuses a provider on a private address, storing nothing', async () => {
+    const denied = await startTestApp({ env: { GATEHOUSE_PRIVATE_ADDRESSES: 'deny', GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pd.url } });
+    try {
+      const calls = pd.calls.length;
+      const res = await denied.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: pd.addSchedule('Private') }, { expectServerError: true });
+      assert.equal(res.status, 503);
+      assert.match(res.body.message, /not public/);
+      assert.equal(pd.calls.length, calls, 'nothing reached it');
+      assert.deepEqual((await denied.api.get('/on-call-schedules')).body.on_call_schedules, []);
+    } finally {
+      await denied.close();
+    }
   });
 
   test('unknown ids are 404s and the links are checked', async () => {

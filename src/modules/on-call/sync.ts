@@ -197,7 +197,10 @@ export async function syncOnCall(ctx: AppContext, now: Date, stop?: AbortSignal,
     if (!schedule) continue;
     const state = ctx.stores.onCall.state(id);
     if (!force.includes(id) && state?.nextAttemptAt != null && state.nextAttemptAt > at) continue;
-    recordOutcome(ctx, schedule, await readSchedule(ctx, schedule, now, stop), now);
+    const outcome = await readSchedule(ctx, schedule, now, stop);
+    // Stopped by the service shutting down: not the provider's failure, so nothing is recorded.
+    if (stop?.aborted) return;
+    recordOutcome(ctx, schedule, outcome, now);
   }
   const byGroup = new Map<string, string[]>();
   for (const pair of pairs) byGroup.set(pair.group_id, [...(byGroup.get(pair.group_id) ?? []), pair.schedule_id]);
