@@ -333,6 +333,25 @@ describe('on-call schedules', () => {
     }
   });
 
+  test('a group linked to a configuration template follows the template\'s member_oncall_schedule_ids', async () => {
+    const jane = await createUser(app.api, { email: 'jane.oncall@example.com' });
+    const pj = pd.addPerson('Jane', 'jane.oncall@example.com');
+    const remote = pd.addSchedule('Templated');
+    pd.shift(remote, pj, clock.now().toISOString(), new Date(clock.now().getTime() + 2 * HOUR).toISOString());
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const owner = await createUser(app.api);
+    const team = (await app.api.post('/owners', { name: `on-call team ${remote}`, user_ids: [owner.user_id] })).body;
+    const template = await app.api.post('/configuration-templates', {
+      name: `on-call ${remote}`, admin_owner_id: team.owner_id, visibility: { visibility: 'GLOBAL' },
+      require_mfa_to_approve: false, require_mfa_to_connect: false, member_oncall_schedule_ids: [schedule.on_call_schedule_id],
+    });
+    assert.equal(template.status, 200, JSON.stringify(template.body));
+    const group = await createGroup(app.api, { configuration_template_id: template.body.configuration_template_id });
+    assert.deepEqual((await app.api.get(`/groups/${group.group_id}/on-call-schedules`)).body.on_call_schedules.map((s: { on_call_schedule_id: string }) => s.on_call_schedule_id), [schedule.on_call_schedule_id]);
+    await sync();
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [jane.user_id]);
+  });
+
   test('unknown ids are 404s and the links are checked', async () => {
     assert.equal((await app.api.get(`/on-call-schedules/${NO_SUCH_ID}`)).status, 404);
     assert.equal((await app.api.get(`/on-call-schedules/${NO_SUCH_ID}/on-call`)).status, 404);
