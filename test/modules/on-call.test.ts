@@ -319,6 +319,30 @@ describe('on-call schedules', () => {
     assert.deepEqual((await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body, before);
   });
 
+  test('a failing schedule is retried with back-off, waiting longer when the provider asks (Retry-After)', async () => {
+    const remote = pd.addSchedule('Throttled');
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const asked = () => pd.calls.filter((c) => c.query.getAll('schedule_ids[]').includes(remote)).length;
+    pd.outage = 429;
+    try {
+      await sync();
+      assert.equal(asked(), 1);
+      const view = (await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body;
+      assert.match(view.last_error, /throttling/);
+      // The interval is 60 s, but PagerDuty asked for 120: a tick a minute later does not ask again.
+      clock.advance(61_000);
+      await sync();
+      assert.equal(asked(), 1, 'still waiting');
+      clock.advance(60_000);
+      await sync();
+      assert.equal(asked(), 2, 'asked again once the wait is over');
+    } finally {
+      pd.outage = null;
+    }
+  });
+
   test('GATEHOUSE_PRIVATE_ADDRESSES=deny refuses a provider on a private address, storing nothing', async () => {
     const denied = await startTestApp({ env: { GATEHOUSE_PRIVATE_ADDRESSES: 'deny', GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pd.url } });
     try {
