@@ -6,21 +6,18 @@
 // screenshots go to test-output/screenshots/ (GATEHOUSE_SCREENSHOTS) as break-glass-NAME-desktop/375.png.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { checkPage, CHROMIUM, noBrowser, openPage, SCREENSHOTS, signedInPage } from '../helpers/browser.ts';
 import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 
-const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
 const WAIT = { timeout: 30_000 };
 const WIDTHS = [1280, 375] as const;
 
 describe('break-glass in the console', { skip: noBrowser }, () => {
   let app: TestApp;
-  let origin: string;
   let browser: Browser;
   let oncall: Signed;
   let owner: Signed;
@@ -31,21 +28,8 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
 
   const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
-  async function open(page: Page, path: string): Promise<void> {
-    await page.goto(`${origin}${path}`);
-    await page.locator('#page-title').waitFor(WAIT);
-    await page.waitForLoadState('networkidle');
-    assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
-  }
-
-  /** Photographs the page, and checks it with axe-core and that nothing is wider than the screen. */
-  async function check(page: Page, name: string, width: number): Promise<void> {
-    const file = `break-glass-${name}-${width === 375 ? '375' : 'desktop'}.png`;
-    await page.screenshot({ path: join(SHOTS, file), fullPage: true });
-    assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${file}`);
-    const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
-    assert.ok(wide <= width, `${name} is ${wide} px wide at ${width} (see ${file})`);
-  }
+  const open = (page: Page, path: string): Promise<void> => openPage(page, app, path);
+  const check = (page: Page, name: string, width: number): Promise<void> => checkPage(page, 'break-glass', name, width);
 
   const holds = async (userId: string) => {
     const res = await app.api.get(`/resources/${resource.resource_id}/users`);
@@ -53,10 +37,9 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
   };
 
   before(async () => {
-    mkdirSync(SHOTS, { recursive: true });
+    mkdirSync(SCREENSHOTS, { recursive: true });
     // The browser counts Home's 7 days from its own clock: the service's starts at the real time.
     app = await startTestApp({ clock: new ManualClock(new Date().toISOString()) });
-    origin = new URL(app.url).origin;
     oncall = await createMember(app.api, { full_name: 'Oscar Oncall', email: 'oscar@example.com' });
     owner = await createMember(app.api, { full_name: 'Olive Owner', email: 'olive@example.com' });
     stranger = await createMember(app.api, { full_name: 'Sam Stranger', email: 'sam@example.com' });

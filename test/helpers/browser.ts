@@ -1,5 +1,7 @@
 // Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing),
-// a page signed in as someone at a width, and axe-core's WCAG A/AA check of a page as it stands.
+// a page signed in as someone at a width, opening a page whole, and axe-core's WCAG A/AA check (with the
+// screenshot and the width check every console test makes) of a page as it stands.
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -35,4 +37,27 @@ export async function signedInPage(browser: Browser, app: TestApp, email: string
   await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
   await page.locator('#page-title').waitFor({ timeout: 30_000 });
   return page;
+}
+
+/** Where console tests put their screenshots (GATEHOUSE_SCREENSHOTS, else test-output/screenshots/). */
+export const SCREENSHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
+
+/** Opens `path` (an address on the app, e.g. /console/groups/…) and waits until its page has loaded whole. */
+export async function openPage(page: Page, app: TestApp, path: string): Promise<void> {
+  await page.goto(`${new URL(app.url).origin}${path}`);
+  await page.locator('#page-title').waitFor({ timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
+}
+
+/**
+ * Photographs the page as `${prefix}-${name}-desktop.png` (or -375.png) in SCREENSHOTS, and checks it with
+ * axe-core and that nothing is wider than the screen.
+ */
+export async function checkPage(page: Page, prefix: string, name: string, width: number): Promise<void> {
+  const file = `${prefix}-${name}-${width === 375 ? '375' : 'desktop'}.png`;
+  await page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
+  assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${file}`);
+  const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
+  assert.ok(wide <= width, `${name} is ${wide} px wide at ${width} (see ${file})`);
 }
