@@ -6,13 +6,15 @@
 // screenshots go to test-output/screenshots/ (GATEHOUSE_SCREENSHOTS) as break-glass-NAME-desktop/375.png.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { checkPage, CHROMIUM, noBrowser, openPage, SCREENSHOTS, signedInPage } from '../helpers/browser.ts';
+import { CHROMIUM, checkPage, noBrowser, openPage, signedInPage } from '../helpers/browser.ts';
 import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 
+const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
 const WAIT = { timeout: 30_000 };
 const WIDTHS = [1280, 375] as const;
 
@@ -24,12 +26,11 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
   let stranger: Signed;
   let resource: { resource_id: string; name: string };
   let breakGlassId: string;
+
   const problems: string[] = [];
-
-  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
-
-  const open = (page: Page, path: string): Promise<void> => openPage(page, app, path);
-  const check = (page: Page, name: string, width: number): Promise<void> => checkPage(page, 'break-glass', name, width);
+  const signedIn = (email: string, width: number) => signedInPage(browser, app, email, width, problems);
+  const open = (page: Page, path: string) => openPage(page, app, path);
+  const check = (page: Page, name: string, width: number) => checkPage(page, SHOTS, `break-glass-${name}`, width);
 
   const holds = async (userId: string) => {
     const res = await app.api.get(`/resources/${resource.resource_id}/users`);
@@ -37,7 +38,7 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
   };
 
   before(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    mkdirSync(SHOTS, { recursive: true });
     // The browser counts Home's 7 days from its own clock: the service's starts at the real time.
     app = await startTestApp({ clock: new ManualClock(new Date().toISOString()) });
     oncall = await createMember(app.api, { full_name: 'Oscar Oncall', email: 'oscar@example.com' });

@@ -5,15 +5,17 @@
 // 1280 and 375 px; screenshots go to test-output/screenshots/ as on-call-NAME-desktop/375.png.
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { checkPage, CHROMIUM, noBrowser, openPage, SCREENSHOTS, signedInPage } from '../helpers/browser.ts';
+import { checkPage, CHROMIUM, noBrowser, openPage, signedInPage } from '../helpers/browser.ts';
 import { createGroup, createMember, createOwner, type Signed } from '../helpers/fixtures.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { config, postRequest, requestableResource } from '../helpers/requests.ts';
 
+const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
 const WAIT = { timeout: 30_000 };
 const WIDTHS = [1280, 375] as const;
 const HOUR = 3_600_000;
@@ -32,10 +34,10 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
   const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
   const open = (page: Page, path: string): Promise<void> => openPage(page, app, path);
-  const check = (page: Page, name: string, width: number): Promise<void> => checkPage(page, 'on-call', name, width);
+  const check = (page: Page, name: string, width: number): Promise<void> => checkPage(page, SHOTS, `on-call-${name}`, width);
 
   before(async () => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    mkdirSync(SHOTS, { recursive: true });
     pd = await PagerDutyStandIn.start(() => clock.now());
     app = await startTestApp({ clock, env: { GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pd.url } });
     oscar = await createMember(app.api, { full_name: 'Oscar Oncall', email: 'oscar@example.com' });

@@ -1,6 +1,6 @@
 // Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing),
-// a page signed in as someone at a width, opening a page whole, and axe-core's WCAG A/AA check (with the
-// screenshot and the width check every console test makes) of a page as it stands.
+// a page signed in as someone at a width, opening an address and waiting for its data, and checking a page:
+// axe-core's WCAG A/AA check as it stands, and no wider than the screen.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -39,10 +39,7 @@ export async function signedInPage(browser: Browser, app: TestApp, email: string
   return page;
 }
 
-/** Where console tests put their screenshots (GATEHOUSE_SCREENSHOTS, else test-output/screenshots/). */
-export const SCREENSHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-
-/** Opens `path` (an address on the app, e.g. /console/groups/…) and waits until its page has loaded whole. */
+/** Opens a console address on `app` and waits for its heading and its data. */
 export async function openPage(page: Page, app: TestApp, path: string): Promise<void> {
   await page.goto(`${new URL(app.url).origin}${path}`);
   await page.locator('#page-title').waitFor({ timeout: 30_000 });
@@ -51,12 +48,12 @@ export async function openPage(page: Page, app: TestApp, path: string): Promise<
 }
 
 /**
- * Photographs the page as `${prefix}-${name}-desktop.png` (or -375.png) in SCREENSHOTS, and checks it with
- * axe-core and that nothing is wider than the screen.
+ * Photographs the page into `shots` as `<name>-desktop.png` or `<name>-375.png`, and checks it with
+ * axe-core and that nothing is wider than the screen (`width`).
  */
-export async function checkPage(page: Page, prefix: string, name: string, width: number): Promise<void> {
-  const file = `${prefix}-${name}-${width === 375 ? '375' : 'desktop'}.png`;
-  await page.screenshot({ path: join(SCREENSHOTS, file), fullPage: true });
+export async function checkPage(page: Page, shots: string, name: string, width: number): Promise<void> {
+  const file = `${name}-${width === 375 ? '375' : 'desktop'}.png`;
+  await page.screenshot({ path: join(shots, file), fullPage: true });
   assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${file}`);
   const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
   assert.ok(wide <= width, `${name} is ${wide} px wide at ${width} (see ${file})`);
