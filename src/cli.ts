@@ -76,7 +76,8 @@ const EXISTING_DB_HELP = settingHelp('dbFile', 'the Gatehouse database file; it 
  * `gatehouse check`. `serve` reads them all.
  */
 const DB_SETTINGS: readonly SettingName[] = ['dbFile'];
-const CONTEXT_SETTINGS: readonly SettingName[] = ['dbFile', 'logLevel'];
+// The key too: a verb's context reads the settings stored on the Settings page, secrets included.
+const CONTEXT_SETTINGS: readonly SettingName[] = ['dbFile', 'logLevel', 'secretKey'];
 const REPLICATION_SETTINGS: readonly SettingName[] = ['dbFile', 'litestreamConfig', 'litestreamBin', 'replicationMaxLagSeconds'];
 
 const LITESTREAM_OPTIONS: Options = settingOption('litestreamConfig');

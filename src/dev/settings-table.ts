@@ -18,7 +18,9 @@ const shownDefault = (setting: Setting<unknown>) =>
 /** The table, markers included, one row per setting in definition order. */
 export function settingsTable(): string {
   const rows = Object.values(SETTINGS).map((s: Setting<unknown>) =>
-    [`\`${s.env}\``, s.flag ? `\`--${s.flag.name} ${s.flag.value}\`` : '', shownDefault(s), s.accepts ?? 'text', s.description]
+    [`\`${s.env}\``, s.flag ? `\`--${s.flag.name} ${s.flag.value}\`` : '', shownDefault(s), s.accepts ?? 'text',
+      // Opted in to the console's Settings page: said where people look for a setting (docs/settings.md).
+      s.editable ? `${s.description}; also set on the console's Settings page (the variable wins)` : s.description]
       .map(cell)
       .join(' | '),
   );

@@ -9,10 +9,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
 import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
@@ -30,17 +29,7 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
   let breakGlassId: string;
   const problems: string[] = [];
 
-  async function signedIn(email: string, width: number): Promise<Page> {
-    // CSP is bypassed only so axe can be injected.
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    const user = app.ctx.stores.users.getByEmail(email)!;
-    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
-    return page;
-  }
+  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
   async function open(page: Page, path: string): Promise<void> {
     await page.goto(`${origin}${path}`);

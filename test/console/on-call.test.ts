@@ -8,10 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
 import { createGroup, createMember, createOwner, type Signed } from '../helpers/fixtures.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { config, postRequest, requestableResource } from '../helpers/requests.ts';
@@ -33,17 +32,7 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
   // The service's clock starts at the real time, as the browser reads times with its own.
   const clock = new ManualClock(new Date().toISOString());
 
-  async function signedIn(email: string, width: number): Promise<Page> {
-    // CSP is bypassed only so axe can be injected.
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    const user = app.ctx.stores.users.getByEmail(email)!;
-    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
-    return page;
-  }
+  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
   async function open(page: Page, path: string): Promise<void> {
     await page.goto(`${origin}${path}`);

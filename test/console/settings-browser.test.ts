@@ -8,9 +8,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
@@ -30,13 +29,7 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
   const problems: string[] = [];
 
   async function adminPage(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    const admin = app.ctx.stores.users.getByEmail(ADMIN_EMAIL)!;
-    await page.goto(createLoginLink(app.ctx, admin).replace(/^http:\/\/[^/]+/, origin));
-    await page.getByRole('button', { name: `Sign in as ${admin.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
+    const page = await signedInPage(browser, app, ADMIN_EMAIL, width, problems);
     await page.goto(`${origin}/console/settings`);
     await page.getByRole('heading', { name: 'Email (SMTP)' }).waitFor(WAIT);
     return page;
@@ -116,6 +109,15 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
     const trail = (await app.api.get('/events', { event_type_filter: 'SETTINGS_TESTED' })).body.results as { sub_events: { group: string; ok: boolean }[] }[];
     assert.deepEqual(trail.map((e) => [e.sub_events[0]!.group, e.sub_events[0]!.ok]).sort(), [['email', true], ['single_sign_on', true], ['slack', true]]);
     assert.deepEqual(problems, []);
+  });
+
+  it('lists a SCIM token as SCIM on the Tokens page, not as full access (issue 41.8)', async () => {
+    assert.equal((await app.api.post('/tokens', { token_label: 'okta-provisioning', scope: 'SCIM' })).status, 200);
+    const page = await signedInPage(browser, app, ADMIN_EMAIL, 1280, problems);
+    await page.goto(`${origin}/console/tokens`);
+    const row = page.getByRole('row').filter({ hasText: 'okta-provisioning' });
+    await row.getByText('SCIM (identity provider provisioning only)').waitFor(WAIT);
+    assert.doesNotMatch(await row.innerText(), /full access/);
   });
 
   it('fits a 375 px screen, axe-clean, and says when a test fails', async () => {

@@ -22,13 +22,15 @@ export async function axeViolations(page: Page): Promise<string[]> {
 
 /**
  * A page in a fresh context (its own cookies) `width` px wide, signed in as the user with `email` through an
- * emailed sign-in link, its page errors pushed to `problems`. CSP is bypassed only so axe can be injected.
+ * emailed sign-in link, its page errors pushed to `problems`, in the browser's time zone unless `timezoneId`
+ * names one. CSP is bypassed only so axe can be injected.
  */
-export async function signedInPage(browser: Browser, app: TestApp, email: string, width: number, problems: string[]): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+export async function signedInPage(browser: Browser, app: TestApp, email: string, width: number, problems: string[], timezoneId?: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, ...(timezoneId && { timezoneId }) });
   const page = await context.newPage();
   page.on('pageerror', (error) => problems.push(error.message));
-  const user = app.ctx.stores.users.getByEmail(email)!;
+  const user = app.ctx.stores.users.getByEmail(email);
+  if (!user) throw new Error(`no user ${email}`);
   await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, new URL(app.url).origin));
   await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
   await page.locator('#page-title').waitFor({ timeout: 30_000 });

@@ -53,4 +53,26 @@ describe('background jobs', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(ticks, count, 'no tick after stop');
   });
+
+  it('reads a job\'s interval from the settings in effect at each pause, so one set on the Settings page applies without a restart', async () => {
+    const seen: number[] = [];
+    let ticks = 0;
+    const job: Job = {
+      name: 'test-interval-job',
+      // The notification job's own interval setting: what the Settings page changes.
+      everyMs: (config) => (seen.push(config.notifyIntervalMs), 1),
+      tick() {
+        ticks += 1;
+      },
+    };
+    startJobs(app.ctx, [job]);
+    await until(() => ticks >= 1, 'a first tick');
+    const res = await app.api.patch('/settings', { settings: { GATEHOUSE_NOTIFY_INTERVAL_MS: '1234' } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const after = ticks;
+    await until(() => ticks >= after + 2, 'two ticks after the change');
+    await app.ctx.jobs.stopAll();
+    assert.equal(seen[0], 5000);
+    assert.equal(seen.at(-1), 1234, `the intervals read: ${seen.join(', ')}`);
+  });
 });

@@ -87,6 +87,10 @@ describe('SCIM 2.0', () => {
     it('is made by an admin through POST /v1/tokens with scope SCIM, and refused READ_ONLY or for a member', async () => {
       const res = await app.api.post('/tokens', { token_label: 'entra-scim', scope: 'SCIM' });
       assert.equal(res.status, 200, JSON.stringify(res.body));
+      // Listed as a SCIM token (the console says "SCIM", not "full access": issue 41.8).
+      const listed = (await app.api.get('/tokens', { page_size: 100 })).body.results as { token_id: string; token_label: string; scope: string }[];
+      assert.equal(listed.find((t) => t.token_id === res.body.token_id)?.scope, 'SCIM');
+      assert.equal(listed.find((t) => t.token_label === 'bootstrap')?.scope, 'API');
       assert.equal((await scim.as(res.body.token).get('/ServiceProviderConfig')).status, 200);
       assert.equal((await app.api.as(res.body.token).get('/users')).status, 401);
       const readOnly = await app.api.post('/tokens', { token_label: 'x', scope: 'SCIM', access_level: 'READ_ONLY' });

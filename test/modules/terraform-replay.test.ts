@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createGroup, createMessageChannel, createOwner, createResource, createTag, createUser, unique } from '../helpers/fixtures.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 /** A Terraform set attribute: compared without its order. */
 class TfSet {
@@ -52,6 +52,7 @@ describe('Terraform provider call sequences, replayed', () => {
   let channelIds: string[];
   let scheduleIds: string[];
   let conditionGroupId: string;
+  let requestTemplateId: string;
   let pagerDuty: PagerDutyStandIn;
 
   /** One call of a sequence: its status must be the one the provider checks for. */
@@ -78,6 +79,7 @@ describe('Terraform provider call sequences, replayed', () => {
       scheduleIds.push((await call('POST', '/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote }, 200)).on_call_schedule_id);
     }
     conditionGroupId = (await createGroup(app.api, { app_id: appId })).group_id;
+    requestTemplateId = (await call('POST', '/request-templates', { name: unique('tf-questions'), custom_fields: [{ name: 'Ticket', type: 'SHORT_TEXT', required: true }] }, 200)).request_template_id;
   });
   after(async () => {
     await app.close();
@@ -89,7 +91,7 @@ describe('Terraform provider call sequences, replayed', () => {
     {
       priority: 1, condition: { group_ids: [conditionGroupId], role_remote_ids: ['admin'] }, allow_requests: true, auto_approval: false,
       require_mfa_to_request: true, require_support_ticket: true, max_duration_minutes: 120, recommended_duration_minutes: 60,
-      extensions_duration_in_minutes: 30, reviewer_stages: [
+      extensions_duration_in_minutes: 30, request_template_id: requestTemplateId, reviewer_stages: [
         { operator: 'OR', require_manager_approval: true, require_admin_approval: false, owner_ids: [stageOwner], service_user_ids: [users[2]] },
       ],
     },
