@@ -95,6 +95,12 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/users': 'read',
   'GET /v1/settings': 'admin-read',
   'GET /v1/settings/check': 'admin-read',
+  // Settings are changed and tried (an email, a Slack message, the sign-on and on-call providers) by admins only.
+  'PATCH /v1/settings': 'admin',
+  'POST /v1/settings/email/test': 'admin',
+  'POST /v1/settings/slack/test': 'admin',
+  'POST /v1/settings/single-sign-on/check': 'admin',
+  'POST /v1/settings/on-call/check': 'admin',
   'GET /v1/users/remote_users': 'read',
   'POST /v1/users/remote_users': 'admin',
   'DELETE /v1/users/{user_id}/remote_users/{third_party_provider}': 'admin',
