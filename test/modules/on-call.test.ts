@@ -319,6 +319,30 @@ describe('on-call schedules', () => {
     assert.deepEqual((await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body, before);
   });
 
+  test('a failing schedule is retried with back-off, waiting longer when the provider asks (Retry-After)', async () => {
+    const remote = pd.addSchedule('Throttled');
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const asked = () => pd.calls.filter((c) => c.query.getAll('schedule_ids[]').includes(remote)).length;
+    pd.outage = 429;
+    try {
+      await sync();
+      assert.equal(asked(), 1);
+      const view = (await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body;
+      assert.match(view.last_error, /throttling/);
+      // The interval is 60 s, but PagerDuty asked for 120: a tick a minute later does not ask again.
+      clock.advance(61_000);
+      await sync();
+      assert.equal(asked(), 1, 'still waiting');
+      clock.advance(60_000);
+      await sync();
+      assert.equal(asked(), 2, 'asked again once the wait is over');
+    } finally {
+      pd.outage = null;
+    }
+  });
+
   test('GATEHOUSE_PRIVATE_ADDRESSES=deny refuses a provider on a private address, storing nothing', async () => {
     const denied = await startTestApp({ env: { GATEHOUSE_PRIVATE_ADDRESSES: 'deny', GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pd.url } });
     try {
@@ -331,6 +355,25 @@ describe('on-call schedules', () => {
     } finally {
       await denied.close();
     }
+  });
+
+  test('a group linked to a configuration template follows the template\'s member_oncall_schedule_ids', async () => {
+    const jane = await createUser(app.api, { email: 'jane.oncall@example.com' });
+    const pj = pd.addPerson('Jane', 'jane.oncall@example.com');
+    const remote = pd.addSchedule('Templated');
+    pd.shift(remote, pj, clock.now().toISOString(), new Date(clock.now().getTime() + 2 * HOUR).toISOString());
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const owner = await createUser(app.api);
+    const team = (await app.api.post('/owners', { name: `on-call team ${remote}`, user_ids: [owner.user_id] })).body;
+    const template = await app.api.post('/configuration-templates', {
+      name: `on-call ${remote}`, admin_owner_id: team.owner_id, visibility: { visibility: 'GLOBAL' },
+      require_mfa_to_approve: false, require_mfa_to_connect: false, member_oncall_schedule_ids: [schedule.on_call_schedule_id],
+    });
+    assert.equal(template.status, 200, JSON.stringify(template.body));
+    const group = await createGroup(app.api, { configuration_template_id: template.body.configuration_template_id });
+    assert.deepEqual((await app.api.get(`/groups/${group.group_id}/on-call-schedules`)).body.on_call_schedules.map((s: { on_call_schedule_id: string }) => s.on_call_schedule_id), [schedule.on_call_schedule_id]);
+    await sync();
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [jane.user_id]);
   });
 
   test('unknown ids are 404s and the links are checked', async () => {

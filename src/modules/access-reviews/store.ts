@@ -240,4 +240,3 @@ export function createAccessReviewStore(db: Db) {
   };
 }
 
-export type AccessReviewStore = ReturnType<typeof createAccessReviewStore>;

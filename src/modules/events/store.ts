@@ -174,4 +174,3 @@ export function createEventStore(db: Db, clock: Clock) {
   };
 }
 
-export type EventStore = ReturnType<typeof createEventStore>;

@@ -119,4 +119,3 @@ export function createSessionStore(db: Db) {
   };
 }
 
-export type SessionStore = ReturnType<typeof createSessionStore>;

@@ -215,4 +215,3 @@ export function createTokenStore(db: Db) {
   };
 }
 
-export type TokenStore = ReturnType<typeof createTokenStore>;

@@ -208,4 +208,3 @@ export function createUserStore(db: Db) {
   };
 }
 
-export type UserStore = ReturnType<typeof createUserStore>;
