@@ -1,5 +1,7 @@
 // Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing),
-// a page signed in as someone at a width, and axe-core's WCAG A/AA check of a page as it stands.
+// a page signed in as someone at a width, opening an address and waiting for its data, and checking a page:
+// axe-core's WCAG A/AA check as it stands, and no wider than the screen.
+import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -35,4 +37,24 @@ export async function signedInPage(browser: Browser, app: TestApp, email: string
   await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
   await page.locator('#page-title').waitFor({ timeout: 30_000 });
   return page;
+}
+
+/** Opens a console address on `app` and waits for its heading and its data. */
+export async function openPage(page: Page, app: TestApp, path: string): Promise<void> {
+  await page.goto(`${new URL(app.url).origin}${path}`);
+  await page.locator('#page-title').waitFor({ timeout: 30_000 });
+  await page.waitForLoadState('networkidle');
+  assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
+}
+
+/**
+ * Photographs the page into `shots` as `<name>-desktop.png` or `<name>-375.png`, and checks it with
+ * axe-core and that nothing is wider than the screen (`width`).
+ */
+export async function checkPage(page: Page, shots: string, name: string, width: number): Promise<void> {
+  const file = `${name}-${width === 375 ? '375' : 'desktop'}.png`;
+  await page.screenshot({ path: join(shots, file), fullPage: true });
+  assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${file}`);
+  const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
+  assert.ok(wide <= width, `${name} is ${wide} px wide at ${width} (see ${file})`);
 }
