@@ -6,6 +6,8 @@ import polka, { type Polka } from 'polka';
 import type { AppContext } from './context.ts';
 import { authorize } from './http/policy.ts';
 import { checkAreas, type Area } from './area.ts';
+import { AREAS } from './areas.ts';
+import { AREA_ROUTES } from './routes.ts';
 import { hideUnseenItems } from './modules/visibility/guard.ts';
 import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
@@ -15,88 +17,19 @@ import type { GatehouseRequest } from './http/types.ts';
 import { SERVICE, V1 } from './http/v1.ts';
 import type { OperationGroup } from './openapi/operations.ts';
 import { serviceArea as serviceAreaOf, serviceRoutes } from './openapi/routes.ts';
-import { notificationsArea } from './modules/notifications/area.ts';
-import { outboxArea } from './outbox/area.ts';
-import { usersArea } from './modules/users/area.ts';
-import { tokensArea } from './modules/tokens/area.ts';
-import { eventsArea } from './modules/events/area.ts';
-import { ownersArea } from './modules/owners/area.ts';
-import { appsArea } from './modules/apps/area.ts';
-import { resourcesArea } from './modules/resources/area.ts';
-import { groupsArea } from './modules/groups/area.ts';
-import { tagsArea } from './modules/tags/area.ts';
-import { bundlesArea } from './modules/bundles/area.ts';
-import { nonHumanIdentitiesArea } from './modules/non-human-identities/area.ts';
-import { sessionsArea } from './modules/sessions/area.ts';
-import { accessArea } from './modules/access/area.ts';
-import { accessRulesArea } from './modules/access-rules/area.ts';
-import { groupBindingsArea } from './modules/group-bindings/area.ts';
-import { idpGroupMappingsArea } from './modules/idp-group-mappings/area.ts';
-import { integrationRecordsArea } from './modules/integration-records/area.ts';
-import { onCallArea } from './modules/on-call/area.ts';
-import { queriesArea } from './modules/queries/area.ts';
-import { eventStreamsArea } from './modules/event-streams/area.ts';
-import { connectorsArea } from './modules/connectors/area.ts';
-import { visibilityArea } from './modules/visibility/area.ts';
-import { configurationTemplatesArea } from './modules/configuration-templates/area.ts';
-import { requestTemplatesArea } from './modules/request-templates/area.ts';
-import { reviewerStagesArea } from './modules/reviewer-stages/area.ts';
-import { accessReviewsArea } from './modules/access-reviews/area.ts';
-import { requestsArea } from './modules/requests/area.ts';
-import { delegationsArea } from './modules/delegations/area.ts';
-import { breakGlassArea } from './modules/break-glass/area.ts';
-import { webSessionsArea } from './modules/web-sessions/area.ts';
-import { uarDecisionsArea } from './modules/uar-decisions/area.ts';
-import { settingsArea } from './modules/settings/area.ts';
-import { consoleArea } from './modules/console/area.ts';
 import { consoleCaller } from './modules/web-sessions/cookie.ts';
-import { scimArea } from './modules/scim/area.ts';
 
-/**
- * Every API area, one line each (src/modules/<area>/area.ts declares the rest): its stores are built
- * by createContext, its routes served in this order (a literal segment before a parameter where both
- * match: /users/remote_users before /users/{user_id}), enforced and documented, its jobs run by `serve`.
- */
-export const AREAS: readonly Area[] = [
-  usersArea,
-  tokensArea,
-  eventsArea,
-  ownersArea,
-  appsArea,
-  resourcesArea,
-  groupsArea,
-  tagsArea,
-  bundlesArea,
-  nonHumanIdentitiesArea,
-  sessionsArea,
-  accessArea,
-  accessRulesArea,
-  groupBindingsArea,
-  idpGroupMappingsArea,
-  integrationRecordsArea,
-  onCallArea,
-  queriesArea,
-  eventStreamsArea,
-  visibilityArea,
-  configurationTemplatesArea,
-  requestTemplatesArea,
-  reviewerStagesArea,
-  accessReviewsArea,
-  requestsArea,
-  delegationsArea,
-  breakGlassArea,
-  webSessionsArea,
-  uarDecisionsArea,
-  settingsArea,
-  notificationsArea,
-  outboxArea,
-  connectorsArea,
-  scimArea,
-  consoleArea,
-];
+
+export { AREAS };
+
+/** An area with its HTTP side (src/routes.ts), unless it brings its own (a test's). */
+const withRoutes = (area: Area): Area => (area.routes ? area : { ...area, ...AREA_ROUTES[area.name] });
+
+/** Every area with its routes and handlers: what createApp serves. */
+export const SERVED_AREAS: readonly Area[] = AREAS.map(withRoutes);
 
 /** What GET /openapi.json documents: every area's routes, then the service's own. */
-export const API_OPERATIONS: readonly OperationGroup[] = [...AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), serviceRoutes];
+export const API_OPERATIONS: readonly OperationGroup[] = [...SERVED_AREAS.flatMap((area) => (area.routes ? [area.routes] : [])), serviceRoutes];
 
 /** The health check and the API document's routes, serving API_OPERATIONS. */
 const serviceArea = serviceAreaOf(API_OPERATIONS);
@@ -106,7 +39,7 @@ const protocolsOf = (areas: readonly Area[]): Protocol[] =>
   [...new Set([V1, SERVICE, ...areas.flatMap((area) => [area.routes?.protocol, ...Object.values(area.routes?.operations ?? {}).map((route) => route?.protocol)])])]
     .filter((protocol): protocol is Protocol => protocol !== undefined);
 
-const PROTOCOLS = protocolsOf(AREAS);
+const PROTOCOLS = protocolsOf(SERVED_AREAS);
 
 /**
  * The protocol owning `path` among every area's (SCIM's for /scim/v2/…; the service's where none does):
@@ -135,7 +68,8 @@ function isClientAbort(thrown: unknown): boolean {
  * parameter not said to name an item or not), a handler for an undeclared route, or a declared route
  * without one.
  */
-export function createApp(ctx: AppContext, routes = new RouteTable(), areas: readonly Area[] = AREAS): Polka<GatehouseRequest> {
+export function createApp(ctx: AppContext, routes = new RouteTable(), declared: readonly Area[] = AREAS): Polka<GatehouseRequest> {
+  const areas = declared.map(withRoutes);
   checkAreas([serviceArea, ...areas], ctx);
   const protocols = protocolsOf(areas);
   // What the core cannot import, lent to the protocols that need it (/v1's cookie sign-in and visibility guard).

@@ -78,6 +78,19 @@ export interface Area<Routes extends RouteGroup = RouteGroup> {
   checks?: readonly ((ctx: AppContext) => void)[];
 }
 
+/** An area's HTTP side: its route table and the handlers bound to it (src/routes.ts lists each area's). */
+export interface AreaHttp {
+  routes: RouteGroup;
+  handlers: (router: ApiRouter<RouteGroup>, ctx: AppContext) => void;
+}
+
+/**
+ * An area's routes with their handlers, typed by those routes (`router.on` accepts only their keys, and
+ * each handler's input and reply are typed by its declaration).
+ */
+export const served = <Routes extends RouteGroup>(routes: Routes, handlers: (router: ApiRouter<Routes>, ctx: AppContext) => void): AreaHttp =>
+  ({ routes, handlers: handlers as unknown as AreaHttp['handlers'] });
+
 /**
  * An area's module object (src/modules/<area>/area.ts); checked when the app is built (checkAreas).
  * Its handlers are typed by its own routes; in the list of areas they take any area's router, which is

@@ -291,7 +291,7 @@ export const SETTINGS = {
     values: ['allow', 'deny'],
     default: 'allow',
     example: 'deny',
-    description: '`deny` refuses outbound connections that API users configure — event-stream receivers, connectors (Opal HTTP and PostgreSQL) — to loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md, docs/connectors.md); its former name `GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES` is still read when this one is unset',
+    description: '`deny` refuses outbound connections that API users configure — event-stream receivers, connectors (Opal HTTP and PostgreSQL), on-call providers — to loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md, docs/connectors.md); its former name `GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES` is still read when this one is unset',
   }),
   outboxIntervalMs: integer({
     env: 'GATEHOUSE_OUTBOX_INTERVAL_MS',

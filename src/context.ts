@@ -17,7 +17,6 @@ import type { OutboxHandler } from './outbox/index.ts';
  * Every area's stores by name. Each area adds its own where it declares its stores (its area.ts), as
  * `declare module '../../context.ts' { interface Stores { tags: TagStore } }`, so this file names none.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface Stores {}
 
 /** Every area's stores, built once: each prepares its statements when built. */

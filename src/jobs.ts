@@ -1,7 +1,7 @@
 // The background jobs, read from the areas: each is a plain tick(ctx, now) owned by its module. Only `serve`
 // starts them (after the server listens); tests call the ticks themselves with a moved clock.
 import type { Job } from './area.ts';
-import { AREAS } from './app.ts';
+import { AREAS } from './areas.ts';
 import type { AppContext } from './context.ts';
 
 export type { Job };

@@ -2,7 +2,7 @@
 // drain requests, stop background jobs, checkpoint and close the database.
 import path from 'node:path';
 import { ConfigError, SETTINGS, type Config, type SettingName } from './config.ts';
-import { AREAS } from './app.ts';
+import { AREAS } from './areas.ts';
 import { createContext, type AppContext } from './context.ts';
 import { migrate, schemaVersion } from './db/migrate.ts';
 import { recordServiceAddress } from './db/meta.ts';

@@ -118,4 +118,3 @@ export function createOutboxStore(db: Db) {
   };
 }
 
-export type OutboxStore = ReturnType<typeof createOutboxStore>;

@@ -11,7 +11,6 @@ export type ReadTask<A = never, R = unknown> = (ctx: AppContext, args: A, now: D
  * Every read task by name, with its function's type. Each area adds its own where it declares them (its
  * area.ts), as `declare module '../../reads/tasks.ts' { interface ReadTasks { 'queries.run': typeof … } }`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
 export interface ReadTasks {}
 
 export type TaskName = keyof ReadTasks;

@@ -2,7 +2,7 @@
 // one task at a time (pool.ts sends at most one) and answers its value or its error.
 import { setPriority } from 'node:os';
 import { parentPort } from 'node:worker_threads';
-import { AREAS } from '../app.ts';
+import { AREAS } from '../areas.ts';
 import { createContext } from '../context.ts';
 import { openDatabase } from '../db/open.ts';
 import { toAppError } from '../http/errors.ts';

@@ -9,10 +9,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { CHROMIUM, checkPage, noBrowser, openPage, signedInPage } from '../helpers/browser.ts';
 import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
@@ -21,42 +20,17 @@ const WIDTHS = [1280, 375] as const;
 
 describe('break-glass in the console', { skip: noBrowser }, () => {
   let app: TestApp;
-  let origin: string;
   let browser: Browser;
   let oncall: Signed;
   let owner: Signed;
   let stranger: Signed;
   let resource: { resource_id: string; name: string };
   let breakGlassId: string;
+
   const problems: string[] = [];
-
-  async function signedIn(email: string, width: number): Promise<Page> {
-    // CSP is bypassed only so axe can be injected.
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    const user = app.ctx.stores.users.getByEmail(email)!;
-    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
-    return page;
-  }
-
-  async function open(page: Page, path: string): Promise<void> {
-    await page.goto(`${origin}${path}`);
-    await page.locator('#page-title').waitFor(WAIT);
-    await page.waitForLoadState('networkidle');
-    assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
-  }
-
-  /** Photographs the page, and checks it with axe-core and that nothing is wider than the screen. */
-  async function check(page: Page, name: string, width: number): Promise<void> {
-    const file = `break-glass-${name}-${width === 375 ? '375' : 'desktop'}.png`;
-    await page.screenshot({ path: join(SHOTS, file), fullPage: true });
-    assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${file}`);
-    const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
-    assert.ok(wide <= width, `${name} is ${wide} px wide at ${width} (see ${file})`);
-  }
+  const signedIn = (email: string, width: number) => signedInPage(browser, app, email, width, problems);
+  const open = (page: Page, path: string) => openPage(page, app, path);
+  const check = (page: Page, name: string, width: number) => checkPage(page, SHOTS, `break-glass-${name}`, width);
 
   const holds = async (userId: string) => {
     const res = await app.api.get(`/resources/${resource.resource_id}/users`);
@@ -67,7 +41,6 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
     mkdirSync(SHOTS, { recursive: true });
     // The browser counts Home's 7 days from its own clock: the service's starts at the real time.
     app = await startTestApp({ clock: new ManualClock(new Date().toISOString()) });
-    origin = new URL(app.url).origin;
     oncall = await createMember(app.api, { full_name: 'Oscar Oncall', email: 'oscar@example.com' });
     owner = await createMember(app.api, { full_name: 'Olive Owner', email: 'olive@example.com' });
     stranger = await createMember(app.api, { full_name: 'Sam Stranger', email: 'sam@example.com' });

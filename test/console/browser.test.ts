@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
 import { createApp, createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { config, stage } from '../helpers/requests.ts';
@@ -255,8 +255,8 @@ describe('the console in a browser', { skip }, () => {
     await shoot(ritaPage, 'review-confirm-revoke');
     await confirmRevoke.getByRole('button', { name: 'Cancel' }).click();
     await confirmRevoke.waitFor({ state: 'hidden', ...WAIT });
-    const focused = () => ritaPage.evaluate<string>(`document.activeElement.closest('[role=group]')?.getAttribute('aria-label') + ' / ' + document.activeElement.textContent`);
-    assert.equal(await focused(), 'Decision for Rowan Requester on Payroll database / Revoke', 'Cancel gives focus back to the button that opened the dialog');
+    // Cancel gives focus back to the button that opened the dialog.
+    await ritaPage.waitForFunction(`document.activeElement?.closest('[role=group]')?.getAttribute('aria-label') + ' / ' + document.activeElement?.textContent === 'Decision for Rowan Requester on Payroll database / Revoke'`, undefined, WAIT);
     assert.equal(await decision.getByRole('button', { name: 'Revoke', pressed: true }).count(), 0, 'cancelled: nothing decided');
     await decision.getByRole('button', { name: 'Revoke' }).click();
     await confirmRevoke.getByRole('button', { name: 'Revoke', exact: true }).click();
@@ -379,9 +379,7 @@ describe('the console in a browser', { skip }, () => {
     assert.equal((await app.api.get(`/requests/${id}`)).body.duration_minutes, 240);
 
     // The admin's Grant form offers the same durations, the same one preselected, and "indefinitely" last.
-    const berlin = await (await browser.newContext({ viewport: { width: 375, height: 900 }, bypassCSP: true, timezoneId: 'Europe/Berlin' })).newPage();
-    berlin.on('pageerror', (error) => problems.push(error.message));
-    await signInWithLink(berlin, 'admin@gatehouse.local');
+    const berlin = await signedInPage(browser, app, 'admin@gatehouse.local', 375, problems, 'Europe/Berlin');
     await berlin.goto(`${origin}/console/resources/${logs.resource_id}`);
     const grantFor = berlin.getByLabel('For how long');
     await grantFor.waitFor(WAIT);

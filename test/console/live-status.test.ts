@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
 import { createApp, createMember, type Signed } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
 
@@ -24,16 +23,7 @@ describe('pages that show propagation update themselves', { skip: noBrowser }, (
   let resourceId: string;
   const problems: string[] = [];
 
-  async function signedIn(email: string, width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    const user = app.ctx.stores.users.getByEmail(email)!;
-    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
-    return page;
-  }
+  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
   /** Marks the page so a reload would show: the mark lives only as long as this document. */
   const mark = (page: Page) => page.evaluate(`window.__notReloaded = true`);

@@ -8,10 +8,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { checkPage, CHROMIUM, noBrowser, openPage, signedInPage } from '../helpers/browser.ts';
 import { createGroup, createMember, createOwner, type Signed } from '../helpers/fixtures.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { config, postRequest, requestableResource } from '../helpers/requests.ts';
@@ -24,7 +23,6 @@ const HOUR = 3_600_000;
 describe('on-call schedules in the console', { skip: noBrowser }, () => {
   let app: TestApp;
   let pd: PagerDutyStandIn;
-  let origin: string;
   let browser: Browser;
   let oscar: Signed;
   let group: { group_id: string; name: string };
@@ -33,39 +31,15 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
   // The service's clock starts at the real time, as the browser reads times with its own.
   const clock = new ManualClock(new Date().toISOString());
 
-  async function signedIn(email: string, width: number): Promise<Page> {
-    // CSP is bypassed only so axe can be injected.
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    const user = app.ctx.stores.users.getByEmail(email)!;
-    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
-    return page;
-  }
+  const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
-  async function open(page: Page, path: string): Promise<void> {
-    await page.goto(`${origin}${path}`);
-    await page.locator('#page-title').waitFor(WAIT);
-    await page.waitForLoadState('networkidle');
-    assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
-  }
-
-  /** Photographs the page, and checks it with axe-core and that nothing is wider than the screen. */
-  async function check(page: Page, name: string, width: number): Promise<void> {
-    const file = `on-call-${name}-${width === 375 ? '375' : 'desktop'}.png`;
-    await page.screenshot({ path: join(SHOTS, file), fullPage: true });
-    assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${file}`);
-    const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
-    assert.ok(wide <= width, `${name} is ${wide} px wide at ${width} (see ${file})`);
-  }
+  const open = (page: Page, path: string): Promise<void> => openPage(page, app, path);
+  const check = (page: Page, name: string, width: number): Promise<void> => checkPage(page, SHOTS, `on-call-${name}`, width);
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     pd = await PagerDutyStandIn.start(() => clock.now());
     app = await startTestApp({ clock, env: { GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pd.url } });
-    origin = new URL(app.url).origin;
     oscar = await createMember(app.api, { full_name: 'Oscar Oncall', email: 'oscar@example.com' });
     const person = pd.addPerson('Oscar Oncall', 'oscar@example.com');
     remote = pd.addSchedule('Payments primary');

@@ -6,9 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
 import { createUser } from '../helpers/fixtures.ts';
 import { readEvents } from '../helpers/events.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
@@ -24,13 +23,7 @@ describe('adding many people at once', { skip: noBrowser }, () => {
   const problems: string[] = [];
 
   async function adminPage(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    const admin = app.ctx.stores.users.getByEmail('admin@gatehouse.local')!;
-    await page.goto(createLoginLink(app.ctx, admin).replace(/^http:\/\/[^/]+/, origin));
-    await page.getByRole('button', { name: `Sign in as ${admin.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
+    const page = await signedInPage(browser, app, 'admin@gatehouse.local', width, problems);
     await page.goto(`${origin}/console/people`);
     await page.getByRole('heading', { name: 'Add many people' }).waitFor(WAIT);
     return page;

@@ -6,7 +6,6 @@ export type Query = Record<string, string | number | boolean | (string | number)
 export interface ApiResponse {
   status: number;
   // Tests read bodies loosely; the API document check has already vouched for their shape.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Headers;
 }

@@ -46,9 +46,7 @@ export async function startTestProvider(): Promise<TestProvider> {
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientId = 'gatehouse-console';
   const clientSecret = 'test-client-secret-0123456789abcdef';
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let provider: any;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   let callback: any;
   const make = (redirectUris: string[]) => new Provider(issuer, {
     clients: [{ client_id: clientId, client_secret: clientSecret, redirect_uris: redirectUris, grant_types: ['authorization_code'], response_types: ['code'] }],

@@ -110,17 +110,19 @@ abstract class StandIn {
       return;
     }
     if (this.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+    // Throttled: Retry-After in seconds, as both providers send it.
+    if (this.outage === 429) return this.send(res, null, 429, { message: 'Too Many Requests' }, { 'retry-after': '120' });
     if (this.outage !== null) return this.send(res, null, this.outage, { message: 'Service Unavailable' });
     const [template, status, body] = this.answer(req, url);
     this.send(res, template, status, body);
   }
 
-  private send(res: ServerResponse, template: string | null, status: number, body: unknown): void {
+  private send(res: ServerResponse, template: string | null, status: number, body: unknown, headers: Record<string, string> = {}): void {
     if (template !== null) {
       const problem = this.check(template, status, body);
       if (problem) this.violations.push(problem);
     }
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
   }
 
   /** The answer to one call: the document's path template (for the check), the status, the body. */

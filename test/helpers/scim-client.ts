@@ -8,7 +8,6 @@ import { cli } from './cli.ts';
 export interface ScimResponse {
   status: number;
   // Bodies are read loosely: the document check has vouched for their shape.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   headers: Headers;
 }

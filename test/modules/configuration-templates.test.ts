@@ -37,7 +37,7 @@ describe('configuration templates', () => {
   const createTemplate = async (overrides: Record<string, unknown> = {}) => {
     const res = await app.api.post('/configuration-templates', minimal(overrides));
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+    return res.body as Record<string, any>;
   };
   /** A template with every field set, and what it refers to. */
   const fullTemplate = async () => {

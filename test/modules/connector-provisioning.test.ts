@@ -114,7 +114,6 @@ describe('the PostgreSQL connector creates a role for a person, and drops it whe
   let appId: string;
   let resourceId: string;
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const sql = (text: string, params: unknown[] = []): Promise<any[]> => sqlOn(server, text, params);
   const roleOf = async (name: string) => (await sql('SELECT rolname, rolcanlogin, rolpassword IS NULL AS no_password FROM pg_authid WHERE rolname = $1', [name]))[0];
 

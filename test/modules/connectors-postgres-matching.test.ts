@@ -18,7 +18,6 @@ describe('PostgreSQL roles are matched to people only by a rule an admin chose',
   let appId: string;
   let resourceId: string;
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const sql = (text: string, params: unknown[] = []): Promise<any[]> => sqlOn(server, text, params);
   const rolesOf = async (member: string) => (await sql(
     `SELECT g.rolname FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid JOIN pg_roles m ON m.oid = am.member WHERE m.rolname = $1 ORDER BY 1`, [member],

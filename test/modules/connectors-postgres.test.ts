@@ -19,7 +19,6 @@ describe('connectors: PostgreSQL', { skip: 'reason' in found ? found.reason : fa
   let resourceId: string;
   let alice: Signed;
 
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const sql = (text: string, params: unknown[] = []): Promise<any[]> => sqlOn(server, text, params);
   const memberships = async () =>
     (await sql(`SELECT g.rolname AS role, m.rolname AS member FROM pg_auth_members am JOIN pg_roles g ON g.oid = am.roleid

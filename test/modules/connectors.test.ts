@@ -7,6 +7,7 @@ import { tick as sweep } from '../../src/modules/access/sweep.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createMember, createOwner, createUser, unique } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
+import { expectFired } from '../helpers/fired.ts';
 
 const SECRET = 'connector-signing-secret-0123456789';
 /** The connector's timeout: long enough for the stand-in on a loaded machine; only a 'slow' fault outlasts it. */
@@ -140,7 +141,9 @@ describe('connectors (Opal protocol)', () => {
   });
 
   it('pushes a grant: PENDING at once (the answer never waits), SUCCESS once the connector answered', async () => {
-    const grant = await app.api.post(`/resources/${resourceId}/users/${alice.user_id}`, { access_level_remote_id: 'read', duration_minutes: 60 });
+    // The grant queues one push and announces nothing.
+    const grant = await expectFired(app, { outbox: { 'connector.push': 1 } },
+      () => app.api.post(`/resources/${resourceId}/users/${alice.user_id}`, { access_level_remote_id: 'read', duration_minutes: 60 }));
     assert.equal(grant.status, 200, JSON.stringify(grant.body));
     assert.deepEqual(await statusOnResource(alice.user_id), { status: 'PENDING' });
     assert.deepEqual(remote.edges(), []);

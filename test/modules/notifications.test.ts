@@ -13,6 +13,7 @@ import { config, makeRequest, requestableResource, stage } from '../helpers/requ
 import { SIGNING_SECRET, SLACK_TOKEN, SlackStandIn, blockActions, signedInteraction } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { createSmtpChannel } from '../../src/modules/notifications/channels/smtp.ts';
+import { expectFired } from '../helpers/fired.ts';
 
 const PUBLIC_URL = 'https://gatehouse.example.test';
 const FROM = 'Gatehouse <gatehouse@example.test>';
@@ -114,7 +115,10 @@ describe('notifications', () => {
     const owner = await createOwner(app.api, { user_ids: [r1.user_id, r2.user_id] });
     const resource = await stagedResource(owner.owner_id);
     const id = await makeRequest(requester.api, { resources: [{ id: resource.resource_id }] });
-    assert.equal((await r1.api.post(`/requests/${id}/comments`, { comment: 'which ticket is this for?' })).status, 200);
+    // One signal, and a message queued for each participant but the comment's author: the requester and r2.
+    const commented = await expectFired(app, { signals: { 'requests.commented': 1 }, outbox: { notification: 2 } },
+      () => r1.api.post(`/requests/${id}/comments`, { comment: 'which ticket is this for?' }));
+    assert.equal(commented.status, 200);
     await deliver();
     const [comment] = smtp.to(emailOf(requester));
     assert.match(comment!.subject, new RegExp(`^${r1.full_name} commented`));
@@ -122,7 +126,10 @@ describe('notifications', () => {
     assert.equal(smtp.to(emailOf(r2)).filter((m) => /commented/.test(m.subject)).length, 1);
     assert.equal(smtp.to(emailOf(r1)).filter((m) => /commented/.test(m.subject)).length, 0, 'not its author');
 
-    assert.equal((await r1.api.post(`/requests/${id}/deny`, { comment: 'no ticket' })).status, 200);
+    // The decision's signal; the requester told of it, and the other reviewer that nothing is left.
+    const denied = await expectFired(app, { signals: { 'requests.decided': 1 }, outbox: { notification: 2 } },
+      () => r1.api.post(`/requests/${id}/deny`, { comment: 'no ticket' }));
+    assert.equal(denied.status, 200);
     await deliver();
     await deliver();
     assert.match(smtp.to(emailOf(requester)).at(-1)!.subject, /^Access request denied/);

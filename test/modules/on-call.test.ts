@@ -13,6 +13,7 @@ import { OPSGENIE_KEY, OpsgenieStandIn, PAGERDUTY_TOKEN, PagerDutyStandIn } from
 import { ManualClock } from '../../src/lib/clock.ts';
 import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { lookUpIncident } from '../../src/modules/on-call/service.ts';
+import { until } from '../helpers/wait.ts';
 
 const HOUR = 3_600_000;
 const T0 = '2026-03-01T09:00:00.000Z';
@@ -293,6 +294,86 @@ describe('on-call schedules', () => {
     const pending = (await henry.api.get(`/requests/${other.body.id}`)).body;
     assert.equal(pending.status, 'PENDING');
     assert.equal(pending.approval_reason, undefined);
+  });
+
+  test('a slow answer is waited for; a hung provider is abandoned when the service stops, recording nothing', async () => {
+    const ivy = await createUser(app.api, { email: 'ivy.oncall@example.com' });
+    const pi = pd.addPerson('Ivy', 'ivy.oncall@example.com');
+    const remote = pd.addSchedule('Slow');
+    pd.shift(remote, pi, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString());
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    pd.slowMs = 300;
+    await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]).finally(() => (pd.slowMs = 0));
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [ivy.user_id]);
+    const before = (await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body;
+
+    pd.outage = 'hang';
+    const stop = new AbortController();
+    const calls = pd.calls.length;
+    const syncing = syncOnCall(app.ctx, clock.now(), stop.signal, [schedule.on_call_schedule_id]);
+    await until(() => pd.calls.length > calls, 'the call reaching the stand-in');
+    stop.abort();
+    await syncing.finally(() => (pd.outage = null));
+    assert.deepEqual((await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body, before);
+  });
+
+  test('a failing schedule is retried with back-off, waiting longer when the provider asks (Retry-After)', async () => {
+    const remote = pd.addSchedule('Throttled');
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const asked = () => pd.calls.filter((c) => c.query.getAll('schedule_ids[]').includes(remote)).length;
+    pd.outage = 429;
+    try {
+      await sync();
+      assert.equal(asked(), 1);
+      const view = (await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body;
+      assert.match(view.last_error, /throttling/);
+      // The interval is 60 s, but PagerDuty asked for 120: a tick a minute later does not ask again.
+      clock.advance(61_000);
+      await sync();
+      assert.equal(asked(), 1, 'still waiting');
+      clock.advance(60_000);
+      await sync();
+      assert.equal(asked(), 2, 'asked again once the wait is over');
+    } finally {
+      pd.outage = null;
+    }
+  });
+
+  test('GATEHOUSE_PRIVATE_ADDRESSES=deny refuses a provider on a private address, storing nothing', async () => {
+    const denied = await startTestApp({ env: { GATEHOUSE_PRIVATE_ADDRESSES: 'deny', GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pd.url } });
+    try {
+      const calls = pd.calls.length;
+      const res = await denied.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: pd.addSchedule('Private') }, { expectServerError: true });
+      assert.equal(res.status, 503);
+      assert.match(res.body.message, /not public/);
+      assert.equal(pd.calls.length, calls, 'nothing reached it');
+      assert.deepEqual((await denied.api.get('/on-call-schedules')).body.on_call_schedules, []);
+    } finally {
+      await denied.close();
+    }
+  });
+
+  test('a group linked to a configuration template follows the template\'s member_oncall_schedule_ids', async () => {
+    const jane = await createUser(app.api, { email: 'jane.oncall@example.com' });
+    const pj = pd.addPerson('Jane', 'jane.oncall@example.com');
+    const remote = pd.addSchedule('Templated');
+    pd.shift(remote, pj, clock.now().toISOString(), new Date(clock.now().getTime() + 2 * HOUR).toISOString());
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const owner = await createUser(app.api);
+    const team = (await app.api.post('/owners', { name: `on-call team ${remote}`, user_ids: [owner.user_id] })).body;
+    const template = await app.api.post('/configuration-templates', {
+      name: `on-call ${remote}`, admin_owner_id: team.owner_id, visibility: { visibility: 'GLOBAL' },
+      require_mfa_to_approve: false, require_mfa_to_connect: false, member_oncall_schedule_ids: [schedule.on_call_schedule_id],
+    });
+    assert.equal(template.status, 200, JSON.stringify(template.body));
+    const group = await createGroup(app.api, { configuration_template_id: template.body.configuration_template_id });
+    assert.deepEqual((await app.api.get(`/groups/${group.group_id}/on-call-schedules`)).body.on_call_schedules.map((s: { on_call_schedule_id: string }) => s.on_call_schedule_id), [schedule.on_call_schedule_id]);
+    await sync();
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [jane.user_id]);
   });
 
   test('unknown ids are 404s and the links are checked', async () => {

@@ -6,7 +6,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import * as v from 'valibot';
-import { AREAS, createApp } from '../../src/app.ts';
+import { SERVED_AREAS as AREAS, createApp } from '../../src/app.ts';
 import { defineArea, type Area } from '../../src/area.ts';
 import { ok } from '../../src/http/router.ts';
 import { RouteTable } from '../../src/http/router.ts';

@@ -1,6 +1,6 @@
 // Compares one OpenAPI operation with another on the wire facts: parameters, request and response
 // fields, their types and enums, success statuses. Each difference is { where, what }.
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 export interface Difference {
   /** e.g. `parameter query.page_size`, `body.user_ids`, `status 204`, `response 200.results[].name`. */

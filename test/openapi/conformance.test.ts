@@ -13,7 +13,7 @@ import { compareOperations, SchemaReader } from './compare.ts';
 import { GROUP_TYPES } from '../../src/modules/groups/kinds.ts';
 import { RESOURCE_TYPES } from '../../src/modules/resources/kinds.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const REFERENCE = fileURLToPath(new URL('../../../shared/reference/opal-openapi.yaml', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../docs/openapi.md', import.meta.url));

@@ -8,7 +8,7 @@ import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { defineOperations } from '../../src/openapi/operations.ts';
 import { component, cursor, described, extension, responseSchema, uuid } from '../../src/openapi/responses.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 const Gadget = component('TestGadget', described(v.object({ gadget_id: uuid, size: v.optional(v.picklist(['S', 'L'])) }), 'A gadget.'));
 const Widget = component('TestWidget', v.object({

@@ -7,7 +7,7 @@ import { RouteTable } from '../../src/http/router.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 
 describe('API document and router', () => {
   let app: TestApp;

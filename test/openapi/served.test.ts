@@ -16,7 +16,6 @@ describe('served API document', () => {
     const res = await fetch(`${origin}/openapi.json`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /^application\/json/);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const doc = (await res.json()) as any;
     assert.equal(doc.openapi, '3.1.0');
     assert.deepEqual(doc.security, [{ bearerAuth: [] }]);

@@ -1,7 +1,5 @@
 // The access-reviews area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its job, its read task.
 import { defineArea } from '../../area.ts';
-import { accessReviewRoutes } from './routes.ts';
-import { registerAccessReviewRoutes } from './handlers.ts';
 import { createAccessReviewStore } from './store.ts';
 import { dropAbandonedSnapshots, readSnapshot } from './service.ts';
 import type { ReadTask } from '../../reads/tasks.ts';
@@ -27,8 +25,6 @@ export const accessReviewsArea = defineArea({
   name: 'access-reviews',
   stores: { accessReviews: createAccessReviewStore },
   sharedReads: { accessReviews: ['get', 'ownerOf', 'snapshotTakenAt'] },
-  routes: accessReviewRoutes,
-  handlers: registerAccessReviewRoutes,
   readTasks: { 'uar.snapshot': snapshotTask },
   jobs: [{ name: 'access-review-abandoned-snapshots', everyMs: () => 60_000, tick: dropAbandonedSnapshots }],
 });

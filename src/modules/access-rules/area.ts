@@ -1,7 +1,5 @@
 // The access-rules area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { accessRuleRoutes } from './routes.ts';
-import { registerAccessRuleRoutes } from './handlers.ts';
 import { createAccessRuleStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const accessRulesArea = defineArea({
   name: 'access-rules',
   stores: { accessRules: createAccessRuleStore },
   sharedReads: { accessRules: ['isRule'] },
-  routes: accessRuleRoutes,
-  handlers: registerAccessRuleRoutes,
 });

@@ -64,4 +64,3 @@ export function createAccessRuleStore(db: Db) {
   };
 }
 
-export type AccessRuleStore = ReturnType<typeof createAccessRuleStore>;

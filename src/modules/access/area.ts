@@ -1,8 +1,6 @@
 // The access area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its background job.
 import { defineArea } from '../../area.ts';
 import { createHoldingsStore } from './holdings-store.ts';
-import { accessRoutes } from './routes.ts';
-import { registerAccessRoutes } from './handlers.ts';
 import { createAccessStore } from './store.ts';
 import { tick as sweepExpiredAccess } from './sweep.ts';
 
@@ -20,8 +18,6 @@ export const accessArea = defineArea({
     access: ['describe', 'groupLevelName', 'groupLevels', 'live', 'liveOfItem', 'livePair', 'wouldCycle'],
     holdings: ['everyHolder', 'groupsHolding', 'groupsOfUser', 'holdersOf', 'identitiesHolding', 'reachOfGroup', 'reachOfIdentity', 'resourcesOfUser'],
   },
-  routes: accessRoutes,
-  handlers: registerAccessRoutes,
   jobs: [
     // Reads already ignore expired edges; the sweep makes the end visible (events, sessions) within seconds.
     { name: 'access-expiry-sweep', everyMs: () => 5_000, tick: sweepExpiredAccess },

@@ -237,8 +237,6 @@ export function createHoldingsStore(db: Db) {
   };
 }
 
-export type HoldingsStore = ReturnType<typeof createHoldingsStore>;
-
 /** Users read per holdersOf call by everyHolder; at least 2, as each later call repeats one user. */
 const HOLDERS_CHUNK = 500;
 

@@ -230,4 +230,3 @@ export function createAccessStore(db: Db) {
   };
 }
 
-export type AccessStore = ReturnType<typeof createAccessStore>;

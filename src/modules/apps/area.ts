@@ -1,7 +1,5 @@
 // The apps area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { appRoutes } from './routes.ts';
-import { registerAppRoutes } from './handlers.ts';
 import { createAppStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const appsArea = defineArea({
   name: 'apps',
   stores: { apps: createAppStore },
   sharedReads: { apps: ['exists', 'get'] },
-  routes: appRoutes,
-  handlers: registerAppRoutes,
 });

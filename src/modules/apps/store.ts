@@ -97,4 +97,3 @@ export function createAppStore(db: Db) {
   };
 }
 
-export type AppStore = ReturnType<typeof createAppStore>;

@@ -65,4 +65,3 @@ export function createAuditStore(db: Db) {
   } as const;
 }
 
-export type AuditStore = ReturnType<typeof createAuditStore>;

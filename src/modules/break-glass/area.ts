@@ -1,8 +1,6 @@
 // The break-glass area as app.ts serves it: its store, its routes, its schedule (ends and review chasing),
 // and the signals it announces (notifications tells people).
 import { defineArea } from '../../area.ts';
-import { breakGlassRoutes } from './routes.ts';
-import { registerBreakGlassRoutes } from './handlers.ts';
 import { createBreakGlassStore } from './store.ts';
 import { tick as breakGlassSchedule } from './schedule.ts';
 
@@ -30,8 +28,6 @@ export const breakGlassArea = defineArea({
   name: 'break-glass',
   stores: { breakGlass: createBreakGlassStore },
   sharedReads: { breakGlass: ['get', 'count'] },
-  routes: breakGlassRoutes,
-  handlers: registerBreakGlassRoutes,
   jobs: [
     // Ends count in minutes; every 30 s tells the person within half a minute, and chases reviews in time.
     { name: 'break-glass-schedule', everyMs: () => 30_000, tick: breakGlassSchedule },

@@ -173,4 +173,3 @@ export function createBreakGlassStore(db: Db) {
   };
 }
 
-export type BreakGlassStore = ReturnType<typeof createBreakGlassStore>;

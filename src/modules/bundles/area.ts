@@ -1,7 +1,5 @@
 // The bundles area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { bundleRoutes } from './routes.ts';
-import { registerBundleRoutes } from './handlers.ts';
 import { createBundleStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const bundlesArea = defineArea({
   name: 'bundles',
   stores: { bundles: createBundleStore },
   sharedReads: { bundles: ['exists'] },
-  routes: bundleRoutes,
-  handlers: registerBundleRoutes,
 });

@@ -201,4 +201,3 @@ export function createBundleStore(db: Db) {
   };
 }
 
-export type BundleStore = ReturnType<typeof createBundleStore>;

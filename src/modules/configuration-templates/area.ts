@@ -1,7 +1,5 @@
 // The configuration-templates area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { configurationTemplateRoutes } from './routes.ts';
-import { registerConfigurationTemplateRoutes } from './handlers.ts';
 import { createConfigurationTemplateStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const configurationTemplatesArea = defineArea({
   name: 'configuration-templates',
   stores: { configurationTemplates: createConfigurationTemplateStore },
   sharedReads: { configurationTemplates: ['countNaming'] },
-  routes: configurationTemplateRoutes,
-  handlers: registerConfigurationTemplateRoutes,
 });

@@ -151,4 +151,3 @@ export function createConfigurationTemplateStore(db: Db) {
   };
 }
 
-export type ConfigurationTemplateStore = ReturnType<typeof createConfigurationTemplateStore>;

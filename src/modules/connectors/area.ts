@@ -1,8 +1,6 @@
 // The connectors area as app.ts serves it: its store, its routes (declared in routes.ts, handled in handlers.ts), the scheduled sync,
 // and propagation: it hears every access change and runs the outbox rows that push each to the remote system.
 import { defineArea } from '../../area.ts';
-import { connectorRoutes } from './routes.ts';
-import { registerConnectorRoutes } from './handlers.ts';
 import { connectorPush, propagateAccessChange, PUSH_KIND } from './propagation.ts';
 import { tick as syncConnectors } from './service.ts';
 import { checkConnectorKinds } from './adapters.ts';
@@ -27,8 +25,6 @@ export const connectorsArea = defineArea({
   name: 'connectors',
   stores: { connectors: createConnectorStore },
   sharedReads: { connectors: ['syncErrors'] },
-  routes: connectorRoutes,
-  handlers: registerConnectorRoutes,
   jobs: [
     // Checks each minute which connectors are due a sync (GATEHOUSE_CONNECTOR_SYNC_INTERVAL_MS).
     { name: 'connector-sync', everyMs: () => 60_000, tick: syncConnectors },

@@ -358,4 +358,3 @@ export function createConnectorStore(db: Db) {
   };
 }
 
-export type ConnectorStore = ReturnType<typeof createConnectorStore>;

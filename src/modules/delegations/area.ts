@@ -1,7 +1,5 @@
 // The delegations area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { delegationRoutes } from './routes.ts';
-import { registerDelegationRoutes } from './handlers.ts';
 import { createDelegationStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const delegationsArea = defineArea({
   name: 'delegations',
   stores: { delegations: createDelegationStore },
   sharedReads: { delegations: ['inForce'] },
-  routes: delegationRoutes,
-  handlers: registerDelegationRoutes,
 });

@@ -65,4 +65,3 @@ export function createDelegationStore(db: Db) {
   };
 }
 
-export type DelegationStore = ReturnType<typeof createDelegationStore>;

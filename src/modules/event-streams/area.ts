@@ -1,8 +1,6 @@
 // The event-streams area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its background job.
 import { defineArea } from '../../area.ts';
 import { tick as deliverEventStreams } from './delivery.ts';
-import { eventStreamRoutes } from './routes.ts';
-import { registerEventStreamRoutes } from './handlers.ts';
 import { createEventStreamStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,8 +12,6 @@ declare module '../../context.ts' {
 export const eventStreamsArea = defineArea({
   name: 'event-streams',
   stores: { eventStreams: createEventStreamStore },
-  routes: eventStreamRoutes,
-  handlers: registerEventStreamRoutes,
   jobs: [
     { name: 'event-stream-delivery', everyMs: (config) => config.eventStreamIntervalMs, tick: deliverEventStreams },
   ],

@@ -126,8 +126,6 @@ export function createEventStreamStore(db: Db) {
   };
 }
 
-export type EventStreamStore = ReturnType<typeof createEventStreamStore>;
-
 /** An event stream as the API answers it (the EventStream response schema). */
 export type ApiEventStream = EventStream;
 

@@ -1,7 +1,5 @@
 // The events area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { eventRoutes } from './routes.ts';
-import { registerEventRoutes } from './handlers.ts';
 import { createEventStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const eventsArea = defineArea({
   name: 'events',
   stores: { events: createEventStore },
   sharedReads: { events: ['after'] },
-  routes: eventRoutes,
-  handlers: registerEventRoutes,
 });

@@ -1,7 +1,5 @@
 // The group-bindings area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { groupBindingRoutes } from './routes.ts';
-import { registerGroupBindingRoutes } from './handlers.ts';
 import { createGroupBindingStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -13,6 +11,4 @@ declare module '../../context.ts' {
 export const groupBindingsArea = defineArea({
   name: 'group-bindings',
   stores: { groupBindings: createGroupBindingStore },
-  routes: groupBindingRoutes,
-  handlers: registerGroupBindingRoutes,
 });

@@ -95,4 +95,3 @@ export function createGroupBindingStore(db: Db) {
   };
 }
 
-export type GroupBindingStore = ReturnType<typeof createGroupBindingStore>;

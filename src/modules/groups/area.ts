@@ -1,7 +1,5 @@
 // The groups area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { groupRoutes } from './routes.ts';
-import { registerGroupRoutes } from './handlers.ts';
 import { createGroupStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const groupsArea = defineArea({
   name: 'groups',
   stores: { groups: createGroupStore },
   sharedReads: { groups: ['countConfigurationsNaming', 'exists', 'get', 'getRow'] },
-  routes: groupRoutes,
-  handlers: registerGroupRoutes,
 });

@@ -201,5 +201,4 @@ export function createGroupStore(db: Db) {
   };
 }
 
-export type GroupStore = ReturnType<typeof createGroupStore>;
-export type ApiGroup = ReturnType<GroupStore['toApi']>;
+export type ApiGroup = ReturnType<ReturnType<typeof createGroupStore>['toApi']>;

@@ -1,7 +1,5 @@
 // The idp-group-mappings area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { idpGroupMappingRoutes } from './routes.ts';
-import { registerIdpGroupMappingRoutes } from './handlers.ts';
 import { createIdpGroupMappingStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -13,6 +11,4 @@ declare module '../../context.ts' {
 export const idpGroupMappingsArea = defineArea({
   name: 'idp-group-mappings',
   stores: { idpGroupMappings: createIdpGroupMappingStore },
-  routes: idpGroupMappingRoutes,
-  handlers: registerIdpGroupMappingRoutes,
 });

@@ -76,4 +76,3 @@ export function createIdpGroupMappingStore(db: Db) {
   };
 }
 
-export type IdpGroupMappingStore = ReturnType<typeof createIdpGroupMappingStore>;

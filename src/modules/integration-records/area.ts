@@ -1,7 +1,5 @@
 // The integration-records area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { integrationRecordRoutes } from './routes.ts';
-import { registerIntegrationRecordRoutes } from './handlers.ts';
 import { createIntegrationRecordStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const integrationRecordsArea = defineArea({
   name: 'integration-records',
   stores: { integrationRecords: createIntegrationRecordStore },
   sharedReads: { integrationRecords: ['exists', 'get'] },
-  routes: integrationRecordRoutes,
-  handlers: registerIntegrationRecordRoutes,
 });

@@ -159,4 +159,3 @@ export function createIntegrationRecordStore(db: Db) {
   };
 }
 
-export type IntegrationRecordStore = ReturnType<typeof createIntegrationRecordStore>;

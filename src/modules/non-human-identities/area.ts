@@ -1,7 +1,5 @@
 // The non-human-identities area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { nonHumanIdentityRoutes } from './routes.ts';
-import { registerNonHumanIdentityRoutes } from './handlers.ts';
 import { createNonHumanIdentityStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -13,6 +11,4 @@ declare module '../../context.ts' {
 export const nonHumanIdentitiesArea = defineArea({
   name: 'non-human-identities',
   stores: { nonHumanIdentities: createNonHumanIdentityStore },
-  routes: nonHumanIdentityRoutes,
-  handlers: registerNonHumanIdentityRoutes,
 });

@@ -113,4 +113,3 @@ export function createNonHumanIdentityStore(db: Db) {
   };
 }
 
-export type NonHumanIdentityStore = ReturnType<typeof createNonHumanIdentityStore>;

@@ -33,6 +33,9 @@ export function tellAccessEnded(ctx: AppContext, actor: Actor, change: AccessCha
   const ready = channelsReady(ctx);
   if (kind.principalType !== 'user' || (!ready.email && !ready.slack)) return;
   const { row } = change;
+  // A break-glass's access says its own end (BREAK_GLASS_ENDED, or BREAK_GLASS_REVIEWED when found not
+  // justified: notifications/break-glass.ts): one message, not two.
+  if (row.source === 'REQUEST' && row.source_id !== null && ctx.stores.requests.get(row.source_id)?.break_glass === 1) return;
   const itemType = kind.itemType as 'resource' | 'group';
   const item: EndedItem = {
     item_type: itemType, item_id: row.item_id,

@@ -1,8 +1,6 @@
 // The notifications area as app.ts serves it: its store, its routes, its schedule, what it tells people on
 // other areas' signals (plan.ts), what it tells a person whose access ended (access-ended.ts), and the outbox kind that delivers each message (deliver.ts).
 import { defineArea } from '../../area.ts';
-import { notificationRoutes } from './routes.ts';
-import { registerNotificationRoutes } from './handlers.ts';
 import { tick as scheduleNotifications } from './schedule.ts';
 import { tellAccessEnded } from './access-ended.ts';
 import { notificationHandler } from './deliver.ts';
@@ -20,9 +18,6 @@ declare module '../../context.ts' {
 export const notificationsArea = defineArea({
   name: 'notifications',
   stores: { notifications: createNotificationStore },
-  routes: notificationRoutes,
-  handlers: registerNotificationRoutes,
-  // Reminders, escalation, expiry warnings and digests.
   jobs: [{ name: 'notification-schedule', everyMs: (config) => config.notifyIntervalMs, tick: scheduleNotifications }],
   // Who hears what (docs/notifications.md): each queues its messages in the announcing change's transaction.
   signals: {

@@ -182,4 +182,3 @@ export interface ExpiringEdge {
   expiry_set_at: string;
 }
 
-export type NotificationStore = ReturnType<typeof createNotificationStore>;

@@ -1,8 +1,6 @@
 // The on-call area as app.ts serves it: on-call schedules that live (docs/on-call.md) — its store, its routes,
 // the sync job, the signal it announces when a schedule keeps failing, and the check that every provider has an adapter.
 import { defineArea } from '../../area.ts';
-import { onCallRoutes } from './routes.ts';
-import { registerOnCallRoutes } from './handlers.ts';
 import { createOnCallStore } from './store.ts';
 import { checkOnCallAdapters } from './providers.ts';
 import { onCallSyncJob } from './sync.ts';
@@ -23,8 +21,6 @@ export const onCallArea = defineArea({
   name: 'on-call',
   stores: { onCall: createOnCallStore },
   sharedReads: { onCall: ['exists', 'get', 'linked'] },
-  routes: onCallRoutes,
-  handlers: registerOnCallRoutes,
   jobs: [onCallSyncJob],
   checks: [() => checkOnCallAdapters()],
 });

@@ -28,8 +28,15 @@ export interface IncidentState {
   title: string;
 }
 
-/** A provider failed (unreachable, refused our credential, answered what its document does not allow): the words say which, with no secret. */
-export class ProviderFailure extends Error {}
+/**
+ * A provider failed (unreachable, refused our credential, answered what its document does not allow): the
+ * words say which, with no secret. `retryAfterMs`: the provider asked us to wait (429 with Retry-After).
+ */
+export class ProviderFailure extends Error {
+  constructor(message: string, readonly retryAfterMs?: number) {
+    super(message);
+  }
+}
 
 /** What a call carries: the endpoint (built from the adapter's settings) and the service's stop signal. */
 export interface ProviderCall {
@@ -69,7 +76,7 @@ export function checkedAnswer<S extends v.GenericSchema>(label: string, what: st
   if (!answer.answered) throw new ProviderFailure(`${label} (${what}): ${answer.error}`);
   if (answer.status === 404 && missingIsNull) return null;
   if (answer.status === 401 || answer.status === 403) throw new ProviderFailure(`${label} refused the credential (${answer.status}) for ${what}: check its setting`);
-  if (answer.status === 429) throw new ProviderFailure(`${label} is throttling us (429) for ${what}`);
+  if (answer.status === 429) throw new ProviderFailure(`${label} is throttling us (429) for ${what}`, answer.retryAfterMs);
   if (answer.status < 200 || answer.status >= 300) throw new ProviderFailure(`${label} answered ${answer.status} for ${what}`);
   const parsed = v.safeParse(schema, answer.json);
   if (!parsed.success) {

@@ -10,7 +10,7 @@ export const OnCallSchedule = component('OnCallSchedule', described(v.object({
   third_party_provider: v.optional(OnCallScheduleProviderEnum),
   remote_id: v.optional(v.string()),
   name: v.optional(v.string()),
-}), 'An on-call schedule on record. Always has `on_call_schedule_id`; `name` is the provider\'s, read when it was added and at each sync.'));
+}), 'An on-call schedule on record. Always has `on_call_schedule_id`; `name` is the provider\'s, read when it was added.'));
 export type OnCallSchedule = v.InferOutput<typeof OnCallSchedule>;
 
 export const OnCallScheduleList = component('OnCallScheduleList', v.object({

@@ -8,6 +8,7 @@ import type { Actor, SubEvent } from '../events/store.ts';
 import { ON_CALL_ADAPTERS, providerCall } from './providers.ts';
 import { ProviderFailure, type IncidentState, type OnCallProvider } from './provider.ts';
 import { toApiSchedule } from './store.ts';
+import { onCallAt } from './rotation.ts';
 import type { OnCallNow, OnCallSchedule } from './responses.ts';
 
 const unavailable = (message: string, path: string) => new AppError('unavailable', message, [{ path, message }]);
@@ -106,22 +107,21 @@ export function applyTemplateSchedules(ctx: AppContext, actor: Actor, groupId: s
   replaceLinks(ctx, actor, groupId, before, ids);
 }
 
-/** GET /v1/on-call-schedules/{id}/on-call: who the last sync found on call, still on call at now. Throws not_found. */
+/**
+ * GET /v1/on-call-schedules/{id}/on-call: who the last good sync found on call, still on call now (their
+ * shift's end carried through a next shift of theirs, as the sync gives it), matched to users by email.
+ * Throws not_found.
+ */
 export function onCallNow(ctx: AppContext, scheduleId: string): OnCallNow {
   getSchedule(ctx, scheduleId);
-  const now = ctx.clock.now().toISOString();
   const state = ctx.stores.onCall.state(scheduleId);
-  const onCall = new Map<string, { user_id: string; email: string; ends_at: string }>();
-  for (const shift of state?.onCall ?? []) {
-    if (shift.ends_at === null || shift.ends_at <= now || (shift.starts_at !== null && shift.starts_at > now)) continue;
-    const user = ctx.stores.users.getByEmail(shift.email);
-    if (!user) continue;
-    const known = onCall.get(user.user_id);
-    if (!known || known.ends_at < shift.ends_at) onCall.set(user.user_id, { user_id: user.user_id, email: user.email, ends_at: shift.ends_at });
-  }
+  const onCall = onCallAt(state?.onCall ?? [], ctx.clock.now()).flatMap((cover) => {
+    const user = ctx.stores.users.getByEmail(cover.email);
+    return user ? [{ user_id: user.user_id, email: user.email, ends_at: cover.endsAt }] : [];
+  });
   return {
     on_call_schedule_id: scheduleId,
-    on_call: [...onCall.values()],
+    on_call: onCall,
     unknown_emails: state?.unknownEmails ?? [],
     last_synced_at: state?.lastSyncedAt ?? null,
     last_error: state?.lastError ?? null,

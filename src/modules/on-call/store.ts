@@ -174,4 +174,3 @@ export function createOnCallStore(db: Db) {
   };
 }
 
-export type OnCallStore = ReturnType<typeof createOnCallStore>;

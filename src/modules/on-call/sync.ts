@@ -41,7 +41,7 @@ function followedPairs(ctx: AppContext) {
 }
 
 /** Reads one schedule's shifts from its provider. Never throws: a failure is its words. */
-async function readSchedule(ctx: AppContext, schedule: ScheduleRow, now: Date, stop?: AbortSignal): Promise<{ shifts: OnCallShift[] } | { error: string }> {
+async function readSchedule(ctx: AppContext, schedule: ScheduleRow, now: Date, stop?: AbortSignal): Promise<{ shifts: OnCallShift[] } | { error: string; retryAfterMs?: number }> {
   const adapter = ON_CALL_ADAPTERS[schedule.third_party_provider];
   try {
     const call = providerCall(ctx, schedule.third_party_provider, 'third_party_provider', stop);
@@ -49,14 +49,14 @@ async function readSchedule(ctx: AppContext, schedule: ScheduleRow, now: Date, s
     if (shifts.length > MAX_SHIFTS) return { error: `${adapter.label} stated more than ${MAX_SHIFTS} shifts for schedule ${schedule.remote_id}` };
     return { shifts };
   } catch (err) {
-    if (err instanceof ProviderFailure) return { error: err.message };
+    if (err instanceof ProviderFailure) return { error: err.message, ...(err.retryAfterMs !== undefined && { retryAfterMs: err.retryAfterMs }) };
     if (err instanceof Error && 'code' in err && err.code === 'validation_failed') return { error: err.message };
     throw err;
   }
 }
 
 /** Records a read's outcome in one short transaction: what was learned, or the failure, its back-off and (the third in a row) admins' notice. */
-function recordOutcome(ctx: AppContext, schedule: ScheduleRow, outcome: { shifts: OnCallShift[] } | { error: string }, now: Date): void {
+function recordOutcome(ctx: AppContext, schedule: ScheduleRow, outcome: { shifts: OnCallShift[] } | { error: string; retryAfterMs?: number }, now: Date): void {
   const { onCall, users } = ctx.stores;
   ctx.db.transaction(() => {
     if (!onCall.exists(schedule.id)) return;
@@ -66,7 +66,8 @@ function recordOutcome(ctx: AppContext, schedule: ScheduleRow, outcome: { shifts
       return;
     }
     const failures = (onCall.state(schedule.id)?.failures ?? 0) + 1;
-    const backoff = Math.min(intervalMs(ctx) * 2 ** (failures - 1), MAX_BACKOFF_MS);
+    // Doubling from the interval, at most an hour; longer if the provider asked (Retry-After).
+    const backoff = Math.max(Math.min(intervalMs(ctx) * 2 ** (failures - 1), MAX_BACKOFF_MS), outcome.retryAfterMs ?? 0);
     const state = onCall.recordFailed(schedule.id, outcome.error, now, new Date(now.getTime() + backoff));
     if (state.failures >= FAILURES_BEFORE_NOTICE && !state.failureNoticed) {
       onCall.markFailureNoticed(schedule.id);
@@ -197,7 +198,10 @@ export async function syncOnCall(ctx: AppContext, now: Date, stop?: AbortSignal,
     if (!schedule) continue;
     const state = ctx.stores.onCall.state(id);
     if (!force.includes(id) && state?.nextAttemptAt != null && state.nextAttemptAt > at) continue;
-    recordOutcome(ctx, schedule, await readSchedule(ctx, schedule, now, stop), now);
+    const outcome = await readSchedule(ctx, schedule, now, stop);
+    // Stopped by the service shutting down: not the provider's failure, so nothing is recorded.
+    if (stop?.aborted) return;
+    recordOutcome(ctx, schedule, outcome, now);
   }
   const byGroup = new Map<string, string[]>();
   for (const pair of pairs) byGroup.set(pair.group_id, [...(byGroup.get(pair.group_id) ?? []), pair.schedule_id]);

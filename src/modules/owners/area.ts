@@ -1,7 +1,5 @@
 // The owners area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { ownerRoutes } from './routes.ts';
-import { registerOwnerRoutes } from './handlers.ts';
 import { createOwnerStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const ownersArea = defineArea({
   name: 'owners',
   stores: { owners: createOwnerStore },
   sharedReads: { owners: ['exists', 'get', 'withSourceGroup'] },
-  routes: ownerRoutes,
-  handlers: registerOwnerRoutes,
 });

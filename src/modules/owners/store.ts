@@ -142,4 +142,3 @@ export function createOwnerStore(db: Db) {
   };
 }
 
-export type OwnerStore = ReturnType<typeof createOwnerStore>;

@@ -1,7 +1,5 @@
 // The queries area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its read task.
 import { defineArea } from '../../area.ts';
-import { queryRoutes } from './routes.ts';
-import { registerQueryRoutes } from './handlers.ts';
 import { createQueryStore } from './store.ts';
 import type { ReadTask } from '../../reads/tasks.ts';
 import type { RunQueryInput } from './schemas.ts';
@@ -27,7 +25,5 @@ declare module '../../reads/tasks.ts' {
 export const queriesArea = defineArea({
   name: 'queries',
   stores: { queries: createQueryStore },
-  routes: queryRoutes,
-  handlers: registerQueryRoutes,
   readTasks: { 'queries.run': runQueryTask },
 });

@@ -131,4 +131,3 @@ export function createQueryStore(db: Db) {
   };
 }
 
-export type QueryStore = ReturnType<typeof createQueryStore>;

@@ -1,7 +1,5 @@
 // The request-templates area as app.ts serves it: its store, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { requestTemplateRoutes } from './routes.ts';
-import { registerRequestTemplateRoutes } from './handlers.ts';
 import { createRequestTemplateStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -13,6 +11,4 @@ declare module '../../context.ts' {
 export const requestTemplatesArea = defineArea({
   name: 'request-templates',
   stores: { requestTemplates: createRequestTemplateStore },
-  routes: requestTemplateRoutes,
-  handlers: registerRequestTemplateRoutes,
 });

@@ -1,7 +1,5 @@
 // The requests area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its background job, its read task.
 import { defineArea } from '../../area.ts';
-import { requestRoutes } from './routes.ts';
-import { registerRequestRoutes } from './handlers.ts';
 import { createRequestStore } from './store.ts';
 import { tick as cancelTimedOutRequests } from './timeout.ts';
 import type { Caller } from '../../http/types.ts';
@@ -46,8 +44,6 @@ export const requestsArea = defineArea({
   name: 'requests',
   stores: { requests: createRequestStore },
   sharedReads: { requests: ['adminUserIds', 'comments', 'get', 'hasPending', 'items', 'pendingSince', 'reviewers'] },
-  routes: requestRoutes,
-  handlers: registerRequestRoutes,
   readTasks: { 'requests.list': listRequestsTask },
   jobs: [
     // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.

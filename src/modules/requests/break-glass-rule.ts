@@ -6,19 +6,14 @@ import type { Actor } from '../events/store.ts';
 import { systemActor } from '../../lib/system-actor.ts';
 import { completeApproval, requestSubEvents } from './decide.ts';
 import type { RequestRow } from './store.ts';
+import type { ItemPlan } from './service.ts';
 
 /** Who approves a break-glass request in the audit trail: no person, the rule. */
 export const BREAK_GLASS_ACTOR = systemActor('Gatehouse (break-glass rule)');
 
-export interface BreakGlassRequest {
+/** The one item, as a planned request item names it, and who asks, why, for how long. */
+export interface BreakGlassRequest extends Pick<ItemPlan, 'itemType' | 'itemId' | 'itemName' | 'remoteId' | 'remoteName' | 'level' | 'levelName'> {
   userId: string;
-  itemType: 'resource' | 'group';
-  itemId: string;
-  itemName: string;
-  remoteId: string | null;
-  remoteName: string | null;
-  level: string;
-  levelName: string;
   reason: string;
   durationMinutes: number;
 }

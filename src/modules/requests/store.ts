@@ -305,4 +305,3 @@ export function createRequestStore(db: Db) {
   };
 }
 
-export type RequestStore = ReturnType<typeof createRequestStore>;

@@ -1,7 +1,5 @@
 // The resources area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts), its read task.
 import { defineArea } from '../../area.ts';
-import { resourceRoutes } from './routes.ts';
-import { registerResourceRoutes } from './handlers.ts';
 import { createResourceStore } from './store.ts';
 import type { ReadTask } from '../../reads/tasks.ts';
 import { listResources, type ListResourcesInput } from './list.ts';
@@ -29,7 +27,5 @@ export const resourcesArea = defineArea({
   sharedReads: {
     resources: ['accessLevel', 'accessLevels', 'countConfigurationsNaming', 'exists', 'getRow', 'listByTypes', 'resourceType', 'toApi'],
   },
-  routes: resourceRoutes,
-  handlers: registerResourceRoutes,
   readTasks: { 'resources.list': listResourcesTask },
 });

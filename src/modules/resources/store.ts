@@ -316,5 +316,4 @@ export function createResourceStore(db: Db) {
   };
 }
 
-export type ResourceStore = ReturnType<typeof createResourceStore>;
-export type ApiResource = ReturnType<ResourceStore['toApi']>;
+export type ApiResource = ReturnType<ReturnType<typeof createResourceStore>['toApi']>;

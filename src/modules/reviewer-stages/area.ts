@@ -1,10 +1,6 @@
 // The reviewer-stages area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { reviewerStageRoutes } from './routes.ts';
-import { registerReviewerStageRoutes } from './handlers.ts';
 
 export const reviewerStagesArea = defineArea({
   name: 'reviewer-stages',
-  routes: reviewerStageRoutes,
-  handlers: registerReviewerStageRoutes,
 });

@@ -1,8 +1,6 @@
 // The SCIM 2.0 area as app.ts serves it: its store, and its routes under /scim/v2, of the SCIM protocol
 // (protocol.ts: its own tokens, error schema and media type), through the one router.
 import { defineArea } from '../../area.ts';
-import { registerScimRoutes } from './handlers.ts';
-import { scimRoutes } from './routes.ts';
 import { createScimStore } from './store.ts';
 import { scimListTask } from './list.ts';
 
@@ -29,8 +27,5 @@ declare module '../../signals.ts' {
 export const scimArea = defineArea({
   name: 'scim',
   stores: { scim: createScimStore },
-  routes: scimRoutes,
-  handlers: registerScimRoutes,
-  // A list's filter runs on a read worker (list.ts).
   readTasks: { 'scim.list': scimListTask },
 });

@@ -198,7 +198,7 @@ export function replaceUser(ctx: AppContext, actor: Actor, id: string, input: Sc
     const revived = status === 'ACTIVE' && row.hr_idp_status !== 'ACTIVE';
     updateUser(ctx, actor, row.id, {
       full_name: fields.full_name, first_name: fields.first_name, last_name: fields.last_name, position: fields.position, manager_id: fields.manager_id,
-      ...(status !== row.hr_idp_status && { hr_idp_status: status as 'ACTIVE' }),
+      ...(status !== row.hr_idp_status && { hr_idp_status: status }),
       ...(revived && { organization_role: 'MEMBER' as const }),
     });
     ctx.stores.scim.saveUser(row.id, fields.scim, now);

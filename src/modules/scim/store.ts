@@ -130,4 +130,3 @@ export function createScimStore(db: Db) {
   };
 }
 
-export type ScimStore = ReturnType<typeof createScimStore>;

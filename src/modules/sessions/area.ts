@@ -1,7 +1,5 @@
 // The sessions area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { sessionRoutes } from './routes.ts';
-import { registerSessionRoutes } from './handlers.ts';
 import { createSessionStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const sessionsArea = defineArea({
   name: 'sessions',
   stores: { sessions: createSessionStore },
   sharedReads: { sessions: ['openWhere'] },
-  routes: sessionRoutes,
-  handlers: registerSessionRoutes,
 });

@@ -3,8 +3,6 @@
 // the database check it runs on a read worker.
 import { defineArea } from '../../area.ts';
 import type { ReadTask } from '../../reads/tasks.ts';
-import { settingsRoutes } from './routes.ts';
-import { registerSettingsRoutes } from './handlers.ts';
 import { checkDatabaseTask, readStoredSettings } from './service.ts';
 import { createSettingsStore } from './store.ts';
 
@@ -26,8 +24,6 @@ declare module '../../reads/tasks.ts' {
 export const settingsArea = defineArea({
   name: 'settings',
   stores: { settings: createSettingsStore },
-  routes: settingsRoutes,
-  handlers: registerSettingsRoutes,
   readTasks: { 'settings.check': checkTask },
   storedSettings: readStoredSettings,
 });

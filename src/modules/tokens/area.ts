@@ -1,7 +1,5 @@
 // The tokens area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { tokenRoutes } from './routes.ts';
-import { registerTokenRoutes } from './handlers.ts';
 import { createTokenStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -13,6 +11,4 @@ declare module '../../context.ts' {
 export const tokensArea = defineArea({
   name: 'tokens',
   stores: { tokens: createTokenStore },
-  routes: tokenRoutes,
-  handlers: registerTokenRoutes,
 });

@@ -1,8 +1,6 @@
 // The uar-decisions area as app.ts serves it: access reviews that act — decisions, the unanswered-items
 // policy, and the job that applies it at each review's deadline.
 import { defineArea } from '../../area.ts';
-import { uarDecisionRoutes } from './routes.ts';
-import { registerUarDecisionRoutes } from './handlers.ts';
 import { closeDueReviews } from './service.ts';
 import { createUarDecisionStore } from './store.ts';
 
@@ -24,8 +22,5 @@ export const uarDecisionsArea = defineArea({
   name: 'uar-decisions',
   stores: { uarDecisions: createUarDecisionStore },
   sharedReads: { uarDecisions: ['countsFor', 'openReviewsAhead', 'policy', 'reviewsIn', 'waitingReviewers'] },
-  routes: uarDecisionRoutes,
-  handlers: registerUarDecisionRoutes,
-  // Review deadlines count in days: a review past its deadline is closed within half a minute.
   jobs: [{ name: 'access-review-deadline', everyMs: () => 30_000, tick: closeDueReviews }],
 });

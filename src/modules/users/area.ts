@@ -1,7 +1,5 @@
 // The users area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { userRoutes } from './routes.ts';
-import { registerUserRoutes } from './handlers.ts';
 import { createUserStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -24,6 +22,4 @@ export const usersArea = defineArea({
   name: 'users',
   stores: { users: createUserStore },
   sharedReads: { users: ['count', 'exists', 'get', 'getByEmail'] },
-  routes: userRoutes,
-  handlers: registerUserRoutes,
 });

@@ -1,7 +1,5 @@
 // The visibility area as app.ts serves it: its stores, its routes (declared in routes.ts, handled in handlers.ts).
 import { defineArea } from '../../area.ts';
-import { visibilityRoutes } from './routes.ts';
-import { registerVisibilityRoutes } from './handlers.ts';
 import { createVisibilityStore } from './store.ts';
 
 declare module '../../context.ts' {
@@ -14,6 +12,4 @@ export const visibilityArea = defineArea({
   name: 'visibility',
   stores: { visibility: createVisibilityStore },
   sharedReads: { visibility: ['get'] },
-  routes: visibilityRoutes,
-  handlers: registerVisibilityRoutes,
 });

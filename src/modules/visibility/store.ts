@@ -62,4 +62,3 @@ export function createVisibilityStore(db: Db) {
   };
 }
 
-export type VisibilityStore = ReturnType<typeof createVisibilityStore>;
