@@ -95,7 +95,6 @@ const EXPECTED: Record<string, Access> = {
   'GET /v1/users': 'read',
   'GET /v1/settings': 'admin-read',
   'GET /v1/settings/check': 'admin-read',
-  // Settings are changed and tried (an email, a Slack message, the sign-on and on-call providers) by admins only.
   'PATCH /v1/settings': 'admin',
   'POST /v1/settings/email/test': 'admin',
   'POST /v1/settings/slack/test': 'admin',
