@@ -10,7 +10,8 @@
 //
 // Targets: reads ≥ 0.6 of the floor; the deep page within 1.2× of the first; p99 < 20 ms for reads at
 // 32 connections; ≥ 3,000 audited writes/s (synchronous=FULL kept: group commit); peak RSS < 250 MB;
-// start-up to the first answered request < 1 s; member reads within 0.8 of admin reads.
+// start-up to the first answered request < 0.5 s; member reads ≥ 0.9 of admin reads (issue 42); a read by id ≥ 0.6 of
+// the byte floor (byte-floor.ts), pages, a group's members and a user's groups ≥ 0.8 of it.
 // A miss is printed as MISSED beside its figure; the exit code stays 0 (figures are noisy on a shared machine).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -229,7 +230,8 @@ const kept = await fillByteFloor(bytesFile, gatehouseUrl, wanted.map(({ bytes })
 const bytesPort = await freePort();
 const byteFloor = spawn(process.execPath, ['--import', 'tsx', 'test/bench/byte-floor.ts', bytesFile, String(bytesPort), seeded.memberToken], { cwd: ROOT, env: process.env, stdio: ['ignore', 'ignore', 'inherit'] });
 const bytesUrl = `http://127.0.0.1:${bytesPort}`;
-await firstAnswer(`${bytesUrl}/v1/resources/${seeded.readableResourceIds[0]}`, seeded.adminToken, process.hrtime.bigint(), byteFloor);
+// Listening once it answers anything (with BENCH_ONLY on writes it keeps no answer at all).
+for (let up = false; !up; await sleep(20)) up = await fetch(`${bytesUrl}/`).then((res) => res.arrayBuffer().then(() => true), () => false);
 console.log(`byte floor: ${kept} answers kept`);
 
 interface Figures {
@@ -262,7 +264,7 @@ const target = (ok: boolean, what: string) => {
   if (!ok) misses.push(what);
   return ok ? 'ok' : 'MISSED';
 };
-console.log(`start-up to first answer: ${startupMs.toFixed(0)} ms ${target(startupMs < 1000, 'start-up < 1 s')}`);
+console.log(`start-up to first answer: ${startupMs.toFixed(0)} ms ${target(startupMs < 500, 'start-up < 0.5 s')}`);
 
 const results = new Map<string, { g: Figures; f: Figures; b?: Figures; rss: number }>();
 console.log(`\n${'scenario'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'floor'.padStart(7)} ${'ratio'.padStart(5)} ${'µs/req'.padStart(6)} ${'floor'.padStart(5)} ${'cpu ratio'.padStart(9)} ${'bytes'.padStart(7)} ${'ratio'.padStart(5)} ${'cpu'.padStart(5)} ${'RSS MB'.padStart(6)} err`);
