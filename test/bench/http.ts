@@ -14,7 +14,7 @@
 // the byte floor (byte-floor.ts), pages, a group's members and a user's groups ≥ 0.8 of it.
 // A miss is printed as MISSED beside its figure; the exit code stays 0 (figures are noisy on a shared machine).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { freePort } from '../helpers/ports.ts';
 import { loadavg, cpus, totalmem, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import autocannon from 'autocannon';
 import { MAX_READS_PER_CALLER } from '../../src/reads/pool.ts';
 import { fillByteFloor } from './byte-floor.ts';
 import { seededCopy, type Seeded } from './seed.ts';
+import { cpuMs, rssMb } from './timing.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
@@ -50,17 +51,8 @@ async function firstAnswer(url: string, token: string, since: bigint, child: Chi
   }
 }
 
-/** CPU time a process has used so far (user + system), in ms (/proc/<pid>/stat, 10 ms ticks). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
 /** Peak resident set size of a process so far (VmHWM), in MB. */
-function peakRssMb(pid: number): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : NaN;
-}
+const peakRssMb = (pid: number) => rssMb(pid, 'VmHWM');
 
 // --- the database -------------------------------------------------------------------------------
 const log = (line: string) => console.log(`  ${line}`);

@@ -13,7 +13,7 @@
 // a request and its approval), 2 SCIM calls (10%: a filtered Users list, a PATCH of a user) and one
 // heavy read (5%: a 200-row page of resources).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,6 +27,7 @@ import { createLogger } from '../../src/lib/log.ts';
 import { issueToken } from '../../src/modules/tokens/service.ts';
 import { freePort } from '../helpers/ports.ts';
 import { seededCopy } from './seed.ts';
+import { cpuMs, rssMb } from './timing.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 120);
@@ -51,14 +52,6 @@ const scimToken = (() => {
   return token;
 })();
 
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-function rssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : NaN;
-}
 const walMb = () => (existsSync(`${dbFile}-wal`) ? statSync(`${dbFile}-wal`).size / 2 ** 20 : 0);
 
 async function start(): Promise<{ child: ChildProcess; url: string }> {
