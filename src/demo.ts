@@ -156,10 +156,12 @@ export async function seedDemo(ctx: AppContext, apiUrl: string): Promise<void> {
     await ask('priya', 'Backfilling the orders table after the migration.', [primary], [], 4 * 60);
     await ask('sam', 'Building the churn dashboard.', [raw], [], 3 * 24 * 60);
 
-    // An access review in progress, reviewed by the owning teams, due in two weeks.
+    // An access review in progress, reviewed by the owning teams, due in two weeks. Every member of a team
+    // is asked (_ALL): round-robin would hand a row to the admin or to Ravi by the order of their random ids,
+    // now that the admin is on the platform team, and the reviewer's link must find the review waiting.
     const deadline = new Date(ctx.clock.now().getTime() + 14 * 24 * 3_600_000).toISOString();
     await call(root, 'POST', '/uar', {
-      name: 'Quarterly production access review', reviewer_assignment_policy: 'BY_OWNING_TEAM_ADMIN', send_reviewer_assignment_notification: false,
+      name: 'Quarterly production access review', reviewer_assignment_policy: 'BY_OWNING_TEAM_ADMIN_ALL', send_reviewer_assignment_notification: false,
       deadline, time_zone: 'UTC', self_review_allowed: false, uar_scope: { apps: [databases] },
     });
     markDemo(ctx.db, ctx.clock.now());

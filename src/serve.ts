@@ -1,7 +1,7 @@
 // `gatehouse serve` from start to exit: open and migrate, bootstrap, listen, then on SIGTERM/SIGINT
 // drain requests, stop background jobs, checkpoint and close the database.
 import path from 'node:path';
-import { ConfigError, type Config } from './config.ts';
+import { ConfigError, SETTINGS, type Config, type SettingName } from './config.ts';
 import { AREAS } from './areas.ts';
 import { createContext, type AppContext } from './context.ts';
 import { migrate, schemaVersion } from './db/migrate.ts';
@@ -48,6 +48,10 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
       log.info('this database has been replicated by Litestream; if it still is, set GATEHOUSE_LITESTREAM_CONFIG so Gatehouse leaves checkpoints to it');
     }
     ctx = createContext({ db, clock: systemClock, config, log }, AREAS);
+    // Which settings an admin set on the Settings page are in effect (names only): the operator reading the
+    // log sees them beside the environment's, and a stored secret that cannot be read is logged here too.
+    const stored = (Object.keys(SETTINGS) as SettingName[]).filter((key) => ctx.settings.source(key) === 'stored').map((key) => SETTINGS[key].env);
+    if (stored.length > 0) log.info('settings from the Settings page', { settings: stored });
     // Checked before anything is written: --demo never seeds a file holding real data.
     const seedDemo = options.demo ? (await import('./demo.ts')).checkDemoFile(ctx) : false;
     running = await startServer(ctx).catch((err: unknown) => {

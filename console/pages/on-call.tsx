@@ -17,7 +17,9 @@ export function GroupOnCall(props: { groupId: string; groupName: string; admin: 
       admin ? get('/on-call-schedules').then((list) => list.on_call_schedules) : Promise.resolve([]),
     ]);
     return { linked, now, every };
-  }, [groupId]);
+    // Not settled while a schedule has never synced or its last sync failed (retried with back-off): the
+    // section looks again by itself until it works, so the page changes without a reload (issue 41.5).
+  }, [groupId], (data) => data.now.every((state) => state.last_synced_at !== null && state.last_error === null));
   const [provider, setProvider] = useState('PAGER_DUTY');
   const [remoteId, setRemoteId] = useState('');
   const [chosen, setChosen] = useState('');

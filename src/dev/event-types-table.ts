@@ -1,8 +1,8 @@
 // docs/events.md's table of event types, made from EVENT_TYPE_GROUPS in src/modules/events/types.ts.
 // `npm run docs:events` rewrites it in place; test/docs/event-types.test.ts fails when the page's copy is stale.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { EVENT_TYPE_GROUPS } from '../modules/events/types.ts';
+import { rewriteSection } from './generated-section.ts';
 
 export const EVENTS_PAGE = fileURLToPath(new URL('../../docs/events.md', import.meta.url));
 export const BEGIN = '<!-- event types: made from src/modules/events/types.ts by `npm run docs:events`; do not edit by hand -->';
@@ -20,17 +20,6 @@ export function eventTypesTable(): string {
   return [BEGIN, '| event_type | recorded when |', '|---|---|', ...rows, END].join('\n');
 }
 
-/** The page with its table replaced by `table`; throws when the markers are missing. */
-export function withTable(page: string, table: string): string {
-  const start = page.indexOf(BEGIN);
-  const end = page.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/events.md has no event-type table between "${BEGIN}" and "${END}"`);
-  return page.slice(0, start) + table + page.slice(end + END.length);
-}
-
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const before = readFileSync(EVENTS_PAGE, 'utf8');
-  const after = withTable(before, eventTypesTable());
-  if (after !== before) writeFileSync(EVENTS_PAGE, after);
-  process.stdout.write(after === before ? 'docs/events.md: event types already up to date\n' : 'docs/events.md: event types rewritten\n');
+  rewriteSection({ file: EVENTS_PAGE, begin: BEGIN, end: END }, eventTypesTable(), 'event types');
 }

@@ -2,11 +2,12 @@
 // areas announcing it and those acting on it, who hears every access change, and which area runs each
 // outbox kind. `npm run docs:listeners` rewrites it in docs/contributing.md; test/docs/listeners.test.ts
 // fails when that copy is stale.
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Area } from '../area.ts';
 import { AREAS } from '../areas.ts';
+import { rewriteSection } from './generated-section.ts';
 
 export const CONTRIBUTING = fileURLToPath(new URL('../../docs/contributing.md', import.meta.url));
 const MODULES = fileURLToPath(new URL('../modules', import.meta.url));
@@ -64,17 +65,6 @@ export function listenersTable(areas: readonly Area[] = AREAS): string {
   ].join('\n');
 }
 
-/** `doc` with its table replaced by `table`; throws when the markers are missing. */
-export function withTable(doc: string, table: string): string {
-  const start = doc.indexOf(BEGIN);
-  const end = doc.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`docs/contributing.md has no listeners table between "${BEGIN}" and "${END}"`);
-  return doc.slice(0, start) + table + doc.slice(end + END.length);
-}
-
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const before = readFileSync(CONTRIBUTING, 'utf8');
-  const after = withTable(before, listenersTable());
-  if (after !== before) writeFileSync(CONTRIBUTING, after);
-  process.stdout.write(after === before ? 'docs/contributing.md: listeners table already up to date\n' : 'docs/contributing.md: listeners table rewritten\n');
+  rewriteSection({ file: CONTRIBUTING, begin: BEGIN, end: END }, listenersTable(), 'listeners table');
 }

@@ -1,8 +1,8 @@
 // The README's configuration table, made from SETTINGS in src/config.ts. `npm run docs:settings`
 // rewrites it in place; test/docs/settings-table.test.ts fails when the README's copy is stale.
-import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { SETTINGS, type Setting } from '../config.ts';
+import { rewriteSection } from './generated-section.ts';
 
 export const README = fileURLToPath(new URL('../../README.md', import.meta.url));
 export const BEGIN = '<!-- settings table: made from SETTINGS in src/config.ts by `npm run docs:settings`; do not edit by hand -->';
@@ -27,17 +27,6 @@ export function settingsTable(): string {
   return [BEGIN, '| variable | flag | default | accepts | meaning |', '|---|---|---|---|---|', ...rows.map((r) => `| ${r} |`), END].join('\n');
 }
 
-/** The README with its table replaced by `table`; throws when the markers are missing. */
-export function withTable(readme: string, table: string): string {
-  const start = readme.indexOf(BEGIN);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no settings table between "${BEGIN}" and "${END}"`);
-  return readme.slice(0, start) + table + readme.slice(end + END.length);
-}
-
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const before = readFileSync(README, 'utf8');
-  const after = withTable(before, settingsTable());
-  if (after !== before) writeFileSync(README, after);
-  process.stdout.write(after === before ? 'README.md: settings table already up to date\n' : 'README.md: settings table rewritten\n');
+  rewriteSection({ file: README, begin: BEGIN, end: END }, settingsTable(), 'settings table');
 }

@@ -17,17 +17,28 @@ const READ_POSTS = /^(\/v1\/queries\/run|\/scim\/v2\/(users|groups)\/\.search)\/
  * the limit. A limit of 0 turns it off. Runs in front of each route after its policy and visibility
  * guard (src/app.ts), before the body is read: only writes those let through are counted.
  */
-export function limitWrites(ctx: AppContext, budget: { limit?: number } = {}): Middleware<GatehouseRequest> {
+export function limitWrites(ctx: AppContext, budget: { limit?: number } = {}): Middleware<GatehouseRequest> & { tracked(): number } {
   const { writeRateWindowMs: windowMs } = ctx.config;
   // A door with a budget of its own (SCIM's GATEHOUSE_SCIM_WRITE_RATE_LIMIT) counts in its own windows.
   const limit = budget.limit ?? ctx.config.writeRateLimit;
   const windows = new Map<string, { startedMs: number; writes: number }>();
-  return (req, _res, next) => {
+  // A window is (re)inserted when it opens, so the Map holds them oldest first: ended ones are dropped
+  // from the front as new ones open, and the Map holds only the users who wrote within the last window
+  // (not every user who ever wrote, for as long as the process runs).
+  const dropEnded = (nowMs: number) => {
+    for (const [userId, w] of windows) {
+      if (nowMs - w.startedMs < windowMs) break;
+      windows.delete(userId);
+    }
+  };
+  const middleware: Middleware<GatehouseRequest> = (req, _res, next) => {
     if (limit === 0 || !req.caller || READS.has(req.method) || READ_POSTS.test(req.path)) return next();
     const nowMs = ctx.clock.now().getTime();
     let w = windows.get(req.caller.userId);
     if (!w || nowMs - w.startedMs >= windowMs) {
       // Windows only grow with authenticated users, so no address flood can fill this map.
+      windows.delete(req.caller.userId);
+      dropEnded(nowMs);
       w = { startedMs: nowMs, writes: 0 };
       windows.set(req.caller.userId, w);
     }
@@ -40,4 +51,6 @@ export function limitWrites(ctx: AppContext, budget: { limit?: number } = {}): M
     w.writes += 1;
     next();
   };
+  /** Users with a window open (for the test that it stays bounded). */
+  return Object.assign(middleware, { tracked: () => windows.size });
 }

@@ -12,7 +12,7 @@ import { openDatabase } from '../../src/db/open.ts';
 import { systemClock } from '../../src/lib/clock.ts';
 import { edgeExpiry } from '../../src/modules/access/edges.ts';
 import { createLogger } from '../../src/lib/log.ts';
-import { holdingsOfUserPage } from '../../src/modules/access/reads.ts';
+import { holdersPage, holdingsOfUserPage } from '../../src/modules/access/reads.ts';
 import { putEdge } from '../../src/modules/access/service.ts';
 import { approveRequest } from '../../src/modules/requests/decide.ts';
 import { createRequest } from '../../src/modules/requests/service.ts';
@@ -35,6 +35,7 @@ const member = callerOf('bench0@example.com', 'MEMBER');
 
 const RESOURCE = /^\/v1\/resources\/([0-9a-f-]{36})$/;
 const USER_GROUPS = /^\/v1\/groups\/users\/([0-9a-f-]{36})$/;
+const GROUP_USERS = /^\/v1\/groups\/([0-9a-f-]{36})\/users$/;
 const GROUP_USER = /^\/v1\/groups\/([0-9a-f-]{36})\/users\/([0-9a-f-]{36})$/;
 const APPROVE = /^\/v1\/requests\/([0-9a-f-]{36})\/approve$/;
 
@@ -49,6 +50,7 @@ function answer(method: string, path: string, query: URLSearchParams, caller: Ca
     const rows = resources.list({}, ctx.pager.afterSeq('resources', pageQuery), pageQuery.page_size + 1);
     return ctx.pager.page('resources', pageQuery, rows, (row) => row.seq, resources.toApi);
   }
+  if (method === 'GET' && (m = GROUP_USERS.exec(path))) return holdersPage(ctx, 'group', m[1]!, { page_size: 200 });
   if (method === 'GET' && (m = USER_GROUPS.exec(path))) return holdingsOfUserPage(ctx, 'group', m[1]!, { page_size: 200 }, caller);
   if (method === 'GET' && path === '/v1/events') {
     const pageQuery = { page_size: 200, cursor: undefined };

@@ -7,10 +7,10 @@
 // two grandchildren; a tenth LIMITED to a group), 2,000 groups nested up to four deep, 1,000,000 access
 // edges with a fifth expiring within a month, 50,000 requests,
 // 500,000 audit events naming users, groups and resources. A fixed seed: every run builds the same data.
-import { randomUUID } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { createHash, randomUUID } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadConfig } from '../../src/config.ts';
 import { AREAS } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
@@ -235,6 +235,34 @@ export function seedDatabase(file: string, log: (line: string) => void = () => {
     memberships: userIds.map((id, u) => `${groupIds[WRITE_GROUPS_FROM + (u % WRITE_GROUPS)]}/users/${id}`),
     requestableResourceIds: lastTenth,
   };
+}
+
+/**
+ * Copies the benches' seeded database to `dbFile` and answers what it holds. The seeded file is kept (by
+ * default in node_modules/.cache, keyed by seed.ts and the migrations) and copied for each run: seeding
+ * takes minutes, a copy seconds. BENCH_SEEDED=<dir> keeps it there instead; BENCH_SEEDED=none seeds
+ * afresh into `dbFile`.
+ */
+export function seededCopy(dbFile: string, log: (line: string) => void, root: string): Seeded {
+  const seedKey = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).update(readdirSync(join(root, 'sql')).join()).digest('hex').slice(0, 12);
+  const keep = process.env.BENCH_SEEDED === 'none' ? undefined : (process.env.BENCH_SEEDED ?? join(root, 'node_modules/.cache/gatehouse-bench', seedKey));
+  if (keep && existsSync(join(keep, 'seeded.json'))) {
+    console.log(`reusing the seeded database in ${keep}`);
+    const seeded = JSON.parse(readFileSync(join(keep, 'seeded.json'), 'utf8')) as Seeded;
+    copyFileSync(seeded.file, dbFile);
+    return seeded;
+  }
+  console.log('seeding (seed.ts: direct SQL into a migrated file for the catalogue and edges, the stores for tokens, requests and events)…');
+  const started = Date.now();
+  const file = keep ? join(keep, 'seed.db') : dbFile;
+  if (keep) mkdirSync(keep, { recursive: true });
+  const seeded = seedDatabase(file, log);
+  if (keep) {
+    writeFileSync(join(keep, 'seeded.json'), JSON.stringify(seeded));
+    copyFileSync(file, dbFile);
+  }
+  console.log(`  seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return seeded;
 }
 
 // Alone: node --import tsx --import ./src/dev/register-sql.mjs test/bench/seed.ts <dir> — seeds <dir>/seed.db

@@ -9,8 +9,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
+import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { checkPage, CHROMIUM, noBrowser, openPage, signedInPage } from '../helpers/browser.ts';
 import { createGroup, createMember, createOwner, type Signed } from '../helpers/fixtures.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { config, postRequest, requestableResource } from '../helpers/requests.ts';
@@ -23,7 +24,6 @@ const HOUR = 3_600_000;
 describe('on-call schedules in the console', { skip: noBrowser }, () => {
   let app: TestApp;
   let pd: PagerDutyStandIn;
-  let origin: string;
   let browser: Browser;
   let oscar: Signed;
   let group: { group_id: string; name: string };
@@ -34,27 +34,13 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
 
   const signedIn = (email: string, width: number): Promise<Page> => signedInPage(browser, app, email, width, problems);
 
-  async function open(page: Page, path: string): Promise<void> {
-    await page.goto(`${origin}${path}`);
-    await page.locator('#page-title').waitFor(WAIT);
-    await page.waitForLoadState('networkidle');
-    assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
-  }
-
-  /** Photographs the page, and checks it with axe-core and that nothing is wider than the screen. */
-  async function check(page: Page, name: string, width: number): Promise<void> {
-    const file = `on-call-${name}-${width === 375 ? '375' : 'desktop'}.png`;
-    await page.screenshot({ path: join(SHOTS, file), fullPage: true });
-    assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${file}`);
-    const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
-    assert.ok(wide <= width, `${name} is ${wide} px wide at ${width} (see ${file})`);
-  }
+  const open = (page: Page, path: string): Promise<void> => openPage(page, app, path);
+  const check = (page: Page, name: string, width: number): Promise<void> => checkPage(page, SHOTS, `on-call-${name}`, width);
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });
     pd = await PagerDutyStandIn.start(() => clock.now());
     app = await startTestApp({ clock, env: { GATEHOUSE_PAGERDUTY_TOKEN: PAGERDUTY_TOKEN, GATEHOUSE_PAGERDUTY_API_URL: pd.url } });
-    origin = new URL(app.url).origin;
     oscar = await createMember(app.api, { full_name: 'Oscar Oncall', email: 'oscar@example.com' });
     const person = pd.addPerson('Oscar Oncall', 'oscar@example.com');
     remote = pd.addSchedule('Payments primary');
@@ -88,8 +74,7 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
         await section.getByRole('button', { name: 'Add and follow' }).click();
       }
       await section.getByRole('heading', { name: /Payments primary/ }).waitFor(WAIT);
-      await section.getByText(/Oscar Oncall, on call until/).waitFor(WAIT);
-      assert.match(await section.innerText(), /Last synced/);
+        assert.match(await section.innerText(), /Last synced/);
       await check(page, 'group', width);
       await page.context().close();
     }
@@ -105,8 +90,15 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
     await section.getByRole('button', { name: 'Sync Payments primary now' }).click();
     await section.getByText(/The last sync failed: PagerDuty answered 503/).waitFor(WAIT);
     await check(page, 'group-failing', 1280);
-    await page.context().close();
+    // The provider is back and the job syncs again once the back-off has passed: the section says so by
+    // itself (it looks again while the last sync failed), without a reload.
+    await page.evaluate('window.__notReloaded = true');
     pd.outage = null;
+    clock.advance(HOUR);
+    await syncOnCall(app.ctx, clock.now());
+    await section.getByText(/The last sync failed/).waitFor({ state: 'detached', ...WAIT });
+    assert.equal(await page.evaluate<boolean>('window.__notReloaded === true'), true, 'the page was not reloaded');
+    await page.context().close();
     const members = await app.api.get(`/groups/${group.group_id}/users`);
     assert.deepEqual((members.body.results as { user_id: string }[]).map((m) => m.user_id), [oscar.user_id]);
   });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { ConfigError, DEFAULTS, loadConfig, SETTINGS, type Setting, type SettingName } from '../../src/config.ts';
+import { ConfigError, DEFAULTS, loadConfig, SETTING_GROUPS, SETTINGS, type Setting, type SettingName } from '../../src/config.ts';
 import { README, settingsTable } from '../../src/dev/settings-table.ts';
 
 const entries = Object.entries(SETTINGS) as [SettingName, Setting<unknown>][];
@@ -36,6 +36,16 @@ describe('settings', () => {
         assert.deepEqual(loadConfig({ ...env, [setting.env]: 'ignored' }, { [setting.flag.name]: raw })[key], expected, `--${setting.flag.name}`);
       }
     }
+  });
+
+  it('gives every setting the Settings page may set a label, in a group the page has; and never the key to its secrets', () => {
+    const editable = entries.filter(([, s]) => s.editable);
+    assert.ok(editable.length >= 14);
+    for (const [key, setting] of editable) {
+      assert.ok(setting.label, `${setting.env} is editable but has no label for the page`);
+      assert.ok(setting.editable! in SETTING_GROUPS, key);
+    }
+    for (const key of ['secretKey', 'dbFile', 'bootstrapToken', 'adminEmail'] as const) assert.equal(SETTINGS[key].editable, undefined, key);
   });
 
   it('refuses a value outside a setting\'s bounds, naming where it came from', () => {

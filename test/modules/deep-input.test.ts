@@ -7,6 +7,7 @@ import { MAX_JSON_DEPTH } from '../../src/lib/json-depth.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { readEvents } from '../helpers/events.ts';
 import { NO_SUCH_ID } from '../helpers/fixtures.ts';
+import { scimClientFor } from '../helpers/scim-client.ts';
 import { SIGNING_SECRET, SLACK_TOKEN, signedInteraction } from '../helpers/slack-stand-in.ts';
 
 /** JSON text of lists nested `depth` deep: [[[…]]]. */
@@ -22,16 +23,28 @@ function fieldsOf(schema: unknown): string[] {
 }
 
 /**
- * Every declared /v1 route with a body, its path parameters filled (a UUID, or a word for the few that are
- * not). The other protocols' bodies (SCIM's, the console's) are sent by their own clients and tests.
+ * Every declared route with a body under `prefix`, the prefix taken off and its path parameters filled (a
+ * UUID, or a word for the few that are not). /v1's go through the API client, SCIM's (at /scim/v2, mounted
+ * through the same router) through the SCIM client with a SCIM token, as identity providers send them.
  */
-const ROUTES = AREAS.flatMap((area) => Object.entries(area.routes?.operations ?? {}))
-  .filter(([key, route]) => route?.body !== undefined && key.split(' ')[1]!.startsWith('/v1/'))
+const routesUnder = (prefix: string) => AREAS.flatMap((area) => Object.entries(area.routes?.operations ?? {}))
+  .filter(([key, route]) => route?.body !== undefined && key.split(' ')[1]!.startsWith(`${prefix}/`))
   .map(([key, route]) => {
     const [method, path] = key.split(' ') as [string, string];
-    const filled = path.replace(/^\/v1/, '').replace(/\{([^}]+)\}/g, (_, name: string) => (route!.pathParams?.[name] ? 'deep' : NO_SUCH_ID));
+    const filled = path.slice(prefix.length).replace(/\{([^}]+)\}/g, (_, name: string) => (route!.pathParams?.[name] ? 'deep' : NO_SUCH_ID));
     return { key, method, path: filled, fields: fieldsOf(route!.body) };
   });
+const ROUTES = routesUnder('/v1');
+const SCIM_ROUTES = routesUnder('/scim/v2');
+
+/** The bodies sent to each route: nested past the limit whole, and at each of its fields. */
+const deepBodies = (fields: string[]): [string, string][] => [
+  ['a list 5,000 deep', deepList(5000)],
+  ['an object 5,000 deep', deepObject(5000)],
+  [`a list ${MAX_JSON_DEPTH + 1} deep`, deepList(MAX_JSON_DEPTH + 1)],
+  ...fields.map((field): [string, string] => [`${field}: a list 5,000 deep`, `{"${field}":${deepList(5000)}}`]),
+  ...fields.map((field): [string, string] => [`${field}: an object 5,000 deep`, `{"${field}":${deepObject(5000)}}`]),
+];
 
 describe('deep JSON bodies', () => {
   let app: TestApp;
@@ -51,14 +64,7 @@ describe('deep JSON bodies', () => {
     const before = await recorded();
     const failures: string[] = [];
     for (const route of ROUTES) {
-      const bodies: [string, string][] = [
-        ['a list 5,000 deep', deepList(5000)],
-        ['an object 5,000 deep', deepObject(5000)],
-        [`a list ${MAX_JSON_DEPTH + 1} deep`, deepList(MAX_JSON_DEPTH + 1)],
-        ...route.fields.map((field): [string, string] => [`${field}: a list 5,000 deep`, `{"${field}":${deepList(5000)}}`]),
-        ...route.fields.map((field): [string, string] => [`${field}: an object 5,000 deep`, `{"${field}":${deepObject(5000)}}`]),
-      ];
-      for (const [what, text] of bodies) {
+      for (const [what, text] of deepBodies(route.fields)) {
         const res = await app.api.request(route.method, route.path, undefined, {
           rawBody: text, headers: { 'content-type': 'application/json' }, expectServerError: true,
         });
@@ -68,6 +74,22 @@ describe('deep JSON bodies', () => {
     }
     assert.deepEqual(failures, []);
     assert.equal(await recorded(), before);
+  });
+
+  it(`refuses a SCIM body nested past ${MAX_JSON_DEPTH} on every SCIM route, in SCIM's error shape, and records nothing`, async () => {
+    assert.ok(SCIM_ROUTES.some((route) => route.key === 'POST /scim/v2/Users') && SCIM_ROUTES.some((route) => route.key === 'PATCH /scim/v2/Groups/{id}'));
+    const scim = await scimClientFor(app);
+    const before = (await readEvents(app.api, {})).length;
+    const failures: string[] = [];
+    for (const route of SCIM_ROUTES) {
+      for (const [what, text] of deepBodies(route.fields)) {
+        const res = await scim.request(route.method, route.path, text);
+        const named = res.body?.status === '400' && String(res.body.detail).includes(`${MAX_JSON_DEPTH} deep`);
+        if (res.status !== 400 || !named) failures.push(`${route.key} with ${what} → ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+      }
+    }
+    assert.deepEqual(failures, []);
+    assert.equal((await readEvents(app.api, {})).length, before);
   });
 
   it('refuses the deepest body the size cap lets through (500,000 lists in 1 MB) the same way', async () => {

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createMember, createResource, createToken, createUser } from '../helpers/fixtures.ts';
 import { makeRequest, ownerOf, postRequest, requestableResource } from '../helpers/requests.ts';
 import { until } from '../helpers/wait.ts';
+import { limitWrites } from '../../src/http/write-rate.ts';
 
 /** Sends `raw` on a new connection to the app and answers everything the server wrote until it closed. */
 function rawExchange(app: TestApp, raw: string | Buffer): Promise<string> {
@@ -209,6 +210,24 @@ describe('write limit', () => {
     assert.ok(!owners.body.results.some((o: { name: string }) => o.name === 'one too many'));
     app.clock.advance(60_000);
     assert.equal((await app.api.post('/owners', { name: 'after the window', user_ids: [] })).status, 200);
+  });
+
+  it('holds windows only for users who wrote within the last window, however many wrote before (issue 42)', () => {
+    const limiter = limitWrites(app.ctx, { limit: 3 });
+    const write = (userId: string) => limiter({ method: 'POST', path: '/v1/owners', caller: { userId } } as never, {} as never, () => {});
+    for (let i = 0; i < 500; i++) write(`user-${i}`);
+    assert.equal(limiter.tracked(), 500);
+    app.clock.advance(60_000);
+    write('one more');
+    assert.equal(limiter.tracked(), 1, 'the windows that ended are dropped as a new one opens');
+    // A user writing again in a new window is counted afresh, in its place among the newest.
+    write('user-1');
+    app.clock.advance(30_000);
+    write('user-2');
+    assert.equal(limiter.tracked(), 3);
+    app.clock.advance(30_000);
+    write('user-3');
+    assert.equal(limiter.tracked(), 2, 'one more and user-1 ended; user-2 and user-3 remain');
   });
 
   it('counts only writes that passed the policy: a READ_ONLY token\'s refused writes use none of its user\'s budget', async () => {

@@ -46,7 +46,7 @@ describe('access requests', () => {
       assert.equal(request.reviewer_stages[0].item_id, resource.resource_id);
       assert.equal(request.reviewer_stages[0].requestedItemName, resource.name);
       assert.deepEqual(request.reviewer_stages[0].stages, [
-        { stage: 1, operator: 'OR', reviewers: [{ id: rita.user_id, full_name: rita.full_name, status: 'PENDING' }] },
+        { stage: 1, operator: 'OR', reviewers: [{ id: rita.user_id, full_name: rita.full_name, status: 'PENDING', decision_needed: true }] },
       ]);
       assert.deepEqual(request.request_comments, []);
 

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { SETTINGS } from '../../src/config.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createMember, createToken } from '../helpers/fixtures.ts';
 
@@ -14,6 +15,9 @@ const SECRETS = {
   SMTP_PASSWORD: 'smtp-password-6f1c9e2b8a4d',
   // Read into the settings though the test harness bootstraps its admin another way.
   GATEHOUSE_BOOTSTRAP_TOKEN: 'bootstrap-token-3a7c1e9f5b2d8c4a6e0f',
+  GATEHOUSE_SECRET_KEY: 'settings-secret-key-7d2c9a4e1b8f3065aa',
+  GATEHOUSE_PAGERDUTY_TOKEN: 'pagerduty-token-2b7e4c9d1a6f',
+  GATEHOUSE_OPSGENIE_API_KEY: 'opsgenie-key-9c4a2e7b1d5f',
 };
 
 describe('settings', () => {
@@ -28,6 +32,9 @@ describe('settings', () => {
         GATEHOUSE_SLACK_SIGNING_SECRET: SECRETS.GATEHOUSE_SLACK_SIGNING_SECRET,
         GATEHOUSE_SMTP_URL: `smtp://mailer:${SECRETS.SMTP_PASSWORD}@127.0.0.1:2525`,
         GATEHOUSE_BOOTSTRAP_TOKEN: SECRETS.GATEHOUSE_BOOTSTRAP_TOKEN,
+        GATEHOUSE_SECRET_KEY: SECRETS.GATEHOUSE_SECRET_KEY,
+        GATEHOUSE_PAGERDUTY_TOKEN: SECRETS.GATEHOUSE_PAGERDUTY_TOKEN,
+        GATEHOUSE_OPSGENIE_API_KEY: SECRETS.GATEHOUSE_OPSGENIE_API_KEY,
         GATEHOUSE_TRUSTED_PROXIES: '127.0.0.1,10.0.0.0/8',
       },
     });
@@ -39,6 +46,8 @@ describe('settings', () => {
     assert.equal(res.status, 200);
     const text = JSON.stringify(res.body);
     for (const secret of Object.values(SECRETS)) assert.ok(!text.includes(secret), `the answer shows a secret: ${secret}`);
+    // Every secret SETTINGS declares is set above: a new one must be added to SECRETS.
+    for (const setting of Object.values(SETTINGS)) if (setting.secret) assert.ok(setting.env in SECRETS, `${setting.env} is a secret this test does not set`);
 
     assert.match(res.body.version, /^\d+\.\d+\.\d+/);
     assert.ok(res.body.schema_version > 0);

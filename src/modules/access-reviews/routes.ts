@@ -1,6 +1,6 @@
 // The access-reviews area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
-import { PaginatedUARsList, UAR, UARSnapshotPage } from '../../openapi/components/access-reviews.ts';
+import { PaginatedUARsList, UAR, UARSnapshotPage } from './responses.ts';
 import { defineRoutes } from '../../http/route.ts';
 import { CreateUarBody, ListUarsQuery } from './schemas.ts';
 

@@ -5,7 +5,7 @@ import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import type { UarScopeInput } from './schemas.ts';
 import { reviewIsComplete } from './sql.ts';
-import type { UAR } from '../../openapi/components/access-reviews.ts';
+import type { UAR } from './responses.ts';
 
 interface UarRow {
   seq: number;

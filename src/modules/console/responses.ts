@@ -1,7 +1,7 @@
 // The console area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, uuid, dateTime, described } from '../../openapi/responses.ts';
-import { User } from '../../openapi/components/people.ts';
+import { User } from '../users/responses.ts';
 
 export const ConsoleSession = component('ConsoleSession', described(v.object({
   user: User,

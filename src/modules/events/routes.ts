@@ -1,7 +1,7 @@
 // The events area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { Event, PaginatedEventList } from '../../openapi/components/events.ts';
+import { Event, PaginatedEventList } from './responses.ts';
 import { ListEventsQuery } from './schemas.ts';
 
 export const eventRoutes = defineRoutes('events', {

@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventHash, GENESIS_HASH, type HashedValues } from '../../lib/event-chain.ts';
 import { isEventType, type EventType } from './types.ts';
-import type { Event } from '../../openapi/components/events.ts';
+import type { Event } from './responses.ts';
 
 /** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
 export interface SubEvent {

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
 import { Owner, PaginatedOwnersList, UpdateOwnerInfoList } from '../../openapi/components/catalogue.ts';
-import { UserList } from '../../openapi/components/people.ts';
+import { UserList } from '../users/responses.ts';
 import { CreateOwnerBody, ListOwnersQuery, SetOwnerUsersBody, UpdateOwnersBody } from './schemas.ts';
 
 export const ownerRoutes = defineRoutes('owners', {

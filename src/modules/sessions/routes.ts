@@ -2,7 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { Session, SessionsList } from '../../openapi/components/people.ts';
+import { Session, SessionsList } from './responses.ts';
 import { ListSessionsQuery, OpenSessionBody } from './schemas.ts';
 
 export const sessionRoutes = defineRoutes('sessions', {

@@ -2,7 +2,7 @@
 // A session is open while ended_at is NULL and expiration_date is after now; only open ones are shown.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Session } from '../../openapi/components/people.ts';
+import type { Session } from './responses.ts';
 
 interface SessionRow {
   seq: number;

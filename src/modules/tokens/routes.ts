@@ -2,7 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { PaginatedTokensList } from '../../openapi/components/people.ts';
+import { PaginatedTokensList } from './responses.ts';
 import { CreateTokenBody, ListTokensQuery } from './schemas.ts';
 import { IssuedToken } from './responses.ts';
 

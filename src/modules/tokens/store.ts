@@ -3,7 +3,7 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashSecret, lookupOf, previewOf, secretMatches } from './secret.ts';
 import type { OrganizationRole } from '../users/roles.ts';
-import type { Token } from '../../openapi/components/people.ts';
+import type { Token } from './responses.ts';
 
 export type AccessLevel = 'FULL_ACCESS' | 'READ_ONLY';
 /** Where a token works: API on /v1, SCIM on /scim/v2 only (docs/scim.md). */

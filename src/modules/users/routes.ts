@@ -3,7 +3,7 @@
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
 import { ThirdPartyProviderEnum } from '../../openapi/components/enums.ts';
-import { PaginatedRemoteUsersList, PaginatedUsersList, RemoteUser, User } from '../../openapi/components/people.ts';
+import { PaginatedRemoteUsersList, PaginatedUsersList, RemoteUser, User } from './responses.ts';
 import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, RenameUserBody, UpdateUserBody } from './schemas.ts';
 
 export const userRoutes = defineRoutes('users', {

@@ -3,7 +3,7 @@ import type { Db } from '../../db/open.ts';
 import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
-import type { RemoteUser, User } from '../../openapi/components/people.ts';
+import type { RemoteUser, User } from './responses.ts';
 
 /** A users row as stored (other areas' SQL joins it: SCIM's lists read these columns). */
 export interface UserRow {

@@ -1,7 +1,6 @@
-// Response components — the audit trail: events and their sub-events.
-// Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
+// The events area's response shapes (Valibot): the audit trail's events, as the reference writes them; the types its mappers return and its answers in the API document.
 import * as v from 'valibot';
-import { component, uuid, dateTime, described, cursor } from '../responses.ts';
+import { component, uuid, dateTime, described, cursor } from '../../openapi/responses.ts';
 
 export const SubEvent = component('SubEvent', described(v.objectWithRest({
   sub_event_type: v.string(),
