@@ -1,5 +1,5 @@
 // Loopback stand-ins for PagerDuty's REST API v2 and Opsgenie's REST API, stateful, speaking the shapes their
-// public documents give (../shared/reference; every answer is checked against them with Ajv when present):
+// public documents give (test/helpers/reference.ts; every answer is checked against them with Ajv when present):
 // users with emails, schedules whose shifts have a start and an end, overrides on top, incidents (PagerDuty),
 // outages (an HTTP status, or no answer at all) and slow answers. Time is the test's clock (`now`).
 import { once } from 'node:events';

@@ -1,14 +1,12 @@
 // Checks what an on-call stand-in answers against the provider's public API document in
-// ../shared/reference (PagerDuty's OpenAPI 3.0, Opsgenie's Swagger 2.0) with Ajv, so a stand-in cannot
+// the reference directory (test/helpers/reference.ts: PagerDuty's OpenAPI 3.0, Opsgenie's Swagger 2.0) with Ajv, so a stand-in cannot
 // drift from the real service. Without the reference directory the check is skipped (answers pass).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 
-// Beside the checkout, as test/openapi/conformance.test.ts finds the reference.
-const REFERENCE = fileURLToPath(new URL('../../../shared/reference/', import.meta.url));
+import { REFERENCE_DIR as REFERENCE } from './reference.ts';
 
 /** An answer's body checked against the document: null when it fits (or no document is present), else the problems in words. */
 export type AnswerCheck = (template: string, status: number, body: unknown) => string | null;

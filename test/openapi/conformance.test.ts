@@ -1,4 +1,4 @@
-// Gatehouse's API document against the reference (../shared/reference/opal-openapi.yaml, beside the
+// Gatehouse's API document against the reference (opal-openapi.yaml in the reference directory beside the
 // repository): every reference operation Gatehouse serves must agree on the wire, except for the
 // documented deviations (src/openapi/deviations.ts), which docs/openapi.md must show as they are.
 import assert from 'node:assert/strict';
@@ -10,12 +10,13 @@ import { API_OPERATIONS } from '../../src/app.ts';
 import { buildOpenApiDocument } from '../../src/openapi/document.ts';
 import { covers, DEVIATIONS, renderDeviations } from '../../src/openapi/deviations.ts';
 import { compareOperations, SchemaReader } from './compare.ts';
+import { REFERENCE_DIR } from '../helpers/reference.ts';
 import { GROUP_TYPES } from '../../src/modules/groups/kinds.ts';
 import { RESOURCE_TYPES } from '../../src/modules/resources/kinds.ts';
 
 type Json = Record<string, any>;
 
-const REFERENCE = fileURLToPath(new URL('../../../shared/reference/opal-openapi.yaml', import.meta.url));
+const REFERENCE = `${REFERENCE_DIR}opal-openapi.yaml`;
 const DOCS = fileURLToPath(new URL('../../docs/openapi.md', import.meta.url));
 const METHODS = new Set(['get', 'post', 'put', 'patch', 'delete']);
 const skip = existsSync(REFERENCE) ? false : `no reference document at ${REFERENCE} (it sits beside the repository in CI); nothing to compare with`;
