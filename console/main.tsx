@@ -88,8 +88,10 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
     }
     setTimeout(() => document.getElementById('page-title')?.focus({ preventScroll: true }), 0);
   }, [path]);
-  const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [path]);
+  // The menu is open on the page where it was opened: moving to another page folds it in the same
+  // render that draws the new page (an effect after the paint would leave it open for a frame).
+  const [menuOpenOn, setMenuOpenOn] = useState<string | null>(null);
+  const menuOpen = menuOpenOn === path;
   const signOut = async () => {
     try {
       await post('/console/sign-out');
@@ -104,9 +106,9 @@ function Layout(props: { me: Me; path: string; onSignOut: () => void }) {
       <header class="top">
         <Link href="/console" class="brand">Gatehouse</Link>
         {/* On a phone the links fold behind one button, so a page starts near the top of the screen. */}
-        <button type="button" class="menu-toggle" aria-expanded={menuOpen} aria-controls="main-links" onClick={() => setMenuOpen(!menuOpen)}>Menu</button>
+        <button type="button" class="menu-toggle" aria-expanded={menuOpen} aria-controls="main-links" onClick={() => setMenuOpenOn(menuOpen ? null : path)}>Menu</button>
         <nav aria-label="Main">
-          <ul id="main-links" class={menuOpen ? 'open' : undefined}>
+          <ul id="main-links" class={menuOpen ? 'open' : undefined} onClick={() => setMenuOpenOn(null)}>
             {links.map(([href, label]) => (
               <li key={href}><Link href={href} class={path === href ? 'current' : undefined}>{label}</Link></li>
             ))}
