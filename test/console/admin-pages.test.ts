@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { newContext, waitForData, WAIT } from '../helpers/browser.ts';
 import { createApp, createMember, createMessageChannel, createOwner, createResource, createTag, createToken, type Signed } from '../helpers/fixtures.ts';
 import { until } from '../helpers/wait.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -19,7 +20,6 @@ const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)`;
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
 const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
-const WAIT = { timeout: 30_000 };
 const SMTP_PASSWORD = 'smtp-password-never-shown-7c2e';
 
 describe('the console\'s admin pages in a browser', { skip }, () => {
@@ -33,7 +33,7 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
 
   async function newPage(width: number): Promise<Page> {
     // CSP is bypassed only so axe can be injected.
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const context = await newContext(browser, { viewport: { width, height: 900 }, bypassCSP: true });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
     const opened = await context.newPage();
     opened.on('pageerror', (error) => problems.push(error.message));
@@ -50,9 +50,7 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
   /** Opens a console address and waits for its heading and its data. */
   async function open(into: Page, path: string): Promise<void> {
     await into.goto(`${origin}${path}`);
-    await into.locator('#page-title').waitFor(WAIT);
-    await into.waitForLoadState('networkidle');
-    assert.equal(await into.getByText('Loading…').count(), 0, `${path} is still loading`);
+    await waitForData(into);
   }
 
   /** Photographs the page, and checks it with axe-core and that nothing is wider than the screen. */
@@ -164,6 +162,7 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
 
     await open(page, `/console/users/${member.user.user_id}`);
     const ends = page.getByRole('button', { name: /^End session from / });
+    await ends.nth(1).waitFor(WAIT);
     assert.equal(await ends.count(), 2);
     await ends.last().click();
     await confirmDialog(page, /End Morgan Member's session from/, 'End session');
@@ -185,14 +184,14 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     await page.getByRole('link', { name: 'Morgan Member' }).waitFor(WAIT);
     await page.getByLabel('Where new requests for Platform team are posted').selectOption({ label: '#access-reviews (Slack)' });
     await page.getByRole('button', { name: 'Save channel' }).click();
-    await page.waitForLoadState('networkidle');
+    // The page says so once the save is answered and the team read again: only then is it stored.
+    await page.getByText('New requests for Platform team are posted to #access-reviews (Slack)').waitFor(WAIT);
     const team = (await app.api.get('/owners/name/Platform team')).body;
     assert.ok(team.reviewer_message_channel_id, 'the channel is saved');
     const teamMembers = (await app.api.get(`/owners/${team.owner_id}/users`)).body.users.map((u: { user_id: string }) => u.user_id);
     assert.deepEqual(teamMembers, [app.adminUserId, member.user.user_id], 'its creator first, then the member added');
 
     // Issue 41.4: a new Slack channel added and linked on the team's page, no API call by hand.
-    await page.getByText('New requests for Platform team are posted to #access-reviews (Slack)').waitFor(WAIT);
     await page.getByLabel('Slack channel ID').fill('platform reviews');
     await page.getByRole('button', { name: 'Add and use this channel' }).click();
     await page.getByRole('alert').filter({ hasText: 'The Slack channel ID starts with C' }).waitFor(WAIT);

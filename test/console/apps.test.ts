@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { newContext, waitForData, WAIT } from '../helpers/browser.ts';
 import { createOwner } from '../helpers/fixtures.ts';
 import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 
@@ -19,7 +20,6 @@ const found = findPostgres();
 const skip = !existsSync(CHROMIUM) ? `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)` : 'reason' in found ? found.reason : false;
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
 const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
-const WAIT = { timeout: 30_000 };
 
 describe('the Apps pages in a browser', { skip }, () => {
   let app: TestApp;
@@ -35,7 +35,7 @@ describe('the Apps pages in a browser', { skip }, () => {
   const sql = (text: string) => sqlOn(server, text);
 
   async function newPage(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const context = await newContext(browser, { viewport: { width, height: 900 }, bypassCSP: true });
     const opened = await context.newPage();
     opened.on('pageerror', (error) => problems.push(error.message));
     const admin = app.ctx.stores.users.getByEmail('admin@gatehouse.local')!;
@@ -47,8 +47,7 @@ describe('the Apps pages in a browser', { skip }, () => {
 
   /** Photographs the page, then checks it with axe-core (WCAG 2 A and AA) and that nothing is wider than the screen. */
   async function check(on: Page, name: string, width: number): Promise<void> {
-    await on.waitForLoadState('networkidle');
-    assert.equal(await on.getByText('Loading…').count(), 0, `${name} is still loading`);
+    await waitForData(on);
     await on.screenshot({ path: join(SHOTS, `${name}-${width === 375 ? '375' : 'desktop'}.png`), fullPage: true });
     await on.addScriptTag({ content: AXE });
     const violations = await on.evaluate<string[]>(

@@ -13,14 +13,13 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, newContext, noBrowser, signedInPage, waitForData, WAIT } from '../helpers/browser.ts';
 import { createApp, createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { config, stage } from '../helpers/requests.ts';
 
 const skip = noBrowser;
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const WAIT = { timeout: 30_000 };
 
 describe('the console in a browser', { skip }, () => {
   let idp: TestProvider;
@@ -37,7 +36,7 @@ describe('the console in a browser', { skip }, () => {
 
   /** A fresh browser context (its own cookies), watching for page errors. CSP is bypassed only so axe can be injected. */
   async function newPage(width = 1280): Promise<Page> {
-    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, acceptDownloads: true });
+    const context: BrowserContext = await newContext(browser, { viewport: { width, height: 900 }, bypassCSP: true, acceptDownloads: true });
     const page = await context.newPage();
     page.on('pageerror', (error) => problems.push(error.message));
     return page;
@@ -320,8 +319,7 @@ describe('the console in a browser', { skip }, () => {
 
     for (const [path, name] of [[`/console/resources/${payroll.resource_id}`, 'resource'], [`/console/users/${requester.user.user_id}`, 'person'], ['/console/events', 'events'], ['/console/account', 'account']] as const) {
       await adminPage.goto(`${origin}${path}`);
-      await adminPage.locator('#page-title').waitFor(WAIT);
-      await adminPage.waitForLoadState('networkidle');
+      await waitForData(adminPage);
       await shoot(adminPage, name);
     }
   });
@@ -455,9 +453,7 @@ describe('the console in a browser', { skip }, () => {
       await signInWithLink(page, 'admin@gatehouse.local');
       for (const [path, name] of pages) {
         await page.goto(`${origin}${path}`);
-        await page.locator('#page-title').waitFor(WAIT);
-        await page.waitForLoadState('networkidle');
-        assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
+        await waitForData(page);
         if (name === 'resource-with-connector') await page.getByRole('row', { name: /Rowan Requester.*grant.*being carried to the system/ }).waitFor(WAIT);
         if (name === 'not-found') await page.getByRole('heading', { name: 'Page not found' }).waitFor(WAIT);
         if (name === 'resource') await page.getByText('No connector: access is in effect the moment it is written.').waitFor(WAIT);
@@ -499,15 +495,19 @@ describe('the console in a browser', { skip }, () => {
     await narrow.keyboard.press('Tab');
     assert.equal(await narrow.evaluate<string>('document.activeElement.textContent'), 'Skip to content');
     // The navigation folds behind Menu on a phone; choosing a page folds it again.
+    // Each state is waited for, never read once: a render may follow the event that causes it.
     const menu = narrow.getByRole('button', { name: 'Menu' });
-    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
-    assert.equal(await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).isVisible(), false);
+    const menuIs = (expanded: boolean) => narrow.locator(`button.menu-toggle[aria-expanded="${expanded}"]`).waitFor(WAIT);
+    await menuIs(false);
+    await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).waitFor({ state: 'hidden', ...WAIT });
     await menu.click();
-    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await menuIs(true);
+    await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).waitFor({ state: 'visible', ...WAIT });
     await shoot(narrow, 'menu-375');
     await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).click();
     await narrow.getByRole('heading', { name: 'My access' }).waitFor(WAIT);
-    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    await menuIs(false);
+    await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).waitFor({ state: 'hidden', ...WAIT });
   });
 
   it('refuses a forged write from another origin, a write without the CSRF token, and a replayed sign-in link', async () => {

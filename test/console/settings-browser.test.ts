@@ -9,14 +9,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, newContext, noBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { until } from '../helpers/wait.ts';
 
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const WAIT = { timeout: 30_000 };
 const ADMIN_EMAIL = 'admin@gatehouse.local';
 
 describe('the Settings page: a new admin sets up email, Slack and single sign-on', { skip: noBrowser }, () => {
@@ -102,7 +101,7 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
     assert.deepEqual(await axeViolations(page), [], 'accessibility problems on the Settings page, set up');
 
     // No restart: a signed-out browser is offered single sign-on now, and it goes to the provider.
-    const visitor = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    const visitor = await (await newContext(browser, { viewport: { width: 1280, height: 900 } })).newPage();
     await visitor.goto(`${origin}/console`);
     await visitor.getByRole('link', { name: 'Sign in with single sign-on' }).click();
     await visitor.waitForURL((url) => url.origin === new URL(idp.issuer).origin, WAIT);

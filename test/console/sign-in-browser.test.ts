@@ -6,14 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, newContext, noBrowser, WAIT } from '../helpers/browser.ts';
 import { createOwner, createToken, createUser } from '../helpers/fixtures.ts';
 import { makeRequest, requestableResource } from '../helpers/requests.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { until } from '../helpers/wait.ts';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 
-const WAIT = { timeout: 30_000 };
 
 describe('signing in without a shell, in a browser', { skip: noBrowser }, () => {
   let app: TestApp;
@@ -22,7 +21,7 @@ describe('signing in without a shell, in a browser', { skip: noBrowser }, () => 
   let browser: Browser;
 
   async function newPage(width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
+    const context = await newContext(browser, { viewport: { width, height: 900 }, bypassCSP: true });
     return context.newPage();
   }
 
