@@ -8,11 +8,15 @@
  */
 export const PATIENCE_MS = 120_000;
 
-/** Resolves once `test` holds, checking after every macrotask; rejects after `deadlineMs` naming `what`. */
+/**
+ * Resolves once `test` holds; rejects after `deadlineMs` naming `what`. The first checks come after
+ * every macrotask (most waits end within a few); later ones a few milliseconds apart, up to 25, so a
+ * long wait does not keep a core busy that the thing waited for (a child process, a peer) needs.
+ */
 export async function until(test: () => boolean, what: string, deadlineMs = PATIENCE_MS): Promise<void> {
   const end = Date.now() + deadlineMs;
-  while (!test()) {
+  for (let checks = 0; !test(); checks++) {
     if (Date.now() > end) throw new Error(`${what} did not happen within ${deadlineMs} ms`);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => (checks < 100 ? setImmediate(resolve) : setTimeout(resolve, Math.min(25, checks - 99))));
   }
 }

@@ -124,7 +124,7 @@ describe('the PostgreSQL connector creates a role for a person, and drops it whe
     app = await startTestApp({ env: { GATEHOUSE_POSTGRES_CREATE_ROLES: 'login' } });
     const owner = await createOwner(app.api);
     appId = (await createApp(app.api, { app_type: 'POSTGRES', admin_owner_id: owner.owner_id })).app_id;
-    assert.equal((await app.api.put(`/apps/${appId}/connector`, { connection_url: server.url, timeout_ms: 3_000 })).status, 200);
+    assert.equal((await app.api.put(`/apps/${appId}/connector`, { connection_url: server.url, timeout_ms: 60_000 })).status, 200);
     assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).body.ok, true);
     const resources = (await app.api.get('/resources', { page_size: 1000 })).body.results as { resource_id: string; app_id: string }[];
     resourceId = resources.find((r) => r.app_id === appId)!.resource_id;

@@ -51,7 +51,7 @@ describe('PostgreSQL roles are matched to people only by a rule an admin chose',
     appId = (await createApp(app.api, { app_type: 'POSTGRES', admin_owner_id: owner.owner_id })).app_id;
     const url = new URL(server.url);
     url.username = 'gatehouse_connector';
-    assert.equal((await app.api.put(`/apps/${appId}/connector`, { connection_url: url.href, timeout_ms: 5_000, drift_policy: 'REMOVE' })).status, 200);
+    assert.equal((await app.api.put(`/apps/${appId}/connector`, { connection_url: url.href, timeout_ms: 60_000, drift_policy: 'REMOVE' })).status, 200);
     const sync = (await app.api.post(`/apps/${appId}/connector/sync`)).body;
     assert.equal(sync.ok, true, JSON.stringify(sync));
     resourceId = ((await app.api.get('/resources', { app_id: appId })).body.results as { resource_id: string }[])[0]!.resource_id;

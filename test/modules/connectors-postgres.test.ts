@@ -44,7 +44,7 @@ describe('connectors: PostgreSQL', { skip: 'reason' in found ? found.reason : fa
   });
 
   it('sets the connector with the password masked, and tests it', async () => {
-    const put = await app.api.put(`/apps/${appId}/connector`, { connection_url: server.url, timeout_ms: 3_000 });
+    const put = await app.api.put(`/apps/${appId}/connector`, { connection_url: server.url, timeout_ms: 60_000 });
     assert.equal(put.status, 200, JSON.stringify(put.body));
     assert.equal(put.body.connector_type, 'POSTGRES');
     assert.ok(!put.body.connection_url.includes('not-checked-under-trust'));
@@ -108,7 +108,7 @@ describe('connectors: PostgreSQL', { skip: 'reason' in found ? found.reason : fa
   });
 
   it('a sync imports memberships granted outside Gatehouse as drift (IMPORT: status null)', async () => {
-    await app.api.put(`/apps/${appId}/connector`, { connection_url: server.url, timeout_ms: 3_000, drift_policy: 'IMPORT' });
+    await app.api.put(`/apps/${appId}/connector`, { connection_url: server.url, timeout_ms: 60_000, drift_policy: 'IMPORT' });
     await sql('GRANT app_read TO pgbob');
     const res = await app.api.post(`/apps/${appId}/connector/sync`);
     assert.equal(res.body.drift_imported, 1, JSON.stringify(res.body));

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { ApiClient } from '../helpers/client.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
+import { PATIENCE_MS, until } from '../helpers/wait.ts';
 import { ServiceProcess } from './helpers/gatehouse-process.ts';
 
 const TOKEN = 'gth_connector-crash-admin-token-0123456789';
@@ -47,15 +48,14 @@ describe('connector delivery across a crash', () => {
         else expected.push(`resource_user:u${i}:r1:`);
       }
       // Wait until pushes reach the connector (in flight), then kill.
-      for (let waited = 0; remote.calls.filter((c) => c.method !== 'GET').length === 0 && waited < 30_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
-      assert.ok(remote.calls.some((c) => c.method !== 'GET'), 'pushes were in flight before the kill');
+      await until(() => remote.calls.some((c) => c.method !== 'GET'), 'pushes in flight before the kill');
       service.child.kill('SIGKILL');
       await service.exited;
 
       remote.outage = null;
       service = await ServiceProcess.start(['--db', db, '--port', '0'], { env });
       api = new ApiClient(service.url, TOKEN);
-      const deadline = Date.now() + 90_000;
+      const deadline = Date.now() + PATIENCE_MS;
       while (Date.now() < deadline) {
         const pending = (await api.get('/propagations', { app_id: appId })).body.results.length;
         if (pending === 0 && JSON.stringify(remote.edges()) === JSON.stringify(expected.sort())) break;

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { PATIENCE_MS } from '../helpers/wait.ts';
 import { describe, it, type TestContext } from 'node:test';
 import { ApiClient } from '../helpers/client.ts';
 import { assertRestoredServes, NO_LITESTREAM, startReplicated, stopReplicated, tempDir, TOKEN, userIds, waitUntilReplicated, writeConfig } from './helpers/litestream.ts';
@@ -128,10 +129,10 @@ async function sftpHost(t: TestContext): Promise<SftpHost | undefined> {
   daemon = spawn('ip', ['netns', 'exec', ns, sshd, '-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   daemon.stderr!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + PATIENCE_MS;
   while (!/Server listening/.test(log)) {
     if (daemon.exitCode !== null) assert.fail(`sshd exited: ${log}`);
-    if (Date.now() > deadline) assert.fail(`sshd did not listen within 30 s: ${log}`);
+    if (Date.now() > deadline) assert.fail(`sshd did not listen within ${PATIENCE_MS} ms: ${log}`);
     await delay(50);
   }
   const path = join(dir, 'replica');

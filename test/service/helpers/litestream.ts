@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { PATIENCE_MS } from '../../helpers/wait.ts';
 import { after } from 'node:test';
 import Database from 'better-sqlite3';
 import { ApiClient } from '../../helpers/client.ts';
@@ -100,13 +101,13 @@ export function writeLoad(api: ApiClient, clients: number, prefix: string) {
  * SFTP's file times; a file replica is exact.
  */
 export async function waitUntilReplicated(config: string, db: string, lagMs = 0): Promise<void> {
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + PATIENCE_MS;
   for (;;) {
     const replicas = await replicationStatus({ bin: LITESTREAM, config, dbFile: db, maxLagMs: lagMs }).catch((err: Error) => [
       { healthy: false, summary: err.message },
     ]);
     if (replicas.every((r) => r.healthy)) return;
-    if (Date.now() > deadline) assert.fail(`the replica did not catch up within 60 s: ${replicas.map((r) => r.summary).join('; ')}`);
+    if (Date.now() > deadline) assert.fail(`the replica did not catch up within ${PATIENCE_MS} ms: ${replicas.map((r) => r.summary).join('; ')}`);
     await delay(100);
   }
 }
