@@ -40,6 +40,26 @@ function followedPairs(ctx: AppContext) {
   return ctx.stores.onCall.followedPairs(types);
 }
 
+/**
+ * The groups following a schedule (links, templates', on-call group types), in id order. A schedule no
+ * group follows is read only when asked (POST …/sync): nobody's access depends on it, and the provider's
+ * rate limit is shared with everything else the team runs against it (docs/on-call.md).
+ */
+export function followersOf(ctx: AppContext, scheduleId: string): string[] {
+  return [...new Set(followedPairs(ctx).filter((pair) => pair.schedule_id === scheduleId).map((pair) => pair.group_id))].sort();
+}
+
+/**
+ * When the periodic sync next reads a schedule: null when no group follows it (read only when asked);
+ * else the end of its back-off while failing, one interval after its last attempt, or now when never tried.
+ */
+export function nextSyncAt(ctx: AppContext, followed: boolean, state: { lastAttemptAt: string | null; nextAttemptAt: string | null } | undefined, now: Date): string | null {
+  if (!followed) return null;
+  if (state?.nextAttemptAt != null) return state.nextAttemptAt;
+  if (state?.lastAttemptAt != null) return new Date(Math.max(Date.parse(state.lastAttemptAt) + intervalMs(ctx), now.getTime())).toISOString();
+  return now.toISOString();
+}
+
 type Outcome = { name: string; shifts: OnCallShift[] } | { error: string; retryAfterMs?: number };
 
 /**
