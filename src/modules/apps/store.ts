@@ -1,7 +1,7 @@
 // Apps (the systems resources and groups live in): the only SQL for them.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { App } from '../../openapi/components/catalogue.ts';
+import type { App } from './responses.ts';
 
 interface AppRow {
   seq: number;

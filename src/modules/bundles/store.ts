@@ -4,7 +4,7 @@ import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import type { Bundle } from '../../openapi/components/catalogue.ts';
+import type { Bundle } from './responses.ts';
 
 interface BundleRow {
   seq: number;

@@ -1,7 +1,7 @@
 // Non-human identities' direct access to resources (resource_non_human_identities): the only SQL for it.
 // An identity is itself a resource (see NON_HUMAN_IDENTITY_TYPES); an expired link is dead and never read.
 import type { Db } from '../../db/open.ts';
-import type { Access, ResourceNHI } from '../../openapi/components/access.ts';
+import type { Access, ResourceNHI } from './responses.ts';
 
 /**
  * The resource types that are machine identities rather than things people use: an AWS IAM role,

@@ -1,7 +1,7 @@
 // Owners and their users (in escalation order): the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Owner, UpdateOwnerInfo } from '../../openapi/components/catalogue.ts';
+import type { Owner, UpdateOwnerInfo } from './responses.ts';
 
 export interface OwnerRow {
   seq: number;

@@ -1,7 +1,7 @@
 // Tags and their attachments to users, groups and resources: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Tag } from '../../openapi/components/catalogue.ts';
+import type { Tag } from './responses.ts';
 
 interface TagRow {
   seq: number;
