@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import { AddressRefused, type AddressPolicy } from '../../http/outbound.ts';
 import { VERSION } from '../../version.ts';
-import type { ApiEvent } from '../events/store.ts';
+import type { ApiEvent } from '../events/mappers.ts';
 import type { CredentialRow, StreamRow } from './store.ts';
 
 export interface WebhookRequest {
