@@ -7,7 +7,7 @@ import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { isNonPublicAddress } from './addresses.ts';
 import { VERSION } from '../../version.ts';
-import type { ApiEvent } from '../events/store.ts';
+import type { ApiEvent } from '../events/mappers.ts';
 import type { CredentialRow, StreamRow } from './store.ts';
 
 export interface WebhookRequest {
