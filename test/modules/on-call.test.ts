@@ -14,6 +14,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { lookUpIncident } from '../../src/modules/on-call/service.ts';
 import { until } from '../helpers/wait.ts';
+import { render } from '../../src/modules/notifications/render.ts';
 
 const HOUR = 3_600_000;
 const T0 = '2026-03-01T09:00:00.000Z';
@@ -413,6 +414,11 @@ describe('on-call schedules', () => {
     assert.match(after.requested_items_list[0].approval_reason, /^not granted: .*shift ended/);
     const [event] = await readEvents(app.api, { type: 'REQUESTS_APPROVED', object: second.body.id });
     assert.equal(event!.sub_events[0]!.not_granted_item_ids, ledger.resource_id);
+    // The requester's notice says which item was not granted, and why.
+    const decided = ((await app.api.get('/notifications', { request_id: second.body.id, type: 'REQUEST_DECIDED' })).body.results as { id: string; user_id: string }[])
+      .find((n) => n.user_id === lena.user_id)!;
+    const words = render(app.ctx, app.ctx.stores.notifications.get(decided.id)!).lines.join('\n');
+    assert.match(words, new RegExp(`${ledger.name}: not granted: .*shift ended`));
   });
 
   test('a slow answer is waited for; a hung provider is abandoned when the service stops, recording nothing', async () => {
