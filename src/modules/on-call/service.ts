@@ -7,7 +7,7 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { ON_CALL_ADAPTERS, providerCall } from './providers.ts';
 import { ProviderFailure, type IncidentState, type OnCallProvider } from './provider.ts';
-import { toApiSchedule } from './store.ts';
+import { toApiSchedule } from './mappers.ts';
 import { onCallAt } from './rotation.ts';
 import { followersOf, nextSyncAt } from './sync.ts';
 import type { OnCallNow, OnCallSchedule } from './responses.ts';
