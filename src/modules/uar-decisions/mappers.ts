@@ -1,6 +1,6 @@
 // The uar decisions area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
-import type { UARItem } from './responses.ts';
-import type { ReviewItemRow } from './store.ts';
+import type { UARItem, UARAssignment } from './responses.ts';
+import type { ReviewItemRow, AssignmentRow } from './store.ts';
 
 export function toApiReviewItem(row: ReviewItemRow): UARItem {
   return {
@@ -22,3 +22,13 @@ export function toApiReviewItem(row: ReviewItemRow): UARItem {
     assigned_reviewer_ids: JSON.parse(row.assigned_reviewers) as string[],
   };
 }
+
+export const toApiAssignment = (row: AssignmentRow): UARAssignment => ({
+  uar_id: row.uar_id,
+  name: row.name,
+  deadline: row.deadline,
+  closed_at: row.closed_at,
+  unanswered_decision: row.unanswered_decision,
+  assigned_items: row.assigned_items,
+  unanswered_items: row.unanswered_items,
+});
