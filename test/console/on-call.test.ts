@@ -73,7 +73,9 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
         await section.getByRole('button', { name: 'Add and follow' }).click();
       }
       await section.getByRole('heading', { name: /Payments primary/ }).waitFor(WAIT);
-        assert.match(await section.innerText(), /Last synced/);
+      // Synced when added: who is on call, until when, and when it was read.
+      await section.getByText(/^Oscar Oncall, on call until /).waitFor(WAIT);
+      await section.getByText(/^Last synced (?!never)/).waitFor(WAIT);
       await check(page, 'group', width);
       await page.context().close();
     }

@@ -14,6 +14,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { lookUpIncident } from '../../src/modules/on-call/service.ts';
 import { until } from '../helpers/wait.ts';
+import { render } from '../../src/modules/notifications/render.ts';
 
 const HOUR = 3_600_000;
 const T0 = '2026-03-01T09:00:00.000Z';
@@ -240,6 +241,73 @@ describe('on-call schedules', () => {
     assert.deepEqual(view.body.unknown_emails, ['eve.oncall@example.com']);
   });
 
+  test('a schedule renamed at its provider is renamed by the next sync, audited; one deleted there fails the sync and extends nobody', async () => {
+    const pdRemote = pd.addSchedule('Checkout primary');
+    const ogRemote = og.addSchedule('Checkout secondary');
+    const pdSchedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: pdRemote })).body;
+    const ogSchedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'OPSGENIE', remote_id: ogRemote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [pdSchedule.on_call_schedule_id, ogSchedule.on_call_schedule_id] });
+    pd.schedules.get(pdRemote)!.name = 'Checkout primary (EU)';
+    og.schedules.get(ogRemote)!.name = 'Checkout secondary (EU)';
+    await sync();
+    assert.equal((await app.api.get(`/on-call-schedules/${pdSchedule.on_call_schedule_id}`)).body.name, 'Checkout primary (EU)');
+    assert.equal((await app.api.get(`/on-call-schedules/${ogSchedule.on_call_schedule_id}`)).body.name, 'Checkout secondary (EU)');
+    const listed = (await app.api.get(`/groups/${group.group_id}/on-call-schedules`)).body.on_call_schedules as { name: string }[];
+    assert.deepEqual(listed.map((s) => s.name), ['Checkout primary (EU)', 'Checkout secondary (EU)']);
+    const [renamed] = await readEvents(app.api, { type: 'ON_CALL_SCHEDULES_UPDATED', object: pdSchedule.on_call_schedule_id });
+    assert.equal(renamed!.sub_events[0]!.on_call_schedule_name, 'Checkout primary (EU)');
+    assert.equal(renamed!.sub_events[0]!.previous_name, 'Checkout primary');
+    assert.equal(renamed!.actor_user_id, '00000000-0000-0000-0000-000000000000');
+    // Unchanged names record nothing more.
+    await sync();
+    assert.equal((await readEvents(app.api, { type: 'ON_CALL_SCHEDULES_UPDATED', object: pdSchedule.on_call_schedule_id })).length, 1);
+
+    pd.schedules.delete(pdRemote);
+    await sync();
+    const view = (await app.api.get(`/on-call-schedules/${pdSchedule.on_call_schedule_id}/on-call`)).body;
+    assert.match(view.last_error, /no longer has schedule/);
+    assert.equal((await app.api.get(`/on-call-schedules/${pdSchedule.on_call_schedule_id}`)).body.name, 'Checkout primary (EU)', 'the last name known stays');
+  });
+
+  test('a schedule no group follows is not synced periodically, and its view says so; following it makes it due', async () => {
+    const kim = await createUser(app.api, { email: 'kim.oncall@example.com' });
+    const pk = pd.addPerson('Kim', 'kim.oncall@example.com');
+    const remote = pd.addSchedule('Nobody follows this');
+    pd.shift(remote, pk, clock.now().toISOString(), new Date(clock.now().getTime() + 4 * HOUR).toISOString());
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const view = async () => (await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body;
+    const readsOf = () => pd.calls.filter((c) => c.query.getAll('schedule_ids[]').includes(remote)).length;
+    await sync();
+    assert.equal(readsOf(), 0, 'the periodic sync does not read it');
+    assert.deepEqual((await view()).followed_by_group_ids, []);
+    assert.equal((await view()).next_sync_at, null);
+    // Asked, it is read (and the view shows who is on call), but it stays out of the periodic sync.
+    const asked = await app.api.post(`/on-call-schedules/${schedule.on_call_schedule_id}/sync`);
+    assert.deepEqual(asked.body.on_call.map((o: { user_id: string }) => o.user_id), [kim.user_id]);
+    assert.equal(asked.body.next_sync_at, null);
+    assert.equal(readsOf(), 1);
+
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const followed = await view();
+    assert.deepEqual(followed.followed_by_group_ids, [group.group_id]);
+    assert.equal(followed.next_sync_at, new Date(clock.now().getTime() + 60_000).toISOString(), 'one interval after its last read');
+    clock.advance(60_000);
+    await sync();
+    assert.equal(readsOf(), 2);
+    assert.equal((await view()).next_sync_at, new Date(clock.now().getTime() + 60_000).toISOString());
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [kim.user_id]);
+
+    // Unfollowed: the rotation's member leaves at the next sync, and the schedule is not read again.
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [] });
+    clock.advance(60_000);
+    await sync();
+    assert.deepEqual(await members(group.group_id), []);
+    assert.equal(readsOf(), 2);
+    assert.equal((await view()).next_sync_at, null);
+  });
+
   test('a group of type PAGERDUTY_ON_CALL_SCHEDULE follows the recorded schedule its remote_info names', async () => {
     const frank = await createUser(app.api, { email: 'frank.oncall@example.com' });
     const pf = pd.addPerson('Frank', 'frank.oncall@example.com');
@@ -296,6 +364,63 @@ describe('on-call schedules', () => {
     assert.equal(pending.approval_reason, undefined);
   });
 
+  test('a request mixing an item the rotation approves with reviewed items: the on-call item ends with the shift; after the shift, it is not granted', async () => {
+    const lena = await createMember(app.api, { email: 'lena.oncall@example.com' });
+    const pl = pd.addPerson('Lena', 'lena.oncall@example.com');
+    const remote = pd.addSchedule('Ledger primary');
+    const shiftEnd = new Date(clock.now().getTime() + 3 * HOUR).toISOString();
+    pd.shift(remote, pl, new Date(clock.now().getTime() - HOUR).toISOString(), shiftEnd);
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const onCall = await createGroup(app.api);
+    await app.api.put(`/groups/${onCall.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    await sync();
+    const reviewer = await createMember(app.api);
+    const owner = await ownerOf(app, reviewer);
+    const reviewed = [config({ priority: 0, reviewer_stages: [{ stage: 1, operator: 'OR', require_manager_approval: false, owner_ids: [owner.owner_id] }] })];
+    const ledger = await requestableResource(app, owner.owner_id, [...reviewed, config({ priority: 1, condition: { group_ids: [onCall.group_id] }, auto_approval: true })]);
+    const reports = await requestableResource(app, owner.owner_id, reviewed);
+    const holders = async (resourceId: string) => ((await app.api.get(`/resources/${resourceId}/users`)).body.results as { user_id: string; expiration_date: string | null }[])
+      .filter((h) => h.user_id === lena.user_id).map((h) => h.expiration_date);
+    const body = { resources: [{ id: ledger.resource_id }, { id: reports.resource_id }], duration_minutes: 8 * 60 };
+    const reason = `approved because you are on call for Ledger primary until ${shiftEnd.slice(11, 16)} UTC`;
+
+    // Reviewed an hour later, still in the shift: the reviewed item gets its 8 hours, the on-call item ends with the shift.
+    const first = await postRequest(lena.api, body);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const pending = (await lena.api.get(`/requests/${first.body.id}`)).body;
+    assert.equal(pending.status, 'PENDING');
+    assert.equal(pending.requested_items_list[0].approval_reason, reason, 'the request says why the on-call item needs no review');
+    assert.equal(pending.requested_items_list[0].on_call_until, shiftEnd);
+    assert.equal(pending.requested_items_list[1].approval_reason, undefined);
+    clock.advance(HOUR);
+    const approved = await reviewer.api.post(`/requests/${first.body.id}/approve`, { level: 'REGULAR' });
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.deepEqual(await holders(ledger.resource_id), [shiftEnd], 'capped at the shift end, not 8 hours from the approval');
+    assert.deepEqual(await holders(reports.resource_id), [new Date(clock.now().getTime() + 8 * HOUR).toISOString()]);
+    await app.api.delete(`/resources/${ledger.resource_id}/users/${lena.user_id}`);
+    await app.api.delete(`/resources/${reports.resource_id}/users/${lena.user_id}`);
+
+    // Reviewed after the shift ended (and she is not on call any more): the on-call item is not granted, and the request says so.
+    const second = await postRequest(lena.api, body);
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    clock.set(new Date(Date.parse(shiftEnd) + HOUR));
+    await sync();
+    const late = await reviewer.api.post(`/requests/${second.body.id}/approve`, { level: 'REGULAR' });
+    assert.equal(late.status, 200, JSON.stringify(late.body));
+    assert.deepEqual(await holders(ledger.resource_id), [], 'a shift that ended grants nothing');
+    assert.deepEqual(await holders(reports.resource_id), [new Date(clock.now().getTime() + 8 * HOUR).toISOString()]);
+    const after = (await lena.api.get(`/requests/${second.body.id}`)).body;
+    assert.equal(after.status, 'APPROVED');
+    assert.match(after.requested_items_list[0].approval_reason, /^not granted: .*shift ended/);
+    const [event] = await readEvents(app.api, { type: 'REQUESTS_APPROVED', object: second.body.id });
+    assert.equal(event!.sub_events[0]!.not_granted_item_ids, ledger.resource_id);
+    // The requester's notice says which item was not granted, and why.
+    const decided = ((await app.api.get('/notifications', { request_id: second.body.id, type: 'REQUEST_DECIDED' })).body.results as { id: string; user_id: string }[])
+      .find((n) => n.user_id === lena.user_id)!;
+    const words = render(app.ctx, app.ctx.stores.notifications.get(decided.id)!).lines.join('\n');
+    assert.match(words, new RegExp(`${ledger.name}: not granted: .*shift ended`));
+  });
+
   test('a slow answer is waited for; a hung provider is abandoned when the service stops, recording nothing', async () => {
     const ivy = await createUser(app.api, { email: 'ivy.oncall@example.com' });
     const pi = pd.addPerson('Ivy', 'ivy.oncall@example.com');
@@ -324,7 +449,10 @@ describe('on-call schedules', () => {
     const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
     const group = await createGroup(app.api);
     await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
-    const asked = () => pd.calls.filter((c) => c.query.getAll('schedule_ids[]').includes(remote)).length;
+    // Each attempt's first call (the schedule's name) is refused: one call per attempt, after the one that added it.
+    const calls = () => pd.calls.filter((c) => c.path === `/schedules/${remote}` || c.query.getAll('schedule_ids[]').includes(remote)).length;
+    const added = calls();
+    const asked = () => calls() - added;
     pd.outage = 429;
     try {
       await sync();

@@ -8,12 +8,13 @@ import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { seesListed } from '../visibility/service.ts';
 import * as v from 'valibot';
 import { edgeExpiry, type EdgeKindName } from './edges.ts';
-import { accessStatus, groupResourcesAnswer, holdersPage, holdingsOfUserPage, toContainingGroup, toGroupResource, toGroupUser, toResourceUser, userLevelsOnResource } from './reads.ts';
+import { accessStatus, groupResourcesAnswer, holdersPage, holdingsOfUserPage, userLevelsOnResource } from './reads.ts';
+import { toContainingGroup, toGroupResource, toGroupUser, toResourceUser } from './mappers.ts';
 import { grantDirect, putEdge, requireEnd, revokeEdge, setGroupResources } from './service.ts';
 import type { ApiRequest } from '../../http/router.ts';
 import type { AddEdgeBody, AddEdgeQuery } from './schemas.ts';
 import type { accessRoutes } from './routes.ts';
-import type { GroupUser, ResourceUser } from '../../openapi/components/access.ts';
+import type { GroupUser, ResourceUser } from './responses.ts';
 
 /** GET …/groups/users/{user_id} and …/groups/{group_id}/users: cursor and page_size. */
 export const PageQuery = v.object({ ...PageQueryEntries });
