@@ -1,8 +1,9 @@
 // Runs every test/**/*.test.ts with node:test through tsx. `node --test` is given an explicit list (it
 // neither expands globs nor finds .ts files in folders on its own); an empty list is an error, never a
-// silent pass. Usage: node test/run.mjs [--groups N] [--isolation process|none] [--record] [PART…]
+// silent pass. Usage: node test/run.mjs [--groups N] [--isolation process|none] [--record] [--typecheck] [PART…]
 // (PART: run only the files whose path contains it; --record: write what each file cost into
-// test/costs.json, by which the files are dealt into groups.)
+// test/costs.json, by which the files are dealt into groups; --typecheck: also run the type check, see
+// below — `npm test` does, after `npm run console:types`.)
 //
 // How the files run, chosen by measurement (figures in docs/contributing.md, "Tests"): the files are
 // dealt into GROUPS groups, each run by ONE node process with --test-isolation=none, side by side.
@@ -16,7 +17,8 @@
 // and the helpers do.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { availableParallelism, constants as osConstants, setPriority, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -34,6 +36,7 @@ const { values: options, positionals: only } = parseArgs({
     isolation: { type: 'string', default: 'none' },
     // Writes each file's measured cost into test/costs.json, which deal() reads (see there).
     record: { type: 'boolean', default: false },
+    typecheck: { type: 'boolean', default: false },
   },
 });
 const groupCount = Number(options.groups);
@@ -106,11 +109,46 @@ function runGroup(list, extra, stdio) {
   });
 }
 
+/**
+ * The type check (`tsc --noEmit` for the server and the tests, `tsc -p console --noEmit` for the
+ * console: what `npm run typecheck` runs, its console types already made), beside the tests instead of
+ * before them, at the lowest CPU priority: the test groups spend much of their time waiting (on
+ * Chromium, PostgreSQL, child processes), and the type check takes those idle moments instead of
+ * holding both cores for its own 10-15 s before the first test starts. Its verdict is printed and
+ * counted when it ends (after the tests at the latest). Resolves with [name, exit status, output] each.
+ */
+function typecheckBesideTests() {
+  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+  return [['tsc --noEmit', ['--noEmit']], ['tsc -p console --noEmit', ['-p', 'console', '--noEmit']]].map(([name, args]) => new Promise((resolve) => {
+    const child = spawn(process.execPath, [tsc, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      setPriority(child.pid, osConstants.priority.PRIORITY_LOW);
+    } catch {
+      // Not allowed here: it runs at normal priority, which is only slower.
+    }
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+    child.on('close', (code, signal) => resolve([name, code ?? (signal ? 1 : 0), output]));
+  }));
+}
+const typechecks = options.typecheck ? typecheckBesideTests() : [];
+
+/** Prints the type check's verdict; true when it passed (or did not run). */
+async function typecheckPassed() {
+  let passed = true;
+  for (const [name, code, output] of await Promise.all(typechecks)) {
+    process.stdout.write(`\n── type check (${name}): ${code === 0 ? 'ok' : 'FAILED'} ──\n${output}`);
+    passed &&= code === 0;
+  }
+  return passed;
+}
+
 const started = Date.now();
 if (options.isolation === 'process') {
   // Node's own scheduling: a process per file, `groups` of them at a time.
   const { code } = await runGroup(files, ['--test-isolation=process', `--test-concurrency=${groupCount}`, '--test-reporter=spec'], 'inherit');
-  process.exit(code);
+  process.exit((await typecheckPassed()) ? code : 1);
 }
 
 // With --record, each group's process also runs test/cost-reporter.mjs into a file of its own.
@@ -137,7 +175,7 @@ const groups = deal(files, groupCount);
 if (groups.length === 1) {
   const { code } = await runGroup(groups[0], ['--test-isolation=none', ...reporters(0)], 'inherit');
   saveCosts();
-  process.exit(code);
+  process.exit((await typecheckPassed()) ? code : 1);
 }
 // Several groups at once: each one's report is printed whole when it ends (interleaved lines from two
 // spec reporters could not be read), then the totals of all of them.
@@ -156,8 +194,10 @@ for (const { output } of results) {
 }
 const failed = results.filter((r) => r.code !== 0).length;
 saveCosts();
+const typed = await typecheckPassed();
 process.stdout.write(
   `\n── all ${groups.length} groups (${files.length} files): ${Object.entries(totals).map(([k, v]) => `${k} ${v}`).join(', ')}; ` +
-    `${((Date.now() - started) / 1000).toFixed(0)} s; ${failed === 0 ? 'ok' : `${failed} group(s) FAILED`} ──\n`,
+    `${((Date.now() - started) / 1000).toFixed(0)} s; ${failed === 0 ? 'ok' : `${failed} group(s) FAILED`}` +
+    `${options.typecheck ? `; type check ${typed ? 'ok' : 'FAILED'}` : ''} ──\n`,
 );
-process.exit(failed === 0 ? 0 : 1);
+process.exit(failed === 0 && typed ? 0 : 1);
