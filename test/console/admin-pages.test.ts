@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, openPage, WAIT } from '../helpers/browser.ts';
+import { axeViolations, borrowBrowser, newPage as pageIn, noBrowser, openPage, returnBrowser, WAIT } from '../helpers/browser.ts';
 import { createApp, createMember, createMessageChannel, createOwner, createResource, createTag, createToken, type Signed } from '../helpers/fixtures.ts';
 import { until } from '../helpers/wait.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -69,12 +69,12 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     receiver = await WebhookReceiver.start();
     member = await createMember(app.api, { full_name: 'Morgan Member', email: 'morgan@example.com' });
     await createMessageChannel(app.api, { name: '#access-reviews' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
     page = await newPage(1280);
     await signInAsAdmin(page);
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await receiver?.close();
     await app?.close();
     assert.deepEqual(problems, [], 'errors in the page');

@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, pageSettled, WAIT } from '../helpers/browser.ts';
+import { axeViolations, borrowBrowser, newPage as pageIn, noBrowser, pageSettled, returnBrowser, WAIT } from '../helpers/browser.ts';
 import { createOwner } from '../helpers/fixtures.ts';
 import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 
@@ -59,11 +59,11 @@ describe('the Apps pages in a browser', { skip }, () => {
     app = await startTestApp();
     origin = new URL(app.url).origin;
     team = await createOwner(app.api, { name: 'Data team' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
     page = await newPage(1280);
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     server?.destroy();
   });

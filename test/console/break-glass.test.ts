@@ -8,10 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, checkPage, noBrowser, openPage, signedInPage, WAIT } from '../helpers/browser.ts';
+import { borrowBrowser, checkPage, noBrowser, openPage, returnBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
@@ -47,10 +47,10 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
     resource = await createResource(app.api, { name: 'Production database', admin_owner_id: team.owner_id });
     const put = await app.api.put('/resources', { resources: [{ resource_id: resource.resource_id, break_glass_user_ids: [oncall.user_id], break_glass_max_minutes: 120 }] });
     assert.equal(put.status, 200, JSON.stringify(put.body));
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     assert.deepEqual(problems, [], 'errors in the page');
   });

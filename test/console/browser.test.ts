@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { attributeSettles, axeViolations, CHROMIUM, newPage as pageIn, noBrowser, openPage, signedInPage, WAIT } from '../helpers/browser.ts';
+import { attributeSettles, axeViolations, borrowBrowser, newPage as pageIn, noBrowser, openPage, returnBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createApp, createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { config, stage } from '../helpers/requests.ts';
@@ -77,10 +77,10 @@ describe('the console in a browser', { skip }, () => {
       name: 'Payroll database', admin_owner_id: owner.owner_id, request_configurations: reviewed, request_template_id: questions.body.request_template_id,
     });
     wiki = await createResource(app.api, { name: 'Finance wiki', admin_owner_id: owner.owner_id, request_configurations: reviewed });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     await idp?.close();
   });

@@ -10,10 +10,10 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it, type TestContext } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { tick as outboxTick } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, pageSettled, WAIT } from '../helpers/browser.ts';
+import { axeViolations, borrowBrowser, newPage as pageIn, noBrowser, pageSettled, returnBrowser, WAIT } from '../helpers/browser.ts';
 import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { PATIENCE_MS } from '../helpers/wait.ts';
@@ -116,10 +116,10 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
     await sql('CREATE ROLE dana LOGIN');
     app = await startTestApp({ env: { GATEHOUSE_SMTP_URL: smtp.url, GATEHOUSE_EMAIL_FROM: 'Gatehouse <gatehouse@example.test>' } });
     origin = new URL(app.url).origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     await smtp?.stop();
     server?.destroy();

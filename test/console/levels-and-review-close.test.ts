@@ -3,9 +3,9 @@
 // admin closes an access review early from its page, behind a confirmation (issue 41.8).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, pageSettled, signedInPage, WAIT } from '../helpers/browser.ts';
+import { axeViolations, borrowBrowser, noBrowser, pageSettled, returnBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createApp, createMember, createResource, type Signed } from '../helpers/fixtures.ts';
 
 const ROLES = [{ access_level_name: 'orders_read', access_level_remote_id: 'orders_read' }, { access_level_name: 'orders_write', access_level_remote_id: 'orders_write' }];
@@ -36,10 +36,10 @@ describe('levels that carry access, and closing a review early, in the console',
     const pgApp = (await createApp(app.api, { app_type: 'POSTGRES', name: 'Orders database' })).app_id;
     assert.equal((await app.api.put(`/apps/${pgApp}/connector`, { connection_url: 'postgres://gatehouse@db.example.com:5432/orders' })).status, 200);
     database = (await createResource(app.api, { app_id: pgApp, resource_type: 'POSTGRES_INSTANCE', name: 'orders', access_levels: ROLES })).resource_id;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     assert.deepEqual(problems, [], 'errors in the pages');
   });

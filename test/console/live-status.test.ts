@@ -3,10 +3,10 @@
 // (the outbox carries the change) and the page changes without a reload; at 1280 and 375 px, axe-core clean.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
+import { axeViolations, borrowBrowser, noBrowser, returnBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createApp, createMember, type Signed } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
 
@@ -40,10 +40,10 @@ describe('pages that show propagation update themselves', { skip: noBrowser }, (
     assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).status, 200);
     const resources = (await app.api.get('/resources', { page_size: 1000 })).body.results as { resource_id: string; app_id: string }[];
     resourceId = resources.find((r) => r.app_id === appId)!.resource_id;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     await remote?.stop();
     assert.deepEqual(problems, [], 'errors in the pages');

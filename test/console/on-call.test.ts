@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { checkPage, CHROMIUM, noBrowser, openPage, signedInPage, WAIT } from '../helpers/browser.ts';
+import { borrowBrowser, checkPage, noBrowser, openPage, returnBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createGroup, createMember, createOwner, type Signed } from '../helpers/fixtures.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { config, postRequest, requestableResource } from '../helpers/requests.ts';
@@ -45,10 +45,10 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
     remote = pd.addSchedule('Payments primary');
     pd.shift(remote, person, new Date(clock.now().getTime() - HOUR).toISOString(), new Date(clock.now().getTime() + 5 * HOUR).toISOString());
     group = await createGroup(app.api, { name: 'Payments on call' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     await pd?.close();
     assert.deepEqual(problems, [], 'errors in the page');

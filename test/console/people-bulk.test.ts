@@ -4,10 +4,10 @@
 // so in words and the rest still go in. axe-core clean and no wider than the screen at 1280 and 375 px.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
+import { axeViolations, borrowBrowser, noBrowser, returnBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createUser } from '../helpers/fixtures.ts';
 import { readEvents } from '../helpers/events.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
@@ -41,10 +41,10 @@ describe('adding many people at once', { skip: noBrowser }, () => {
     app = await startTestApp({ env: { GATEHOUSE_SMTP_URL: smtp.url, GATEHOUSE_EMAIL_FROM: 'Gatehouse <gatehouse@example.test>' } });
     origin = new URL(app.url).origin;
     await createUser(app.api, { email: 'kim@example.com', full_name: 'Kim Already' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     await smtp?.stop();
     assert.deepEqual(problems, [], 'errors in the pages');

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
+import { axeViolations, borrowBrowser, noBrowser, returnBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
@@ -46,10 +46,10 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
     app = await startTestApp({ env: { GATEHOUSE_DIGEST_HOUR_UTC: '7' } });
     origin = new URL(app.url).origin;
     idp.allowRedirects([`${origin}/console/oidc/callback`]);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     await Promise.all([mail?.stop(), slack?.close(), idp?.close()]);
   });

@@ -3,10 +3,10 @@
 // Home shows the first-run checklist, ticked from the server as steps are done; axe-core on both pages.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, WAIT } from '../helpers/browser.ts';
+import { axeViolations, borrowBrowser, newPage as pageIn, noBrowser, returnBrowser, WAIT } from '../helpers/browser.ts';
 import { createOwner, createToken, createUser } from '../helpers/fixtures.ts';
 import { makeRequest, requestableResource } from '../helpers/requests.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
@@ -27,10 +27,10 @@ describe('signing in without a shell, in a browser', { skip: noBrowser }, () => 
     smtp = await SmtpReceiver.start();
     app = await startTestApp({ env: { GATEHOUSE_SMTP_URL: smtp.url, GATEHOUSE_EMAIL_FROM: 'Gatehouse <gatehouse@example.test>' } });
     origin = new URL(app.url).origin;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     await smtp?.stop();
     assert.deepEqual(problems, [], 'errors in the pages');

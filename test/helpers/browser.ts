@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { after } from 'node:test';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import type { TestApp } from './app.ts';
 
@@ -25,6 +26,30 @@ export const noBrowser: false | string = existsSync(CHROMIUM) ? false : `no brow
 export const PAGE_PATIENCE_MS = 90_000;
 /** `{ timeout }` for `locator.waitFor`, `page.waitForURL` and the like. */
 export const WAIT = { timeout: PAGE_PATIENCE_MS };
+
+let shared: Promise<Browser> | undefined;
+/**
+ * The one Chromium of this process, launched by the first file that asks: the files of a group share a
+ * process (test/run.mjs) and each launch cost about 0.5 s of CPU and a second of wall. A file lends it
+ * in its `before` and gives it back in its `after` (returnBrowser), which closes what the file opened;
+ * the browser closes after the process's last test.
+ */
+export function borrowBrowser(): Promise<Browser> {
+  shared ??= chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  return shared;
+}
+// Registered when this module loads, outside any test: a hook of the root test, run after the process's
+// last file. Closing (not leaving it to the exit) reaps Chromium, so its CPU counts where it is measured.
+after(async () => {
+  await (await shared)?.close();
+});
+
+/** Closes every context the file in progress opened on the shared browser (files of a process run one at a time). */
+export async function returnBrowser(): Promise<void> {
+  if (shared === undefined) return;
+  const browser = await shared;
+  await Promise.all(browser.contexts().map((context) => context.close()));
+}
 
 const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
 

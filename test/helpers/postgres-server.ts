@@ -2,7 +2,7 @@
 // loopback port, trust authentication. As root the server runs as the `postgres` user (it refuses root).
 import { execFileSync } from 'node:child_process';
 import pg from 'pg';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { freePort } from './ports.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,11 +45,21 @@ export async function startPostgres(bin: string): Promise<PostgresServer> {
   const run = (file: string, args: string[]) =>
     execFileSync(asRoot ? 'runuser' : join(bin, file), asRoot ? ['-u', 'postgres', '--', join(bin, file), ...args] : args, { stdio: 'pipe', cwd: dir });
   run('initdb', ['-D', data, '-U', 'gatehouse', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
+  let port = 0;
+  const start = () => run('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
-  start();
+  // The free port can be taken by another process before the server binds it (tests of both groups,
+  // and other runs on a shared machine, take ports all the time): then it tries another.
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    try {
+      start();
+      break;
+    } catch (err) {
+      const log = existsSync(join(dir, 'log')) ? readFileSync(join(dir, 'log'), 'utf8') : '';
+      if (attempt === 5 || !/could not bind|already in use/i.test(log)) throw err;
+    }
+  }
   return {
     port,
     url: `postgres://gatehouse:not-checked-under-trust@127.0.0.1:${port}/postgres`,

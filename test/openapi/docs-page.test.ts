@@ -1,16 +1,16 @@
 // The /docs page in a real browser (Debian's chromium through playwright-core): it renders the document
 // and every request it makes goes to Gatehouse itself. Skipped where no chromium is installed.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { borrowBrowser, noBrowser, returnBrowser } from '../helpers/browser.ts';
 import { PATIENCE_MS } from '../helpers/wait.ts';
 
-const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
-const skip = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)`;
+const skip = noBrowser;
 
 describe('the /docs page in a browser', { skip }, () => {
   let app: TestApp;
@@ -18,11 +18,11 @@ describe('the /docs page in a browser', { skip }, () => {
   let shots: string;
   before(async () => {
     app = await startTestApp();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await borrowBrowser();
     shots = process.env.GATEHOUSE_SCREENSHOTS ?? mkdtempSync(join(tmpdir(), 'gatehouse-docs-'));
   });
   after(async () => {
-    await browser?.close();
+    await returnBrowser();
     await app?.close();
     if (!process.env.GATEHOUSE_SCREENSHOTS) rmSync(shots, { recursive: true, force: true });
   });
