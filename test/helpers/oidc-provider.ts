@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
+import { keepConnections } from './wait.ts';
 
 export interface Account {
   email: string;
@@ -40,7 +41,7 @@ const LOGIN_PAGE = (uid: string) => `<!doctype html><html lang="en"><head><meta 
 /** Starts the provider's listener; `allowRedirects` then makes the provider with Gatehouse's client. */
 export async function startTestProvider(): Promise<TestProvider> {
   const accounts = new Map<string, Account>();
-  const server = http.createServer();
+  const server = keepConnections(http.createServer());
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -100,6 +101,9 @@ export async function startTestProvider(): Promise<TestProvider> {
       provider = make(redirectUris);
       callback = provider.callback();
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }

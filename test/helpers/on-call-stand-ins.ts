@@ -6,6 +6,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { checkOpsgenieAnswer, checkPagerDutyAnswer, type AnswerCheck } from './provider-documents.ts';
+import { keepConnections } from './wait.ts';
 
 export const PAGERDUTY_TOKEN = 'u+pd-test-token-1234567890';
 export const OPSGENIE_KEY = 'og-test-key-0000-1111-2222';
@@ -64,7 +65,7 @@ abstract class StandIn {
   constructor(protected readonly now: () => Date, private readonly check: AnswerCheck) {}
 
   protected async listen(): Promise<void> {
-    this.server = createServer((req, res) => void this.handle(req, res));
+    this.server = keepConnections(createServer((req, res) => void this.handle(req, res)));
     this.server.listen(0, '127.0.0.1');
     await once(this.server, 'listening');
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;

@@ -3,6 +3,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepConnections } from './wait.ts';
 
 export type Fault = 'throttle' | 'error' | 'not_found' | 'garbage' | 'slow' | 'bad_request';
 
@@ -62,7 +63,7 @@ export class OpalConnector {
   constructor(readonly secret: string) {}
 
   async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.#handle(req, res));
+    this.server = keepConnections(createServer((req, res) => void this.#handle(req, res)));
     this.server.on('connection', (socket) => {
       this.#sockets.add(socket);
       socket.on('close', () => this.#sockets.delete(socket));

@@ -6,6 +6,7 @@ import { createHmac } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepConnections } from './wait.ts';
 
 export const SLACK_TOKEN = 'xoxb-test-bot-token';
 export const SIGNING_SECRET = 'test-signing-secret-8f2d1c';
@@ -43,7 +44,7 @@ export class SlackStandIn {
 
   static async start(): Promise<SlackStandIn> {
     let standIn!: SlackStandIn;
-    const server = createServer((req, res) => void standIn.handle(req, res));
+    const server = keepConnections(createServer((req, res) => void standIn.handle(req, res)));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     standIn = new SlackStandIn(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`);

@@ -9,6 +9,19 @@
 export const PATIENCE_MS = 120_000;
 
 /**
+ * Makes a stand-in's HTTP server keep an idle connection open for PATIENCE_MS instead of Node's 5 s.
+ * The client (Gatehouse's agents, fetch) reuses a kept-alive connection it believes open; the stand-in
+ * runs in the same process, so when the event loop stalls for a second (a loaded machine, a long
+ * synchronous step) the server's 5 s timer can close the connection under a request just written to
+ * it, and that one call fails ("socket hang up", "other side closed"). The app's own server is started
+ * the same way (GATEHOUSE_KEEP_ALIVE_TIMEOUT_MS in test/helpers/app.ts).
+ */
+export function keepConnections<T extends { keepAliveTimeout: number }>(server: T): T {
+  server.keepAliveTimeout = PATIENCE_MS;
+  return server;
+}
+
+/**
  * Resolves once `test` holds; rejects after `deadlineMs` naming `what`. The first checks come after
  * every macrotask (most waits end within a few); later ones a few milliseconds apart, up to 25, so a
  * long wait does not keep a core busy that the thing waited for (a child process, a peer) needs.

@@ -2,7 +2,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PATIENCE_MS } from './wait.ts';
+import { keepConnections, PATIENCE_MS } from './wait.ts';
 
 export interface Delivery {
   path: string;
@@ -30,7 +30,7 @@ export class WebhookReceiver {
 
   static async start(): Promise<WebhookReceiver> {
     let receiver!: WebhookReceiver;
-    const server = createServer((req, res) => void receiver.take(req, res));
+    const server = keepConnections(createServer((req, res) => void receiver.take(req, res)));
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     receiver = new WebhookReceiver(server, `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
