@@ -1,5 +1,5 @@
 // The email channel: nodemailer over SMTP, configured by one URL (GATEHOUSE_SMTP_URL).
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Email, EmailChannel, Outcome } from './channel.ts';
 
 /** Reply codes that mean "this mailbox will never work" (550–553): give up. Others (a refused login, 4xx) may be fixed: retry. */
@@ -13,18 +13,20 @@ const PERMANENT = /^55[0-3]$/;
  * when the server closed one meanwhile.
  */
 export function createSmtpChannel(url: string, from: string, timeoutMs = 30_000): EmailChannel {
-  const transport = nodemailer.createTransport({
+  // nodemailer is loaded with the first email, not at every start of a service that may never send one.
+  let transport: Promise<Transporter> | undefined;
+  const connect = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({
     url,
     pool: true,
     maxConnections: 3,
     connectionTimeout: timeoutMs,
     greetingTimeout: timeoutMs,
     socketTimeout: timeoutMs,
-  } as Parameters<typeof nodemailer.createTransport>[0]);
+  } as Parameters<typeof nodemailer.createTransport>[0])));
   return {
     async send(email: Email): Promise<Outcome<{ messageId: string }>> {
       try {
-        const info = await transport.sendMail({ from, to: email.to, subject: email.subject, text: email.text, html: email.html });
+        const info = await (await connect()).sendMail({ from, to: email.to, subject: email.subject, text: email.text, html: email.html });
         return { ok: true, messageId: String(info.messageId) };
       } catch (err) {
         const e = err as { responseCode?: number; code?: string; message?: string };
@@ -34,6 +36,6 @@ export function createSmtpChannel(url: string, from: string, timeoutMs = 30_000)
         return { ok: false, error, retryable: !PERMANENT.test(code) };
       }
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((open) => open.close()),
   };
 }
