@@ -3,7 +3,7 @@
 // with its Send a test / Check button; what this Gatehouse runs with (GET /v1/settings: every setting, where
 // it comes from, secrets hidden by the server) and what `gatehouse check` says (GET /v1/settings/check).
 import { useState } from 'preact/hooks';
-import { get, patch, post, type Me, type Schema } from '../api.ts';
+import { ApiError, get, patch, post, type Me, type Schema } from '../api.ts';
 import { AdminOnly, Link, Page, Pending, Problem, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 type Settings = Schema<'GatehouseSettings'>;
@@ -96,6 +96,24 @@ export function Settings(props: { me: Me }) {
   );
 }
 
+/**
+ * A refused save's problems by setting name (the API names each `settings.NAME`: a value it cannot parse,
+ * or an address the private-address policy refuses), and the sentence the form shows above them, each
+ * problem under the field's label rather than its variable.
+ */
+function refusedFields(err: unknown, settings: Shown[]): { byName: Record<string, string>; words: string } | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  const byName: Record<string, string> = {};
+  for (const detail of err.details) {
+    const name = /^settings\.(\w+)$/.exec(detail.path)?.[1];
+    if (name) byName[name] = byName[name] ? `${byName[name]}; ${detail.message}` : detail.message;
+  }
+  const names = Object.keys(byName);
+  if (names.length === 0) return undefined;
+  const labelOf = (name: string) => settings.find((s) => s.name === name)?.label ?? name;
+  return { byName, words: `Not saved: ${names.map((name) => `${labelOf(name)}: ${byName[name]}`).join('; ')}. Nothing was changed.` };
+}
+
 /** What a field starts with: a non-secret's value in effect (a URL's password masked); a secret's nothing (typing replaces it). */
 const initial = (setting: Shown) => (setting.secret ? '' : setting.source === 'default' ? '' : setting.value ?? '');
 
@@ -115,6 +133,8 @@ function GroupForm(props: {
   const test = useAction();
   const [result, setResult] = useState<TestResult | undefined>(undefined);
   const [savedNow, setSavedNow] = useState(props.justSaved);
+  // What the last refused save said of each field (by setting name), shown beside it.
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const changes = Object.fromEntries(settings
     .filter((s) => s.source !== 'environment' && values[s.name] !== initial(s) && !(s.secret && values[s.name] === ''))
     .map((s) => [s.name, values[s.name]!.trim() === '' ? null : values[s.name]!]));
@@ -125,8 +145,19 @@ function GroupForm(props: {
       save.setError('Nothing changed.');
       return;
     }
+    setFieldErrors({});
     let answer: Settings | undefined;
-    if (await save.run(async () => (answer = await patch('/settings', { body: { settings: changes } })))) props.onSaved(answer!);
+    const saved = await save.run(async () => {
+      try {
+        answer = await patch('/settings', { body: { settings: changes } });
+      } catch (err) {
+        const refused = refusedFields(err, settings);
+        if (!refused) throw err;
+        setFieldErrors(refused.byName);
+        throw new Error(refused.words);
+      }
+    });
+    if (saved) props.onSaved(answer!);
   };
   const runTest = TESTS[group.group];
   let removed: Settings | undefined;
@@ -139,9 +170,11 @@ function GroupForm(props: {
           const fromEnvironment = setting.source === 'environment';
           const choices = choicesOf(setting);
           const hint = `${id(setting.name)}-hint`;
+          const problem = fieldErrors[setting.name];
           const common = {
             id: id(setting.name),
-            'aria-describedby': hint,
+            'aria-describedby': problem ? `${hint} ${id(setting.name)}-error` : hint,
+            'aria-invalid': problem ? true : undefined,
             disabled: fromEnvironment,
           };
           return (
@@ -163,6 +196,7 @@ function GroupForm(props: {
                   onInput={(e) => setValues({ ...values, [setting.name]: e.currentTarget.value })}
                 />
               )}
+              {problem && <p class="error" id={`${id(setting.name)}-error`}>{setting.label ?? setting.name}: {problem}.</p>}
               <p id={hint} class="hint">
                 {fromEnvironment ? <strong>Set by the environment variable {setting.name}, which wins over this page. </strong> : null}
                 {sentence(setting.description)}{setting.accepts ? ` (${setting.accepts.replaceAll('`', '')})` : ''}. <code class="wrap">{setting.name}</code>

@@ -11,11 +11,10 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { CHROMIUM, checkPage, noBrowser, openPage, signedInPage } from '../helpers/browser.ts';
+import { CHROMIUM, checkPage, noBrowser, openPage, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const WAIT = { timeout: 30_000 };
 const WIDTHS = [1280, 375] as const;
 
 describe('break-glass in the console', { skip: noBrowser }, () => {
@@ -75,7 +74,8 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
         // The narrow pass only looks; Cancel gives focus back to the button.
         await dialog.getByRole('button', { name: 'Cancel' }).click();
         await dialog.waitFor({ state: 'detached', ...WAIT });
-        assert.equal(await page.evaluate<string | undefined>('document.activeElement?.textContent'), 'Break glass on Production database');
+        // Focus moves back after the dialog has gone (the next task): wait for it.
+        await page.waitForFunction(`document.activeElement?.textContent === 'Break glass on Production database'`, undefined, WAIT);
         await page.context().close();
         continue;
       }

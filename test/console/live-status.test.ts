@@ -6,11 +6,10 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createApp, createMember, type Signed } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
 
-const WAIT = { timeout: 30_000 };
 const SECRET = 'connector-signing-secret-0123456789';
 
 describe('pages that show propagation update themselves', { skip: noBrowser }, () => {

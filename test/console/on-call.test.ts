@@ -11,13 +11,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { checkPage, CHROMIUM, noBrowser, openPage, signedInPage } from '../helpers/browser.ts';
+import { checkPage, CHROMIUM, noBrowser, openPage, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createGroup, createMember, createOwner, type Signed } from '../helpers/fixtures.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { config, postRequest, requestableResource } from '../helpers/requests.ts';
 
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const WAIT = { timeout: 30_000 };
 const WIDTHS = [1280, 375] as const;
 const HOUR = 3_600_000;
 
@@ -74,7 +73,9 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
         await section.getByRole('button', { name: 'Add and follow' }).click();
       }
       await section.getByRole('heading', { name: /Payments primary/ }).waitFor(WAIT);
-        assert.match(await section.innerText(), /Last synced/);
+      // Synced when added: who is on call, until when, and when it was read.
+      await section.getByText(/^Oscar Oncall, on call until /).waitFor(WAIT);
+      await section.getByText(/^Last synced (?!never)/).waitFor(WAIT);
       await check(page, 'group', width);
       await page.context().close();
     }

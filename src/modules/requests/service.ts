@@ -10,10 +10,11 @@ import { requestSettingsFromRow } from '../request-settings/columns.ts';
 import { chooseConfiguration, resolveStages, targetGroups, type ChosenConfiguration, type PlannedStage, type Target } from './reviewers.ts';
 import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSubEvents } from './decide.ts';
-import { toApiRequest } from './view.ts';
+import { toApiRequest } from './mappers.ts';
 import { ownerHasUser } from '../owners/service.ts';
 import { announce } from '../../signals.ts';
-import { fieldsAsked, toApiAskedField, type AskedField } from '../request-templates/service.ts';
+import { fieldsAsked, type AskedField } from '../request-templates/service.ts';
+import { toApiAskedField } from '../request-templates/mappers.ts';
 import { levelReach } from '../connectors/levels.ts';
 import { onCallCover, type OnCallCover } from '../on-call/service.ts';
 
