@@ -160,6 +160,23 @@ describe('break-glass in the console', { skip: noBrowser }, () => {
     await page.context().close();
   });
 
+  it('an item whose configuration template says who may shows what the template says, and that templates are set through the API', async () => {
+    const team = await createOwner(app.api, { name: 'Ledger team', user_ids: [owner.user_id] });
+    const template = await app.api.post('/configuration-templates', {
+      name: 'Ledger template', admin_owner_id: team.owner_id, visibility: { visibility: 'GLOBAL' },
+      require_mfa_to_approve: false, require_mfa_to_connect: false, break_glass_user_ids: [oncall.user_id], break_glass_max_minutes: 45,
+    });
+    assert.equal(template.status, 200, JSON.stringify(template.body));
+    const ledger = await createResource(app.api, { name: 'Ledger database', admin_owner_id: team.owner_id, configuration_template_id: template.body.configuration_template_id });
+    const page = await signedIn('olive@example.com', 1280);
+    await open(page, `/console/resources/${ledger.resource_id}`);
+    const form = page.getByRole('form', { name: 'Who may break glass' });
+    await form.getByText(/Its configuration template says who may: 1 person and 0 groups, for at most 45 minutes/).waitFor(WAIT);
+    await form.getByText('PUT /v1/configuration-templates').waitFor(WAIT);
+    assert.equal(await form.getByRole('button', { name: 'Save who may break glass' }).count(), 0, 'nothing to save here');
+    await page.context().close();
+  });
+
   it('an admin\'s Home lists the last 7 days\' break-glasses, and the audit trail marks them', async () => {
     for (const width of WIDTHS) {
       const page = await signedIn('admin@gatehouse.local', width);

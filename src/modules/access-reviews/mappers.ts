@@ -1,7 +1,7 @@
 // The access reviews area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
-import type { UAR } from './responses.ts';
+import type { UAR, UARSnapshotEntry } from './responses.ts';
 import type { UarScopeInput } from './schemas.ts';
-import type { UarRow } from './store.ts';
+import type { SnapshotEntry, UarRow } from './store.ts';
 
 /** A review as the reference's UAR. */
 export function toApiAccessReview(row: UarRow): UAR {
@@ -17,3 +17,18 @@ export function toApiAccessReview(row: UarRow): UAR {
     ...(row.uar_scope !== null && { uar_scope: JSON.parse(row.uar_scope) as UarScopeInput }),
   };
 }
+
+/** One row of a review's snapshot as GET /v1/uars/{uar_id}/snapshot answers it. */
+export const toApiSnapshotEntry = (row: SnapshotEntry): UARSnapshotEntry => ({
+  item_type: row.item_type,
+  item_id: row.item_id,
+  item_name: row.item_name,
+  user_id: row.user_id,
+  full_name: row.user_full_name,
+  email: row.user_email,
+  access_level: { access_level_name: row.access_level_name, access_level_remote_id: row.access_level_remote_id },
+  expiration_date: row.expiration_date,
+  has_direct_access: row.has_direct_access,
+  num_access_paths: row.num_access_paths,
+  access_path_group_ids: row.access_path_group_ids,
+});

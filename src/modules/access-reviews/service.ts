@@ -9,6 +9,7 @@ import type { HoldingRow } from '../access/holdings-store.ts';
 import type { Actor } from '../events/store.ts';
 import type { CreateUarInput, UarScopeInput } from './schemas.ts';
 import type { ScopedItem, SnapshotEntry } from './store.ts';
+import { toApiSnapshotEntry } from './mappers.ts';
 import type { WorkBudget } from '../../reads/budget.ts';
 import { commitPendingWrites } from '../../db/group-commit.ts';
 import { assigningReviewers, assignReviewers, type AssignmentCounts } from '../uar-decisions/assign.ts';
@@ -225,18 +226,6 @@ export function snapshotPage(ctx: AppContext, uarId: string, query: PageQuery) {
   // The list name carries the review, so a cursor of one review's snapshot is refused on another's.
   const list = `uar_snapshot_${uarId}`;
   const rows = accessReviews.snapshot(uarId, ctx.pager.afterSeq(list, query), query.page_size + 1);
-  const page = ctx.pager.page(list, query, rows, (row) => row.seq, (row) => ({
-    item_type: row.item_type,
-    item_id: row.item_id,
-    item_name: row.item_name,
-    user_id: row.user_id,
-    full_name: row.user_full_name,
-    email: row.user_email,
-    access_level: { access_level_name: row.access_level_name, access_level_remote_id: row.access_level_remote_id },
-    expiration_date: row.expiration_date,
-    has_direct_access: row.has_direct_access,
-    num_access_paths: row.num_access_paths,
-    access_path_group_ids: row.access_path_group_ids,
-  }));
+  const page = ctx.pager.page(list, query, rows, (row) => row.seq, toApiSnapshotEntry);
   return { snapshot_taken_at: takenAt, ...page };
 }

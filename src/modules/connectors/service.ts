@@ -8,7 +8,7 @@ import { retryFailed } from '../../outbox/index.ts';
 import type { Actor } from '../events/store.ts';
 import { adapterFor, CONNECTOR_KINDS, kindOfApp } from './adapters.ts';
 import { maskConfiguration, mergeConfiguration, secretChanged } from './configuration.ts';
-import { PUSH_KIND } from './propagation.ts';
+import { bringPersonsPushesForward, PUSH_KIND } from './propagation.ts';
 import type { LinkRemoteUserInput, PutConnectorInput } from './schemas.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import type { ConnectorRow } from './store.ts';
@@ -139,6 +139,8 @@ export async function linkRemoteUser(ctx: AppContext, actor: Actor, appId: strin
     ctx.stores.events.record(actor, 'CONNECTOR_USERS_LINKED', [{
       sub_event_type: 'CONNECTOR_USERS_LINKED', app_id: appId, remote_user_id: input.remote_user_id, user_id: input.user_id, previous_user_id: before.user_id,
     }]);
+    // What waited for this person's account goes now, not at its next back-off (durably: in this transaction).
+    if (input.user_id !== null) bringPersonsPushesForward(ctx, appId, input.user_id);
     return { remote_user_id: before.remote_user_id, email: before.email, user_id: input.user_id };
   }).immediate();
 }
