@@ -307,6 +307,10 @@ export function NewRequest(_props: { me: Me }) {
   );
 }
 
+/** Why the on-call rotation approved the item with this id, when it did (requested_items_list[].approval_reason). */
+const itemReason = (request: Schema<'Request'>, itemId: string): string | undefined =>
+  (request.requested_items_list ?? []).find((i) => (i.resource_id ?? i.group_id) === itemId)?.approval_reason;
+
 type RequestedItem = NonNullable<Schema<'Request'>['requested_items_list']>[number];
 
 /** The requester's holding of one requested item at its level, if they hold it now. */
@@ -365,6 +369,10 @@ export function RequestPage(props: { me: Me; id: string }) {
             <ul>{(request.requested_items_list ?? []).map((i) => (
               <li key={`${i.resource_id ?? i.group_id}${i.access_level_name}`}>
                 <Link href={i.resource_id ? `/console/resources/${i.resource_id}` : `/console/groups/${i.group_id}`}>{i.name}</Link> ({i.access_level_name || 'Default'})
+                {/* An item the on-call rotation approved in a request that also waits for reviewers (docs/on-call.md). */}
+                {!request.approval_reason && i.approval_reason && (i.approval_reason.startsWith('not granted')
+                  ? <>: <strong>not granted</strong> — {i.approval_reason.replace(/^not granted: /, '')}.</>
+                  : <>: needs no review, {i.approval_reason}; that access ends no later than that.</>)}
                 {holdings && <>: <span class="item-access">{accessWords(holdingOf(i, holdings))}</span></>}
               </li>
             ))}</ul>
@@ -372,7 +380,7 @@ export function RequestPage(props: { me: Me; id: string }) {
             {(request.reviewer_stages ?? []).map((item) => (
               <div key={item.item_name} class="stages">
                 <h3>{item.item_name}</h3>
-                {item.stages.length === 0 ? <p>No reviewers: an admin decides.</p> : (
+                {item.stages.length === 0 ? <p>{itemReason(request, item.item_id) ? 'No review needed: the on-call rotation approved it.' : 'No reviewers: an admin decides.'}</p> : (
                   <ol>{item.stages.map((stage) => (
                     <li key={stage.stage}>Stage {stage.stage} ({stage.operator === 'AND' ? 'all must approve' : 'any one approves'}):
                       <ul>{stage.reviewers.map((r) => <li key={r.id}>{r.full_name ?? r.id}: {r.status === 'PENDING' && r.decision_needed === false
