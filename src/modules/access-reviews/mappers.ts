@@ -18,8 +18,11 @@ export function toApiAccessReview(row: UarRow): UAR {
   };
 }
 
-/** One row of a review's snapshot as GET /v1/uars/{uar_id}/snapshot answers it. */
-export const toApiSnapshotEntry = (row: SnapshotEntry): UARSnapshotEntry => ({
+/**
+ * Whose access on what, at which level and until when: the fields a snapshot row and a reviewer's item
+ * (uar-decisions' UARItem) both open with, in the same words.
+ */
+export const snapshotSubject = (row: Omit<SnapshotEntry, 'has_direct_access' | 'num_access_paths' | 'access_path_group_ids'>) => ({
   item_type: row.item_type,
   item_id: row.item_id,
   item_name: row.item_name,
@@ -28,6 +31,11 @@ export const toApiSnapshotEntry = (row: SnapshotEntry): UARSnapshotEntry => ({
   email: row.user_email,
   access_level: { access_level_name: row.access_level_name, access_level_remote_id: row.access_level_remote_id },
   expiration_date: row.expiration_date,
+});
+
+/** One row of a review's snapshot as GET /v1/uars/{uar_id}/snapshot answers it. */
+export const toApiSnapshotEntry = (row: SnapshotEntry): UARSnapshotEntry => ({
+  ...snapshotSubject(row),
   has_direct_access: row.has_direct_access,
   num_access_paths: row.num_access_paths,
   access_path_group_ids: row.access_path_group_ids,
