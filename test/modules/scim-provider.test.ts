@@ -170,6 +170,23 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
     assert.equal((await scim.get('/Users', { filter: `userName eq "UserName${tag}"` })).body.totalResults, 0);
   });
 
+  it('takes Entra ID\'s changes to phone numbers and addresses, which Gatehouse keeps nothing of, as no-ops beside the changes it keeps', async () => {
+    const id = await person({ phoneNumbers: [{ type: 'work', value: '+1 555 0100' }], addresses: [{ type: 'work', locality: 'Paris', primary: true }] });
+    const res = await scim.patch(`/Users/${id}`, patch(
+      { op: 'Replace', path: 'phoneNumbers[type eq "work"].value', value: '+1 555 0199' },
+      { op: 'Replace', path: 'addresses[type eq "work"].locality', value: 'Lyon' },
+      { op: 'Remove', path: 'phoneNumbers[type eq "mobile"]' },
+      { op: 'Add', path: 'urn:ietf:params:scim:schemas:core:2.0:User:phoneNumbers[type eq "fax"].value', value: '+1 555 0000' },
+      { op: 'Replace', path: 'name.familyName', value: 'Kept' },
+    ));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.name.familyName, 'Kept');
+    assert.equal((await app.api.get(`/users/${id}`)).body.last_name, 'Kept');
+    // A path that is no attribute at all is still refused.
+    const wrong = await scim.patch(`/Users/${id}`, patch({ op: 'Replace', path: 'phoneNumberz[type eq "work"].value', value: 'x' }));
+    assert.equal(wrong.status, 400);
+  });
+
   it('applies the enterprise extension PATCHed at its URN, with and without a path (37.5)', async () => {
     const id = await person();
     const added = await scim.patch(`/Users/${id}`, patch({ op: 'add', path: ENTERPRISE, value: { department: 'Finance', employeeNumber: '42' } }));
