@@ -84,6 +84,8 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
     assert.equal(slack.dmsTo(ADMIN_EMAIL).length, 1);
 
     const sso = group(page, 'Single sign-on (OpenID Connect)');
+    // The provider wants the redirect URI before it gives a client id: the group names it first.
+    await sso.locator('code').filter({ hasText: `${origin}/console/oidc/callback` }).waitFor(WAIT);
     await sso.getByLabel('Issuer URL').fill(idp.issuer);
     await sso.getByLabel('Client id').fill(idp.clientId);
     await sso.getByLabel('Client secret').fill(idp.clientSecret);

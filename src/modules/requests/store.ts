@@ -211,7 +211,7 @@ export function createRequestStore(db: Db) {
      WHERE i.item_id = @itemId AND i.access_level_remote_id = @level AND r.target_user_id = @userId AND r.status = 'PENDING' LIMIT 1`,
   );
   const admins = db.prepare<[], { id: string }>(
-    "SELECT id FROM users WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') ORDER BY id",
+    "SELECT id FROM users WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') ORDER BY casefold(email), id",
   );
   const involves = db.prepare<{ id: string; involvedUserId: string; involvedAt: string }, { one: number }>(
     `SELECT 1 AS one FROM requests r WHERE r.id = @id AND ${INVOLVES}`,
