@@ -308,6 +308,29 @@ describe('on-call schedules', () => {
     assert.equal((await view()).next_sync_at, null);
   });
 
+  test('PagerDuty paging: a page holding fewer entries than asked is followed by the next entry, not by the limit asked', async () => {
+    const remote = pd.addSchedule('Many layers');
+    const people = [];
+    for (let i = 0; i < 5; i++) {
+      const user = await createUser(app.api, { email: `layer${i}.oncall@example.com` });
+      const person = pd.addPerson(`Layer ${i}`, `layer${i}.oncall@example.com`);
+      pd.shift(remote, person, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString(), i + 1);
+      people.push(user.user_id);
+    }
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    pd.pageCap = 2;
+    try {
+      await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]);
+    } finally {
+      pd.pageCap = 100;
+    }
+    const pages = pd.calls.filter((c) => c.path === '/oncalls' && c.query.get('schedule_ids[]') === remote);
+    assert.deepEqual(pages.map((c) => c.query.get('offset')), ['0', '2', '4']);
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [...people].sort());
+  });
+
   test('a group of type PAGERDUTY_ON_CALL_SCHEDULE follows the recorded schedule its remote_info names', async () => {
     const frank = await createUser(app.api, { email: 'frank.oncall@example.com' });
     const pf = pd.addPerson('Frank', 'frank.oncall@example.com');
