@@ -55,6 +55,14 @@ describe('on-call schedules', () => {
       .sort((a, b) => a.user_id.localeCompare(b.user_id));
   };
   const sync = () => syncOnCall(app.ctx, clock.now());
+  /** Records the PagerDuty schedule `remote` and a new group that follows it. */
+  const followed = async (remote: string) => {
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body as { on_call_schedule_id: string; name: string };
+    const group = await createGroup(app.api);
+    const linked = await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    assert.equal(linked.status, 200, JSON.stringify(linked.body));
+    return { schedule, group };
+  };
 
   test('POST /on-call-schedules asks PagerDuty, stores its name, and calls it as its API asks', async () => {
     const remote = pd.addSchedule('Payments primary');
@@ -186,9 +194,7 @@ describe('on-call schedules', () => {
     const end = new Date(clock.now().getTime() + 2 * HOUR).toISOString();
     pd.shift(remote, pc, start, end);
     pd.shift(remote, pc, end, new Date(clock.now().getTime() + 10 * HOUR).toISOString());
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const group = await createGroup(app.api);
-    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule, group } = await followed(remote);
     await sync();
     // Her next shift follows at once: one stretch, held to its end.
     const held = (await members(group.group_id)).find((m) => m.user_id === carol.user_id)!;
@@ -317,9 +323,7 @@ describe('on-call schedules', () => {
       pd.shift(remote, person, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString(), i + 1);
       people.push(user.user_id);
     }
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const group = await createGroup(app.api);
-    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule, group } = await followed(remote);
     pd.pageCap = 2;
     try {
       await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]);
@@ -349,9 +353,7 @@ describe('on-call schedules', () => {
     const remote = pd.addSchedule('Payments primary');
     const shiftEnd = new Date(clock.now().getTime() + 3 * HOUR).toISOString();
     pd.shift(remote, pg, new Date(clock.now().getTime() - HOUR).toISOString(), shiftEnd);
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const onCall = await createGroup(app.api);
-    await app.api.put(`/groups/${onCall.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule, group: onCall } = await followed(remote);
     // Henry is not on call: the condition matches no group of his, so his request goes to the owner as before.
     const reviewer = await createUser(app.api);
     const owner = await ownerOf(app, reviewer);
@@ -393,9 +395,7 @@ describe('on-call schedules', () => {
     const remote = pd.addSchedule('Ledger primary');
     const shiftEnd = new Date(clock.now().getTime() + 3 * HOUR).toISOString();
     pd.shift(remote, pl, new Date(clock.now().getTime() - HOUR).toISOString(), shiftEnd);
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const onCall = await createGroup(app.api);
-    await app.api.put(`/groups/${onCall.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { group: onCall } = await followed(remote);
     await sync();
     const reviewer = await createMember(app.api);
     const owner = await ownerOf(app, reviewer);
@@ -449,9 +449,7 @@ describe('on-call schedules', () => {
     const pi = pd.addPerson('Ivy', 'ivy.oncall@example.com');
     const remote = pd.addSchedule('Slow');
     pd.shift(remote, pi, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString());
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const group = await createGroup(app.api);
-    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule, group } = await followed(remote);
     pd.slowMs = 300;
     await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]).finally(() => (pd.slowMs = 0));
     assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [ivy.user_id]);
@@ -469,9 +467,7 @@ describe('on-call schedules', () => {
 
   test('a failing schedule is retried with back-off, waiting longer when the provider asks (Retry-After)', async () => {
     const remote = pd.addSchedule('Throttled');
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const group = await createGroup(app.api);
-    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule } = await followed(remote);
     // Each attempt's first call (the schedule's name) is refused: one call per attempt, after the one that added it.
     const calls = () => pd.calls.filter((c) => c.path === `/schedules/${remote}` || c.query.getAll('schedule_ids[]').includes(remote)).length;
     const added = calls();
