@@ -444,6 +444,44 @@ describe('on-call schedules', () => {
     assert.match(words, new RegExp(`${ledger.name}: not granted: .*shift ended`));
   });
 
+  test('a handover cuts back what the rotation approved: an override shortens the grant, losing the shift ends it', async () => {
+    const mona = await createMember(app.api, { email: 'mona.oncall@example.com' });
+    const pm = pd.addPerson('Mona', 'mona.oncall@example.com');
+    const pn = pd.addPerson('Nils', 'nils.oncall@example.com');
+    const remote = pd.addSchedule('Vault primary');
+    const now = clock.now().getTime();
+    const shiftEnd = new Date(now + 3 * HOUR).toISOString();
+    pd.shift(remote, pm, new Date(now - HOUR).toISOString(), shiftEnd);
+    const { group: onCall } = await followed(remote);
+    const owner = await ownerOf(app, await createUser(app.api));
+    const vault = await requestableResource(app, owner.owner_id, [
+      config({ priority: 0, reviewer_stages: [{ stage: 1, operator: 'OR', require_manager_approval: false, owner_ids: [owner.owner_id] }] }),
+      config({ priority: 1, condition: { group_ids: [onCall.group_id] }, auto_approval: true }),
+    ]);
+    await sync();
+    const made = await postRequest(mona.api, { resources: [{ id: vault.resource_id }], duration_minutes: 8 * 60 });
+    assert.equal((await mona.api.get(`/requests/${made.body.id}`)).body.status, 'APPROVED');
+    const held = async () => ((await app.api.get(`/resources/${vault.resource_id}/users`)).body.results as { user_id: string; expiration_date: string | null }[])
+      .filter((h) => h.user_id === mona.user_id).map((h) => h.expiration_date);
+    assert.deepEqual(await held(), [shiftEnd]);
+
+    // Nils overrides from an hour on: Mona's shift now ends then, and so does what it approved.
+    const overrideStart = new Date(now + HOUR).toISOString();
+    pd.override(remote, pn, overrideStart, shiftEnd);
+    await sync();
+    assert.deepEqual(await held(), [overrideStart]);
+    assert.equal((await mona.api.get(`/requests/${made.body.id}`)).body.requested_items_list[0].on_call_until, overrideStart);
+    const [shortened] = await readEvents(app.api, { type: 'RESOURCE_USERS_UPDATED', object: vault.resource_id });
+    assert.equal(shortened!.actor_user_id, '00000000-0000-0000-0000-000000000000');
+
+    // Nils takes over at once: Mona is no longer on call, and the access the rotation gave her ends now.
+    pd.override(remote, pn, clock.now().toISOString(), shiftEnd);
+    await sync();
+    assert.deepEqual(await held(), []);
+    const [removed] = await readEvents(app.api, { type: 'RESOURCE_USERS_REMOVED', object: vault.resource_id });
+    assert.equal(removed!.actor_user_id, '00000000-0000-0000-0000-000000000000');
+  });
+
   test('a slow answer is waited for; a hung provider is abandoned when the service stops, recording nothing', async () => {
     const ivy = await createUser(app.api, { email: 'ivy.oncall@example.com' });
     const pi = pd.addPerson('Ivy', 'ivy.oncall@example.com');
