@@ -270,6 +270,11 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
   it('Event streams: creates a signed stream, shows its secret once, and sends the receiver a test event', async () => {
     await open(page, '/console/event-streams');
     await page.getByLabel('Name').fill('SIEM');
+    // A refusal names the field in words, not as the API spells it, and nothing is made.
+    await page.getByLabel('Receiver URL').fill('ftp://receiver.example.com/hook');
+    await page.getByRole('button', { name: 'Create event stream' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Not accepted: receiver URL: must be an http or https URL.' }).waitFor(WAIT);
+    assert.equal((await app.api.get('/event-streams')).body.event_streams.length, 0, 'nothing was made');
     await page.getByLabel('Receiver URL').fill(`${receiver.url}/hook`);
     await page.getByRole('button', { name: 'Create event stream' }).click();
     await page.getByLabel('Signing secret of SIEM').waitFor(WAIT);
