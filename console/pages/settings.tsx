@@ -2,6 +2,7 @@
 // notification timings here (PATCH /v1/settings: stored, secrets encrypted, in effect at once), each group
 // with its Send a test / Check button; what this Gatehouse runs with (GET /v1/settings: every setting, where
 // it comes from, secrets hidden by the server) and what `gatehouse check` says (GET /v1/settings/check).
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { ApiError, get, patch, post, type Me, type Schema } from '../api.ts';
 import { AdminOnly, Link, Page, Pending, Problem, useAction, useConfirm, useLoad } from '../ui.tsx';
@@ -19,6 +20,14 @@ const TESTS: Record<string, { label: string; run: () => Promise<TestResult> }> =
   slack: { label: 'Send a test Slack message to yourself', run: () => post('/settings/slack/test', { body: {} }) },
   single_sign_on: { label: 'Check single sign-on', run: () => post('/settings/single-sign-on/check') },
   on_call: { label: 'Check the on-call providers', run: () => post('/settings/on-call/check') },
+};
+
+/** What a group needs said before its fields: single sign-on's provider wants the redirect URI before it gives a client. */
+const GROUP_INTROS: Record<string, (s: Settings) => ComponentChildren> = {
+  single_sign_on: (s) => (
+    <p class="hint">At your OpenID provider, register Gatehouse as a web client with the redirect URI{' '}
+      <code class="wrap">{`${s.public_url.replace(/\/+$/, '')}/console/oidc/callback`}</code>, then fill in what it gives you below.</p>
+  ),
 };
 
 /** A setting's Markdown-ish words (from SETTINGS) as a sentence for the page: no backticks, a capital first. */
@@ -69,7 +78,8 @@ export function Settings(props: { me: Me }) {
               const settings = s.settings.filter((setting) => setting.group === group.group);
               // Made again when what is in effect changes, so its fields start from that.
               const key = `${group.group}:${JSON.stringify(settings.map((setting) => [setting.source, setting.value, setting.is_set]))}`;
-              return <GroupForm key={key} group={group} settings={settings} justSaved={fresh?.group === group.group} onSaved={(answer) => setFresh({ settings: answer, group: group.group })} confirm={confirm.ask} />;
+              return <GroupForm key={key} group={group} settings={settings} justSaved={fresh?.group === group.group} onSaved={(answer) => setFresh({ settings: answer, group: group.group })} confirm={confirm.ask}
+                intro={GROUP_INTROS[group.group]?.(s)} />;
             })}
             <h2>Check</h2>
             <CheckResult loaded={check} />
@@ -126,6 +136,8 @@ function GroupForm(props: {
   /** With PATCH's answer: the settings in effect now. */
   onSaved: (answer: Settings) => void;
   confirm: ReturnType<typeof useConfirm>['ask'];
+  /** Said before the group's fields. */
+  intro?: ComponentChildren;
 }) {
   const { group, settings } = props;
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(settings.map((s) => [s.name, initial(s)])));
@@ -165,6 +177,7 @@ function GroupForm(props: {
   return (
     <section aria-labelledby={`group-${group.group}`}>
       <h2 id={`group-${group.group}`}>{group.title}</h2>
+      {props.intro}
       <form onSubmit={submit}>
         {settings.map((setting) => {
           const fromEnvironment = setting.source === 'environment';

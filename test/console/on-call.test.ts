@@ -120,4 +120,22 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
       await page.context().close();
     }
   });
+
+  it('in a request that also waits for reviewers, the on-call item says it needs no review and ends with the shift', async () => {
+    const team = await createOwner(app.api, { name: 'Ledger team' });
+    const reviewed = [config({ priority: 0, reviewer_stages: [{ stage: 1, operator: 'OR', require_manager_approval: false, owner_ids: [team.owner_id] }] })];
+    const ledger = await requestableResource(app, team.owner_id, [...reviewed, config({ priority: 1, condition: { group_ids: [group.group_id] }, auto_approval: true })], { name: 'Ledger production' });
+    const reports = await requestableResource(app, team.owner_id, reviewed, { name: 'Ledger reports' });
+    const made = await postRequest(oscar.api, { resources: [{ id: ledger.resource_id }, { id: reports.resource_id }], duration_minutes: 8 * 60 });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    for (const width of WIDTHS) {
+      const page = await signedIn('oscar@example.com', width);
+      await open(page, `/console/requests/${made.body.id}`);
+      await page.getByRole('listitem').filter({ hasText: 'Ledger production' })
+        .getByText(/needs no review, approved because you are on call for Payments primary until .*; that access ends no later than that/).waitFor(WAIT);
+      await page.getByText('No review needed: the on-call rotation approved it.').waitFor(WAIT);
+      await check(page, 'request-mixed', width);
+      await page.context().close();
+    }
+  });
 });
