@@ -119,7 +119,8 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
     'Content-Type': `${mediaType}; charset=utf-8`,
     'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
   });
-  if (body instanceof JsonText) {
+  // Shared bytes (kept between reads) are neither freed nor waited for.
+  if (body instanceof JsonText && !body.isShared) {
     if (res.destroyed) body.settle();
     else {
       if (typeof text !== 'string') res.once('finish', () => body.release());

@@ -33,7 +33,7 @@ export function registerGroupRoutes(router: ApiRouter<typeof groupRoutes>, ctx: 
   router.on('GET /v1/groups/{group_id}', (req) => {
     const id = req.uuidParam('group_id');
     // Whether the caller sees it was decided before the handler (visibility/guard.ts); admins see every group.
-    const group = groups.get(id);
+    const group = groups.answer(id);
     if (!group) throw notFound('group', id);
     return ok(group);
   });

@@ -1,6 +1,8 @@
 // Resources, their tree (parent → children) and the access levels each offers: the only SQL for them.
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
+import { Kept, keyedBy, type Watch } from '../../db/kept.ts';
+import { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
@@ -138,7 +140,25 @@ export interface ResourceApiRow extends ResourceRow {
   access_levels_json: string;
 }
 
+/**
+ * What a resource's answer is built from, and which answers each write makes stale: its own row (a
+ * change of parent moves ancestors and descendants of others: everything), a new child or a deleted
+ * one (its ancestors' descendant lists: everything), and its access levels.
+ */
+const ANSWER_SOURCES: Watch[] = [
+  { table: 'resources', on: 'INSERT', keys: ['CASE WHEN NEW.parent_resource_id IS NULL THEN NEW.id END'] },
+  { table: 'resources', on: 'UPDATE', keys: ['OLD.id', 'CASE WHEN OLD.parent_resource_id IS NEW.parent_resource_id THEN NEW.id END'] },
+  { table: 'resources', on: 'DELETE', keys: ['CASE WHEN OLD.parent_resource_id IS NULL THEN OLD.id END'] },
+  ...keyedBy('resource_access_levels', 'resource_id'),
+];
+
+/** How many resources' answers are kept, and their bytes: ~1.5 KB each, so ~30 MB at most. */
+const KEPT_ANSWERS = { entries: 20_000, bytes: 32 * 2 ** 20 };
+
 export function createResourceStore(db: Db) {
+  // GET /v1/resources/{id}'s bytes per resource, built once per version of what they are built from (db/kept.ts).
+  const answers = new Kept<Uint8Array>(db, 'resource_answers', ANSWER_SOURCES, KEPT_ANSWERS);
+  const encoder = new TextEncoder();
   const insert = db.prepare<Columns & { id: string; at: string }>(
     `INSERT INTO resources (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
      VALUES (@id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @at, @at)`,
@@ -251,6 +271,19 @@ export function createResourceStore(db: Db) {
       const row = answerById.get(id);
       return row && toApi(row);
     },
+    /** The resource's answer as JSON bytes, kept until a write changes what it is built from; undefined when there is none. */
+    answer(id: string): JsonText<Resource> | undefined {
+      let bytes = answers.get(id);
+      if (bytes === undefined) {
+        const row = answerById.get(id);
+        if (!row) return undefined;
+        bytes = encoder.encode(JSON.stringify(toApi(row)));
+        answers.keep(id, bytes, bytes.byteLength + 100);
+      }
+      return JsonText.shared(bytes);
+    },
+    /** How many answers are kept (the bench and the tests read it). */
+    keptAnswers: () => answers.size,
     toApi,
     /** Inserts a resource and returns its id. */
     create(state: ResourceState, at: Date): string {
