@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import { MAX_MINUTES } from './lib/durations.ts';
 import { trustedProxyList } from './http/client-address.ts';
+import { parseAllowedRanges } from './http/outbound.ts';
 
 /** One setting: where it comes from, what it defaults to, what it accepts, what it means. */
 export interface Setting<T> {
@@ -32,6 +33,11 @@ export interface Setting<T> {
   editable?: SettingGroup;
   /** Its name on the Settings page ("SMTP server"); needed with `editable`. */
   label?: string;
+  /**
+   * A URL Gatehouse connects to: every connection obeys the private-address policy, and on the Settings page
+   * one naming a refused address outright (an IP in the URL) is refused when set (settings/service.ts).
+   */
+  outbound?: true;
   /** Turns a non-empty raw value into the setting's value; throws ConfigError naming `source`. */
   parse(raw: string, source: string): T;
 }
@@ -291,7 +297,25 @@ export const SETTINGS = {
     values: ['allow', 'deny'],
     default: 'allow',
     example: 'deny',
-    description: '`deny` refuses outbound connections that API users configure — event-stream receivers, connectors (Opal HTTP and PostgreSQL), on-call providers — to loopback, private, link-local and other non-public addresses, checked on the address connected to (docs/event-streams.md, docs/connectors.md); its former name `GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES` is still read when this one is unset',
+    description: '`deny` refuses every outbound connection — event-stream receivers, connectors (Opal HTTP and PostgreSQL), on-call providers, the SMTP server, Slack and the OpenID provider, whether set by variable or on the Settings page — to loopback, private, link-local and other non-public addresses, checked on the address connected to, except the ranges GATEHOUSE_PRIVATE_ADDRESSES_ALLOWED lets through (docs/settings.md); its former name `GATEHOUSE_EVENT_STREAM_PRIVATE_ADDRESSES` is still read when this one is unset',
+  }),
+  privateAddressesAllowed: setting<string[]>({
+    env: 'GATEHOUSE_PRIVATE_ADDRESSES_ALLOWED',
+    default: [],
+    defaultText: 'none',
+    description: 'with GATEHOUSE_PRIVATE_ADDRESSES=deny, the non-public addresses Gatehouse may still connect to — an internal SMTP relay, an identity provider or a connector on the private network — each an IP address or a CIDR range; everything else non-public stays refused',
+    accepts: 'a comma-separated list of IP addresses and CIDR ranges',
+    example: '10.0.0.25,192.168.10.0/24,fd00::/8',
+    parse(raw, source) {
+      const entries = [...new Set(raw.split(',').map((part) => part.trim()).filter((part) => part !== ''))];
+      try {
+        if (entries.length === 0) throw new Error('no address given');
+        parseAllowedRanges(entries);
+      } catch (err) {
+        throw new ConfigError(`${source} must be a comma-separated list of IP addresses and CIDR ranges (10.0.0.0/8): ${(err as Error).message}`);
+      }
+      return entries;
+    },
   }),
   outboxIntervalMs: integer({
     env: 'GATEHOUSE_OUTBOX_INTERVAL_MS',
@@ -487,6 +511,7 @@ export const SETTINGS = {
   }),
   oidcIssuer: setting<string | undefined>({
     env: 'GATEHOUSE_OIDC_ISSUER',
+    outbound: true,
     editable: 'single_sign_on',
     label: 'Issuer URL',
     default: undefined,
@@ -542,6 +567,7 @@ export const SETTINGS = {
   }),
   smtpUrl: setting<string | undefined>({
     env: 'GATEHOUSE_SMTP_URL',
+    outbound: true,
     editable: 'email',
     label: 'SMTP server URL',
     default: undefined,
@@ -578,6 +604,7 @@ export const SETTINGS = {
   }),
   slackApiUrl: setting<string>({
     env: 'GATEHOUSE_SLACK_API_URL',
+    outbound: true,
     editable: 'slack',
     label: 'Web API base URL',
     default: 'https://slack.com/api',
@@ -597,6 +624,7 @@ export const SETTINGS = {
   }),
   pagerdutyApiUrl: setting<string>({
     env: 'GATEHOUSE_PAGERDUTY_API_URL',
+    outbound: true,
     editable: 'on_call',
     label: 'PagerDuty API URL',
     default: 'https://api.pagerduty.com',
@@ -616,6 +644,7 @@ export const SETTINGS = {
   }),
   opsgenieApiUrl: setting<string>({
     env: 'GATEHOUSE_OPSGENIE_API_URL',
+    outbound: true,
     editable: 'on_call',
     label: 'Opsgenie API URL',
     default: 'https://api.opsgenie.com',

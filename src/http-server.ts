@@ -179,6 +179,10 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       ctx.log.error('a batch of writes could not be committed; its requests were cut off unanswered', { error: err instanceof Error ? err.message : String(err) });
     },
   });
+  // Requests the app took whose handler has not answered yet, whether or not their client is still
+  // there: a client that left does not stop its handler, which may still need a read worker and the database.
+  let handling = 0;
+  let handled: (() => void) | undefined;
   // Polka's handler takes (req, res, next?) and fills in the Polka request fields itself.
   const server = createServer(
     {
@@ -201,6 +205,11 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       else if (req.headers.host === undefined && req.httpVersionMinor === 1) refuseAndClose(req, res, 400, 'validation_failed', 'an HTTP/1.1 request must carry a Host header');
       else {
         holdUntilDurable(res, commits);
+        handling += 1;
+        whenAnswered(res, () => {
+          handling -= 1;
+          if (handling === 0) handled?.();
+        });
         handler(req, res);
       }
     },
@@ -245,11 +254,22 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       // A connection that finished its request sits idle until we close it; server.close() only
       // waits, it never ends busy keep-alive connections itself.
       const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
+      let lapsed = () => {};
+      const graceOver = new Promise<void>((resolve) => (lapsed = resolve));
       const deadline = setTimeout(() => {
         abandoned = inFlight;
         server.closeAllConnections();
+        lapsed();
       }, graceMs);
-      server.close(() => {
+      // The connections drained, then the handlers of requests whose clients left before their answer
+      // (a heavy read still on a worker, a write waiting for its body): only then is nothing left that
+      // needs a read worker or the database. Past the grace period nothing more is waited for.
+      const drained = new Promise<void>((resolve) => server.close(() => resolve()));
+      const answered = new Promise<void>((resolve) => {
+        if (handling === 0) resolve();
+        else handled = resolve;
+      });
+      void Promise.all([drained, Promise.race([answered, graceOver])]).then(() => {
         clearInterval(sweep);
         clearTimeout(deadline);
         // Whatever is still batched is committed now; later writes (jobs stopping) commit alone.
@@ -271,4 +291,31 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       resolve({ server, port, url: `http://${host}:${port}/v1`, inFlight: () => inFlight, commitNow: commits.flush, close });
     });
   });
+}
+
+/**
+ * Calls `answered` once, when the handler of `res`'s request has answered it (end) or given it up
+ * (destroy), or when it has been finished: whichever comes first. A client leaving does not count: its
+ * handler runs on.
+ */
+function whenAnswered(res: ServerResponse, answered: () => void): void {
+  let once = false;
+  const settle = () => {
+    if (once) return;
+    once = true;
+    res.end = end;
+    res.destroy = destroy;
+    answered();
+  };
+  const end = res.end;
+  const destroy = res.destroy;
+  res.end = function (this: ServerResponse, ...args: unknown[]) {
+    settle();
+    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+  } as ServerResponse['end'];
+  res.destroy = function (this: ServerResponse, error?: Error) {
+    settle();
+    return destroy.call(this, error);
+  };
+  res.once('finish', settle);
 }

@@ -113,21 +113,23 @@ export type Handler<R extends InputSchemas = {}> = (req: ApiRequest<R>) => Reply
 /** Writes `body` as JSON of `mediaType` (not cached unless `headers` say otherwise). */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}, mediaType = 'application/json'): void {
   const text = body === undefined ? '' : body instanceof JsonText ? body.body : JSON.stringify(body);
-  res.writeHead(status, {
-    'Cache-Control': 'no-store',
-    ...headers,
-    'Content-Type': `${mediaType}; charset=utf-8`,
-    'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
-  });
-  // Shared bytes (kept between reads) are neither freed nor waited for.
+  // Shared bytes (kept between reads) are neither freed nor counted as held.
   if (body instanceof JsonText && !body.isShared) {
-    if (res.destroyed) body.settle();
+    // Counted as held for its client until then: a reply that can no longer be sent (the client left, or
+    // the response was already answered or cut) settles now, else its bytes would stay counted for good.
+    if (res.destroyed || res.headersSent || res.writableEnded) body.settle();
     else {
       if (typeof text !== 'string') res.once('finish', () => body.release());
       // A client that leaves before the end: the bytes no longer wait for it (the collector frees them).
       res.once('close', () => body.settle());
     }
   }
+  res.writeHead(status, {
+    'Cache-Control': 'no-store',
+    ...headers,
+    'Content-Type': `${mediaType}; charset=utf-8`,
+    'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
+  });
   res.end(text);
 }
 

@@ -17,7 +17,7 @@ import { putEdge } from '../../src/modules/access/service.ts';
 import { approveRequest } from '../../src/modules/requests/decide.ts';
 import { createRequest } from '../../src/modules/requests/service.ts';
 import { toApiRequest } from '../../src/modules/requests/view.ts';
-import { toApiEvent } from '../../src/modules/events/store.ts';
+import { toApiEvent } from '../../src/modules/events/mappers.ts';
 import type { Caller } from '../../src/http/types.ts';
 
 const [file, port, memberToken] = process.argv.slice(2) as [string, string, string];

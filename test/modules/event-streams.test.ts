@@ -6,7 +6,7 @@ import { Webhook } from 'standardwebhooks';
 import { openDatabase } from '../../src/db/open.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { OUTBOX_ACTOR } from '../../src/outbox/index.ts';
-import { isNonPublicAddress } from '../../src/modules/event-streams/addresses.ts';
+import { isNonPublicAddress } from '../../src/http/outbound.ts';
 import { tick } from '../../src/modules/event-streams/delivery.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createToken, createUser, NO_SUCH_ID } from '../helpers/fixtures.ts';

@@ -13,6 +13,9 @@ import { config, makeRequest, requestableResource, stage } from '../helpers/requ
 import { SIGNING_SECRET, SLACK_TOKEN, SlackStandIn, blockActions, signedInteraction } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { createSmtpChannel } from '../../src/modules/notifications/channels/smtp.ts';
+import { addressPolicy } from '../../src/http/outbound.ts';
+
+const ALLOW_ALL = addressPolicy({ privateAddresses: 'allow', privateAddressesAllowed: [] });
 import { expectFired } from '../helpers/fired.ts';
 
 const PUBLIC_URL = 'https://gatehouse.example.test';
@@ -520,12 +523,12 @@ describe('notifications', () => {
 
   it('the SMTP channel speaks smtps:// (TLS from the start) and gives up only on a mailbox that does not exist', async () => {
     const tls = await SmtpReceiver.start(true);
-    const channel = createSmtpChannel(tls.url, FROM);
+    const channel = createSmtpChannel(tls.url, FROM, ALLOW_ALL);
     try {
       const sent = await channel.send({ to: { name: 'Ada', address: 'ada@example.test' }, subject: 'über TLS', text: 'plain', html: '<p>html</p>' });
       assert.equal(sent.ok, true, JSON.stringify(sent));
       assert.deepEqual([tls.mails[0]!.subject, tls.mails[0]!.secure, tls.mails[0]!.text.trim(), tls.mails[0]!.html], ['über TLS', true, 'plain', '<p>html</p>']);
-      const wrong = createSmtpChannel(tls.url.replace('p%40ss', 'wrong'), FROM);
+      const wrong = createSmtpChannel(tls.url.replace('p%40ss', 'wrong'), FROM, ALLOW_ALL);
       const refused = await wrong.send({ to: { name: '', address: 'ada@example.test' }, subject: 's', text: 't', html: 'h' });
       wrong.close();
       assert.deepEqual(refused.ok ? null : [refused.retryable, /^SMTP 535/.test(refused.error)], [true, true], 'a refused login may be fixed: retried');

@@ -240,6 +240,73 @@ describe('on-call schedules', () => {
     assert.deepEqual(view.body.unknown_emails, ['eve.oncall@example.com']);
   });
 
+  test('a schedule renamed at its provider is renamed by the next sync, audited; one deleted there fails the sync and extends nobody', async () => {
+    const pdRemote = pd.addSchedule('Checkout primary');
+    const ogRemote = og.addSchedule('Checkout secondary');
+    const pdSchedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: pdRemote })).body;
+    const ogSchedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'OPSGENIE', remote_id: ogRemote })).body;
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [pdSchedule.on_call_schedule_id, ogSchedule.on_call_schedule_id] });
+    pd.schedules.get(pdRemote)!.name = 'Checkout primary (EU)';
+    og.schedules.get(ogRemote)!.name = 'Checkout secondary (EU)';
+    await sync();
+    assert.equal((await app.api.get(`/on-call-schedules/${pdSchedule.on_call_schedule_id}`)).body.name, 'Checkout primary (EU)');
+    assert.equal((await app.api.get(`/on-call-schedules/${ogSchedule.on_call_schedule_id}`)).body.name, 'Checkout secondary (EU)');
+    const listed = (await app.api.get(`/groups/${group.group_id}/on-call-schedules`)).body.on_call_schedules as { name: string }[];
+    assert.deepEqual(listed.map((s) => s.name), ['Checkout primary (EU)', 'Checkout secondary (EU)']);
+    const [renamed] = await readEvents(app.api, { type: 'ON_CALL_SCHEDULES_UPDATED', object: pdSchedule.on_call_schedule_id });
+    assert.equal(renamed!.sub_events[0]!.on_call_schedule_name, 'Checkout primary (EU)');
+    assert.equal(renamed!.sub_events[0]!.previous_name, 'Checkout primary');
+    assert.equal(renamed!.actor_user_id, '00000000-0000-0000-0000-000000000000');
+    // Unchanged names record nothing more.
+    await sync();
+    assert.equal((await readEvents(app.api, { type: 'ON_CALL_SCHEDULES_UPDATED', object: pdSchedule.on_call_schedule_id })).length, 1);
+
+    pd.schedules.delete(pdRemote);
+    await sync();
+    const view = (await app.api.get(`/on-call-schedules/${pdSchedule.on_call_schedule_id}/on-call`)).body;
+    assert.match(view.last_error, /no longer has schedule/);
+    assert.equal((await app.api.get(`/on-call-schedules/${pdSchedule.on_call_schedule_id}`)).body.name, 'Checkout primary (EU)', 'the last name known stays');
+  });
+
+  test('a schedule no group follows is not synced periodically, and its view says so; following it makes it due', async () => {
+    const kim = await createUser(app.api, { email: 'kim.oncall@example.com' });
+    const pk = pd.addPerson('Kim', 'kim.oncall@example.com');
+    const remote = pd.addSchedule('Nobody follows this');
+    pd.shift(remote, pk, clock.now().toISOString(), new Date(clock.now().getTime() + 4 * HOUR).toISOString());
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const view = async () => (await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body;
+    const readsOf = () => pd.calls.filter((c) => c.query.getAll('schedule_ids[]').includes(remote)).length;
+    await sync();
+    assert.equal(readsOf(), 0, 'the periodic sync does not read it');
+    assert.deepEqual((await view()).followed_by_group_ids, []);
+    assert.equal((await view()).next_sync_at, null);
+    // Asked, it is read (and the view shows who is on call), but it stays out of the periodic sync.
+    const asked = await app.api.post(`/on-call-schedules/${schedule.on_call_schedule_id}/sync`);
+    assert.deepEqual(asked.body.on_call.map((o: { user_id: string }) => o.user_id), [kim.user_id]);
+    assert.equal(asked.body.next_sync_at, null);
+    assert.equal(readsOf(), 1);
+
+    const group = await createGroup(app.api);
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const followed = await view();
+    assert.deepEqual(followed.followed_by_group_ids, [group.group_id]);
+    assert.equal(followed.next_sync_at, new Date(clock.now().getTime() + 60_000).toISOString(), 'one interval after its last read');
+    clock.advance(60_000);
+    await sync();
+    assert.equal(readsOf(), 2);
+    assert.equal((await view()).next_sync_at, new Date(clock.now().getTime() + 60_000).toISOString());
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [kim.user_id]);
+
+    // Unfollowed: the rotation's member leaves at the next sync, and the schedule is not read again.
+    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [] });
+    clock.advance(60_000);
+    await sync();
+    assert.deepEqual(await members(group.group_id), []);
+    assert.equal(readsOf(), 2);
+    assert.equal((await view()).next_sync_at, null);
+  });
+
   test('a group of type PAGERDUTY_ON_CALL_SCHEDULE follows the recorded schedule its remote_info names', async () => {
     const frank = await createUser(app.api, { email: 'frank.oncall@example.com' });
     const pf = pd.addPerson('Frank', 'frank.oncall@example.com');
@@ -324,7 +391,10 @@ describe('on-call schedules', () => {
     const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
     const group = await createGroup(app.api);
     await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
-    const asked = () => pd.calls.filter((c) => c.query.getAll('schedule_ids[]').includes(remote)).length;
+    // Each attempt's first call (the schedule's name) is refused: one call per attempt, after the one that added it.
+    const calls = () => pd.calls.filter((c) => c.path === `/schedules/${remote}` || c.query.getAll('schedule_ids[]').includes(remote)).length;
+    const added = calls();
+    const asked = () => calls() - added;
     pd.outage = 429;
     try {
       await sync();

@@ -46,6 +46,32 @@ describe('pages from read workers', () => {
       await new Promise((resolve) => server.close(resolve));
     }
   });
+
+  it('are counted as gone when the reply arrives after the response was already sent', async () => {
+    const query = parse(ListResourcesQuery, { page_size: '500' }, 'query');
+    const page = await app.ctx.reads.answer('resources.list', { query, viewer: null }, app.adminUserId, app.clock.now());
+    assert.ok(app.ctx.reads.unsentBytes > 0);
+    let late: unknown;
+    // Something else answered first (a timeout, an error answer); then the router's reply arrives.
+    const server: Server = createServer((_req, res) => {
+      res.writeHead(503, { 'Content-Length': 0 }).end();
+      try {
+        sendJson(res, 200, page);
+      } catch (err) {
+        late = err;
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      assert.equal(res.status, 503);
+      await res.arrayBuffer();
+      assert.equal((late as { code?: string } | undefined)?.code, 'ERR_HTTP_HEADERS_SENT', 'the late reply is refused as before');
+      assert.equal(app.ctx.reads.unsentBytes, 0, 'the late page is still counted as waiting for its client');
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
 });
 
 describe('pages answered but not yet read by their clients', () => {

@@ -1,8 +1,8 @@
 // The access-reviews area's response shapes (Valibot): access reviews, their users, resources and groups, as the reference writes them; the types its mappers return and its answers in the API document.
 import * as v from 'valibot';
 import { component, uuid, dateTime, integer, extension, described, cursor } from '../../openapi/responses.ts';
-import { ResourceAccessLevel } from '../../openapi/components/access.ts';
-import { GroupTypeEnum, ResourceTypeEnum } from '../../openapi/components/enums.ts';
+import { ResourceAccessLevel } from '../access/responses.ts';
+import { GroupTypeEnum, ResourceTypeEnum } from '../../openapi/enums.ts';
 
 export const UARReviewerAssignmentPolicyEnum = component('UARReviewerAssignmentPolicyEnum', described(v.picklist(['MANUALLY', 'BY_OWNING_TEAM_ADMIN', 'BY_OWNING_TEAM_ADMIN_ALL', 'BY_MANAGER', 'BY_APPROVERS', 'BY_APPROVERS_ALL']), 'How reviewers would be assigned. Stored and returned; Gatehouse assigns no reviewers yet.'));
 

@@ -1,7 +1,7 @@
 // The access-rules area's routes: who may call each, what its path parameters name, and its entry in the API document
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
-import { AccessRule, PaginatedAccessRulesList } from '../../openapi/components/access.ts';
+import { AccessRule, PaginatedAccessRulesList } from './responses.ts';
 import { AccessRuleBody, ListAccessRulesQuery } from './schemas.ts';
 
 const RULE_NOTE =

@@ -9,7 +9,7 @@ import { inWriteTransaction, writeGrant } from '../access/service.ts';
 import { changeAccess } from '../access/changes.ts';
 import type { AccessRuleInput, RuleClausesInput } from './schemas.ts';
 import type { RuleRow } from './store.ts';
-import type { AccessRule } from '../../openapi/components/access.ts';
+import type { AccessRule } from './responses.ts';
 
 export const toApiAccessRule = (row: RuleRow): AccessRule => ({
   access_rule_id: row.group_id,

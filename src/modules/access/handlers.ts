@@ -13,7 +13,7 @@ import { grantDirect, putEdge, requireEnd, revokeEdge, setGroupResources } from 
 import type { ApiRequest } from '../../http/router.ts';
 import type { AddEdgeBody, AddEdgeQuery } from './schemas.ts';
 import type { accessRoutes } from './routes.ts';
-import type { GroupUser, ResourceUser } from '../../openapi/components/access.ts';
+import type { GroupUser, ResourceUser } from './responses.ts';
 
 /** GET …/groups/users/{user_id} and …/groups/{group_id}/users: cursor and page_size. */
 export const PageQuery = v.object({ ...PageQueryEntries });

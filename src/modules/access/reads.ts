@@ -1,7 +1,7 @@
 // Read use cases of the access graph and the API shapes they answer with. Every holding comes from
 // holdings-store.ts (the one definition of effective access); edges are shown as stored.
 import type { AppContext } from '../../context.ts';
-import type { GroupContainingGroup, GroupResource, GroupUser, ResourceAccessUser, ResourceUser } from '../../openapi/components/access.ts';
+import type { GroupContainingGroup, GroupResource, GroupUser, ResourceAccessUser, ResourceUser } from './responses.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import type { Page } from '../../http/paging.ts';
 import { invalidField } from '../../http/errors.ts';

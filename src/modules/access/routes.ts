@@ -2,10 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import {
-  GroupContainingGroup, GroupContainingGroupList, GroupResource, GroupResourceList, GroupUser, GroupUserList,
-  ResourceAccessUserList, ResourceUser, ResourceUserAccess, ResourceUserAccessStatus,
-} from '../../openapi/components/access.ts';
+import { GroupContainingGroup, GroupContainingGroupList, GroupResource, GroupResourceList, GroupUser, GroupUserList, ResourceAccessUserList, ResourceUser, ResourceUserAccess, ResourceUserAccessStatus } from './responses.ts';
 import { PageQuery } from './handlers.ts';
 import {
   AccessStatusQuery, AddContainingGroupBody, AddEdgeBody, AddEdgeQuery, ContainingGroupsQuery, ListEdgesQuery, RemoveEdgeQuery,

@@ -2,7 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { App, AppsList } from '../../openapi/components/catalogue.ts';
+import { App, AppsList } from './responses.ts';
 import { CreateAppBody, ListAppsQuery, UpdateAppBody } from './schemas.ts';
 
 export const appRoutes = defineRoutes('apps', {

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import type { ApiApp } from './store.ts';
+import type { ApiApp } from './mappers.ts';
 import type { UpdateAppInput } from './schemas.ts';
 
 export interface CreateAppInput {

@@ -1,9 +1,10 @@
 // Apps (the systems resources and groups live in): the only SQL for them.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { App } from '../../openapi/components/catalogue.ts';
+import type { App } from './responses.ts';
+import { type ApiApp, toApiApp } from './mappers.ts';
 
-interface AppRow {
+export interface AppRow {
   seq: number;
   id: string;
   name: string;
@@ -13,17 +14,6 @@ interface AppRow {
   created_at: string;
   updated_at: string;
 }
-
-/** An app as the API answers it (the App response schema). */
-export type ApiApp = App;
-
-export const toApiApp = (row: AppRow): ApiApp => ({
-  app_id: row.id,
-  name: row.name,
-  description: row.description,
-  admin_owner_id: row.admin_owner_id,
-  app_type: row.app_type,
-});
 
 export interface AppFields {
   name: string;

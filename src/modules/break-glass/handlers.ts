@@ -4,7 +4,7 @@ import { ok, type ApiRouter } from '../../http/router.ts';
 import { breakGlass, readableBreakGlass, reviewBreakGlass } from './service.ts';
 import { listBreakGlass } from './list.ts';
 import { setBreakGlassSettings } from './settings.ts';
-import { toApiBreakGlass } from './store.ts';
+import { toApiBreakGlass } from './mappers.ts';
 import type { breakGlassRoutes } from './routes.ts';
 
 export function registerBreakGlassRoutes(router: ApiRouter<typeof breakGlassRoutes>, ctx: AppContext): void {

@@ -2,7 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../http/types.ts';
 import type { ListBreakGlassInput } from './schemas.ts';
-import { toApiBreakGlass, type BreakGlassFilter } from './store.ts';
+import type { BreakGlassFilter } from './store.ts';
+import { toApiBreakGlass } from './mappers.ts';
 
 /** The groups `userId` holds at `now`, as the JSON list the store's owner filter reads. */
 const groupsOf = (ctx: AppContext, userId: string, now: Date) =>

@@ -16,7 +16,8 @@ import { canSee } from '../visibility/service.ts';
 import type { SubEvent } from '../events/store.ts';
 import { checkIncident, type IncidentFound } from './incident.ts';
 import type { BreakGlassInput, ReviewBreakGlassInput } from './schemas.ts';
-import { toApiBreakGlass, type BreakGlassRow } from './store.ts';
+import type { BreakGlassRow } from './store.ts';
+import { toApiBreakGlass } from './mappers.ts';
 import type { BreakGlass } from './responses.ts';
 
 const forbidden = (path: string, message: string) => new AppError('forbidden', message, [{ path, message }]);

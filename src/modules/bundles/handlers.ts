@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { created, done, ok, type ApiRouter } from '../../http/router.ts';
 import { addBundleItem, createBundle, deleteBundle, removeBundleItem, updateBundle } from './service.ts';
-import { toApiBundle, toApiBundleItem, type BundleItemKind } from './store.ts';
+import type { BundleItemKind } from './store.ts';
+import { toApiBundle, toApiBundleItem } from './mappers.ts';
 import { canSee, viewerOf } from '../visibility/service.ts';
 import type { bundleRoutes } from './routes.ts';
 

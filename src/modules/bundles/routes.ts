@@ -2,9 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import {
-  Bundle, BundleGroup, BundleResource, PaginatedBundleGroupList, PaginatedBundleList, PaginatedBundleResourceList,
-} from '../../openapi/components/catalogue.ts';
+import { Bundle, BundleGroup, BundleResource, PaginatedBundleGroupList, PaginatedBundleList, PaginatedBundleResourceList } from './responses.ts';
 import {
   AddBundleGroupBody, AddBundleResourceBody, CreateBundleBody, ListBundleItemsQuery, ListBundlesQuery, RemoveBundleItemQuery, UpdateBundleBody,
 } from './schemas.ts';

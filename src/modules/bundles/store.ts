@@ -4,9 +4,9 @@ import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import type { Bundle } from '../../openapi/components/catalogue.ts';
+import { toApiBundle, toApiBundleItem, type ApiBundle, type ApiBundleItem } from './mappers.ts';
 
-interface BundleRow {
+export interface BundleRow {
   seq: number;
   id: string;
   name: string;
@@ -18,25 +18,6 @@ interface BundleRow {
   total_num_groups: number;
 }
 
-/** The spec names the id `id`, the reference `bundle_id`; both are sent, with the same value. */
-/** A bundle as the API answers it (the Bundle response schema). */
-export type ApiBundle = Bundle;
-
-export function toApiBundle(row: BundleRow): ApiBundle {
-  return {
-    id: row.id,
-    bundle_id: row.id,
-    name: row.name,
-    description: row.description,
-    admin_owner_id: row.admin_owner_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    total_num_items: row.total_num_resources + row.total_num_groups,
-    total_num_resources: row.total_num_resources,
-    total_num_groups: row.total_num_groups,
-  };
-}
-
 /** What a bundle holds; each kind has its own table and id column. */
 export const BUNDLE_ITEM_KINDS = {
   resource: { table: 'bundle_resources', column: 'resource_id' },
@@ -44,23 +25,13 @@ export const BUNDLE_ITEM_KINDS = {
 } as const;
 export type BundleItemKind = keyof typeof BUNDLE_ITEM_KINDS;
 
-interface ItemRow {
+export interface ItemRow {
   seq: number;
   bundle_id: string;
   item_id: string;
   access_level_remote_id: string;
   access_level_name: string;
 }
-
-/** One item as the reference's BundleResource / BundleGroup: `resource_id` or `group_id` beside the bundle. */
-export type ApiBundleItem = { bundle_id: string; access_level_name: string; access_level_remote_id: string } & Record<string, string>;
-
-export const toApiBundleItem = (kind: BundleItemKind) => (row: ItemRow): ApiBundleItem => ({
-  bundle_id: row.bundle_id,
-  [BUNDLE_ITEM_KINDS[kind].column]: row.item_id,
-  access_level_name: row.access_level_name,
-  access_level_remote_id: row.access_level_remote_id,
-});
 
 export interface BundleFields {
   name: string;

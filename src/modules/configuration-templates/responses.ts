@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { component, uuid, extension, described } from '../../openapi/responses.ts';
 import { VisibilityInfo } from '../visibility/responses.ts';
-import { RequestConfiguration, TicketPropagationConfiguration } from '../../openapi/components/request-configuration.ts';
+import { RequestConfiguration, TicketPropagationConfiguration } from '../request-settings/responses.ts';
 
 export const ConfigurationTemplate = component('ConfigurationTemplate', described(v.object({
   configuration_template_id: uuid,

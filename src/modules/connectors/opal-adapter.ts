@@ -12,6 +12,7 @@ import { checkRemote, fieldsOf, quoteRemote, RemoteEdge, RemoteItem, RemoteLevel
 import type { ConnectorRow } from './store.ts';
 import { recordMadeUser } from './made-users.ts';
 import { SyncBudget } from './sync-budget.ts';
+import { addressPolicy } from '../../http/outbound.ts';
 
 const enc = encodeURIComponent;
 
@@ -28,7 +29,7 @@ export function opalEndpoint(ctx: AppContext, connector: ConnectorRow, configura
     signingSecret: configuration.signing_secret,
     timeoutMs: connector.timeout_ms,
     appId: connector.app_id,
-    denyPrivate: ctx.config.privateAddresses === 'deny',
+    addresses: addressPolicy(ctx.config),
     nowSeconds: () => Math.floor(ctx.clock.now().getTime() / 1000),
     maxAnswerBytes: ctx.config.connectorMaxResponseBytes,
   };

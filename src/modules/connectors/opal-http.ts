@@ -3,8 +3,7 @@
 import { createHmac } from 'node:crypto';
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
-import { isNonPublicAddress } from '../event-streams/addresses.ts';
+import { AddressRefused, type AddressPolicy } from '../../http/outbound.ts';
 import { VERSION } from '../../version.ts';
 import { withinJsonDepth } from '../../lib/json-depth.ts';
 import type { SyncBudget } from './sync-budget.ts';
@@ -21,8 +20,8 @@ export interface OpalEndpoint {
   timeoutMs: number;
   /** The app_id every call carries (the Gatehouse app's id). */
   appId: string;
-  /** Refuse non-public addresses (GATEHOUSE_PRIVATE_ADDRESSES=deny). */
-  denyPrivate: boolean;
+  /** The private-address policy in effect (GATEHOUSE_PRIVATE_ADDRESSES). */
+  addresses: AddressPolicy;
   /** Seconds since the epoch for X-Opal-Request-Timestamp (from the injected clock). */
   nowSeconds: () => number;
   /** The largest answer read (GATEHOUSE_CONNECTOR_MAX_RESPONSE_BYTES): a connector cannot exhaust our memory. */
@@ -53,9 +52,9 @@ export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELET
   const body = method === 'POST' ? JSON.stringify({ ...input.body, app_id: endpoint.appId }) : '';
   if (method !== 'POST') url.searchParams.set('app_id', endpoint.appId);
   for (const [name, value] of Object.entries(input.query ?? {})) if (value !== undefined && value !== '') url.searchParams.set(name, value);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (endpoint.denyPrivate && isNonPublicAddress(host)) {
-    return Promise.resolve({ answered: false, timeout: false, error: new AddressRefused(host).message });
+  const refused = endpoint.addresses.refuses(url.hostname);
+  if (refused) {
+    return Promise.resolve({ answered: false, timeout: false, error: refused.message });
   }
   const timestamp = String(endpoint.nowSeconds());
   const headers: Record<string, string> = {
@@ -87,7 +86,7 @@ export function callOpal(endpoint: OpalEndpoint, method: 'GET' | 'POST' | 'DELET
     };
     let req: ReturnType<typeof send>;
     try {
-      req = send(url, { method, headers, signal, agent: https ? httpsAgent : httpAgent, ...(endpoint.denyPrivate && { lookup: publicLookup }) }, (res) => {
+      req = send(url, { method, headers, signal, agent: https ? httpsAgent : httpAgent, ...(endpoint.addresses.lookup && { lookup: endpoint.addresses.lookup }) }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {

@@ -4,12 +4,11 @@
 // created for that user id (its comment names the id), or a login role an admin linked to them
 // (PUT /v1/apps/{app_id}/connector/user-links). Never by name: a role named like someone's email, or its
 // part before '@', may be a service's (docs/connectors.md). A person with none is ERR_REMOTE_USER_NOT_LINKED.
-import { isIP, Socket, type SocketConnectOpts } from 'node:net';
+import { Socket, type SocketConnectOpts } from 'node:net';
 import pg from 'pg';
 import * as v from 'valibot';
 import { Text } from '../../http/common-schemas.ts';
-import { isNonPublicAddress } from '../event-streams/addresses.ts';
-import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
+import { AddressRefused, addressPolicy, type AddressPolicy } from '../../http/outbound.ts';
 import type { AppContext } from '../../context.ts';
 import type { Attempt } from '../../outbox/index.ts';
 import { defineConnectorKind, type ConnectorAdapter, type RemoteBatch, type RemoteUserAnswer } from './adapter.ts';
@@ -41,10 +40,14 @@ const MAX_ROLE_NAME_BYTES = 63;
 
 /**
  * A socket for pg that obeys GATEHOUSE_PRIVATE_ADDRESSES=deny on the address it connects to: an address
- * written in the URL is checked as it is, a name through publicLookup (resolved, every address checked,
+ * written in the URL is checked as it is, a name through the policy's lookup (resolved, every address checked,
  * then connected to that one), a Unix socket refused. Refused before a byte is sent: no user name, no password.
  */
 class PublicOnlySocket extends Socket {
+  constructor(private readonly policy: AddressPolicy) {
+    super();
+  }
+
   // pg calls connect(port, host), or connect(path) for a Unix socket.
   override connect(...args: unknown[]): this {
     const [port, host] = args;
@@ -54,8 +57,8 @@ class PublicOnlySocket extends Socket {
     };
     if (typeof host !== 'string' || host === '' || (typeof port !== 'number' && typeof port !== 'string')) return refuse('a Unix socket');
     const bare = host.replace(/^\[|\]$/g, '');
-    if (isIP(bare) !== 0 && isNonPublicAddress(bare)) return refuse(bare);
-    return super.connect({ port: Number(port), host: bare, lookup: publicLookup } as SocketConnectOpts);
+    if (this.policy.refuses(bare)) return refuse(bare);
+    return super.connect({ port: Number(port), host: bare, lookup: this.policy.lookup } as SocketConnectOpts);
   }
 }
 
@@ -106,7 +109,7 @@ function openPostgresAdapter(ctx: AppContext, connector: ConnectorRow, configura
       statement_timeout: timeoutMs,
       query_timeout: timeoutMs,
       application_name: 'gatehouse',
-      ...(ctx.config.privateAddresses === 'deny' && { stream: () => new PublicOnlySocket() }),
+      ...(addressPolicy(ctx.config).denies && { stream: () => new PublicOnlySocket(addressPolicy(ctx.config)) }),
     });
     // An error after connecting (the server going away) must not become an unhandled 'error' event.
     client.on('error', () => {});

@@ -6,7 +6,12 @@ import { CONNECTOR_KINDS } from './adapters.ts';
 import type { SecretMask } from './adapter.ts';
 import { STOP_REASONS } from './sync-budget.ts';
 import { component, uuid, dateTime, integer, described } from '../../openapi/responses.ts';
-import { AppTypeEnum, PropagationStatusEnum, ResourceTypeEnum } from '../../openapi/components/enums.ts';
+import { AppTypeEnum, PropagationStatusEnum, ResourceTypeEnum } from '../../openapi/enums.ts';
+
+export const PropagationStatus = component('PropagationStatus', v.object({
+  status: PropagationStatusEnum,
+}));
+export type PropagationStatus = v.InferOutput<typeof PropagationStatus>;
 
 /**
  * Every connector type's configuration fields, as an answer shows them: the connector's own type's filled

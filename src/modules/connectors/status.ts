@@ -1,7 +1,7 @@
 // What `propagation_status` says on an edge's answers (GroupUser, ResourceAccessUser): read once per
 // answer through a small cache, so a page of holders costs one lookup per item and edge.
 import type { AppContext } from '../../context.ts';
-import type { PropagationStatus as PropagationStatusObject } from '../../openapi/components/access.ts';
+import type { PropagationStatus as PropagationStatusObject } from './responses.ts';
 import type { EdgeKindName } from '../access/edges.ts';
 import { edgeKey } from './propagation.ts';
 

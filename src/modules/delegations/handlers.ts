@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { createDelegation, deleteDelegation } from './service.ts';
-import { toApiDelegation } from './store.ts';
+import { toApiDelegation } from './mappers.ts';
 import type { delegationRoutes } from './routes.ts';
 
 export function registerDelegationRoutes(router: ApiRouter<typeof delegationRoutes>, ctx: AppContext): void {

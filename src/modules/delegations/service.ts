@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
-import { toApiDelegation, type DelegationRow } from './store.ts';
+import type { DelegationRow } from './store.ts';
+import { toApiDelegation } from './mappers.ts';
 import type { CreateDelegationInput } from './schemas.ts';
 
 const subEvent = (type: string, row: DelegationRow) => ({

@@ -1,7 +1,6 @@
 // Review delegations: the only SQL for them.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Delegation } from './responses.ts';
 
 export interface DelegationRow {
   seq: number;
@@ -14,8 +13,6 @@ export interface DelegationRow {
   created_at: string;
   updated_at: string;
 }
-
-export const toApiDelegation = ({ seq: _seq, ...row }: DelegationRow): Delegation => row;
 
 export interface DelegationFilter {
   delegatorId?: string | undefined;

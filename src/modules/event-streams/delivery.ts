@@ -5,6 +5,7 @@ import { commitPendingWrites } from '../../db/group-commit.ts';
 import { FAILING_AFTER, retryDelayMs } from './policy.ts';
 import type { StreamRow } from './store.ts';
 import { post, webhookRequest, type PostOptions } from './webhook.ts';
+import { addressPolicy } from '../../http/outbound.ts';
 
 /** Events read from the outbox at a time. */
 export const BATCH_SIZE = 100;
@@ -13,7 +14,7 @@ export const MAX_PER_TICK = 1_000;
 
 /** How every POST to a receiver is made (a delivery, a test): its timeout and the private-address policy. */
 export function postOptions(ctx: AppContext): PostOptions {
-  return { timeoutMs: ctx.config.eventStreamTimeoutMs, denyPrivate: ctx.config.privateAddresses === 'deny' };
+  return { timeoutMs: ctx.config.eventStreamTimeoutMs, addresses: addressPolicy(ctx.config) };
 }
 
 export interface DeliverySummary {

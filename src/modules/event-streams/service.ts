@@ -3,12 +3,14 @@ import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Actor, ApiEvent } from '../events/store.ts';
+import type { Actor } from '../events/store.ts';
+import type { ApiEvent } from '../events/mappers.ts';
 import type { Caller } from '../../http/types.ts';
 import type { EventType } from '../events/types.ts';
 import type { AuthType, CreateEventStreamInput, UpdateEventStreamInput, WebhookCredentialsInput } from './schemas.ts';
 import { looksMasked, maskSecret } from './secrets.ts';
-import { toApiEventStream, type ApiEventStream, type CredentialRow, type StreamRow } from './store.ts';
+import type { CredentialRow, StreamRow } from './store.ts';
+import { toApiEventStream, type ApiEventStream } from './mappers.ts';
 import { postOptions } from './delivery.ts';
 import { post, webhookRequest } from './webhook.ts';
 

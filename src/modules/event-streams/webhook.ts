@@ -1,13 +1,11 @@
 // One delivery as HTTP: the Standard Webhooks payload, headers and signatures, and the POST itself.
 // Pure but for `post`, which does the network and never touches the database.
-import { lookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { isNonPublicAddress } from './addresses.ts';
+import { AddressRefused, type AddressPolicy } from '../../http/outbound.ts';
 import { VERSION } from '../../version.ts';
-import type { ApiEvent } from '../events/store.ts';
+import type { ApiEvent } from '../events/mappers.ts';
 import type { CredentialRow, StreamRow } from './store.ts';
 
 export interface WebhookRequest {
@@ -49,30 +47,9 @@ export type PostOutcome = { ok: true } | { ok: false; error: string } | { ok: fa
 
 export interface PostOptions {
   timeoutMs: number;
-  /** Refuse receivers whose address is not public (GATEHOUSE_PRIVATE_ADDRESSES=deny). */
-  denyPrivate: boolean;
+  /** The private-address policy in effect (GATEHOUSE_PRIVATE_ADDRESSES). */
+  addresses: AddressPolicy;
 }
-
-export class AddressRefused extends Error {
-  constructor(address: string) {
-    // Connectors connect through this policy too, so the words name no kind of peer.
-    super(`address ${address} is not public, and GATEHOUSE_PRIVATE_ADDRESSES is deny`);
-  }
-}
-
-/**
- * dns.lookup, refusing every answer that includes a non-public address. Checked when connecting, on
- * the addresses actually used, so a name that resolves differently later (DNS rebinding) is caught too.
- */
-export const publicLookup: LookupFunction = (hostname, options, callback) => {
-  lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, '', 0);
-    const refused = addresses.find((a) => isNonPublicAddress(a.address));
-    if (refused) return callback(new AddressRefused(refused.address), '', 0);
-    if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, addresses);
-    return callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
 
 /** A short, secret-free account of why a POST failed. */
 function describeFailure(err: unknown): string {
@@ -89,9 +66,9 @@ function describeFailure(err: unknown): string {
  */
 export function post(request: WebhookRequest, options: PostOptions, stop?: AbortSignal): Promise<PostOutcome> {
   const url = new URL(request.url);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
   // An address written in the URL is never looked up, so it is checked here.
-  if (options.denyPrivate && isNonPublicAddress(host)) return Promise.resolve({ ok: false, error: new AddressRefused(host).message });
+  const refused = options.addresses.refuses(url.hostname);
+  if (refused) return Promise.resolve({ ok: false, error: refused.message });
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -110,7 +87,7 @@ export function post(request: WebhookRequest, options: PostOptions, stop?: Abort
           method: 'POST',
           headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) },
           signal,
-          ...(options.denyPrivate && { lookup: publicLookup }),
+          ...(options.addresses.lookup && { lookup: options.addresses.lookup }),
         },
         (res) => {
           const status = res.statusCode ?? 0;

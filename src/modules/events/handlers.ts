@@ -2,7 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import { toApiEvent, type EventFilter } from './store.ts';
+import type { EventFilter } from './store.ts';
+import { toApiEvent } from './mappers.ts';
 import type { eventRoutes } from './routes.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

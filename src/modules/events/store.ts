@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { eventHash, GENESIS_HASH, type HashedValues } from '../../lib/event-chain.ts';
 import { isEventType, type EventType } from './types.ts';
-import type { Event } from './responses.ts';
+import { type ApiEvent, toApiEvent } from './mappers.ts';
 
 /** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
 export interface SubEvent {
@@ -44,24 +44,6 @@ export interface EventRow {
   created_at: string;
   prev_hash: string;
   hash: string;
-}
-
-/** An event as the API answers it (the Event response schema). */
-export type ApiEvent = Event;
-
-export function toApiEvent(row: EventRow): ApiEvent {
-  return {
-    event_id: row.id,
-    actor_user_id: row.actor_user_id,
-    actor_name: row.actor_name,
-    ...(row.actor_email !== null && { actor_email: row.actor_email }),
-    ...(row.actor_ip_address !== null && { actor_ip_address: row.actor_ip_address }),
-    ...(row.api_token_name !== null && { api_token_name: row.api_token_name }),
-    ...(row.api_token_preview !== null && { api_token_preview: row.api_token_preview }),
-    event_type: row.event_type,
-    created_at: row.created_at,
-    sub_events: JSON.parse(row.sub_events) as SubEvent[],
-  };
 }
 
 /** Each filter given adds one condition; statements are prepared once per combination and kept. */

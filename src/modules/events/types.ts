@@ -108,6 +108,7 @@ export const EVENT_TYPE_GROUPS = {
     IDP_GROUP_MAPPINGS_DELETED: 'an IdP group mapping is deleted',
     MESSAGE_CHANNELS_CREATED: 'a message channel is recorded',
     ON_CALL_SCHEDULES_CREATED: 'an on-call schedule is recorded',
+    ON_CALL_SCHEDULES_UPDATED: 'a sync finds an on-call schedule renamed at its provider, and renames it here (the old name and the new)',
     RESOURCE_MESSAGE_CHANNELS_UPDATED: 'a resource\'s message channels are replaced',
     GROUP_MESSAGE_CHANNELS_UPDATED: 'a group\'s message channels are replaced',
     GROUP_ON_CALL_SCHEDULES_UPDATED: 'a group\'s on-call schedules are replaced',

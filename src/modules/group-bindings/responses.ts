@@ -1,7 +1,7 @@
 // The group-bindings area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, uuid, dateTime, paginated } from '../../openapi/responses.ts';
-import { GroupTypeEnum } from '../../openapi/components/enums.ts';
+import { GroupTypeEnum } from '../../openapi/enums.ts';
 
 export const GroupBindingGroup = component('GroupBindingGroup', v.object({
   group_id: uuid,

@@ -2,7 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { Group, PaginatedGroupsList } from '../../openapi/components/catalogue.ts';
+import { Group, PaginatedGroupsList } from './responses.ts';
 import { CreateGroupBody, ListGroupsQuery, UpdateGroupsBody } from './schemas.ts';
 import { UpdatedGroupList } from './responses.ts';
 

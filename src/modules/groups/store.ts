@@ -6,7 +6,7 @@ import { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import type { Group } from '../../openapi/components/catalogue.ts';
+import type { Group } from './responses.ts';
 
 export interface GroupRow extends RequestSettingsRow {
   seq: number;

@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import type { ReplaceMappingInput, UpsertMappingInput } from './schemas.ts';
-import type { ApiIdpGroupMapping, MappingFields } from './store.ts';
+import type { MappingFields } from './store.ts';
+import type { ApiIdpGroupMapping } from './mappers.ts';
 
 /**
  * The reference describes every operation as "for an Okta app": an app resource is a resource of

@@ -1,8 +1,8 @@
 // Identity-provider group mappings (the groups an Okta app offers): the only SQL for them.
 import type { Db } from '../../db/open.ts';
-import type { IdpGroupMapping } from './responses.ts';
+import { type ApiIdpGroupMapping, toApiMapping } from './mappers.ts';
 
-interface MappingRow {
+export interface MappingRow {
   seq: number;
   app_resource_id: string;
   group_id: string;
@@ -12,22 +12,10 @@ interface MappingRow {
   updated_at: string;
 }
 
-/** A mapping as the API answers it (the IdpGroupMapping response schema). */
-export type ApiIdpGroupMapping = IdpGroupMapping;
-
 /** What a mapping says besides its two ends. */
 export interface MappingFields {
   alias: string | null;
   hidden_from_end_user: boolean;
-}
-
-export function toApiMapping(row: MappingRow): ApiIdpGroupMapping {
-  return {
-    app_resource_id: row.app_resource_id,
-    group_id: row.group_id,
-    ...(row.alias !== null && { alias: row.alias }),
-    hidden_from_end_user: row.hidden_from_end_user === 1,
-  };
 }
 
 type Key = { app: string; group: string };

@@ -6,7 +6,8 @@ import { LINK_KINDS, RECORD_KINDS, SCOPED_ROLE_TYPE, type LinkKind, type RecordK
 import type { CreateRecordInput, ScopedRolePermissionInput } from './schemas.ts';
 import type { Caller } from '../../http/types.ts';
 import { assertVisible, seesListed } from '../visibility/service.ts';
-import type { ApiRecord, ScopedRolePermission } from './store.ts';
+import type { ScopedRolePermission } from './store.ts';
+import type { ApiRecord } from './mappers.ts';
 
 /**
  * Records a message channel or on-call schedule and its creation event. Throws conflict naming

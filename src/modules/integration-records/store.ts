@@ -3,9 +3,10 @@
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { LINK_KINDS, RECORD_KINDS, type LinkKind, type RecordKind } from './kinds.ts';
-import type { MessageChannel, ScopedRolePermission } from './responses.ts';
+import type { ScopedRolePermission } from './responses.ts';
+import { type ApiRecord, toApiRecord } from './mappers.ts';
 
-interface RecordRow {
+export interface RecordRow {
   seq: number;
   id: string;
   third_party_provider: string;
@@ -14,9 +15,6 @@ interface RecordRow {
   is_private?: number | null;
   created_at: string;
 }
-
-/** A record as the API answers it (a MessageChannel), keyed by its kind's own id field. */
-export type ApiRecord = MessageChannel;
 
 export interface NewRecord {
   third_party_provider: string;
@@ -32,17 +30,6 @@ interface PermissionRow {
   permission_name: string;
   allow_all: number;
   target_ids: string | null;
-}
-
-function toApiRecord(kind: RecordKind, row: RecordRow): ApiRecord {
-  // The id field and provider come from RECORD_KINDS, whose providers the table's CHECK holds.
-  return <ApiRecord>{
-    [RECORD_KINDS[kind].idField]: row.id,
-    third_party_provider: row.third_party_provider,
-    remote_id: row.remote_id,
-    ...(row.name !== null && { name: row.name }),
-    ...(row.is_private !== undefined && row.is_private !== null && { is_private: row.is_private === 1 }),
-  };
 }
 
 /** The statements for one kind of record; the table comes from RECORD_KINDS, never from input. */

@@ -4,7 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { attachNonHumanIdentity, detachNonHumanIdentity } from './service.ts';
-import { NON_HUMAN_IDENTITY_TYPES, toApiAccess, type ResourceNhiRow } from './store.ts';
+import { NON_HUMAN_IDENTITY_TYPES, type ResourceNhiRow } from './store.ts';
+import { toApiAccess } from './mappers.ts';
 import { seesListed, viewerOf } from '../visibility/service.ts';
 import type { nonHumanIdentityRoutes } from './routes.ts';
 

@@ -2,8 +2,8 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { AccessList, ResourceNHI } from '../../openapi/components/access.ts';
-import { PaginatedResourcesList } from '../../openapi/components/catalogue.ts';
+import { AccessList, ResourceNHI } from './responses.ts';
+import { PaginatedResourcesList } from '../resources/responses.ts';
 import { ListEdgesQuery, RemoveEdgeQuery } from '../access/schemas.ts';
 import { AttachNonHumanIdentityBody, ListNonHumanIdentitiesQuery } from './schemas.ts';
 

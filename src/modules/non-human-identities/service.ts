@@ -4,7 +4,8 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { edgeExpiry } from '../access/edges.ts';
 import { accessLevelName } from '../access/service.ts';
-import { isNonHumanIdentityType, NON_HUMAN_IDENTITY_TYPES, toApiResourceNhi, type NhiLinkKey, type ResourceNhiRow } from './store.ts';
+import { isNonHumanIdentityType, NON_HUMAN_IDENTITY_TYPES, type NhiLinkKey, type ResourceNhiRow } from './store.ts';
+import { toApiResourceNhi } from './mappers.ts';
 
 function subEvent(type: string, row: ResourceNhiRow): SubEvent {
   return {

@@ -1,7 +1,6 @@
 // Non-human identities' direct access to resources (resource_non_human_identities): the only SQL for it.
 // An identity is itself a resource (see NON_HUMAN_IDENTITY_TYPES); an expired link is dead and never read.
 import type { Db } from '../../db/open.ts';
-import type { Access, ResourceNHI } from '../../openapi/components/access.ts';
 
 /**
  * The resource types that are machine identities rather than things people use: an AWS IAM role,
@@ -29,31 +28,6 @@ export interface ResourceNhiRow {
   resource_name: string;
   non_human_identity_name: string;
 }
-
-const accessLevelOf = (row: ResourceNhiRow) => ({
-  access_level_name: row.access_level_name,
-  access_level_remote_id: row.access_level_remote_id,
-});
-
-/** The reference's ResourceNHI. */
-export const toApiResourceNhi = (row: ResourceNhiRow): ResourceNHI => ({
-  resource_id: row.resource_id,
-  non_human_identity_id: row.non_human_identity_id,
-  access_level: accessLevelOf(row),
-  expiration_date: row.expiration_date,
-});
-
-/** The reference's Access: the identity (a resource) is the principal, the resource the entity. Only direct links exist. */
-export const toApiAccess = (row: ResourceNhiRow): Access => ({
-  principal_id: row.non_human_identity_id,
-  principal_type: 'RESOURCE',
-  entity_id: row.resource_id,
-  entity_type: 'RESOURCE',
-  access_level: accessLevelOf(row),
-  expiration_date: row.expiration_date,
-  has_direct_access: true,
-  num_access_paths: 1,
-});
 
 /** Which link: the resource, the identity and the access level's remote id ('' for the default level). */
 export interface NhiLinkKey {

@@ -2,6 +2,7 @@
 // from current state and makes the network call (outside any transaction); `settled` records what
 // became of it on the notification's row, inside the outbox's short outcome transaction.
 import type { AppContext } from '../../context.ts';
+import { addressPolicy } from '../../http/outbound.ts';
 import { enqueue, type Attempt, type OutboxHandler, type OutboxItem, type Outcome as OutboxOutcome } from '../../outbox/index.ts';
 import type { EmailChannel, Outcome, SlackChannel } from './channels/channel.ts';
 import { createSlackChannel } from './channels/slack.ts';
@@ -56,8 +57,8 @@ export function channelsOf(ctx: AppContext): Channels {
     slackIds.delete(ctx);
   }
   const channels: Channels = {
-    email: smtpUrl !== undefined ? createSmtpChannel(smtpUrl, emailFrom) : null,
-    slack: slackBotToken !== undefined ? createSlackChannel(slackApiUrl, slackBotToken) : null,
+    email: smtpUrl !== undefined ? createSmtpChannel(smtpUrl, emailFrom, addressPolicy(ctx.config)) : null,
+    slack: slackBotToken !== undefined ? createSlackChannel(slackApiUrl, slackBotToken, addressPolicy(ctx.config)) : null,
   };
   built.set(ctx, { channels, made });
   // Pooled SMTP connections would keep a stopping process alive: shutdown closes the pool in use then.

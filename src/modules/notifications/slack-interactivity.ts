@@ -4,6 +4,7 @@
 // decided_from SLACK).
 import type { AppContext } from '../../context.ts';
 import { AppError, toAppError } from '../../http/errors.ts';
+import { addressPolicy, outboundFetch } from '../../http/outbound.ts';
 import type { SlackAcknowledgement } from './responses.ts';
 import type { Caller } from '../../http/types.ts';
 import { isUuid } from '../../lib/ids.ts';
@@ -56,7 +57,7 @@ function tellClicker(ctx: AppContext, payload: BlockActions, text: string): void
   const channel = payload.channel?.id;
   const user = payload.user?.id;
   if (typeof channel !== 'string' || typeof user !== 'string' || !ctx.config.slackBotToken) return;
-  void fetch(`${ctx.config.slackApiUrl.replace(/\/+$/, '')}/chat.postEphemeral`, {
+  void outboundFetch(addressPolicy(ctx.config))(`${ctx.config.slackApiUrl.replace(/\/+$/, '')}/chat.postEphemeral`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${ctx.config.slackBotToken}`, 'Content-Type': 'application/json; charset=utf-8' },
     body: JSON.stringify({ channel, user, text }),

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import { createSchedule, getSchedule, groupSchedules, onCallNow, setGroupSchedules } from './service.ts';
 import { syncOnCall } from './sync.ts';
-import { toApiSchedule } from './store.ts';
+import { toApiSchedule } from './mappers.ts';
 import type { onCallRoutes } from './routes.ts';
 
 export function registerOnCallRoutes(router: ApiRouter<typeof onCallRoutes>, ctx: AppContext): void {

@@ -2,8 +2,7 @@
 // policy applied on the address connected to, redirects not followed. No database access here.
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { AddressRefused, publicLookup } from '../event-streams/webhook.ts';
-import { isNonPublicAddress } from '../event-streams/addresses.ts';
+import { AddressRefused, type AddressPolicy } from '../../http/outbound.ts';
 import { withinJsonDepth } from '../../lib/json-depth.ts';
 import { VERSION } from '../../version.ts';
 
@@ -13,8 +12,8 @@ export interface ProviderEndpoint {
   headers: Record<string, string>;
   timeoutMs: number;
   maxAnswerBytes: number;
-  /** GATEHOUSE_PRIVATE_ADDRESSES=deny: refuse loopback, private and other non-public addresses. */
-  denyPrivate: boolean;
+  /** The private-address policy in effect (GATEHOUSE_PRIVATE_ADDRESSES). */
+  addresses: AddressPolicy;
 }
 
 /** One call's result: an HTTP answer with its parsed JSON (undefined when not JSON), or no answer and why. */
@@ -34,8 +33,8 @@ export function getJson(endpoint: ProviderEndpoint, path: string, query: Record<
   for (const [name, value] of Object.entries(query)) {
     for (const one of Array.isArray(value) ? value : [value]) url.searchParams.append(name, one);
   }
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (endpoint.denyPrivate && isNonPublicAddress(host)) return Promise.resolve({ answered: false, error: new AddressRefused(host).message });
+  const refused = endpoint.addresses.refuses(url.hostname);
+  if (refused) return Promise.resolve({ answered: false, error: refused.message });
   const timeout = AbortSignal.timeout(endpoint.timeoutMs);
   const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -51,7 +50,7 @@ export function getJson(endpoint: ProviderEndpoint, path: string, query: Record<
       }
     };
     try {
-      const req = send(url, { method: 'GET', headers, signal, ...(endpoint.denyPrivate && { lookup: publicLookup }) }, (res) => {
+      const req = send(url, { method: 'GET', headers, signal, ...(endpoint.addresses.lookup && { lookup: endpoint.addresses.lookup }) }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (chunk: Buffer) => {

@@ -7,6 +7,7 @@ import { SETTINGS } from '../../config.ts';
 import { opsgenieAdapter } from './opsgenie.ts';
 import { pagerDutyAdapter } from './pagerduty.ts';
 import { ON_CALL_PROVIDER_NAMES, type OnCallAdapter, type OnCallProvider, type ProviderCall } from './provider.ts';
+import { addressPolicy } from '../../http/outbound.ts';
 
 export const ON_CALL_ADAPTERS: Readonly<Record<OnCallProvider, OnCallAdapter>> = {
   OPSGENIE: opsgenieAdapter,
@@ -50,7 +51,7 @@ export function providerCall(ctx: AppContext, provider: OnCallProvider, path = '
       headers: adapter.headers(credential),
       timeoutMs: CALL_TIMEOUT_MS,
       maxAnswerBytes: MAX_ANSWER_BYTES,
-      denyPrivate: ctx.config.privateAddresses === 'deny',
+      addresses: addressPolicy(ctx.config),
     },
     maxCalls: MAX_CALLS,
     ...(stop && { stop }),

@@ -28,5 +28,7 @@ export const OnCallNow = component('OnCallNow', described(v.object({
   last_synced_at: v.nullable(dateTime),
   last_error: described(v.nullable(v.string()), 'The last failure in words; null when the last sync worked.'),
   failures: described(v.pipe(v.number(), v.integer()), 'Failed syncs in a row (retried with back-off; admins are told after 3).'),
+  followed_by_group_ids: described(v.array(uuid), 'The groups that follow this schedule (linked, through their configuration template, or by their on-call group type). Empty: no group follows it, and it is not synced periodically — only when asked (POST …/sync).'),
+  next_sync_at: described(v.nullable(dateTime), 'When the periodic sync next reads this schedule (the end of its back-off while failing); null when no group follows it, so it is read only when asked.'),
 }), 'What the on-call sync knows of a schedule (extension).'));
 export type OnCallNow = v.InferOutput<typeof OnCallNow>;

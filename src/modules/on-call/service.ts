@@ -7,8 +7,9 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { ON_CALL_ADAPTERS, providerCall } from './providers.ts';
 import { ProviderFailure, type IncidentState, type OnCallProvider } from './provider.ts';
-import { toApiSchedule } from './store.ts';
+import { toApiSchedule } from './mappers.ts';
 import { onCallAt } from './rotation.ts';
+import { followersOf, nextSyncAt } from './sync.ts';
 import type { OnCallNow, OnCallSchedule } from './responses.ts';
 
 const unavailable = (message: string, path: string) => new AppError('unavailable', message, [{ path, message }]);
@@ -109,13 +110,16 @@ export function applyTemplateSchedules(ctx: AppContext, actor: Actor, groupId: s
 
 /**
  * GET /v1/on-call-schedules/{id}/on-call: who the last good sync found on call, still on call now (their
- * shift's end carried through a next shift of theirs, as the sync gives it), matched to users by email.
- * Throws not_found.
+ * shift's end carried through a next shift of theirs, as the sync gives it), matched to users by email;
+ * the groups following it and when the periodic sync next reads it (null: no group follows it, so it is
+ * read only when asked). Throws not_found.
  */
 export function onCallNow(ctx: AppContext, scheduleId: string): OnCallNow {
   getSchedule(ctx, scheduleId);
+  const now = ctx.clock.now();
   const state = ctx.stores.onCall.state(scheduleId);
-  const onCall = onCallAt(state?.onCall ?? [], ctx.clock.now()).flatMap((cover) => {
+  const followers = followersOf(ctx, scheduleId);
+  const onCall = onCallAt(state?.onCall ?? [], now).flatMap((cover) => {
     const user = ctx.stores.users.getByEmail(cover.email);
     return user ? [{ user_id: user.user_id, email: user.email, ends_at: cover.endsAt }] : [];
   });
@@ -126,6 +130,8 @@ export function onCallNow(ctx: AppContext, scheduleId: string): OnCallNow {
     last_synced_at: state?.lastSyncedAt ?? null,
     last_error: state?.lastError ?? null,
     failures: state?.failures ?? 0,
+    followed_by_group_ids: followers,
+    next_sync_at: nextSyncAt(ctx, followers.length > 0, state, now),
   };
 }
 

@@ -2,7 +2,6 @@
 // rotation made: the only SQL for any of them (tables of 0005 and 0024).
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { OnCallSchedule } from './responses.ts';
 import type { OnCallProvider, OnCallShift } from './provider.ts';
 
 export interface ScheduleRow {
@@ -45,13 +44,6 @@ export interface MembershipRow {
   shift_start: string | null;
   shift_end: string;
 }
-
-export const toApiSchedule = (row: ScheduleRow): OnCallSchedule => ({
-  on_call_schedule_id: row.id,
-  third_party_provider: row.third_party_provider,
-  remote_id: row.remote_id,
-  ...(row.name !== null && { name: row.name }),
-});
 
 const toState = (row: SyncStateRow): SyncState => ({
   onCall: JSON.parse(row.on_call) as OnCallShift[],

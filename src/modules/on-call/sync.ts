@@ -40,14 +40,42 @@ function followedPairs(ctx: AppContext) {
   return ctx.stores.onCall.followedPairs(types);
 }
 
-/** Reads one schedule's shifts from its provider. Never throws: a failure is its words. */
-async function readSchedule(ctx: AppContext, schedule: ScheduleRow, now: Date, stop?: AbortSignal): Promise<{ shifts: OnCallShift[] } | { error: string; retryAfterMs?: number }> {
+/**
+ * The groups following a schedule (links, templates', on-call group types), in id order. A schedule no
+ * group follows is read only when asked (POST …/sync): nobody's access depends on it, and the provider's
+ * rate limit is shared with everything else the team runs against it (docs/on-call.md).
+ */
+export function followersOf(ctx: AppContext, scheduleId: string): string[] {
+  return [...new Set(followedPairs(ctx).filter((pair) => pair.schedule_id === scheduleId).map((pair) => pair.group_id))].sort();
+}
+
+/**
+ * When the periodic sync next reads a schedule: null when no group follows it (read only when asked);
+ * else the end of its back-off while failing, one interval after its last attempt, or now when never tried.
+ */
+export function nextSyncAt(ctx: AppContext, followed: boolean, state: { lastAttemptAt: string | null; nextAttemptAt: string | null } | undefined, now: Date): string | null {
+  if (!followed) return null;
+  if (state?.nextAttemptAt != null) return state.nextAttemptAt;
+  if (state?.lastAttemptAt != null) return new Date(Math.max(Date.parse(state.lastAttemptAt) + intervalMs(ctx), now.getTime())).toISOString();
+  return now.toISOString();
+}
+
+type Outcome = { name: string; shifts: OnCallShift[] } | { error: string; retryAfterMs?: number };
+
+/**
+ * Reads one schedule from its provider: its name (so a schedule renamed there is renamed here) and its
+ * shifts. A schedule the provider no longer has is a failure like any other (it extends nobody). Never
+ * throws: a failure is its words.
+ */
+async function readSchedule(ctx: AppContext, schedule: ScheduleRow, now: Date, stop?: AbortSignal): Promise<Outcome> {
   const adapter = ON_CALL_ADAPTERS[schedule.third_party_provider];
   try {
     const call = providerCall(ctx, schedule.third_party_provider, 'third_party_provider', stop);
+    const found = await adapter.schedule(call, schedule.remote_id);
+    if (found === null) return { error: `${adapter.label} no longer has schedule ${schedule.remote_id} (deleted there?): add the schedule that replaced it` };
     const shifts = await adapter.onCall(call, schedule.remote_id, now, new Date(now.getTime() + lookAheadMs(ctx)));
     if (shifts.length > MAX_SHIFTS) return { error: `${adapter.label} stated more than ${MAX_SHIFTS} shifts for schedule ${schedule.remote_id}` };
-    return { shifts };
+    return { name: found.name, shifts };
   } catch (err) {
     if (err instanceof ProviderFailure) return { error: err.message, ...(err.retryAfterMs !== undefined && { retryAfterMs: err.retryAfterMs }) };
     if (err instanceof Error && 'code' in err && err.code === 'validation_failed') return { error: err.message };
@@ -55,14 +83,26 @@ async function readSchedule(ctx: AppContext, schedule: ScheduleRow, now: Date, s
   }
 }
 
-/** Records a read's outcome in one short transaction: what was learned, or the failure, its back-off and (the third in a row) admins' notice. */
-function recordOutcome(ctx: AppContext, schedule: ScheduleRow, outcome: { shifts: OnCallShift[] } | { error: string; retryAfterMs?: number }, now: Date): void {
-  const { onCall, users } = ctx.stores;
+/**
+ * Records a read's outcome in one short transaction: what was learned (and the provider's name for the
+ * schedule, with ON_CALL_SCHEDULES_UPDATED when it changed), or the failure, its back-off and (the third
+ * in a row) admins' notice.
+ */
+function recordOutcome(ctx: AppContext, schedule: ScheduleRow, outcome: Outcome, now: Date): void {
+  const { onCall, users, events } = ctx.stores;
   ctx.db.transaction(() => {
-    if (!onCall.exists(schedule.id)) return;
+    const current = onCall.get(schedule.id);
+    if (!current) return;
     if ('shifts' in outcome) {
       const unknown = onCallAt(outcome.shifts, now).filter((cover) => users.getByEmail(cover.email) === undefined).map((cover) => cover.email);
       onCall.recordSynced(schedule.id, outcome.shifts, unknown, now);
+      if (outcome.name !== current.name) {
+        onCall.rename(schedule.id, outcome.name);
+        events.record(ON_CALL_ACTOR, 'ON_CALL_SCHEDULES_UPDATED', [{
+          sub_event_type: 'ON_CALL_SCHEDULES_UPDATED', on_call_schedule_id: schedule.id, on_call_schedule_name: outcome.name,
+          previous_name: current.name, third_party_provider: schedule.third_party_provider, remote_id: schedule.remote_id,
+        }]);
+      }
       return;
     }
     const failures = (onCall.state(schedule.id)?.failures ?? 0) + 1;

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { toApiOwner } from './store.ts';
+import { toApiOwner } from './mappers.ts';
 import { createOwner, deleteOwner, ownerUsers, setOwnerUsers, updateOwners } from './service.ts';
 import type { ownerRoutes } from './routes.ts';
 

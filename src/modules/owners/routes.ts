@@ -3,7 +3,7 @@
 import * as v from 'valibot';
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { Owner, PaginatedOwnersList, UpdateOwnerInfoList } from '../../openapi/components/catalogue.ts';
+import { Owner, PaginatedOwnersList, UpdateOwnerInfoList } from './responses.ts';
 import { UserList } from '../users/responses.ts';
 import { CreateOwnerBody, ListOwnersQuery, SetOwnerUsersBody, UpdateOwnersBody } from './schemas.ts';
 

@@ -2,8 +2,9 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import type { ApiUser } from '../users/store.ts';
-import { toApiOwner, type ApiOwner, type OwnerFields, type OwnerRow } from './store.ts';
+import type { ApiUser } from '../users/mappers.ts';
+import type { OwnerFields, OwnerRow } from './store.ts';
+import { toApiOwner, type ApiOwner } from './mappers.ts';
 import type { UpdateOwnerInput } from './schemas.ts';
 import { refuseIfNamedInConfigurations } from '../request-settings/service.ts';
 

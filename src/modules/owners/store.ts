@@ -1,7 +1,6 @@
 // Owners and their users (in escalation order): the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Owner, UpdateOwnerInfo } from '../../openapi/components/catalogue.ts';
 
 export interface OwnerRow {
   seq: number;
@@ -13,22 +12,6 @@ export interface OwnerRow {
   source_group_id: string | null;
   created_at: string;
   updated_at: string;
-}
-
-/** An owner as the API answers it (the Owner response schema). */
-/** An Owner as Gatehouse writes it: a missing channel or source group is left out, never null, so it is also the reference's UpdateOwnerInfo. */
-export type ApiOwner = Owner & UpdateOwnerInfo;
-
-/** Null links are left out rather than sent as null, so the same object also fits UpdateOwnerInfo. */
-export function toApiOwner(row: OwnerRow): ApiOwner {
-  return {
-    owner_id: row.id,
-    name: row.name,
-    description: row.description,
-    access_request_escalation_period: row.access_request_escalation_period ?? 0,
-    ...(row.reviewer_message_channel_id !== null && { reviewer_message_channel_id: row.reviewer_message_channel_id }),
-    ...(row.source_group_id !== null && { source_group_id: row.source_group_id }),
-  };
 }
 
 /** Every stored field of an owner except its ids and times. */

@@ -2,7 +2,7 @@
 // the configurations as JSON text) and show them (the reference's fields, the default configuration
 // first). The SQL lives in the resources and groups stores, which spread these columns.
 import { BREAK_GLASS_DEFAULT_MINUTES, DEFAULT_RISK_SENSITIVITY, ORGANIZATION_ID, type RequestConfigurationInput, type RiskSensitivity } from './schemas.ts';
-import type { RequestConfiguration } from '../../openapi/components/request-configuration.ts';
+import type { RequestConfiguration } from './responses.ts';
 
 /** The stored request settings of one resource or group. */
 export interface RequestSettings {

@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { component, uuid, dateTime, integer, extension, described } from '../../openapi/responses.ts';
 import { PageInfo } from '../queries/responses.ts';
-import { TicketingProviderEnum } from '../../openapi/components/enums.ts';
+import { TicketingProviderEnum } from '../../openapi/enums.ts';
 import { CUSTOM_FIELD_TYPES, REQUEST_STATUSES } from './schemas.ts';
 
 export const RequestStatusEnum = component('RequestStatusEnum', v.picklist(REQUEST_STATUSES));

@@ -2,7 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { PaginatedResourcesList, Resource } from '../../openapi/components/catalogue.ts';
+import { PaginatedResourcesList, Resource } from './responses.ts';
 import { CreateResourceBody, ListResourcesQuery, UpdateResourcesBody } from './schemas.ts';
 import { UpdatedResourceList } from './responses.ts';
 

@@ -6,8 +6,8 @@ import { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import type { Resource } from '../../openapi/components/catalogue.ts';
-import type { TicketPropagationConfiguration } from '../../openapi/components/request-configuration.ts';
+import type { Resource } from './responses.ts';
+import type { TicketPropagationConfiguration } from '../request-settings/responses.ts';
 
 export interface ResourceRow extends RequestSettingsRow {
   seq: number;

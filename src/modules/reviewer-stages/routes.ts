@@ -1,5 +1,5 @@
 // The reviewer-stage and reviewer operations of resources and groups in Gatehouse's API document.
-import { ReviewerStage } from '../../openapi/components/request-configuration.ts';
+import { ReviewerStage } from '../request-settings/responses.ts';
 import { defineRoutes, type ItemKind, type RouteDeclaration } from '../../http/route.ts';
 import { described, uuidList } from '../../openapi/responses.ts';
 import * as v from 'valibot';

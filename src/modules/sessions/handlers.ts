@@ -3,7 +3,7 @@
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { endSession, openSession } from './service.ts';
-import { toApiSession } from './store.ts';
+import { toApiSession } from './mappers.ts';
 import { assertVisible } from '../visibility/service.ts';
 import type { sessionRoutes } from './routes.ts';
 

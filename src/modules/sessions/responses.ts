@@ -1,7 +1,7 @@
 // The sessions area's response shapes (Valibot): a user's open session on a resource, as the reference writes it; the types its mappers return and its answers in the API document.
 import * as v from 'valibot';
 import { component, cursor, dateTime, described, uuid } from '../../openapi/responses.ts';
-import { ResourceAccessLevel } from '../../openapi/components/access.ts';
+import { ResourceAccessLevel } from '../access/responses.ts';
 
 export const Session = component('Session', described(v.object({
   connection_id: uuid,

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { NEVER } from '../access/edges.ts';
 import { accessLevelName } from '../access/service.ts';
-import type { ApiSession } from './store.ts';
+import type { ApiSession } from './mappers.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 import { assertVisible } from '../visibility/service.ts';
 

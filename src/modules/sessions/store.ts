@@ -2,9 +2,9 @@
 // A session is open while ended_at is NULL and expiration_date is after now; only open ones are shown.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Session } from './responses.ts';
+import { type ApiSession, toApiSession } from './mappers.ts';
 
-interface SessionRow {
+export interface SessionRow {
   seq: number;
   connection_id: string;
   user_id: string;
@@ -15,17 +15,6 @@ interface SessionRow {
   created_at: string;
   ended_at: string | null;
 }
-
-/** A session as the API answers it (the Session response schema). */
-export type ApiSession = Session;
-
-export const toApiSession = (row: SessionRow): ApiSession => ({
-  connection_id: row.connection_id,
-  user_id: row.user_id,
-  resource_id: row.resource_id,
-  access_level: { access_level_name: row.access_level_name, access_level_remote_id: row.access_level_remote_id },
-  expiration_date: row.expiration_date,
-});
 
 export interface NewSession {
   userId: string;

@@ -7,6 +7,7 @@ import { checkGatehouseDatabase } from '../../db/check.ts';
 import { recordedSchemaVersion } from '../../db/migrate.ts';
 import { MIGRATIONS } from '../../db/migrations.ts';
 import { AppError, invalidField } from '../../http/errors.ts';
+import { addressPolicy } from '../../http/outbound.ts';
 import { publicBase } from '../../http/public-base.ts';
 import type { FieldProblem } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
@@ -43,6 +44,15 @@ function settingText(value: unknown): string | null {
     return url.href;
   }
   return text;
+}
+
+/** The policy's refusal of the address a URL setting names outright (an IP; a name is checked as it resolves, when connected to). */
+function refusedTarget(ctx: AppContext, raw: string) {
+  try {
+    return addressPolicy(ctx.config).refuses(new URL(raw).hostname);
+  } catch {
+    return undefined;
+  }
 }
 
 /** What a setting shows: a secret only whether it is set; anything else as text, a URL's password masked. */
@@ -200,6 +210,11 @@ export function updateSettings(ctx: AppContext, actor: Actor, changes: Record<st
     }
     try {
       next[key] = setting.parse(raw, name);
+      const refused = setting.outbound ? refusedTarget(ctx, raw) : undefined;
+      if (refused) {
+        problems.push({ path, message: `${refused.message}: Gatehouse would not connect to it (list it in GATEHOUSE_PRIVATE_ADDRESSES_ALLOWED to let it through)` });
+        continue;
+      }
       writes.push({ name, key, raw });
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;

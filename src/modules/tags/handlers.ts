@@ -5,7 +5,8 @@ import { AppError, notFound } from '../../http/errors.ts';
 import { fail } from '../../http/parse.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { attachTag, createTag, deleteTag, detachTag, tagsOf } from './service.ts';
-import { TAG_TARGETS, toApiTag, type TagTarget } from './store.ts';
+import { TAG_TARGETS, type TagTarget } from './store.ts';
+import { toApiTag } from './mappers.ts';
 import type { tagRoutes } from './routes.ts';
 
 /** Path segment of each target kind: /tags/{tag_id}/users/{user_id} and /users/{user_id}/tags. */

@@ -2,7 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { PaginatedTagsList, Tag, TagsList } from '../../openapi/components/catalogue.ts';
+import { PaginatedTagsList, Tag, TagsList } from './responses.ts';
 import { AttachTagBody, CreateTagBody, CreateTagQuery, GetTagQuery, ListTagsQuery } from './schemas.ts';
 
 const attach = (what: string) => ({

@@ -3,7 +3,8 @@ import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import { syncActiveRules } from '../access-rules/service.ts';
-import { TAG_TARGETS, type ApiTag, type TagTarget } from './store.ts';
+import { TAG_TARGETS, type TagTarget } from './store.ts';
+import type { ApiTag } from './mappers.ts';
 
 export interface CreateTagInput {
   key: string;

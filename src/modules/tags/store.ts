@@ -1,9 +1,9 @@
 // Tags and their attachments to users, groups and resources: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { Tag } from '../../openapi/components/catalogue.ts';
+import { type ApiTag, toApiTag } from './mappers.ts';
 
-interface TagRow {
+export interface TagRow {
   seq: number;
   id: string;
   key: string;
@@ -12,21 +12,6 @@ interface TagRow {
   admin_owner_id: string | null;
   created_at: string;
   updated_at: string;
-}
-
-/** A tag as the API answers it (the Tag response schema). */
-export type ApiTag = Tag;
-
-export function toApiTag(row: TagRow): ApiTag {
-  return {
-    tag_id: row.id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    user_creator_id: row.user_creator_id,
-    key: row.key,
-    value: row.value,
-    ...(row.admin_owner_id !== null && { admin_owner_id: row.admin_owner_id }),
-  };
 }
 
 /** What a tag can be attached to; each kind has its own link table and id column. */

@@ -1,7 +1,7 @@
 // GET /tokens and DELETE /tokens/{token_id} as the reference has them; POST /tokens is Gatehouse's own.
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { toApiToken } from './store.ts';
+import { toApiToken } from './mappers.ts';
 import { issueToken, revokeToken } from './service.ts';
 import type { tokenRoutes } from './routes.ts';
 

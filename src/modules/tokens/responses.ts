@@ -1,7 +1,7 @@
 // The tokens area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, dateTime, described, extension, paginated, uuid } from '../../openapi/responses.ts';
-import { ApiAccessLevelEnum } from '../../openapi/components/enums.ts';
+import { ApiAccessLevelEnum } from '../../openapi/enums.ts';
 
 export const TokenFields = v.object({
   token_id: uuid,

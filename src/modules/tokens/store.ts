@@ -3,13 +3,13 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashSecret, lookupOf, previewOf, secretMatches } from './secret.ts';
 import type { OrganizationRole } from '../users/roles.ts';
-import type { Token } from './responses.ts';
+import { type ApiToken, toApiToken } from './mappers.ts';
 
 export type AccessLevel = 'FULL_ACCESS' | 'READ_ONLY';
 /** Where a token works: API on /v1, SCIM on /scim/v2 only (docs/scim.md). */
 export type TokenScope = 'API' | 'SCIM';
 
-interface TokenRow {
+export interface TokenRow {
   seq: number;
   id: string;
   lookup: string;
@@ -24,21 +24,6 @@ interface TokenRow {
   expires_at: string | null;
   scope: TokenScope;
 }
-
-/** A token as the API answers it, without its secret (the Token response schema). */
-export type ApiToken = Token;
-
-export const toApiToken = (row: TokenRow): ApiToken => ({
-  token_id: row.id,
-  created_at: row.created_at,
-  token_label: row.label,
-  creator_user_id: row.creator_user_id,
-  user_id: row.user_id,
-  last_used_at: row.last_used_at,
-  access_level: row.access_level,
-  expires_at: row.expires_at,
-  scope: row.scope,
-});
 
 /** A token found by its secret, with what authentication needs of its user. */
 export interface TokenHolder {

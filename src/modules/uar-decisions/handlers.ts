@@ -4,7 +4,8 @@
 import type { AppContext } from '../../context.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import { assignItems, closeReviewEarly, decide, requireVisibleReview, setUnansweredPolicy } from './service.ts';
-import { toApiReviewItem, type AssignmentRow } from './store.ts';
+import type { AssignmentRow } from './store.ts';
+import { toApiReviewItem } from './mappers.ts';
 import type { uarDecisionRoutes } from './routes.ts';
 import type { UARAssignment } from './responses.ts';
 

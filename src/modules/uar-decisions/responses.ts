@@ -1,7 +1,7 @@
 // The uar-decisions area's response shapes (Valibot): the types its mappers return, and its answers in the API document.
 import * as v from 'valibot';
 import { component, cursor, uuid, dateTime, integer, extension, described } from '../../openapi/responses.ts';
-import { ResourceAccessLevel } from '../../openapi/components/access.ts';
+import { ResourceAccessLevel } from '../access/responses.ts';
 
 /** A review's policy for the rows nobody answered by the deadline. */
 const policy = {

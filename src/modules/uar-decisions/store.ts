@@ -3,7 +3,6 @@
 import type { Db } from '../../db/open.ts';
 import { reviewIsComplete } from '../access-reviews/sql.ts';
 import type { SnapshotEntry } from '../access-reviews/store.ts';
-import type { UARItem } from './responses.ts';
 
 export type Decision = 'KEEP' | 'REVOKE' | 'LATER';
 export type UnansweredDecision = 'KEEP' | 'REVOKE';
@@ -40,27 +39,6 @@ export interface RowToAssign {
   item_type: 'RESOURCE' | 'GROUP';
   item_id: string;
   user_id: string;
-}
-
-export function toApiReviewItem(row: ReviewItemRow): UARItem {
-  return {
-    uar_item_id: row.seq,
-    uar_id: row.uar_id,
-    item_type: row.item_type,
-    item_id: row.item_id,
-    item_name: row.item_name,
-    user_id: row.user_id,
-    full_name: row.user_full_name,
-    email: row.user_email,
-    access_level: { access_level_name: row.access_level_name, access_level_remote_id: row.access_level_remote_id },
-    expiration_date: row.expiration_date,
-    has_direct_access: row.has_direct_access === 1,
-    num_access_paths: row.num_access_paths,
-    decision: row.decision,
-    reviewer_user_id: row.reviewer_user_id,
-    decided_at: row.decided_at,
-    assigned_reviewer_ids: JSON.parse(row.assigned_reviewers) as string[],
-  };
 }
 
 const ITEM_SELECT = `SELECT r.seq, r.uar_id, r.item_type, r.item_id, r.item_name, r.user_id, r.user_full_name, r.user_email,

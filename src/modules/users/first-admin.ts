@@ -2,7 +2,7 @@
 // imports this file, not users/service.ts: that one revokes tokens, so it imports the tokens service).
 import type { AppContext } from '../../context.ts';
 import { actorFor } from '../../lib/system-actor.ts';
-import type { ApiUser } from './store.ts';
+import type { ApiUser } from './mappers.ts';
 
 /**
  * Creates the first user, an ADMIN named Gatehouse Admin with `email`, and records USERS_CREATED as its

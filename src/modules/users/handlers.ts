@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import { parse } from '../../http/parse.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { toApiRemoteUser, toApiUser } from './store.ts';
+import { toApiRemoteUser, toApiUser } from './mappers.ts';
 import { RemoteUserProviderParam } from './schemas.ts';
 import { addRemoteUser, createUser, removeRemoteUser, renameUser, updateUser } from './service.ts';
 import type { userRoutes } from './routes.ts';

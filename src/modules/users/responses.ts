@@ -1,7 +1,7 @@
 // The users area's response shapes (Valibot): users and their remote identities, as the reference writes them; the types its mappers return and its answers in the API document.
 import * as v from 'valibot';
 import { component, uuid, extension, described, paginated } from '../../openapi/responses.ts';
-import { ThirdPartyProviderEnum, UserHrIdpStatusEnum } from '../../openapi/components/enums.ts';
+import { ThirdPartyProviderEnum, UserHrIdpStatusEnum } from '../../openapi/enums.ts';
 
 export const User = component('User', described(v.object({
   manager_id: v.optional(extension(uuid, "The user's manager; absent when none is recorded.")),

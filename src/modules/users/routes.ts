@@ -2,7 +2,7 @@
 // (format: src/http/route.ts).
 import { defineRoutes } from '../../http/route.ts';
 import { EmptyObject } from '../../openapi/responses.ts';
-import { ThirdPartyProviderEnum } from '../../openapi/components/enums.ts';
+import { ThirdPartyProviderEnum } from '../../openapi/enums.ts';
 import { PaginatedRemoteUsersList, PaginatedUsersList, RemoteUser, User } from './responses.ts';
 import { CreateRemoteUserBody, CreateUserBody, GetUserQuery, ListRemoteUsersQuery, ListUsersQuery, RenameUserBody, UpdateUserBody } from './schemas.ts';
 

@@ -10,7 +10,7 @@ import { revokeTokensOfUser } from '../tokens/service.ts';
 import { endLinksOfUser, endSessionsOfUser } from '../web-sessions/service.ts';
 import type { RenameUserInput, UpdateUserInput } from './schemas.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
-import type { ApiRemoteUser, ApiUser } from './store.ts';
+import type { ApiRemoteUser, ApiUser } from './mappers.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
 
 export interface CreateUserInput {

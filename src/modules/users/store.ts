@@ -4,6 +4,7 @@ import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
 import type { RemoteUser, User } from './responses.ts';
+import { type ApiUser, toApiUser, type ApiRemoteUser, toApiRemoteUser } from './mappers.ts';
 
 /** A users row as stored (other areas' SQL joins it: SCIM's lists read these columns). */
 export interface UserRow {
@@ -20,23 +21,6 @@ export interface UserRow {
   created_at: string;
 }
 
-/** A user as the API answers it (the User response schema). */
-export type ApiUser = User;
-
-export function toApiUser(row: UserRow): ApiUser {
-  return {
-    user_id: row.id,
-    email: row.email,
-    full_name: row.full_name,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    position: row.position,
-    hr_idp_status: row.hr_idp_status,
-    ...(row.manager_id !== null && { manager_id: row.manager_id }),
-    organization_role: row.organization_role,
-  };
-}
-
 export interface NewUser {
   email: string;
   full_name: string;
@@ -48,21 +32,12 @@ export interface NewUser {
   organization_role?: OrganizationRole;
 }
 
-interface RemoteUserRow {
+export interface RemoteUserRow {
   seq: number;
   user_id: string;
   third_party_provider: RemoteUser['third_party_provider'];
   remote_id: string;
 }
-
-/** A remote user as the API answers it (the RemoteUser response schema). */
-export type ApiRemoteUser = RemoteUser;
-
-export const toApiRemoteUser = (row: RemoteUserRow): ApiRemoteUser => ({
-  user_id: row.user_id,
-  remote_id: row.remote_id,
-  third_party_provider: row.third_party_provider,
-});
 
 export interface RemoteUserFilter {
   providers?: string[] | undefined;

@@ -11,7 +11,7 @@ import type { Actor } from '../events/store.ts';
 import { channelsOf } from '../notifications/deliver.ts';
 import { toEmail } from '../notifications/render.ts';
 import { durationInWords } from '../notifications/words.ts';
-import type { ApiUser } from '../users/store.ts';
+import type { ApiUser } from '../users/mappers.ts';
 import type { SentSignInLink } from './responses.ts';
 import { issueLoginLink, type IssuedLink } from './service.ts';
 

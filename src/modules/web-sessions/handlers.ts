@@ -6,7 +6,7 @@ import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { sendLinkAsAdmin } from './emailed-links.ts';
 import { endWebSession } from './service.ts';
-import { toApiWebSession } from './store.ts';
+import { toApiWebSession } from './mappers.ts';
 import type { webSessionRoutes } from './routes.ts';
 
 export function registerWebSessionRoutes(router: ApiRouter<typeof webSessionRoutes>, ctx: AppContext): void {

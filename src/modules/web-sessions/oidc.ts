@@ -6,6 +6,7 @@ import * as oidc from 'openid-client';
 import * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
+import { addressPolicy, outboundFetch } from '../../http/outbound.ts';
 import { Name } from '../../http/common-schemas.ts';
 import { createUser } from '../users/service.ts';
 import { Email } from '../users/schemas.ts';
@@ -33,7 +34,11 @@ function discover(ctx: AppContext): Promise<oidc.Configuration> {
   const { oidcIssuer, oidcClientId, oidcClientSecret } = ctx.config;
   const issuer = new URL(oidcIssuer!);
   // Plain http is allowed only where an admin configured it (a provider on loopback or an internal network).
-  const options = issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : undefined;
+  // Every call to the provider (discovery, keys, tokens) obeys the private-address policy.
+  const options = {
+    ...(issuer.protocol === 'http:' && { execute: [oidc.allowInsecureRequests] }),
+    [oidc.customFetch]: outboundFetch(addressPolicy(ctx.config)) as oidc.CustomFetch,
+  };
   return oidc.discovery(issuer, oidcClientId!, oidcClientSecret, undefined, options);
 }
 
@@ -70,7 +75,9 @@ export async function checkOidcProvider(ctx: AppContext, base: string): Promise<
     };
   } catch (err) {
     // openid-client's words name what failed (the address, the status, a wrong issuer), never the client secret.
-    return { ok: false, message: `the identity provider's discovery failed: ${err instanceof Error ? err.message : String(err)}` };
+    // A network failure is wrapped ("something went wrong"): its cause (refused by the address policy, say) says what.
+    const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+    return { ok: false, message: `the identity provider's discovery failed: ${err instanceof Error ? err.message : String(err)}${cause}` };
   }
 }
 

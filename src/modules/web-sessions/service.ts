@@ -11,7 +11,7 @@ import { newId } from '../../lib/ids.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
 import type { Actor } from '../events/store.ts';
 import { actorFor } from '../../lib/system-actor.ts';
-import type { ApiUser } from '../users/store.ts';
+import type { ApiUser } from '../users/mappers.ts';
 import type { EndReason, SignInMethod, WebSessionHolder, WebSessionRow } from './store.ts';
 
 const SESSION_PREFIX = 'ghs_';

@@ -1,7 +1,6 @@
 // SQL for console sign-in: sign-in sessions (web_sessions), one-time sign-in links, OpenID sign-ins in flight.
 import type { Db } from '../../db/open.ts';
 import type { OrganizationRole } from '../users/roles.ts';
-import type { WebSession } from './responses.ts';
 
 export type SignInMethod = 'LOGIN_LINK' | 'OIDC';
 export type EndReason = 'SIGNED_OUT' | 'REVOKED' | 'IDLE' | 'EXPIRED' | 'OFFBOARDED' | 'DEMOTED' | 'EMAIL_CHANGED';
@@ -27,22 +26,6 @@ export interface WebSessionHolder extends WebSessionRow {
   email: string;
   organization_role: OrganizationRole;
   hr_idp_status: string;
-}
-
-/** A console session as the API answers it (the WebSession response schema). */
-export type ApiWebSession = WebSession;
-
-export function toApiWebSession(row: WebSessionRow): ApiWebSession {
-  return {
-    web_session_id: row.id,
-    user_id: row.user_id,
-    sign_in_method: row.method,
-    ...(row.ip_address !== null && { ip_address: row.ip_address }),
-    ...(row.user_agent !== null && { user_agent: row.user_agent }),
-    created_at: row.created_at,
-    last_seen_at: row.last_seen_at,
-    expires_at: row.expires_at,
-  };
 }
 
 export interface NewWebSession {

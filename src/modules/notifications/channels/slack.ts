@@ -1,6 +1,7 @@
 // The Slack channel: the few Web API methods notifications need, spoken as Slack documents them
 // (JSON or form bodies, a bot token as Bearer, `{ok:false, error}` answers, 429 with Retry-After).
 import type { Outcome, SlackChannel, SlackMessage } from './channel.ts';
+import { AddressRefused, outboundFetch, type AddressPolicy } from '../../../http/outbound.ts';
 import { MAX_JSON_DEPTH, withinJsonDepth } from '../../../lib/json-depth.ts';
 
 /** Slack errors that trying again cannot mend (the rest — throttling, Slack's own faults, a token being fixed — may). */
@@ -11,9 +12,13 @@ const PERMANENT = new Set([
 
 type Answer = { ok: true; body: Record<string, unknown> } | Extract<Outcome, { ok: false }>;
 
-/** A Slack Web API client over fetch. `apiUrl` is https://slack.com/api (a stand-in's address in tests). */
-export function createSlackChannel(apiUrl: string, token: string, timeoutMs = 10_000): SlackChannel {
+/**
+ * A Slack Web API client over a fetch that obeys the private-address policy and follows no redirect.
+ * `apiUrl` is https://slack.com/api (a stand-in's address in tests).
+ */
+export function createSlackChannel(apiUrl: string, token: string, addresses: AddressPolicy, timeoutMs = 10_000): SlackChannel {
   const base = apiUrl.replace(/\/+$/, '');
+  const fetch = outboundFetch(addresses);
   async function call(method: string, body: Record<string, unknown>, form = false): Promise<Answer> {
     let res: Response;
     try {
@@ -25,11 +30,11 @@ export function createSlackChannel(apiUrl: string, token: string, timeoutMs = 10
         },
         body: form ? new URLSearchParams(body as Record<string, string>).toString() : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
-        redirect: 'error',
       });
     } catch (err) {
       const name = (err as Error).name;
-      return { ok: false, error: `Slack ${method}: ${name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : 'could not connect'}`, retryable: true };
+      const why = err instanceof AddressRefused ? err.message : name === 'TimeoutError' || name === 'AbortError' ? `no answer within ${timeoutMs} ms` : 'could not connect';
+      return { ok: false, error: `Slack ${method}: ${why}`, retryable: true };
     }
     const text = await res.text().catch(() => '');
     if (res.status === 429) {

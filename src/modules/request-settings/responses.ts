@@ -1,8 +1,8 @@
-// Response components — how an item may be requested: request configurations, their conditions and reviewer stages.
+// Response shapes of the request settings resources, groups and configuration templates carry (Valibot): request configurations, their conditions and reviewer stages, as answers show them.
 // Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
 import * as v from 'valibot';
-import { component, uuid, integer, described, extension } from '../responses.ts';
-import { RiskSensitivityEnum, TicketingProviderEnum } from './enums.ts';
+import { component, uuid, integer, extension, described } from '../../openapi/responses.ts';
+import { RiskSensitivityEnum, TicketingProviderEnum } from '../../openapi/enums.ts';
 
 export const Condition = component('Condition', v.object({
   group_ids: v.optional(v.array(uuid)),

@@ -1,12 +1,13 @@
-// Response components — the closed sets of values the API uses (types, levels, providers), as the reference spells them.
+// The closed sets of values the API's response shapes use (types, levels, providers), as the reference spells them:
+// the one shared place for response pieces besides the primitives in responses.ts; every other shape lives with its area.
 // Valibot schemas; wire facts (field names, types, formats, enums) agree with the reference, and a field Gatehouse always sends is required. See docs/openapi.md.
 import * as v from 'valibot';
-import { APP_TYPES } from '../../modules/apps/schemas.ts';
-import { GROUP_TYPES } from '../../modules/groups/kinds.ts';
-import { TICKETING_PROVIDERS } from '../../modules/requests/schemas.ts';
-import { RESOURCE_TYPES } from '../../modules/resources/kinds.ts';
-import { HR_IDP_STATUSES, THIRD_PARTY_PROVIDERS } from '../../modules/users/schemas.ts';
-import { component } from '../responses.ts';
+import { APP_TYPES } from '../modules/apps/schemas.ts';
+import { GROUP_TYPES } from '../modules/groups/kinds.ts';
+import { TICKETING_PROVIDERS } from '../modules/requests/schemas.ts';
+import { RESOURCE_TYPES } from '../modules/resources/kinds.ts';
+import { HR_IDP_STATUSES, THIRD_PARTY_PROVIDERS } from '../modules/users/schemas.ts';
+import { component } from './responses.ts';
 
 export const EntityTypeEnum = component('EntityTypeEnum', v.picklist(['GROUP', 'RESOURCE', 'USER']));
 
