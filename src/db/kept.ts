@@ -66,11 +66,18 @@ function listen(db: Db, name: string, watches: readonly Watch[], drop: (key: str
 }
 
 /** Commits by other connections, seen through PRAGMA data_version: who to tell, per connection. */
-const EXTERNAL = new WeakMap<Db, { version: () => unknown; seen: unknown; clears: Set<() => void> }>();
+const EXTERNAL = new WeakMap<Db, { version: () => unknown; seen: unknown; clears: Set<() => void>; looked: boolean }>();
 
-/** Drops everything kept on `db` when another connection committed since the last look. */
+/**
+ * Drops everything kept on `db` when another connection committed since the last look. Looked once per
+ * run of synchronous code (a request's checks and handler; the next microtask looks again): a commit
+ * elsewhere during that run is concurrent with the request, which may answer as of either side of it.
+ */
 function checkExternal(db: Db): void {
   const watch = EXTERNAL.get(db)!;
+  if (watch.looked) return;
+  watch.looked = true;
+  queueMicrotask(() => (watch.looked = false));
   const version = watch.version();
   if (version === watch.seen) return;
   watch.seen = version;
@@ -105,7 +112,7 @@ export class Kept<V> {
     let external = EXTERNAL.get(db);
     if (!external) {
       const statement = db.prepare('PRAGMA data_version').pluck();
-      EXTERNAL.set(db, (external = { version: () => statement.get(), seen: statement.get(), clears: new Set() }));
+      EXTERNAL.set(db, (external = { version: () => statement.get(), seen: statement.get(), clears: new Set(), looked: false }));
     }
     external.clears.add(() => this.clear());
   }

@@ -2,18 +2,26 @@
 // answered, each read from a SQLite table by primary key — the least any server on this runtime and this
 // database library can do for a read. http.ts fills the table (fillByteFloor) by asking Gatehouse once
 // for every path its read scenarios ask, as the admin and as the member, then measures both.
+// A page (an answer with `results`: 200 resources or users, a group's members, a user's groups) is kept as
+// its rows, each one's JSON bytes by (caller, path, position), and served the way a page of stored rows
+// would be: one range read of the rows by primary key, joined between the page's own head and tail.
 // Run by test/bench/http.ts: <node> --import tsx test/bench/byte-floor.ts <answers.db> <port> <member-token>
 import { createServer } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 
-const SCHEMA = 'CREATE TABLE IF NOT EXISTS answers (caller TEXT NOT NULL, path TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (caller, path)) WITHOUT ROWID';
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS answers (caller TEXT NOT NULL, path TEXT NOT NULL, body BLOB NOT NULL, PRIMARY KEY (caller, path)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS pages (caller TEXT NOT NULL, path TEXT NOT NULL, head BLOB NOT NULL, tail BLOB NOT NULL, PRIMARY KEY (caller, path)) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS page_rows (caller TEXT NOT NULL, path TEXT NOT NULL, position INTEGER NOT NULL, body BLOB NOT NULL, PRIMARY KEY (caller, path, position)) WITHOUT ROWID;`;
 
 /** Asks `url` for each path as each caller (8 at a time) and keeps the 200 answers' bytes in `file`. */
 export async function fillByteFloor(file: string, url: string, asked: { caller: 'admin' | 'member'; token: string; paths: string[] }[]): Promise<number> {
   const db = new Database(file);
   db.exec(SCHEMA);
   const insert = db.prepare<[string, string, Buffer]>('INSERT OR REPLACE INTO answers (caller, path, body) VALUES (?, ?, ?)');
+  const insertPage = db.prepare<[string, string, Buffer, Buffer]>('INSERT OR REPLACE INTO pages (caller, path, head, tail) VALUES (?, ?, ?, ?)');
+  const insertRow = db.prepare<[string, string, number, Buffer]>('INSERT OR REPLACE INTO page_rows (caller, path, position, body) VALUES (?, ?, ?, ?)');
   let kept = 0;
   for (const { caller, token, paths } of asked) {
     const todo = [...new Set(paths)];
@@ -21,10 +29,18 @@ export async function fillByteFloor(file: string, url: string, asked: { caller: 
       for (let path = todo.pop(); path !== undefined; path = todo.pop()) {
         const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
         const body = Buffer.from(await res.arrayBuffer());
-        if (res.status === 200) {
+        if (res.status !== 200) continue;
+        const answer = JSON.parse(body.toString('utf8')) as { results?: unknown[] };
+        if (Array.isArray(answer.results)) {
+          // {"results":[ … ],"next":…}: the rows' bytes apart, the rest around them.
+          const { results, ...rest } = answer;
+          const tail = Object.keys(rest).length === 0 ? ']}' : `],${JSON.stringify(rest).slice(1)}`;
+          insertPage.run(caller, path, Buffer.from('{"results":['), Buffer.from(tail));
+          results.forEach((row, position) => insertRow.run(caller, path, position, Buffer.from(JSON.stringify(row))));
+        } else {
           insert.run(caller, path, body);
-          kept += 1;
         }
+        kept += 1;
       }
     }));
   }
@@ -36,9 +52,25 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const [file, port, memberToken] = process.argv.slice(2) as [string, string, string];
   const db = new Database(file, { readonly: true });
   const answer = db.prepare<[string, string], Buffer>('SELECT body FROM answers WHERE caller = ? AND path = ?').pluck();
+  const page = db.prepare<[string, string], { head: Buffer; tail: Buffer }>('SELECT head, tail FROM pages WHERE caller = ? AND path = ?');
+  const rows = db.prepare<[string, string], Buffer>('SELECT body FROM page_rows WHERE caller = ? AND path = ? ORDER BY position').pluck();
+  const comma = Buffer.from(',');
   const memberAuthorization = `Bearer ${memberToken}`;
+  /** A page's bytes: its head, its rows read by primary key and joined by commas, its tail. */
+  const pageBytes = (caller: string, path: string): Buffer | undefined => {
+    const kept = page.get(caller, path);
+    if (kept === undefined) return undefined;
+    const parts: Buffer[] = [kept.head];
+    for (const row of rows.iterate(caller, path)) {
+      if (parts.length > 1) parts.push(comma);
+      parts.push(row);
+    }
+    parts.push(kept.tail);
+    return Buffer.concat(parts);
+  };
   createServer((req, res) => {
-    const body = answer.get(req.headers.authorization === memberAuthorization ? 'member' : 'admin', req.url!);
+    const caller = req.headers.authorization === memberAuthorization ? 'member' : 'admin';
+    const body = answer.get(caller, req.url!) ?? pageBytes(caller, req.url!);
     if (body === undefined) {
       res.writeHead(404, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': 22 });
       res.end('{"code":"not_found"}\n\n');

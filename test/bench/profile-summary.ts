@@ -51,5 +51,22 @@ const pct = (t: number) => `${((100 * t) / busy).toFixed(1)}%`.padStart(6);
 console.log(`${file}: ${(busy / 1e6).toFixed(2)} s busy of ${(total / 1e6).toFixed(2)} s sampled`);
 console.log('\nby part of the stack (self time, share of busy time):');
 for (const [part, time] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(time)}  ${part}`);
+// Inclusive time: a function's samples and its callees' (each sample counted once per function, however deep the recursion).
+const parent = new Map<number, number>();
+for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+const inclusive = new Map<string, number>();
+for (const [id, time] of self) {
+  if (byId.get(id)!.callFrame.functionName === '(idle)') continue;
+  const seen = new Set<string>();
+  for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const frame = byId.get(at)!.callFrame;
+    const name = `${frame.functionName || '(anonymous)'} ${frame.url ? `${frame.url.replace(/^.*\//, '')}:${frame.lineNumber + 1}` : '(native)'}`;
+    if (seen.has(name)) continue;
+    seen.add(name);
+    inclusive.set(name, (inclusive.get(name) ?? 0) + time);
+  }
+}
+console.log(`\ntop ${topArg ?? 25} functions by inclusive time:`);
+for (const [name, time] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg ?? 25))) console.log(`  ${pct(time)}  ${name}`);
 console.log(`\ntop ${topArg ?? 25} functions by self time:`);
 for (const [name, time] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, Number(topArg ?? 25))) console.log(`  ${pct(time)}  ${name}`);
