@@ -12,7 +12,8 @@
 //   1. check: the runtime and the addon exist, and the addon loads in the runtime.
 //   2. bundle: esbuild bundles src/main.ts (our code, SQL as text, better-sqlite3's JS, polka,
 //      valibot) into one CommonJS file: a SEA main script must be CJS, and its `require` only
-//      loads builtins, so nothing may be left to resolve from node_modules at run time.
+//      loads builtins, so nothing may be left to resolve from node_modules at run time. The read
+//      workers' entry (src/reads/worker-main.ts) is bundled alone the same way, and embedded as an asset.
 //   3. pkg: @yao-pkg/pkg's SEA builder (lib-es5/sea.js, the code behind `pkg --sea`) writes the
 //      sea-config (our seaConfig passed through: the addon as asset "better_sqlite3.node", code
 //      cache on), makes the blob with the runtime given as `nodePath` (so pkg downloads nothing),
@@ -32,6 +33,7 @@
 // Env: GATEHOUSE_STRIP=0 skips `strip` (stripping the runtime saves ~18 MB when binutils exist).
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -45,6 +47,7 @@ const require = createRequire(import.meta.url);
 const root = path.dirname(fileURLToPath(import.meta.url));
 const { values: args } = parseArgs({ options: { out: { type: 'string' } } });
 const entry = path.join(root, 'src/main.ts');
+const workerEntry = path.join(root, 'src/reads/worker-main.ts');
 const out = path.resolve(args.out ?? path.join(root, 'dist/gatehouse'));
 const ADDON_ASSET = 'better_sqlite3.node'; // must match src/db/native-addon.ts
 const SEA_FUSE = ['NODE_SEA_FUSE', 'fce680ab2cc467b6e072b8b5df1996b2'].join('_');
@@ -118,10 +121,9 @@ try {
   run(node, ['-e', 'process.dlopen({ exports: {} }, process.argv[1])', addon], { stdio: 'pipe', encoding: 'utf8' });
 
   const bundle = path.join(work, 'gatehouse.cjs');
-  step(`bundle ${path.relative(root, entry)} (esbuild, cjs, node${version.slice(1)})`);
-  await build({
-    entryPoints: [entry],
-    outfile: bundle,
+  const workerBundle = path.join(work, 'read-worker.cjs');
+  step(`bundle ${path.relative(root, entry)} and ${path.relative(root, workerEntry)} (esbuild, cjs, node${version.slice(1)})`);
+  const common = {
     bundle: true,
     platform: 'node',
     target: `node${version.slice(1)}`,
@@ -133,9 +135,23 @@ try {
     supported: { 'dynamic-import': false },
     legalComments: 'none',
     logLevel: 'warning',
-    // The console's front end (console/, Preact), bundled first and embedded as a string (src/modules/console/assets.ts).
-    define: { GATEHOUSE_CONSOLE_JS: JSON.stringify(await bundleConsole()) },
+  };
+  // The addon's digest, taken here once: at run time the extracted copy is compared byte for byte, so no
+  // start hashes the 2 MB addon (src/db/native-addon.ts).
+  const addonDigest = createHash('sha256').update(fs.readFileSync(addon)).digest('hex');
+  await build({
+    ...common,
+    entryPoints: [entry],
+    outfile: bundle,
+    define: {
+      // The console's front end (console/, Preact), bundled first and embedded as a string (src/modules/console/assets.ts).
+      GATEHOUSE_CONSOLE_JS: JSON.stringify(await bundleConsole()),
+      GATEHOUSE_ADDON_SHA256: JSON.stringify(addonDigest),
+    },
   });
+  // A read worker's own bundle: only what its reads need (no routes, console, API viewer or mail), so each
+  // worker parses and holds a fraction of the service's code (src/reads/pool.ts; docs/performance.md).
+  await build({ ...common, entryPoints: [workerEntry], outfile: workerBundle, define: { GATEHOUSE_ADDON_SHA256: JSON.stringify(addonDigest) } });
 
   step(`pkg: SEA blob and injection into node ${version} (@yao-pkg/pkg sea builder)`);
   const tmpOut = `${out}.tmp`;
@@ -151,8 +167,8 @@ try {
       useSnapshot: false,
       // Node/V8 flags the service runs with (src/dev/runtime-flags.mjs says why); NODE_OPTIONS may add to them.
       execArgv: RUNTIME_FLAGS,
-      // The bundle again as an asset: read workers run it (src/reads/pool.ts), as a SEA cannot start its own main script.
-      assets: { [ADDON_ASSET]: addon, 'gatehouse.cjs': bundle },
+      // The read workers' bundle as an asset: a worker runs it (src/reads/pool.ts), as a SEA cannot start a script of its own.
+      assets: { [ADDON_ASSET]: addon, 'read-worker.cjs': workerBundle },
     },
   });
 

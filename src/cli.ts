@@ -396,27 +396,35 @@ const COMMANDS: Record<string, Command> = {
   },
 
   backup: {
-    usage: 'gatehouse backup --to FILE [--db FILE]',
+    usage: 'gatehouse backup --to FILE [--db FILE] [--with-key]',
     summary: 'copy the database, consistently, while the service keeps running',
     help: [
       '  --to FILE        where to write the copy; replaced atomically if it exists',
       EXISTING_DB_HELP,
+      '  --with-key       also copy the key file that stored secrets need (<db>.key) to FILE.key',
       '',
       'Uses SQLite\'s online backup: one consistent snapshot, taken without stopping writers.',
       'The copy is checked (as `gatehouse check` does) before it replaces FILE. Restore by',
       'stopping the service and putting the copy in place of the database file.',
+      'Secrets set on the Settings page are in the copy encrypted: they read only with',
+      'GATEHOUSE_SECRET_KEY or the key file <db>.key, which the copy does not hold. Keep that key',
+      '(apart from the backups, so a stolen backup gives no secret away), or copy it with --with-key;',
+      'the backup warns when the copy holds secrets its key is not beside.',
     ],
-    options: { ...DB_OPTIONS, to: { type: 'string' } },
+    options: { ...DB_OPTIONS, to: { type: 'string' }, 'with-key': { type: 'boolean' } },
     async run({ flags, env, out }) {
       if (typeof flags.to !== 'string' || flags.to === '') throw new UsageError('--to FILE is required');
-      const config = loadConfig(env, flags, DB_SETTINGS);
-      const { backupDatabase } = await import('./db/backup.ts');
+      const config = loadConfig(env, flags, [...DB_SETTINGS, 'secretKey']);
+      const [{ backupDatabase }, { noteTheKey }] = await Promise.all([import('./db/backup.ts'), import('./modules/settings/backup-key.ts')]);
       const db = await openExisting(config);
       try {
         const started = process.hrtime.bigint();
         const result = await backupDatabase(db, flags.to);
         const ms = Math.round(Number(process.hrtime.bigint() - started) / 1e6);
         out.stdout(`backed up ${config.dbFile} to ${result.file}: ${result.pages} pages, ${result.bytes} bytes, ${ms} ms\n`);
+        const note = noteTheKey(db, config, result.file, flags['with-key'] === true);
+        for (const line of note.told) out.stdout(`${line}\n`);
+        for (const line of note.warnings) out.stderr(`${line}\n`);
         return 0;
       } finally {
         db.close();

@@ -17,6 +17,8 @@ import { startServer, type RunningServer } from './http-server.ts';
 import { VERSION } from './version.ts';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+/** How long after listening the read workers are started, when no heavy read started one sooner. */
+const WARM_READS_AFTER_MS = 1000;
 /** How long the first start's console link for the first admin works (issue 36.9: an hour, not an invitation's days). */
 export const FIRST_LINK_MINUTES = 60;
 
@@ -28,7 +30,11 @@ export const FIRST_LINK_MINUTES = 60;
  */
 export async function serve(config: Config, options: { demo?: boolean } = {}): Promise<number> {
   const log = createLogger(config.logLevel);
+  // Where start-up goes, in the 'listening' line (docs/performance.md): the process's own start (the
+  // runtime and the code loaded) until here, then each step.
+  const startup = new StartupTimer();
   const db = openDatabase(config.dbFile);
+  startup.lap('open_db');
   // Under Litestream, Litestream alone checkpoints (docs/replication.md): it must copy every WAL
   // frame before the WAL restarts, and one checkpointing process keeps SQLite's WAL-reset race away.
   if (config.litestreamConfig) db.pragma('wal_autocheckpoint = 0');
@@ -36,6 +42,7 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
   let running: RunningServer | undefined;
   try {
     const applied = migrate(db, systemClock.now());
+    startup.lap('migrate');
     log.info('starting', {
       version: VERSION,
       pid: process.pid,
@@ -48,6 +55,7 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
       log.info('this database has been replicated by Litestream; if it still is, set GATEHOUSE_LITESTREAM_CONFIG so Gatehouse leaves checkpoints to it');
     }
     ctx = createContext({ db, clock: systemClock, config, log }, AREAS);
+    startup.lap('stores');
     // Which settings an admin set on the Settings page are in effect (names only): the operator reading the
     // log sees them beside the environment's, and a stored secret that cannot be read is logged here too.
     const stored = (Object.keys(SETTINGS) as SettingName[]).filter((key) => ctx.settings.source(key) === 'stored').map((key) => SETTINGS[key].env);
@@ -57,6 +65,7 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
     running = await startServer(ctx).catch((err: unknown) => {
       throw new ConfigError(`cannot listen on ${config.host}:${config.port}: ${err instanceof Error ? err.message : String(err)}`);
     });
+    startup.lap('routes_and_listen');
     // Only once the port is ours: a start that fails to listen must not use up the one-time banner.
     // No request can arrive in between: this runs before the event loop takes its next I/O.
     const issued = bootstrapAdmin(ctx, config.bootstrapToken);
@@ -90,8 +99,11 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
       process.stdout.write(demo.demoBanner(demo.demoLinks(ctx), config.loginLinkMinutes, config.dbFile));
     }
     startJobs(ctx);
-    // Load the read workers now, so the first heavy read does not wait for them.
-    ctx.reads.warm();
+    startup.lap('bootstrap_and_jobs');
+    // Load the read workers soon, so the first heavy read does not wait for them; not before the first
+    // requests are answered (a worker's start is work on this thread too), and a heavy read that comes
+    // sooner starts one itself.
+    setTimeout(() => ctx.reads.warm(), WARM_READS_AFTER_MS).unref();
   } catch (err) {
     running?.server.close();
     db.close();
@@ -101,6 +113,7 @@ export async function serve(config: Config, options: { demo?: boolean } = {}): P
   const origin = running.url.replace(/\/v1$/, '');
   log.info('listening', {
     url: running.url,
+    startup_ms: startup.laps(),
     console: `${origin}/console`,
     docs: `${origin}/docs`,
     limits: {
@@ -148,6 +161,22 @@ async function shutdown(ctx: AppContext, running: RunningServer, signal: string)
     duration_ms: Number(process.hrtime.bigint() - started) / 1e6,
   });
   return 0;
+}
+
+/** Milliseconds of each start-up step, and of the process's own start before the first (runtime and code loading). */
+class StartupTimer {
+  readonly #laps: Record<string, number> = { process: Math.round(process.uptime() * 1000) };
+  #at = process.hrtime.bigint();
+
+  lap(step: string): void {
+    const now = process.hrtime.bigint();
+    this.#laps[step] = Math.round(Number(now - this.#at) / 1e5) / 10;
+    this.#at = now;
+  }
+
+  laps(): Record<string, number> {
+    return { ...this.#laps, total: Math.round(process.uptime() * 1000) };
+  }
 }
 
 /** Litestream 0.3 keeps a `_litestream_seq` table in every database it replicates. */

@@ -96,7 +96,11 @@ export function BreakGlassSettings(props: { kind: 'resource' | 'group'; item: It
     <form onSubmit={save} aria-labelledby="break-glass-settings">
       <h2 id="break-glass-settings">Who may break glass</h2>
       <p>In an emergency, these people (and the members of these groups) may give themselves {item.name} at once, without an approval. Everyone in its team and every administrator is told, and the team reviews it afterwards.</p>
-      {templated ? <p>Its configuration template says who may; change it there.</p> : (
+      {templated ? (
+        <p>Its configuration template says who may: {(item.break_glass_user_ids ?? []).length} {(item.break_glass_user_ids ?? []).length === 1 ? 'person' : 'people'} and
+          {' '}{(item.break_glass_group_ids ?? []).length} {(item.break_glass_group_ids ?? []).length === 1 ? 'group' : 'groups'}, for at most {item.break_glass_max_minutes ?? 60} minutes.
+          {' '}Configuration templates are changed through the API (<code>PUT /v1/configuration-templates</code>); the console has no page for them yet.</p>
+      ) : (
         <>
           <ChosenList idPrefix="bg-people" legend="People" addLabel="Add a person" ids={users} find={findPeople} onChange={setUsers} />
           <ChosenList idPrefix="bg-groups" legend="Groups" addLabel="Add a group" ids={groups} find={async (term) => (await findItems(term)).filter((c) => c.label.endsWith('(group)'))} onChange={setGroups} />

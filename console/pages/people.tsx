@@ -173,7 +173,7 @@ export function PersonAdmin(props: { me: Me; person: User; onChanged: () => void
       <Problem message={action.error} />
       <NameAndEmail me={props.me} person={person} onChanged={props.onChanged} />
       {active && <SignInLink person={person} />}
-      {loaded.error ? <Problem message={loaded.error} /> : loaded.data && (
+      {loaded.error ? <Problem message={loaded.error} /> : loaded.data === undefined ? <p aria-live="polite">Loading…</p> : (
         <>
           <h3>API tokens</h3>
           {loaded.data.tokens.length === 0 ? <p>{person.full_name} has no API tokens.</p> : (

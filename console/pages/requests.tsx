@@ -3,8 +3,8 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, get, post, type Me, type Schema } from '../api.ts';
-import { waitsFor } from './home.tsx';
-import { defaultDuration, DURATIONS, durationChoice, durationChoices, isAdmin, Link, messageOf, minutes, navigate, Page, Pending, Problem, requestBounds, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
+import { holdingsOf, waitsFor, type Holding } from './home.tsx';
+import { defaultDuration, DURATIONS, durationChoice, durationChoices, isAdmin, Link, messageOf, minutes, navigate, Page, Pending, Problem, propagationWords, requestBounds, StatusBadge, useAction, useLoad, when } from '../ui.tsx';
 
 interface Item {
   kind: 'resource' | 'group';
@@ -307,13 +307,37 @@ export function NewRequest(_props: { me: Me }) {
   );
 }
 
+/** Why the on-call rotation approved the item with this id, when it did (requested_items_list[].approval_reason). */
+const itemReason = (request: Schema<'Request'>, itemId: string): string | undefined =>
+  (request.requested_items_list ?? []).find((i) => (i.resource_id ?? i.group_id) === itemId)?.approval_reason;
+
+type RequestedItem = NonNullable<Schema<'Request'>['requested_items_list']>[number];
+
+/** The requester's holding of one requested item at its level, if they hold it now. */
+const holdingOf = (item: RequestedItem, holdings: Holding[]): Holding | undefined =>
+  holdings.find((h) => (h.kind === 'resource' ? h.id === item.resource_id : h.id === item.group_id) && h.levelId === (item.access_level_remote_id ?? ''));
+
+/** Where an approved item's access stands, in words: in effect, on its way to the system, or not held now. */
+function accessWords(holding: Holding | undefined): string {
+  if (!holding) return 'not held now (it ended or was taken away)';
+  return propagationWords(holding.propagation);
+}
+
 export function RequestPage(props: { me: Me; id: string }) {
   const me = props.me.user;
   const loaded = useLoad(async () => {
     const request = await get('/requests/{id}', { path: { id: props.id } });
-    const requester = await get('/users/{user_id}', { path: { user_id: request.requester_id } }).catch(() => undefined);
-    return { request, requester };
-  }, [props.id]);
+    const [requester, holdings] = await Promise.all([
+      get('/users/{user_id}', { path: { user_id: request.requester_id } }).catch(() => undefined),
+      // Once approved, whether the access reached the system: the requester reads their own, an admin anyone's.
+      request.status === 'APPROVED' && (request.requester_id === me.user_id || isAdmin(props.me))
+        ? holdingsOf(request.requester_id).catch(() => undefined) : Promise.resolve(undefined),
+    ]);
+    return { request, requester, holdings };
+    // Not settled while it waits for a decision or an approved item is still being carried to its system:
+    // the page looks again by itself (issue 41.5), so nobody reloads to see it decided or in effect.
+  }, [props.id], ({ request, holdings }) => request.status !== 'PENDING'
+    && !(request.requested_items_list ?? []).some((item) => holdingOf(item, holdings ?? [])?.propagation === 'PENDING'));
   const [comment, setComment] = useState('');
   const [grantFor, setGrantFor] = useState(0); // 0: as asked
   const action = useAction();
@@ -327,7 +351,7 @@ export function RequestPage(props: { me: Me; id: string }) {
   };
   return (
     <Page title="Access request">
-      <Pending loaded={loaded}>{({ request, requester }) => {
+      <Pending loaded={loaded}>{({ request, requester, holdings }) => {
         const reviewer = waitsFor(request, me.user_id);
         const pending = request.status === 'PENDING';
         const mine = request.requester_id === me.user_id;
@@ -345,13 +369,18 @@ export function RequestPage(props: { me: Me; id: string }) {
             <ul>{(request.requested_items_list ?? []).map((i) => (
               <li key={`${i.resource_id ?? i.group_id}${i.access_level_name}`}>
                 <Link href={i.resource_id ? `/console/resources/${i.resource_id}` : `/console/groups/${i.group_id}`}>{i.name}</Link> ({i.access_level_name || 'Default'})
+                {/* An item the on-call rotation approved in a request that also waits for reviewers (docs/on-call.md). */}
+                {!request.approval_reason && i.approval_reason && (i.approval_reason.startsWith('not granted')
+                  ? <>: <strong>not granted</strong> — {i.approval_reason.replace(/^not granted: /, '')}.</>
+                  : <>: needs no review, {i.approval_reason}; that access ends no later than that.</>)}
+                {holdings && <>: <span class="item-access">{accessWords(holdingOf(i, holdings))}</span></>}
               </li>
             ))}</ul>
             <h2>Review</h2>
             {(request.reviewer_stages ?? []).map((item) => (
               <div key={item.item_name} class="stages">
                 <h3>{item.item_name}</h3>
-                {item.stages.length === 0 ? <p>No reviewers: an admin decides.</p> : (
+                {item.stages.length === 0 ? <p>{itemReason(request, item.item_id) ? 'No review needed: the on-call rotation approved it.' : 'No reviewers: an admin decides.'}</p> : (
                   <ol>{item.stages.map((stage) => (
                     <li key={stage.stage}>Stage {stage.stage} ({stage.operator === 'AND' ? 'all must approve' : 'any one approves'}):
                       <ul>{stage.reviewers.map((r) => <li key={r.id}>{r.full_name ?? r.id}: {r.status === 'PENDING' && r.decision_needed === false

@@ -2,8 +2,9 @@
 // notification timings here (PATCH /v1/settings: stored, secrets encrypted, in effect at once), each group
 // with its Send a test / Check button; what this Gatehouse runs with (GET /v1/settings: every setting, where
 // it comes from, secrets hidden by the server) and what `gatehouse check` says (GET /v1/settings/check).
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { get, patch, post, type Me, type Schema } from '../api.ts';
+import { ApiError, get, patch, post, type Me, type Schema } from '../api.ts';
 import { AdminOnly, Link, Page, Pending, Problem, useAction, useConfirm, useLoad } from '../ui.tsx';
 
 type Settings = Schema<'GatehouseSettings'>;
@@ -19,6 +20,14 @@ const TESTS: Record<string, { label: string; run: () => Promise<TestResult> }> =
   slack: { label: 'Send a test Slack message to yourself', run: () => post('/settings/slack/test', { body: {} }) },
   single_sign_on: { label: 'Check single sign-on', run: () => post('/settings/single-sign-on/check') },
   on_call: { label: 'Check the on-call providers', run: () => post('/settings/on-call/check') },
+};
+
+/** What a group needs said before its fields: single sign-on's provider wants the redirect URI before it gives a client. */
+const GROUP_INTROS: Record<string, (s: Settings) => ComponentChildren> = {
+  single_sign_on: (s) => (
+    <p class="hint">At your OpenID provider, register Gatehouse as a web client with the redirect URI{' '}
+      <code class="wrap">{`${s.public_url.replace(/\/+$/, '')}/console/oidc/callback`}</code>, then fill in what it gives you below.</p>
+  ),
 };
 
 /** A setting's Markdown-ish words (from SETTINGS) as a sentence for the page: no backticks, a capital first. */
@@ -69,7 +78,8 @@ export function Settings(props: { me: Me }) {
               const settings = s.settings.filter((setting) => setting.group === group.group);
               // Made again when what is in effect changes, so its fields start from that.
               const key = `${group.group}:${JSON.stringify(settings.map((setting) => [setting.source, setting.value, setting.is_set]))}`;
-              return <GroupForm key={key} group={group} settings={settings} justSaved={fresh?.group === group.group} onSaved={(answer) => setFresh({ settings: answer, group: group.group })} confirm={confirm.ask} />;
+              return <GroupForm key={key} group={group} settings={settings} justSaved={fresh?.group === group.group} onSaved={(answer) => setFresh({ settings: answer, group: group.group })} confirm={confirm.ask}
+                intro={GROUP_INTROS[group.group]?.(s)} />;
             })}
             <h2>Check</h2>
             <CheckResult loaded={check} />
@@ -96,6 +106,24 @@ export function Settings(props: { me: Me }) {
   );
 }
 
+/**
+ * A refused save's problems by setting name (the API names each `settings.NAME`: a value it cannot parse,
+ * or an address the private-address policy refuses), and the sentence the form shows above them, each
+ * problem under the field's label rather than its variable.
+ */
+function refusedFields(err: unknown, settings: Shown[]): { byName: Record<string, string>; words: string } | undefined {
+  if (!(err instanceof ApiError)) return undefined;
+  const byName: Record<string, string> = {};
+  for (const detail of err.details) {
+    const name = /^settings\.(\w+)$/.exec(detail.path)?.[1];
+    if (name) byName[name] = byName[name] ? `${byName[name]}; ${detail.message}` : detail.message;
+  }
+  const names = Object.keys(byName);
+  if (names.length === 0) return undefined;
+  const labelOf = (name: string) => settings.find((s) => s.name === name)?.label ?? name;
+  return { byName, words: `Not saved: ${names.map((name) => `${labelOf(name)}: ${byName[name]}`).join('; ')}. Nothing was changed.` };
+}
+
 /** What a field starts with: a non-secret's value in effect (a URL's password masked); a secret's nothing (typing replaces it). */
 const initial = (setting: Shown) => (setting.secret ? '' : setting.source === 'default' ? '' : setting.value ?? '');
 
@@ -108,6 +136,8 @@ function GroupForm(props: {
   /** With PATCH's answer: the settings in effect now. */
   onSaved: (answer: Settings) => void;
   confirm: ReturnType<typeof useConfirm>['ask'];
+  /** Said before the group's fields. */
+  intro?: ComponentChildren;
 }) {
   const { group, settings } = props;
   const [values, setValues] = useState<Record<string, string>>(() => Object.fromEntries(settings.map((s) => [s.name, initial(s)])));
@@ -115,6 +145,8 @@ function GroupForm(props: {
   const test = useAction();
   const [result, setResult] = useState<TestResult | undefined>(undefined);
   const [savedNow, setSavedNow] = useState(props.justSaved);
+  // What the last refused save said of each field (by setting name), shown beside it.
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const changes = Object.fromEntries(settings
     .filter((s) => s.source !== 'environment' && values[s.name] !== initial(s) && !(s.secret && values[s.name] === ''))
     .map((s) => [s.name, values[s.name]!.trim() === '' ? null : values[s.name]!]));
@@ -125,8 +157,19 @@ function GroupForm(props: {
       save.setError('Nothing changed.');
       return;
     }
+    setFieldErrors({});
     let answer: Settings | undefined;
-    if (await save.run(async () => (answer = await patch('/settings', { body: { settings: changes } })))) props.onSaved(answer!);
+    const saved = await save.run(async () => {
+      try {
+        answer = await patch('/settings', { body: { settings: changes } });
+      } catch (err) {
+        const refused = refusedFields(err, settings);
+        if (!refused) throw err;
+        setFieldErrors(refused.byName);
+        throw new Error(refused.words);
+      }
+    });
+    if (saved) props.onSaved(answer!);
   };
   const runTest = TESTS[group.group];
   let removed: Settings | undefined;
@@ -134,14 +177,17 @@ function GroupForm(props: {
   return (
     <section aria-labelledby={`group-${group.group}`}>
       <h2 id={`group-${group.group}`}>{group.title}</h2>
+      {props.intro}
       <form onSubmit={submit}>
         {settings.map((setting) => {
           const fromEnvironment = setting.source === 'environment';
           const choices = choicesOf(setting);
           const hint = `${id(setting.name)}-hint`;
+          const problem = fieldErrors[setting.name];
           const common = {
             id: id(setting.name),
-            'aria-describedby': hint,
+            'aria-describedby': problem ? `${hint} ${id(setting.name)}-error` : hint,
+            'aria-invalid': problem ? true : undefined,
             disabled: fromEnvironment,
           };
           return (
@@ -163,6 +209,7 @@ function GroupForm(props: {
                   onInput={(e) => setValues({ ...values, [setting.name]: e.currentTarget.value })}
                 />
               )}
+              {problem && <p class="error" id={`${id(setting.name)}-error`}>{setting.label ?? setting.name}: {problem}.</p>}
               <p id={hint} class="hint">
                 {fromEnvironment ? <strong>Set by the environment variable {setting.name}, which wins over this page. </strong> : null}
                 {sentence(setting.description)}{setting.accepts ? ` (${setting.accepts.replaceAll('`', '')})` : ''}. <code class="wrap">{setting.name}</code>

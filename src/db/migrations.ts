@@ -25,6 +25,7 @@ import m0023 from '../../sql/0023_scim_user_names.sql';
 import m0024 from '../../sql/0024_on_call.sql';
 import m0025 from '../../sql/0025_break_glass.sql';
 import m0027 from '../../sql/0027_stored_settings.sql';
+import m0030 from '../../sql/0030_on_call_item_caps.sql';
 import { hashUnchainedEvents } from './hash-events.ts';
 import type { Db } from './open.ts';
 
@@ -63,4 +64,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 24, name: '0024_on_call', sql: m0024 },
   { version: 25, name: '0025_break_glass', sql: m0025 },
   { version: 27, name: '0027_stored_settings', sql: m0027 },
+  { version: 30, name: '0030_on_call_item_caps', sql: m0030 },
 ];

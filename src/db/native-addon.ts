@@ -20,6 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import * as sea from 'node:sea';
 
+/** The addon's SHA-256, which build.mjs defines in the executable's bundles (absent under tsx). */
+declare const GATEHOUSE_ADDON_SHA256: string | undefined;
+
 /** SEA asset key under which build.mjs embeds better_sqlite3.node. */
 export const NATIVE_ADDON_ASSET = 'better_sqlite3.node';
 
@@ -33,11 +36,12 @@ export function nativeAddonPath(): string | undefined {
   const raw = sea.getRawAsset(NATIVE_ADDON_ASSET);
   if (typeof raw === 'string') throw new Error(`gatehouse: SEA asset ${NATIVE_ADDON_ASSET} is not binary`);
   const bytes = new Uint8Array(raw);
-  const hash = createHash('sha256').update(bytes).digest('hex');
+  // build.mjs takes the digest once; hashing 2 MB at every start (and in every read worker) is start-up time.
+  const hash = typeof GATEHOUSE_ADDON_SHA256 === 'string' ? GATEHOUSE_ADDON_SHA256 : createHash('sha256').update(bytes).digest('hex');
   const dir = cacheDir();
   const file = path.join(dir, `better_sqlite3-${hash.slice(0, 16)}.node`);
 
-  if (!hasContent(file, hash)) {
+  if (!hasContent(file, bytes)) {
     const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
     try {
       fs.writeFileSync(tmp, bytes, { mode: 0o700, flag: 'wx' });
@@ -45,7 +49,7 @@ export function nativeAddonPath(): string | undefined {
     } catch (err) {
       fs.rmSync(tmp, { force: true });
       // Another process may have won the race with identical content.
-      if (!hasContent(file, hash)) throw err;
+      if (!hasContent(file, bytes)) throw err;
     }
   }
 
@@ -55,10 +59,10 @@ export function nativeAddonPath(): string | undefined {
   return file;
 }
 
-/** True if `file` exists and has exactly the expected SHA-256. */
-function hasContent(file: string, hash: string): boolean {
+/** True if `file` exists and holds exactly `bytes` (compared byte for byte: cheaper than a digest, and as strict). */
+function hasContent(file: string, bytes: Uint8Array): boolean {
   try {
-    return createHash('sha256').update(fs.readFileSync(file)).digest('hex') === hash;
+    return Buffer.compare(fs.readFileSync(file), bytes) === 0;
   } catch {
     return false;
   }

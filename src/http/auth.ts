@@ -25,18 +25,24 @@ const API_PATH = /^\/v1(\/|$)/i;
  * console's sign-in session, web-sessions/cookie.ts, which app.ts hands in) and attaches it to the request.
  * Throws unauthenticated for a missing, malformed, unknown, expired or revoked token, and for the
  * token of an offboarded user (SUSPENDED, DEPROVISIONED or DELETED). A client address that presented
- * too many bad tokens (config.authFailureLimit per authFailureWindowMs) gets too_many_requests.
+ * too many bad tokens (config.authFailureLimit per authFailureWindowMs) gets too_many_requests for a bad
+ * or missing one; a valid token is still served within the throttle's bound (throttle.ts).
  * What the caller may then do (READ_ONLY, organization roles) is enforcePolicy's (policy.ts).
  */
 export function authenticate(ctx: AppContext, fromCookie: CookieCaller): Middleware<GatehouseRequest> {
   const { tokens } = ctx.stores;
   const throttle = createFailureThrottle(ctx.config.authFailureLimit, ctx.config.authFailureWindowMs);
-  // Only a token that was presented and is wrong counts: a missing header is a mistake, not a guess.
+  const tooMany = (wait: number) => new AppError('too_many_requests', `too many failed authentications from this address; retry in ${wait} s`, [], {
+    'Retry-After': String(wait),
+  });
+  // Only a token that was presented and is wrong counts: a missing header is a mistake, not a guess. From
+  // a blocked address the answer is 429, whatever the token (throttle.ts says when a valid one is served).
   const rejected = (address: string, nowMs: number, message: string): AppError => {
+    const wait = throttle.retryAfter(address, nowMs);
     if (throttle.fail(address, nowMs)) {
       ctx.log.info('authentication throttled', { ip: address, failures: ctx.config.authFailureLimit });
     }
-    return unauthenticated(message);
+    return wait > 0 ? tooMany(wait) : unauthenticated(message);
   };
   return (req, _res, next) => {
     // Case-insensitive, as the router matches paths: /V1/events reaches the same handler.
@@ -44,21 +50,17 @@ export function authenticate(ctx: AppContext, fromCookie: CookieCaller): Middlew
 
     const now = ctx.clock.now();
     const address = req.clientIp;
-    const wait = throttle.retryAfter(address, now.getTime());
-    if (wait > 0) {
-      throw new AppError('too_many_requests', `too many failed authentications from this address; retry in ${wait} s`, [], {
-        'Retry-After': String(wait),
-      });
-    }
-
     const header = req.headers.authorization;
     if (!header) {
-      // The console calls the same routes with its sign-in session cookie instead (docs/console.md).
+      // The console calls the same routes with its sign-in session cookie instead (docs/console.md); a
+      // session is not a token guessed here, so the throttle neither counts nor blocks it.
       const person = fromCookie(ctx, req);
       if (person) {
         req.caller = person;
         return next();
       }
+      const wait = throttle.retryAfter(address, now.getTime());
+      if (wait > 0) throw tooMany(wait);
       throw unauthenticated('an Authorization: Bearer <token> header is required');
     }
     const secret = BEARER.exec(header)?.[1];
@@ -68,6 +70,8 @@ export function authenticate(ctx: AppContext, fromCookie: CookieCaller): Middlew
     if (!holder || (holder.expiresAt !== null && holder.expiresAt <= now.toISOString())) {
       throw rejected(address, now.getTime(), 'the token is not valid: unknown, revoked or expired');
     }
+    // A valid token from an address whose bad tokens are throttled is served, within throttle.ts's bound.
+    if (!throttle.admit(address, now.getTime(), holder.tokenId)) throw tooMany(throttle.retryAfter(address, now.getTime()));
     // A SCIM token is the identity provider's, for /scim/v2 alone (docs/scim.md); a real token, so not throttled.
     if (holder.scope !== 'API') throw unauthenticated('this is a SCIM token: it works only on /scim/v2, not on /v1');
     // Offboarding ends a user's access, their API access included; a real token is not a guess, so not throttled.

@@ -364,7 +364,13 @@ export const DEVIATIONS: readonly Deviation[] = [
     operations: '*',
     where: '*approval_reason',
     what: 'here, not in the reference',
-    reason: 'Extension (docs/on-call.md): a request a rule approved at once says why in words — "approved because you are on call for Payments primary until 18:00 UTC" — and its grant ends no later than the shift.',
+    reason: 'Extension (docs/on-call.md): a request a rule approved at once says why in words — "approved because you are on call for Payments primary until 18:00 UTC" — and its grant ends no later than the shift; so does each item the rotation approved in a request whose other items wait for reviewers.',
+  },
+  {
+    operations: '*',
+    where: '*requested_items_list[].on_call_until',
+    what: 'here, not in the reference',
+    reason: 'Extension (docs/on-call.md): an item the on-call rotation approved carries the end of the shift that approved it; its grant ends no later than that, whenever the rest of the request is approved.',
   },
 ];
 

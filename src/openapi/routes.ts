@@ -8,7 +8,6 @@ import { buildOpenApiDocument } from './document.ts';
 import type { OperationGroup } from './operations.ts';
 import * as v from 'valibot';
 import { component, described } from './responses.ts';
-import { DOCS_CSP, DOCS_HTML, VIEWER_CSS, VIEWER_JS } from './viewer/page.ts';
 
 const Health = component('Health', described(v.object({ status: v.picklist(['ok']) }), 'The service is up and answering.'));
 
@@ -79,9 +78,13 @@ export function serviceArea(groups: readonly OperationGroup[]): Area {
     handlers: (router) => {
       router.on('GET /healthz', () => ({ status: 200, body: { status: 'ok' } }));
       router.on('GET /openapi.json', () => page('application/json', openApiJson(groups), { 'Cache-Control': 'no-cache' }));
-      router.on('GET /docs', () => page('text/html', DOCS_HTML, { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'no-cache' }));
-      router.on('GET /docs/viewer.js', () => page('text/javascript', VIEWER_JS, { 'Cache-Control': 'public, max-age=3600' }));
-      router.on('GET /docs/viewer.css', () => page('text/css', VIEWER_CSS, { 'Cache-Control': 'public, max-age=3600' }));
+      // The viewer's files (Swagger UI: 1.9 MB of text) load when the page is first asked for, not at every start.
+      router.on('GET /docs', async () => {
+        const { DOCS_CSP, DOCS_HTML } = await import('./viewer/page.ts');
+        return page('text/html', DOCS_HTML, { 'Content-Security-Policy': DOCS_CSP, 'Cache-Control': 'no-cache' });
+      });
+      router.on('GET /docs/viewer.js', async () => page('text/javascript', (await import('./viewer/page.ts')).VIEWER_JS, { 'Cache-Control': 'public, max-age=3600' }));
+      router.on('GET /docs/viewer.css', async () => page('text/css', (await import('./viewer/page.ts')).VIEWER_CSS, { 'Cache-Control': 'public, max-age=3600' }));
     },
   });
 }

@@ -291,6 +291,18 @@ export async function tick(ctx: AppContext, now: Date, stop?: AbortSignal, handl
 }
 
 /**
+ * Makes the PENDING rows of `kind` whose key starts with one of `keyPrefixes` due now, when they wait for a
+ * later attempt: what they waited for has changed (an admin linked the account a push needed, say), so the
+ * next tick runs them instead of their back-off. Call inside the caller's write transaction, so the change
+ * and its consequence commit together. Returns the rows brought forward.
+ */
+export function dueNow(ctx: AppContext, kind: string, keyPrefixes: readonly string[]): OutboxRow[] {
+  if (!insideTransaction(ctx.db)) throw new Error('outbox dueNow must run inside a write transaction');
+  const now = ctx.clock.now().toISOString();
+  return keyPrefixes.flatMap((prefix) => ctx.stores.outbox.pendingOf(kind, prefix)).filter((row) => ctx.stores.outbox.dueAt(row.seq, now));
+}
+
+/**
  * Re-queues the FAILED rows of `kind` whose key starts with `keyPrefix`, due now with a fresh deadline,
  * and records OUTBOX_ITEMS_RETRIED. Call inside the caller's write transaction. Returns the rows re-queued.
  */

@@ -58,6 +58,12 @@ export function createOutboxStore(db: Db) {
   const failedOf = db.prepare<{ kind: string; prefix: string }, OutboxRow>(
     `SELECT ${COLUMNS} FROM outbox WHERE kind = @kind AND state = 'FAILED' AND substr(key, 1, length(@prefix)) = @prefix ORDER BY seq`,
   );
+  const pendingOf = db.prepare<{ kind: string; prefix: string }, OutboxRow>(
+    `SELECT ${COLUMNS} FROM outbox WHERE kind = @kind AND state = 'PENDING' AND substr(key, 1, length(@prefix)) = @prefix ORDER BY seq`,
+  );
+  const dueAt = db.prepare<{ seq: number; now: string }>(
+    `UPDATE outbox SET next_attempt_at = @now, updated_at = @now WHERE seq = @seq AND state = 'PENDING' AND next_attempt_at > @now`,
+  );
   const get = db.prepare<[number], OutboxRow>(`SELECT ${COLUMNS} FROM outbox WHERE seq = ?`);
   const purge = db.prepare<{ before: string; limit: number }>(
     `DELETE FROM outbox WHERE seq IN (SELECT seq FROM outbox WHERE state = 'DONE' AND finished_at < @before LIMIT @limit)`,
@@ -100,6 +106,13 @@ export function createOutboxStore(db: Db) {
     },
     failedOf(kind: string, keyPrefix: string): OutboxRow[] {
       return failedOf.all({ kind, prefix: keyPrefix });
+    },
+    pendingOf(kind: string, keyPrefix: string): OutboxRow[] {
+      return pendingOf.all({ kind, prefix: keyPrefix });
+    },
+    /** Makes a PENDING row waiting past `now` due at `now`; false when it was due already or is not pending. */
+    dueAt(seq: number, now: string): boolean {
+      return dueAt.run({ seq, now }).changes > 0;
     },
     get(seq: number): OutboxRow | undefined {
       return get.get(seq);

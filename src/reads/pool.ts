@@ -79,10 +79,11 @@ interface Slot {
 /** Where a worker's code comes from: the executable's embedded bundle, or the sources under tsx. */
 function workerSource(): { source: string; eval: boolean; execArgv?: string[] } | null {
   if (sea.isSea()) {
-    // build.mjs embeds the bundle itself as this asset; its main.ts starts a read worker when workerData says so.
+    // build.mjs embeds the workers' own bundle (src/reads/worker-main.ts: the read tasks and what they
+    // need, not the routes, console or API viewer) as this asset.
     // Wrapped in a function: an eval'd script's top-level `var`s would land on the global object, where
     // some names (crypto) are read-only.
-    return { source: `(function () {\n${sea.getAsset('gatehouse.cjs', 'utf8')}\n})();`, eval: true };
+    return { source: `(function () {\n${sea.getAsset('read-worker.cjs', 'utf8')}\n})();`, eval: true };
   }
   // Under tsx, src/dev/register-sql.mjs says where the hooks and sources are.
   const dev = (globalThis as { __gatehouseDevWorker?: { tsxApi: string; registerSql: string; main: string } }).__gatehouseDevWorker;
@@ -203,6 +204,8 @@ export class ReadPool {
 
   /** Starts the workers now rather than on the first heavy read (each takes ~1 s to load the bundle). */
   warm(): void {
+    // Asked after stop (a start that was shut down at once): no worker may start for a closed service.
+    if (this.#stopped) return;
     while (this.#slots.length < this.#size) this.#spawn();
   }
 

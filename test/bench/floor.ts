@@ -16,8 +16,9 @@ import { holdersPage, holdingsOfUserPage } from '../../src/modules/access/reads.
 import { putEdge } from '../../src/modules/access/service.ts';
 import { approveRequest } from '../../src/modules/requests/decide.ts';
 import { createRequest } from '../../src/modules/requests/service.ts';
-import { toApiRequest } from '../../src/modules/requests/view.ts';
+import { toApiRequest } from '../../src/modules/requests/mappers.ts';
 import { toApiEvent } from '../../src/modules/events/mappers.ts';
+import { toApiResource } from '../../src/modules/resources/mappers.ts';
 import type { Caller } from '../../src/http/types.ts';
 
 const [file, port, memberToken] = process.argv.slice(2) as [string, string, string];
@@ -48,7 +49,7 @@ function answer(method: string, path: string, query: URLSearchParams, caller: Ca
   if (method === 'GET' && path === '/v1/resources') {
     const pageQuery = { page_size: Number(query.get('page_size') ?? 200), cursor: query.get('cursor') ?? undefined };
     const rows = resources.list({}, ctx.pager.afterSeq('resources', pageQuery), pageQuery.page_size + 1);
-    return ctx.pager.page('resources', pageQuery, rows, (row) => row.seq, resources.toApi);
+    return ctx.pager.page('resources', pageQuery, rows, (row) => row.seq, toApiResource);
   }
   if (method === 'GET' && (m = GROUP_USERS.exec(path))) return holdersPage(ctx, 'group', m[1]!, { page_size: 200 });
   if (method === 'GET' && (m = USER_GROUPS.exec(path))) return holdingsOfUserPage(ctx, 'group', m[1]!, { page_size: 200 }, caller);

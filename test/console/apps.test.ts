@@ -5,21 +5,19 @@
 // connector behind confirmations (Cancel changes nothing). Each page passes axe-core (WCAG A/AA) and fits
 // 1280 and 375 px without sideways scrolling; screenshots go to test-output/screenshots/.
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, pageSettled, WAIT } from '../helpers/browser.ts';
 import { createOwner } from '../helpers/fixtures.ts';
 import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 
-const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 const found = findPostgres();
-const skip = !existsSync(CHROMIUM) ? `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)` : 'reason' in found ? found.reason : false;
+const skip = noBrowser || ('reason' in found ? found.reason : false);
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
-const WAIT = { timeout: 30_000 };
 
 describe('the Apps pages in a browser', { skip }, () => {
   let app: TestApp;
@@ -35,9 +33,7 @@ describe('the Apps pages in a browser', { skip }, () => {
   const sql = (text: string) => sqlOn(server, text);
 
   async function newPage(width: number): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const opened = await context.newPage();
-    opened.on('pageerror', (error) => problems.push(error.message));
+    const opened = await pageIn(browser, width, problems);
     const admin = app.ctx.stores.users.getByEmail('admin@gatehouse.local')!;
     await opened.goto(createLoginLink(app.ctx, admin).replace(/^http:\/\/[^/]+/, origin));
     await opened.getByRole('button', { name: `Sign in as ${admin.full_name}` }).click();
@@ -47,14 +43,9 @@ describe('the Apps pages in a browser', { skip }, () => {
 
   /** Photographs the page, then checks it with axe-core (WCAG 2 A and AA) and that nothing is wider than the screen. */
   async function check(on: Page, name: string, width: number): Promise<void> {
-    await on.waitForLoadState('networkidle');
-    assert.equal(await on.getByText('Loading…').count(), 0, `${name} is still loading`);
+    await pageSettled(on);
     await on.screenshot({ path: join(SHOTS, `${name}-${width === 375 ? '375' : 'desktop'}.png`), fullPage: true });
-    await on.addScriptTag({ content: AXE });
-    const violations = await on.evaluate<string[]>(
-      `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }).then(r => r.violations.map(v => v.id + ': ' + v.nodes.map(n => n.target.join(' ')).join(', ')))`,
-    );
-    assert.deepEqual(violations, [], `accessibility problems on ${name} at ${width} px`);
+    assert.deepEqual(await axeViolations(on), [], `accessibility problems on ${name} at ${width} px`);
     const wide = await on.evaluate<number>('document.documentElement.scrollWidth');
     assert.ok(wide <= width, `${name} is ${wide} px wide at ${width}`);
   }

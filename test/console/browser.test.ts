@@ -10,17 +10,16 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { attributeSettles, axeViolations, CHROMIUM, newPage as pageIn, noBrowser, openPage, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createApp, createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { config, stage } from '../helpers/requests.ts';
 
 const skip = noBrowser;
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const WAIT = { timeout: 30_000 };
 
 describe('the console in a browser', { skip }, () => {
   let idp: TestProvider;
@@ -36,12 +35,7 @@ describe('the console in a browser', { skip }, () => {
   const problems: string[] = [];
 
   /** A fresh browser context (its own cookies), watching for page errors. CSP is bypassed only so axe can be injected. */
-  async function newPage(width = 1280): Promise<Page> {
-    const context: BrowserContext = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, acceptDownloads: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    return page;
-  }
+  const newPage = (width = 1280): Promise<Page> => pageIn(browser, width, problems, { acceptDownloads: true });
 
   async function shoot(page: Page, name: string): Promise<void> {
     await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -319,9 +313,7 @@ describe('the console in a browser', { skip }, () => {
     assert.equal(wikiRemoved.length, 1, 'one removal, however often the button was pressed');
 
     for (const [path, name] of [[`/console/resources/${payroll.resource_id}`, 'resource'], [`/console/users/${requester.user.user_id}`, 'person'], ['/console/events', 'events'], ['/console/account', 'account']] as const) {
-      await adminPage.goto(`${origin}${path}`);
-      await adminPage.locator('#page-title').waitFor(WAIT);
-      await adminPage.waitForLoadState('networkidle');
+      await openPage(adminPage, origin, path);
       await shoot(adminPage, name);
     }
   });
@@ -454,10 +446,7 @@ describe('the console in a browser', { skip }, () => {
       const page = await newPage(width);
       await signInWithLink(page, 'admin@gatehouse.local');
       for (const [path, name] of pages) {
-        await page.goto(`${origin}${path}`);
-        await page.locator('#page-title').waitFor(WAIT);
-        await page.waitForLoadState('networkidle');
-        assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
+        await openPage(page, origin, path);
         if (name === 'resource-with-connector') await page.getByRole('row', { name: /Rowan Requester.*grant.*being carried to the system/ }).waitFor(WAIT);
         if (name === 'not-found') await page.getByRole('heading', { name: 'Page not found' }).waitFor(WAIT);
         if (name === 'resource') await page.getByText('No connector: access is in effect the moment it is written.').waitFor(WAIT);
@@ -497,17 +486,21 @@ describe('the console in a browser', { skip }, () => {
     }
     await narrow.screenshot({ path: join(SHOTS, 'home-375.png'), fullPage: true });
     await narrow.keyboard.press('Tab');
-    assert.equal(await narrow.evaluate<string>('document.activeElement.textContent'), 'Skip to content');
-    // The navigation folds behind Menu on a phone; choosing a page folds it again.
+    await narrow.waitForFunction(`document.activeElement?.textContent === 'Skip to content'`, undefined, WAIT);
+    // The navigation folds behind Menu on a phone; choosing a page folds it again. Each state is waited
+    // for: it settles in the render after the click, not in the click.
     const menu = narrow.getByRole('button', { name: 'Menu' });
-    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
-    assert.equal(await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).isVisible(), false);
+    const myAccess = narrow.getByRole('navigation').getByRole('link', { name: 'My access' });
+    await attributeSettles(menu, 'aria-expanded', 'false', 'the menu starts folded');
+    await myAccess.waitFor({ state: 'hidden', ...WAIT });
     await menu.click();
-    assert.equal(await menu.getAttribute('aria-expanded'), 'true');
+    await attributeSettles(menu, 'aria-expanded', 'true', 'Menu unfolds the links');
+    await myAccess.waitFor({ state: 'visible', ...WAIT });
     await shoot(narrow, 'menu-375');
-    await narrow.getByRole('navigation').getByRole('link', { name: 'My access' }).click();
+    await myAccess.click();
     await narrow.getByRole('heading', { name: 'My access' }).waitFor(WAIT);
-    assert.equal(await menu.getAttribute('aria-expanded'), 'false');
+    await attributeSettles(menu, 'aria-expanded', 'false', 'choosing a page folds the menu');
+    await myAccess.waitFor({ state: 'hidden', ...WAIT });
   });
 
   it('refuses a forged write from another origin, a write without the CSRF token, and a replayed sign-in link', async () => {

@@ -13,7 +13,7 @@ import { after, before, describe, it, type TestContext } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { tick as outboxTick } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, pageSettled, WAIT } from '../helpers/browser.ts';
 import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { PATIENCE_MS } from '../helpers/wait.ts';
@@ -21,7 +21,6 @@ import { PATIENCE_MS } from '../helpers/wait.ts';
 const postgres = findPostgres();
 const skip = noBrowser || ('reason' in postgres ? postgres.reason : false);
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const WAIT = { timeout: 30_000 };
 const ADMIN_EMAIL = 'admin@gatehouse.local';
 const DANA_EMAIL = 'dana@example.com';
 
@@ -53,16 +52,11 @@ describe('an admin sets Gatehouse up in the console alone, and a person gets a P
     }
   }
 
-  async function newPage(width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    const page = await context.newPage();
-    page.on('pageerror', (error) => problems.push(error.message));
-    return page;
-  }
+  const newPage = (width = 1280): Promise<Page> => pageIn(browser, width, problems);
 
   /** Checks the page with axe-core (WCAG A/AA) and photographs it at 1280 and at 375 px, none wider than the screen. */
   async function shoot(page: Page, name: string): Promise<void> {
-    await page.waitForLoadState('networkidle');
+    await pageSettled(page);
     for (const width of [1280, 375]) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({ path: join(SHOTS, `journey-${name}-${width === 375 ? '375' : 'desktop'}.png`), fullPage: true });

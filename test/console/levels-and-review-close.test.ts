@@ -5,10 +5,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, pageSettled, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createApp, createMember, createResource, type Signed } from '../helpers/fixtures.ts';
 
-const WAIT = { timeout: 30_000 };
 const ROLES = [{ access_level_name: 'orders_read', access_level_remote_id: 'orders_read' }, { access_level_name: 'orders_write', access_level_remote_id: 'orders_write' }];
 
 describe('levels that carry access, and closing a review early, in the console', { skip: noBrowser }, () => {
@@ -22,7 +21,7 @@ describe('levels that carry access, and closing a review early, in the console',
   const signedIn = (email: string, width: number) => signedInPage(browser, app, email, width, problems);
 
   async function checked(page: Page, width: number, what: string): Promise<void> {
-    await page.waitForLoadState('networkidle');
+    await pageSettled(page);
     assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${what} at ${width} px`);
     const wide = await page.evaluate<number>('document.documentElement.scrollWidth');
     assert.ok(wide <= width, `${what} is ${wide} px wide at ${width}`);

@@ -6,11 +6,11 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
-import { createApp, createMember, type Signed } from '../helpers/fixtures.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
+import { createApp, createMember, createOwner, type Signed } from '../helpers/fixtures.ts';
 import { OpalConnector } from '../helpers/opal-connector.ts';
+import { config, makeRequest, stage } from '../helpers/requests.ts';
 
-const WAIT = { timeout: 30_000 };
 const SECRET = 'connector-signing-secret-0123456789';
 
 describe('pages that show propagation update themselves', { skip: noBrowser }, () => {
@@ -88,6 +88,38 @@ describe('pages that show propagation update themselves', { skip: noBrowser }, (
       await stillMarked(admin);
       assert.deepEqual(await axeViolations(admin), [], 'the item page once settled');
       for (const page of [admin, appPage, mine]) await page.context().close();
+    });
+  }
+
+  for (const width of [1280, 375]) {
+    it(`the requester's page of a request changes by itself: decided, then its access on its way, then in effect (${width} px)`, async () => {
+      const reviewers = await createOwner(app.api, { name: `Warehouse reviewers ${width}`, user_ids: [app.adminUserId] });
+      const opened = await app.api.put('/resources', { resources: [{ resource_id: resourceId, request_configurations: [config({ reviewer_stages: [stage({ owner_ids: [reviewers.owner_id] })] })] }] });
+      assert.equal(opened.status, 200, JSON.stringify(opened.body));
+      const id = await makeRequest(member.api, { resources: [{ id: resourceId }] });
+      const mine = await signedIn('lee@example.com', width);
+      await mine.goto(`${origin}/console/requests/${id}`);
+      await mine.getByText('Pending', { exact: true }).first().waitFor(WAIT);
+      await mark(mine);
+
+      // Decided elsewhere (an admin, through the API): the page says so, and that the grant is on its way.
+      assert.equal((await app.api.post(`/requests/${id}/approve`, { level: 'ADMIN' })).status, 200);
+      await mine.getByText('Approved', { exact: true }).first().waitFor(WAIT);
+      await mine.locator('.item-access').filter({ hasText: 'being carried to the system' }).waitFor(WAIT);
+      assert.deepEqual(await axeViolations(mine), [], 'the approved request while its access is on its way');
+      // Carried: the page says it is in effect, still without a reload.
+      await runOutbox(app.ctx, app.clock.now());
+      assert.deepEqual(remote.edges(), ['resource_user:u-lee:r-warehouse:']);
+      await mine.locator('.item-access').filter({ hasText: 'in effect' }).waitFor(WAIT);
+      await stillMarked(mine);
+      assert.ok(await mine.evaluate<number>('document.documentElement.scrollWidth') <= width);
+      assert.deepEqual(await axeViolations(mine), [], 'the approved request once in effect');
+      await mine.context().close();
+
+      // Leave Lee holding nothing, as the next test expects.
+      assert.equal((await app.api.delete(`/resources/${resourceId}/users/${member.user.user_id}`)).status, 200);
+      await runOutbox(app.ctx, app.clock.now());
+      assert.deepEqual(remote.edges(), []);
     });
   }
 });

@@ -11,13 +11,12 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { checkPage, CHROMIUM, noBrowser, openPage, signedInPage } from '../helpers/browser.ts';
+import { checkPage, CHROMIUM, noBrowser, openPage, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createGroup, createMember, createOwner, type Signed } from '../helpers/fixtures.ts';
 import { PAGERDUTY_TOKEN, PagerDutyStandIn } from '../helpers/on-call-stand-ins.ts';
 import { config, postRequest, requestableResource } from '../helpers/requests.ts';
 
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const WAIT = { timeout: 30_000 };
 const WIDTHS = [1280, 375] as const;
 const HOUR = 3_600_000;
 
@@ -74,7 +73,9 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
         await section.getByRole('button', { name: 'Add and follow' }).click();
       }
       await section.getByRole('heading', { name: /Payments primary/ }).waitFor(WAIT);
-        assert.match(await section.innerText(), /Last synced/);
+      // Synced when added: who is on call, until when, and when it was read.
+      await section.getByText(/^Oscar Oncall, on call until /).waitFor(WAIT);
+      await section.getByText(/^Last synced (?!never)/).waitFor(WAIT);
       await check(page, 'group', width);
       await page.context().close();
     }
@@ -116,6 +117,24 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
       await open(page, `/console/requests/${made.body.id}`);
       await page.getByText(/Approved at once: you are on call for Payments primary until/).waitFor(WAIT);
       await check(page, 'request', width);
+      await page.context().close();
+    }
+  });
+
+  it('in a request that also waits for reviewers, the on-call item says it needs no review and ends with the shift', async () => {
+    const team = await createOwner(app.api, { name: 'Ledger team' });
+    const reviewed = [config({ priority: 0, reviewer_stages: [{ stage: 1, operator: 'OR', require_manager_approval: false, owner_ids: [team.owner_id] }] })];
+    const ledger = await requestableResource(app, team.owner_id, [...reviewed, config({ priority: 1, condition: { group_ids: [group.group_id] }, auto_approval: true })], { name: 'Ledger production' });
+    const reports = await requestableResource(app, team.owner_id, reviewed, { name: 'Ledger reports' });
+    const made = await postRequest(oscar.api, { resources: [{ id: ledger.resource_id }, { id: reports.resource_id }], duration_minutes: 8 * 60 });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    for (const width of WIDTHS) {
+      const page = await signedIn('oscar@example.com', width);
+      await open(page, `/console/requests/${made.body.id}`);
+      await page.getByRole('listitem').filter({ hasText: 'Ledger production' })
+        .getByText(/needs no review, approved because you are on call for Payments primary until .*; that access ends no later than that/).waitFor(WAIT);
+      await page.getByText('No review needed: the on-call rotation approved it.').waitFor(WAIT);
+      await check(page, 'request-mixed', width);
       await page.context().close();
     }
   });

@@ -7,13 +7,12 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createUser } from '../helpers/fixtures.ts';
 import { readEvents } from '../helpers/events.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { until } from '../helpers/wait.ts';
 
-const WAIT = { timeout: 30_000 };
 
 describe('adding many people at once', { skip: noBrowser }, () => {
   let app: TestApp;

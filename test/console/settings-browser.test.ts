@@ -9,14 +9,14 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser, signedInPage } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, signedInPage, WAIT } from '../helpers/browser.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { SLACK_TOKEN, SlackStandIn } from '../helpers/slack-stand-in.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
+import { countEvents } from '../helpers/events.ts';
 import { until } from '../helpers/wait.ts';
 
 const SHOTS = process.env.GATEHOUSE_SCREENSHOTS ?? join(process.cwd(), 'test-output', 'screenshots');
-const WAIT = { timeout: 30_000 };
 const ADMIN_EMAIL = 'admin@gatehouse.local';
 
 describe('the Settings page: a new admin sets up email, Slack and single sign-on', { skip: noBrowser }, () => {
@@ -84,6 +84,8 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
     assert.equal(slack.dmsTo(ADMIN_EMAIL).length, 1);
 
     const sso = group(page, 'Single sign-on (OpenID Connect)');
+    // The provider wants the redirect URI before it gives a client id: the group names it first.
+    await sso.locator('code').filter({ hasText: `${origin}/console/oidc/callback` }).waitFor(WAIT);
     await sso.getByLabel('Issuer URL').fill(idp.issuer);
     await sso.getByLabel('Client id').fill(idp.clientId);
     await sso.getByLabel('Client secret').fill(idp.clientSecret);
@@ -120,8 +122,23 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
     assert.doesNotMatch(await row.innerText(), /full access/);
   });
 
-  it('fits a 375 px screen, axe-clean, and says when a test fails', async () => {
+  it('fits a 375 px screen, axe-clean, and says in words, beside the field, why a value is refused and when a test fails', async () => {
     const page = await adminPage(375);
+    // A value the API refuses (here a URL of the wrong kind; the private-address policy's refusals come the
+    // same way): the field says why under its label, the form says nothing was changed, and nothing was.
+    const email = group(page, 'Email (SMTP)');
+    const stored = (await app.api.get('/settings')).body.settings.find((s: { name: string }) => s.name === 'GATEHOUSE_SMTP_URL').value;
+    const updates = await countEvents(app.api, { type: 'SETTINGS_UPDATED' });
+    await email.getByLabel('SMTP server URL').fill('ftp://mail.example.com');
+    await email.getByRole('button', { name: 'Save Email (SMTP)' }).click();
+    await email.getByRole('alert').filter({ hasText: /^Not saved: SMTP server URL: must be an .*URL, not ftp:\/\/\. Nothing was changed\.$/ }).waitFor(WAIT);
+    const field = email.getByLabel('SMTP server URL');
+    assert.equal(await field.getAttribute('aria-invalid'), 'true');
+    assert.match(await email.locator(`#${await field.getAttribute('id')}-error`).innerText(), /^SMTP server URL: must be an .*URL, not ftp:\/\//);
+    assert.deepEqual(await axeViolations(page), [], 'accessibility problems on a refused field');
+    assert.equal((await app.api.get('/settings')).body.settings.find((s: { name: string }) => s.name === 'GATEHOUSE_SMTP_URL').value, stored);
+    assert.equal(await countEvents(app.api, { type: 'SETTINGS_UPDATED' }), updates, 'a refused save records nothing');
+
     await mail.stop();
     try {
       await group(page, 'Email (SMTP)').getByRole('button', { name: 'Send a test email to yourself' }).click();

@@ -6,14 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, noBrowser } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, WAIT } from '../helpers/browser.ts';
 import { createOwner, createToken, createUser } from '../helpers/fixtures.ts';
 import { makeRequest, requestableResource } from '../helpers/requests.ts';
 import { SmtpReceiver } from '../helpers/smtp-receiver.ts';
 import { until } from '../helpers/wait.ts';
 import { tick as runOutbox } from '../../src/outbox/index.ts';
 
-const WAIT = { timeout: 30_000 };
 
 describe('signing in without a shell, in a browser', { skip: noBrowser }, () => {
   let app: TestApp;
@@ -21,10 +20,8 @@ describe('signing in without a shell, in a browser', { skip: noBrowser }, () => 
   let origin: string;
   let browser: Browser;
 
-  async function newPage(width = 1280): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
-    return context.newPage();
-  }
+  const problems: string[] = [];
+  const newPage = (width = 1280): Promise<Page> => pageIn(browser, width, problems);
 
   before(async () => {
     smtp = await SmtpReceiver.start();
@@ -36,6 +33,7 @@ describe('signing in without a shell, in a browser', { skip: noBrowser }, () => 
     await browser?.close();
     await app?.close();
     await smtp?.stop();
+    assert.deepEqual(problems, [], 'errors in the pages');
   });
 
   it('the admin\'s Home leads the way with a checklist, ticked from the server as steps are done', async () => {

@@ -1,16 +1,31 @@
 // Console tests in a real browser: where Chromium is (skipped, saying how to get it, when it is missing),
 // a page signed in as someone at a width, opening an address and waiting for its data, and checking a page:
 // axe-core's WCAG A/AA check as it stands, and no wider than the screen.
+//
+// Waiting: a page's state settles after the answer it waits for, the render after it, and sometimes an
+// effect after that (focus moves after a dialog closes). A test waits for the state it means to read
+// (`locator.waitFor`, `page.waitForFunction`, `settlesTo`) and reads it only then; never a sleep, and
+// never a bound that assumes a quiet machine (CI has 2 cores, this machine is shared by many).
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import type { TestApp } from './app.ts';
 
 export const CHROMIUM = process.env.GATEHOUSE_CHROMIUM ?? '/usr/bin/chromium';
 /** `skip` for a describe needing the browser: false, or why it cannot run. */
 export const noBrowser: false | string = existsSync(CHROMIUM) ? false : `no browser at ${CHROMIUM} (apt-get install chromium, or set GATEHOUSE_CHROMIUM)`;
+
+/**
+ * How long a page step may take before the test fails saying which (a bound that turns a hang into a
+ * message, never a measure of speed): a page's data on a 2-core machine shared by a dozen busy processes.
+ */
+export const PAGE_PATIENCE_MS = 90_000;
+/** `{ timeout }` for `locator.waitFor`, `page.waitForURL` and the like. */
+export const WAIT = { timeout: PAGE_PATIENCE_MS };
+
 const AXE = readFileSync(join(process.cwd(), 'node_modules/axe-core/axe.min.js'), 'utf8');
 
 /** WCAG 2 A and AA violations on the page as it is, as readable lines (the context must bypass CSP to inject axe). */
@@ -28,23 +43,67 @@ export async function axeViolations(page: Page): Promise<string[]> {
  * names one. CSP is bypassed only so axe can be injected.
  */
 export async function signedInPage(browser: Browser, app: TestApp, email: string, width: number, problems: string[], timezoneId?: string): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true, ...(timezoneId && { timezoneId }) });
-  const page = await context.newPage();
-  page.on('pageerror', (error) => problems.push(error.message));
+  const page = await newPage(browser, width, problems, { timezoneId });
   const user = app.ctx.stores.users.getByEmail(email);
   if (!user) throw new Error(`no user ${email}`);
   await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, new URL(app.url).origin));
   await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-  await page.locator('#page-title').waitFor({ timeout: 30_000 });
+  await page.locator('#page-title').waitFor(WAIT);
   return page;
 }
 
-/** Opens a console address on `app` and waits for its heading and its data. */
-export async function openPage(page: Page, app: TestApp, path: string): Promise<void> {
-  await page.goto(`${new URL(app.url).origin}${path}`);
-  await page.locator('#page-title').waitFor({ timeout: 30_000 });
-  await page.waitForLoadState('networkidle');
-  assert.equal(await page.getByText('Loading…').count(), 0, `${path} is still loading`);
+/**
+ * A page in a fresh browser context (its own cookies) `width` px wide, its page errors pushed to `problems`,
+ * every action and wait on it bounded by PAGE_PATIENCE_MS. CSP is bypassed only so axe can be injected.
+ */
+export async function newPage(browser: Browser, width: number, problems: string[], options: { timezoneId?: string; acceptDownloads?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width, height: 900 }, bypassCSP: true,
+    ...(options.timezoneId && { timezoneId: options.timezoneId }), ...(options.acceptDownloads && { acceptDownloads: true }),
+  });
+  context.setDefaultTimeout(PAGE_PATIENCE_MS);
+  context.setDefaultNavigationTimeout(PAGE_PATIENCE_MS);
+  const page = await context.newPage();
+  page.on('pageerror', (error) => problems.push(error.message));
+  return page;
+}
+
+/**
+ * Waits until every part of the page has its data: no "Loading…" anywhere (each part that loads by itself
+ * says so while it does), then no request for half a second. Call it after the page's heading is there.
+ */
+export async function pageSettled(page: Page): Promise<void> {
+  await page.waitForFunction(`!document.body.textContent.includes('Loading…')`, undefined, WAIT);
+  await page.waitForLoadState('networkidle', WAIT);
+}
+
+/** Opens a console address on `app` (or an origin) and waits for its heading and its data. */
+export async function openPage(page: Page, app: TestApp | string, path: string): Promise<void> {
+  await page.goto(`${typeof app === 'string' ? app : new URL(app.url).origin}${path}`);
+  await page.locator('#page-title').waitFor(WAIT);
+  await pageSettled(page);
+}
+
+/**
+ * Waits until `read()` answers `expected` (deep equality), reading again after each answer, and fails
+ * naming `what` and the last answer if it does not within PAGE_PATIENCE_MS. For a value no locator state
+ * describes (an input's value, a list of texts, the focused element) that settles after an action.
+ */
+export async function settlesTo<T>(read: () => Promise<T>, expected: T, what: string): Promise<void> {
+  const end = Date.now() + PAGE_PATIENCE_MS;
+  let last: T = await read();
+  while (!isDeepStrictEqual(last, expected)) {
+    if (Date.now() > end) assert.deepEqual(last, expected, `${what}: not so within ${PAGE_PATIENCE_MS} ms`);
+    // A poll, as Playwright's expect.poll: the answer is what is waited for, the pause only spares the
+    // shared CPU a busy loop of round trips to the browser (correctness never depends on its length).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await read();
+  }
+}
+
+/** Waits until `locator`'s attribute `name` reads `value` (an aria-expanded after a click, say). */
+export async function attributeSettles(locator: Locator, name: string, value: string | null, what: string): Promise<void> {
+  await settlesTo(() => locator.getAttribute(name), value, what);
 }
 
 /**

@@ -87,8 +87,14 @@ describe('connectors: PostgreSQL', { skip: 'reason' in found ? found.reason : fa
     assert.deepEqual(await statusOf(bob.user_id), [['app_write', { status: 'ERR_REMOTE_USER_NOT_LINKED' }]]);
     await sql('CREATE ROLE pgbob LOGIN');
     assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).body.ok, true);
+    // The push waits out its back-off (at most 5 minutes) unless the link brings it forward.
+    app.clock.advance(60_000);
+    await runOutbox(app.ctx, app.clock.now());
+    assert.deepEqual(await statusOf(bob.user_id), [['app_write', { status: 'ERR_REMOTE_USER_NOT_LINKED' }]]);
     assert.equal((await app.api.put(`/apps/${appId}/connector/user-links`, { remote_user_id: 'pgbob', user_id: bob.user_id })).status, 200);
-    app.clock.advance(10 * 60_000);
+    const waiting = (await app.api.get('/propagations', { app_id: appId })).body.results.filter((p: { principal_id: string }) => p.principal_id === bob.user_id);
+    assert.deepEqual(waiting.map((p: { next_attempt_at: string | null }) => p.next_attempt_at), [app.clock.now().toISOString()], 'due at the link');
+    // The same instant: no clock moved, the next tick carries it.
     await runOutbox(app.ctx, app.clock.now());
     assert.deepEqual(await statusOf(bob.user_id), [['app_write', { status: 'SUCCESS' }]]);
     assert.deepEqual(await memberships(), ['app_write:pgbob']);

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { commitPendingWrites } from '../../src/db/group-commit.ts';
 import { replaceAccessLevels } from '../../src/modules/access/levels.ts';
-import { stateFromRow } from '../../src/modules/resources/store.ts';
+import { stateFromRow } from '../../src/modules/resources/mappers.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdmin, createApp, createGroup, createMember, createOwner, createResource, createUser, unique, type Signed } from '../helpers/fixtures.ts';
 import { scimClientFor, type ScimClient } from '../helpers/scim-client.ts';

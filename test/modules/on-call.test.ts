@@ -14,6 +14,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { syncOnCall } from '../../src/modules/on-call/sync.ts';
 import { lookUpIncident } from '../../src/modules/on-call/service.ts';
 import { until } from '../helpers/wait.ts';
+import { render } from '../../src/modules/notifications/render.ts';
 
 const HOUR = 3_600_000;
 const T0 = '2026-03-01T09:00:00.000Z';
@@ -361,6 +362,63 @@ describe('on-call schedules', () => {
     const pending = (await henry.api.get(`/requests/${other.body.id}`)).body;
     assert.equal(pending.status, 'PENDING');
     assert.equal(pending.approval_reason, undefined);
+  });
+
+  test('a request mixing an item the rotation approves with reviewed items: the on-call item ends with the shift; after the shift, it is not granted', async () => {
+    const lena = await createMember(app.api, { email: 'lena.oncall@example.com' });
+    const pl = pd.addPerson('Lena', 'lena.oncall@example.com');
+    const remote = pd.addSchedule('Ledger primary');
+    const shiftEnd = new Date(clock.now().getTime() + 3 * HOUR).toISOString();
+    pd.shift(remote, pl, new Date(clock.now().getTime() - HOUR).toISOString(), shiftEnd);
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
+    const onCall = await createGroup(app.api);
+    await app.api.put(`/groups/${onCall.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    await sync();
+    const reviewer = await createMember(app.api);
+    const owner = await ownerOf(app, reviewer);
+    const reviewed = [config({ priority: 0, reviewer_stages: [{ stage: 1, operator: 'OR', require_manager_approval: false, owner_ids: [owner.owner_id] }] })];
+    const ledger = await requestableResource(app, owner.owner_id, [...reviewed, config({ priority: 1, condition: { group_ids: [onCall.group_id] }, auto_approval: true })]);
+    const reports = await requestableResource(app, owner.owner_id, reviewed);
+    const holders = async (resourceId: string) => ((await app.api.get(`/resources/${resourceId}/users`)).body.results as { user_id: string; expiration_date: string | null }[])
+      .filter((h) => h.user_id === lena.user_id).map((h) => h.expiration_date);
+    const body = { resources: [{ id: ledger.resource_id }, { id: reports.resource_id }], duration_minutes: 8 * 60 };
+    const reason = `approved because you are on call for Ledger primary until ${shiftEnd.slice(11, 16)} UTC`;
+
+    // Reviewed an hour later, still in the shift: the reviewed item gets its 8 hours, the on-call item ends with the shift.
+    const first = await postRequest(lena.api, body);
+    assert.equal(first.status, 200, JSON.stringify(first.body));
+    const pending = (await lena.api.get(`/requests/${first.body.id}`)).body;
+    assert.equal(pending.status, 'PENDING');
+    assert.equal(pending.requested_items_list[0].approval_reason, reason, 'the request says why the on-call item needs no review');
+    assert.equal(pending.requested_items_list[0].on_call_until, shiftEnd);
+    assert.equal(pending.requested_items_list[1].approval_reason, undefined);
+    clock.advance(HOUR);
+    const approved = await reviewer.api.post(`/requests/${first.body.id}/approve`, { level: 'REGULAR' });
+    assert.equal(approved.status, 200, JSON.stringify(approved.body));
+    assert.deepEqual(await holders(ledger.resource_id), [shiftEnd], 'capped at the shift end, not 8 hours from the approval');
+    assert.deepEqual(await holders(reports.resource_id), [new Date(clock.now().getTime() + 8 * HOUR).toISOString()]);
+    await app.api.delete(`/resources/${ledger.resource_id}/users/${lena.user_id}`);
+    await app.api.delete(`/resources/${reports.resource_id}/users/${lena.user_id}`);
+
+    // Reviewed after the shift ended (and she is not on call any more): the on-call item is not granted, and the request says so.
+    const second = await postRequest(lena.api, body);
+    assert.equal(second.status, 200, JSON.stringify(second.body));
+    clock.set(new Date(Date.parse(shiftEnd) + HOUR));
+    await sync();
+    const late = await reviewer.api.post(`/requests/${second.body.id}/approve`, { level: 'REGULAR' });
+    assert.equal(late.status, 200, JSON.stringify(late.body));
+    assert.deepEqual(await holders(ledger.resource_id), [], 'a shift that ended grants nothing');
+    assert.deepEqual(await holders(reports.resource_id), [new Date(clock.now().getTime() + 8 * HOUR).toISOString()]);
+    const after = (await lena.api.get(`/requests/${second.body.id}`)).body;
+    assert.equal(after.status, 'APPROVED');
+    assert.match(after.requested_items_list[0].approval_reason, /^not granted: .*shift ended/);
+    const [event] = await readEvents(app.api, { type: 'REQUESTS_APPROVED', object: second.body.id });
+    assert.equal(event!.sub_events[0]!.not_granted_item_ids, ledger.resource_id);
+    // The requester's notice says which item was not granted, and why.
+    const decided = ((await app.api.get('/notifications', { request_id: second.body.id, type: 'REQUEST_DECIDED' })).body.results as { id: string; user_id: string }[])
+      .find((n) => n.user_id === lena.user_id)!;
+    const words = render(app.ctx, app.ctx.stores.notifications.get(decided.id)!).lines.join('\n');
+    assert.match(words, new RegExp(`${ledger.name}: not granted: .*shift ended`));
   });
 
   test('a slow answer is waited for; a hung provider is abandoned when the service stops, recording nothing', async () => {

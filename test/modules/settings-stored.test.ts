@@ -2,7 +2,7 @@
 // are, stored with secrets encrypted, audited with secrets masked, applied without a restart (the next email,
 // Slack message and OpenID discovery use them), the environment still winning; a backup restores with its key.
 import assert from 'node:assert/strict';
-import { copyFileSync, readFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
@@ -241,7 +241,26 @@ describe('settings set on the Settings page', () => {
     const backup = join(app.dir, 'backup.db');
     const made = await cli(['backup', '--db', app.dbFile, '--to', backup]);
     assert.equal(made.code, 0, made.stderr);
+    // The backup says plainly that its secrets need the key it does not hold, and which.
+    assert.match(made.stderr, new RegExp(`^warning: the backup holds \\d+ stored secrets \\(Settings page\\) encrypted with the key file ${app.dbFile}\\.key, which is not in it: keep a copy`));
+    assert.ok(!existsSync(`${backup}.key`), 'the key is not copied unless asked');
     const key = readFileSync(`${app.dbFile}.key`, 'utf8').trim();
+    const withKey = join(app.dir, 'with-key.db');
+    const both = await cli(['backup', '--db', app.dbFile, '--to', withKey, '--with-key']);
+    assert.equal(both.code, 0, both.stderr);
+    assert.equal(both.stderr, '');
+    assert.match(both.stdout, new RegExp(`copied the key file ${app.dbFile}\\.key to ${withKey}\\.key`));
+    assert.equal(readFileSync(`${withKey}.key`, 'utf8').trim(), key);
+    assert.equal(statSync(`${withKey}.key`).mode & 0o777, 0o600);
+    // The two restored together, the key beside the copy and named after it: every secret reads.
+    const pair = await startTestApp({ dbFile: withKey });
+    try {
+      const res = await pair.api.as(ADMIN_TOKEN).get('/settings');
+      assert.deepEqual(res.body.problems, []);
+      assert.equal(res.body.integrations.slack, true);
+    } finally {
+      await pair.close({ keepFiles: true });
+    }
 
     // The key given as GATEHOUSE_SECRET_KEY (the file's text): everything reads, and mail goes out.
     const restored = await startTestApp({ dbFile: backup, env: { GATEHOUSE_SECRET_KEY: key } });

@@ -7,7 +7,7 @@ import { closeDueReviews } from '../../src/modules/uar-decisions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { errorPaths } from '../helpers/errors.ts';
 import { readEvents } from '../helpers/events.ts';
-import { createAdmin, createGroup, createMember, createOwner, createResource, createUser, NO_SUCH_ID, type Signed } from '../helpers/fixtures.ts';
+import { createAdmin, createGroup, createMember, createOwner, createResource, createUser, NO_SUCH_ID, unique, type Signed } from '../helpers/fixtures.ts';
 import { config, stage } from '../helpers/requests.ts';
 
 const REVIEW = {
@@ -217,6 +217,27 @@ describe('who reviews an access review, and reviewers who are not admins', () =>
     await grant(resource.resource_id, ...holders);
     const rows = await itemsOf(await review('BY_OWNING_TEAM_ADMIN', [resource.resource_id]));
     assert.deepEqual(rows.map((r) => r.assigned_reviewer_ids), [[o1.user_id], [o2.user_id], [o1.user_id], [o2.user_id]]);
+  });
+
+  it('BY_OWNING_TEAM_ADMIN hands the same rows to the same reviewers whatever ids people got: holders and a group-backed owner\'s members in email order', async () => {
+    // Made in the reverse of their emails' order; ids are random, so only an order by email gives one answer.
+    const tag = unique('rr');
+    const reviewers = await Promise.all(['c', 'b', 'a'].map((letter) => createMember(app.api, { email: `${tag}-reviewer-${letter}@example.com` })));
+    const holders = await Promise.all(['F', 'e', 'D', 'c', 'B', 'a'].map((letter) => createMember(app.api, { email: `${tag}-holder-${letter}@example.com` })));
+    const team = await createGroup(app.api);
+    for (const who of reviewers) assert.equal((await app.api.post(`/groups/${team.group_id}/users/${who.user_id}`, { duration_minutes: 0 })).status, 200);
+    const owner = await app.api.post('/owners', { name: unique('team'), user_ids: [], source_group_id: team.group_id });
+    assert.equal(owner.status, 200, JSON.stringify(owner.body));
+    const resource = await createResource(app.api, { admin_owner_id: owner.body.owner_id });
+    await grant(resource.resource_id, ...holders);
+    const byEmail = (who: Signed[]) => [...who].sort((x, y) => (x.user.email.toLowerCase() < y.user.email.toLowerCase() ? -1 : 1));
+    const expected = byEmail(holders).map((holder, i) => [holder.user.email, byEmail(reviewers)[i % 3]!.user.email]);
+    const emailOf = new Map([...reviewers, ...holders].map((who) => [who.user_id, who.user.email]));
+    for (let run = 0; run < 2; run++) {
+      const rows = await itemsOf(await review('BY_OWNING_TEAM_ADMIN', [resource.resource_id]));
+      assert.deepEqual(rows.map((r) => [emailOf.get(r.user_id), emailOf.get(r.assigned_reviewer_ids[0]!)]), expected,
+        'rows in their holders\' email order, each to the next reviewer in email order');
+    }
   });
 
   it('BY_MANAGER: the holder\'s manager; none, or an offboarded one, falls back to the review\'s creator; the creator\'s own row to admins only', async () => {

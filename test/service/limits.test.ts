@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { ConfigError, DEFAULTS, loadConfig } from '../../src/config.ts';
 import { createFailureThrottle, MAX_TRACKED } from '../../src/http/throttle.ts';
 import { ADMIN_TOKEN, startTestApp } from '../helpers/app.ts';
+import { createMember } from '../helpers/fixtures.ts';
 
 /** Opens a raw connection to the test server, so a test can misbehave the way a slow client does. */
 async function rawSocket(url: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
@@ -106,7 +107,7 @@ describe('limits', () => {
   });
 
   describe('failed-authentication throttling', () => {
-    it('blocks an address after GATEHOUSE_AUTH_FAILURE_LIMIT bad tokens with 429 + Retry-After, until the window ends', async () => {
+    it('blocks an address\'s bad tokens after GATEHOUSE_AUTH_FAILURE_LIMIT with 429 + Retry-After, until the window ends', async () => {
       const app = await startTestApp({ env: { GATEHOUSE_AUTH_FAILURE_LIMIT: '3', GATEHOUSE_AUTH_FAILURE_WINDOW_MS: '60000' } });
       try {
         // A missing header is a mistake, not a guess: it never counts.
@@ -118,17 +119,49 @@ describe('limits', () => {
         assert.equal(blocked.status, 429);
         assert.equal(blocked.body.code, 'too_many_requests');
         assert.equal(blocked.headers.get('retry-after'), '60');
-
-        const admin = await app.api.get('/users');
-        assert.equal(admin.status, 429, 'a blocked address is blocked for every token, so guessing reveals nothing');
+        assert.equal((await app.api.as(undefined).get('/users')).status, 429, 'no token from a blocked address: 429 too');
         const health = await fetch(app.url.replace(/\/v1$/, '/healthz'));
         assert.equal(health.status, 200, '/healthz is never throttled');
         assert.ok(app.logs.some((l) => l.msg === 'authentication throttled' && l.failures === 3));
 
         app.clock.advance(30_000);
-        assert.equal((await app.api.get('/users')).headers.get('retry-after'), '30');
+        assert.equal((await app.api.as('gth_wrong-guess-5-0000000000000000').get('/users')).headers.get('retry-after'), '30');
         app.clock.advance(30_000);
-        assert.equal((await app.api.get('/users')).status, 200, 'the window has passed');
+        assert.equal((await app.api.as('gth_wrong-guess-6-0000000000000000').get('/users')).status, 401, 'the window has passed');
+      } finally {
+        await app.close();
+      }
+    });
+
+    it('serves a valid token from an address whose bad tokens are blocked, without giving a guesser more verdicts than twice the limit per window', async () => {
+      const app = await startTestApp({ env: { GATEHOUSE_AUTH_FAILURE_LIMIT: '3', GATEHOUSE_AUTH_FAILURE_WINDOW_MS: '60000' } });
+      try {
+        // Made before anything failed from here: no window yet, so none of these tokens is remembered.
+        const memberToken = (await createMember(app.api)).secret;
+        const otherToken = (await createMember(app.api)).secret;
+        const guess = (i: number) => app.api.as(`gth_wrong-guess-${i}-0000000000000000`).get('/users');
+        assert.equal((await guess(0)).status, 401);
+        // Served from here in this window before the block: served during it at no cost.
+        assert.equal((await app.api.as(memberToken).get('/users')).status, 200);
+        for (let i = 1; i < 3; i++) assert.equal((await guess(i)).status, 401);
+        assert.equal((await guess(3)).status, 429, 'blocked: a check spent (1 of 3)');
+
+        // The admin's token, never seen from here: the valid token is served while bad ones are throttled.
+        const admin = await app.api.get('/users');
+        assert.equal(admin.status, 200, 'a valid token is served from a blocked address (2 of 3)');
+        for (let i = 0; i < 3; i++) assert.equal((await app.api.as(memberToken).get('/users')).status, 200, 'a token served here costs nothing');
+        assert.equal((await guess(4)).status, 429, 'serving a valid token resets nothing (3 of 3)');
+
+        // The checks are spent: a token not yet served from here answers exactly as a wrong one does.
+        const unseen = await app.api.as(otherToken).get('/users');
+        const wrong = await guess(5);
+        assert.deepEqual([unseen.status, unseen.body.code, unseen.headers.get('retry-after')], [429, 'too_many_requests', '60']);
+        assert.deepEqual([wrong.status, wrong.body.message], [unseen.status, unseen.body.message], 'a guess learns nothing');
+        assert.equal((await app.api.get('/users')).status, 200, 'the tokens served here still are');
+        assert.equal((await app.api.as(memberToken).get('/users')).status, 200);
+
+        app.clock.advance(60_000);
+        assert.equal((await app.api.as(otherToken).get('/users')).status, 200, 'the window has passed');
       } finally {
         await app.close();
       }

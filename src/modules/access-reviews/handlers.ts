@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import { createUar, snapshotPage } from './service.ts';
+import { toApiAccessReview } from './mappers.ts';
 import type { accessReviewRoutes } from './routes.ts';
 
 export function registerAccessReviewRoutes(router: ApiRouter<typeof accessReviewRoutes>, ctx: AppContext): void {
@@ -14,7 +15,7 @@ export function registerAccessReviewRoutes(router: ApiRouter<typeof accessReview
   router.on('GET /v1/uars', (req) => {
     const query = req.query();
     const rows = accessReviews.list(ctx.pager.afterSeq('uars', query), query.page_size + 1);
-    return ok(ctx.pager.page('uars', query, rows, (row) => row.seq, accessReviews.toApi));
+    return ok(ctx.pager.page('uars', query, rows, (row) => row.seq, toApiAccessReview));
   });
 
   router.on('GET /v1/uar/{uar_id}', (req) => {

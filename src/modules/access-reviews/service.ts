@@ -5,10 +5,12 @@ import type { AppContext } from '../../context.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { NEVER } from '../access/edges.ts';
+import { casefold } from '../../lib/casefold.ts';
 import type { HoldingRow } from '../access/holdings-store.ts';
 import type { Actor } from '../events/store.ts';
 import type { CreateUarInput, UarScopeInput } from './schemas.ts';
 import type { ScopedItem, SnapshotEntry } from './store.ts';
+import { toApiSnapshotEntry } from './mappers.ts';
 import type { WorkBudget } from '../../reads/budget.ts';
 import { commitPendingWrites } from '../../db/group-commit.ts';
 import { assigningReviewers, assignReviewers, type AssignmentCounts } from '../uar-decisions/assign.ts';
@@ -34,16 +36,31 @@ function checkScopeReferences(ctx: AppContext, scope: UarScopeInput | undefined)
 }
 
 /**
- * The holdings in scope at `now`, item by item (in the order itemsInScope gives), then by user and
- * level. With `users` in the scope, each selected user's holdings are read (resourcesOfUser,
- * groupsOfUser: what GET /v1/resources/users/{id} and GET /v1/groups/users/{id} read) and put in that
- * order; otherwise each item's holders are read in turn (holdersOf), without holding them all in memory.
+ * The holdings in scope at `now`, item by item (in the order itemsInScope gives), then by the user's email
+ * (case-folded; the user id breaks a tie) and level: an order that is the same whatever ids people were
+ * given, so the round-robin policies hand the same rows to the same reviewers every time (uar-decisions/assign.ts).
+ * With `users` in the scope, each selected user's holdings are read (resourcesOfUser, groupsOfUser: what
+ * GET /v1/resources/users/{id} and GET /v1/groups/users/{id} read) and put in that order; otherwise each
+ * item's holders are read in turn (holdersOf), one item's at a time in memory, at most one past
+ * MAX_SNAPSHOT_ROWS (the caller refuses that many).
  */
-function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeInput | undefined, now: Date): Generator<[ScopedItem, HoldingRow]> {
+function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeInput | undefined, now: Date, emailOf: (userId: string) => string): Generator<[ScopedItem, HoldingRow]> {
   const { holdings } = ctx.stores;
+  const folded = new Map<string, string>();
+  const key = (userId: string) => {
+    let found = folded.get(userId);
+    if (found === undefined) folded.set(userId, (found = casefold(emailOf(userId))));
+    return found;
+  };
+  const byPerson = (x: HoldingRow, y: HoldingRow) => compareText(key(x.user_id), key(y.user_id)) || compareText(x.user_id, y.user_id) || compareText(x.level, y.level);
   if (!scope?.users) {
     for (const item of items) {
-      for (const row of holdings.everyHolder(item.item_type === 'RESOURCE' ? 'resource' : 'group', item.item_id, now)) yield [item, row];
+      const rows: HoldingRow[] = [];
+      for (const row of holdings.everyHolder(item.item_type === 'RESOURCE' ? 'resource' : 'group', item.item_id, now)) {
+        rows.push(row);
+        if (rows.length > MAX_SNAPSHOT_ROWS) break;
+      }
+      for (const row of rows.sort(byPerson)) yield [item, row];
     }
     return;
   }
@@ -55,9 +72,12 @@ function* holdingsInScope(ctx: AppContext, items: ScopedItem[], scope: UarScopeI
       if (at !== undefined) found.push([at, row]);
     }
   }
-  found.sort(([a, x], [b, y]) => a - b || (x.user_id < y.user_id ? -1 : x.user_id > y.user_id ? 1 : x.level < y.level ? -1 : x.level > y.level ? 1 : 0));
+  found.sort(([a, x], [b, y]) => a - b || byPerson(x, y));
   for (const [at, row] of found) yield [items[at]!, row];
 }
+
+/** Code-unit order, as SQLite's BINARY collation compares. */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The most rows one review's snapshot may hold; a wider scope is refused (400 naming uar_scope) as too broad to review. */
 export const MAX_SNAPSHOT_ROWS = 50_000;
@@ -94,7 +114,7 @@ export function readSnapshot(ctx: AppContext, scope: UarScopeInput | undefined, 
   const chunks: Uint8Array[] = [];
   let chunk: SnapshotEntry[] = [];
   let rows = 0;
-  for (const [item, row] of holdingsInScope(ctx, items, scope, now)) {
+  for (const [item, row] of holdingsInScope(ctx, items, scope, now, (userId) => person(userId).detail)) {
     if (rows >= MAX_SNAPSHOT_ROWS) {
       throw invalidField('uar_scope', `selects more than ${MAX_SNAPSHOT_ROWS} holdings, more than one review can hold; narrow it`);
     }
@@ -225,18 +245,6 @@ export function snapshotPage(ctx: AppContext, uarId: string, query: PageQuery) {
   // The list name carries the review, so a cursor of one review's snapshot is refused on another's.
   const list = `uar_snapshot_${uarId}`;
   const rows = accessReviews.snapshot(uarId, ctx.pager.afterSeq(list, query), query.page_size + 1);
-  const page = ctx.pager.page(list, query, rows, (row) => row.seq, (row) => ({
-    item_type: row.item_type,
-    item_id: row.item_id,
-    item_name: row.item_name,
-    user_id: row.user_id,
-    full_name: row.user_full_name,
-    email: row.user_email,
-    access_level: { access_level_name: row.access_level_name, access_level_remote_id: row.access_level_remote_id },
-    expiration_date: row.expiration_date,
-    has_direct_access: row.has_direct_access,
-    num_access_paths: row.num_access_paths,
-    access_path_group_ids: row.access_path_group_ids,
-  }));
+  const page = ctx.pager.page(list, query, rows, (row) => row.seq, toApiSnapshotEntry);
   return { snapshot_taken_at: takenAt, ...page };
 }

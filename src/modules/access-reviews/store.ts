@@ -6,8 +6,9 @@ import { newId } from '../../lib/ids.ts';
 import type { UarScopeInput } from './schemas.ts';
 import { reviewIsComplete } from './sql.ts';
 import type { UAR } from './responses.ts';
+import { toApiAccessReview } from './mappers.ts';
 
-interface UarRow {
+export interface UarRow {
   seq: number;
   id: string;
   name: string;
@@ -137,20 +138,6 @@ export function createAccessReviewStore(db: Db) {
     'SELECT count(*) AS n FROM tags WHERE key = @key AND (@value IS NULL OR value = @value)',
   );
 
-  function toApi(row: UarRow): UAR {
-    return {
-      uar_id: row.id,
-      name: row.name,
-      reviewer_assignment_policy: row.reviewer_assignment_policy,
-      send_reviewer_assignment_notification: row.send_reviewer_assignment_notification === 1,
-      deadline: row.deadline,
-      time_zone: row.time_zone,
-      self_review_allowed: row.self_review_allowed === 1,
-      instantly_action_reviews: row.instantly_action_reviews === 1,
-      ...(row.uar_scope !== null && { uar_scope: JSON.parse(row.uar_scope) as UarScopeInput }),
-    };
-  }
-
   const json = (values: unknown[] | undefined) => (values === undefined ? null : JSON.stringify(values));
 
   return {
@@ -186,7 +173,7 @@ export function createAccessReviewStore(db: Db) {
     },
     get(id: string) {
       const row = byId.get(id);
-      return row && toApi(row);
+      return row && toApiAccessReview(row);
     },
     /** Who started the review (its owner), or undefined for an unknown or half-written one. */
     ownerOf(id: string): string | undefined {
@@ -199,7 +186,6 @@ export function createAccessReviewStore(db: Db) {
     list(after: number | null, limit: number): UarRow[] {
       return page.all({ after: after ?? 0, limit });
     },
-    toApi,
     addSnapshotRow(uarId: string, entry: SnapshotEntry): void {
       insertRow.run({
         uar_id: uarId,

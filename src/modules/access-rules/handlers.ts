@@ -2,7 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { created, ok, type ApiRouter } from '../../http/router.ts';
-import { createAccessRule, toApiAccessRule, updateAccessRule } from './service.ts';
+import { createAccessRule, updateAccessRule } from './service.ts';
+import { toApiAccessRule } from './mappers.ts';
 import { viewerOf } from '../visibility/service.ts';
 import type { accessRuleRoutes } from './routes.ts';
 

@@ -9,16 +9,7 @@ import { inWriteTransaction, writeGrant } from '../access/service.ts';
 import { changeAccess } from '../access/changes.ts';
 import type { AccessRuleInput, RuleClausesInput } from './schemas.ts';
 import type { RuleRow } from './store.ts';
-import type { AccessRule } from './responses.ts';
-
-export const toApiAccessRule = (row: RuleRow): AccessRule => ({
-  access_rule_id: row.group_id,
-  name: row.name,
-  description: row.description,
-  admin_owner_id: row.admin_owner_id,
-  status: row.status,
-  ruleClauses: JSON.parse(row.rule_clauses) as RuleClausesInput,
-});
+import { toApiAccessRule } from './mappers.ts';
 
 /** Users satisfying every clause of a conjunction (a clause: any of its selectors' tags). */
 function satisfying(ctx: AppContext, clauses: RuleClausesInput['when']['clauses']): Set<string> {

@@ -2,7 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { findTemplate } from './linking.ts';
-import { createTemplate, deleteTemplate, toApiTemplate, updateTemplate } from './service.ts';
+import { createTemplate, deleteTemplate, updateTemplate } from './service.ts';
+import { toApiTemplate } from './mappers.ts';
 import type { configurationTemplateRoutes } from './routes.ts';
 
 export function registerConfigurationTemplateRoutes(router: ApiRouter<typeof configurationTemplateRoutes>, ctx: AppContext): void {

@@ -2,7 +2,7 @@
 // connector, and the outbox handler that delivers it. Delivery is level-triggered: a push makes the
 // remote edge match what Gatehouse holds when it runs, so retries, reorders and crashes converge.
 import type { AppContext } from '../../context.ts';
-import { enqueue, OUTBOX_ACTOR, type Attempt, type OutboxHandler, type OutboxItem } from '../../outbox/index.ts';
+import { dueNow, enqueue, OUTBOX_ACTOR, type Attempt, type OutboxHandler, type OutboxItem } from '../../outbox/index.ts';
 import type { AccessChange } from '../access/changes.ts';
 import { EDGE_KINDS, type EdgeKindName } from '../access/edges.ts';
 import type { Actor } from '../events/store.ts';
@@ -30,6 +30,26 @@ const levelless = (kind: EdgeKindName) => kind === 'group_user' || kind === 'gro
 /** The outbox key (and propagations key) of an edge: per app, kind, ends and level. */
 export function edgeKey(appId: string, kind: EdgeKindName, principalId: string, itemId: string, level: string): string {
   return `connector:${appId}:${kind}:${principalId}:${itemId}:${levelless(kind) ? '' : level}`;
+}
+
+/**
+ * Brings forward the pushes of `userId`'s access on `appId` that wait for a later attempt (one that failed
+ * for want of a linked account waits up to the back-off's cap): an admin just linked their account, so the
+ * next outbox tick carries them. Inside the link's write transaction; the propagations show them due now.
+ * Returns how many were brought forward.
+ */
+export function bringPersonsPushesForward(ctx: AppContext, appId: string, userId: string): number {
+  const prefixes = (Object.keys(EDGE_KINDS) as EdgeKindName[])
+    .filter((kind) => EDGE_KINDS[kind].principalType === 'user')
+    .map((kind) => `connector:${appId}:${kind}:${userId}:`);
+  const rows = dueNow(ctx, PUSH_KIND, prefixes);
+  const now = ctx.clock.now().toISOString();
+  for (const row of rows) {
+    const shown = ctx.stores.connectors.byKey(row.key);
+    if (shown?.outbox_seq !== row.seq || shown.status === null) continue;
+    ctx.stores.connectors.settle(row.key, row.seq, { status: shown.status, state: 'PENDING', error: shown.last_error, next: now, attempts: shown.attempts }, now);
+  }
+  return rows.length;
 }
 
 /** The app whose connector carries an edge, and the remote ids of its ends; undefined when none does. */

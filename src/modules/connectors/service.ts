@@ -6,36 +6,16 @@ import type { PageQuery } from '../../http/common-schemas.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import { retryFailed } from '../../outbox/index.ts';
 import type { Actor } from '../events/store.ts';
-import { adapterFor, CONNECTOR_KINDS, kindOf, kindOfApp } from './adapters.ts';
+import { adapterFor, CONNECTOR_KINDS, kindOfApp } from './adapters.ts';
 import { maskConfiguration, mergeConfiguration, secretChanged } from './configuration.ts';
-import { PUSH_KIND } from './propagation.ts';
+import { bringPersonsPushesForward, PUSH_KIND } from './propagation.ts';
 import type { LinkRemoteUserInput, PutConnectorInput } from './schemas.ts';
 import { isOffboarded } from '../../lib/offboarding.ts';
-import type { ConnectorRow, UnfinishedPropagationRow } from './store.ts';
+import type { ConnectorRow } from './store.ts';
 import { SYNC_ACTOR, syncConnector, type SyncSummary } from './sync.ts';
-import type { Connector, ConnectorType, ConnectorUserLink, Propagation } from './responses.ts';
+import type { ConnectorType, ConnectorUserLink } from './responses.ts';
 import type { SecretMask } from './adapter.ts';
-
-/** Every configuration field of every connector type, null: an answer shows the others' fields as null. */
-const NO_FIELDS = Object.fromEntries(CONNECTOR_KINDS.flatMap((kind) => Object.keys(kind.configuration.entries)).map((field) => [field, null]));
-
-/** The API's Connector: the configuration's fields at the top level, secrets masked (the kind's list). */
-export function toApiConnector(ctx: AppContext, row: ConnectorRow): Connector {
-  return {
-    app_id: row.app_id,
-    connector_type: row.connector_type,
-    ...NO_FIELDS,
-    ...maskConfiguration(kindOf(row.connector_type), row.configuration),
-    timeout_ms: row.timeout_ms,
-    drift_policy: row.drift_policy,
-    last_sync_at: row.last_sync_at,
-    last_successful_sync: row.last_successful_sync,
-    propagation_counts: ctx.stores.connectors.statusCounts(row.app_id),
-    unmatched_remote_users_count: ctx.stores.connectors.unmatchedCount(row.app_id),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  } as Connector;
-}
+import { toApiConnector, toApiPropagation } from './mappers.ts';
 
 /** Every connector type, as its adapter declares it (GET /v1/connector-types): the console's form is drawn from its fields. */
 export function listConnectorTypes(): { results: ConnectorType[] } {
@@ -159,6 +139,8 @@ export async function linkRemoteUser(ctx: AppContext, actor: Actor, appId: strin
     ctx.stores.events.record(actor, 'CONNECTOR_USERS_LINKED', [{
       sub_event_type: 'CONNECTOR_USERS_LINKED', app_id: appId, remote_user_id: input.remote_user_id, user_id: input.user_id, previous_user_id: before.user_id,
     }]);
+    // What waited for this person's account goes now, not at its next back-off (durably: in this transaction).
+    if (input.user_id !== null) bringPersonsPushesForward(ctx, appId, input.user_id);
     return { remote_user_id: before.remote_user_id, email: before.email, user_id: input.user_id };
   }).immediate();
 }
@@ -180,24 +162,6 @@ export function retryConnector(ctx: AppContext, actor: Actor, appId: string): { 
     }
     return { requeued: rows.length };
   }).immediate();
-}
-
-function toApiPropagation(ctx: AppContext, row: UnfinishedPropagationRow): Propagation {
-  return {
-    app_id: row.app_id,
-    edge_kind: row.kind,
-    principal_id: row.principal_id,
-    item_id: row.item_id,
-    access_level_remote_id: row.access_level_remote_id,
-    desired: row.desired,
-    status: row.status,
-    state: row.outbox_state === 'FAILED' ? 'FAILED' : 'PENDING',
-    attempts: row.attempts,
-    last_error: row.last_error,
-    next_attempt_at: row.outbox_state === 'FAILED' ? null : row.next_attempt_at,
-    updated_at: row.updated_at,
-    principal_name: ctx.stores.access.describe(row.kind.startsWith('group_') ? 'group' : 'user', row.principal_id)?.name ?? null,
-  };
 }
 
 /** Every propagation not (yet) SUCCESS, by edge key, paged by an opaque cursor. Throws not_found for an unknown app. */

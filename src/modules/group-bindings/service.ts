@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import type { CreateGroupBindingInput, UpdateGroupBindingInput } from './schemas.ts';
-import type { ApiGroupBinding } from './store.ts';
+import type { ApiGroupBinding } from './mappers.ts';
 
 type BindingShape = Pick<CreateGroupBindingInput, 'source_group_id' | 'groups'>;
 

@@ -1,9 +1,9 @@
 // Group bindings and which groups each binds: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { GroupBinding, GroupBindingGroup } from './responses.ts';
+import { toApiGroupBinding, type ApiGroupBinding, type ApiGroupBindingGroup } from './mappers.ts';
 
-interface BindingRow {
+export interface BindingRow {
   seq: number;
   id: string;
   source_group_id: string;
@@ -11,12 +11,6 @@ interface BindingRow {
   created_at: string;
   updated_at: string;
 }
-
-/** A bound group as the API answers it. */
-export type ApiGroupBindingGroup = GroupBindingGroup;
-
-/** A group binding as the API answers it (the GroupBinding response schema). */
-export type ApiGroupBinding = GroupBinding;
 
 export function createGroupBindingStore(db: Db) {
   const insert = db.prepare<{ id: string; source: string; by: string; at: string }>(
@@ -44,15 +38,11 @@ export function createGroupBindingStore(db: Db) {
     'INSERT INTO group_binding_groups (group_id, group_binding_id, position) VALUES (@group, @binding, @position)',
   );
 
+  /** A binding as the API answers it, with its groups read here (toApiGroupBinding, mappers.ts, maps them). */
   function toApi(row: BindingRow): ApiGroupBinding {
-    return {
-      group_binding_id: row.id,
-      created_by_id: row.created_by_id,
-      created_at: row.created_at,
-      source_group_id: row.source_group_id,
-      groups: members.all(row.id),
-    };
+    return toApiGroupBinding(row, members.all(row.id));
   }
+
 
   return {
     toApi,

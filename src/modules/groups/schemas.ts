@@ -1,7 +1,7 @@
 // Valibot schemas for groups: create, bulk update and list filters.
 import * as v from 'valibot';
 import { Name, PageQueryEntries, QueryList, Text, Uuid } from '../../http/common-schemas.ts';
-import { AccessLevels, RemoteText } from '../items/schemas.ts';
+import { AccessLevels, itemListExtensionFilters, RemoteText } from '../items/schemas.ts';
 import { RequestSettingEntries } from '../request-settings/schemas.ts';
 import { GROUP_TYPES } from './kinds.ts';
 
@@ -51,14 +51,5 @@ export const ListGroupsQuery = v.object({
   group_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
   group_name: v.optional(v.pipe(v.string('must be given once'), v.minLength(1, 'must not be empty'))),
   tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
-  // Extension: what one owner administers (the console's Teams page), named as GET /v1/apps names it.
-  owner_filter: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
-    type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
-    description: 'Only what this owner administers (as GET /v1/apps filters apps). An extension: the reference has no such filter.',
-  } }))),
-  // Extension (the reference has no such filter; the console lists an app's groups with it).
-  app_id: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
-    type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
-    description: 'Only the groups of this app. An extension: the reference has no such filter.',
-  } }))),
+  ...itemListExtensionFilters('groups'),
 });

@@ -4,7 +4,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import { deleteWithEdges, reconcileSessions } from '../access/service.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
-import { reviseItems, updateItems, type ItemRevision } from '../items/service.ts';
+import { newItemPlace, reviseItems, updateItems, type ItemRevision } from '../items/service.ts';
 import { applyRequestSettings, checkRequestSettingReferences, refuseIfNamedInConfigurations } from '../request-settings/service.ts';
 import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/columns.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
@@ -12,7 +12,8 @@ import { applyTemplateLinks, templateGroupWrite } from '../configuration-templat
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import { refuseIfBound } from '../group-bindings/service.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
-import { stateFromRow, type ApiGroup, type GroupState } from './store.ts';
+import type { GroupState } from './store.ts';
+import { stateFromRow, type ApiGroup } from './mappers.ts';
 
 /** Throws not_found naming `${path}.N` for the first leader that is not a user. */
 function checkLeaders(ctx: AppContext, userIds: string[], path: string): void {
@@ -28,16 +29,12 @@ function checkLeaders(ctx: AppContext, userIds: string[], path: string): void {
  * admin_owner_id, group_leader_user_ids.N or a request configuration's reference.
  */
 export function createGroup(ctx: AppContext, actor: Actor, input: CreateGroupInput): ApiGroup {
-  const { apps, owners, groups, events } = ctx.stores;
+  const { groups, events } = ctx.stores;
   if (input.metadata !== undefined) checkMetadata(input.metadata, GROUP_METADATA_KINDS, input.group_type, 'metadata');
   if (input.remote_info !== undefined) checkRemoteInfo(input.remote_info, GROUP_REMOTE_INFO_KINDS, input.group_type, 'remote_info');
   const settings = applyRequestSettings(DEFAULT_REQUEST_SETTINGS, input);
   return ctx.db.transaction(() => {
-    const appId = input.app_id.toLowerCase();
-    const app = apps.get(appId);
-    if (!app) throw notFound('app', appId, 'app_id');
-    const ownerId = input.admin_owner_id?.toLowerCase() ?? app.admin_owner_id;
-    if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
+    const { appId, ownerId } = newItemPlace(ctx, input);
     checkLeaders(ctx, input.group_leader_user_ids, 'group_leader_user_ids');
     checkRequestSettingReferences(ctx, settings, input);
     const state: GroupState = {

@@ -4,9 +4,10 @@ import type { Db } from '../../db/open.ts';
 import { Kept, keyedBy } from '../../db/kept.ts';
 import { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 import type { Group } from './responses.ts';
+import { toApiGroup } from './mappers.ts';
 
 export interface GroupRow extends RequestSettingsRow {
   seq: number;
@@ -45,21 +46,6 @@ export interface GroupFilter {
   tagIds?: string[] | undefined;
   adminOwnerId?: string | undefined;
   appId?: string | undefined;
-}
-
-export function stateFromRow(row: GroupRow): GroupState {
-  return {
-    app_id: row.app_id,
-    name: row.name,
-    description: row.description,
-    admin_owner_id: row.admin_owner_id,
-    group_type: row.group_type,
-    remote_id: row.remote_id,
-    remote_name: row.remote_name,
-    remote_info: row.remote_info === null ? null : (JSON.parse(row.remote_info) as Record<string, unknown>),
-    metadata: row.metadata,
-    settings: requestSettingsFromRow(row),
-  };
 }
 
 function columns(state: GroupState) {
@@ -140,30 +126,15 @@ export function createGroupStore(db: Db) {
     'SELECT remote_id, name FROM group_access_levels WHERE group_id = ? ORDER BY remote_id',
   );
 
-  /** A row as the API's Group (plus Gatehouse's access_levels, the default level first). */
+  /** A row as the API's Group, with its leaders, binding and access levels read here (toApiGroup, mappers.ts, maps them). */
   function toApi(row: GroupRow): Group {
-    const state = stateFromRow(row);
-    const binding = bindingOf.get(row.id);
-    return {
-      group_id: row.id,
-      app_id: row.app_id,
-      name: row.name,
-      description: row.description,
-      admin_owner_id: row.admin_owner_id,
-      group_leader_user_ids: leaders.all(row.id).map((r) => r.user_id),
-      ...(row.remote_id !== null && { remote_id: row.remote_id }),
-      ...(row.remote_name !== null && { remote_name: row.remote_name }),
-      group_type: row.group_type,
-      ...(binding && { group_binding_id: binding.group_binding_id }),
-      ...requestSettingsToApi(state.settings),
-      ...(row.metadata !== null && { metadata: row.metadata }),
-      ...(state.remote_info !== null && { remote_info: state.remote_info }),
-      access_levels: [
-        { access_level_name: '', access_level_remote_id: '' },
-        ...levels.all(row.id).map((level) => ({ access_level_name: level.name, access_level_remote_id: level.remote_id })),
-      ],
-    };
+    return toApiGroup(row, {
+      leaderIds: leaders.all(row.id).map((r) => r.user_id),
+      bindingId: bindingOf.get(row.id)?.group_binding_id,
+      levels: levels.all(row.id).map((level) => ({ access_level_name: level.name, access_level_remote_id: level.remote_id })),
+    });
   }
+
 
   return {
     /** How many groups have a request configuration naming `id` (an owner, user or group). */
@@ -229,5 +200,3 @@ export function createGroupStore(db: Db) {
     },
   };
 }
-
-export type ApiGroup = ReturnType<ReturnType<typeof createGroupStore>['toApi']>;

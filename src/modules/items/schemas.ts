@@ -1,7 +1,7 @@
-// The access levels a resource or group offers, as create and update bodies give them (a Gatehouse
-// extension shared by both kinds of item).
+// What resources' and groups' schemas share: the access levels each offers, as create and update
+// bodies give them, and the list filters both have beyond the reference (Gatehouse extensions).
 import * as v from 'valibot';
-import { Text } from '../../http/common-schemas.ts';
+import { Text, Uuid } from '../../http/common-schemas.ts';
 
 /** Remote ids appear as numbers in the reference's samples; they are kept as text. */
 export const RemoteText = v.pipe(
@@ -37,3 +37,19 @@ export const AccessLevels = v.pipe(
 
 /** The access levels as a body gives them, parsed. */
 export type AccessLevelsInput = v.InferOutput<typeof AccessLevels>;
+
+/**
+ * The filters GET /v1/resources and GET /v1/groups have beyond the reference: what one owner
+ * administers (the console's Teams page, named as GET /v1/apps names it) and one app's items (the
+ * console's app page). `items` names the list in the document's words ("resources", "groups").
+ */
+export const itemListExtensionFilters = (items: 'resources' | 'groups') => ({
+  owner_filter: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
+    type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
+    description: 'Only what this owner administers (as GET /v1/apps filters apps). An extension: the reference has no such filter.',
+  } }))),
+  app_id: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
+    type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
+    description: `Only the ${items} of this app. An extension: the reference has no such filter.`,
+  } }))),
+});

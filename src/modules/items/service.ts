@@ -1,5 +1,6 @@
-// What resources and groups share as items of the catalogue: the one bulk update (PUT /resources,
-// PUT /groups) with each kind's own fields plugged in, and the shape those updates answer in.
+// What resources and groups share as items of the catalogue: where a new one goes (its app and owner),
+// the one bulk update (PUT /resources, PUT /groups) with each kind's own fields plugged in, and the
+// shape those updates answer in.
 import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { replaceAccessLevels } from '../access/levels.ts';
@@ -9,6 +10,19 @@ import type { AccessLevelsInput } from './schemas.ts';
 import type { RequestSettingsInput } from '../request-settings/schemas.ts';
 import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
 import type { RequestSettings } from '../request-settings/columns.ts';
+
+/**
+ * Where a new resource or group goes: its app, and its admin owner — the one given, else the app's.
+ * Returns both lower-cased. Throws not_found naming `app_id` or `admin_owner_id`.
+ */
+export function newItemPlace(ctx: AppContext, input: { app_id: string; admin_owner_id?: string | undefined }): { appId: string; ownerId: string } {
+  const appId = input.app_id.toLowerCase();
+  const app = ctx.stores.apps.get(appId);
+  if (!app) throw notFound('app', appId, 'app_id');
+  const ownerId = input.admin_owner_id?.toLowerCase() ?? app.admin_owner_id;
+  if (!ctx.stores.owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
+  return { appId, ownerId };
+}
 
 /**
  * The checks every item of a bulk update (PUT /resources, PUT /groups) starts with: the id is not

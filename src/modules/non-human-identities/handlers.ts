@@ -6,6 +6,7 @@ import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { attachNonHumanIdentity, detachNonHumanIdentity } from './service.ts';
 import { NON_HUMAN_IDENTITY_TYPES, type ResourceNhiRow } from './store.ts';
 import { toApiAccess } from './mappers.ts';
+import { toApiResource } from '../resources/mappers.ts';
 import { seesListed, viewerOf } from '../visibility/service.ts';
 import type { nonHumanIdentityRoutes } from './routes.ts';
 
@@ -16,7 +17,7 @@ export function registerNonHumanIdentityRoutes(router: ApiRouter<typeof nonHuman
     const query = req.query();
     const after = ctx.pager.afterSeq('non_human_identities', query);
     const rows = resources.listByTypes(NON_HUMAN_IDENTITY_TYPES, after, query.page_size + 1, viewerOf(ctx, req.caller));
-    return ok(ctx.pager.page('non_human_identities', query, rows, (row) => row.seq, resources.toApi));
+    return ok(ctx.pager.page('non_human_identities', query, rows, (row) => row.seq, toApiResource));
   });
 
   // The reference answers an AccessList of results alone; next and previous are added so that

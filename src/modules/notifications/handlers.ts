@@ -3,7 +3,8 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import { getPreferences, resendNotification, setPreferences, toApiNotification } from './service.ts';
+import { getPreferences, resendNotification, setPreferences } from './service.ts';
+import { toApiNotification } from './mappers.ts';
 import type { notificationRoutes } from './routes.ts';
 import { interact } from './slack-interactivity.ts';
 import { signedBody } from './slack-protocol.ts';

@@ -145,7 +145,11 @@ export function render(ctx: AppContext, row: NotificationRow): Rendered {
       const said = ctx.stores.requests.comments(row.request_id!).filter((c) => c.created_at === decided.updated_at).at(-1);
       const comment = said ? [`${said.user_full_name || said.user_email} commented: ${said.comment}`] : [];
       // Approved by a rule (on call): say which, and that the access ends with the shift.
-      const because = decided.approval_reason !== null ? [`It was ${decided.approval_reason}; the access ends no later than that.`] : [];
+      // Or some of its items, the rest reviewed: each says so (and one whose shift ended meanwhile, that it was not granted).
+      const because = decided.approval_reason !== null ? [`It was ${decided.approval_reason}; the access ends no later than that.`]
+        : ctx.stores.requests.items(decided.id).flatMap((item) => item.approval_reason === null ? [] : [
+          item.approval_reason.startsWith('not granted') ? `${item.item_name}: ${item.approval_reason}.` : `${item.item_name} was ${item.approval_reason}; that access ends no later than that.`,
+        ]);
       return { subject: `Access request ${decision.split(':')[0]}: ${r.what}`, lines: [lead, ...because, ...comment, ...r.lines, why], link: requestLink(row.request_id!), actionableRequestId: null };
     }
     case 'REQUEST_COMMENTED': {

@@ -1,5 +1,6 @@
 // Use cases that write owners: checks on referenced users and groups, then one transaction with the audit event.
 import type { AppContext } from '../../context.ts';
+import { casefold } from '../../lib/casefold.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
 import type { ApiUser } from '../users/mappers.ts';
@@ -180,20 +181,27 @@ export function ownerHasUser(ctx: AppContext, ownerId: string, userId: string): 
   return holdings.groupsOfUser(userId, ctx.clock.now()).some((held) => held.item_id === row.source_group_id);
 }
 
+/** Code-unit order, as SQLite's BINARY collation compares. */
+const compareText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * The owner's users: its listed users in escalation order or, while it has a `source_group_id`, the
  * users who hold that group now (directly or through nesting: the access graph's one definition), by
- * user id. An unknown owner has none.
+ * email (case-folded; the user id breaks a tie). An unknown owner has none.
  */
+
 export function ownerUserIds(ctx: AppContext, ownerId: string): string[] {
   const { owners, holdings } = ctx.stores;
   const row = owners.get(ownerId);
   if (!row) return [];
   if (row.source_group_id === null) return owners.userIds(ownerId);
-  // Holdings come in user order, one per level: each user once.
+  // Holdings come in user-id order, one per level: each user once, then put in email order (case-folded,
+  // the id breaking a tie), the same whatever ids people were given, so reviewers taken in turn from a
+  // group-backed owner (access reviews' round-robin) come in the same order every time.
   const ids = new Set<string>();
   for (const holding of holdings.everyHolder('group', row.source_group_id, ctx.clock.now())) ids.add(holding.user_id);
-  return [...ids];
+  const emailOf = new Map([...ids].map((id) => [id, casefold(ctx.stores.users.get(id)?.email ?? '')]));
+  return [...ids].sort((a, b) => compareText(emailOf.get(a)!, emailOf.get(b)!) || compareText(a, b));
 }
 
 /**

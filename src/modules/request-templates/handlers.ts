@@ -1,7 +1,8 @@
 // /request-templates: list, create, update (the body names the template), get, delete.
 import type { AppContext } from '../../context.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
-import { createRequestTemplate, deleteRequestTemplate, getRequestTemplate, toApiRequestTemplate, updateRequestTemplate } from './service.ts';
+import { createRequestTemplate, deleteRequestTemplate, getRequestTemplate, updateRequestTemplate } from './service.ts';
+import { toApiRequestTemplate } from './mappers.ts';
 import type { requestTemplateRoutes } from './routes.ts';
 
 export function registerRequestTemplateRoutes(router: ApiRouter<typeof requestTemplateRoutes>, ctx: AppContext): void {

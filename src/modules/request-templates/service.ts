@@ -5,12 +5,7 @@ import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
 import type { CustomFieldInputType } from './schemas.ts';
 import type { CustomField, RequestTemplate } from './store.ts';
-import type { RequestTemplate as ApiRequestTemplate } from './responses.ts';
-
-/** The vendor's RequestTemplate. */
-export function toApiRequestTemplate(template: RequestTemplate): ApiRequestTemplate {
-  return { request_template_id: template.id, name: template.name, custom_fields: template.custom_fields };
-}
+import { toApiRequestTemplate } from './mappers.ts';
 
 function requireTemplate(ctx: AppContext, id: string, path: string): RequestTemplate {
   const template = ctx.stores.requestTemplates.get(id);
@@ -137,5 +132,3 @@ export function fieldsAsked(ctx: AppContext, items: { path: string; name: string
   return [...asked.values()];
 }
 
-/** A field asked, as the dry run answers it. */
-export const toApiAskedField = ({ itemNames: _names, ...field }: AskedField) => field;

@@ -13,6 +13,7 @@ import { effectiveReviewer } from '../delegations/service.ts';
 import type { ItemRow, RequestRow, ReviewerRow } from './store.ts';
 import type { RequestStatus } from './schemas.ts';
 import { announce } from '../../signals.ts';
+import { onCallCover } from '../on-call/service.ts';
 
 export const AUTO_APPROVAL_ACTOR = systemActor('Gatehouse (auto-approval)');
 export const TIMEOUT_ACTOR = systemActor('Gatehouse (request timeout)');
@@ -130,22 +131,47 @@ function checkGrantable(ctx: AppContext, row: RequestRow, items: ItemRow[]): voi
 }
 
 /**
- * Marks the request APPROVED, records REQUESTS_APPROVED and grants every item to the target from
- * `now` for duration_minutes (-1: no expiry), extending access already held — but never past `notAfter`
- * when given (approval by rotation: the end of the target's shift). Call inside the transaction.
+ * The latest end an item the rotation approved may be granted to (request_items.on_call_until): the end
+ * of the target's shift now, when they are on call for its group now (a later shift of theirs counts as
+ * the rotation approving it now), else the end of the shift that approved it — which may have passed
+ * while reviewers of the request's other items decided. Null for an item the rotation did not approve.
  */
-export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow, now: Date, extra: Record<string, string | number | boolean> = {}, notAfter?: string): void {
+function onCallCap(ctx: AppContext, row: RequestRow, item: ItemRow, now: Date): string | null {
+  if (item.on_call_until === null) return null;
+  const cover = row.target_user_id !== null && item.matched_group_id !== null ? onCallCover(ctx, item.matched_group_id, row.target_user_id, now) : null;
+  return cover?.endsAt ?? item.on_call_until;
+}
+
+/**
+ * Marks the request APPROVED, records REQUESTS_APPROVED and grants every item to the target from
+ * `now` for duration_minutes (-1: no expiry), extending access already held — but an item the on-call
+ * rotation approved never past the end of the shift that approved it (docs/on-call.md). Such an item
+ * whose shift ended before the approval came (the rest waited for reviewers) is not granted: the
+ * event names it (`not_granted_item_ids`) and the item's approval_reason says why. Call inside the transaction.
+ */
+export function completeApproval(ctx: AppContext, actor: Actor, row: RequestRow, now: Date, extra: Record<string, string | number | boolean> = {}): void {
   const { requests, events } = ctx.stores;
   const items = requests.items(row.id);
   checkGrantable(ctx, row, items);
   if (!requests.decide(row.id, 'APPROVED', now)) throw new AppError('conflict', `request ${row.id} was decided meanwhile`);
+  const at = now.toISOString();
+  const caps = new Map(items.map((item) => [item.position, onCallCap(ctx, row, item, now)]));
+  const lapsed = items.filter((item) => { const cap = caps.get(item.position); return cap != null && cap <= at; });
+  for (const item of lapsed) {
+    requests.setItemApprovalReason(row.id, item.position,
+      `not granted: the on-call rotation approved it until ${item.on_call_until!.slice(0, 16).replace('T', ' ')} UTC, and that shift ended before the rest of the request was approved; request it again`);
+  }
   const decided = requests.get(row.id)!;
-  events.record(actor, 'REQUESTS_APPROVED', requestSubEvents(ctx, 'REQUESTS_APPROVED', decided, extra));
+  events.record(actor, 'REQUESTS_APPROVED', requestSubEvents(ctx, 'REQUESTS_APPROVED', decided, {
+    ...extra, ...(lapsed.length > 0 && { not_granted_item_ids: lapsed.map((item) => item.item_id).join(',') }),
+  }));
   announce(ctx, 'requests.decided', { requestId: row.id, decision: 'APPROVED', actorId: actor.userId }, now);
   const asked = expiryAfter(now, row.duration_minutes, -1);
-  const expiresAt = notAfter !== undefined && (asked === null || asked > notAfter) ? notAfter : asked;
   const principal = row.target_user_id !== null ? { type: 'user' as const, id: row.target_user_id } : { type: 'group' as const, id: row.target_group_id! };
   for (const item of items) {
+    if (lapsed.includes(item)) continue;
+    const cap = caps.get(item.position) ?? null;
+    const expiresAt = cap !== null && (asked === null || asked > cap) ? cap : asked;
     grantForRequest(ctx, actor, {
       principalType: principal.type, principalId: principal.id, itemType: item.item_type, itemId: item.item_id,
       level: item.access_level_remote_id, expiresAt, requestId: row.id,

@@ -4,13 +4,11 @@ import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import { cutPage } from '../../http/paging.ts';
-import {
-  type RelayRequestsInput,
-} from './schemas.ts';
+import type { RelayRequestsInput } from './schemas.ts';
 import { approveRequest, cancelRequest, commentOnRequest, denyRequest, readableRequest } from './decide.ts';
 import { createRequest, dryRunRequest } from './service.ts';
 import type { RequestFilter, RequestRow } from './store.ts';
-import { requestReader, toApiComment, toApiRequest } from './view.ts';
+import { requestReader, toApiComment, toApiRequest } from './mappers.ts';
 import { listRequests, readableBy, requestCounts } from './list.ts';
 import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
 import type { requestRoutes } from './routes.ts';

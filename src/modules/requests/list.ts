@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.ts';
 import type { Caller } from '../../http/types.ts';
 import type { ListRequestsInput } from './schemas.ts';
 import type { RequestFilter } from './store.ts';
-import { requestReader } from './view.ts';
+import { requestReader } from './mappers.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** The list's filters; a bare end date includes that whole (UTC) day, as for events. */

@@ -10,10 +10,11 @@ import { requestSettingsFromRow } from '../request-settings/columns.ts';
 import { chooseConfiguration, resolveStages, targetGroups, type ChosenConfiguration, type PlannedStage, type Target } from './reviewers.ts';
 import type { CreateRequestInput } from './schemas.ts';
 import { completeApproval, AUTO_APPROVAL_ACTOR, givesThemselvesAccess, requestSubEvents } from './decide.ts';
-import { toApiRequest } from './view.ts';
+import { toApiRequest } from './mappers.ts';
 import { ownerHasUser } from '../owners/service.ts';
 import { announce } from '../../signals.ts';
-import { fieldsAsked, toApiAskedField, type AskedField } from '../request-templates/service.ts';
+import { fieldsAsked, type AskedField } from '../request-templates/service.ts';
+import { toApiAskedField } from '../request-templates/mappers.ts';
 import { levelReach } from '../connectors/levels.ts';
 import { onCallCover, type OnCallCover } from '../on-call/service.ts';
 
@@ -116,17 +117,24 @@ function shiftEndInWords(endsAt: string, now: Date): string {
   return `${time} on ${end.getUTCDate()} ${end.toLocaleString('en-GB', { month: 'long', timeZone: 'UTC' })}`;
 }
 
+/** Why the rotation approves an item, in words: "approved because you are on call for Payments primary until 18:00 UTC". */
+function rotationReason(cover: OnCallCover, target: Target, caller: Caller, now: Date): string {
+  const who = target.type === 'user' && target.id === caller.userId ? 'you are' : 'they are';
+  return `approved because ${who} on call for ${cover.scheduleName} until ${shiftEndInWords(cover.endsAt, now)}`;
+}
+
 /**
  * When every item is approved at once and the rotation approves at least one (docs/on-call.md): the
- * earliest shift end among them (the grant's latest end) and why, in words; else null.
+ * earliest shift end among them and why, in words; else null. Each item the rotation approves is capped
+ * at its own shift's end when granted (request_items.on_call_until, decide.ts), whether the request is
+ * approved at once or waits for reviewers of its other items.
  */
-export function rotationApproval(items: readonly ItemPlan[], target: Target, caller: Caller, now: Date): { notAfter: string; reason: string; cover: OnCallCover } | null {
+export function rotationApproval(items: readonly ItemPlan[], target: Target, caller: Caller, now: Date): { reason: string; cover: OnCallCover } | null {
   if (!items.every((item) => item.chosen.autoApproval)) return null;
   const covers = items.map((item) => item.onCall).filter((c): c is OnCallCover => c !== null);
   if (covers.length === 0) return null;
   const first = covers.reduce((a, b) => (b.endsAt < a.endsAt ? b : a));
-  const who = target.type === 'user' && target.id === caller.userId ? 'you are' : 'they are';
-  return { notAfter: first.endsAt, cover: first, reason: `approved because ${who} on call for ${first.scheduleName} until ${shiftEndInWords(first.endsAt, now)}` };
+  return { cover: first, reason: rotationReason(first, target, caller, now) };
 }
 
 /**
@@ -227,6 +235,9 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
         configuration_priority: item.chosen.priority, matched_group_id: item.chosen.matchedGroupId,
         auto_approved: item.chosen.autoApproval ? 1 : 0, stage_count: item.stages.length,
         current_stage: 1,
+        // Approved by the rotation: its grant ends no later than this shift, even if reviewers of other items decide later.
+        on_call_until: item.onCall?.endsAt ?? null,
+        approval_reason: item.onCall ? rotationReason(item.onCall, target, caller, now) : null,
       });
       item.stages.forEach((stage, s) => {
         requests.addStage({ request_id: id, item_position: position, stage_index: s + 1, stage: stage.stage, operator: stage.operator, slots: JSON.stringify(stage.slots) });
@@ -244,7 +255,7 @@ export function createRequest(ctx: AppContext, caller: Caller, input: CreateRequ
       requests.setApprovalReason(id, rotation.reason);
       completeApproval(ctx, AUTO_APPROVAL_ACTOR, requests.get(id)!, now, {
         auto_approved: true, approval_reason: rotation.reason, on_call_schedule_id: rotation.cover.scheduleId, shift_end: rotation.cover.endsAt,
-      }, rotation.notAfter);
+      });
     } else if (items.every((item) => item.chosen.autoApproval)) completeApproval(ctx, AUTO_APPROVAL_ACTOR, row, now, { auto_approved: true });
     else announce(ctx, 'requests.created', { requestId: id }, now);
     return { id };

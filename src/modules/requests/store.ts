@@ -39,6 +39,10 @@ export interface ItemRow {
   auto_approved: number;
   stage_count: number;
   current_stage: number;
+  /** The end of the requester's shift when the rotation approved this item (0030); null otherwise. */
+  on_call_until: string | null;
+  /** Why the rotation approved this item, in words; null otherwise. */
+  approval_reason: string | null;
 }
 
 export interface StageRow {
@@ -156,9 +160,9 @@ export function createRequestStore(db: Db) {
   );
   const insertItem = db.prepare<ItemRow>(
     `INSERT INTO request_items (request_id, position, item_type, item_id, item_name, remote_id, remote_name, access_level_remote_id, access_level_name,
-                                configuration_priority, matched_group_id, auto_approved, stage_count, current_stage)
+                                configuration_priority, matched_group_id, auto_approved, stage_count, current_stage, on_call_until, approval_reason)
      VALUES (@request_id, @position, @item_type, @item_id, @item_name, @remote_id, @remote_name, @access_level_remote_id, @access_level_name,
-             @configuration_priority, @matched_group_id, @auto_approved, @stage_count, @current_stage)`,
+             @configuration_priority, @matched_group_id, @auto_approved, @stage_count, @current_stage, @on_call_until, @approval_reason)`,
   );
   const insertStage = db.prepare<StageRow>(
     'INSERT INTO request_stages (request_id, item_position, stage_index, stage, operator, slots) VALUES (@request_id, @item_position, @stage_index, @stage, @operator, @slots)',
@@ -181,6 +185,9 @@ export function createRequestStore(db: Db) {
   );
   // Guarded on PENDING: of two racing decisions only one changes a row; nothing leaves a final state.
   const setApprovalReason = db.prepare<{ id: string; reason: string }>('UPDATE requests SET approval_reason = @reason WHERE id = @id');
+  const setItemApprovalReason = db.prepare<{ id: string; position: number; reason: string }>(
+    'UPDATE request_items SET approval_reason = @reason WHERE request_id = @id AND position = @position',
+  );
   const decide = db.prepare<{ id: string; status: RequestStatus; at: string }>(
     "UPDATE requests SET status = @status, updated_at = @at WHERE id = @id AND status = 'PENDING'",
   );
@@ -204,7 +211,7 @@ export function createRequestStore(db: Db) {
      WHERE i.item_id = @itemId AND i.access_level_remote_id = @level AND r.target_user_id = @userId AND r.status = 'PENDING' LIMIT 1`,
   );
   const admins = db.prepare<[], { id: string }>(
-    "SELECT id FROM users WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') ORDER BY id",
+    "SELECT id FROM users WHERE organization_role = 'ADMIN' AND hr_idp_status NOT IN ('SUSPENDED', 'DEPROVISIONED', 'DELETED') ORDER BY casefold(email), id",
   );
   const involves = db.prepare<{ id: string; involvedUserId: string; involvedAt: string }, { one: number }>(
     `SELECT 1 AS one FROM requests r WHERE r.id = @id AND ${INVOLVES}`,
@@ -248,7 +255,9 @@ export function createRequestStore(db: Db) {
       insert.run({ break_glass: 0, ...fields, id, status: 'PENDING', created_at: now, updated_at: now });
       return id;
     },
-    addItem: (row: ItemRow) => void insertItem.run(row),
+    /** An item; `on_call_until` and `approval_reason` only for one the on-call rotation approves. */
+    addItem: (row: Omit<ItemRow, 'on_call_until' | 'approval_reason'> & Partial<Pick<ItemRow, 'on_call_until' | 'approval_reason'>>) =>
+      void insertItem.run({ on_call_until: null, approval_reason: null, ...row }),
     addStage: (row: StageRow) => void insertStage.run(row),
     addReviewer: (row: Pick<ReviewerRow, 'request_id' | 'item_position' | 'stage_index' | 'slot' | 'user_id' | 'reason'>) => void insertReviewer.run(row),
     addComment(requestId: string, userId: string, comment: string, at: Date): string {
@@ -262,6 +271,7 @@ export function createRequestStore(db: Db) {
     touch: (id: string, at: Date) => void touch.run({ id, at: at.toISOString() }),
     /** Why a rule approves the request at once (on call), in words. */
     setApprovalReason: (id: string, reason: string) => void setApprovalReason.run({ id, reason }),
+    setItemApprovalReason: (id: string, position: number, reason: string) => void setItemApprovalReason.run({ id, position, reason }),
     /** A reviewer's shorter duration for a PENDING request: the grant uses it; the first asked-for duration is kept. */
     shorten: (id: string, minutes: number, at: Date) => void shorten.run({ id, minutes, at: at.toISOString() }),
     markReviewer(row: ReviewerRow, status: 'APPROVED' | 'REJECTED', actedBy: string, delegationId: string | null, at: Date): boolean {

@@ -25,7 +25,7 @@ export const resourcesArea = defineArea({
   name: 'resources',
   stores: { resources: createResourceStore },
   sharedReads: {
-    resources: ['accessLevel', 'accessLevels', 'countConfigurationsNaming', 'exists', 'getRow', 'listByTypes', 'resourceType', 'toApi'],
+    resources: ['accessLevel', 'accessLevels', 'countConfigurationsNaming', 'exists', 'getRow', 'listByTypes', 'resourceType'],
   },
   readTasks: { 'resources.list': listResourcesTask },
 });

@@ -3,6 +3,7 @@ import type * as v from 'valibot';
 import type { AppContext } from '../../context.ts';
 import type { Viewer } from '../visibility/sql.ts';
 import type { ListResourcesQuery } from './schemas.ts';
+import { toApiResource } from './mappers.ts';
 
 export type ListResourcesInput = v.InferOutput<typeof ListResourcesQuery>;
 
@@ -21,5 +22,5 @@ export function listResources(ctx: AppContext, query: ListResourcesInput, viewer
     appId: query.app_id?.toLowerCase(),
   };
   const rows = resources.list(filter, ctx.pager.afterSeq('resources', query), query.page_size + 1, viewer);
-  return ctx.pager.pageJson('resources', query, rows, (row) => row.seq, resources.toApi);
+  return ctx.pager.pageJson('resources', query, rows, (row) => row.seq, toApiResource);
 }

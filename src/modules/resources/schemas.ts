@@ -1,7 +1,7 @@
 // Valibot schemas for resources: create, bulk update, list filters, and the access levels a resource offers.
 import * as v from 'valibot';
 import { Name, PageQueryEntries, QueryList, Text, Uuid } from '../../http/common-schemas.ts';
-import { AccessLevels, RemoteText } from '../items/schemas.ts';
+import { AccessLevels, itemListExtensionFilters, RemoteText } from '../items/schemas.ts';
 import { RequestSettingEntries } from '../request-settings/schemas.ts';
 import { RESOURCE_TYPES } from './kinds.ts';
 
@@ -64,16 +64,7 @@ export const ListResourcesQuery = v.pipe(
     ancestor_resource_id: v.optional(Uuid),
     remote_id: v.optional(QueryText),
     tag_ids: v.optional(QueryList(Uuid, { commaSeparated: true })),
-    // Extension: what one owner administers (the console's Teams page), named as GET /v1/apps names it.
-    owner_filter: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
-      type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
-      description: 'Only what this owner administers (as GET /v1/apps filters apps). An extension: the reference has no such filter.',
-    } }))),
-    // Extension (the reference has no such filter; the console lists an app's resources with it).
-    app_id: v.optional(v.pipe(Uuid, v.metadata({ openapi: {
-      type: 'string', format: 'uuid', 'x-gatehouse-extension': true,
-      description: 'Only the resources of this app. An extension: the reference has no such filter.',
-    } }))),
+    ...itemListExtensionFilters('resources'),
   }),
   // The reference: remote ids are only unique within a resource type.
   v.forward(

@@ -2,7 +2,7 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor } from '../events/store.ts';
-import { reviseItems, updateItems, type ItemRevision } from '../items/service.ts';
+import { newItemPlace, reviseItems, updateItems, type ItemRevision } from '../items/service.ts';
 import { applyRequestSettings, checkRequestSettingReferences } from '../request-settings/service.ts';
 import { DEFAULT_REQUEST_SETTINGS } from '../request-settings/columns.ts';
 import { checkMetadata, checkRemoteInfo, remoteIdOf } from '../items/kinds.ts';
@@ -11,7 +11,8 @@ import { replaceAccessLevels } from '../access/levels.ts';
 import { deleteWithEdges } from '../access/service.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_ID_FIELDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
-import { stateFromRow, type ApiResource, type ResourceState } from './store.ts';
+import type { ResourceState } from './store.ts';
+import { stateFromRow, type ApiResource } from './mappers.ts';
 
 /** Throws not_found naming `path` when the parent does not exist, validation_failed when it would close a cycle. */
 function checkParent(ctx: AppContext, resourceId: string | null, parentId: string, path: string): void {
@@ -28,16 +29,12 @@ function checkParent(ctx: AppContext, resourceId: string | null, parentId: strin
  * naming app_id, admin_owner_id, parent_resource_id or a request configuration's reference.
  */
 export function createResource(ctx: AppContext, actor: Actor, input: CreateResourceInput): ApiResource {
-  const { apps, owners, resources, events } = ctx.stores;
+  const { resources, events } = ctx.stores;
   if (input.metadata !== undefined) checkMetadata(input.metadata, RESOURCE_METADATA_KINDS, input.resource_type, 'metadata');
   if (input.remote_info !== undefined) checkRemoteInfo(input.remote_info, RESOURCE_REMOTE_INFO_KINDS, input.resource_type, 'remote_info');
   const settings = applyRequestSettings(DEFAULT_REQUEST_SETTINGS, input);
   return ctx.db.transaction(() => {
-    const appId = input.app_id.toLowerCase();
-    const app = apps.get(appId);
-    if (!app) throw notFound('app', appId, 'app_id');
-    const ownerId = input.admin_owner_id?.toLowerCase() ?? app.admin_owner_id;
-    if (!owners.exists(ownerId)) throw notFound('owner', ownerId, 'admin_owner_id');
+    const { appId, ownerId } = newItemPlace(ctx, input);
     const parentId = input.parent_resource_id?.toLowerCase() ?? null;
     if (parentId !== null) checkParent(ctx, null, parentId, 'parent_resource_id');
     checkRequestSettingReferences(ctx, settings, input);

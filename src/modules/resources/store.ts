@@ -4,10 +4,11 @@ import type { Db } from '../../db/open.ts';
 import { Kept, keyedBy, type Watch } from '../../db/kept.ts';
 import { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, requestSettingsFromRow, requestSettingsToApi, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import type { Resource } from './responses.ts';
 import type { TicketPropagationConfiguration } from '../request-settings/responses.ts';
+import type { Resource } from './responses.ts';
+import { DEFAULT_ACCESS_LEVEL, toApiResource, type AccessLevel } from './mappers.ts';
 
 export interface ResourceRow extends RequestSettingsRow {
   seq: number;
@@ -48,14 +49,6 @@ export interface ResourceState {
   settings: RequestSettings;
 }
 
-export interface AccessLevel {
-  access_level_name: string;
-  access_level_remote_id: string;
-}
-
-/** The default access level every resource offers. */
-export const DEFAULT_ACCESS_LEVEL: AccessLevel = { access_level_name: '', access_level_remote_id: '' };
-
 export interface ResourceFilter {
   resourceType?: string | undefined;
   resourceIds?: string[] | undefined;
@@ -66,24 +59,6 @@ export interface ResourceFilter {
   tagIds?: string[] | undefined;
   adminOwnerId?: string | undefined;
   appId?: string | undefined;
-}
-
-export function stateFromRow(row: ResourceRow): ResourceState {
-  return {
-    app_id: row.app_id,
-    name: row.name,
-    description: row.description,
-    admin_owner_id: row.admin_owner_id,
-    resource_type: row.resource_type,
-    remote_resource_id: row.remote_resource_id,
-    remote_resource_name: row.remote_resource_name,
-    remote_info: row.remote_info === null ? null : (JSON.parse(row.remote_info) as Record<string, unknown>),
-    metadata: row.metadata,
-    parent_resource_id: row.parent_resource_id,
-    require_mfa_to_connect: row.require_mfa_to_connect === 1,
-    ticket_propagation: row.ticket_propagation === null ? null : (JSON.parse(row.ticket_propagation) as TicketPropagation),
-    settings: requestSettingsFromRow(row),
-  };
 }
 
 function columns(state: ResourceState) {
@@ -133,7 +108,7 @@ const RELATED_COLUMNS = `
   (SELECT json_group_array(json_object('access_level_name', name, 'access_level_remote_id', remote_id))
      FROM (SELECT name, remote_id FROM resource_access_levels l WHERE l.resource_id = resources.id ORDER BY remote_id)) AS access_levels_json`;
 
-/** A row read with RELATED_COLUMNS, as every statement that feeds toApi reads it. */
+/** A row read with RELATED_COLUMNS, as every statement that feeds toApiResource (mappers.ts) reads it. */
 export interface ResourceApiRow extends ResourceRow {
   ancestor_ids_json: string;
   descendant_ids_json: string;
@@ -230,30 +205,6 @@ export function createResourceStore(db: Db) {
     ...levels.all(id).map((row) => ({ access_level_name: row.name, access_level_remote_id: row.remote_id })),
   ];
 
-  /** A row as the API's Resource (plus Gatehouse's access_levels). */
-  function toApi(row: ResourceApiRow): Resource {
-    const state = stateFromRow(row);
-    return {
-      resource_id: row.id,
-      app_id: row.app_id,
-      name: row.name,
-      description: row.description,
-      admin_owner_id: row.admin_owner_id,
-      ...(row.remote_resource_id !== null && { remote_resource_id: row.remote_resource_id }),
-      ...(row.remote_resource_name !== null && { remote_resource_name: row.remote_resource_name }),
-      resource_type: row.resource_type,
-      ...requestSettingsToApi(state.settings),
-      require_mfa_to_connect: state.require_mfa_to_connect,
-      ...(row.parent_resource_id !== null && { parent_resource_id: row.parent_resource_id }),
-      ...(state.ticket_propagation !== null && { ticket_propagation: state.ticket_propagation }),
-      ...(row.metadata !== null && { metadata: row.metadata }),
-      ...(state.remote_info !== null && { remote_info: state.remote_info }),
-      ancestor_resource_ids: JSON.parse(row.ancestor_ids_json) as string[],
-      descendant_resource_ids: JSON.parse(row.descendant_ids_json) as string[],
-      access_levels: [DEFAULT_ACCESS_LEVEL, ...(JSON.parse(row.access_levels_json) as AccessLevel[])],
-    };
-  }
-
   return {
     /** How many resources have a request configuration naming `id` (an owner, user or group). */
     countConfigurationsNaming(id: string): number {
@@ -269,7 +220,7 @@ export function createResourceStore(db: Db) {
     /** The resource as the API answers it (one statement), or undefined. */
     get(id: string) {
       const row = answerById.get(id);
-      return row && toApi(row);
+      return row && toApiResource(row);
     },
     /** The resource's answer as JSON bytes, kept until a write changes what it is built from; undefined when there is none. */
     answer(id: string): JsonText<Resource> | undefined {
@@ -277,14 +228,13 @@ export function createResourceStore(db: Db) {
       if (bytes === undefined) {
         const row = answerById.get(id);
         if (!row) return undefined;
-        bytes = encoder.encode(JSON.stringify(toApi(row)));
+        bytes = encoder.encode(JSON.stringify(toApiResource(row)));
         answers.keep(id, bytes, bytes.byteLength + 100);
       }
       return JsonText.shared(bytes);
     },
     /** How many answers are kept (the bench and the tests read it). */
     keptAnswers: () => answers.size,
-    toApi,
     /** Inserts a resource and returns its id. */
     create(state: ResourceState, at: Date): string {
       const id = newId();
@@ -348,5 +298,3 @@ export function createResourceStore(db: Db) {
     },
   };
 }
-
-export type ApiResource = ReturnType<ReturnType<typeof createResourceStore>['toApi']>;

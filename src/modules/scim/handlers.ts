@@ -13,10 +13,8 @@ import { filterIsLight } from './filter.ts';
 import { checkPatchBounds } from './group-patch.ts';
 import { applyPatch } from './patch.ts';
 import { projection } from './projection.ts';
-import {
-  GROUP_URNS, MAX_RESULTS, SCIM_BASE, USER_URNS, ENTERPRISE_SCHEMA,
-  USER_SCHEMA, resourceTypes, schemas, serviceProviderConfig, toScimGroup, toScimUser, type Json,
-} from './resources.ts';
+import { GROUP_URNS, MAX_RESULTS, SCIM_BASE, USER_URNS, ENTERPRISE_SCHEMA, USER_SCHEMA, resourceTypes, schemas, serviceProviderConfig, type Json } from './resources.ts';
+import { toScimGroup, toScimUser } from './mappers.ts';
 import type { scimRoutes } from './routes.ts';
 import { canonicalKeys, ScimUserBody, USER_SHAPE, type ListQuery } from './schemas.ts';
 import {

@@ -4,9 +4,8 @@ import type { AppContext } from '../../context.ts';
 import { groupMembers } from '../access/service.ts';
 import { filterToSql } from './filter.ts';
 import { projection } from './projection.ts';
-import {
-  GROUP_FILTER_ATTRIBUTES, GROUP_URNS, LIST_SCHEMA, toScimGroup, toScimUser, USER_FILTER_ATTRIBUTES, USER_URNS, type Json,
-} from './resources.ts';
+import { GROUP_FILTER_ATTRIBUTES, GROUP_URNS, LIST_SCHEMA, USER_FILTER_ATTRIBUTES, USER_URNS, type Json } from './resources.ts';
+import { toScimGroup, toScimUser } from './mappers.ts';
 import type { ListQuery } from './schemas.ts';
 
 export interface ScimListArgs {

@@ -32,7 +32,8 @@ function authenticator(ctx: AppContext): (req: GatehouseRequest) => Caller {
     const nowMs = ctx.clock.now().getTime();
     // A valid token is let in even from an address that sent many bad ones: an identity provider shares
     // its addresses with its other customers, whose mistakes must not lock it out (issue 37.8). Bad
-    // tokens from a throttled address get 429, so guessing stays slow; a lookup by prefix is cheap.
+    // tokens from a throttled address get 429, and a valid one is served within the throttle's bound on
+    // verdicts (src/http/throttle.ts), so guessing stays slow; a lookup by prefix is cheap.
     const throttled = () => {
       const wait = throttle.retryAfter(req.clientIp, nowMs);
       if (wait > 0) throw new AppError('too_many_requests', `too many failed authentications from this address; retry in ${wait} s`, [], { 'Retry-After': String(wait) });
@@ -45,10 +46,13 @@ function authenticator(ctx: AppContext): (req: GatehouseRequest) => Caller {
     const secret = BEARER.exec(header)?.[1];
     const holder = secret === undefined ? undefined : liveTokenHolder(ctx, secret, new Date(nowMs));
     if (!holder) {
-      throttled();
+      // Counted while blocked too: a bad token then spends the address's checks (throttle.ts).
+      const blocked = throttle.retryAfter(req.clientIp, nowMs) > 0;
       throttle.fail(req.clientIp, nowMs);
+      if (blocked) throttled();
       throw unauthenticated('the token is not valid: unknown, revoked or expired');
     }
+    if (!throttle.admit(req.clientIp, nowMs, holder.tokenId)) throttled();
     if (holder.scope !== 'SCIM') throw unauthenticated('an API token works only on /v1; /scim/v2 takes a SCIM token (gatehouse token create --scim)');
     if (isOffboarded(holder.userStatus)) throw unauthenticated(`the token's user is ${holder.userStatus}: an offboarded user's tokens do not work`);
     if (holder.role !== 'ADMIN') throw new AppError('forbidden', "the SCIM token's user is no longer an admin, and provisioning is an admin's");

@@ -22,7 +22,10 @@ const CHUNK = 1000;
 
 /**
  * Assigns reviewers to every snapshot row of review `uarId`, inside the caller's write transaction.
- * Candidates by policy, in a stable order, leaving out the row's own user and offboarded users:
+ * Candidates by policy, in an order that does not depend on the ids people were given (the owner's listed
+ * users by position, a source group's members and the admins by email; approvers stage by stage), leaving
+ * out the row's own user and offboarded users; rows come in the snapshot's order (each item's holders by
+ * email: access-reviews/service.ts), so a round-robin hands the same rows to the same reviewers every time:
  * - BY_OWNING_TEAM_ADMIN(_ALL): the users of the item's admin owner (its source group's members when it has one);
  * - BY_MANAGER: the row's user's manager;
  * - BY_APPROVERS(_ALL): the reviewers a request for this item by this user would get today (every stage);

@@ -4,20 +4,8 @@
 import type { AppContext } from '../../context.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
 import { assignItems, closeReviewEarly, decide, requireVisibleReview, setUnansweredPolicy } from './service.ts';
-import type { AssignmentRow } from './store.ts';
-import { toApiReviewItem } from './mappers.ts';
+import { toApiAssignment, toApiReviewItem } from './mappers.ts';
 import type { uarDecisionRoutes } from './routes.ts';
-import type { UARAssignment } from './responses.ts';
-
-const toApiAssignment = (row: AssignmentRow): UARAssignment => ({
-  uar_id: row.uar_id,
-  name: row.name,
-  deadline: row.deadline,
-  closed_at: row.closed_at,
-  unanswered_decision: row.unanswered_decision,
-  assigned_items: row.assigned_items,
-  unanswered_items: row.unanswered_items,
-});
 
 export function registerUarDecisionRoutes(router: ApiRouter<typeof uarDecisionRoutes>, ctx: AppContext): void {
   const { uarDecisions } = ctx.stores;

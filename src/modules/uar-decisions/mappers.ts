@@ -1,19 +1,13 @@
 // The uar decisions area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
-import type { UARItem } from './responses.ts';
-import type { ReviewItemRow } from './store.ts';
+import type { UARItem, UARAssignment } from './responses.ts';
+import type { ReviewItemRow, AssignmentRow } from './store.ts';
+import { snapshotSubject } from '../access-reviews/mappers.ts';
 
 export function toApiReviewItem(row: ReviewItemRow): UARItem {
   return {
     uar_item_id: row.seq,
     uar_id: row.uar_id,
-    item_type: row.item_type,
-    item_id: row.item_id,
-    item_name: row.item_name,
-    user_id: row.user_id,
-    full_name: row.user_full_name,
-    email: row.user_email,
-    access_level: { access_level_name: row.access_level_name, access_level_remote_id: row.access_level_remote_id },
-    expiration_date: row.expiration_date,
+    ...snapshotSubject(row),
     has_direct_access: row.has_direct_access === 1,
     num_access_paths: row.num_access_paths,
     decision: row.decision,
@@ -22,3 +16,13 @@ export function toApiReviewItem(row: ReviewItemRow): UARItem {
     assigned_reviewer_ids: JSON.parse(row.assigned_reviewers) as string[],
   };
 }
+
+export const toApiAssignment = (row: AssignmentRow): UARAssignment => ({
+  uar_id: row.uar_id,
+  name: row.name,
+  deadline: row.deadline,
+  closed_at: row.closed_at,
+  unanswered_decision: row.unanswered_decision,
+  assigned_items: row.assigned_items,
+  unanswered_items: row.unanswered_items,
+});

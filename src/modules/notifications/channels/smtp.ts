@@ -1,5 +1,5 @@
 // The email channel: nodemailer over SMTP, configured by one URL (GATEHOUSE_SMTP_URL).
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { AddressRefused, smtpSocket, type AddressPolicy } from '../../../http/outbound.ts';
 import type { Email, EmailChannel, Outcome } from './channel.ts';
 
@@ -15,7 +15,9 @@ const PERMANENT = /^55[0-3]$/;
  * through the policy (nodemailer's getSocket), so the server's address is checked where it is connected to.
  */
 export function createSmtpChannel(url: string, from: string, addresses: AddressPolicy, timeoutMs = 30_000): EmailChannel {
-  const transport = nodemailer.createTransport({
+  // nodemailer is loaded with the first email, not at every start of a service that may never send one.
+  let transport: Promise<Transporter> | undefined;
+  const connect = () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({
     url,
     pool: true,
     maxConnections: 3,
@@ -29,11 +31,11 @@ export function createSmtpChannel(url: string, from: string, addresses: AddressP
         smtpSocket(addresses, options.host ?? 'localhost', port, timeoutMs, (err, socket) => (err ? callback(err) : callback(null, { connection: socket })));
       },
     }),
-  } as Parameters<typeof nodemailer.createTransport>[0]);
+  } as Parameters<typeof nodemailer.createTransport>[0])));
   return {
     async send(email: Email): Promise<Outcome<{ messageId: string }>> {
       try {
-        const info = await transport.sendMail({ from, to: email.to, subject: email.subject, text: email.text, html: email.html });
+        const info = await (await connect()).sendMail({ from, to: email.to, subject: email.subject, text: email.text, html: email.html });
         return { ok: true, messageId: String(info.messageId) };
       } catch (err) {
         const e = err as { responseCode?: number; code?: string; message?: string };
@@ -44,6 +46,6 @@ export function createSmtpChannel(url: string, from: string, addresses: AddressP
         return { ok: false, error, retryable: !PERMANENT.test(code) };
       }
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((open) => open.close()),
   };
 }

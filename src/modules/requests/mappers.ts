@@ -26,6 +26,8 @@ const requestedItem = (item: ItemRow) => ({
   access_level_remote_id: item.access_level_remote_id,
   ...(item.remote_id !== null && { remote_id: item.remote_id }),
   ...(item.remote_name !== null && { remote_name: item.remote_name }),
+  ...(item.approval_reason !== null && { approval_reason: item.approval_reason }),
+  ...(item.on_call_until !== null && { on_call_until: item.on_call_until }),
 });
 
 /** A custom field's answer as the request stores it (custom_metadata). */

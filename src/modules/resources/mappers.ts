@@ -1,0 +1,59 @@
+// The resources area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
+import { requestSettingsToApi } from '../request-settings/mappers.ts';
+import type { Resource } from './responses.ts';
+import { requestSettingsFromRow } from '../request-settings/columns.ts';
+import type { ResourceApiRow, ResourceRow, ResourceState, TicketPropagation } from './store.ts';
+
+/** A resource as the API answers it (the Resource response schema). */
+export type ApiResource = Resource;
+
+/** A row as the API's Resource (plus Gatehouse's access_levels). */
+export function toApiResource(row: ResourceApiRow): ApiResource {
+  const state = stateFromRow(row);
+  return {
+    resource_id: row.id,
+    app_id: row.app_id,
+    name: row.name,
+    description: row.description,
+    admin_owner_id: row.admin_owner_id,
+    ...(row.remote_resource_id !== null && { remote_resource_id: row.remote_resource_id }),
+    ...(row.remote_resource_name !== null && { remote_resource_name: row.remote_resource_name }),
+    resource_type: row.resource_type,
+    ...requestSettingsToApi(state.settings),
+    require_mfa_to_connect: state.require_mfa_to_connect,
+    ...(row.parent_resource_id !== null && { parent_resource_id: row.parent_resource_id }),
+    ...(state.ticket_propagation !== null && { ticket_propagation: state.ticket_propagation }),
+    ...(row.metadata !== null && { metadata: row.metadata }),
+    ...(state.remote_info !== null && { remote_info: state.remote_info }),
+    ancestor_resource_ids: JSON.parse(row.ancestor_ids_json) as string[],
+    descendant_resource_ids: JSON.parse(row.descendant_ids_json) as string[],
+    access_levels: [DEFAULT_ACCESS_LEVEL, ...(JSON.parse(row.access_levels_json) as AccessLevel[])],
+  };
+}
+
+export interface AccessLevel {
+  access_level_name: string;
+  access_level_remote_id: string;
+}
+
+/** The default access level every resource offers. */
+export const DEFAULT_ACCESS_LEVEL: AccessLevel = { access_level_name: '', access_level_remote_id: '' };
+
+/** A row as the state the service reads and writes: JSON columns parsed, 0/1 as booleans, the request settings whole. */
+export function stateFromRow(row: ResourceRow): ResourceState {
+  return {
+    app_id: row.app_id,
+    name: row.name,
+    description: row.description,
+    admin_owner_id: row.admin_owner_id,
+    resource_type: row.resource_type,
+    remote_resource_id: row.remote_resource_id,
+    remote_resource_name: row.remote_resource_name,
+    remote_info: row.remote_info === null ? null : (JSON.parse(row.remote_info) as Record<string, unknown>),
+    metadata: row.metadata,
+    parent_resource_id: row.parent_resource_id,
+    require_mfa_to_connect: row.require_mfa_to_connect === 1,
+    ticket_propagation: row.ticket_propagation === null ? null : (JSON.parse(row.ticket_propagation) as TicketPropagation),
+    settings: requestSettingsFromRow(row),
+  };
+}
