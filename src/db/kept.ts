@@ -14,6 +14,7 @@
 // - A read-only connection (a read worker) keeps nothing: it has no triggers to tell it of changes.
 import { forgetOnLoss, insideTransaction } from './group-commit.ts';
 import type { Db } from './open.ts';
+import { JsonText } from '../http/json-text.ts';
 
 /** A write to watch: on `table`, the keys (SQL over the row's NEW / OLD values; NULL drops everything) whose answers it makes stale. */
 export interface Watch {
@@ -165,4 +166,22 @@ export class Kept<V> {
   get size(): { entries: number; bytes: number } {
     return { entries: this.#entries.size, bytes: this.#bytes };
   }
+}
+
+const ENCODER = new TextEncoder();
+
+/**
+ * An answer kept as JSON bytes in `kept` under `key`, built by `build` (the object, or undefined when there
+ * is none: nothing is kept for a missing one) when none is; sent as those shared bytes (JsonText.shared).
+ */
+export function keptJson<T>(kept: Kept<Uint8Array>, key: string, build: () => T | undefined): JsonText<T> | undefined {
+  let bytes = kept.get(key);
+  if (bytes === undefined) {
+    const answer = build();
+    if (answer === undefined) return undefined;
+    // Its own buffer (not a slice of Node's shared pool, which a kept answer would pin).
+    bytes = ENCODER.encode(JSON.stringify(answer));
+    kept.keep(key, bytes, bytes.byteLength + 100);
+  }
+  return JsonText.shared(bytes);
 }

@@ -1,8 +1,8 @@
 // Groups and their leaders: the only SQL for either.
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
-import { Kept, keyedBy } from '../../db/kept.ts';
-import { JsonText } from '../../http/json-text.ts';
+import { Kept, keptJson, keyedBy } from '../../db/kept.ts';
+import type { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
@@ -83,7 +83,6 @@ const KEPT_ANSWERS = { entries: 10_000, bytes: 16 * 2 ** 20 };
 export function createGroupStore(db: Db) {
   // GET /v1/groups/{id}'s bytes per group, built once per version of what they are built from (db/kept.ts).
   const answers = new Kept<Uint8Array>(db, 'group_answers', ANSWER_SOURCES, KEPT_ANSWERS);
-  const encoder = new TextEncoder();
   const insert = db.prepare<Columns & { id: string; at: string }>(
     `INSERT INTO groups (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
      VALUES (@id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @at, @at)`,
@@ -154,14 +153,10 @@ export function createGroupStore(db: Db) {
     },
     /** The group's answer as JSON bytes, kept until a write changes what it is built from; undefined when there is none. */
     answer(id: string): JsonText<Group> | undefined {
-      let bytes = answers.get(id);
-      if (bytes === undefined) {
+      return keptJson(answers, id, () => {
         const row = byId.get(id);
-        if (!row) return undefined;
-        bytes = encoder.encode(JSON.stringify(toApi(row)));
-        answers.keep(id, bytes, bytes.byteLength + 100);
-      }
-      return JsonText.shared(bytes);
+        return row && toApi(row);
+      });
     },
     /** How many answers are kept (the bench and the tests read it). */
     keptAnswers: () => answers.size,

@@ -1,8 +1,8 @@
 // Resources, their tree (parent → children) and the access levels each offers: the only SQL for them.
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
-import { Kept, keyedBy, type Watch } from '../../db/kept.ts';
-import { JsonText } from '../../http/json-text.ts';
+import { Kept, keptJson, keyedBy, type Watch } from '../../db/kept.ts';
+import type { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
@@ -133,7 +133,6 @@ const KEPT_ANSWERS = { entries: 20_000, bytes: 32 * 2 ** 20 };
 export function createResourceStore(db: Db) {
   // GET /v1/resources/{id}'s bytes per resource, built once per version of what they are built from (db/kept.ts).
   const answers = new Kept<Uint8Array>(db, 'resource_answers', ANSWER_SOURCES, KEPT_ANSWERS);
-  const encoder = new TextEncoder();
   const insert = db.prepare<Columns & { id: string; at: string }>(
     `INSERT INTO resources (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
      VALUES (@id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @at, @at)`,
@@ -224,14 +223,10 @@ export function createResourceStore(db: Db) {
     },
     /** The resource's answer as JSON bytes, kept until a write changes what it is built from; undefined when there is none. */
     answer(id: string): JsonText<Resource> | undefined {
-      let bytes = answers.get(id);
-      if (bytes === undefined) {
+      return keptJson(answers, id, () => {
         const row = answerById.get(id);
-        if (!row) return undefined;
-        bytes = encoder.encode(JSON.stringify(toApiResource(row)));
-        answers.keep(id, bytes, bytes.byteLength + 100);
-      }
-      return JsonText.shared(bytes);
+        return row && toApiResource(row);
+      });
     },
     /** How many answers are kept (the bench and the tests read it). */
     keptAnswers: () => answers.size,
