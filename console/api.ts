@@ -56,7 +56,31 @@ export function setSession(token: string, signedOut: (reason: string) => void): 
 
 type ErrorBody = Partial<Schema<'Error'>>;
 
+/** Words an API field name spells in capitals. */
+const CAPITALS: Record<string, string> = { url: 'URL', uri: 'URI', id: 'ID', ids: 'IDs', smtp: 'SMTP', oidc: 'OIDC', api: 'API' };
+
+/** API fields the console's forms call by another name (their label there). */
+const FIELD_NAMES: Record<string, string> = {
+  webhook_url: 'receiver URL', custom_metadata: 'answers', access_level_remote_id: 'level', duration_minutes: 'duration',
+  admin_owner_id: 'owner', reviewer_message_channel_id: 'reviewer channel', remote_id: 'ID at the provider',
+};
+
+/** An API field as people read it: `token_label` → "token label", `webhook_url` → "receiver URL", `owners.2.name` → "owners, item 3, name". */
+export function fieldWords(path: string): string {
+  return path.split('.').map((part) => (/^\d+$/.test(part)
+    ? `item ${Number(part) + 1}`
+    : FIELD_NAMES[part] ?? part.split('_').map((word) => CAPITALS[word] ?? word).join(' '))).join(', ');
+}
+
+/**
+ * A refusal in words. A validation failure names each field in words, not as the API's "invalid body:
+ * webhook_url: …"; anything else is the API's message, with the fields it does not already name.
+ */
 function describe(status: number, body: ErrorBody | undefined): string {
+  const details = body?.details ?? [];
+  if (body?.code === 'validation_failed' && details.length > 0) {
+    return `Not accepted: ${details.map((d) => `${fieldWords(d.path)}: ${d.message}`).join('; ')}${/[.!?)]$/.test(details.at(-1)!.message) ? '' : '.'}`;
+  }
   const base = body?.message ?? `Gatehouse answered ${status}`;
   const fields = (body?.details ?? []).filter((d) => !base.includes(d.message)).map((d) => `${d.path}: ${d.message}`);
   return fields.length > 0 ? `${base} (${fields.join('; ')})` : base;

@@ -170,6 +170,23 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
     assert.equal((await scim.get('/Users', { filter: `userName eq "UserName${tag}"` })).body.totalResults, 0);
   });
 
+  it('takes Entra ID\'s changes to phone numbers and addresses, which Gatehouse keeps nothing of, as no-ops beside the changes it keeps', async () => {
+    const id = await person({ phoneNumbers: [{ type: 'work', value: '+1 555 0100' }], addresses: [{ type: 'work', locality: 'Paris', primary: true }] });
+    const res = await scim.patch(`/Users/${id}`, patch(
+      { op: 'Replace', path: 'phoneNumbers[type eq "work"].value', value: '+1 555 0199' },
+      { op: 'Replace', path: 'addresses[type eq "work"].locality', value: 'Lyon' },
+      { op: 'Remove', path: 'phoneNumbers[type eq "mobile"]' },
+      { op: 'Add', path: 'urn:ietf:params:scim:schemas:core:2.0:User:phoneNumbers[type eq "fax"].value', value: '+1 555 0000' },
+      { op: 'Replace', path: 'name.familyName', value: 'Kept' },
+    ));
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.name.familyName, 'Kept');
+    assert.equal((await app.api.get(`/users/${id}`)).body.last_name, 'Kept');
+    // A path that is no attribute at all is still refused.
+    const wrong = await scim.patch(`/Users/${id}`, patch({ op: 'Replace', path: 'phoneNumberz[type eq "work"].value', value: 'x' }));
+    assert.equal(wrong.status, 400);
+  });
+
   it('applies the enterprise extension PATCHed at its URN, with and without a path (37.5)', async () => {
     const id = await person();
     const added = await scim.patch(`/Users/${id}`, patch({ op: 'add', path: ENTERPRISE, value: { department: 'Finance', employeeNumber: '42' } }));
@@ -206,6 +223,28 @@ describe('SCIM as providers send it (issue 37) and bounded (issue 36.5)', () => 
     assert.equal(groups.status, 200);
     assert.deepEqual([groups.body.totalResults, groups.body.Resources[0].members], [1, undefined]);
     const bad = await scim.post('/Users/.search', { schemas: [SEARCH], filter: 'userName eq' });
+    assert.deepEqual([bad.status, bad.body.scimType], [400, 'invalidFilter']);
+  });
+
+  it('serves POST /.search from the root (RFC 7644 §3.4.3): users then groups as one list, paged across both', async () => {
+    const tag = unique('root');
+    const ids = [];
+    for (const n of [1, 2]) ids.push((await scim.post('/Users', { schemas: [USER], userName: `${tag}-${n}@example.com`, displayName: `${tag} person ${n}` })).body.id as string);
+    const group = (await scim.post('/Groups', { schemas: [GROUP], displayName: `${tag} team`, members: [] })).body.id as string;
+    // displayName is both a user's and a group's attribute: the search reaches both types.
+    const both = await scim.post('/.search', { schemas: [SEARCH], filter: `displayName sw "${tag}"` });
+    assert.equal(both.status, 200, JSON.stringify(both.body));
+    assert.deepEqual([both.body.totalResults, both.body.Resources.map((r: { id: string }) => r.id)], [3, [...ids, group]]);
+    assert.deepEqual(both.body.Resources.map((r: { schemas: string[] }) => r.schemas[0]), [USER, USER, GROUP]);
+    // A page that starts in the users and ends in the groups.
+    const second = await scim.post('/.search', { schemas: [SEARCH], filter: `displayName sw "${tag}"`, startIndex: 2, count: 2 });
+    assert.deepEqual([second.body.totalResults, second.body.startIndex, second.body.itemsPerPage, second.body.Resources.map((r: { id: string }) => r.id)], [3, 2, 2, [ids[1], group]]);
+    const last = await scim.post('/.search', { schemas: [SEARCH], filter: `displayName sw "${tag}"`, startIndex: 3, count: 5 });
+    assert.deepEqual(last.body.Resources.map((r: { id: string }) => r.id), [group]);
+    // userName only users have: only users are searched.
+    const users = await scim.post('/.search', { schemas: [SEARCH], filter: `userName eq "${tag}-1@example.com"` });
+    assert.deepEqual([users.body.totalResults, users.body.Resources[0].id], [1, ids[0]]);
+    const bad = await scim.post('/.search', { schemas: [SEARCH], filter: 'displayName eq' });
     assert.deepEqual([bad.status, bad.body.scimType], [400, 'invalidFilter']);
   });
 });

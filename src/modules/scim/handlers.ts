@@ -110,17 +110,46 @@ export function registerScimRoutes(router: ApiRouter<typeof scimRoutes>, ctx: Ap
   // (RFC 7644 §3.4.3: it reads, so it counts toward no write limit, src/http/write-rate.ts).
   // A lookup by eq (what providers send before each write, many at once) is answered here; any heavier
   // filter, an unfiltered page, and groups with their members, on a read worker (filter.ts, filterIsLight).
-  const listed = async (req: GatehouseRequest, callerId: string, resource: 'Users' | 'Groups', query: ListQuery) => {
+  const page = async (req: GatehouseRequest, callerId: string, resource: 'Users' | 'Groups', query: ListQuery): Promise<Json> => {
     checkListFilter(resource, query.filter);
     const args = { resource, query, base: base(req) };
     const light = query.filter !== undefined && filterIsLight(query.filter) && (resource === 'Users' || !wantsMembers(query));
-    if (light) return { status: 200 as const, body: scimJson(scimListTask(ctx, args)) };
-    return { status: 200 as const, body: scimJson(await ctx.reads.run('scim.list', args, callerId, ctx.clock.now())) };
+    return light ? scimListTask(ctx, args) : ctx.reads.run('scim.list', args, callerId, ctx.clock.now());
+  };
+  const listed = async (req: GatehouseRequest, callerId: string, resource: 'Users' | 'Groups', query: ListQuery) =>
+    ({ status: 200 as const, body: scimJson(await page(req, callerId, resource, query)) });
+  /**
+   * POST /scim/v2/.search (RFC 7644 §3.4.3, from the root): Users, then Groups, as one list paged across
+   * both. A filter naming attributes only one type has searches that type alone (§3.4.2.2: what a
+   * resource lacks is unassigned there); one neither can run is refused as the Users list refuses it.
+   */
+  const searchedFromRoot = async (req: GatehouseRequest, callerId: string, query: ListQuery) => {
+    const types = (['Users', 'Groups'] as const).filter((resource) => {
+      try {
+        checkListFilter(resource, query.filter);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    if (types.length === 0) checkListFilter('Users', query.filter);
+    const resources: Json[] = [];
+    let total = 0;
+    for (const resource of types) {
+      // Where this type's part of the combined list starts, and how much of the page is left for it.
+      const startIndex = Math.max(1, query.startIndex - total);
+      const count = Math.max(0, query.count - resources.length);
+      const part = await page(req, callerId, resource, { ...query, startIndex, count }) as { totalResults: number; Resources: Json[] };
+      resources.push(...part.Resources.slice(0, count));
+      total += part.totalResults;
+    }
+    return { status: 200 as const, body: scimJson(listResponse(resources, total, query.startIndex)) };
   };
   router.on('GET /scim/v2/Users', (req) => listed(req.http, req.caller.userId, 'Users', listQuery(req.http)));
   router.on('POST /scim/v2/Users/.search', async (req) => listed(req.http, req.caller.userId, 'Users', toListQuery(await req.body())));
   router.on('GET /scim/v2/Groups', (req) => listed(req.http, req.caller.userId, 'Groups', listQuery(req.http)));
   router.on('POST /scim/v2/Groups/.search', async (req) => listed(req.http, req.caller.userId, 'Groups', toListQuery(await req.body())));
+  router.on('POST /scim/v2/.search', async (req) => searchedFromRoot(req.http, req.caller.userId, toListQuery(await req.body())));
   router.on('GET /scim/v2/Users/{id}', (req) => ({ status: 200, body: scimJson(userOut(req.http, listQuery(req.http))(scimUser(ctx, req.param('id')))) }));
   router.on('POST /scim/v2/Users', async (req) => {
     const input = await req.body();

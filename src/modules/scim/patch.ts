@@ -71,6 +71,9 @@ export function applyPatch(resource: Json, operations: PatchInput['Operations'],
   };
   const ops = operations.flatMap(perAttribute).flatMap((op): ScimPatchOperation[] => {
     const path = op.path === undefined ? undefined : canonicalPath(op.path, shape, urns);
+    // An attribute Gatehouse takes and keeps nothing of (a phone number, an address): replacing or removing
+    // one that is not there is no error here, as adding one is none — there is nothing to change.
+    if (path !== undefined && shape.dropped?.[path.split(/[.[]/, 1)[0]!.toLowerCase()] !== undefined) return [];
     const value = path === undefined ? canonicalKeys(op.value, shape) : op.value;
     if (op.op === 'remove') {
       if (path === undefined) throw invalidSyntax('Operations: a remove needs a path');

@@ -46,6 +46,11 @@ export const scimRoutes = defineRoutes('scim', {
     description: 'RFC 7644 §3.4.3: a SearchRequest body answered as GET /scim/v2/Groups answers the same query; it counts toward no write limit.',
     responses: { 200: ScimGroupList },
   },
+  'POST /scim/v2/.search': {
+    ...READ, errors: [...READ.errors, 'invalid_json', 'payload_too_large', 'unsupported_media_type'], summary: 'Search users and groups together (SCIM)', body: SearchBody,
+    description: 'RFC 7644 §3.4.3 from the root: a SearchRequest body answered with the Users, then the Groups, that match, as one ListResponse paged across both; a filter naming attributes only one type has searches that type alone. It counts toward no write limit.',
+    responses: { 200: discovery('A ListResponse of Users and Groups (RFC 7644 §3.4.3).') },
+  },
   'GET /scim/v2/Groups/{id}': { ...READ, summary: 'Get a group (SCIM)', pathParams: id, responses: { 200: ScimGroupAnswer } },
   'PUT /scim/v2/Groups/{id}': { ...WRITE, summary: 'Replace a group (SCIM)', body: ScimGroupBody, pathParams: id, responses: { 200: ScimGroup } },
   'PATCH /scim/v2/Groups/{id}': { ...WRITE, summary: 'Change a group or its members (SCIM PATCH)', body: PatchBody, pathParams: id, responses: { 200: ScimGroup } },

@@ -9,6 +9,8 @@ import { ENTERPRISE_SCHEMA, MAX_MEMBER_CHANGES, type Json } from './resources.ts
 export interface Shape {
   names: Record<string, string>;
   nested?: Record<string, Shape>;
+  /** Attributes of the schema Gatehouse takes and keeps nothing of: an operation on one changes nothing (patch.ts). */
+  dropped?: Record<string, string>;
 }
 const names = (...list: string[]): Record<string, string> => Object.fromEntries(list.map((n) => [n.toLowerCase(), n]));
 
@@ -21,6 +23,9 @@ export const USER_SHAPE: Shape = {
     emails: { names: names('value', 'type', 'primary', 'display') },
     [ENTERPRISE_SCHEMA]: ENTERPRISE,
   },
+  // RFC 7643 §4.1's other User attributes: Entra ID maps phone numbers and addresses by default and
+  // changes them with filtered paths (`phoneNumbers[type eq "work"].value`); Gatehouse keeps none of them.
+  dropped: names('phoneNumbers', 'ims', 'photos', 'addresses', 'entitlements', 'roles', 'x509Certificates', 'profileUrl', 'groups'),
 };
 export const GROUP_SHAPE: Shape = {
   names: names('schemas', 'id', 'externalId', 'displayName', 'members', 'meta'),

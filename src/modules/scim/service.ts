@@ -81,19 +81,27 @@ function keptEmails(input: ScimUserInput, email: string): string | null {
   return JSON.stringify(emails.map((e) => ({ value: e.value, ...(e.type != null && { type: e.type }), ...(e.primary != null && { primary: e.primary }), ...(e.display != null && { display: e.display }) })));
 }
 
-/** The user fields a SCIM user gives, Gatehouse's spelling; `manager_id` checked to name a SCIM-visible user. */
+/**
+ * The Gatehouse user a provider's manager value names: their id (what Entra ID sends, once it provisioned
+ * the manager), else their userName or email (what an Okta mapping of managerId often holds); null for a
+ * value naming nobody here — a manager the provider has not provisioned (yet), or its own id for them —
+ * which leaves the person without a manager rather than refusing them (docs/scim.md).
+ */
+function managerOf(ctx: AppContext, value: string): string | null {
+  if (value === '') return null;
+  if (isUuid(value) && ctx.stores.scim.user(value.toLowerCase())) return value.toLowerCase();
+  return ctx.stores.scim.userByUserName(value)?.id ?? null;
+}
+
+/** The user fields a SCIM user gives, Gatehouse's spelling; `manager_id` a user Gatehouse has, or none. */
 function userFields(ctx: AppContext, input: ScimUserInput, selfId: string | null) {
   const enterprise = input[ENTERPRISE_SCHEMA] ?? null;
   const given = input.name?.givenName?.trim() ?? '';
   const family = input.name?.familyName?.trim() ?? '';
   const full = (input.displayName?.trim() || input.name?.formatted?.trim() || `${given} ${family}`.trim() || input.userName).replace(/[\u0000-\u001f\u007f]+/g, ' ');
   const rawManager = enterprise?.manager;
-  const managerId = (typeof rawManager === 'string' ? rawManager : rawManager?.value ?? '').trim().toLowerCase() || null;
-  const managerPath = `${ENTERPRISE_SCHEMA}:manager`;
-  if (managerId !== null) {
-    if (!isUuid(managerId) || !ctx.stores.scim.user(managerId)) throw invalidValue(managerPath, 'must be the id of a user Gatehouse has');
-    if (managerId === selfId) throw invalidValue(managerPath, 'must not be the user themselves');
-  }
+  const managerId = managerOf(ctx, (typeof rawManager === 'string' ? rawManager : rawManager?.value ?? '').trim());
+  if (managerId !== null && managerId === selfId) throw invalidValue(`${ENTERPRISE_SCHEMA}:manager`, 'must not be the user themselves');
   const { email, path: emailPath } = emailOf(input);
   return {
     email,
