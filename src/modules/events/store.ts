@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { newTimeOrderedId } from '../../lib/ids.ts';
 import { eventHash, GENESIS_HASH, type HashedValues } from '../../lib/event-chain.ts';
 import { isEventType, type EventType } from './types.ts';
-import { type ApiEvent, toApiEvent } from './mappers.ts';
+import { toApiEvent, type ApiEvent, type EventRow } from './mappers.ts';
 
 /** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
 export interface SubEvent {
@@ -28,22 +28,6 @@ export interface EventFilter {
   eventType?: EventType | undefined;
   tokenName?: string | undefined;
   tokenPreview?: string | undefined;
-}
-
-export interface EventRow {
-  seq: number;
-  id: string;
-  event_type: string;
-  actor_user_id: string;
-  actor_name: string;
-  actor_email: string | null;
-  actor_ip_address: string | null;
-  api_token_name: string | null;
-  api_token_preview: string | null;
-  sub_events: string;
-  created_at: string;
-  prev_hash: string;
-  hash: string;
 }
 
 /** Each filter given adds one condition; statements are prepared once per combination and kept. */
