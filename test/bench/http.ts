@@ -80,6 +80,8 @@ const gatehouse = spawn(EXE, ['serve', '--db', dbFile, '--host', '127.0.0.1', '-
 });
 const gatehouseUrl = `http://127.0.0.1:${gatehousePort}`;
 const startupMs = await firstAnswer(`${gatehouseUrl}/v1/resources/${seeded.readableResourceIds[0]}`, seeded.adminToken, started, gatehouse);
+// The CPU the start took: on a busy machine the wall time is mostly waiting for a core, this is not.
+const startupCpuMs = cpuMs(gatehouse.pid!);
 
 const floorPort = await freePort();
 // The floor runs on this process's Node: under npm that is the project's one runtime, the executable's.
@@ -256,7 +258,7 @@ const target = (ok: boolean, what: string) => {
   if (!ok) misses.push(what);
   return ok ? 'ok' : 'MISSED';
 };
-console.log(`start-up to first answer: ${startupMs.toFixed(0)} ms ${target(startupMs < 500, 'start-up < 0.5 s')}`);
+console.log(`start-up to first answer: ${startupMs.toFixed(0)} ms (${startupCpuMs.toFixed(0)} ms of CPU) ${target(startupMs < 500, 'start-up < 0.5 s')}`);
 
 const results = new Map<string, { g: Figures; f: Figures; b?: Figures; rss: number }>();
 console.log(`\n${'scenario'.padEnd(44)} ${'req/s'.padStart(7)} ${'p50'.padStart(4)} ${'p99'.padStart(4)} ${'floor'.padStart(7)} ${'ratio'.padStart(5)} ${'µs/req'.padStart(6)} ${'floor'.padStart(5)} ${'cpu ratio'.padStart(9)} ${'bytes'.padStart(7)} ${'ratio'.padStart(5)} ${'cpu'.padStart(5)} ${'RSS MB'.padStart(6)} err`);

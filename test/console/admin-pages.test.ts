@@ -9,9 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, openPage, WAIT } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, openPage, signIn, WAIT } from '../helpers/browser.ts';
 import { createApp, createMember, createMessageChannel, createOwner, createResource, createTag, createToken, type Signed } from '../helpers/fixtures.ts';
 import { until } from '../helpers/wait.ts';
 import { WebhookReceiver } from '../helpers/webhook-receiver.ts';
@@ -35,12 +34,6 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     return opened;
   }
 
-  async function signInAsAdmin(into: Page): Promise<void> {
-    const admin = app.ctx.stores.users.getByEmail('admin@gatehouse.local')!;
-    await into.goto(createLoginLink(app.ctx, admin).replace(/^http:\/\/[^/]+/, origin));
-    await into.getByRole('button', { name: `Sign in as ${admin.full_name}` }).click();
-    await into.locator('#page-title').waitFor(WAIT);
-  }
 
   /** Opens a console address and waits for its heading and its data. */
   const open = (into: Page, path: string): Promise<void> => openPage(into, origin, path);
@@ -71,7 +64,7 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     await createMessageChannel(app.api, { name: '#access-reviews' });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     page = await newPage(1280);
-    await signInAsAdmin(page);
+    await signIn(page, app, 'admin@gatehouse.local');
   });
   after(async () => {
     await browser?.close();
@@ -84,10 +77,7 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     const nav = page.getByRole('navigation', { name: 'Main' });
     for (const name of ['People', 'Teams', 'Tokens', 'Settings']) await nav.getByRole('link', { name, exact: true }).waitFor(WAIT);
     const memberPage = await newPage(1280);
-    const user = app.ctx.stores.users.getByEmail('morgan@example.com')!;
-    await memberPage.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await memberPage.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await memberPage.locator('#page-title').waitFor(WAIT);
+    await signIn(memberPage, app, 'morgan@example.com');
     assert.equal(await memberPage.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'People' }).count(), 0);
     await memberPage.goto(`${origin}/console/settings`);
     await memberPage.getByText('This page is for organization admins').waitFor(WAIT);
@@ -141,10 +131,7 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
     // Ten minutes on, so this session's button names a later time than the one the first test left.
     app.clock.advance(10 * 60_000);
     const theirs = await newPage(1280);
-    const user = app.ctx.stores.users.getByEmail('morgan@example.com')!;
-    await theirs.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await theirs.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await theirs.locator('#page-title').waitFor(WAIT);
+    await signIn(theirs, app, 'morgan@example.com');
     const live = async () => (await app.api.get('/web-sessions', { user_id: member.user.user_id })).body.results.length;
     assert.equal(await live(), 2, 'the first test\'s session and this one');
 
@@ -299,10 +286,7 @@ describe('the console\'s admin pages in a browser', { skip }, () => {
 
   it('Account: a person changes their own name; an admin changes anyone\'s name and email on their page, which asks first and signs them out (issue 41.2)', async () => {
     const theirs = await newPage(375);
-    const user = app.ctx.stores.users.getByEmail('morgan@example.com')!;
-    await theirs.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    await theirs.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await theirs.locator('#page-title').waitFor(WAIT);
+    await signIn(theirs, app, 'morgan@example.com');
     await open(theirs, '/console/account');
     await theirs.getByLabel('The name people see').fill('  Morgan Moreno ');
     await theirs.getByRole('button', { name: 'Save name' }).click();

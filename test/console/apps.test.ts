@@ -9,9 +9,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { axeViolations, CHROMIUM, newPage as pageIn, noBrowser, pageSettled, WAIT } from '../helpers/browser.ts';
+import { axeViolations, CHROMIUM, noBrowser, pageSettled, signedInPage, WAIT } from '../helpers/browser.ts';
 import { createOwner } from '../helpers/fixtures.ts';
 import { findPostgres, sqlOn, startPostgres, type PostgresServer } from '../helpers/postgres-server.ts';
 
@@ -32,14 +31,8 @@ describe('the Apps pages in a browser', { skip }, () => {
 
   const sql = (text: string) => sqlOn(server, text);
 
-  async function newPage(width: number): Promise<Page> {
-    const opened = await pageIn(browser, width, problems);
-    const admin = app.ctx.stores.users.getByEmail('admin@gatehouse.local')!;
-    await opened.goto(createLoginLink(app.ctx, admin).replace(/^http:\/\/[^/]+/, origin));
-    await opened.getByRole('button', { name: `Sign in as ${admin.full_name}` }).click();
-    await opened.locator('#page-title').waitFor(WAIT);
-    return opened;
-  }
+  /** A page signed in as the admin. */
+  const newPage = (width: number): Promise<Page> => signedInPage(browser, app, 'admin@gatehouse.local', width, problems);
 
   /** Photographs the page, then checks it with axe-core (WCAG 2 A and AA) and that nothing is wider than the screen. */
   async function check(on: Page, name: string, width: number): Promise<void> {

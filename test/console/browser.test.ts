@@ -13,7 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { createLoginLink } from '../../src/modules/web-sessions/service.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { attributeSettles, axeViolations, CHROMIUM, newPage as pageIn, noBrowser, openPage, signedInPage, WAIT } from '../helpers/browser.ts';
+import { attributeSettles, axeViolations, CHROMIUM, newPage as pageIn, noBrowser, openPage, signedInPage, signIn, WAIT } from '../helpers/browser.ts';
 import { createApp, createGroup, createMember, createOwner, createResource, type Signed } from '../helpers/fixtures.ts';
 import { startTestProvider, type TestProvider } from '../helpers/oidc-provider.ts';
 import { config, stage } from '../helpers/requests.ts';
@@ -42,13 +42,7 @@ describe('the console in a browser', { skip }, () => {
     assert.deepEqual(await axeViolations(page), [], `accessibility problems on ${name}`);
   }
 
-  async function signInWithLink(page: Page, email: string): Promise<void> {
-    const user = app.ctx.stores.users.getByEmail(email)!;
-    await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, origin));
-    // Opening the link only shows whom it signs in; the button signs in.
-    await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
-    await page.locator('#page-title').waitFor(WAIT);
-  }
+  const signInWithLink = (page: Page, email: string): Promise<void> => signIn(page, app, email);
 
   before(async () => {
     mkdirSync(SHOTS, { recursive: true });

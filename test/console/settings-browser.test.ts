@@ -113,6 +113,33 @@ describe('the Settings page: a new admin sets up email, Slack and single sign-on
     assert.deepEqual(problems, []);
   });
 
+  it('says in words, beside the field and after a test, when the private-address policy refuses a target', async () => {
+    // A Gatehouse that connects to no private address: a URL naming one is refused when saved; one whose
+    // name leads to one (localhost) is saved, and its test says why it did not work.
+    const strict = await startTestApp({ env: { GATEHOUSE_PRIVATE_ADDRESSES: 'deny' } });
+    try {
+      const page = await signedInPage(browser, strict, ADMIN_EMAIL, 1280, problems);
+      await page.goto(`${new URL(strict.url).origin}/console/settings`);
+      const email = group(page, 'Email (SMTP)');
+      await email.getByLabel('SMTP server URL').fill('smtp://10.0.0.5:25');
+      await email.getByRole('button', { name: 'Save Email (SMTP)' }).click();
+      await email.getByRole('alert').filter({ hasText: /^Not saved: SMTP server URL: address 10\.0\.0\.5 is not public.*GATEHOUSE_PRIVATE_ADDRESSES_ALLOWED.*Nothing was changed\.$/ }).waitFor(WAIT);
+      assert.equal(await email.getByLabel('SMTP server URL').getAttribute('aria-invalid'), 'true');
+      assert.equal(strict.ctx.config.smtpUrl, undefined, 'nothing was set');
+
+      await email.getByLabel('SMTP server URL').fill(`smtp://localhost:${new URL(mail.url).port}`);
+      await email.getByRole('button', { name: 'Save Email (SMTP)' }).click();
+      await group(page, 'Email (SMTP)').getByText('Saved: in effect now.').waitFor(WAIT);
+      await group(page, 'Email (SMTP)').getByRole('button', { name: 'Send a test email to yourself' }).click();
+      await group(page, 'Email (SMTP)').getByText(/^It did not work: not sent: .*is not public/).waitFor(WAIT);
+      assert.equal(mail.to(ADMIN_EMAIL).length, 1, 'only the first test\'s email arrived');
+      assert.deepEqual(await axeViolations(page), [], 'accessibility problems on a refused target');
+      await page.context().close();
+    } finally {
+      await strict.close();
+    }
+  });
+
   it('lists a SCIM token as SCIM on the Tokens page, not as full access (issue 41.8)', async () => {
     assert.equal((await app.api.post('/tokens', { token_label: 'okta-provisioning', scope: 'SCIM' })).status, 200);
     const page = await signedInPage(browser, app, ADMIN_EMAIL, 1280, problems);

@@ -44,12 +44,18 @@ export async function axeViolations(page: Page): Promise<string[]> {
  */
 export async function signedInPage(browser: Browser, app: TestApp, email: string, width: number, problems: string[], timezoneId?: string): Promise<Page> {
   const page = await newPage(browser, width, problems, { timezoneId });
+  await signIn(page, app, email);
+  return page;
+}
+
+/** Signs `page` in as the user with `email` through an emailed sign-in link, and waits for the page it lands on. */
+export async function signIn(page: Page, app: TestApp, email: string): Promise<void> {
   const user = app.ctx.stores.users.getByEmail(email);
   if (!user) throw new Error(`no user ${email}`);
   await page.goto(createLoginLink(app.ctx, user).replace(/^http:\/\/[^/]+/, new URL(app.url).origin));
+  // Opening the link only shows whom it signs in; the button signs in.
   await page.getByRole('button', { name: `Sign in as ${user.full_name}` }).click();
   await page.locator('#page-title').waitFor(WAIT);
-  return page;
 }
 
 /**

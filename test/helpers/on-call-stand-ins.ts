@@ -135,6 +135,8 @@ abstract class StandIn {
 }
 
 export class PagerDutyStandIn extends StandIn {
+  /** The most on-call entries a page holds, whatever the limit asked. */
+  pageCap = 100;
   readonly incidents = new Map<string, { id: string; status: 'triggered' | 'acknowledged' | 'resolved'; title: string }>();
 
   static async start(now: () => Date): Promise<PagerDutyStandIn> {
@@ -193,7 +195,8 @@ export class PagerDutyStandIn extends StandIn {
           escalation_level: 1, start: span.start, end: span.end,
         }));
       });
-      const limit = Number(url.searchParams.get('limit') ?? 25);
+      // PagerDuty answers at most 100 a page (fewer when `pageCap` is set), echoing the limit it used.
+      const limit = Math.min(Number(url.searchParams.get('limit') ?? 25), this.pageCap);
       const offset = Number(url.searchParams.get('offset') ?? 0);
       const page = entries.slice(offset, offset + limit);
       return ['/oncalls', 200, { oncalls: page, limit, offset, more: offset + limit < entries.length, total: null }];

@@ -55,6 +55,14 @@ describe('on-call schedules', () => {
       .sort((a, b) => a.user_id.localeCompare(b.user_id));
   };
   const sync = () => syncOnCall(app.ctx, clock.now());
+  /** Records the PagerDuty schedule `remote` and a new group that follows it. */
+  const followed = async (remote: string) => {
+    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body as { on_call_schedule_id: string; name: string };
+    const group = await createGroup(app.api);
+    const linked = await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    assert.equal(linked.status, 200, JSON.stringify(linked.body));
+    return { schedule, group };
+  };
 
   test('POST /on-call-schedules asks PagerDuty, stores its name, and calls it as its API asks', async () => {
     const remote = pd.addSchedule('Payments primary');
@@ -186,9 +194,7 @@ describe('on-call schedules', () => {
     const end = new Date(clock.now().getTime() + 2 * HOUR).toISOString();
     pd.shift(remote, pc, start, end);
     pd.shift(remote, pc, end, new Date(clock.now().getTime() + 10 * HOUR).toISOString());
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const group = await createGroup(app.api);
-    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule, group } = await followed(remote);
     await sync();
     // Her next shift follows at once: one stretch, held to its end.
     const held = (await members(group.group_id)).find((m) => m.user_id === carol.user_id)!;
@@ -308,6 +314,27 @@ describe('on-call schedules', () => {
     assert.equal((await view()).next_sync_at, null);
   });
 
+  test('PagerDuty paging: a page holding fewer entries than asked is followed by the next entry, not by the limit asked', async () => {
+    const remote = pd.addSchedule('Many layers');
+    const people = [];
+    for (let i = 0; i < 5; i++) {
+      const user = await createUser(app.api, { email: `layer${i}.oncall@example.com` });
+      const person = pd.addPerson(`Layer ${i}`, `layer${i}.oncall@example.com`);
+      pd.shift(remote, person, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString(), i + 1);
+      people.push(user.user_id);
+    }
+    const { schedule, group } = await followed(remote);
+    pd.pageCap = 2;
+    try {
+      await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]);
+    } finally {
+      pd.pageCap = 100;
+    }
+    const pages = pd.calls.filter((c) => c.path === '/oncalls' && c.query.get('schedule_ids[]') === remote);
+    assert.deepEqual(pages.map((c) => c.query.get('offset')), ['0', '2', '4']);
+    assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [...people].sort());
+  });
+
   test('a group of type PAGERDUTY_ON_CALL_SCHEDULE follows the recorded schedule its remote_info names', async () => {
     const frank = await createUser(app.api, { email: 'frank.oncall@example.com' });
     const pf = pd.addPerson('Frank', 'frank.oncall@example.com');
@@ -326,9 +353,7 @@ describe('on-call schedules', () => {
     const remote = pd.addSchedule('Payments primary');
     const shiftEnd = new Date(clock.now().getTime() + 3 * HOUR).toISOString();
     pd.shift(remote, pg, new Date(clock.now().getTime() - HOUR).toISOString(), shiftEnd);
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const onCall = await createGroup(app.api);
-    await app.api.put(`/groups/${onCall.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule, group: onCall } = await followed(remote);
     // Henry is not on call: the condition matches no group of his, so his request goes to the owner as before.
     const reviewer = await createUser(app.api);
     const owner = await ownerOf(app, reviewer);
@@ -362,6 +387,17 @@ describe('on-call schedules', () => {
     const pending = (await henry.api.get(`/requests/${other.body.id}`)).body;
     assert.equal(pending.status, 'PENDING');
     assert.equal(pending.approval_reason, undefined);
+
+    // A member an admin added by hand matches the condition as any member does: approved by the configuration, not the rotation — no shift, no cap.
+    const iris = await createMember(app.api, { email: 'iris.oncall@example.com' });
+    assert.equal((await app.api.post(`/groups/${onCall.group_id}/users/${iris.user_id}`, { duration_minutes: 0 })).status, 200);
+    const byHand = await postRequest(iris.api, body);
+    const approvedByHand = (await iris.api.get(`/requests/${byHand.body.id}`)).body;
+    assert.equal(approvedByHand.status, 'APPROVED');
+    assert.equal(approvedByHand.approval_reason, undefined);
+    assert.equal(approvedByHand.requested_items_list[0].on_call_until, undefined);
+    const irisHolds = (await app.api.get(`/resources/${production.resource_id}/users`)).body.results as { user_id: string; expiration_date: string | null }[];
+    assert.equal(irisHolds.find((h) => h.user_id === iris.user_id)!.expiration_date, new Date(clock.now().getTime() + 8 * HOUR).toISOString());
   });
 
   test('a request mixing an item the rotation approves with reviewed items: the on-call item ends with the shift; after the shift, it is not granted', async () => {
@@ -370,9 +406,7 @@ describe('on-call schedules', () => {
     const remote = pd.addSchedule('Ledger primary');
     const shiftEnd = new Date(clock.now().getTime() + 3 * HOUR).toISOString();
     pd.shift(remote, pl, new Date(clock.now().getTime() - HOUR).toISOString(), shiftEnd);
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const onCall = await createGroup(app.api);
-    await app.api.put(`/groups/${onCall.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { group: onCall } = await followed(remote);
     await sync();
     const reviewer = await createMember(app.api);
     const owner = await ownerOf(app, reviewer);
@@ -421,14 +455,50 @@ describe('on-call schedules', () => {
     assert.match(words, new RegExp(`${ledger.name}: not granted: .*shift ended`));
   });
 
+  test('a handover cuts back what the rotation approved: an override shortens the grant, losing the shift ends it', async () => {
+    const mona = await createMember(app.api, { email: 'mona.oncall@example.com' });
+    const pm = pd.addPerson('Mona', 'mona.oncall@example.com');
+    const pn = pd.addPerson('Nils', 'nils.oncall@example.com');
+    const remote = pd.addSchedule('Vault primary');
+    const now = clock.now().getTime();
+    const shiftEnd = new Date(now + 3 * HOUR).toISOString();
+    pd.shift(remote, pm, new Date(now - HOUR).toISOString(), shiftEnd);
+    const { group: onCall } = await followed(remote);
+    const owner = await ownerOf(app, await createUser(app.api));
+    const vault = await requestableResource(app, owner.owner_id, [
+      config({ priority: 0, reviewer_stages: [{ stage: 1, operator: 'OR', require_manager_approval: false, owner_ids: [owner.owner_id] }] }),
+      config({ priority: 1, condition: { group_ids: [onCall.group_id] }, auto_approval: true }),
+    ]);
+    await sync();
+    const made = await postRequest(mona.api, { resources: [{ id: vault.resource_id }], duration_minutes: 8 * 60 });
+    assert.equal((await mona.api.get(`/requests/${made.body.id}`)).body.status, 'APPROVED');
+    const held = async () => ((await app.api.get(`/resources/${vault.resource_id}/users`)).body.results as { user_id: string; expiration_date: string | null }[])
+      .filter((h) => h.user_id === mona.user_id).map((h) => h.expiration_date);
+    assert.deepEqual(await held(), [shiftEnd]);
+
+    // Nils overrides from an hour on: Mona's shift now ends then, and so does what it approved.
+    const overrideStart = new Date(now + HOUR).toISOString();
+    pd.override(remote, pn, overrideStart, shiftEnd);
+    await sync();
+    assert.deepEqual(await held(), [overrideStart]);
+    assert.equal((await mona.api.get(`/requests/${made.body.id}`)).body.requested_items_list[0].on_call_until, overrideStart);
+    const [shortened] = await readEvents(app.api, { type: 'RESOURCE_USERS_UPDATED', object: vault.resource_id });
+    assert.equal(shortened!.actor_user_id, '00000000-0000-0000-0000-000000000000');
+
+    // Nils takes over at once: Mona is no longer on call, and the access the rotation gave her ends now.
+    pd.override(remote, pn, clock.now().toISOString(), shiftEnd);
+    await sync();
+    assert.deepEqual(await held(), []);
+    const [removed] = await readEvents(app.api, { type: 'RESOURCE_USERS_REMOVED', object: vault.resource_id });
+    assert.equal(removed!.actor_user_id, '00000000-0000-0000-0000-000000000000');
+  });
+
   test('a slow answer is waited for; a hung provider is abandoned when the service stops, recording nothing', async () => {
     const ivy = await createUser(app.api, { email: 'ivy.oncall@example.com' });
     const pi = pd.addPerson('Ivy', 'ivy.oncall@example.com');
     const remote = pd.addSchedule('Slow');
     pd.shift(remote, pi, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString());
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const group = await createGroup(app.api);
-    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule, group } = await followed(remote);
     pd.slowMs = 300;
     await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]).finally(() => (pd.slowMs = 0));
     assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [ivy.user_id]);
@@ -446,9 +516,7 @@ describe('on-call schedules', () => {
 
   test('a failing schedule is retried with back-off, waiting longer when the provider asks (Retry-After)', async () => {
     const remote = pd.addSchedule('Throttled');
-    const schedule = (await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote })).body;
-    const group = await createGroup(app.api);
-    await app.api.put(`/groups/${group.group_id}/on-call-schedules`, { on_call_schedule_ids: [schedule.on_call_schedule_id] });
+    const { schedule } = await followed(remote);
     // Each attempt's first call (the schedule's name) is refused: one call per attempt, after the one that added it.
     const calls = () => pd.calls.filter((c) => c.path === `/schedules/${remote}` || c.query.getAll('schedule_ids[]').includes(remote)).length;
     const added = calls();

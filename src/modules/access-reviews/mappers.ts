@@ -1,7 +1,41 @@
 // The access reviews area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import type { UAR, UARSnapshotEntry } from './responses.ts';
 import type { UarScopeInput } from './schemas.ts';
-import type { SnapshotEntry, UarRow } from './store.ts';
+
+export type ItemType = 'RESOURCE' | 'GROUP';
+
+export interface UarRow {
+  seq: number;
+  id: string;
+  name: string;
+  reviewer_assignment_policy: UAR['reviewer_assignment_policy'];
+  send_reviewer_assignment_notification: number;
+  deadline: string;
+  time_zone: string;
+  self_review_allowed: number;
+  instantly_action_reviews: number;
+  reminder_schedule: string | null;
+  reminder_include_manager: number | null;
+  uar_scope: string | null;
+  created_by_user_id: string;
+  created_at: string;
+}
+
+/** One holding as the snapshot keeps it. */
+export interface SnapshotEntry {
+  item_type: ItemType;
+  item_id: string;
+  item_name: string;
+  user_id: string;
+  user_full_name: string;
+  user_email: string;
+  access_level_remote_id: string;
+  access_level_name: string;
+  expiration_date: string | null;
+  has_direct_access: boolean;
+  num_access_paths: number;
+  access_path_group_ids: string[];
+}
 
 /** A review as the reference's UAR. */
 export function toApiAccessReview(row: UarRow): UAR {

@@ -6,24 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import type { UarScopeInput } from './schemas.ts';
 import { reviewIsComplete } from './sql.ts';
 import type { UAR } from './responses.ts';
-import { toApiAccessReview } from './mappers.ts';
-
-export interface UarRow {
-  seq: number;
-  id: string;
-  name: string;
-  reviewer_assignment_policy: UAR['reviewer_assignment_policy'];
-  send_reviewer_assignment_notification: number;
-  deadline: string;
-  time_zone: string;
-  self_review_allowed: number;
-  instantly_action_reviews: number;
-  reminder_schedule: string | null;
-  reminder_include_manager: number | null;
-  uar_scope: string | null;
-  created_by_user_id: string;
-  created_at: string;
-}
+import { toApiAccessReview, type SnapshotEntry, type UarRow, type ItemType } from './mappers.ts';
 
 export interface NewUar {
   name: string;
@@ -37,24 +20,6 @@ export interface NewUar {
   reminder_include_manager?: boolean | undefined;
   uar_scope?: UarScopeInput | undefined;
   created_by_user_id: string;
-}
-
-export type ItemType = 'RESOURCE' | 'GROUP';
-
-/** One holding as the snapshot keeps it. */
-export interface SnapshotEntry {
-  item_type: ItemType;
-  item_id: string;
-  item_name: string;
-  user_id: string;
-  user_full_name: string;
-  user_email: string;
-  access_level_remote_id: string;
-  access_level_name: string;
-  expiration_date: string | null;
-  has_direct_access: boolean;
-  num_access_paths: number;
-  access_path_group_ids: string[];
 }
 
 interface SnapshotRow extends Omit<SnapshotEntry, 'has_direct_access' | 'access_path_group_ids'> {

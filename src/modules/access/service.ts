@@ -105,8 +105,19 @@ function refuseRuleEdge(row: EdgeRow, path: string): void {
   if (row.source === 'RULE') throw invalidField(path, "is an access rule: its members follow the rule's clauses and cannot be changed by hand");
 }
 
-/** Runs `fn` in an immediate write transaction. */
-export const inWriteTransaction = <T>(ctx: AppContext, fn: () => T): T => ctx.db.transaction(fn).immediate();
+/** One transaction function per connection that runs whatever it is given, rebuilt when group commit swaps db.transaction. */
+const RUNNERS = new WeakMap<AppContext['db'], { factory: AppContext['db']['transaction']; run: ReturnType<AppContext['db']['transaction']> }>();
+
+/**
+ * Runs `fn` in an immediate write transaction. The transaction function is built once (per connection
+ * and per db.transaction in force), not per call: building one costs more than a small write's SQL.
+ */
+export const inWriteTransaction = <T>(ctx: AppContext, fn: () => T): T => {
+  const { db } = ctx;
+  let runner = RUNNERS.get(db);
+  if (runner?.factory !== db.transaction) RUNNERS.set(db, (runner = { factory: db.transaction, run: db.transaction((body: () => unknown) => body()) }));
+  return runner.run.immediate(fn) as T;
+};
 
 /**
  * Gives a principal an edge for `durationMinutes` (0: no expiry) through the API (source DIRECT),

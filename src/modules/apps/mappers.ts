@@ -1,6 +1,16 @@
 // The apps area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import type { App } from './responses.ts';
-import type { AppRow } from './store.ts';
+
+export interface AppRow {
+  seq: number;
+  id: string;
+  name: string;
+  description: string;
+  app_type: App['app_type'];
+  admin_owner_id: string;
+  created_at: string;
+  updated_at: string;
+}
 
 /** An app as the API answers it (the App response schema). */
 export type ApiApp = App;

@@ -1,19 +1,7 @@
 // Apps (the systems resources and groups live in): the only SQL for them.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import type { App } from './responses.ts';
-import { type ApiApp, toApiApp } from './mappers.ts';
-
-export interface AppRow {
-  seq: number;
-  id: string;
-  name: string;
-  description: string;
-  app_type: App['app_type'];
-  admin_owner_id: string;
-  created_at: string;
-  updated_at: string;
-}
+import { toApiApp, type ApiApp, type AppRow } from './mappers.ts';
 
 export interface AppFields {
   name: string;

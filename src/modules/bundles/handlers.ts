@@ -3,8 +3,7 @@ import type { AppContext } from '../../context.ts';
 import { invalidField, notFound } from '../../http/errors.ts';
 import { created, done, ok, type ApiRouter } from '../../http/router.ts';
 import { addBundleItem, createBundle, deleteBundle, removeBundleItem, updateBundle } from './service.ts';
-import type { BundleItemKind } from './store.ts';
-import { toApiBundle, toApiBundleItem } from './mappers.ts';
+import { toApiBundle, toApiBundleItem, type BundleItemKind } from './mappers.ts';
 import { canSee, viewerOf } from '../visibility/service.ts';
 import type { bundleRoutes } from './routes.ts';
 

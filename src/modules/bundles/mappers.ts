@@ -1,6 +1,28 @@
 // The bundles area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import type { Bundle } from './responses.ts';
-import type { BundleRow, BundleItemKind, ItemRow } from './store.ts';
+
+/** What a bundle holds: resources and groups, each at an access level. */
+export type BundleItemKind = 'resource' | 'group';
+
+export interface BundleRow {
+  seq: number;
+  id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  created_at: string;
+  updated_at: string;
+  total_num_resources: number;
+  total_num_groups: number;
+}
+
+export interface ItemRow {
+  seq: number;
+  bundle_id: string;
+  item_id: string;
+  access_level_remote_id: string;
+  access_level_name: string;
+}
 
 /** A bundle as the API answers it (the Bundle response schema). */
 export type ApiBundle = Bundle;

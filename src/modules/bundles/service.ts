@@ -2,8 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { BUNDLE_ITEM_KINDS, type BundleFields, type BundleItemKind } from './store.ts';
-import type { ApiBundle, ApiBundleItem } from './mappers.ts';
+import { BUNDLE_ITEM_KINDS, type BundleFields } from './store.ts';
+import type { BundleItemKind, ApiBundle, ApiBundleItem } from './mappers.ts';
 
 /** Event type of each item change, by kind. */
 const ITEM_EVENTS = {

@@ -4,34 +4,13 @@ import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import { toApiBundle, toApiBundleItem, type ApiBundle, type ApiBundleItem } from './mappers.ts';
-
-export interface BundleRow {
-  seq: number;
-  id: string;
-  name: string;
-  description: string;
-  admin_owner_id: string;
-  created_at: string;
-  updated_at: string;
-  total_num_resources: number;
-  total_num_groups: number;
-}
+import { toApiBundle, toApiBundleItem, type ApiBundle, type ApiBundleItem, type BundleItemKind, type BundleRow, type ItemRow } from './mappers.ts';
 
 /** What a bundle holds; each kind has its own table and id column. */
 export const BUNDLE_ITEM_KINDS = {
   resource: { table: 'bundle_resources', column: 'resource_id' },
   group: { table: 'bundle_groups', column: 'group_id' },
-} as const;
-export type BundleItemKind = keyof typeof BUNDLE_ITEM_KINDS;
-
-export interface ItemRow {
-  seq: number;
-  bundle_id: string;
-  item_id: string;
-  access_level_remote_id: string;
-  access_level_name: string;
-}
+} as const satisfies Record<BundleItemKind, { table: string; column: string }>;
 
 export interface BundleFields {
   name: string;

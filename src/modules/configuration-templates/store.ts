@@ -3,7 +3,7 @@
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import type { RequestConfigurationInput } from '../request-settings/schemas.ts';
-import type { TicketPropagation } from '../resources/store.ts';
+import type { TicketPropagation } from '../resources/mappers.ts';
 
 interface TemplateRow {
   seq: number;

@@ -3,10 +3,10 @@ import { insideTransaction } from '../../db/group-commit.ts';
 import type { Db } from '../../db/open.ts';
 import type { Caller } from '../../http/types.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
+import { newTimeOrderedId } from '../../lib/ids.ts';
 import { eventHash, GENESIS_HASH, type HashedValues } from '../../lib/event-chain.ts';
 import { isEventType, type EventType } from './types.ts';
-import { type ApiEvent, toApiEvent } from './mappers.ts';
+import { toApiEvent, type ApiEvent, type EventRow } from './mappers.ts';
 
 /** One object an event touched. Every string value under a key ending in `_id` is indexed for the object filter. */
 export interface SubEvent {
@@ -28,22 +28,6 @@ export interface EventFilter {
   eventType?: EventType | undefined;
   tokenName?: string | undefined;
   tokenPreview?: string | undefined;
-}
-
-export interface EventRow {
-  seq: number;
-  id: string;
-  event_type: string;
-  actor_user_id: string;
-  actor_name: string;
-  actor_email: string | null;
-  actor_ip_address: string | null;
-  api_token_name: string | null;
-  api_token_preview: string | null;
-  sub_events: string;
-  created_at: string;
-  prev_hash: string;
-  hash: string;
 }
 
 /** Each filter given adds one condition; statements are prepared once per combination and kept. */
@@ -97,7 +81,9 @@ export function createEventStore(db: Db, clock: Clock) {
   function append(actor: Actor, eventType: EventType, subEvents: SubEvent[]): string {
     // The type checker already refuses other strings; this catches one built at run time.
     if (!isEventType(eventType)) throw new Error(`unknown event type ${String(eventType)}: add it to src/modules/events/types.ts`);
-    const id = newId();
+    const when = clock.now();
+    // Time-ordered: appended at the end of the id index, as the event is at the end of the table.
+    const id = newTimeOrderedId(when.getTime());
     const last = head.get();
     const seq = last ? last.seq + 1 : 1;
     const values: HashedValues = [
@@ -111,7 +97,7 @@ export function createEventStore(db: Db, clock: Clock) {
       actor.ip,
       actor.tokenLabel,
       actor.tokenPreview,
-      clock.now().toISOString(),
+      when.toISOString(),
       JSON.stringify(subEvents),
     ];
     insertEvent.run(...values, eventHash(values));

@@ -1,6 +1,14 @@
 // The group bindings area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import type { GroupBinding, GroupBindingGroup } from './responses.ts';
-import type { BindingRow } from './store.ts';
+
+export interface BindingRow {
+  seq: number;
+  id: string;
+  source_group_id: string;
+  created_by_id: string;
+  created_at: string;
+  updated_at: string;
+}
 
 /** A bound group as the API answers it. */
 export type ApiGroupBindingGroup = GroupBindingGroup;

@@ -1,16 +1,7 @@
 // Group bindings and which groups each binds: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { toApiGroupBinding, type ApiGroupBinding, type ApiGroupBindingGroup } from './mappers.ts';
-
-export interface BindingRow {
-  seq: number;
-  id: string;
-  source_group_id: string;
-  created_by_id: string;
-  created_at: string;
-  updated_at: string;
-}
+import { toApiGroupBinding, type ApiGroupBinding, type ApiGroupBindingGroup, type BindingRow } from './mappers.ts';
 
 export function createGroupBindingStore(db: Db) {
   const insert = db.prepare<{ id: string; source: string; by: string; at: string }>(
@@ -42,7 +33,6 @@ export function createGroupBindingStore(db: Db) {
   function toApi(row: BindingRow): ApiGroupBinding {
     return toApiGroupBinding(row, members.all(row.id));
   }
-
 
   return {
     toApi,

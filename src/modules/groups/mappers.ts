@@ -1,8 +1,37 @@
 // The groups area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
-import { requestSettingsFromRow } from '../request-settings/columns.ts';
+import { requestSettingsFromRow, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import type { Group } from './responses.ts';
-import type { GroupRow, GroupState } from './store.ts';
 import { requestSettingsToApi } from '../request-settings/mappers.ts';
+
+export interface GroupRow extends RequestSettingsRow {
+  seq: number;
+  id: string;
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  group_type: Group['group_type'];
+  remote_id: string | null;
+  remote_name: string | null;
+  remote_info: string | null;
+  metadata: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Everything stored about a group but its id, times and leaders. */
+export interface GroupState {
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  group_type: Group['group_type'];
+  remote_id: string | null;
+  remote_name: string | null;
+  remote_info: Record<string, unknown> | null;
+  metadata: string | null;
+  settings: RequestSettings;
+}
 
 /** A row as the state the service reads and writes: JSON columns parsed, 0/1 as booleans, the request settings whole. */
 export function stateFromRow(row: GroupRow): GroupState {

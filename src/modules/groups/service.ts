@@ -12,8 +12,7 @@ import { applyTemplateLinks, templateGroupWrite } from '../configuration-templat
 import { GROUP_METADATA_KINDS, GROUP_REMOTE_ID_FIELDS, GROUP_REMOTE_INFO_KINDS } from './kinds.ts';
 import { refuseIfBound } from '../group-bindings/service.ts';
 import type { CreateGroupInput, UpdateGroupInput } from './schemas.ts';
-import type { GroupState } from './store.ts';
-import { stateFromRow, type ApiGroup } from './mappers.ts';
+import { stateFromRow, type GroupState, type ApiGroup } from './mappers.ts';
 
 /** Throws not_found naming `${path}.N` for the first leader that is not a user. */
 function checkLeaders(ctx: AppContext, userIds: string[], path: string): void {

@@ -2,40 +2,10 @@
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 import type { Group } from './responses.ts';
-import { toApiGroup } from './mappers.ts';
-
-export interface GroupRow extends RequestSettingsRow {
-  seq: number;
-  id: string;
-  app_id: string;
-  name: string;
-  description: string;
-  admin_owner_id: string;
-  group_type: Group['group_type'];
-  remote_id: string | null;
-  remote_name: string | null;
-  remote_info: string | null;
-  metadata: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** Everything stored about a group but its id, times and leaders. */
-export interface GroupState {
-  app_id: string;
-  name: string;
-  description: string;
-  admin_owner_id: string;
-  group_type: Group['group_type'];
-  remote_id: string | null;
-  remote_name: string | null;
-  remote_info: Record<string, unknown> | null;
-  metadata: string | null;
-  settings: RequestSettings;
-}
+import { toApiGroup, type GroupRow, type GroupState } from './mappers.ts';
 
 export interface GroupFilter {
   groupType?: string | undefined;
@@ -118,7 +88,6 @@ export function createGroupStore(db: Db) {
       levels: levels.all(row.id).map((level) => ({ access_level_name: level.name, access_level_remote_id: level.remote_id })),
     });
   }
-
 
   return {
     /** How many groups have a request configuration naming `id` (an owner, user or group). */

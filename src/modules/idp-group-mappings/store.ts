@@ -1,16 +1,6 @@
 // Identity-provider group mappings (the groups an Okta app offers): the only SQL for them.
 import type { Db } from '../../db/open.ts';
-import { type ApiIdpGroupMapping, toApiMapping } from './mappers.ts';
-
-export interface MappingRow {
-  seq: number;
-  app_resource_id: string;
-  group_id: string;
-  alias: string | null;
-  hidden_from_end_user: number;
-  created_at: string;
-  updated_at: string;
-}
+import { toApiMapping, type ApiIdpGroupMapping, type MappingRow } from './mappers.ts';
 
 /** What a mapping says besides its two ends. */
 export interface MappingFields {

@@ -1,7 +1,16 @@
 // The integration records area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import { RECORD_KINDS, type RecordKind } from './kinds.ts';
 import type { MessageChannel } from './responses.ts';
-import type { RecordRow } from './store.ts';
+
+export interface RecordRow {
+  seq: number;
+  id: string;
+  third_party_provider: string;
+  remote_id: string;
+  name: string | null;
+  is_private?: number | null;
+  created_at: string;
+}
 
 /** A record as the API answers it (a MessageChannel), keyed by its kind's own id field. */
 export type ApiRecord = MessageChannel;

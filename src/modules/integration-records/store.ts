@@ -4,17 +4,7 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { LINK_KINDS, RECORD_KINDS, type LinkKind, type RecordKind } from './kinds.ts';
 import type { ScopedRolePermission } from './responses.ts';
-import { type ApiRecord, toApiRecord } from './mappers.ts';
-
-export interface RecordRow {
-  seq: number;
-  id: string;
-  third_party_provider: string;
-  remote_id: string;
-  name: string | null;
-  is_private?: number | null;
-  created_at: string;
-}
+import { toApiRecord, type ApiRecord, type RecordRow } from './mappers.ts';
 
 export interface NewRecord {
   third_party_provider: string;

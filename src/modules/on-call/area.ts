@@ -14,6 +14,11 @@ declare module '../../signals.ts' {
   interface Signals {
     /** A schedule failed FAILURES_BEFORE_NOTICE syncs in a row (announced once per run of failures): admins are told. */
     'on-call.sync-failing': { scheduleId: string; scheduleName: string; provider: string; error: string; failures: number };
+    /**
+     * The rotation's cover of a person for a group ends earlier than it said (a handover, an override): at
+     * `endsAt`, at once when that is now. Access the rotation approved through that group (requests) ends no later.
+     */
+    'on-call.cover-shortened': { groupId: string; userId: string; endsAt: string };
   }
 }
 

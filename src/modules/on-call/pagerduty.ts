@@ -63,11 +63,13 @@ export const pagerDutyAdapter: OnCallAdapter = {
 
   async onCall(call, remoteId, since, until) {
     const shifts: OnCallShift[] = [];
+    // The next page starts after the entries received, not after the limit asked: PagerDuty may answer fewer per page (it echoes the limit it used).
+    let offset = 0;
     for (let page = 0; ; page++) {
       if (page >= call.maxCalls) throw new ProviderFailure(`PagerDuty kept paging the on-calls of schedule ${remoteId} past ${call.maxCalls} pages`);
       const answer = await getJson(call.endpoint, '/oncalls', {
         'schedule_ids[]': remoteId, 'include[]': 'users', since: since.toISOString(), until: until.toISOString(),
-        time_zone: 'UTC', limit: String(PAGE_LIMIT), offset: String(page * PAGE_LIMIT),
+        time_zone: 'UTC', limit: String(PAGE_LIMIT), offset: String(offset),
       }, call.stop);
       const body = checkedAnswer('PagerDuty', `the on-calls of schedule ${remoteId}`, answer, OnCallsAnswer)!;
       for (const entry of body.oncalls) {
@@ -81,6 +83,7 @@ export const pagerDutyAdapter: OnCallAdapter = {
         });
       }
       if (body.more !== true || body.oncalls.length === 0) return shifts;
+      offset += body.oncalls.length;
     }
   },
 

@@ -185,6 +185,7 @@ export function applyGroup(ctx: AppContext, groupId: string, scheduleIds: readon
         if (change) {
           changeAccess(ctx, ON_CALL_ACTOR, [{ op: 'update', kind: 'group_user', key, expiresAt: w.endsAt, source: 'DIRECT', sourceId: null }], { record: updated, at: now, sessions: w.endsAt < mine.shift_end });
           tag(updated, w);
+          if (w.endsAt < mine.shift_end) announce(ctx, 'on-call.cover-shortened', { groupId, userId, endsAt: w.endsAt }, now);
           onCall.putMembership({ group_id: groupId, user_id: userId, schedule_id: w.scheduleId, shift_start: w.startsAt, shift_end: w.endsAt });
         } else if (mine.schedule_id !== w.scheduleId && mine.shift_end === w.endsAt) {
           onCall.putMembership({ group_id: groupId, user_id: userId, schedule_id: w.scheduleId, shift_start: w.startsAt, shift_end: mine.shift_end });
@@ -204,6 +205,7 @@ export function applyGroup(ctx: AppContext, groupId: string, scheduleIds: readon
       // From a schedule whose sync is failing: nobody knows whether they handed over; it ends at its own time.
       if (scheduleIds.includes(m.schedule_id) && !healthy.has(m.schedule_id)) continue;
       changeAccess(ctx, ON_CALL_ACTOR, [{ op: 'remove', kind: 'group_user', key: { principalId: userId, itemId: groupId, level: '' } }], { record: removed, at: now });
+      announce(ctx, 'on-call.cover-shortened', { groupId, userId, endsAt: now.toISOString() }, now);
       const schedule = onCall.get(m.schedule_id);
       tag(removed, { scheduleId: m.schedule_id, scheduleName: schedule?.name ?? schedule?.remote_id ?? '', startsAt: m.shift_start, endsAt: m.shift_end });
       onCall.dropMembership(groupId, userId);

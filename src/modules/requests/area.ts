@@ -5,6 +5,7 @@ import { tick as cancelTimedOutRequests } from './timeout.ts';
 import type { Caller } from '../../http/types.ts';
 import type { ReadTask } from '../../reads/tasks.ts';
 import { listRequests } from './list.ts';
+import { capRotationGrants } from './on-call-caps.ts';
 import type { ListRequestsInput } from './schemas.ts';
 
 /** GET /v1/requests' page, on a read worker (handlers.ts). */
@@ -45,6 +46,8 @@ export const requestsArea = defineArea({
   stores: { requests: createRequestStore },
   sharedReads: { requests: ['adminUserIds', 'comments', 'get', 'hasPending', 'items', 'pendingSince', 'reviewers'] },
   readTasks: { 'requests.list': listRequestsTask },
+  // A handover or an override cuts back what the rotation approved (docs/on-call.md).
+  signals: { 'on-call.cover-shortened': capRotationGrants },
   jobs: [
     // Timeouts count in minutes; checking every 30 s cancels within half a minute of the deadline.
     { name: 'request-timeout', everyMs: () => 30_000, tick: cancelTimedOutRequests },

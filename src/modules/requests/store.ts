@@ -185,6 +185,15 @@ export function createRequestStore(db: Db) {
   );
   // Guarded on PENDING: of two racing decisions only one changes a row; nothing leaves a final state.
   const setApprovalReason = db.prepare<{ id: string; reason: string }>('UPDATE requests SET approval_reason = @reason WHERE id = @id');
+  const rotationItems = db.prepare<{ user: string; group: string; after: string }, ItemRow>(
+    `SELECT i.* FROM requests r JOIN request_items i ON i.request_id = r.id
+      WHERE r.target_user_id = @user AND r.status = 'APPROVED' AND i.matched_group_id = @group
+        AND i.on_call_until IS NOT NULL AND i.on_call_until > @after
+      ORDER BY r.seq, i.position`,
+  );
+  const setItemOnCallUntil = db.prepare<{ id: string; position: number; until: string }>(
+    'UPDATE request_items SET on_call_until = @until WHERE request_id = @id AND position = @position',
+  );
   const setItemApprovalReason = db.prepare<{ id: string; position: number; reason: string }>(
     'UPDATE request_items SET approval_reason = @reason WHERE request_id = @id AND position = @position',
   );
@@ -272,6 +281,9 @@ export function createRequestStore(db: Db) {
     /** Why a rule approves the request at once (on call), in words. */
     setApprovalReason: (id: string, reason: string) => void setApprovalReason.run({ id, reason }),
     setItemApprovalReason: (id: string, position: number, reason: string) => void setItemApprovalReason.run({ id, position, reason }),
+    /** Items of `userId`'s approved requests the rotation approved through `groupId`, capped later than `after`. */
+    rotationItems: (userId: string, groupId: string, after: string): ItemRow[] => rotationItems.all({ user: userId, group: groupId, after }),
+    setItemOnCallUntil: (id: string, position: number, until: string) => void setItemOnCallUntil.run({ id, position, until }),
     /** A reviewer's shorter duration for a PENDING request: the grant uses it; the first asked-for duration is kept. */
     shorten: (id: string, minutes: number, at: Date) => void shorten.run({ id, minutes, at: at.toISOString() }),
     markReviewer(row: ReviewerRow, status: 'APPROVED' | 'REJECTED', actedBy: string, delegationId: string | null, at: Date): boolean {

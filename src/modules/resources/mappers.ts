@@ -1,8 +1,54 @@
 // The resources area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import { requestSettingsToApi } from '../request-settings/mappers.ts';
 import type { Resource } from './responses.ts';
-import { requestSettingsFromRow } from '../request-settings/columns.ts';
-import type { ResourceApiRow, ResourceRow, ResourceState, TicketPropagation } from './store.ts';
+import { requestSettingsFromRow, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import type { TicketPropagationConfiguration } from '../request-settings/responses.ts';
+
+export interface ResourceRow extends RequestSettingsRow {
+  seq: number;
+  id: string;
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  resource_type: Resource['resource_type'];
+  remote_resource_id: string | null;
+  remote_resource_name: string | null;
+  remote_info: string | null;
+  metadata: string | null;
+  parent_resource_id: string | null;
+  require_mfa_to_connect: number;
+  ticket_propagation: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How a resource's grants and revocations open tickets (the TicketPropagationConfiguration response schema). */
+export type TicketPropagation = TicketPropagationConfiguration;
+
+/** Everything stored about a resource but its id, times and access levels. */
+export interface ResourceState {
+  app_id: string;
+  name: string;
+  description: string;
+  admin_owner_id: string;
+  resource_type: Resource['resource_type'];
+  remote_resource_id: string | null;
+  remote_resource_name: string | null;
+  remote_info: Record<string, unknown> | null;
+  metadata: string | null;
+  parent_resource_id: string | null;
+  require_mfa_to_connect: boolean;
+  ticket_propagation: TicketPropagation | null;
+  settings: RequestSettings;
+}
+
+/** A row read with RELATED_COLUMNS, as every statement that feeds toApiResource (mappers.ts) reads it. */
+export interface ResourceApiRow extends ResourceRow {
+  ancestor_ids_json: string;
+  descendant_ids_json: string;
+  access_levels_json: string;
+}
 
 /** A resource as the API answers it (the Resource response schema). */
 export type ApiResource = Resource;

@@ -11,8 +11,7 @@ import { replaceAccessLevels } from '../access/levels.ts';
 import { deleteWithEdges } from '../access/service.ts';
 import { RESOURCE_METADATA_KINDS, RESOURCE_REMOTE_ID_FIELDS, RESOURCE_REMOTE_INFO_KINDS } from './kinds.ts';
 import type { CreateResourceInput, UpdateResourceInput } from './schemas.ts';
-import type { ResourceState } from './store.ts';
-import { stateFromRow, type ApiResource } from './mappers.ts';
+import { stateFromRow, type ResourceState, type ApiResource } from './mappers.ts';
 
 /** Throws not_found naming `path` when the parent does not exist, validation_failed when it would close a cycle. */
 function checkParent(ctx: AppContext, resourceId: string | null, parentId: string, path: string): void {

@@ -2,50 +2,9 @@
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
+import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import type { TicketPropagationConfiguration } from '../request-settings/responses.ts';
-import type { Resource } from './responses.ts';
-import { DEFAULT_ACCESS_LEVEL, toApiResource, type AccessLevel } from './mappers.ts';
-
-export interface ResourceRow extends RequestSettingsRow {
-  seq: number;
-  id: string;
-  app_id: string;
-  name: string;
-  description: string;
-  admin_owner_id: string;
-  resource_type: Resource['resource_type'];
-  remote_resource_id: string | null;
-  remote_resource_name: string | null;
-  remote_info: string | null;
-  metadata: string | null;
-  parent_resource_id: string | null;
-  require_mfa_to_connect: number;
-  ticket_propagation: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** How a resource's grants and revocations open tickets (the TicketPropagationConfiguration response schema). */
-export type TicketPropagation = TicketPropagationConfiguration;
-
-/** Everything stored about a resource but its id, times and access levels. */
-export interface ResourceState {
-  app_id: string;
-  name: string;
-  description: string;
-  admin_owner_id: string;
-  resource_type: Resource['resource_type'];
-  remote_resource_id: string | null;
-  remote_resource_name: string | null;
-  remote_info: Record<string, unknown> | null;
-  metadata: string | null;
-  parent_resource_id: string | null;
-  require_mfa_to_connect: boolean;
-  ticket_propagation: TicketPropagation | null;
-  settings: RequestSettings;
-}
+import { DEFAULT_ACCESS_LEVEL, toApiResource, type AccessLevel, type ResourceRow, type ResourceState, type ResourceApiRow } from './mappers.ts';
 
 export interface ResourceFilter {
   resourceType?: string | undefined;
@@ -105,13 +64,6 @@ const RELATED_COLUMNS = `
    ) SELECT json_group_array(id) FROM (SELECT id FROM down ORDER BY depth, seq)) AS descendant_ids_json,
   (SELECT json_group_array(json_object('access_level_name', name, 'access_level_remote_id', remote_id))
      FROM (SELECT name, remote_id FROM resource_access_levels l WHERE l.resource_id = resources.id ORDER BY remote_id)) AS access_levels_json`;
-
-/** A row read with RELATED_COLUMNS, as every statement that feeds toApiResource (mappers.ts) reads it. */
-export interface ResourceApiRow extends ResourceRow {
-  ancestor_ids_json: string;
-  descendant_ids_json: string;
-  access_levels_json: string;
-}
 
 export function createResourceStore(db: Db) {
   const insert = db.prepare<Columns & { id: string; at: string }>(

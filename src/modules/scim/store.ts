@@ -2,7 +2,7 @@
 // a SCIM list makes: users and groups joined to them, filtered by SQL that filter.ts builds.
 import type { Db } from '../../db/open.ts';
 import type { SqlFilter } from './filter.ts';
-import type { UserRow } from '../users/store.ts';
+import type { UserRow } from '../users/mappers.ts';
 
 /** A statement built from a filter: its parameters are known only at run time. */
 type Statement = { get(...params: unknown[]): unknown; all(...params: unknown[]): unknown[] };

@@ -1,6 +1,17 @@
 // The sessions area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import type { Session } from './responses.ts';
-import type { SessionRow } from './store.ts';
+
+export interface SessionRow {
+  seq: number;
+  connection_id: string;
+  user_id: string;
+  resource_id: string;
+  access_level_remote_id: string;
+  access_level_name: string;
+  expiration_date: string;
+  created_at: string;
+  ended_at: string | null;
+}
 
 /** A session as the API answers it (the Session response schema). */
 export type ApiSession = Session;

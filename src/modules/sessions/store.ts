@@ -2,19 +2,7 @@
 // A session is open while ended_at is NULL and expiration_date is after now; only open ones are shown.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { type ApiSession, toApiSession } from './mappers.ts';
-
-export interface SessionRow {
-  seq: number;
-  connection_id: string;
-  user_id: string;
-  resource_id: string;
-  access_level_remote_id: string;
-  access_level_name: string;
-  expiration_date: string;
-  created_at: string;
-  ended_at: string | null;
-}
+import { toApiSession, type ApiSession, type SessionRow } from './mappers.ts';
 
 export interface NewSession {
   userId: string;

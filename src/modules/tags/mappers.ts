@@ -1,6 +1,16 @@
 // The tags area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import type { Tag } from './responses.ts';
-import type { TagRow } from './store.ts';
+
+export interface TagRow {
+  seq: number;
+  id: string;
+  key: string;
+  value: string;
+  user_creator_id: string;
+  admin_owner_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
 
 /** A tag as the API answers it (the Tag response schema). */
 export type ApiTag = Tag;

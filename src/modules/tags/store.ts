@@ -1,18 +1,7 @@
 // Tags and their attachments to users, groups and resources: the only SQL for either.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { type ApiTag, toApiTag } from './mappers.ts';
-
-export interface TagRow {
-  seq: number;
-  id: string;
-  key: string;
-  value: string;
-  user_creator_id: string;
-  admin_owner_id: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import { toApiTag, type ApiTag, type TagRow } from './mappers.ts';
 
 /** What a tag can be attached to; each kind has its own link table and id column. */
 export const TAG_TARGETS = {

@@ -6,8 +6,8 @@ import { actorFor } from '../../lib/system-actor.ts';
 /** The CLI's verbs act as a user through this (defined with the other actors). */
 export { actorFor } from '../../lib/system-actor.ts';
 import { createFirstAdmin } from '../users/first-admin.ts';
-import type { AccessLevel, TokenHolder, TokenScope } from './store.ts';
-import type { ApiToken } from './mappers.ts';
+import type { TokenHolder } from './store.ts';
+import type { AccessLevel, TokenScope, ApiToken } from './mappers.ts';
 import { newTokenSecret } from './secret.ts';
 import { requireSelfOrAdmin, type ActingAs } from '../../http/policy.ts';
 

@@ -3,27 +3,7 @@ import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashSecret, lookupOf, previewOf, secretMatches } from './secret.ts';
 import type { OrganizationRole } from '../users/roles.ts';
-import { type ApiToken, toApiToken } from './mappers.ts';
-
-export type AccessLevel = 'FULL_ACCESS' | 'READ_ONLY';
-/** Where a token works: API on /v1, SCIM on /scim/v2 only (docs/scim.md). */
-export type TokenScope = 'API' | 'SCIM';
-
-export interface TokenRow {
-  seq: number;
-  id: string;
-  lookup: string;
-  secret_hash: Buffer;
-  preview: string;
-  label: string;
-  access_level: AccessLevel;
-  user_id: string;
-  creator_user_id: string;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  scope: TokenScope;
-}
+import { toApiToken, type ApiToken, type TokenRow, type AccessLevel, type TokenScope } from './mappers.ts';
 
 /** A token found by its secret, with what authentication needs of its user. */
 export interface TokenHolder {

@@ -2,7 +2,7 @@
 // policy for the rows nobody answered by its deadline.
 import type { Db } from '../../db/open.ts';
 import { reviewIsComplete } from '../access-reviews/sql.ts';
-import type { SnapshotEntry } from '../access-reviews/store.ts';
+import type { SnapshotEntry } from '../access-reviews/mappers.ts';
 
 export type Decision = 'KEEP' | 'REVOKE' | 'LATER';
 export type UnansweredDecision = 'KEEP' | 'REVOKE';

@@ -1,6 +1,28 @@
 // The users area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import type { RemoteUser, User } from './responses.ts';
-import type { UserRow, RemoteUserRow } from './store.ts';
+import type { OrganizationRole } from './roles.ts';
+
+/** A users row as stored (other areas' SQL joins it: SCIM's lists read these columns). */
+export interface UserRow {
+  seq: number;
+  id: string;
+  email: string;
+  full_name: string;
+  first_name: string;
+  last_name: string;
+  position: string;
+  manager_id: string | null;
+  hr_idp_status: User['hr_idp_status'];
+  organization_role: OrganizationRole;
+  created_at: string;
+}
+
+export interface RemoteUserRow {
+  seq: number;
+  user_id: string;
+  third_party_provider: RemoteUser['third_party_provider'];
+  remote_id: string;
+}
 
 /** A user as the API answers it (the User response schema). */
 export type ApiUser = User;

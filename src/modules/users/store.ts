@@ -3,23 +3,7 @@ import type { Db } from '../../db/open.ts';
 import { casefold } from '../../lib/casefold.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_ORGANIZATION_ROLE, type OrganizationRole } from './roles.ts';
-import type { RemoteUser, User } from './responses.ts';
-import { type ApiUser, toApiUser, type ApiRemoteUser, toApiRemoteUser } from './mappers.ts';
-
-/** A users row as stored (other areas' SQL joins it: SCIM's lists read these columns). */
-export interface UserRow {
-  seq: number;
-  id: string;
-  email: string;
-  full_name: string;
-  first_name: string;
-  last_name: string;
-  position: string;
-  manager_id: string | null;
-  hr_idp_status: User['hr_idp_status'];
-  organization_role: OrganizationRole;
-  created_at: string;
-}
+import { toApiUser, toApiRemoteUser, type ApiUser, type ApiRemoteUser, type UserRow, type RemoteUserRow } from './mappers.ts';
 
 export interface NewUser {
   email: string;
@@ -30,13 +14,6 @@ export interface NewUser {
   manager_id: string | null;
   /** MEMBER when not given. */
   organization_role?: OrganizationRole;
-}
-
-export interface RemoteUserRow {
-  seq: number;
-  user_id: string;
-  third_party_provider: RemoteUser['third_party_provider'];
-  remote_id: string;
 }
 
 export interface RemoteUserFilter {
