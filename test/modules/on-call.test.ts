@@ -387,6 +387,17 @@ describe('on-call schedules', () => {
     const pending = (await henry.api.get(`/requests/${other.body.id}`)).body;
     assert.equal(pending.status, 'PENDING');
     assert.equal(pending.approval_reason, undefined);
+
+    // A member an admin added by hand matches the condition as any member does: approved by the configuration, not the rotation — no shift, no cap.
+    const iris = await createMember(app.api, { email: 'iris.oncall@example.com' });
+    assert.equal((await app.api.post(`/groups/${onCall.group_id}/users/${iris.user_id}`, { duration_minutes: 0 })).status, 200);
+    const byHand = await postRequest(iris.api, body);
+    const approvedByHand = (await iris.api.get(`/requests/${byHand.body.id}`)).body;
+    assert.equal(approvedByHand.status, 'APPROVED');
+    assert.equal(approvedByHand.approval_reason, undefined);
+    assert.equal(approvedByHand.requested_items_list[0].on_call_until, undefined);
+    const irisHolds = (await app.api.get(`/resources/${production.resource_id}/users`)).body.results as { user_id: string; expiration_date: string | null }[];
+    assert.equal(irisHolds.find((h) => h.user_id === iris.user_id)!.expiration_date, new Date(clock.now().getTime() + 8 * HOUR).toISOString());
   });
 
   test('a request mixing an item the rotation approves with reviewed items: the on-call item ends with the shift; after the shift, it is not granted', async () => {
