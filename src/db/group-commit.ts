@@ -44,6 +44,19 @@ const RUNNING = new WeakMap<Db, GroupCommit>();
 /** How many transaction functions are running on each batched connection (nested ones count too). */
 const DEPTH = new WeakMap<Db, { value: number }>();
 
+/** What must forget what it read when a batch on the connection is lost (the answers kept in memory: db/kept.ts). */
+const ON_LOSS = new WeakMap<Db, Set<() => void>>();
+
+/**
+ * Calls `forget` whenever a batch of writes on `db` is lost (rolled back after requests had read it):
+ * anything kept in memory that was built while that batch was open may show a write that never happened.
+ */
+export function forgetOnLoss(db: Db, forget: () => void): void {
+  let each = ON_LOSS.get(db);
+  if (!each) ON_LOSS.set(db, (each = new Set()));
+  each.add(forget);
+}
+
 /**
  * Whether the caller runs inside a transaction function of its own (db.transaction(fn)), so that
  * what it writes commits or rolls back with the change that called it. `db.inTransaction` cannot
@@ -109,6 +122,7 @@ export function startGroupCommit(db: Db, options: GroupCommitOptions = {}): Grou
       }
     }
     if (failure !== undefined) {
+      for (const forget of ON_LOSS.get(db) ?? []) forget();
       options.onLost?.(failure);
       for (const each of batch) each.lost(failure);
       return;

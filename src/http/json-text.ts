@@ -1,4 +1,5 @@
-// A reply body already serialised (by a read worker, src/reads/pool.ts): the router sends it as is.
+// A reply body already serialised (by a read worker, src/reads/pool.ts, or kept between reads: db/kept.ts):
+// the router sends it as is.
 // A worker hands its answer over as UTF-8 bytes in a transferred ArrayBuffer, so the main thread never
 // holds the page as a string (a 4 MiB page would otherwise be a worker string, a copy on the main
 // heap, and a third copy as the socket's Buffer).
@@ -11,7 +12,14 @@ export class JsonText<T = unknown> {
   constructor(
     readonly text: string | Uint8Array,
     private readonly onSettled?: () => void,
+    /** Whether the bytes are shared with later answers (kept between reads): then sending them never frees them. */
+    readonly isShared = false,
   ) {}
+
+  /** Bytes kept for many answers (an item's JSON kept by its store): sent as they are, never freed by a send. */
+  static shared<T>(bytes: Uint8Array): JsonText<T> {
+    return new JsonText<T>(bytes, undefined, true);
+  }
 
   /** What the socket is given: the bytes themselves (no copy), or the text. */
   get body(): string | Buffer {
@@ -25,7 +33,7 @@ export class JsonText<T = unknown> {
    */
   release(): void {
     this.settle();
-    if (typeof this.text === 'string') return;
+    if (typeof this.text === 'string' || this.isShared) return;
     // Detaching the buffer drops its memory at once (ES2024 ArrayBuffer.prototype.transfer; Node ≥ 21).
     (this.text.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
   }

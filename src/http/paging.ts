@@ -2,6 +2,7 @@
 import { createCursorCodec, type CursorCodec, type CursorKey } from '../lib/cursor.ts';
 import type { PageQuery } from './common-schemas.ts';
 import { invalidField } from './errors.ts';
+import { JsonText } from './json-text.ts';
 
 export interface Page<T> {
   results: T[];
@@ -67,6 +68,17 @@ export class Pager {
       previous: query.cursor ?? null,
     };
   }
+
+  /**
+   * The same page as `page`, already as its JSON text (the very bytes JSON.stringify would give): each
+   * item is serialised once, to count its bytes against maxBytes, and that text is the answer's — not
+   * serialised a second time as part of the whole page. For the lists read most (docs/performance.md).
+   */
+  pageJson<R, T>(list: string, query: PageQuery, rows: Iterable<R>, keyOf: (row: R) => CursorKey, toItem: (row: R) => T): JsonText<Page<T>> {
+    const { texts, last, more } = cutPageText(rows, query.page_size, this.maxBytes, toItem);
+    const next = more ? this.#codec.encode(list, keyOf(last!)) : null;
+    return new JsonText<Page<T>>(`{"results":[${texts.join(',')}],"next":${JSON.stringify(next)},"previous":${JSON.stringify(query.cursor ?? null)}}`);
+  }
 }
 
 /**
@@ -80,17 +92,38 @@ export class Pager {
  */
 export function cutPage<R, T>(rows: Iterable<R>, limit: number, maxBytes: number, toItem: (row: R) => T): { items: T[]; last: R | undefined; more: boolean } {
   const items: T[] = [];
+  const { last, more } = cutRows(rows, limit, maxBytes, (row) => {
+    const item = toItem(row);
+    return { text: JSON.stringify(item), keep: () => items.push(item) };
+  });
+  return { items, last, more };
+}
+
+/** cutPage, keeping each item's JSON text instead of the item (Pager.pageJson). */
+export function cutPageText<R, T>(rows: Iterable<R>, limit: number, maxBytes: number, toItem: (row: R) => T): { texts: string[]; last: R | undefined; more: boolean } {
+  const texts: string[] = [];
+  const { last, more } = cutRows(rows, limit, maxBytes, (row) => {
+    const text = JSON.stringify(toItem(row));
+    return { text, keep: () => texts.push(text) };
+  });
+  return { texts, last, more };
+}
+
+/** The cut itself: `serialise` gives a row's JSON text (to count) and how to keep it once it fits. */
+function cutRows<R>(rows: Iterable<R>, limit: number, maxBytes: number, serialise: (row: R) => { text: string; keep: () => void }): { last: R | undefined; more: boolean } {
   let last: R | undefined;
+  let count = 0;
   let bytes = 0;
   // Leaving the loop early closes the iterator (its statement is reset), as for...of does.
   for (const row of rows) {
-    if (items.length === limit) return { items, last, more: true };
-    const item = toItem(row);
+    if (count === limit) return { last, more: true };
+    const { text, keep } = serialise(row);
     // The bytes sent: the item's UTF-8 JSON and the comma after it.
-    bytes += Buffer.byteLength(JSON.stringify(item)) + 1;
-    if (bytes > maxBytes && items.length > 0) return { items, last, more: true };
-    items.push(item);
+    bytes += Buffer.byteLength(text) + 1;
+    if (bytes > maxBytes && count > 0) return { last, more: true };
+    keep();
+    count += 1;
     last = row;
   }
-  return { items, last, more: false };
+  return { last, more: false };
 }

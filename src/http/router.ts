@@ -111,9 +111,10 @@ export type ApiRequest<R extends InputSchemas = {}> = RequestBase & QueryReader<
 export type Handler<R extends InputSchemas = {}> = (req: ApiRequest<R>) => ReplyFor<R> | Promise<ReplyFor<R>>;
 
 /** Writes `body` as JSON of `mediaType` (not cached unless `headers` say otherwise). */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}, mediaType = 'application/json'): void {
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = NO_HEADERS, mediaType = 'application/json'): void {
   const text = body === undefined ? '' : body instanceof JsonText ? body.body : JSON.stringify(body);
-  if (body instanceof JsonText) {
+  // Shared bytes (kept between reads) are neither freed nor counted as held.
+  if (body instanceof JsonText && !body.isShared) {
     // Counted as held for its client until then: a reply that can no longer be sent (the client left, or
     // the response was already answered or cut) settles now, else its bytes would stay counted for good.
     if (res.destroyed || res.headersSent || res.writableEnded) body.settle();
@@ -123,13 +124,22 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
       res.once('close', () => body.settle());
     }
   }
-  res.writeHead(status, {
-    'Cache-Control': 'no-store',
-    ...headers,
-    'Content-Type': `${mediaType}; charset=utf-8`,
-    'Content-Length': typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength,
-  });
+  const length = typeof text === 'string' ? Buffer.byteLength(text) : text.byteLength;
+  const type = contentType(mediaType);
+  // Most answers add no headers of their own: no spread then (one object fewer per request).
+  res.writeHead(status, headers === NO_HEADERS
+    ? { 'Cache-Control': 'no-store', 'Content-Type': type, 'Content-Length': length }
+    : { 'Cache-Control': 'no-store', ...headers, 'Content-Type': type, 'Content-Length': length });
   res.end(text);
+}
+
+const NO_HEADERS: Record<string, string | string[]> = Object.freeze({});
+const CONTENT_TYPES = new Map<string, string>();
+/** `application/json; charset=utf-8`, made once per media type rather than per answer. */
+function contentType(mediaType: string): string {
+  let type = CONTENT_TYPES.get(mediaType);
+  if (type === undefined) CONTENT_TYPES.set(mediaType, (type = `${mediaType}; charset=utf-8`));
+  return type;
 }
 
 /** Thrown for a handler that reads input its route does not declare (the types prevent it; this is the guard beneath). */
@@ -151,32 +161,56 @@ export function sendReply(res: ServerResponse, reply: Reply, mediaType: string):
   }
 }
 
-function apiRequest(
-  req: GatehouseRequest, key: string, route: InputSchemas, maxBodyBytes: number, bodyInput: (raw: unknown, schema: v.GenericSchema) => unknown,
-): RequestBase & { query(): unknown; body(): Promise<unknown> } {
-  const { query, body } = route;
-  return {
-    get caller() {
-      if (!req.caller) throw new AppError('unauthenticated', 'a bearer token is required');
-      return req.caller;
-    },
-    requestId: req.requestId,
-    http: req,
-    param: (name) => req.params[name] ?? '',
-    uuidParam: (name) => {
-      const raw = req.params[name];
-      if (raw === undefined || !isUuid(raw)) throw invalidField(name, 'must be a UUID');
-      return raw.toLowerCase();
-    },
-    query: query ? () => parse(query, req.query, 'query') : undeclared(key, 'query'),
-    body: body
-      ? async () => {
-          const raw = await readJsonBody(req, maxBodyBytes);
-          // Generated clients send the JSON `null` when the caller gives no body: it means "no body".
-          return parse(body, bodyInput(raw === null ? undefined : raw, body), 'body');
-        }
-      : undeclared(key, 'body'),
-  };
+/** What one route's handler reads its input with, fixed when the route is registered. */
+interface RouteInput {
+  key: string;
+  route: InputSchemas;
+  maxBodyBytes: number;
+  bodyInput: (raw: unknown, schema: v.GenericSchema) => unknown;
+}
+
+/**
+ * The request a handler gets. A class, not an object of closures: one small object per request on the
+ * hot path, its readers shared on the prototype (docs/performance.md, "Allocations on the hot path").
+ */
+class ApiRequestOf implements RequestBase {
+  constructor(
+    readonly http: GatehouseRequest,
+    private readonly input: RouteInput,
+  ) {}
+
+  get caller(): Caller {
+    if (!this.http.caller) throw new AppError('unauthenticated', 'a bearer token is required');
+    return this.http.caller;
+  }
+
+  get requestId(): string {
+    return this.http.requestId;
+  }
+
+  param(name: string): string {
+    return this.http.params[name] ?? '';
+  }
+
+  uuidParam(name: string): string {
+    const raw = this.http.params[name];
+    if (raw === undefined || !isUuid(raw)) throw invalidField(name, 'must be a UUID');
+    return raw.toLowerCase();
+  }
+
+  query(): unknown {
+    const schema = this.input.route.query;
+    if (!schema) return undeclared(this.input.key, 'query')();
+    return parse(schema, this.http.query, 'query');
+  }
+
+  async body(): Promise<unknown> {
+    const { route, maxBodyBytes, bodyInput, key } = this.input;
+    if (!route.body) return undeclared(key, 'body')();
+    const raw = await readJsonBody(this.http, maxBodyBytes);
+    // Generated clients send the JSON `null` when the caller gives no body: it means "no body".
+    return parse(route.body, bodyInput(raw === null ? undefined : raw, route.body), 'body');
+  }
 }
 
 /** A route as the table keeps it: Polka's template (`/v1/users/:user_id`), and its declaration. */
@@ -286,6 +320,7 @@ export class ApiRouter<Routes extends RouteGroup = RouteGroup> {
     const protocol = route.protocol ?? this.area.routes!.protocol;
     const server = this.serverOf(protocol);
     const bodyInput = server.bodyInput ?? ((raw: unknown) => raw);
+    const input: RouteInput = { key, route, maxBodyBytes, bodyInput };
     // First in the chain, so a call the checks refuse is logged under its route, and answered in its protocol's shape.
     const mark: Middleware<GatehouseRequest> = (req, _res, next) => {
       req.routeTemplate = template;
@@ -294,7 +329,7 @@ export class ApiRouter<Routes extends RouteGroup = RouteGroup> {
     };
     const run: Middleware<GatehouseRequest> = async (req, res) => {
       // The request has both readers; the handler's type shows only those its route declares.
-      const reply = await (handler as Handler)(apiRequest(req, key, route, maxBodyBytes, bodyInput));
+      const reply = await (handler as Handler)(new ApiRequestOf(req, input) as unknown as ApiRequest);
       sendReply(res, reply, protocol.mediaType);
     };
     this.app[method.toLowerCase() as Lowercase<HttpMethod>](template, mark, ...server.checks(key, route), run);

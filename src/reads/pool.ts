@@ -7,7 +7,7 @@ import type { AppContext } from '../context.ts';
 import { AppError, type FieldProblem } from '../http/errors.ts';
 import type { BudgetLimits } from './budget.ts';
 import { JsonText } from '../http/json-text.ts';
-import { runTask, type TaskArgs, type TaskName, type TaskResult } from './tasks.ts';
+import { runTask, type TaskAnswer, type TaskArgs, type TaskName, type TaskResult } from './tasks.ts';
 
 /** What a read worker is started with (workerData); main.ts recognises a worker by `role`. */
 export interface ReadWorkerData {
@@ -145,7 +145,7 @@ export class ReadPool {
    * their clients hold more than PAGES_IN_FLIGHT pages' worth of bytes: clients that ask for big pages
    * and do not read them cannot make the service hold more, however many connections they open.
    */
-  async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText<TaskResult<K>>> {
+  async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText<TaskAnswer<K>>> {
     const bound = PAGES_IN_FLIGHT * this.#ctx.config.maxPageBytes;
     if (this.#unsentBytes > bound) {
       throw new AppError('unavailable', 'the service holds as many answered pages as it may until their clients read them; retry shortly', [], { 'Retry-After': '1' });
@@ -167,7 +167,8 @@ export class ReadPool {
     const budget = this.budget();
     if (this.#size === 0) {
       const value = runTask(this.#ctx, task, args, now, budget);
-      return json ? JSON.stringify(value) : value;
+      if (!json) return value;
+      return value instanceof JsonText ? value.text : JSON.stringify(value);
     }
     const held = this.#perOwner.get(owner) ?? 0;
     if (held >= MAX_READS_PER_CALLER) {

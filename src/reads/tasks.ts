@@ -2,6 +2,7 @@
 // budget) returning plain data, so it runs the same on a worker or on the main thread. Areas declare
 // their own (Area.readTasks); the context gathers them, on the main thread and in each worker alike.
 import type { AppContext } from '../context.ts';
+import type { JsonText } from '../http/json-text.ts';
 import { WorkBudget, type BudgetLimits } from './budget.ts';
 
 /** A read task: plain arguments in, plain data out; throws AppError for the caller. */
@@ -16,6 +17,8 @@ export interface ReadTasks {}
 export type TaskName = keyof ReadTasks;
 export type TaskArgs<K extends TaskName> = ReadTasks[K] extends ReadTask<infer A, unknown> ? A : never;
 export type TaskResult<K extends TaskName> = ReadTasks[K] extends ReadTask<never, infer R> ? R : never;
+/** What a task's answer holds: a task may answer its JSON text already made (JsonText: a page serialised as it was cut). */
+export type TaskAnswer<K extends TaskName> = TaskResult<K> extends JsonText<infer T> ? T : TaskResult<K>;
 
 /** Runs task `name`; throws what it throws (AppError for the caller, validation_failed when the budget runs out). */
 export function runTask<K extends TaskName>(ctx: AppContext, name: K, args: TaskArgs<K>, now: Date, limits: BudgetLimits): TaskResult<K> {

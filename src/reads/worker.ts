@@ -6,6 +6,7 @@ import { AREAS } from '../areas.ts';
 import { createContext } from '../context.ts';
 import { openDatabase } from '../db/open.ts';
 import { toAppError } from '../http/errors.ts';
+import { JsonText } from '../http/json-text.ts';
 import { ManualClock } from '../lib/clock.ts';
 import { createLogger } from '../lib/log.ts';
 import { WORKER_CACHE_KIB, type ReadWorkerData, type ResultMessage, type TaskMessage } from './pool.ts';
@@ -38,7 +39,8 @@ export function startReadWorker(data: ReadWorkerData): void {
       const value = runTask(ctx, message.task, message.args as never, now, message.budget);
       // A page for a client leaves as UTF-8 bytes whose buffer is transferred, not copied (json-text.ts).
       if (message.json) {
-        const bytes = encoder.encode(JSON.stringify(value));
+        // A task may answer its JSON text already made (a page serialised as it was cut: Pager.pageJson).
+        const bytes = encoder.encode(value instanceof JsonText && typeof value.text === 'string' ? value.text : JSON.stringify(value));
         port.postMessage({ id: message.id, ok: true, value: bytes } satisfies ResultMessage, [bytes.buffer]);
         return;
       }

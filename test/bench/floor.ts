@@ -5,6 +5,8 @@
 // generator sends identical requests to both.
 // Run by test/bench/http.ts: <node> --import tsx --import ./src/dev/register-sql.mjs test/bench/floor.ts <db> <port> <member-token>
 import { createServer } from 'node:http';
+import { JsonText } from '../../src/http/json-text.ts';
+import { toApiUser } from '../../src/modules/users/mappers.ts';
 import { loadConfig } from '../../src/config.ts';
 import { AREAS } from '../../src/app.ts';
 import { createContext } from '../../src/context.ts';
@@ -51,6 +53,10 @@ function answer(method: string, path: string, query: URLSearchParams, caller: Ca
     const rows = resources.list({}, ctx.pager.afterSeq('resources', pageQuery), pageQuery.page_size + 1);
     return ctx.pager.page('resources', pageQuery, rows, (row) => row.seq, toApiResource);
   }
+  if (method === 'GET' && path === '/v1/users') {
+    const pageQuery = { page_size: Number(query.get('page_size') ?? 200), cursor: query.get('cursor') ?? undefined };
+    return ctx.pager.page('users', pageQuery, users.list({}, ctx.pager.afterSeq('users', pageQuery), pageQuery.page_size + 1), (row) => row.seq, toApiUser);
+  }
   if (method === 'GET' && (m = GROUP_USERS.exec(path))) return holdersPage(ctx, 'group', m[1]!, { page_size: 200 });
   if (method === 'GET' && (m = USER_GROUPS.exec(path))) return holdingsOfUserPage(ctx, 'group', m[1]!, { page_size: 200 }, caller);
   if (method === 'GET' && path === '/v1/events') {
@@ -84,7 +90,8 @@ createServer((req, res) => {
       status = 500;
       result = { message: String(err) };
     }
-    const text = JSON.stringify(result ?? { code: 'not_found' });
+    // A page the service answers as its text already (Pager.pageJson) is sent as that text.
+    const text = result instanceof JsonText ? result.body : JSON.stringify(result ?? { code: 'not_found' });
     res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
     res.end(text);
   });

@@ -3,7 +3,8 @@
 // RSS, the WAL's size and non-2xx answers; then whether the last interval's throughput (and CPU per
 // request, which a busy machine moves much less) is within 10% of the second's; then restarts the
 // executable on the database the soak grew and measures it again (after one interval's warm-up), so what the data added is
-// told apart from what the process accumulated.
+// told apart from what the process accumulated. Between the two, the first process idles one interval and
+// its RSS is printed: what it keeps once nothing asks for it.
 // Run: npm run bench:soak (builds first; also part of npm run bench with the short default).
 // Env: BENCH_SOAK_SECONDS (120; the issue's soak is 1800), BENCH_SOAK_INTERVAL (60, or a quarter of a
 // shorter soak), BENCH_CONNECTIONS (32), BENCH_SEEDED and BENCH_EXE as for http.ts.
@@ -190,6 +191,10 @@ console.log(`${'interval'.padEnd(12)} ${'req/s'.padStart(7)} ${'µs/req'.padStar
 const first = await start();
 const intervals = await soak(first.child, first.url, SECONDS, INTERVAL, (i) => `${((i + 1) * INTERVAL) / 60 >= 1 ? `${(((i + 1) * INTERVAL) / 60).toFixed(1)} min` : `${(i + 1) * INTERVAL} s`}`);
 const peak = rssMb(first.child.pid!, 'VmHWM');
+// Idle for one interval (a minute in the long soak): what the process keeps once nothing asks for it.
+await sleep(INTERVAL * 1000);
+const idleRss = rssMb(first.child.pid!);
+console.log(`${'idle'.padEnd(12)} ${'0'.padStart(7)} ${'-'.padStart(7)} ${idleRss.toFixed(0).padStart(7)} ${walMb().toFixed(1).padStart(7)}`);
 await stop(first.child);
 
 // The same mix on the grown database, in a fresh process: what the data alone costs now.
@@ -204,7 +209,7 @@ if (intervals.length >= 3 && restarted) {
   const within = (a: number, b: number) => Math.abs(a - b) / b <= 0.1;
   console.log(`\nlast / second interval: throughput ${(last.rps / early!.rps).toFixed(2)} (${within(last.rps, early!.rps) ? 'within 10%' : 'NOT within 10%'}), CPU per request ${(last.cpuUs / early!.cpuUs).toFixed(2)} (${within(last.cpuUs, early!.cpuUs) ? 'within 10%' : 'NOT within 10%'})`);
   console.log(`last interval / a fresh process on the grown database: throughput ${(last.rps / restarted.rps).toFixed(2)}, CPU per request ${(last.cpuUs / restarted.cpuUs).toFixed(2)} (near 1: nothing builds up in the process)`);
-  console.log(`RSS: second interval ${early!.rss.toFixed(0)} MB, last ${last.rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB; after a restart ${restarted.rss.toFixed(0)} MB`);
+  console.log(`RSS: second interval ${early!.rss.toFixed(0)} MB, last ${last.rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${INTERVAL} s idle ${idleRss.toFixed(0)} MB; after a restart ${restarted.rss.toFixed(0)} MB`);
 }
 console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(1)).join(' ')} (absolute figures move with it; the ratios much less)`);
 rmSync(workDir, { recursive: true, force: true });

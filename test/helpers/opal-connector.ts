@@ -41,6 +41,11 @@ export class OpalConnector {
    * already has, someone else's perhaps); undefined: it makes a new user `made-N`, as usual.
    */
   createAnswer: ((email: string) => string | undefined) | null = null;
+  /**
+   * Answers every 404 as the spec's EntityNotFoundError with one generic message ("Entity not found"),
+   * naming neither the user nor the resource, as a connector may.
+   */
+  genericNotFound = false;
   /** What each POST /users asked for (user_id, attributes), in order. */
   readonly created: { user_id: unknown; attributes: Record<string, unknown> }[] = [];
   /** How long `slow` waits before answering, in ms. */
@@ -203,7 +208,7 @@ export class OpalConnector {
   #route(method: string, url: URL, body: Record<string, unknown>, send: (status: number, json: unknown) => void): void {
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const level = url.searchParams.get('access_level_id') ?? '';
-    const notFound = (what: string) => send(404, { code: 404, message: `${what} not found` });
+    const notFound = (what: string) => send(404, { code: 404, message: this.genericNotFound ? 'Entity not found' : `${what} not found` });
     if (method === 'GET' && parts[0] === 'status') return send(200, {});
     if (method === 'GET' && parts[0] === 'users' && parts.length === 1) {
       return send(200, this.#page([...this.users].map(([id, email]) => ({ id, email })), url, 'users'));

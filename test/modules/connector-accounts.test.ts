@@ -108,6 +108,25 @@ describe('connector accounts: checked, and made again when lost (Opal protocol)'
     assert.equal(await statusOf('r-docs', dana.user_id), 'SUCCESS');
   });
 
+  it('heals the same when the connector\'s 404 names nothing ("Entity not found"): the resource is there, so the user is what is missing', async () => {
+    const fay = await createUser(app.api, { email: 'fay@example.com', full_name: 'Fay Field' });
+    await grant('r-wiki', fay.user_id);
+    await runOutbox(app.ctx, app.clock.now());
+    const first = [...remote.users].find(([, email]) => email === 'fay@example.com')![0];
+    remote.forget();
+    remote.genericNotFound = true;
+    try {
+      await grant('r-docs', fay.user_id);
+      await runOutbox(app.ctx, app.clock.now());
+      const again = [...remote.users].find(([, email]) => email === 'fay@example.com')?.[0];
+      assert.ok(again !== undefined && again !== first, `made again: ${String(again)}`);
+      assert.ok(remote.edges().includes(`resource_user:${again}:r-docs:`), remote.edges().join(', '));
+      assert.equal(await statusOf('r-docs', fay.user_id), 'SUCCESS');
+    } finally {
+      remote.genericNotFound = false;
+    }
+  });
+
   it('an account that comes back under another id is matched again by email, not made', async () => {
     const erin = await createUser(app.api, { email: 'erin@example.com', full_name: 'Erin East' });
     remote.users.set('e-1', 'erin@example.com');

@@ -75,6 +75,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /scim/v2/ResourceTypes/{id}': 'scim',
   'GET /scim/v2/Schemas': 'scim',
   'GET /scim/v2/Schemas/{id}': 'scim',
+  'POST /scim/v2/.search': 'scim',
   'GET /scim/v2/Users': 'scim',
   'POST /scim/v2/Users': 'scim',
   'POST /scim/v2/Users/.search': 'scim',

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { GroupUser, ResourceAccessUser } from './responses.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import type { Page } from '../../http/paging.ts';
+import type { JsonText } from '../../http/json-text.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { seesAllHoldingsOf, seesListed } from '../visibility/service.ts';
@@ -35,7 +36,7 @@ const after = (a: [string, string], b: [string, string] | null) => b === null ||
 /** What a holding of a resource (ResourceAccessUser) or a group (GroupUser) is answered as. */
 type HoldingOf<T extends ItemType> = T extends 'resource' ? ResourceAccessUser : GroupUser;
 
-export function holdersPage<T extends ItemType>(ctx: AppContext, type: T, itemId: string, query: PageQuery): Page<HoldingOf<T>> {
+export function holdersPage<T extends ItemType>(ctx: AppContext, type: T, itemId: string, query: PageQuery): JsonText<Page<HoldingOf<T>>> {
   const list = `holders_of_${type}`;
   const start = afterKey(ctx, list, query);
   // One user more than needed: the user the cursor stopped in may have no levels left to serve.
@@ -44,7 +45,7 @@ export function holdersPage<T extends ItemType>(ctx: AppContext, type: T, itemId
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.user_id, row.level]), 0];
   const toItem = (row: HoldingRow) => (type === 'resource' ? resourceAccessUser(names, row) : groupUser(names, row)) as HoldingOf<T>;
-  return ctx.pager.page(list, query, rows, keyOf, toItem);
+  return ctx.pager.pageJson(list, query, rows, keyOf, toItem);
 }
 
 /**
@@ -52,7 +53,7 @@ export function holdersPage<T extends ItemType>(ctx: AppContext, type: T, itemId
  * someone else's holdings sees only the items they may see themselves (visibility), filtered before
  * paging so pages stay full; a holder reading their own, and admins, see everything.
  */
-export function holdingsOfUserPage<T extends ItemType>(ctx: AppContext, type: T, userId: string, query: PageQuery, caller: Caller): Page<HoldingOf<T>> {
+export function holdingsOfUserPage<T extends ItemType>(ctx: AppContext, type: T, userId: string, query: PageQuery, caller: Caller): JsonText<Page<HoldingOf<T>>> {
   const list = `holdings_of_user_${type}`;
   const start = afterKey(ctx, list, query);
   const now = ctx.clock.now();
@@ -68,7 +69,7 @@ export function holdingsOfUserPage<T extends ItemType>(ctx: AppContext, type: T,
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.item_id, row.level]), 0];
   const toItem = (row: HoldingRow) => (type === 'resource' ? resourceAccessUser(names, row) : groupUser(names, row)) as HoldingOf<T>;
-  return ctx.pager.page(list, query, rows, keyOf, toItem);
+  return ctx.pager.pageJson(list, query, rows, keyOf, toItem);
 }
 
 /** Every level at which the user holds the resource, as ResourceUser objects (direct or through groups). */

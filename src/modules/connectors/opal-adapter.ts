@@ -7,7 +7,7 @@ import type { Attempt } from '../../outbox/index.ts';
 import { WebhookUrl } from '../event-streams/schemas.ts';
 import { defineConnectorKind, type ConnectorAdapter, type PushTarget, type RemoteBatch, type RemoteUserAnswer } from './adapter.ts';
 import { callOpal, readPages, type OpalEndpoint } from './opal-http.ts';
-import { describeAnswer, failureOf, writeOutcome } from './outcomes.ts';
+import { describeAnswer, failureOf, notFoundSubject, readOutcome, writeOutcome } from './outcomes.ts';
 import { checkRemote, fieldsOf, quoteRemote, RemoteEdge, RemoteItem, RemoteLevel, RemoteUser } from './remote-schemas.ts';
 import type { ConnectorRow } from './store.ts';
 import { recordMadeUser } from './made-users.ts';
@@ -137,7 +137,15 @@ function openOpalAdapter(ctx: AppContext, connector: ConnectorRow, configuration
           return { ok: false, code: 'ERR_OPERATION_UNSUPPORTED', error: `the Opal protocol has no ${target.kind} edges`, permanent: true };
       }
       const outcome = writeOutcome(result, !target.present);
-      return outcome.ok ? outcome : { ...outcome, ok: false };
+      if (outcome.ok) return outcome;
+      // A grant's "not found" that names neither (the spec's EntityNotFoundError says what the connector
+      // likes): when the resource or group is there, the user is what is missing — a connector that lost
+      // its accounts — and the push heals (propagation.ts) instead of retrying a stale id for a day.
+      if (target.present && (target.kind === 'resource_user' || target.kind === 'group_user') && result.answered && result.status === 404 && notFoundSubject(result) === 'unknown') {
+        const item = await callOpal(endpoint, 'GET', `${target.kind === 'resource_user' ? '/resources' : '/groups'}/${i}`, {}, signal);
+        if (readOutcome(item).ok) return { ok: false, code: 'ERR_REMOTE_USER_NOT_FOUND', error: `${outcome.error} (the ${target.kind === 'resource_user' ? 'resource' : 'group'} is there: the user is not)` };
+      }
+      return { ...outcome, ok: false };
     },
 
     async remoteUser(ctx2, userId, signal) {

@@ -27,15 +27,22 @@ export function describeAnswer(result: Extract<CallResult, { answered: true }>):
   return `connector answered ${result.status}${message}`;
 }
 
+/**
+ * What a 404's message names: the user, the resource or group, or neither — the spec's EntityNotFoundError
+ * carries any message, and a connector may say only "Entity not found" (opal-adapter.ts then asks).
+ */
+export function notFoundSubject(result: CallResult): 'user' | 'item' | 'unknown' {
+  const message = String(((result.answered ? result.json : undefined) as { message?: unknown } | undefined)?.message ?? '').toLowerCase();
+  if (message.includes('user')) return 'user';
+  return /resource|group/.test(message) ? 'item' : 'unknown';
+}
+
 /** A call that got no answer, or an answer that is not 2xx, as the table says. */
 function failed(result: CallResult): Exclude<Outcome, { ok: true }> {
   if (!result.answered) return { ok: false, code: result.timeout ? 'ERR_TIMEOUT' : 'ERR_REMOTE_INTERNAL_ERROR', error: result.error };
   const { status } = result;
   const error = describeAnswer(result);
-  if (status === 404) {
-    const message = String((result.json as { message?: unknown } | undefined)?.message ?? '').toLowerCase();
-    return { ok: false, code: message.includes('user') ? 'ERR_REMOTE_USER_NOT_FOUND' : 'ERR_REMOTE_RESOURCE_NOT_FOUND', error };
-  }
+  if (status === 404) return { ok: false, code: notFoundSubject(result) === 'user' ? 'ERR_REMOTE_USER_NOT_FOUND' : 'ERR_REMOTE_RESOURCE_NOT_FOUND', error };
   if (status === 429) return { ok: false, code: 'ERR_REMOTE_THROTTLE', error, ...(result.retryAfterMs && { retryAfterMs: result.retryAfterMs }) };
   if (status >= 500) return { ok: false, code: 'ERR_REMOTE_INTERNAL_ERROR', error };
   return { ok: false, code: 'ERR_REMOTE_UNRECOVERABLE_ERROR', error };

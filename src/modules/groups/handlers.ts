@@ -22,7 +22,7 @@ export function registerGroupRoutes(router: ApiRouter<typeof groupRoutes>, ctx: 
       appId: query.app_id?.toLowerCase(),
     };
     const rows = groups.list(filter, ctx.pager.afterSeq('groups', query), query.page_size + 1, viewerOf(ctx, req.caller));
-    return ok(ctx.pager.page('groups', query, rows, (row) => row.seq, groups.toApi));
+    return ok(ctx.pager.pageJson('groups', query, rows, (row) => row.seq, groups.toApi));
   });
 
   router.on('PUT /v1/groups', async (req) => {
@@ -33,7 +33,7 @@ export function registerGroupRoutes(router: ApiRouter<typeof groupRoutes>, ctx: 
   router.on('GET /v1/groups/{group_id}', (req) => {
     const id = req.uuidParam('group_id');
     // Whether the caller sees it was decided before the handler (visibility/guard.ts); admins see every group.
-    const group = groups.get(id);
+    const group = groups.answer(id);
     if (!group) throw notFound('group', id);
     return ok(group);
   });

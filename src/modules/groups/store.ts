@@ -1,6 +1,8 @@
 // Groups and their leaders: the only SQL for either.
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
+import { Kept, keptJson, keyedBy } from '../../db/kept.ts';
+import type { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
@@ -37,7 +39,20 @@ const COLUMN_NAMES = Object.keys(columns({
   remote_info: null, metadata: null, settings: DEFAULT_REQUEST_SETTINGS,
 }));
 
+/** What a group's answer is built from: its row, its leaders, its binding and its access levels, each keyed by the group. */
+const ANSWER_SOURCES = [
+  ...keyedBy('groups', 'id'),
+  ...keyedBy('group_leaders', 'group_id'),
+  ...keyedBy('group_binding_groups', 'group_id'),
+  ...keyedBy('group_access_levels', 'group_id'),
+];
+
+/** How many groups' answers are kept, and their bytes: ~1.5 KB each, so ~15 MB at most. */
+const KEPT_ANSWERS = { entries: 10_000, bytes: 16 * 2 ** 20 };
+
 export function createGroupStore(db: Db) {
+  // GET /v1/groups/{id}'s bytes per group, built once per version of what they are built from (db/kept.ts).
+  const answers = new Kept<Uint8Array>(db, 'group_answers', ANSWER_SOURCES, KEPT_ANSWERS);
   const insert = db.prepare<Columns & { id: string; at: string }>(
     `INSERT INTO groups (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
      VALUES (@id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @at, @at)`,
@@ -105,6 +120,15 @@ export function createGroupStore(db: Db) {
       const row = byId.get(id);
       return row && toApi(row);
     },
+    /** The group's answer as JSON bytes, kept until a write changes what it is built from; undefined when there is none. */
+    answer(id: string): JsonText<Group> | undefined {
+      return keptJson(answers, id, () => {
+        const row = byId.get(id);
+        return row && toApi(row);
+      });
+    },
+    /** How many answers are kept (the bench and the tests read it). */
+    keptAnswers: () => answers.size,
     toApi,
     /** Inserts a group and returns its id. */
     create(state: GroupState, at: Date): string {

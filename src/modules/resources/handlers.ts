@@ -30,7 +30,7 @@ export function registerResourceRoutes(router: ApiRouter<typeof resourceRoutes>,
     const id = req.uuidParam('resource_id');
     // Whether the caller sees it was decided before the handler, for every route naming a resource
     // (visibility/guard.ts: an unseen one is already a 404); admins see every resource.
-    const resource = resources.get(id);
+    const resource = resources.answer(id);
     if (!resource) throw notFound('resource', id);
     return ok(resource);
   });

@@ -7,7 +7,7 @@ import { toApiResource } from './mappers.ts';
 
 export type ListResourcesInput = v.InferOutput<typeof ListResourcesQuery>;
 
-/** One page of resources `viewer` sees (null: an admin), with the reference's filters. Throws validation_failed for a foreign cursor. */
+/** One page of resources `viewer` sees (null: an admin), with the reference's filters, as its JSON text. Throws validation_failed for a foreign cursor. */
 export function listResources(ctx: AppContext, query: ListResourcesInput, viewer: Viewer | null) {
   const { resources } = ctx.stores;
   const filter = {
@@ -22,5 +22,5 @@ export function listResources(ctx: AppContext, query: ListResourcesInput, viewer
     appId: query.app_id?.toLowerCase(),
   };
   const rows = resources.list(filter, ctx.pager.afterSeq('resources', query), query.page_size + 1, viewer);
-  return ctx.pager.page('resources', query, rows, (row) => row.seq, toApiResource);
+  return ctx.pager.pageJson('resources', query, rows, (row) => row.seq, toApiResource);
 }

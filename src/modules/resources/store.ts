@@ -1,10 +1,13 @@
 // Resources, their tree (parent → children) and the access levels each offers: the only SQL for them.
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
+import { Kept, keptJson, keyedBy, type Watch } from '../../db/kept.ts';
+import type { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
 import { DEFAULT_ACCESS_LEVEL, toApiResource, type AccessLevel, type ResourceRow, type ResourceState, type ResourceApiRow } from './mappers.ts';
+import type { Resource } from './responses.ts';
 
 export interface ResourceFilter {
   resourceType?: string | undefined;
@@ -65,7 +68,24 @@ const RELATED_COLUMNS = `
   (SELECT json_group_array(json_object('access_level_name', name, 'access_level_remote_id', remote_id))
      FROM (SELECT name, remote_id FROM resource_access_levels l WHERE l.resource_id = resources.id ORDER BY remote_id)) AS access_levels_json`;
 
+/**
+ * What a resource's answer is built from, and which answers each write makes stale: its own row (a
+ * change of parent moves ancestors and descendants of others: everything), a new child or a deleted
+ * one (its ancestors' descendant lists: everything), and its access levels.
+ */
+const ANSWER_SOURCES: Watch[] = [
+  { table: 'resources', on: 'INSERT', keys: ['CASE WHEN NEW.parent_resource_id IS NULL THEN NEW.id END'] },
+  { table: 'resources', on: 'UPDATE', keys: ['OLD.id', 'CASE WHEN OLD.parent_resource_id IS NEW.parent_resource_id THEN NEW.id END'] },
+  { table: 'resources', on: 'DELETE', keys: ['CASE WHEN OLD.parent_resource_id IS NULL THEN OLD.id END'] },
+  ...keyedBy('resource_access_levels', 'resource_id'),
+];
+
+/** How many resources' answers are kept, and their bytes: ~1.5 KB each, so ~30 MB at most. */
+const KEPT_ANSWERS = { entries: 20_000, bytes: 32 * 2 ** 20 };
+
 export function createResourceStore(db: Db) {
+  // GET /v1/resources/{id}'s bytes per resource, built once per version of what they are built from (db/kept.ts).
+  const answers = new Kept<Uint8Array>(db, 'resource_answers', ANSWER_SOURCES, KEPT_ANSWERS);
   const insert = db.prepare<Columns & { id: string; at: string }>(
     `INSERT INTO resources (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
      VALUES (@id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @at, @at)`,
@@ -154,6 +174,15 @@ export function createResourceStore(db: Db) {
       const row = answerById.get(id);
       return row && toApiResource(row);
     },
+    /** The resource's answer as JSON bytes, kept until a write changes what it is built from; undefined when there is none. */
+    answer(id: string): JsonText<Resource> | undefined {
+      return keptJson(answers, id, () => {
+        const row = answerById.get(id);
+        return row && toApiResource(row);
+      });
+    },
+    /** How many answers are kept (the bench and the tests read it). */
+    keptAnswers: () => answers.size,
     /** Inserts a resource and returns its id. */
     create(state: ResourceState, at: Date): string {
       const id = newId();

@@ -17,7 +17,7 @@ export function registerUserRoutes(router: ApiRouter<typeof userRoutes>, ctx: Ap
     const query = req.query();
     const filter = { tagIds: query.tag_ids?.map((id) => id.toLowerCase()), managerId: query.manager_id, contains: query.contains || undefined };
     const rows = users.list(filter, ctx.pager.afterSeq('users', query), query.page_size + 1);
-    return ok(ctx.pager.page('users', query, rows, (row) => row.seq, toApiUser));
+    return ok(ctx.pager.pageJson('users', query, rows, (row) => row.seq, toApiUser));
   });
 
   // Registered before /users/:user_id/… so "remote_users" is never read as a user id.

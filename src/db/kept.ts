@@ -1,0 +1,187 @@
+// Answers kept in memory between requests (an item's JSON, a member's visible set), each dropped by the very
+// statement that changes what it was built from, whatever code path writes it.
+//
+// How nothing kept is ever stale (docs/performance.md, "What is kept between requests"):
+// - Every table an answer is built from is watched by TEMP triggers (this connection only; nothing is
+//   stored in the file) that call back into this process inside the writing statement itself — a
+//   service, a cascade of a foreign key, a sweep, SCIM, the CLI's verbs on this connection alike — and
+//   drop the answers that row's change makes stale (by key, or all of them).
+// - Nothing is kept while a transaction function runs (insideTransaction): what it reads may still be
+//   rolled back, alone (its savepoint) or with its batch. Reads between transactions see the open
+//   batch's writes; when a batch is lost (group commit), everything kept is dropped (forgetOnLoss).
+// - A commit by another connection (a second process, `gatehouse` verbs on the same file) moves
+//   PRAGMA data_version, checked on every lookup: everything kept is dropped.
+// - A read-only connection (a read worker) keeps nothing: it has no triggers to tell it of changes.
+import { forgetOnLoss, insideTransaction } from './group-commit.ts';
+import type { Db } from './open.ts';
+import { JsonText } from '../http/json-text.ts';
+
+/** A write to watch: on `table`, the keys (SQL over the row's NEW / OLD values; NULL drops everything) whose answers it makes stale. */
+export interface Watch {
+  table: string;
+  on: 'INSERT' | 'UPDATE' | 'DELETE';
+  /** For an UPDATE: only a change of these columns matters (all columns when absent). */
+  of?: readonly string[];
+  /** What each written row drops: SQL expressions over NEW (INSERT, UPDATE) and OLD (UPDATE, DELETE); the SQL `NULL` is everything. */
+  keys: readonly string[];
+}
+
+/** Any write to `table` drops the answers keyed by the row's `column` (its old and its new value). */
+export const keyedBy = (table: string, column: string): Watch[] => [
+  { table, on: 'INSERT', keys: [`NEW.${column}`] },
+  { table, on: 'UPDATE', keys: [`OLD.${column}`, `NEW.${column}`] },
+  { table, on: 'DELETE', keys: [`OLD.${column}`] },
+];
+
+/** Any write to `table` drops everything kept. */
+export const anyWrite = (table: string): Watch[] => [
+  { table, on: 'INSERT', keys: ['NULL'] },
+  { table, on: 'UPDATE', keys: ['NULL'] },
+  { table, on: 'DELETE', keys: ['NULL'] },
+];
+
+/** Who hears each watched name's triggers on each connection (several apps may share one connection in tests). */
+const LISTENERS = new WeakMap<Db, Map<string, Set<(key: string | null) => void>>>();
+
+function listen(db: Db, name: string, watches: readonly Watch[], drop: (key: string | null) => void): void {
+  let names = LISTENERS.get(db);
+  if (!names) LISTENERS.set(db, (names = new Map()));
+  let listeners = names.get(name);
+  if (!listeners) {
+    const registered = new Set<(key: string | null) => void>();
+    listeners = registered;
+    names.set(name, registered);
+    const fn = `gatehouse_kept_${name}`;
+    db.function(fn, (key: unknown) => {
+      const text = key === null || key === undefined ? null : String(key);
+      for (const each of registered) each(text);
+      return null;
+    });
+    db.exec(watches.map((watch, i) => {
+      const columns = watch.of ? ` OF ${watch.of.join(', ')}` : '';
+      const calls = watch.keys.map((key) => `SELECT ${fn}(${key});`).join(' ');
+      return `CREATE TEMP TRIGGER IF NOT EXISTS kept_${name}_${i}_${watch.table}_${watch.on.toLowerCase()} AFTER ${watch.on}${columns} ON main.${watch.table} BEGIN ${calls} END;`;
+    }).join('\n'));
+  }
+  listeners.add(drop);
+}
+
+/** Commits by other connections, seen through PRAGMA data_version: who to tell, per connection. */
+const EXTERNAL = new WeakMap<Db, { version: () => unknown; seen: unknown; clears: Set<() => void>; looked: boolean }>();
+
+/**
+ * Drops everything kept on `db` when another connection committed since the last look. Looked once per
+ * run of synchronous code (a request's checks and handler; the next microtask looks again): a commit
+ * elsewhere during that run is concurrent with the request, which may answer as of either side of it.
+ */
+function checkExternal(db: Db): void {
+  const watch = EXTERNAL.get(db)!;
+  if (watch.looked) return;
+  watch.looked = true;
+  queueMicrotask(() => (watch.looked = false));
+  const version = watch.version();
+  if (version === watch.seen) return;
+  watch.seen = version;
+  for (const clear of watch.clears) clear();
+}
+
+export interface KeptLimits {
+  /** At most this many answers. */
+  entries: number;
+  /** At most this many bytes of them (as `keep` counts them). */
+  bytes: number;
+}
+
+/**
+ * Answers kept by key, bounded in entries and bytes (the least recently used go first), dropped by the
+ * writes `watches` name (see the file's header for why none is ever stale).
+ */
+export class Kept<V> {
+  readonly #db: Db;
+  readonly #limits: KeptLimits;
+  readonly #entries = new Map<string, { value: V; bytes: number }>();
+  readonly #enabled: boolean;
+  #bytes = 0;
+
+  constructor(db: Db, name: string, watches: readonly Watch[], limits: KeptLimits) {
+    this.#db = db;
+    this.#limits = limits;
+    this.#enabled = !db.readonly;
+    if (!this.#enabled) return;
+    listen(db, name, watches, (key) => (key === null ? this.clear() : this.drop(key)));
+    forgetOnLoss(db, () => this.clear());
+    let external = EXTERNAL.get(db);
+    if (!external) {
+      const statement = db.prepare('PRAGMA data_version').pluck();
+      EXTERNAL.set(db, (external = { version: () => statement.get(), seen: statement.get(), clears: new Set(), looked: false }));
+    }
+    external.clears.add(() => this.clear());
+  }
+
+  /** The answer kept for `key`, or undefined. */
+  get(key: string): V | undefined {
+    if (!this.#enabled) return undefined;
+    checkExternal(this.#db);
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    // Most recently used last: eviction takes the first.
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    return entry.value;
+  }
+
+  /** Whether what is read now may be kept: not inside a transaction function (it may yet roll back), not on a read-only connection. */
+  mayKeep(): boolean {
+    return this.#enabled && !insideTransaction(this.#db);
+  }
+
+  /** Keeps `value` (counted as `bytes`) for `key` when mayKeep(); returns it. */
+  keep(key: string, value: V, bytes: number): V {
+    if (!this.mayKeep() || bytes > this.#limits.bytes) return value;
+    this.drop(key);
+    this.#entries.set(key, { value, bytes });
+    this.#bytes += bytes;
+    while (this.#entries.size > this.#limits.entries || this.#bytes > this.#limits.bytes) {
+      const oldest = this.#entries.keys().next().value!;
+      this.drop(oldest);
+    }
+    return value;
+  }
+
+  /** Forgets the answer for `key`. */
+  drop(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
+  }
+
+  /** Forgets every answer. */
+  clear(): void {
+    this.#entries.clear();
+    this.#bytes = 0;
+  }
+
+  /** How many answers and bytes are kept (the bench and the tests read it). */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.#entries.size, bytes: this.#bytes };
+  }
+}
+
+const ENCODER = new TextEncoder();
+
+/**
+ * An answer kept as JSON bytes in `kept` under `key`, built by `build` (the object, or undefined when there
+ * is none: nothing is kept for a missing one) when none is; sent as those shared bytes (JsonText.shared).
+ */
+export function keptJson<T>(kept: Kept<Uint8Array>, key: string, build: () => T | undefined): JsonText<T> | undefined {
+  let bytes = kept.get(key);
+  if (bytes === undefined) {
+    const answer = build();
+    if (answer === undefined) return undefined;
+    // Its own buffer (not a slice of Node's shared pool, which a kept answer would pin).
+    bytes = ENCODER.encode(JSON.stringify(answer));
+    kept.keep(key, bytes, bytes.byteLength + 100);
+  }
+  return JsonText.shared(bytes);
+}

@@ -1,0 +1,310 @@
+// Answers kept between reads (db/kept.ts: an item's JSON per version, a member's side of visibility):
+// for every kind of write that can change one, a read before (which keeps it), the write, and a read
+// after that must equal an answer built fresh, nothing kept — and differ from the one before, so a
+// missing invalidation cannot pass unnoticed. Writes through /v1, SCIM, another connection, the clock,
+// a request rolled back alone and a batch of writes lost under group commit.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import Database from 'better-sqlite3';
+import { commitPendingWrites } from '../../src/db/group-commit.ts';
+import { replaceAccessLevels } from '../../src/modules/access/levels.ts';
+import { stateFromRow } from '../../src/modules/resources/mappers.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { createAdmin, createApp, createGroup, createMember, createOwner, createResource, createUser, unique, type Signed } from '../helpers/fixtures.ts';
+import { scimClientFor, type ScimClient } from '../helpers/scim-client.ts';
+
+const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
+const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
+
+describe('kept answers: no read after a write sees the old answer', () => {
+  let app: TestApp;
+  before(async () => {
+    app = await startTestApp();
+  });
+  after(() => app.close());
+
+  /** GET /v1/{kind}s/{id} as the admin, checked against the store's fresh build; answers the body (undefined for 404). */
+  async function readItem(kind: 'resource' | 'group', id: string): Promise<unknown> {
+    const res = await app.api.get(`/${kind}s/${id}`);
+    const fresh = kind === 'resource' ? app.ctx.stores.resources.get(id) : app.ctx.stores.groups.get(id);
+    assert.deepEqual(res.status === 200 ? res.body : undefined, fresh === undefined ? undefined : JSON.parse(JSON.stringify(fresh)), `${kind} ${id}: the answer is not the one built fresh`);
+    return res.body;
+  }
+
+  /** Reads twice (the second from what the first kept), writes, reads again: the answer changed, and is the fresh one. */
+  async function changes(kind: 'resource' | 'group', id: string, write: () => Promise<void>, what = ''): Promise<void> {
+    await readItem(kind, id);
+    const kept = await readItem(kind, id);
+    await write();
+    const now = await readItem(kind, id);
+    assert.notDeepEqual(now, kept, `${kind} ${id}: the write changed nothing the answer shows, so this case proves nothing ${what}`);
+  }
+
+  /** Whether `who` reads the item (200) or not (404), checked against visibility's statement run fresh. */
+  async function seen(who: Signed, kind: 'resource' | 'group' | 'bundle', id: string): Promise<boolean> {
+    const res = await who.api.get(`/${kind}s/${id}`);
+    const fresh = app.ctx.stores.visibility.seesFresh(kind, id, { userId: who.user_id, now: app.clock.now() });
+    assert.equal(res.status, fresh ? 200 : 404, `${kind} ${id} as ${who.user.email}: ${res.status}, but visibility says ${fresh ? 'seen' : 'unseen'}`);
+    return fresh;
+  }
+
+  /** Reads as `who` twice, writes, reads again: whether they see it flipped from `was` to its opposite. */
+  async function flips(who: Signed, kind: 'resource' | 'group' | 'bundle', id: string, was: boolean, write: () => Promise<void>): Promise<void> {
+    assert.equal(await seen(who, kind, id), was, 'before the write');
+    assert.equal(await seen(who, kind, id), was, 'before the write, read again');
+    await write();
+    assert.equal(await seen(who, kind, id), !was, 'after the write');
+  }
+
+  /** The body of a write that succeeded (any 2xx: the API answers some with 201 or 204). */
+  const ok = async (res: Promise<{ status: number; body: unknown }>) => {
+    const answered = await res;
+    assert.ok(answered.status >= 200 && answered.status < 300, `${answered.status}: ${JSON.stringify(answered.body)}`);
+    return answered.body as any;
+  };
+  const limit = (kind: 'resources' | 'groups' | 'bundles', id: string, groupIds: string[]) =>
+    ok(app.api.put(`/${kind}/${id}/visibility`, { visibility: 'LIMITED', visibility_group_ids: groupIds }));
+
+  describe("an item's answer by id", () => {
+    it('follows PUT /v1/resources: fields, request configurations, remote info, access levels', async () => {
+      const { resource_id: id } = await createResource(app.api);
+      for (const change of [
+        { name: unique('renamed'), description: 'new words' },
+        { require_manager_approval: true, max_duration: 120 },
+        { request_configurations: [{ priority: 0, allow_requests: false, auto_approval: false, require_mfa_to_request: false, require_support_ticket: false, reviewer_stages: [] }] },
+        { access_levels: [{ access_level_name: 'Reader', access_level_remote_id: 'read' }] },
+        { access_levels: [{ access_level_name: 'Writer', access_level_remote_id: 'write' }] },
+      ]) {
+        await changes('resource', id, async () => void (await ok(app.api.put('/resources', { resources: [{ resource_id: id, ...change }] }))), JSON.stringify(change));
+      }
+    });
+
+    it("follows a connector's sync writing remote ids to a resource and a group", async () => {
+      const { resource_id: resource } = await createResource(app.api);
+      const { group_id: group } = await createGroup(app.api);
+      const { connectors } = app.ctx.stores;
+      // As the connectors area's sync does, in its own transaction (no HTTP route writes these columns).
+      const sync = (type: 'resource' | 'group', id: string) => async () =>
+        app.ctx.db.transaction(() => connectors.setRemote(type, id, unique('remote'), unique('Remote name'), app.clock.now())).immediate();
+      await changes('resource', resource, sync('resource', resource));
+      await changes('group', group, sync('group', group));
+      // The sync adds the access levels a remote item offers, without writing the item's own row.
+      const offer = (type: 'resource' | 'group', id: string) => async () =>
+        app.ctx.db.transaction(() => replaceAccessLevels(app.ctx, type, id, [{ access_level_remote_id: unique('level'), access_level_name: 'Synced' }], 'access_levels')).immediate();
+      await changes('resource', resource, offer('resource', resource));
+      await changes('group', group, offer('group', group));
+    });
+
+    it("follows the tree: a new child, a moved one and a deleted one change their ancestors' and descendants' answers", async () => {
+      const root = (await createResource(app.api)).resource_id;
+      const other = (await createResource(app.api)).resource_id;
+      let child = '';
+      await changes('resource', root, async () => {
+        child = (await createResource(app.api, { parent_resource_id: root })).resource_id;
+      });
+      let grandchild = '';
+      await changes('resource', child, async () => {
+        grandchild = (await createResource(app.api, { parent_resource_id: child })).resource_id;
+      });
+      // Moving the middle one changes the grandchild's ancestors, though its own row stays as it was.
+      await changes('resource', grandchild, async () => void (await ok(app.api.put('/resources', { resources: [{ resource_id: child, parent_resource_id: other }] }))));
+      await changes('resource', root, async () => void (await ok(app.api.put('/resources', { resources: [{ resource_id: child, parent_resource_id: root }] }))));
+      await changes('resource', child, async () => void (await ok(app.api.delete(`/resources/${grandchild}`))));
+      await changes('resource', root, async () => void (await ok(app.api.delete(`/resources/${child}`))));
+    });
+
+    it("follows a configuration template's change to the items linked to it", async () => {
+      const owner = (await createOwner(app.api)).owner_id;
+      const template = await ok(app.api.post('/configuration-templates', {
+        name: unique('template'), admin_owner_id: owner, visibility: { visibility: 'GLOBAL' }, require_mfa_to_approve: false, require_mfa_to_connect: false,
+      }));
+      const { resource_id: id } = await createResource(app.api, { admin_owner_id: owner });
+      await changes('resource', id, async () => void (await ok(app.api.put('/resources', { resources: [{ resource_id: id, configuration_template_id: template.configuration_template_id }] }))));
+      await changes('resource', id, async () => void (await ok(app.api.put('/configuration-templates', { configuration_template_id: template.configuration_template_id, require_mfa_to_connect: true }))));
+    });
+
+    it('follows PUT /v1/groups (fields, leaders, access levels), a group binding, and SCIM renaming a group', async () => {
+      const { group_id: id } = await createGroup(app.api);
+      const leader = await createUser(app.api);
+      for (const change of [
+        { name: unique('renamed'), description: 'new words' },
+        { group_leader_user_ids: [leader.user_id] },
+        { access_levels: [{ access_level_name: 'Lead', access_level_remote_id: 'lead' }] },
+      ]) {
+        await changes('group', id, async () => void (await ok(app.api.put('/groups', { groups: [{ group_id: id, ...change }] }))));
+      }
+      const { group_id: other } = await createGroup(app.api);
+      await changes('group', id, async () => void (await ok(app.api.post('/group-bindings', { source_group_id: id, groups: [{ group_id: id }, { group_id: other }] }))));
+      const scim = await scimClientFor(app);
+      const pushed = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Pushed'), members: [] })).body.id as string;
+      await changes('group', pushed, async () => {
+        const res = await scim.patch(`/Groups/${pushed}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', value: { displayName: unique('Renamed') } }] });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      });
+    });
+
+    it('shows a write committed by another connection (a second process on the file)', async () => {
+      const { resource_id: id } = await createResource(app.api);
+      await changes('resource', id, async () => {
+        const other = new Database(app.dbFile);
+        try {
+          other.pragma('busy_timeout = 60000');
+          other.prepare('UPDATE resources SET description = ? WHERE id = ?').run(unique('from elsewhere'), id);
+        } finally {
+          other.close();
+        }
+      });
+    });
+
+    it('never shows a write its own request rolled back (a bulk update refused whole)', async () => {
+      const { resource_id: id } = await createResource(app.api);
+      const kept = (await readItem('resource', id), await readItem('resource', id));
+      const refused = await app.api.put('/resources', { resources: [{ resource_id: id, name: unique('never') }, { resource_id: id, admin_owner_id: '00000000-0000-4000-8000-000000000000' }] });
+      assert.ok(refused.status >= 400 && refused.status < 500, JSON.stringify(refused.body));
+      assert.deepEqual(await readItem('resource', id), kept);
+    });
+
+    it('never keeps what a transaction read of its own writes before it rolled back', async () => {
+      const { resource_id: id } = await createResource(app.api);
+      const { resources } = app.ctx.stores;
+      const kept = (await readItem('resource', id), await readItem('resource', id));
+      assert.throws(() => app.ctx.db.transaction(() => {
+        resources.update(id, { ...stateFromRow(resources.getRow(id)!), name: unique('undone') }, app.clock.now());
+        assert.match(JSON.parse(new TextDecoder().decode(resources.answer(id)!.text as Uint8Array)).name, /^undone-/);
+        throw new Error('the rest of the change failed');
+      }).immediate(), /the rest of the change failed/);
+      assert.deepEqual(await readItem('resource', id), kept);
+    });
+
+    it('never shows a write of a batch that was lost, though it was read while the batch was open', async () => {
+      const { resource_id: id } = await createResource(app.api);
+      const { resources } = app.ctx.stores;
+      const kept = (await readItem('resource', id), await readItem('resource', id));
+      // As a request's transaction does: it joins (opens) the batch, and commits with it at the end of the turn.
+      app.ctx.db.transaction(() => {
+        const row = resources.getRow(id)!;
+        resources.update(id, { ...stateFromRow(row), name: unique('lost') }, app.clock.now());
+      }).immediate();
+      // A read between transactions sees the open batch (and keeps what it read)…
+      assert.match(JSON.parse(new TextDecoder().decode(resources.answer(id)!.text as Uint8Array)).name, /^lost-/);
+      // …then SQLite rolls the batch back (SQLITE_FULL, an I/O error) before it commits.
+      app.ctx.db.prepare('ROLLBACK').run();
+      assert.throws(() => commitPendingWrites(app.ctx.db), /rolled back/);
+      assert.deepEqual(await readItem('resource', id), kept);
+    });
+  });
+
+  describe("a member's visible set", () => {
+    let member: Signed;
+    let resource: string;
+    let visibilityGroup: string;
+    before(async () => {
+      member = await createMember(app.api);
+      resource = (await createResource(app.api)).resource_id;
+      visibilityGroup = (await createGroup(app.api)).group_id;
+      await limit('resources', resource, [visibilityGroup]);
+    });
+
+    it('follows visibility settings: LIMITED, then GLOBAL again', async () => {
+      const { resource_id: id } = await createResource(app.api);
+      await flips(member, 'resource', id, true, async () => void (await limit('resources', id, [visibilityGroup])));
+      await flips(member, 'resource', id, false, async () => void (await ok(app.api.put(`/resources/${id}/visibility`, { visibility: 'GLOBAL' }))));
+      const { group_id: group } = await createGroup(app.api);
+      await flips(member, 'group', group, true, async () => void (await limit('groups', group, [visibilityGroup])));
+    });
+
+    it('follows membership of a visibility group: added, removed, and expired by the clock alone', async () => {
+      const path = `/groups/${visibilityGroup}/users/${member.user_id}`;
+      await flips(member, 'resource', resource, false, async () => void (await ok(app.api.post(path, { duration_minutes: 60 }))));
+      await flips(member, 'resource', resource, true, async () => void (await ok(app.api.delete(path))));
+      await flips(member, 'resource', resource, false, async () => void (await ok(app.api.post(path, { duration_minutes: 30 }))));
+      // Lengthened by PUT, then the clock passes the first end: still seen.
+      await ok(app.api.put(path, { duration_minutes: 60 }));
+      app.clock.advance(31 * 60_000);
+      assert.equal(await seen(member, 'resource', resource), true);
+      // No write at all: the membership ends at its expiry, and so does what it showed.
+      await flips(member, 'resource', resource, true, async () => app.clock.advance(30 * 60_000));
+    });
+
+    it('follows nesting: the member\'s group placed in, then taken out of, the visibility group', async () => {
+      const { group_id: inner } = await createGroup(app.api);
+      await ok(app.api.post(`/groups/${inner}/users/${member.user_id}`, { duration_minutes: 0 }));
+      await flips(member, 'resource', resource, false, async () => void (await ok(app.api.post(`/groups/${inner}/containing-groups`, { containing_group_id: visibilityGroup }))));
+      await flips(member, 'resource', resource, true, async () => void (await ok(app.api.delete(`/groups/${inner}/containing-groups/${visibilityGroup}`))));
+      // A LIMITED group is seen by its own members, nesting included.
+      const { group_id: outer } = await createGroup(app.api);
+      await limit('groups', outer, [visibilityGroup]);
+      await flips(member, 'group', outer, false, async () => void (await ok(app.api.post(`/groups/${inner}/containing-groups`, { containing_group_id: outer }))));
+    });
+
+    it("follows the item's owner: its users, its source group, and a new owner", async () => {
+      const owner = (await createOwner(app.api)).owner_id;
+      const { resource_id: id } = await createResource(app.api, { app_id: (await createApp(app.api, { admin_owner_id: owner })).app_id, admin_owner_id: owner });
+      await limit('resources', id, [visibilityGroup]);
+      await flips(member, 'resource', id, false, async () => void (await ok(app.api.put(`/owners/${owner}/users`, { user_ids: [member.user_id] }))));
+      await flips(member, 'resource', id, true, async () => void (await ok(app.api.put(`/owners/${owner}/users`, { user_ids: [] }))));
+      const { group_id: team } = await createGroup(app.api);
+      await ok(app.api.post(`/groups/${team}/users/${member.user_id}`, { duration_minutes: 0 }));
+      await flips(member, 'resource', id, false, async () => void (await ok(app.api.put('/owners', { owners: [{ owner_id: owner, source_group_id: team }] }))));
+      await flips(member, 'resource', id, true, async () => void (await ok(app.api.put('/resources', { resources: [{ resource_id: id, admin_owner_id: (await createOwner(app.api)).owner_id }] }))));
+    });
+
+    it('follows what the member holds: a direct grant, a revocation, a group granted the resource, an approved request', async () => {
+      const grant = `/resources/${resource}/users/${member.user_id}`;
+      await flips(member, 'resource', resource, false, async () => void (await ok(app.api.post(grant, { duration_minutes: 0 }))));
+      await flips(member, 'resource', resource, true, async () => void (await ok(app.api.delete(grant))));
+      const { group_id: team } = await createGroup(app.api);
+      await ok(app.api.post(`/groups/${team}/users/${member.user_id}`, { duration_minutes: 0 }));
+      await flips(member, 'resource', resource, false, async () => void (await ok(app.api.post(`/groups/${team}/resources/${resource}`, {}))));
+      await flips(member, 'resource', resource, true, async () => void (await ok(app.api.put(`/groups/${team}/resources`, { resources: [] }))));
+      // A request for it (made by another admin for the member), approved: the grant shows it.
+      const requester = await createAdmin(app.api);
+      const requested = await ok(requester.api.post('/requests', { target_user_id: member.user_id, resources: [{ id: resource }], groups: [], reason: 'kept answers', duration_minutes: 60 }));
+      await flips(member, 'resource', resource, false, async () => void (await ok(app.api.post(`/requests/${requested.id}/approve`, { level: 'ADMIN' }))));
+    });
+
+    it('never keeps what a transaction saw of its own grant before it rolled back', async () => {
+      const { access, visibility } = app.ctx.stores;
+      const { resource_id: resource } = await createResource(app.api);
+      await limit('resources', resource, [visibilityGroup]);
+      assert.equal(await seen(member, 'resource', resource), false);
+      assert.throws(() => app.ctx.db.transaction(() => {
+        access.grant('resource_user', { principalId: member.user_id, itemId: resource, level: '', levelName: '', expiresAt: null, source: 'DIRECT', sourceId: null }, app.clock.now());
+        assert.equal(visibility.sees('resource', resource, { userId: member.user_id, now: app.clock.now() }), true);
+        throw new Error('the rest of the change failed');
+      }).immediate(), /the rest of the change failed/);
+      assert.equal(await seen(member, 'resource', resource), false);
+    });
+
+    it('follows SCIM: a pushed group\'s members, and a user deprovisioned', async () => {
+      const scim: ScimClient = await scimClientFor(app);
+      const someone = await createMember(app.api);
+      const pushed = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Team'), members: [] })).body.id as string;
+      const { resource_id: id } = await createResource(app.api);
+      await limit('resources', id, [pushed]);
+      await flips(someone, 'resource', id, false, async () => {
+        const res = await scim.patch(`/Groups/${pushed}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: someone.user_id }] }] });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      });
+      assert.equal((await scim.delete(`/Users/${someone.user_id}`)).status, 204);
+      assert.equal((await someone.api.get(`/resources/${id}`)).status, 401);
+    });
+
+    it('follows role and token changes: a member made admin sees all, made member again does not; a revoked token reads nothing', async () => {
+      const other = await createMember(app.api);
+      const flipRole = async (role: 'ADMIN' | 'MEMBER') => void (await ok(app.api.put(`/users/${other.user_id}`, { organization_role: role })));
+      assert.equal((await other.api.get(`/resources/${resource}`)).status, 404);
+      await flipRole('ADMIN');
+      assert.equal((await other.api.get(`/resources/${resource}`)).status, 200);
+      await flipRole('MEMBER');
+      assert.equal(await seen(other, 'resource', resource), false);
+      await ok(app.api.delete(`/tokens/${other.tokenId}`));
+      assert.equal((await other.api.get(`/resources/${resource}`)).status, 401);
+    });
+
+    it('follows a bundle\'s visibility', async () => {
+      const bundle = (await ok(app.api.post('/bundles', { name: unique('bundle'), admin_owner_id: (await createOwner(app.api)).owner_id }))).bundle_id as string;
+      await flips(member, 'bundle', bundle, true, async () => void (await limit('bundles', bundle, [visibilityGroup])));
+    });
+  });
+});
