@@ -49,9 +49,6 @@ function matching(ctx: AppContext, filter: EntityFilters, kinds: readonly Entity
   return found;
 }
 
-/** Holders counted against the budget this many at a time while they are read. */
-const HOLDERS_SPENT_EVERY = 500;
-
 const emptyConstraint = (): Required<AccessConstraint> => ({ USER: new Set(), GROUP: new Set(), RESOURCE: new Set() });
 const KIND_OF = { group: 'GROUP', resource: 'RESOURCE' } as const;
 
@@ -66,17 +63,12 @@ function haveAccessTo(ctx: AppContext, filter: EntityFilters, now: Date, viewer:
   const path = 'query.accessFilters.hasAccessTo';
   for (const target of matching(ctx, nodePart(filter), ['GROUP', 'RESOURCE'], path, viewer, budget)) {
     const type = target.kind === 'GROUP' ? 'group' : 'resource';
-    // Holders are read in chunks (everyHolder) and only their ids kept: an item held by 50,000 users would
-    // otherwise be 50,000 row objects (and their ids as one JSON text) at once on a read worker's small heap.
-    let holders = 0;
-    for (const row of holdings.everyHolder(type, target.id, now)) {
-      if (++holders % HOLDERS_SPENT_EVERY === 0) budget.spend(HOLDERS_SPENT_EVERY, path);
-      if (levelMatches(filter, row)) out.USER.add(row.user_id);
-    }
+    const holders = holdings.holdersOf(type, target.id, now, '', Number.MAX_SAFE_INTEGER);
     const groups = holdings.groupsHolding(type, target.id, now);
     const identities = type === 'resource' ? holdings.identitiesHolding(target.id, now) : [];
     // One row of work per target besides what it returns: a graph walk that finds nothing still costs.
-    budget.spend(1 + (holders % HOLDERS_SPENT_EVERY) + groups.length + identities.length, path);
+    budget.spend(1 + holders.length + groups.length + identities.length, path);
+    for (const row of holders) if (levelMatches(filter, row)) out.USER.add(row.user_id);
     for (const row of groups) if (levelMatches(filter, row)) out.GROUP.add(row.principal_id);
     for (const row of identities) if (levelMatches(filter, row)) out.RESOURCE.add(row.principal_id);
   }
