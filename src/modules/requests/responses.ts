@@ -50,7 +50,7 @@ export const RequestedItem = component('RequestedItem', v.object({
   remote_name: v.optional(v.string()),
   resource_id: v.optional(uuid),
   approval_reason: v.optional(extension(v.string(), 'Why the on-call rotation approved this item, in words ("approved because you are on call for Payments primary until 18:00 UTC"), or why it was then not granted (its shift ended before the rest of the request was approved); absent for items the rotation did not approve (docs/on-call.md).')),
-  on_call_until: v.optional(extension(dateTime, 'For an item the on-call rotation approved: the end of the shift that approved it. Its grant ends no later than that, whenever the rest of the request is approved (docs/on-call.md).')),
+  on_call_until: v.optional(extension(dateTime, 'For an item the on-call rotation approved: the end of the shift that approved it (moved sooner when a handover or an override ends that shift sooner). Its grant ends no later than that, whenever the rest of the request is approved (docs/on-call.md).')),
 }));
 export type RequestedItem = v.InferOutput<typeof RequestedItem>;
 
