@@ -142,7 +142,11 @@ export async function assertRestoredServes(file: string, someUser: string): Prom
  * Gatehouse logged `stopped` without checkpointing, Litestream made its final sync. Litestream
  * 0.3.13 may then exit 1 with `error closing db … release read lock: context canceled` (its own
  * shutdown checkpoint runs on an already-canceled context, benbjohnson/litestream#601, after the
- * final sync; see docs/replication.md); that exit is accepted, no other.
+ * final sync; see docs/replication.md), or `error closing db … client write: stat ….wal.lz4.tmp: no
+ * such file or directory` (its monitor and its closing sync write the same WAL segment through one
+ * temporary file of the file replica, benbjohnson/litestream#503 and #229; seen once in a quiet CI run
+ * after a large burst). Those exits are accepted, no other; the callers then restore the replica and
+ * check no acknowledged write is missing, which is what the exit code cannot say.
  */
 export async function stopReplicated(service: ServiceProcess): Promise<void> {
   const { code } = await service.stop('SIGTERM');
@@ -150,6 +154,8 @@ export async function stopReplicated(service: ServiceProcess): Promise<void> {
   const stopped = service.logs.find((r) => r.msg === 'stopped');
   assert.equal(stopped?.checkpoint, 'left to litestream', `under Litestream, Gatehouse does not checkpoint at shutdown:\n${output}`);
   assert.match(service.stdout, /msg="litestream shut down"/, output);
-  const knownQuirk = /level=ERROR msg="error closing db" .*release read lock: context canceled/.test(service.stdout);
+  const knownQuirk =
+    /level=ERROR msg="error closing db" .*release read lock: context canceled/.test(service.stdout) ||
+    /level=ERROR msg="error closing db" .*client write: stat \S+\.wal\.lz4\.tmp: no such file or directory/.test(service.stdout);
   assert.ok(code === 0 || (code === 1 && knownQuirk), `litestream exited ${code}:\n${output}`);
 }
