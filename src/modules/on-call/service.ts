@@ -9,6 +9,7 @@ import { ON_CALL_ADAPTERS, providerCall } from './providers.ts';
 import { ProviderFailure, type IncidentState, type OnCallProvider } from './provider.ts';
 import { toApiSchedule } from './mappers.ts';
 import { onCallAt } from './rotation.ts';
+import { sameJson } from '../../lib/same-json.ts';
 import { followersOf, nextSyncAt } from './sync.ts';
 import type { OnCallNow, OnCallSchedule } from './responses.ts';
 
@@ -80,9 +81,26 @@ function replaceLinks(ctx: AppContext, actor: Actor, groupId: string, before: st
 }
 
 /**
+ * While a group is linked to a configuration template, its schedules are the template's
+ * member_oncall_schedule_ids and change only through it (as its visibility and other templated fields
+ * do, docs/configuration-templates.md): a different list → conflict naming `on_call_schedule_ids`; the
+ * same list (a client sending back what it read) passes.
+ */
+function refuseTemplated(ctx: AppContext, groupId: string, ids: readonly string[]): void {
+  const templateId = ctx.stores.groups.getRow(groupId)?.configuration_template_id ?? null;
+  if (templateId === null) return;
+  const templated = ctx.stores.configurationTemplates.get(templateId)?.member_oncall_schedule_ids.map((id) => id.toLowerCase());
+  if (templated === undefined || sameJson(templated, ids)) return;
+  throw new AppError('conflict', `the on-call schedules of group ${groupId} are set by configuration template ${templateId}; change the template, or unlink the group first`, [
+    { path: 'on_call_schedule_ids', message: `is set by configuration template ${templateId}` },
+  ]);
+}
+
+/**
  * PUT /v1/groups/{group_id}/on-call-schedules: the ids given, each once, become the group's schedules;
  * returns them. The group's members follow them from the next sync. Throws validation_failed naming
- * `on_call_schedule_ids.N` for an id listed twice, not_found naming the group or `on_call_schedule_ids.N`.
+ * `on_call_schedule_ids.N` for an id listed twice, not_found naming the group or `on_call_schedule_ids.N`,
+ * conflict naming `on_call_schedule_ids` while a configuration template sets other schedules.
  */
 export function setGroupSchedules(ctx: AppContext, actor: Actor, groupId: string, ids: string[]): string[] {
   ids.forEach((id, index) => {
@@ -90,6 +108,7 @@ export function setGroupSchedules(ctx: AppContext, actor: Actor, groupId: string
   });
   return ctx.db.transaction(() => {
     if (!ctx.stores.groups.exists(groupId)) throw notFound('group', groupId, 'group_id');
+    refuseTemplated(ctx, groupId, ids);
     ids.forEach((id, index) => {
       if (!ctx.stores.onCall.exists(id)) throw notFound('on-call schedule', id, `on_call_schedule_ids.${index}`);
     });
