@@ -6,11 +6,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import * as v from 'valibot';
 import { commitPendingWrites } from '../../src/db/group-commit.ts';
 import { replaceAccessLevels } from '../../src/modules/access/levels.ts';
 import { stateFromRow } from '../../src/modules/resources/mappers.ts';
+import { listResources } from '../../src/modules/resources/list.ts';
+import { resourcePage } from '../../src/modules/resources/pages.ts';
+import { ListResourcesQuery } from '../../src/modules/resources/schemas.ts';
+import type { ApiClient } from '../helpers/client.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createAdmin, createApp, createGroup, createMember, createOwner, createResource, createUser, unique, type Signed } from '../helpers/fixtures.ts';
+import { createAdmin, createApp, createGroup, createMember, createOwner, createResource, createTag, createUser, unique, type Signed } from '../helpers/fixtures.ts';
 import { scimClientFor, type ScimClient } from '../helpers/scim-client.ts';
 
 const GROUP_SCHEMA = 'urn:ietf:params:scim:schemas:core:2.0:Group';
@@ -305,6 +310,237 @@ describe('kept answers: no read after a write sees the old answer', () => {
     it('follows a bundle\'s visibility', async () => {
       const bundle = (await ok(app.api.post('/bundles', { name: unique('bundle'), admin_owner_id: (await createOwner(app.api)).owner_id }))).bundle_id as string;
       await flips(member, 'bundle', bundle, true, async () => void (await limit('bundles', bundle, [visibilityGroup])));
+    });
+  });
+  describe('a page of GET /v1/resources', () => {
+    /** Who reads: the admin (whose pages every admin shares) or a member (whose pages are their own). */
+    interface Reader { api: ApiClient; user_id: string; admin: boolean }
+    let admin: Reader;
+    let member: Reader;
+    let memberSigned: Signed;
+    let visibilityGroup: string;
+    before(async () => {
+      admin = { api: app.api, user_id: app.adminUserId, admin: true };
+      memberSigned = await createMember(app.api);
+      member = { api: memberSigned.api, user_id: memberSigned.user_id, admin: false };
+      visibilityGroup = (await createGroup(app.api)).group_id;
+    });
+    // 200 rows: built on a read worker, kept as it arrives; 50: built here and kept at once.
+    const SIZES = ['200', '50'];
+
+    /** The page `who` reads of `query`, checked against listResources built fresh (nothing kept); answers the body. */
+    async function readPage(who: Reader, query: Record<string, string>): Promise<unknown> {
+      const res = await who.api.get(`/resources?${new URLSearchParams(query)}`);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const viewer = who.admin ? null : { userId: who.user_id, now: app.clock.now() };
+      const fresh = JSON.parse(listResources(app.ctx, v.parse(ListResourcesQuery, query), viewer).text as string);
+      assert.deepEqual(res.body, fresh, `${JSON.stringify(query)} as ${who.admin ? 'the admin' : 'a member'}: the page is not the one built fresh`);
+      return res.body;
+    }
+
+    /** For the admin and the member, at both sizes: reads twice (the second from what was kept), writes, reads again: changed, and fresh. */
+    async function pageChanges(query: Record<string, string>, write: (who: Reader, size: string) => Promise<void>, readers: Reader[] = [admin, member]): Promise<void> {
+      for (const who of readers) {
+        for (const size of SIZES) {
+          const asked = { ...query, page_size: size };
+          await readPage(who, asked);
+          const kept = await readPage(who, asked);
+          await write(who, size);
+          const now = await readPage(who, asked);
+          assert.notDeepEqual(now, kept, `${JSON.stringify(asked)}: the write changed nothing the page shows, so this case proves nothing`);
+        }
+      }
+    }
+
+    const rename = (id: string) => async () => void (await ok(app.api.put('/resources', { resources: [{ resource_id: id, name: unique('renamed') }] })));
+
+    it('is kept: a page read again is the one kept', async () => {
+      const { app_id: appId } = await createResource(app.api);
+      const query = { app_id: appId, page_size: '50' };
+      await readPage(member, query);
+      assert.ok(app.ctx.stores.resources.keptPages.size.entries > 0, 'nothing was kept');
+      await readPage(member, query);
+    });
+
+    it("follows PUT /v1/resources: a row's fields and access levels", async () => {
+      const { resource_id: id, app_id: appId } = await createResource(app.api);
+      await pageChanges({ app_id: appId }, rename(id));
+      await pageChanges({ app_id: appId }, async () =>
+        void (await ok(app.api.put('/resources', { resources: [{ resource_id: id, access_levels: [{ access_level_name: 'Level', access_level_remote_id: unique('level') }] }] }))));
+    });
+
+    it('follows the tree: a new child, a resource moved under one, a child deleted', async () => {
+      const { resource_id: root, app_id: appId } = await createResource(app.api);
+      const query = { app_id: appId };
+      await pageChanges(query, async () => void (await createResource(app.api, { app_id: appId, parent_resource_id: root })));
+      // Another app's resource moved under this app's root: only the root's descendants show it.
+      await pageChanges(query, async () => {
+        const { resource_id: other } = await createResource(app.api);
+        await ok(app.api.put('/resources', { resources: [{ resource_id: other, parent_resource_id: root }] }));
+      });
+      const children: string[] = [];
+      for (let i = 0; i < 4; i++) children.push((await createResource(app.api, { app_id: appId, parent_resource_id: root })).resource_id);
+      await pageChanges(query, async () => void (await ok(app.api.delete(`/resources/${children.pop()}`))));
+    });
+
+    it("follows a connector's sync (remote ids, access levels) and another connection's commit", async () => {
+      const { resource_id: id, app_id: appId } = await createResource(app.api);
+      const { connectors } = app.ctx.stores;
+      await pageChanges({ app_id: appId }, async () =>
+        app.ctx.db.transaction(() => connectors.setRemote('resource', id, unique('remote'), unique('Remote name'), app.clock.now())).immediate());
+      await pageChanges({ app_id: appId }, async () =>
+        app.ctx.db.transaction(() => replaceAccessLevels(app.ctx, 'resource', id, [{ access_level_remote_id: unique('level'), access_level_name: 'Synced' }], 'access_levels')).immediate());
+      await pageChanges({ app_id: appId }, async () => {
+        const other = new Database(app.dbFile);
+        try {
+          other.pragma('busy_timeout = 60000');
+          other.prepare('UPDATE resources SET description = ? WHERE id = ?').run(unique('from elsewhere'), id);
+        } finally {
+          other.close();
+        }
+      });
+    });
+
+    it("follows what a member sees: the item's visibility, a membership added, removed, nested, granted, pushed by SCIM", async () => {
+      const { resource_id: id, app_id: appId } = await createResource(app.api);
+      const query = { app_id: appId };
+      await pageChanges(query, async (_, size) => void (await (size === SIZES[0] ? limit('resources', id, [visibilityGroup]) : ok(app.api.put(`/resources/${id}/visibility`, { visibility: 'GLOBAL' })))), [member]);
+      // LIMITED from here on: the member's page shows it only while they see it; the admin's always.
+      await limit('resources', id, [visibilityGroup]);
+      const membership = `/groups/${visibilityGroup}/users/${member.user_id}`;
+      await pageChanges(query, async (_, size) => void (await (size === SIZES[0] ? ok(app.api.post(membership, { duration_minutes: 0 })) : ok(app.api.delete(membership)))), [member]);
+      const { group_id: inner } = await createGroup(app.api);
+      await ok(app.api.post(`/groups/${inner}/users/${member.user_id}`, { duration_minutes: 0 }));
+      await pageChanges(query, async (_, size) => void (await (size === SIZES[0]
+        ? ok(app.api.post(`/groups/${inner}/containing-groups`, { containing_group_id: visibilityGroup }))
+        : ok(app.api.delete(`/groups/${inner}/containing-groups/${visibilityGroup}`)))), [member]);
+      const grant = `/resources/${id}/users/${member.user_id}`;
+      await pageChanges(query, async (_, size) => void (await (size === SIZES[0] ? ok(app.api.post(grant, { duration_minutes: 0 })) : ok(app.api.delete(grant)))), [member]);
+      const scim = await scimClientFor(app);
+      const pushed = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Team'), members: [] })).body.id as string;
+      await limit('resources', id, [pushed]);
+      await pageChanges(query, async (_, size) => {
+        const op = size === SIZES[0] ? { op: 'add', path: 'members', value: [{ value: member.user_id }] } : { op: 'remove', path: `members[value eq "${member.user_id}"]` };
+        const res = await scim.patch(`/Groups/${pushed}`, { schemas: [PATCH_SCHEMA], Operations: [op] });
+        assert.ok(res.status === 200 || res.status === 204, JSON.stringify(res.body));
+      }, [member]);
+    });
+
+    it("follows a tag given to a resource (the tag filter), and what a member sees through owners and groups' grants", async () => {
+      const { tag_id: tag } = await createTag(app.api);
+      const { resource_id: id, app_id: appId } = await createResource(app.api);
+      // Each write tags another resource of the app (made beforehand): a page filtered by the tag gains a row.
+      const untagged: string[] = [];
+      for (let i = 0; i < 4; i++) untagged.push((await createResource(app.api, { app_id: appId })).resource_id);
+      await pageChanges({ tag_ids: tag }, async () => void (await ok(app.api.post(`/tags/${tag}/resources/${untagged.pop()}`))));
+      const owner = (await createOwner(app.api)).owner_id;
+      await ok(app.api.put('/resources', { resources: [{ resource_id: id, admin_owner_id: owner }] }));
+      await limit('resources', id, [visibilityGroup]);
+      const query = { app_id: appId };
+      await pageChanges(query, async (_, size) => void (await ok(app.api.put(`/owners/${owner}/users`, { user_ids: size === SIZES[0] ? [member.user_id] : [] }))), [member]);
+      const { group_id: team } = await createGroup(app.api);
+      await ok(app.api.post(`/groups/${team}/users/${member.user_id}`, { duration_minutes: 0 }));
+      await pageChanges(query, async (_, size) => void (await ok(app.api.put('/owners', { owners: [{ owner_id: owner, source_group_id: size === SIZES[0] ? team : '' }] }))), [member]);
+      await pageChanges(query, async (_, size) => void (await (size === SIZES[0] ? ok(app.api.post(`/groups/${team}/resources/${id}`, {})) : ok(app.api.put(`/groups/${team}/resources`, { resources: [] })))), [member]);
+    });
+
+    it("follows a member's membership lengthened, then expired by the clock alone", async () => {
+      const { resource_id: id, app_id: appId } = await createResource(app.api);
+      const { group_id: group } = await createGroup(app.api);
+      await limit('resources', id, [group]);
+      const membership = `/groups/${group}/users/${member.user_id}`;
+      for (const size of SIZES) {
+        const query = { app_id: appId, page_size: size };
+        await ok(app.api.post(membership, { duration_minutes: 30 }));
+        const shown = (await readPage(member, query), await readPage(member, query));
+        await ok(app.api.put(membership, { duration_minutes: 60 }));
+        assert.deepEqual(await readPage(member, query), shown);
+        // Past the first end, still shown (the lengthened membership holds), and kept again.
+        app.clock.advance(31 * 60_000);
+        assert.deepEqual((await readPage(member, query), await readPage(member, query)), shown);
+        // No write at all: the membership ends, and the page no longer shows the resource.
+        app.clock.advance(30 * 60_000);
+        assert.notDeepEqual(await readPage(member, query), shown, 'the expired membership still shows');
+      }
+    });
+
+    it('never keeps what a transaction read of its own writes before it rolled back, nor a refused bulk update', async () => {
+      const { resource_id: id, app_id: appId } = await createResource(app.api);
+      const { resources } = app.ctx.stores;
+      for (const who of [admin, member]) {
+        const query = { app_id: appId, page_size: '50' };
+        const kept = (await readPage(who, query), await readPage(who, query));
+        const refused = await app.api.put('/resources', { resources: [{ resource_id: id, name: unique('never') }, { resource_id: id, admin_owner_id: '00000000-0000-4000-8000-000000000000' }] });
+        assert.ok(refused.status >= 400 && refused.status < 500, JSON.stringify(refused.body));
+        assert.deepEqual(await readPage(who, query), kept);
+        const viewer = who.admin ? null : { userId: who.user_id, now: app.clock.now() };
+        assert.throws(() => app.ctx.db.transaction(() => {
+          resources.update(id, { ...stateFromRow(resources.getRow(id)!), name: unique('undone') }, app.clock.now());
+          // Built and offered for keeping inside the transaction (a small page is built at once, here).
+          void resourcePage(app.ctx, v.parse(ListResourcesQuery, query), viewer, who.user_id);
+          throw new Error('the rest of the change failed');
+        }).immediate(), /the rest of the change failed/);
+        assert.deepEqual(await readPage(who, query), kept);
+      }
+    });
+
+    it('never shows a write of a batch that was lost, though a page was read while the batch was open', async () => {
+      const { resource_id: id, app_id: appId } = await createResource(app.api);
+      const { resources } = app.ctx.stores;
+      for (const who of [admin, member]) {
+        const query = { app_id: appId, page_size: '50' };
+        const kept = (await readPage(who, query), await readPage(who, query));
+        app.ctx.db.transaction(() => {
+          resources.update(id, { ...stateFromRow(resources.getRow(id)!), name: unique('lost') }, app.clock.now());
+        }).immediate();
+        const viewer = who.admin ? null : { userId: who.user_id, now: app.clock.now() };
+        const seen = await resourcePage(app.ctx, v.parse(ListResourcesQuery, query), viewer, who.user_id);
+        assert.match(new TextDecoder().decode(seen.text as Uint8Array), /"name":"lost-/);
+        app.ctx.db.prepare('ROLLBACK').run();
+        assert.throws(() => commitPendingWrites(app.ctx.db), /rolled back/);
+        assert.deepEqual(await readPage(who, query), kept);
+      }
+    });
+
+    it("keeps a read worker's page only when nothing it could miss was written: no open batch when it was asked, no watched write since", async () => {
+      const pages = app.ctx.stores.resources.keptPages;
+      const { resource_id: id } = await createResource(app.api);
+      const { resources } = app.ctx.stores;
+      const at = app.clock.now().toISOString();
+      const page = (name: string) => new TextEncoder().encode(name);
+      // Asked while nothing is pending, answered with nothing written since: kept.
+      assert.equal(pages.keep('admin', 'quiet', page('quiet'), at, null, pages.mark()), true);
+      assert.deepEqual(pages.get('admin', 'quiet', at), page('quiet'));
+      // Asked while a batch holds a write the worker cannot see (it reads committed data only): not kept.
+      app.ctx.db.transaction(() => resources.update(id, { ...stateFromRow(resources.getRow(id)!), name: unique('pending') }, app.clock.now())).immediate();
+      const asked = pages.mark();
+      commitPendingWrites(app.ctx.db);
+      assert.equal(pages.keep('admin', 'pending', page('pending'), at, null, asked), false);
+      // Asked with nothing pending, then a watched write before the answer arrives: not kept.
+      const before = pages.mark();
+      await ok(app.api.put('/resources', { resources: [{ resource_id: id, name: unique('meanwhile') }] }));
+      assert.equal(pages.keep('admin', 'meanwhile', page('meanwhile'), at, null, before), false);
+      assert.equal(pages.get('admin', 'pending', at), undefined);
+      assert.equal(pages.get('admin', 'meanwhile', at), undefined);
+    });
+
+    it("never keeps a read worker's page that could not see a write still in the open batch", async () => {
+      const { resource_id: id, app_id: appId } = await createResource(app.api);
+      const { resources } = app.ctx.stores;
+      for (const who of [admin, member]) {
+        const query = { app_id: appId, page_size: '200' };
+        const before = await readPage(who, query);
+        app.ctx.db.transaction(() => {
+          resources.update(id, { ...stateFromRow(resources.getRow(id)!), name: unique('pending') }, app.clock.now());
+        }).immediate();
+        // The worker reads committed data only: the page it answers is the one before the open batch…
+        const viewer = who.admin ? null : { userId: who.user_id, now: app.clock.now() };
+        const answered = resourcePage(app.ctx, v.parse(ListResourcesQuery, query), viewer, who.user_id);
+        // …which then commits while the worker reads, before its answer arrives.
+        commitPendingWrites(app.ctx.db);
+        await answered;
+        assert.notDeepEqual(await readPage(who, query), before);
+      }
     });
   });
 });
