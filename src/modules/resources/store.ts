@@ -6,7 +6,8 @@ import type { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import { DEFAULT_ACCESS_LEVEL, toApiResource, type AccessLevel, type ResourceRow, type ResourceState, type ResourceApiRow } from './mappers.ts';
+import { toApiResource, type ResourceRow, type ResourceState, type ResourceApiRow } from './mappers.ts';
+import { DEFAULT_ACCESS_LEVEL, type AccessLevel } from '../items/levels.ts';
 import type { Resource } from './responses.ts';
 
 export interface ResourceFilter {
