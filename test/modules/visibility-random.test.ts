@@ -7,7 +7,8 @@
 // after each of a run of writes, every (user, item) pair is judged three ways — `sees` twice (the
 // second from what the first kept), `seesFresh`, and a brute-force model written here from
 // docs/visibility.md, docs/owners.md and docs/access-graph.md (no SQL, no src/ imports) — and each
-// user reads every item through GET /v1/{kind}s/{id} (404 for an unseen one; admins see all).
+// user reads every item through GET /v1/{kind}s/{id} (404 for an unseen one; admins see all) and lists
+// GET /v1/resources, /v1/groups and /v1/bundles (only what they see), each twice.
 // Re-run a failure with its seed: GATEHOUSE_TEST_SEED=<seed> node test/run.mjs visibility-random
 //
 // The definition, as the model computes it: an edge is live at `now` while it has no expiry or
@@ -276,6 +277,42 @@ function property(seed: number): void {
       }
     }));
     assert.equal(problems.length, 0, `seed ${seed}, ${when}: ${problems.length} reads disagree, first ones:\n${problems.slice(0, 20).join('\n')}`);
+    await checkLists(when, users);
+  }
+
+  /**
+   * The lists as each of `readers`: GET /v1/resources, /v1/groups, /v1/bundles hold exactly what the model
+   * says they see (admins: everything), in pages of a random size, each read twice (the second from what
+   * the first kept: lists are kept between reads for a member, resources/pages.ts).
+   */
+  async function checkLists(when: string, readers: readonly User[]): Promise<void> {
+    const t = now();
+    const problems: string[] = [];
+    // Drawn before the calls overlap, so a seed asks the same pages whatever order the answers come in.
+    const reads = readers.flatMap((user) => (['resource', 'group', 'bundle'] as const).flatMap((kind) => ['first', 'again'].map((read) => ({ user, kind, read, size: 1 + int(12) }))));
+    await Promise.all(readers.map(async (reader) => {
+      for (const { user, kind, read, size } of reads.filter((r) => r.user === reader)) {
+        const want = ofKind(kind).filter((item) => user.admin || modelSees(user, item, t)).map((item) => item.label).sort();
+        const got = (await listIds(user, kind, size)).map(label).sort();
+        if (got.join() !== want.join()) problems.push(`${user.label} GET /${kind}s (${read}, pages of ${size}): ${got.join(',')}, expected ${want.join(',')}`);
+      }
+    }));
+    assert.equal(problems.length, 0, `seed ${seed}, ${when}: ${problems.length} lists disagree, first ones:\n${problems.slice(0, 20).join('\n')}`);
+  }
+
+  /** Every id of GET /v1/{kind}s as `user`, page by page. */
+  async function listIds(user: User, kind: Kind, pageSize: number): Promise<string[]> {
+    const ids: string[] = [];
+    let cursor: string | undefined;
+    for (let pages = 0; pages < 100; pages++) {
+      const res = await user.api.get(`/${kind}s`, { page_size: pageSize, cursor });
+      assert.equal(res.status, 200, `seed ${seed}: GET /${kind}s as ${user.label} → ${res.status} ${JSON.stringify(res.body)}`);
+      const rows = (kind === 'bundle' ? res.body.bundles : res.body.results) as Record<string, string>[];
+      ids.push(...rows.map((row) => row[`${kind}_id`]!));
+      cursor = res.body.next ?? undefined;
+      if (cursor === undefined) return ids;
+    }
+    assert.fail(`seed ${seed}: GET /${kind}s as ${user.label} still paging after 100 pages`);
   }
 
   // ---- The run ---------------------------------------------------------------------------------
@@ -344,9 +381,12 @@ function property(seed: number): void {
       }
     }
     // Each check keeps what the next write must drop (the one before the first is the last phase's).
-    for (const [what, write] of writes) {
+    // After each write the lists of a few members too (a list kept for a member must follow it as well).
+    const readers = writes.map(() => sample(users.filter((u) => !u.admin), 3));
+    for (const [i, [what, write]] of writes.entries()) {
       await write();
       checkSides(`after "${what}"`);
+      await checkLists(`after "${what}"`, readers[i]!);
     }
     await checkReads('after the writes');
     // A group that is on visibility lists and holds edges goes (not one an owner takes its users from:

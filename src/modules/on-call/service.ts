@@ -5,8 +5,8 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { ON_CALL_ADAPTERS, providerCall } from './providers.ts';
-import { ProviderFailure, type IncidentState, type OnCallProvider } from './provider.ts';
+import { credentialRefused, ON_CALL_ADAPTERS, providerCall } from './providers.ts';
+import { CredentialRefused, ProviderFailure, type IncidentState, type OnCallProvider } from './provider.ts';
 import { toApiSchedule } from './mappers.ts';
 import { onCallAt } from './rotation.ts';
 import { sameJson } from '../../lib/same-json.ts';
@@ -28,8 +28,9 @@ function refuseRecorded(ctx: AppContext, provider: OnCallProvider, remoteId: str
 /**
  * POST /v1/on-call-schedules: asks the provider for the schedule, then records it with the provider's name
  * and ON_CALL_SCHEDULES_CREATED. Throws validation_failed naming `third_party_provider` when the provider is
- * not set up (and the setting to set), validation_failed naming `remote_id` when the provider has no such
- * schedule, unavailable (503) when the provider cannot be asked, conflict when it is already recorded.
+ * not set up or refuses its credential (401/403; the message names the setting), validation_failed naming
+ * `remote_id` when the provider has no such schedule, unavailable (503) when the provider cannot be asked
+ * (unreachable, 5xx, throttling, an answer its document does not allow), conflict when it is already recorded.
  * Nothing is stored unless all went well.
  */
 export async function createSchedule(ctx: AppContext, actor: Actor, input: { third_party_provider: OnCallProvider; remote_id: string }): Promise<OnCallSchedule> {
@@ -41,6 +42,7 @@ export async function createSchedule(ctx: AppContext, actor: Actor, input: { thi
   try {
     found = await adapter.schedule(call, input.remote_id);
   } catch (err) {
+    if (err instanceof CredentialRefused) throw credentialRefused(provider);
     if (err instanceof ProviderFailure) throw unavailable(`${adapter.label} could not be asked about schedule ${input.remote_id}: ${err.message}`, 'remote_id');
     throw err;
   }
