@@ -14,6 +14,8 @@ import { listResources } from '../../src/modules/resources/list.ts';
 import { resourcePage } from '../../src/modules/resources/pages.ts';
 import { ListResourcesQuery } from '../../src/modules/resources/schemas.ts';
 import type { ApiClient } from '../helpers/client.ts';
+import { groupMembersPage, holdersPage, holdingsOfUserPage, userGroupsPage } from '../../src/modules/access/reads.ts';
+import type { Caller } from '../../src/http/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createAdmin, createApp, createGroup, createMember, createOwner, createResource, createTag, createUser, unique, type Signed } from '../helpers/fixtures.ts';
 import { scimClientFor, type ScimClient } from '../helpers/scim-client.ts';
@@ -541,6 +543,190 @@ describe('kept answers: no read after a write sees the old answer', () => {
         await answered;
         assert.notDeepEqual(await readPage(who, query), before);
       }
+    });
+  });
+  describe("a group's members and a user's groups", () => {
+    interface Reader { api: ApiClient; user_id: string; admin: boolean }
+    let admin: Reader;
+    before(() => {
+      admin = { api: app.api, user_id: app.adminUserId, admin: true };
+    });
+    const asReader = (signed: Signed): Reader => ({ api: signed.api, user_id: signed.user_id, admin: false });
+    const callerOf = (who: Reader) => ({ userId: who.user_id, role: who.admin ? 'ADMIN' : 'MEMBER' }) as Caller;
+    const QUERY = { page_size: 200 };
+
+    /** GET `path` (a group's members or a user's groups) as `who`, checked against the page built fresh; answers the body. */
+    async function readHolders(who: Reader, path: string): Promise<unknown> {
+      const res = await who.api.get(path);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const [, first, second] = path.split('/').filter(Boolean);
+      const fresh = first === 'users'
+        ? holdingsOfUserPage(app.ctx, 'group', second!, QUERY, callerOf(who))
+        : holdersPage(app.ctx, 'group', first!, QUERY);
+      assert.deepEqual(res.body, JSON.parse(fresh.text as string), `${path} as ${who.admin ? 'the admin' : 'a member'}: the page is not the one built fresh`);
+      return res.body;
+    }
+
+    /** For each reader: reads twice (the second from what was kept), writes, reads again: changed, and fresh. */
+    async function holdersChange(path: string, readers: Reader[], write: (who: Reader, turn: number) => Promise<void>): Promise<void> {
+      let turn = 0;
+      for (const who of readers) {
+        await readHolders(who, path);
+        const kept = await readHolders(who, path);
+        await write(who, turn++);
+        const now = await readHolders(who, path);
+        assert.notDeepEqual(now, kept, `${path}: the write changed nothing the page shows, so this case proves nothing`);
+      }
+    }
+
+    const join = (group: string, user: string, minutes = 0) => ok(app.api.post(`/groups/${group}/users/${user}`, { duration_minutes: minutes }));
+
+    it('are kept: a page read again is the one kept', async () => {
+      const { group_id: group } = await createGroup(app.api);
+      const someone = await createMember(app.api);
+      await join(group, someone.user_id);
+      await readHolders(admin, `/groups/${group}/users`);
+      await readHolders(asReader(someone), `/groups/users/${someone.user_id}`);
+      assert.ok(app.ctx.stores.holdings.keptGroupMembers.size.entries > 0, "no group's members were kept");
+      assert.ok(app.ctx.stores.holdings.keptUserGroups.size.entries > 0, "no user's groups were kept");
+    });
+
+    it("follow memberships: added, lengthened, removed, nested, and expired by the clock alone", async () => {
+      const { group_id: group } = await createGroup(app.api);
+      const someone = await createMember(app.api);
+      await join(group, someone.user_id, 60);
+      const members = `/groups/${group}/users`;
+      const groups = `/groups/users/${someone.user_id}`;
+      const readers = [admin, asReader(await createMember(app.api))];
+      const selfReaders = [admin, asReader(someone)];
+      await holdersChange(members, readers, async () => void (await join(group, (await createUser(app.api)).user_id)));
+      await holdersChange(groups, selfReaders, async () => void (await join((await createGroup(app.api)).group_id, someone.user_id)));
+      await holdersChange(members, readers, async (_, turn) => void (await ok(app.api.put(`/groups/${group}/users/${someone.user_id}`, { duration_minutes: 90 + turn }))));
+      await holdersChange(groups, selfReaders, async (_, turn) => void (await ok(app.api.put(`/groups/${group}/users/${someone.user_id}`, { duration_minutes: 120 + turn }))));
+      const leaving: string[] = [];
+      for (let i = 0; i < 2; i++) leaving.push((await createUser(app.api)).user_id);
+      for (const user of leaving) await join(group, user);
+      await holdersChange(members, readers, async () => void (await ok(app.api.delete(`/groups/${group}/users/${leaving.pop()}`))));
+      const mine: string[] = [];
+      for (let i = 0; i < 2; i++) mine.push((await createGroup(app.api)).group_id);
+      for (const other of mine) await join(other, someone.user_id);
+      await holdersChange(groups, selfReaders, async () => void (await ok(app.api.delete(`/groups/${mine.pop()}/users/${someone.user_id}`))));
+      // Nesting: a group with a member of its own placed in the group; the group placed in another.
+      const inners: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const { group_id: inner } = await createGroup(app.api);
+        await join(inner, (await createUser(app.api)).user_id);
+        inners.push(inner);
+      }
+      await holdersChange(members, readers, async () => void (await ok(app.api.post(`/groups/${inners.pop()}/containing-groups`, { containing_group_id: group }))));
+      await holdersChange(groups, selfReaders, async () => void (await ok(app.api.post(`/groups/${group}/containing-groups`, { containing_group_id: (await createGroup(app.api)).group_id }))));
+      // No write at all: a membership ends at its expiry, and leaves both pages.
+      for (const [path, who] of [[members, readers], [groups, selfReaders]] as const) {
+        for (const reader of who) {
+          const { group_id: brief } = await createGroup(app.api);
+          const passing = path === members ? (await createUser(app.api)).user_id : someone.user_id;
+          await join(path === members ? group : brief, passing, 10);
+          const shown = (await readHolders(reader, path), await readHolders(reader, path));
+          app.clock.advance(11 * 60_000);
+          assert.notDeepEqual(await readHolders(reader, path), shown, `${path}: the ended membership still shows`);
+        }
+      }
+    });
+
+    it('follow names: a user renamed (through /v1, another connection, SCIM deprovisioning), a group renamed', async () => {
+      const { group_id: group } = await createGroup(app.api);
+      const someone = await createMember(app.api);
+      await join(group, someone.user_id);
+      const members = `/groups/${group}/users`;
+      const groups = `/groups/users/${someone.user_id}`;
+      const readers = [admin, asReader(await createMember(app.api))];
+      const selfReaders = [admin, asReader(someone)];
+      const renameUser = async () => void (await ok(app.api.put(`/users/${someone.user_id}`, { full_name: unique('Renamed') })));
+      await holdersChange(members, readers, renameUser);
+      await holdersChange(groups, selfReaders, renameUser);
+      const renameGroup = async () => void (await ok(app.api.put('/groups', { groups: [{ group_id: group, name: unique('renamed'), description: unique('words') }] })));
+      await holdersChange(members, readers, renameGroup);
+      await holdersChange(groups, selfReaders, renameGroup);
+      const elsewhere = async () => {
+        const other = new Database(app.dbFile);
+        try {
+          other.pragma('busy_timeout = 60000');
+          other.prepare('UPDATE users SET full_name = ? WHERE id = ?').run(unique('From elsewhere'), someone.user_id);
+        } finally {
+          other.close();
+        }
+      };
+      await holdersChange(members, readers, elsewhere);
+      await holdersChange(groups, selfReaders, elsewhere);
+      // SCIM: a member pushed into the group, and one deprovisioned (every edge of theirs ends).
+      const scim = await scimClientFor(app);
+      const pushedGroup = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Pushed'), members: [] })).body.id as string;
+      await holdersChange(`/groups/${pushedGroup}/users`, readers, async () => {
+        const pushed = await createUser(app.api);
+        const res = await scim.patch(`/Groups/${pushedGroup}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'add', path: 'members', value: [{ value: pushed.user_id }] }] });
+        assert.ok(res.status === 200 || res.status === 204, JSON.stringify(res.body));
+      });
+      const leaving: string[] = [];
+      for (let i = 0; i < 2; i++) leaving.push((await createUser(app.api)).user_id);
+      for (const user of leaving) await join(group, user);
+      await holdersChange(members, readers, async () => {
+        const res = await scim.patch(`/Users/${leaving.pop()}`, { schemas: [PATCH_SCHEMA], Operations: [{ op: 'replace', value: { active: false } }] });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+      });
+    });
+
+    it("follow a connector on the group's app and its sync's propagation statuses", async () => {
+      const { group_id: group, app_id: appId } = await createGroup(app.api);
+      const someone = await createMember(app.api);
+      await join(group, someone.user_id);
+      const members = `/groups/${group}/users`;
+      const groups = `/groups/users/${someone.user_id}`;
+      const { connectors } = app.ctx.stores;
+      const write = (change: () => void) => async () => void app.ctx.db.transaction(change).immediate();
+      // A connector on the app: the membership not yet confirmed by a sync is PENDING.
+      await holdersChange(members, [admin], write(() => connectors.save({ app_id: appId, connector_type: 'OPAL_HTTP', configuration: {}, timeout_ms: 1000, drift_policy: 'REPORT' }, app.clock.now())));
+      // A sync imports it (status null), then confirms it (SUCCESS).
+      const edge = { edge_key: `connector:${appId}:group_user:${someone.user_id}:${group}:`, app_id: appId, kind: 'group_user' as const, principal_id: someone.user_id, item_id: group, access_level_remote_id: '', updated_at: app.clock.now().toISOString() };
+      await holdersChange(groups, [admin], write(() => connectors.imported(edge)));
+      // The connector removed: nothing to push, SUCCESS; back again, the edge's status shows again, then is confirmed.
+      await holdersChange(members, [admin], write(() => void connectors.remove(appId)));
+      await holdersChange(groups, [admin], write(() => connectors.save({ app_id: appId, connector_type: 'OPAL_HTTP', configuration: {}, timeout_ms: 1000, drift_policy: 'REPORT' }, app.clock.now())));
+      await holdersChange(members, [admin], write(() => connectors.inSync(edge)));
+    });
+
+    it('never keep what a transaction read of its own writes before it rolled back, nor a lost batch', async () => {
+      const { group_id: group } = await createGroup(app.api);
+      const someone = await createMember(app.api);
+      await join(group, someone.user_id);
+      const members = `/groups/${group}/users`;
+      const groups = `/groups/users/${someone.user_id}`;
+      const keptMembers = (await readHolders(admin, members), await readHolders(admin, members));
+      const keptGroups = (await readHolders(admin, groups), await readHolders(admin, groups));
+      const { access } = app.ctx.stores;
+      const newcomer = (await createUser(app.api)).user_id;
+      const { group_id: other } = await createGroup(app.api);
+      const grant = () => {
+        access.grant('group_user', { principalId: newcomer, itemId: group, level: '', levelName: '', expiresAt: null, source: 'DIRECT', sourceId: null }, app.clock.now());
+        access.grant('group_user', { principalId: someone.user_id, itemId: other, level: '', levelName: '', expiresAt: null, source: 'DIRECT', sourceId: null }, app.clock.now());
+      };
+      const decoded = (page: { text: string | Uint8Array }) => (typeof page.text === 'string' ? page.text : new TextDecoder().decode(page.text));
+      const read = () => [decoded(groupMembersPage(app.ctx, group, QUERY)), decoded(userGroupsPage(app.ctx, someone.user_id, QUERY, callerOf(admin)))];
+      assert.throws(() => app.ctx.db.transaction(() => {
+        grant();
+        const [m, g] = [decoded(groupMembersPage(app.ctx, group, QUERY)), decoded(userGroupsPage(app.ctx, someone.user_id, QUERY, callerOf(admin)))];
+        assert.ok(m.includes(newcomer) && g.includes(other));
+        throw new Error('the rest of the change failed');
+      }).immediate(), /the rest of the change failed/);
+      assert.deepEqual(await readHolders(admin, members), keptMembers);
+      assert.deepEqual(await readHolders(admin, groups), keptGroups);
+      // A batch open with the grants, read (and kept) between transactions, then lost.
+      app.ctx.db.transaction(grant).immediate();
+      const [m, g] = read();
+      assert.ok(m!.includes(newcomer) && g!.includes(other));
+      app.ctx.db.prepare('ROLLBACK').run();
+      assert.throws(() => commitPendingWrites(app.ctx.db), /rolled back/);
+      assert.deepEqual(await readHolders(admin, members), keptMembers);
+      assert.deepEqual(await readHolders(admin, groups), keptGroups);
     });
   });
 });
