@@ -70,13 +70,27 @@ function listen(db: Db, name: string, watches: readonly Watch[], drop: (key: str
 const EXTERNAL = new WeakMap<Db, { version: () => unknown; seen: unknown; clears: Set<() => void>; looked: boolean }>();
 
 /**
- * Drops everything kept on `db` when another connection committed since the last look. Looked once per
- * run of synchronous code (a request's checks and handler; the next microtask looks again): a commit
- * elsewhere during that run is concurrent with the request, which may answer as of either side of it.
+ * Calls `clear` whenever checkExternalCommits finds that another connection committed on `db` since
+ * the last look: everything kept from `db` (answers here, the token cache) may be stale then.
  */
-function checkExternal(db: Db): void {
-  const watch = EXTERNAL.get(db)!;
-  if (watch.looked) return;
+export function onExternalCommit(db: Db, clear: () => void): void {
+  let external = EXTERNAL.get(db);
+  if (!external) {
+    const statement = db.prepare('PRAGMA data_version').pluck();
+    EXTERNAL.set(db, (external = { version: () => statement.get(), seen: statement.get(), clears: new Set(), looked: false }));
+  }
+  external.clears.add(clear);
+}
+
+/**
+ * Tells onExternalCommit's listeners when another connection committed since the last look. Looked
+ * once per run of synchronous code (a request's authentication, checks and handler; the next microtask
+ * looks again): a commit elsewhere during that run is concurrent with the request, which may answer as
+ * of either side of it.
+ */
+export function checkExternalCommits(db: Db): void {
+  const watch = EXTERNAL.get(db);
+  if (watch === undefined || watch.looked) return;
   watch.looked = true;
   queueMicrotask(() => (watch.looked = false));
   const version = watch.version();
@@ -117,18 +131,13 @@ export class Kept<V> {
       else this.drop(key);
     });
     forgetOnLoss(db, () => this.clear());
-    let external = EXTERNAL.get(db);
-    if (!external) {
-      const statement = db.prepare('PRAGMA data_version').pluck();
-      EXTERNAL.set(db, (external = { version: () => statement.get(), seen: statement.get(), clears: new Set(), looked: false }));
-    }
-    external.clears.add(() => this.clear());
+    onExternalCommit(db, () => this.clear());
   }
 
   /** The answer kept for `key`, or undefined. */
   get(key: string): V | undefined {
     if (!this.#enabled) return undefined;
-    checkExternal(this.#db);
+    checkExternalCommits(this.#db);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
     // Most recently used last: eviction takes the first.
