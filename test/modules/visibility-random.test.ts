@@ -8,7 +8,7 @@
 // second from what the first kept), `seesFresh`, and a brute-force model written here from
 // docs/visibility.md, docs/owners.md and docs/access-graph.md (no SQL, no src/ imports) — and each
 // user reads every item through GET /v1/{kind}s/{id} (404 for an unseen one; admins see all) and lists
-// GET /v1/resources, /v1/groups and /v1/bundles (only what they see), each twice.
+// GET /v1/resources, /v1/groups and /v1/bundles (only what they see), each twice, and asks a node query.
 // Re-run a failure with its seed: GATEHOUSE_TEST_SEED=<seed> node test/run.mjs visibility-random
 //
 // The definition, as the model computes it: an edge is live at `now` while it has no expiry or
@@ -296,6 +296,11 @@ function property(seed: number): void {
         const got = (await listIds(user, kind, size)).map(label).sort();
         if (got.join() !== want.join()) problems.push(`${user.label} GET /${kind}s (${read}, pages of ${size}): ${got.join(',')}, expected ${want.join(',')}`);
       }
+      // A node query filters groups and resources by the same definition (docs/queries.md).
+      const res = await reader.api.post('/queries/run', { type: 'NODE', first: 1000, query: { nodeFilters: { entityTypes: ['GROUP', 'RESOURCE'] } } });
+      const got = ((res.body.edges ?? []) as { node: { id: string } }[]).map((edge) => label(edge.node.id)).sort();
+      const want = items.filter((item) => item.kind !== 'bundle' && (reader.admin || modelSees(reader, item, t))).map((item) => item.label).sort();
+      if (res.status !== 200 || got.join() !== want.join()) problems.push(`${reader.label} POST /queries/run: ${res.status} ${got.join(',')}, expected ${want.join(',')}`);
     }));
     assert.equal(problems.length, 0, `seed ${seed}, ${when}: ${problems.length} lists disagree, first ones:\n${problems.slice(0, 20).join('\n')}`);
   }
