@@ -36,7 +36,8 @@ const FILTER_SQL: Record<keyof EventFilter, string> = {
   endAt: 'created_at <= @endAt',
   endBefore: 'created_at < @endBefore',
   actorId: 'actor_user_id = @actorId',
-  objectId: 'seq IN (SELECT event_seq FROM event_objects WHERE object_id = @objectId)',
+  // Only in the join on event_objects below (alias o), which reads that object's events alone.
+  objectId: 'o.object_id = @objectId',
   eventType: 'event_type = @eventType',
   tokenName: 'api_token_name = @tokenName',
   tokenPreview: 'api_token_preview = @tokenPreview',
@@ -68,10 +69,15 @@ export function createEventStore(db: Db, clock: Clock) {
     const key = used.join(',');
     let statement = listStatements.get(key);
     if (!statement) {
-      const where = ['seq < @before', ...used.map((k) => FILTER_SQL[k])].join(' AND ');
-      statement = db.prepare<Record<string, unknown>, EventRow>(
-        `SELECT * FROM events WHERE ${where} ORDER BY seq DESC LIMIT @limit`,
-      );
+      // With an object filter the page is read from that object's own entries, newest first, and stops
+      // after `limit`: a join on event_objects' key (object_id, event_seq). As `seq IN (SELECT …)` SQLite
+      // read every event of the object (thousands for a busy user) before the first row of the page.
+      const sql = filter.objectId !== undefined
+        ? `SELECT e.* FROM event_objects o JOIN events e ON e.seq = o.event_seq
+            WHERE ${['o.event_seq < @before', ...used.map((k) => FILTER_SQL[k])].join(' AND ')}
+            ORDER BY o.event_seq DESC LIMIT @limit`
+        : `SELECT * FROM events WHERE ${['seq < @before', ...used.map((k) => FILTER_SQL[k])].join(' AND ')} ORDER BY seq DESC LIMIT @limit`;
+      statement = db.prepare<Record<string, unknown>, EventRow>(sql);
       listStatements.set(key, statement);
     }
     return statement;
