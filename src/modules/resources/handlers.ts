@@ -16,7 +16,7 @@ export function registerResourceRoutes(router: ApiRouter<typeof resourceRoutes>,
     const query = req.query();
     // Kept between reads; else a big page is built on a read worker (docs/read-workers.md), a small one
     // here (it costs less than the trip).
-    return ok(await resourcePage(ctx, query, viewerOf(ctx, req.caller), req.caller.userId));
+    return ok(await resourcePage(ctx, query, viewerOf(ctx, req.caller), req.caller.userId, () => req.http.socket.destroyed));
   });
 
   router.on('PUT /v1/resources', async (req) => {

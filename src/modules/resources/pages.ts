@@ -12,11 +12,11 @@ import type { Resource } from './responses.ts';
 
 /**
  * One page of resources `viewer` sees (null: an admin), as listResources builds it: kept, or built (on a
- * read worker past INLINE_PAGE_SIZE, as `owner`'s heavy read) and kept. An admin's page is everyone's
+ * read worker past INLINE_PAGE_SIZE, as `owner`'s heavy read, dropped unrun if `gone` says its client left) and kept. An admin's page is everyone's
  * who sees everything; a member's is their own, and holds only until the first expiry among the edges
  * their visible set went through. The writes that drop pages: PAGE_SOURCES in the resources store.
  */
-export async function resourcePage(ctx: AppContext, query: ListResourcesInput, viewer: Viewer | null, owner: string): Promise<JsonText<Page<Resource>>> {
+export async function resourcePage(ctx: AppContext, query: ListResourcesInput, viewer: Viewer | null, owner: string, gone?: () => boolean): Promise<JsonText<Page<Resource>>> {
   const pages = ctx.stores.resources.keptPages;
   const now = viewer?.now ?? ctx.clock.now();
   const at = now.toISOString();
@@ -35,7 +35,7 @@ export async function resourcePage(ctx: AppContext, query: ListResourcesInput, v
   }
   // Marked before the worker reads: its answer is kept only if nothing it could have missed was written meanwhile.
   const mark = pages.mark();
-  const page = await ctx.reads.answer('resources.list', { query, viewer }, owner, now);
+  const page = await ctx.reads.answer('resources.list', { query, viewer }, owner, now, gone);
   if (until !== undefined) pages.keep(view, asked, ownBytes(page.text), at, until, mark);
   return page;
 }

@@ -103,8 +103,8 @@ const PAGE_SOURCES: Watch[] = [
   ...anyWrite('resource_visibility_groups'),
 ];
 
-/** Pages kept: a 200-row page is ~300 KB, so ~13 of them in 4 MB (a view up to a quarter of that); up to 16 queries per view. */
-const KEPT_PAGES = { entries: 1_000, bytes: 4 * 2 ** 20, pagesPerKey: 16 };
+/** Pages kept: a 200-row page is ~320 KB, so ~9 of them in 3 MB (a view up to a quarter of that: two such pages); up to 16 queries per view. */
+const KEPT_PAGES = { entries: 1_000, bytes: 3 * 2 ** 20, pagesPerKey: 16 };
 
 /** How many resources' answers are kept, and their bytes: ~1.5 KB each, so ~30 MB at most. */
 const KEPT_ANSWERS = { entries: 20_000, bytes: 32 * 2 ** 20 };
