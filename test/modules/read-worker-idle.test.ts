@@ -7,8 +7,11 @@ import { ListResourcesQuery } from '../../src/modules/resources/schemas.ts';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.ts';
 import { createApp, createResource } from '../helpers/fixtures.ts';
 
-/** Heavy reads (more rows than are built on the main thread) go to a read worker. */
-const HEAVY_READ = '/resources?page_size=200';
+/**
+ * Heavy reads (more rows than are built on the main thread) go to a read worker; each asks another page
+ * size, so none is answered from a page kept by the one before (resources/pages.ts).
+ */
+let pageSize = 200;
 
 describe('idle read workers', () => {
   let app: TestApp;
@@ -20,7 +23,7 @@ describe('idle read workers', () => {
   after(() => app.close());
 
   const heavyRead = async () => {
-    const res = await fetch(`${app.url}${HEAVY_READ}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+    const res = await fetch(`${app.url}/resources?page_size=${pageSize--}`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     assert.equal(res.status, 200);
     return ((await res.json()) as { results: { id: string }[] }).results.map((r) => r.id).sort();
   };
