@@ -70,13 +70,27 @@ function listen(db: Db, name: string, watches: readonly Watch[], drop: (key: str
 const EXTERNAL = new WeakMap<Db, { version: () => unknown; seen: unknown; clears: Set<() => void>; looked: boolean }>();
 
 /**
- * Drops everything kept on `db` when another connection committed since the last look. Looked once per
- * run of synchronous code (a request's checks and handler; the next microtask looks again): a commit
- * elsewhere during that run is concurrent with the request, which may answer as of either side of it.
+ * Calls `clear` whenever checkExternalCommits finds that another connection committed on `db` since
+ * the last look: everything kept from `db` (answers here, the token cache) may be stale then.
  */
-function checkExternal(db: Db): void {
-  const watch = EXTERNAL.get(db)!;
-  if (watch.looked) return;
+export function onExternalCommit(db: Db, clear: () => void): void {
+  let external = EXTERNAL.get(db);
+  if (!external) {
+    const statement = db.prepare('PRAGMA data_version').pluck();
+    EXTERNAL.set(db, (external = { version: () => statement.get(), seen: statement.get(), clears: new Set(), looked: false }));
+  }
+  external.clears.add(clear);
+}
+
+/**
+ * Tells onExternalCommit's listeners when another connection committed since the last look. Looked
+ * once per run of synchronous code (a request's authentication, checks and handler; the next microtask
+ * looks again): a commit elsewhere during that run is concurrent with the request, which may answer as
+ * of either side of it.
+ */
+export function checkExternalCommits(db: Db): void {
+  const watch = EXTERNAL.get(db);
+  if (watch === undefined || watch.looked) return;
   watch.looked = true;
   queueMicrotask(() => (watch.looked = false));
   const version = watch.version();
@@ -102,26 +116,28 @@ export class Kept<V> {
   readonly #entries = new Map<string, { value: V; bytes: number }>();
   readonly #enabled: boolean;
   #bytes = 0;
+  #version = 0;
 
   constructor(db: Db, name: string, watches: readonly Watch[], limits: KeptLimits) {
     this.#db = db;
     this.#limits = limits;
     this.#enabled = !db.readonly;
     if (!this.#enabled) return;
-    listen(db, name, watches, (key) => (key === null ? this.clear() : this.drop(key)));
+    listen(db, name, watches, (key) => {
+      // Any write it watches moves the version, whatever it drops: an answer built elsewhere meanwhile
+      // (a read worker's) may show the state before it (keepSince).
+      this.#version += 1;
+      if (key === null) this.clear();
+      else this.drop(key);
+    });
     forgetOnLoss(db, () => this.clear());
-    let external = EXTERNAL.get(db);
-    if (!external) {
-      const statement = db.prepare('PRAGMA data_version').pluck();
-      EXTERNAL.set(db, (external = { version: () => statement.get(), seen: statement.get(), clears: new Set(), looked: false }));
-    }
-    external.clears.add(() => this.clear());
+    onExternalCommit(db, () => this.clear());
   }
 
   /** The answer kept for `key`, or undefined. */
   get(key: string): V | undefined {
     if (!this.#enabled) return undefined;
-    checkExternal(this.#db);
+    checkExternalCommits(this.#db);
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
     // Most recently used last: eviction takes the first.
@@ -158,8 +174,27 @@ export class Kept<V> {
 
   /** Forgets every answer. */
   clear(): void {
+    this.#version += 1;
     this.#entries.clear();
     this.#bytes = 0;
+  }
+
+  /**
+   * A mark to keep an answer built away from this connection (on a read worker, from committed data)
+   * once it arrives: taken before the work is handed over, it holds only when nothing was uncommitted
+   * on this connection then (an open batch, which the worker cannot see) — keepSince refuses it otherwise.
+   */
+  mark(): { version: number; clean: boolean } {
+    return { version: this.#version, clean: this.#enabled && !this.#db.inTransaction };
+  }
+
+  /**
+   * Whether an answer built from the data as of `mark` may still be kept: nothing was uncommitted here
+   * then, and no write this keep watches (nor a lost batch, nor another connection's commit seen since)
+   * happened in between. What another connection commits later is seen by the next lookup (data_version).
+   */
+  unchangedSince(mark: { version: number; clean: boolean }): boolean {
+    return mark.clean && mark.version === this.#version && this.mayKeep();
   }
 
   /** How many answers and bytes are kept (the bench and the tests read it). */
@@ -168,7 +203,99 @@ export class Kept<V> {
   }
 }
 
+/** One kept page: its bytes, and the span of time in which it holds ([at, until); until null: no end). */
+interface KeptPage {
+  bytes: Uint8Array;
+  at: string;
+  until: string | null;
+}
+
+/** The pages one key (an admin's view, a member, a group, a user) has kept, by query. */
+interface PageSet {
+  pages: Map<string, KeptPage>;
+  bytes: number;
+}
+
+/** What a KeptPages holds at most: keys and bytes (as Kept), and pages per key. */
+export interface KeptPagesLimits extends KeptLimits {
+  pagesPerKey: number;
+}
+
+/** Bytes counted for a page beside its own (the entry, its query key). */
+const PAGE_OVERHEAD = 200;
+
+/**
+ * Whole list pages kept as their JSON bytes, by key (whose view they are: 'admin', a member's id, a
+ * group's or user's id; the writes `watches` name drop a key's pages, or everything) and by the page's
+ * normalised query. Each page holds from when it was read until the first time at which something it
+ * shows expires (`until`, ISO text like the edges' dates; null: nothing it shows expires); the caller's
+ * clock decides. Bounded in keys, pages per key and bytes (least recently used key first).
+ */
+export class KeptPages {
+  readonly #kept: Kept<PageSet>;
+  readonly #limits: KeptPagesLimits;
+
+  constructor(db: Db, name: string, watches: readonly Watch[], limits: KeptPagesLimits) {
+    this.#kept = new Kept<PageSet>(db, name, watches, limits);
+    this.#limits = limits;
+  }
+
+  /** The page kept for (`key`, `query`) that holds at `now`, or undefined. */
+  get(key: string, query: string, now: string): Uint8Array | undefined {
+    const page = this.#kept.get(key)?.pages.get(query);
+    if (page === undefined || now < page.at || (page.until !== null && now >= page.until)) return undefined;
+    return page.bytes;
+  }
+
+  /** Whether a page read now may be kept (db/kept.ts: not inside a transaction function). */
+  mayKeep(): boolean {
+    return this.#kept.mayKeep();
+  }
+
+  /** See Kept.mark: taken before a page is handed to a read worker, so its answer may be kept on arrival. */
+  mark(): { version: number; clean: boolean } {
+    return this.#kept.mark();
+  }
+
+  /**
+   * Keeps `bytes` (its own buffer: never one that is freed once sent) as the page for (`key`, `query`),
+   * holding in [at, until), when what it was read from may be kept: now (mayKeep), or since `since`
+   * (a read worker's answer). Returns whether it was kept.
+   */
+  keep(key: string, query: string, bytes: Uint8Array, at: string, until: string | null, since?: { version: number; clean: boolean }): boolean {
+    if (until !== null && until <= at) return false;
+    // Looked up first: the lookup sees another connection's commit (dropping everything, moving the version).
+    const kept = this.#kept.get(key);
+    if (since ? !this.#kept.unchangedSince(since) : !this.#kept.mayKeep()) return false;
+    const cost = bytes.byteLength + PAGE_OVERHEAD + query.length;
+    // A new set each time (a keep that is refused leaves the kept one as it was, its count right).
+    const pages = new Map(kept?.pages);
+    let total = (kept?.bytes ?? 0) + cost;
+    const old = pages.get(query);
+    if (old) total -= old.bytes.byteLength + PAGE_OVERHEAD + query.length;
+    // A key past its page count or its share of the bytes starts over (its pages are one view: none is worth more than another).
+    if ((!old && pages.size >= this.#limits.pagesPerKey) || total > this.#limits.bytes / 4) {
+      pages.clear();
+      total = cost;
+    }
+    pages.set(query, { bytes, at, until });
+    const set: PageSet = { pages, bytes: total };
+    this.#kept.keep(key, set, set.bytes);
+    return true;
+  }
+
+  /** How many keys and bytes are kept (the tests and the bench read it). */
+  get size(): { entries: number; bytes: number } {
+    return this.#kept.size;
+  }
+}
+
 const ENCODER = new TextEncoder();
+
+/** `text` as bytes in a buffer of their own (a copy: never a worker's page, which is freed once sent, nor a slice of Node's shared pool). */
+export function ownBytes(text: string | Uint8Array): Uint8Array {
+  return typeof text === 'string' ? ENCODER.encode(text) : text.slice();
+}
 
 /**
  * An answer kept as JSON bytes in `kept` under `key`, built by `build` (the object, or undefined when there

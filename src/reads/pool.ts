@@ -67,6 +67,8 @@ const QUEUE_PER_WORKER = 16;
 interface Pending {
   message: TaskMessage;
   owner: string;
+  /** Whether the client who asked has gone (its connection closed): a read still waiting then is dropped, not run. */
+  gone: (() => boolean) | undefined;
   resolve(value: unknown): void;
   reject(err: unknown): void;
 }
@@ -135,8 +137,8 @@ export class ReadPool {
    * the owner already has MAX_READS_PER_CALLER reads running or queued, unavailable when the queue is
    * full, and whatever the task throws (AppError as is; a fault as `internal`).
    */
-  run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<TaskResult<K>> {
-    return this.#run(task, args, owner, now, false) as Promise<TaskResult<K>>;
+  run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date, gone?: () => boolean): Promise<TaskResult<K>> {
+    return this.#run(task, args, owner, now, false, gone) as Promise<TaskResult<K>>;
   }
 
   /**
@@ -145,12 +147,12 @@ export class ReadPool {
    * their clients hold more than PAGES_IN_FLIGHT pages' worth of bytes: clients that ask for big pages
    * and do not read them cannot make the service hold more, however many connections they open.
    */
-  async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date): Promise<JsonText<TaskAnswer<K>>> {
+  async answer<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date, gone?: () => boolean): Promise<JsonText<TaskAnswer<K>>> {
     const bound = PAGES_IN_FLIGHT * this.#ctx.config.maxPageBytes;
     if (this.#unsentBytes > bound) {
       throw new AppError('unavailable', 'the service holds as many answered pages as it may until their clients read them; retry shortly', [], { 'Retry-After': '1' });
     }
-    const text = (await this.#run(task, args, owner, now, true)) as string | Uint8Array;
+    const text = (await this.#run(task, args, owner, now, true, gone)) as string | Uint8Array;
     const bytes = typeof text === 'string' ? text.length : text.byteLength;
     this.#unsentBytes += bytes;
     return new JsonText(text, () => {
@@ -163,7 +165,7 @@ export class ReadPool {
     return this.#unsentBytes;
   }
 
-  async #run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date, json: boolean): Promise<unknown> {
+  async #run<K extends TaskName>(task: K, args: TaskArgs<K>, owner: string, now: Date, json: boolean, gone?: () => boolean): Promise<unknown> {
     const budget = this.budget();
     if (this.#size === 0) {
       const value = runTask(this.#ctx, task, args, now, budget);
@@ -174,13 +176,15 @@ export class ReadPool {
     if (held >= MAX_READS_PER_CALLER) {
       throw new AppError('too_many_requests', `at most ${MAX_READS_PER_CALLER} heavy reads per caller run at once; retry when one has answered`, [], { 'Retry-After': '1' });
     }
+    // Reads whose clients have left make room first: a full queue of those is not a busy service.
+    if (this.#queued >= QUEUE_PER_WORKER * this.#size) this.#dropGone();
     if (this.#queued >= QUEUE_PER_WORKER * this.#size && this.#queues.has(owner)) {
       throw new AppError('unavailable', 'the service is busy with heavy reads; retry shortly', [], { 'Retry-After': '1' });
     }
     this.#perOwner.set(owner, held + 1);
     try {
       return await new Promise((resolve, reject) => {
-        const pending: Pending = { message: { id: this.#nextId++, task, args, nowIso: now.toISOString(), budget, json }, owner, resolve, reject };
+        const pending: Pending = { message: { id: this.#nextId++, task, args, nowIso: now.toISOString(), budget, json }, owner, gone, resolve, reject };
         const queue = this.#queues.get(owner);
         if (queue) queue.push(pending);
         else this.#queues.set(owner, [pending]);
@@ -218,8 +222,27 @@ export class ReadPool {
     await Promise.all(this.#slots.splice(0).map((slot) => slot.worker.terminate()));
   }
 
+  /**
+   * Drops the reads still waiting whose clients have gone (issue 42: a load generator's run ends with its
+   * connections' reads queued; the next run's callers were refused 503 while nobody's reads ran), each
+   * settled as unavailable (no one is there to be answered).
+   */
+  #dropGone(): void {
+    for (const [owner, queue] of this.#queues) {
+      const waiting = queue.filter((pending) => {
+        if (!pending.gone?.()) return true;
+        this.#queued -= 1;
+        pending.reject(new AppError('unavailable', 'the client went away before its read ran'));
+        return false;
+      });
+      if (waiting.length === 0) this.#queues.delete(owner);
+      else if (waiting.length < queue.length) this.#queues.set(owner, waiting);
+    }
+  }
+
   #dispatch(): void {
     if (this.#stopped) return;
+    this.#dropGone();
     while (this.#queued > 0) {
       let slot = this.#slots.find((s) => s.current === null);
       if (!slot && this.#slots.length < this.#size) slot = this.#spawn();

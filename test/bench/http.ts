@@ -235,6 +235,8 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** The non-2xx answers by status ("503×1090"), to tell shedding (429, 503) from faults. */
+  statuses: string;
   /** CPU the server spent per answered request, µs: unlike req/s, barely moved by other load on the machine. */
   cpuUs: number;
 }
@@ -248,6 +250,8 @@ async function load(url: string, requests: Req[], seconds: number, pid: number, 
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
+    statuses: Object.entries((result as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {})
+      .filter(([code]) => !code.startsWith('2')).map(([code, { count }]) => `${code}×${count}`).join(' '),
     cpuUs: ((cpuMs(pid) - cpuBefore) * 1000) / Math.max(1, result.requests.total),
   };
 }
@@ -292,7 +296,7 @@ for (const scenario of scenarios) {
   }
   // CPU per request, floor / Gatehouse: the same ratio as throughput on an idle machine, and steady on a busy one.
   const cpuRatio = f.cpuUs / g.cpuUs;
-  console.log(`${scenario.name.padEnd(44)} ${g.rps.toFixed(0).padStart(7)} ${String(g.p50).padStart(4)} ${String(g.p99).padStart(4)} ${f.rps.toFixed(0).padStart(7)} ${ratio.toFixed(2).padStart(5)} ${g.cpuUs.toFixed(0).padStart(6)} ${f.cpuUs.toFixed(0).padStart(5)} ${cpuRatio.toFixed(2).padStart(9)} ${(b ? b.rps.toFixed(0) : '-').padStart(7)} ${(b ? (g.rps / b.rps).toFixed(2) : '-').padStart(5)} ${(b ? (b.cpuUs / g.cpuUs).toFixed(2) : '-').padStart(5)} ${rss.toFixed(0).padStart(6)} ${g.errors}${f.errors ? `/${f.errors}` : ''}  ${notes.join(', ')}`);
+  console.log(`${scenario.name.padEnd(44)} ${g.rps.toFixed(0).padStart(7)} ${String(g.p50).padStart(4)} ${String(g.p99).padStart(4)} ${f.rps.toFixed(0).padStart(7)} ${ratio.toFixed(2).padStart(5)} ${g.cpuUs.toFixed(0).padStart(6)} ${f.cpuUs.toFixed(0).padStart(5)} ${cpuRatio.toFixed(2).padStart(9)} ${(b ? b.rps.toFixed(0) : '-').padStart(7)} ${(b ? (g.rps / b.rps).toFixed(2) : '-').padStart(5)} ${(b ? (b.cpuUs / g.cpuUs).toFixed(2) : '-').padStart(5)} ${rss.toFixed(0).padStart(6)} ${g.errors}${f.errors ? `/${f.errors}` : ''}${g.statuses ? ` (${g.statuses})` : ''}  ${notes.join(', ')}`);
 }
 
 console.log('');

@@ -47,6 +47,11 @@ export class OpalConnector {
    * naming neither the user nor the resource, as a connector may.
    */
   genericNotFound = false;
+  /**
+   * Words of its own for a 404 (what is missing; the request's path parts and body), as connectors word
+   * them: "resource r-1 not found for user u-1" names both. Null: "<what> not found".
+   */
+  notFoundWording: ((what: string, parts: string[], body: Record<string, unknown>) => string) | null = null;
   /** What each POST /users asked for (user_id, attributes), in order. */
   readonly created: { user_id: unknown; attributes: Record<string, unknown> }[] = [];
   /** How long `slow` waits before answering, in ms. */
@@ -209,7 +214,8 @@ export class OpalConnector {
   #route(method: string, url: URL, body: Record<string, unknown>, send: (status: number, json: unknown) => void): void {
     const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
     const level = url.searchParams.get('access_level_id') ?? '';
-    const notFound = (what: string) => send(404, { code: 404, message: this.genericNotFound ? 'Entity not found' : `${what} not found` });
+    const notFound = (what: string) =>
+      send(404, { code: 404, message: this.genericNotFound ? 'Entity not found' : (this.notFoundWording?.(what, parts, body) ?? `${what} not found`) });
     if (method === 'GET' && parts[0] === 'status') return send(200, {});
     if (method === 'GET' && parts[0] === 'users' && parts.length === 1) {
       return send(200, this.#page([...this.users].map(([id, email]) => ({ id, email })), url, 'users'));

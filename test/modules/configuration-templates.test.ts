@@ -302,6 +302,33 @@ describe('configuration templates', () => {
       assert.equal(changed.body.resources[0].admin_owner_id, other.owner_id);
     });
 
+    it("while linked, refuses (409) other on-call schedules on PUT /groups/{id}/on-call-schedules, accepts the template's own; unlinked, they may change", async () => {
+      const { template, schedule } = await fullTemplate();
+      const other = await record('/on-call-schedules', 'PAGER_DUTY');
+      const group = (await app.api.post('/groups', { name: unique('g'), group_type: 'OPAL_GROUP', app_id: appId, configuration_template_id: template.configuration_template_id })).body;
+      const route = `/groups/${group.group_id}/on-call-schedules`;
+      const linked = async () => (await app.api.get(route)).body.on_call_schedules.map((s: { on_call_schedule_id: string }) => s.on_call_schedule_id);
+      const eventsBefore = await countEvents(app.api);
+      for (const ids of [[other.on_call_schedule_id], [schedule.on_call_schedule_id, other.on_call_schedule_id], []]) {
+        const res = await app.api.put(route, { on_call_schedule_ids: ids });
+        assert.equal(res.status, 409, `${JSON.stringify(ids)}: ${JSON.stringify(res.body)}`);
+        assert.deepEqual(res.body.details, [{ path: 'on_call_schedule_ids', message: `is set by configuration template ${template.configuration_template_id}` }]);
+        assert.match(res.body.message, /^the on-call schedules of group .* are set by configuration template .*; change the template, or unlink the group first$/);
+      }
+      assert.deepEqual(await linked(), [schedule.on_call_schedule_id]);
+      assert.equal(await countEvents(app.api), eventsBefore, 'a refusal records nothing');
+      // What the client read, sent back (in any case), is the template's own list: accepted, and changes nothing.
+      const same = await app.api.put(route, { on_call_schedule_ids: [schedule.on_call_schedule_id!.toUpperCase()] });
+      assert.equal(same.status, 200, JSON.stringify(same.body));
+      assert.deepEqual(same.body, [schedule.on_call_schedule_id]);
+      // Unlinked, the group keeps the schedules, and they are its own to change.
+      assert.equal((await app.api.put('/groups', { groups: [{ group_id: group.group_id, configuration_template_id: null }] })).status, 200);
+      assert.deepEqual(await linked(), [schedule.on_call_schedule_id]);
+      const changed = await app.api.put(route, { on_call_schedule_ids: [other.on_call_schedule_id] });
+      assert.equal(changed.status, 200, JSON.stringify(changed.body));
+      assert.deepEqual(await linked(), [other.on_call_schedule_id]);
+    });
+
     it('records what linking gives a new item as its owners do: the creation, then its visibility, channels and schedules', async () => {
       const { template, visibilityGroup, channel, schedule } = await fullTemplate();
       const id = template.configuration_template_id;

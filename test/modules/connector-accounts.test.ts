@@ -142,6 +142,55 @@ describe('connector accounts: checked, and made again when lost (Opal protocol)'
     assert.equal(remote.created.length, made, 'nobody was created');
   });
 
+  it('a 404 naming both the user and the resource is read by what its words say is missing, else by reading the resource; a lost resource never makes the account again', async () => {
+    const hal = await createUser(app.api, { email: 'hal@example.com', full_name: 'Hal Hume' });
+    await grant('r-wiki', hal.user_id);
+    await runOutbox(app.ctx, app.clock.now());
+    const account = [...remote.users].find(([, email]) => email === 'hal@example.com')![0];
+    // Resources Gatehouse knows that the connector then loses, one per wording.
+    const lost = ['r-lost-1', 'r-lost-2'];
+    for (const id of lost) remote.resources.set(id, { name: id, levels: [], users: new Map() });
+    assert.equal((await app.api.post(`/apps/${appId}/connector/sync`)).body.ok, true);
+    for (const r of (await app.api.get('/resources', { app_id: appId })).body.results as { resource_id: string; remote_resource_id: string }[]) {
+      resourceIds[r.remote_resource_id] = r.resource_id;
+    }
+    for (const id of lost) remote.resources.delete(id);
+    const madeForHal = () => remote.created.filter((c) => c.attributes.email === 'hal@example.com').length;
+    const made = madeForHal();
+    const wordings: [string, (what: string, parts: string[], body: Record<string, unknown>) => string][] = [
+      ['names the resource as missing', (what, parts, body) => `${what} ${parts[1]} not found for user ${String(body.user_id)}`],
+      ['says nothing of which', (_what, parts, body) => `Entity not found (user ${String(body.user_id)}, resource ${parts[1]})`],
+    ];
+    for (const [i, [how, wording]] of wordings.entries()) {
+      remote.notFoundWording = wording;
+      try {
+        const callsBefore = remote.calls.length;
+        await grant(lost[i]!, hal.user_id);
+        await runOutbox(app.ctx, app.clock.now());
+        const calls = remote.calls.slice(callsBefore).map((c) => `${c.method} ${c.path}`);
+        assert.ok(calls.includes(`POST /resources/${lost[i]}/users`), `${how}: the grant was pushed (${calls.join(', ')})`);
+        assert.equal(calls.includes(`GET /resources/${lost[i]}`), i === 1, `${how}: the resource is read only when the words do not say`);
+        assert.equal(await statusOf(lost[i]!, hal.user_id), 'ERR_REMOTE_RESOURCE_NOT_FOUND', how);
+        assert.equal(madeForHal(), made, `${how}: no account was made again`);
+        assert.ok(remote.users.has(account), `${how}: Hal's account is kept`);
+      } finally {
+        remote.notFoundWording = null;
+      }
+    }
+    // The converse: the words name both and say the user is missing — the account is made again.
+    remote.forget();
+    remote.notFoundWording = (what, parts, body) => `${what} ${String(body.user_id)} not found on resource ${parts[1]}`;
+    try {
+      await grant('r-docs', hal.user_id);
+      await runOutbox(app.ctx, app.clock.now());
+      const again = [...remote.users].find(([, email]) => email === 'hal@example.com')?.[0];
+      assert.ok(again !== undefined && again !== account, `made again: ${String(again)}`);
+      assert.equal(await statusOf('r-docs', hal.user_id), 'SUCCESS');
+    } finally {
+      remote.notFoundWording = null;
+    }
+  });
+
   it('a full sync drops links to accounts it no longer sees, and the access they carried comes back', async () => {
     const frank = await createUser(app.api, { email: 'frank@example.com', full_name: 'Frank Fox' });
     await grant('r-wiki', frank.user_id);

@@ -128,6 +128,8 @@ describe('integration records', () => {
         const before = await countEvents(app.api, { type: link.event });
         const cases: [string, unknown, number, string[]][] = [
           [route(id), {}, 400, [link.field]],
+          // Required by the reference (…IDList): null is no list, refused as an absent field is, never read as "unlink all".
+          [route(id), { [link.field]: null }, 400, [link.field]],
           [route(id), { [link.field]: 'all' }, 400, [link.field]],
           [route(id), { [link.field]: [kept, 'nope'] }, 400, [`${link.field}.1`]],
           [route(id), { [link.field]: [kept, kept.toUpperCase()] }, 400, [`${link.field}.1`]],

@@ -312,4 +312,35 @@ describe('notifications: a person\'s own access', () => {
     assert.equal(reminder.subject, 'Access review "Archive review" ends in 23 hours: 1 item still wait');
     assert.match(reminder.text, /ends in 23 hours, on Wednesday, December 23, 2026 at 12:00 UTC\./);
   });
+
+  it('more expiring access than one slice: each warned once when its warning comes due, also access granted between two passes', async () => {
+    app.clock.set(new Date('2027-01-10T09:00:00.000Z'));
+    const holder = await createMember(app.api);
+    const first = await createResource(app.api, { name: 'Shard 0' });
+    const resources = [first];
+    // Past the pass's slice (100 edges a transaction): the warnings span slices.
+    for (let i = 1; i < 130; i += 1) resources.push(await createResource(app.api, { name: `Shard ${i}`, app_id: first.app_id }));
+    for (const resource of resources) await grant(resource.resource_id, holder.user_id, 3 * 24 * 60);
+    await jobs();
+    await moveTo('2027-01-11T09:00:00.000Z');
+    // Granted between two passes, ending within a day: its day's warning was past when it was set, its hour's comes.
+    app.clock.set(new Date('2027-01-11T21:00:00.000Z'));
+    const late = await createResource(app.api, { name: 'Late shard', app_id: first.app_id });
+    await grant(late.resource_id, holder.user_id, 13 * 60);
+    const expiring = async () => {
+      const res = await app.api.get('/notifications', { user_id: holder.user_id, type: 'ACCESS_EXPIRING', page_size: 1000 });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      return (res.body.results as { reason: string }[]).map((n) => n.reason);
+    };
+    assert.deepEqual(await expiring(), [], 'nothing due yet');
+
+    await moveTo('2027-01-12T09:00:00.000Z');
+    const due = await expiring();
+    assert.equal(due.filter((reason) => reason.endsWith('within 1 day')).length, 130, 'every day\'s warning, once');
+    assert.equal(due.filter((reason) => reason.endsWith('within 1 hour')).length, 1, 'the late grant\'s hour');
+    await moveTo('2027-01-12T09:01:00.000Z');
+    assert.equal((await expiring()).length, 131, 'none again');
+    await moveTo('2027-01-13T08:00:00.000Z');
+    assert.equal((await expiring()).filter((reason) => reason.endsWith('within 1 hour')).length, 131, 'then every hour\'s warning, once');
+  });
 });

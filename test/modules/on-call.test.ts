@@ -118,6 +118,40 @@ describe('on-call schedules', () => {
     }
   });
 
+  test('a credential the provider refuses (401, 403) is a 400 naming its setting; an unreachable provider stays 503', async () => {
+    const remote = pd.addSchedule('Refused');
+    const ogRemote = og.addSchedule('Refused (OG)');
+    // The stand-ins answer 401 to any other token, as PagerDuty and Opsgenie do.
+    const wrong = await startTestApp({
+      env: {
+        GATEHOUSE_PAGERDUTY_TOKEN: 'u+not-the-token', GATEHOUSE_PAGERDUTY_API_URL: pd.url,
+        GATEHOUSE_OPSGENIE_API_KEY: 'not-the-key', GATEHOUSE_OPSGENIE_API_URL: og.url,
+      },
+    });
+    try {
+      for (const [provider, id, setting] of [['PAGER_DUTY', remote, 'GATEHOUSE_PAGERDUTY_TOKEN'], ['OPSGENIE', ogRemote, 'GATEHOUSE_OPSGENIE_API_KEY']] as const) {
+        const res = await wrong.api.post('/on-call-schedules', { third_party_provider: provider, remote_id: id });
+        assert.equal(res.status, 400, `${provider}: ${JSON.stringify(res.body)}`);
+        assert.equal(res.body.code, 'validation_failed');
+        assert.deepEqual(errorPaths(res.body), ['third_party_provider']);
+        assert.match(res.body.message, new RegExp(`refused the credential in ${setting}`));
+        assert.doesNotMatch(JSON.stringify(res.body), /not-the-(token|key)/, 'the secret is never echoed');
+      }
+      assert.deepEqual((await wrong.api.get('/on-call-schedules')).body.on_call_schedules, []);
+    } finally {
+      await wrong.close();
+    }
+    // A 403 (a key without the permission to read schedules) is the credential too; a 5xx is the provider.
+    pd.outage = 403;
+    const forbidden = await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote }).finally(() => (pd.outage = null));
+    assert.equal(forbidden.status, 400, JSON.stringify(forbidden.body));
+    assert.match(forbidden.body.message, /GATEHOUSE_PAGERDUTY_TOKEN/);
+    pd.outage = 502;
+    const down = await app.api.post('/on-call-schedules', { third_party_provider: 'PAGER_DUTY', remote_id: remote }, { expectServerError: true }).finally(() => (pd.outage = null));
+    assert.equal(down.status, 503, JSON.stringify(down.body));
+    assert.deepEqual(errorPaths(down.body), ['remote_id']);
+  });
+
   test('a linked group holds whoever PagerDuty says is on call, until the shift ends; handover and overrides move it', async () => {
     const alice = await createUser(app.api, { email: 'Alice.Oncall@example.com' });
     const bob = await createUser(app.api, { email: 'bob.oncall@example.com' });

@@ -21,10 +21,10 @@ describe('heavy reads shared between callers', () => {
   });
   after(() => app.close());
 
-  /** Starts one read for `caller`; its name lands in `answered` when it answers (or `refused` names why not). */
-  const read = (caller: string, answered: string[], refused: { caller: string; error: AppError }[] = []) => {
+  /** Starts one read for `caller`; its name lands in `answered` when it answers (or `refused` names why not). `gone`: whether its client has left. */
+  const read = (caller: string, answered: string[], refused: { caller: string; error: AppError }[] = [], gone?: () => boolean) => {
     const query = parse(ListResourcesQuery, { page_size: '100' }, 'query');
-    return app.ctx.reads.run('resources.list', { query, viewer: null }, caller, app.clock.now()).then(
+    return app.ctx.reads.run('resources.list', { query, viewer: null }, caller, app.clock.now(), gone).then(
       () => void answered.push(caller),
       (error: AppError) => void refused.push({ caller, error }),
     );
@@ -73,5 +73,24 @@ describe('heavy reads shared between callers', () => {
     assert.ok(refused.every((r) => heavy.includes(r.caller) && r.error.code === 'unavailable' && r.error.headers['Retry-After'] === '1'), JSON.stringify(refused));
     assert.ok(answered.includes('light'));
     assert.ok(answered.indexOf('light') <= heavy.length, `the light read waited behind ${answered.indexOf('light')} heavy ones`);
+  });
+
+  it('drops the waiting reads whose clients have gone: they neither run nor fill the queue (issue 42)', async () => {
+    const answered: string[] = [];
+    const refused: { caller: string; error: AppError }[] = [];
+    // Two callers' full backlogs, as a load generator leaves them when its run ends and it closes its connections…
+    let left = false;
+    const gone = () => left;
+    const reads = ['x', 'y'].flatMap((caller) => Array.from({ length: MAX_READS_PER_CALLER }, () => read(caller, answered, refused, gone)));
+    left = true;
+    // …then the next run's caller asks twice: with the queue full of reads for nobody, the second was refused 503.
+    reads.push(read('z', answered, refused), read('z', answered, refused));
+    await Promise.all(reads);
+    assert.deepEqual(answered.filter((caller) => caller === 'z'), ['z', 'z']);
+    // Only x's first read ran (it had a worker before its client left); every other read of theirs was dropped unrun.
+    assert.deepEqual(answered.filter((caller) => caller !== 'z'), ['x']);
+    assert.equal(refused.length, 2 * MAX_READS_PER_CALLER - 1);
+    assert.ok(refused.every((r) => r.caller !== 'z' && r.error.code === 'unavailable'), JSON.stringify(refused));
+    assert.equal(app.ctx.reads.queued, 0);
   });
 });

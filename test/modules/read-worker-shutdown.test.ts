@@ -1,6 +1,7 @@
 // Shutting down with heavy reads still on a read worker: the server drains its requests first — their
 // handlers included, even when the client already left — and only then stops the read workers, so no read
-// in flight is answered 500 "read worker stopped" or left counted as bytes waiting for a client.
+// in flight is answered 500 "read worker stopped" or left counted as bytes waiting for a client (a read
+// still waiting whose client has left is dropped unrun: src/reads/pool.ts).
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { before, describe, it } from 'node:test';
@@ -33,9 +34,14 @@ function gatePool(reads: ReadPool, order: string[]): { reached: Promise<void>; o
   reads.answer = (async (...args: Parameters<ReadPool['answer']>) => {
     reachedNow();
     await gate;
-    const page = await answer(...args);
-    order.push('read answered');
-    return page;
+    try {
+      const page = await answer(...args);
+      order.push('read answered');
+      return page;
+    } catch (err) {
+      order.push(`read refused: ${(err as { code?: string }).code}`);
+      throw err;
+    }
   }) as ReadPool['answer'];
   reads.stop = async () => {
     order.push('read workers stopped');
@@ -72,7 +78,7 @@ describe('shutdown with heavy reads on a read worker', () => {
 });
 
 describe('shutdown with a heavy read whose client has left', () => {
-  it('lets the read finish on its worker before stopping the workers, and counts its bytes as gone', async () => {
+  it('drops the read unrun (nobody to answer), ends its handler, then stops the workers; no bytes left counted', async () => {
     const app = await startTestApp({ env });
     const appId = (await createApp(app.api)).app_id;
     for (let i = 0; i < 3; i++) await createResource(app.api, { app_id: appId });
@@ -85,13 +91,14 @@ describe('shutdown with a heavy read whose client has left', () => {
     // The client leaves while its read waits: once the server has seen it go, no connection is left.
     req.destroy();
     const closed = app.close();
-    // Only once the connections have drained does the read go on: had the workers been stopped then, it would find none.
+    // Only once the connections have drained does the read go on: its client is gone, so the pool drops it
+    // rather than run it for nobody (a read already running would finish on its worker first: the test above).
     app.server.once('close', () => {
       order.push('connections drained');
       gate.open();
     });
     await closed;
-    assert.deepEqual(order, ['connections drained', 'read answered', 'read workers stopped']);
+    assert.deepEqual(order, ['connections drained', 'read refused: unavailable', 'read workers stopped']);
     assert.equal(app.ctx.reads.unsentBytes, 0, 'the page of a client who left is not counted as waiting for it');
     assert.deepEqual(app.logs.filter((line) => line.level === 'error'), []);
   });

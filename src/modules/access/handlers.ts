@@ -8,7 +8,7 @@ import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { seesListed } from '../visibility/service.ts';
 import * as v from 'valibot';
 import { edgeExpiry, type EdgeKindName } from './edges.ts';
-import { accessStatus, groupResourcesAnswer, holdersPage, holdingsOfUserPage, userLevelsOnResource } from './reads.ts';
+import { accessStatus, groupMembersPage, groupResourcesAnswer, holdersPage, holdingsOfUserPage, userGroupsPage, userLevelsOnResource } from './reads.ts';
 import { toContainingGroup, toGroupResource, toGroupUser, toResourceUser } from './mappers.ts';
 import { grantDirect, putEdge, requireEnd, revokeEdge, setGroupResources } from './service.ts';
 import type { ApiRequest } from '../../http/router.ts';
@@ -63,7 +63,7 @@ export function registerAccessRoutes(router: ApiRouter<typeof accessRoutes>, ctx
     const userId = req.uuidParam('user_id');
     const query = req.query();
     requireEnd(ctx, 'user', userId, 'user_id');
-    return ok(holdingsOfUserPage(ctx, 'group', userId, query, req.caller));
+    return ok(userGroupsPage(ctx, userId, query, req.caller));
   });
 
   // Users of a resource (direct and through groups).
@@ -110,7 +110,7 @@ export function registerAccessRoutes(router: ApiRouter<typeof accessRoutes>, ctx
     const groupId = req.uuidParam('group_id');
     const query = req.query();
     requireEnd(ctx, 'group', groupId, 'group_id');
-    return ok(holdersPage(ctx, 'group', groupId, query));
+    return ok(groupMembersPage(ctx, groupId, query));
   });
   edgeRoutes('/groups/{group_id}/users/{user_id}', 'group_user', 'group_id', 'user_id', (row) => toGroupUser(ctx, row));
   router.on('PUT /v1/groups/{group_id}/users/{user_id}', async (req) => {

@@ -3,7 +3,7 @@
 // and open sessions copy their level's remote id and name (access/store.ts LEVEL_COPIES).
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../http/errors.ts';
-import type { AccessLevel } from '../resources/mappers.ts';
+import type { AccessLevel } from '../items/levels.ts';
 
 /**
  * Sets the non-default levels `type` item `itemId` offers to `levels`. A level dropped while live

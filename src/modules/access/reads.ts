@@ -4,7 +4,9 @@ import type { AppContext } from '../../context.ts';
 import type { GroupUser, ResourceAccessUser } from './responses.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import type { Page } from '../../http/paging.ts';
-import type { JsonText } from '../../http/json-text.ts';
+import { JsonText } from '../../http/json-text.ts';
+import { ownBytes, type KeptPages } from '../../db/kept.ts';
+import { NEVER } from './edges.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
 import { seesAllHoldingsOf, seesListed } from '../visibility/service.ts';
@@ -37,15 +39,53 @@ const after = (a: [string, string], b: [string, string] | null) => b === null ||
 type HoldingOf<T extends ItemType> = T extends 'resource' ? ResourceAccessUser : GroupUser;
 
 export function holdersPage<T extends ItemType>(ctx: AppContext, type: T, itemId: string, query: PageQuery): JsonText<Page<HoldingOf<T>>> {
+  return holders(ctx, type, itemId, query, ctx.clock.now()).page;
+}
+
+/** holdersPage at `now`, and the first time a holding it read ends (null: none ends): until then time alone changes nothing it shows. */
+function holders<T extends ItemType>(ctx: AppContext, type: T, itemId: string, query: PageQuery, now: Date): { page: JsonText<Page<HoldingOf<T>>>; until: string | null } {
   const list = `holders_of_${type}`;
   const start = afterKey(ctx, list, query);
   // One user more than needed: the user the cursor stopped in may have no levels left to serve.
-  const rows = ctx.stores.holdings.holdersOf(type, itemId, ctx.clock.now(), start?.[0] ?? '', query.page_size + 2)
-    .filter((row) => after([row.user_id, row.level], start));
+  const read = ctx.stores.holdings.holdersOf(type, itemId, now, start?.[0] ?? '', query.page_size + 2);
+  const rows = read.filter((row) => after([row.user_id, row.level], start));
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.user_id, row.level]), 0];
   const toItem = (row: HoldingRow) => (type === 'resource' ? resourceAccessUser(names, row) : groupUser(names, row)) as HoldingOf<T>;
-  return ctx.pager.pageJson(list, query, rows, keyOf, toItem);
+  return { page: ctx.pager.pageJson(list, query, rows, keyOf, toItem), until: firstEnd(read) };
+}
+
+/**
+ * The first time one of `rows` ends (its `exp`: the latest of its paths' ends, when it drops out of
+ * every list), or null when none does. A GroupUser shows nothing else that time changes (no path count).
+ */
+function firstEnd(rows: readonly HoldingRow[]): string | null {
+  let first: string | null = null;
+  for (const row of rows) if (row.exp !== NEVER && (first === null || row.exp < first)) first = row.exp;
+  return first;
+}
+
+/** The page kept in `pages` for (`key`, `asked`) at `at`, or the one `build` makes at `now`, kept when it may be. */
+function keptPage<T>(pages: KeptPages, key: string, query: PageQuery, now: Date, build: () => { page: JsonText<T>; until: string | null }): JsonText<T> {
+  const at = now.toISOString();
+  // The query as the schema gave it (its entries in the schema's order): equal queries, one key.
+  const asked = JSON.stringify(query);
+  const kept = pages.get(key, asked, at);
+  if (kept !== undefined) return JsonText.shared(kept);
+  const { page, until } = build();
+  if (!pages.mayKeep()) return page;
+  const bytes = ownBytes(page.text);
+  return pages.keep(key, asked, bytes, at, until) ? JsonText.shared(bytes) : page;
+}
+
+/**
+ * GET /v1/groups/{group_id}/users: holdersPage of the group, kept per group and query until a write
+ * changes what it was built from (the holdings store's GROUP_MEMBER_PAGE_SOURCES) or one of its holdings
+ * ends. The same for every caller (whether they may read the group was decided before).
+ */
+export function groupMembersPage(ctx: AppContext, groupId: string, query: PageQuery): JsonText<Page<GroupUser>> {
+  const now = ctx.clock.now();
+  return keptPage(ctx.stores.holdings.keptGroupMembers, groupId, query, now, () => holders(ctx, 'group', groupId, query, now));
 }
 
 /**
@@ -54,12 +94,16 @@ export function holdersPage<T extends ItemType>(ctx: AppContext, type: T, itemId
  * paging so pages stay full; a holder reading their own, and admins, see everything.
  */
 export function holdingsOfUserPage<T extends ItemType>(ctx: AppContext, type: T, userId: string, query: PageQuery, caller: Caller): JsonText<Page<HoldingOf<T>>> {
+  return holdings(ctx, type, userId, query, seesAllHoldingsOf(ctx, caller, userId) ? null : caller, ctx.clock.now()).page;
+}
+
+/** holdingsOfUserPage at `now`, filtered for `caller` unless null (who sees all of them), and the first time a holding it read ends. */
+function holdings<T extends ItemType>(ctx: AppContext, type: T, userId: string, query: PageQuery, caller: Caller | null, now: Date): { page: JsonText<Page<HoldingOf<T>>>; until: string | null } {
   const list = `holdings_of_user_${type}`;
   const start = afterKey(ctx, list, query);
-  const now = ctx.clock.now();
   const all = type === 'resource' ? ctx.stores.holdings.resourcesOfUser(userId, now) : ctx.stores.holdings.groupsOfUser(userId, now);
   // The holder (and their manager) sees all of their holdings; anyone else only the items visible to them.
-  const visible = seesAllHoldingsOf(ctx, caller, userId) ? () => true : seesListed(ctx, caller, type);
+  const visible = caller === null ? () => true : seesListed(ctx, caller, type);
   // Stop at one row past the page: the visibility check is a query per item.
   const rows: HoldingRow[] = [];
   for (const row of all) {
@@ -69,7 +113,19 @@ export function holdingsOfUserPage<T extends ItemType>(ctx: AppContext, type: T,
   const names = nameCache(ctx);
   const keyOf = (row: HoldingRow): [string, number] => [JSON.stringify([row.item_id, row.level]), 0];
   const toItem = (row: HoldingRow) => (type === 'resource' ? resourceAccessUser(names, row) : groupUser(names, row)) as HoldingOf<T>;
-  return ctx.pager.pageJson(list, query, rows, keyOf, toItem);
+  return { page: ctx.pager.pageJson(list, query, rows, keyOf, toItem), until: firstEnd(all) };
+}
+
+/**
+ * GET /v1/groups/users/{user_id}: holdingsOfUserPage of groups, kept per user and query, for callers who
+ * see all of the user's holdings (admins, the user, their manager: the page is then the same for each),
+ * until a write changes what it was built from (the holdings store's USER_GROUP_PAGE_SOURCES) or one of
+ * the user's holdings ends. Anyone else's page is filtered by what they see, and built each time.
+ */
+export function userGroupsPage(ctx: AppContext, userId: string, query: PageQuery, caller: Caller): JsonText<Page<GroupUser>> {
+  const now = ctx.clock.now();
+  if (!seesAllHoldingsOf(ctx, caller, userId)) return holdings(ctx, 'group', userId, query, caller, now).page;
+  return keptPage(ctx.stores.holdings.keptUserGroups, userId, query, now, () => holdings(ctx, 'group', userId, query, null, now));
 }
 
 /** Every level at which the user holds the resource, as ResourceUser objects (direct or through groups). */

@@ -3,6 +3,7 @@
 import type { Db } from '../../db/open.ts';
 import { EDGE_KINDS, type EdgeKey, type EdgeKindName, type EdgeSource, type EndType } from './edges.ts';
 import { LIVE } from './sql.ts';
+import { DEFAULT_ACCESS_LEVEL, type AccessLevel } from '../items/levels.ts';
 
 /** An edge row of any kind, its ends under neutral names. */
 export interface EdgeRow {
@@ -207,8 +208,8 @@ export function createAccessStore(db: Db) {
     groupLevelName(groupId: string, remoteId: string): string | undefined {
       return remoteId === '' ? '' : groupLevel.get(groupId, remoteId)?.name;
     },
-    groupLevels(groupId: string): { access_level_name: string; access_level_remote_id: string }[] {
-      return [{ access_level_name: '', access_level_remote_id: '' }, ...groupLevels.all(groupId).map((row) => ({ access_level_name: row.name, access_level_remote_id: row.remote_id }))];
+    groupLevels(groupId: string): AccessLevel[] {
+      return [DEFAULT_ACCESS_LEVEL, ...groupLevels.all(groupId).map((row) => ({ access_level_name: row.name, access_level_remote_id: row.remote_id }))];
     },
     /** How many live edges, bundle items and pending request items use the item's access level `level`. */
     levelUses(type: 'resource' | 'group', itemId: string, level: string, now: Date): number {

@@ -11,5 +11,5 @@ declare module '../../context.ts' {
 export const configurationTemplatesArea = defineArea({
   name: 'configuration-templates',
   stores: { configurationTemplates: createConfigurationTemplateStore },
-  sharedReads: { configurationTemplates: ['countNaming'] },
+  sharedReads: { configurationTemplates: ['countNaming', 'get'] },
 });

@@ -27,14 +27,36 @@ export function describeAnswer(result: Extract<CallResult, { answered: true }>):
   return `connector answered ${result.status}${message}`;
 }
 
+/** The words that name a connector's user, and its resource or group (an access level is the item's). */
+const USER_WORD = String.raw`users?(?:_id)?`;
+const ITEM_WORD = String.raw`(?:resources?|groups?|access[ _-]?levels?)(?:_id)?`;
+const SUBJECT = `(${USER_WORD}|${ITEM_WORD})`;
 /**
- * What a 404's message names: the user, the resource or group, or neither — the spec's EntityNotFoundError
- * carries any message, and a connector may say only "Entity not found" (opal-adapter.ts then asks).
+ * "<subject> [<id>] [was|is] not found / does not exist / …" and "no such / unknown / cannot find <subject>":
+ * which of the things a message names it says is missing.
+ */
+const MISSING = [
+  new RegExp(String.raw`\b${SUBJECT}(?:\s+(?:with\s+id\s+)?['"\u201c]?[\w@.:+/-]+['"\u201d]?)?\s+(?:was\s+|is\s+)?(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|not\s+exist|is\s+missing|missing|unknown)\b`, 'g'),
+  new RegExp(String.raw`\b(?:no\s+such|unknown|missing|cannot\s+find|can't\s+find|could\s+not\s+find|couldn't\s+find|failed\s+to\s+find)\s+(?:the\s+|a\s+)?${SUBJECT}\b`, 'g'),
+];
+const isUserWord = (word: string) => new RegExp(String.raw`^${USER_WORD}$`).test(word);
+
+/**
+ * What a 404 says is missing: the user, the resource or group, or it cannot tell ('unknown'). The spec's
+ * EntityNotFoundError is `{code, message}` with no field for the entity, so only the words can say: a
+ * message naming one kind names it ("user not found", "no such resource r-1"); one naming both counts
+ * only when it says which is missing ("resource r-1 not found for user u-1" is the resource); otherwise,
+ * or for "Entity not found", 'unknown' — opal-adapter.ts then reads the item to decide, and anything
+ * else treats it as the resource (never a reason to make the user's account again).
  */
 export function notFoundSubject(result: CallResult): 'user' | 'item' | 'unknown' {
-  const message = String(((result.answered ? result.json : undefined) as { message?: unknown } | undefined)?.message ?? '').toLowerCase();
-  if (message.includes('user')) return 'user';
-  return /resource|group/.test(message) ? 'item' : 'unknown';
+  const message = String(((result.answered ? result.json : undefined) as { message?: unknown } | undefined)?.message ?? '').toLowerCase().slice(0, 500);
+  const namesUser = new RegExp(String.raw`\b${USER_WORD}\b`).test(message);
+  const namesItem = new RegExp(String.raw`\b${ITEM_WORD}\b`).test(message);
+  if (namesUser !== namesItem) return namesUser ? 'user' : 'item';
+  if (!namesUser) return 'unknown';
+  const missing = new Set(MISSING.flatMap((pattern) => [...message.matchAll(pattern)].map((match) => (isUserWord(match[1]!) ? 'user' : 'item'))));
+  return missing.size === 1 ? [...missing][0]! as 'user' | 'item' : 'unknown';
 }
 
 /** A call that got no answer, or an answer that is not 2xx, as the table says. */
@@ -49,8 +71,8 @@ function failed(result: CallResult): Exclude<Outcome, { ok: true }> {
 }
 
 /**
- * What a write's result means. A 404 names the user or the resource as the connector's message says (its
- * words "user" / "group"/"resource"); "already exists / already absent" answers (409, and 404 on a
+ * What a write's result means. A 404 names the user or the resource as the connector's message says
+ * (notFoundSubject); "already exists / already absent" answers (409, and 404 on a
  * removal) are success: the state wanted holds.
  */
 export function writeOutcome(result: CallResult, removing: boolean): Outcome {

@@ -1,6 +1,7 @@
 // The groups area's mappers: its rows as the API objects its responses.ts declares (no SQL, no I/O).
 import { requestSettingsFromRow, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import type { Group } from './responses.ts';
+import { DEFAULT_ACCESS_LEVEL } from '../items/levels.ts';
 import { requestSettingsToApi } from '../request-settings/mappers.ts';
 
 export interface GroupRow extends RequestSettingsRow {
@@ -76,6 +77,6 @@ export function toApiGroup(row: GroupRow, related: GroupRelated): ApiGroup {
     ...requestSettingsToApi(state.settings),
     ...(row.metadata !== null && { metadata: row.metadata }),
     ...(state.remote_info !== null && { remote_info: state.remote_info }),
-    access_levels: [{ access_level_name: '', access_level_remote_id: '' }, ...related.levels],
+    access_levels: [DEFAULT_ACCESS_LEVEL, ...related.levels],
   };
 }

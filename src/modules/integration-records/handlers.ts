@@ -25,7 +25,7 @@ export function registerIntegrationRecordRoutes(router: ApiRouter<typeof integra
   for (const kind of Object.keys(LINK_KINDS) as LinkKind[]) {
     const { owner, ownerColumn, record } = LINK_KINDS[kind];
     const { path, idField, listKey } = RECORD_KINDS[record];
-    const field = `${idField}s` as 'message_channel_ids' | 'on_call_schedule_ids';
+    const field = `${idField}s` as const;
     const route = `/v1/${owner}s/{${ownerColumn}}/${path}` as const;
     router.on(`GET ${route}`, (req) => ok({ [listKey]: linkedRecords(ctx, kind, req.uuidParam(ownerColumn)) }));
     // The reference answers a bare array of the ids now set.

@@ -29,8 +29,8 @@ export interface CreateRecordInput {
 /** At most this many records named by one resource or group. */
 export const MAX_LINKED = 100;
 
-/** PUT …/message-channels and (the on-call area's) …/on-call-schedules: the ids, each once, in the order to keep. */
-export function setLinkedBody(field: 'message_channel_ids' | 'on_call_schedule_ids') {
+/** PUT …/message-channels: the ids, each once, in the order to keep (the on-call area's …/on-call-schedules has its own). */
+export function setLinkedBody(field: 'message_channel_ids') {
   return v.object({
     [field]: v.pipe(v.array(LowerUuid, 'must be a list of ids'), v.maxLength(MAX_LINKED, `must list at most ${MAX_LINKED} ids`)),
   });

@@ -8,6 +8,8 @@ import { escalationMinutes, waitingSlots, type WaitingSlot } from './plan.ts';
 import type { ReviewToRemind } from '../uar-decisions/store.ts';
 import { slackChannelOf, tellChannel, tellUser } from './queue.ts';
 import { durationInWords } from './words.ts';
+import { forgetOnLoss } from '../../db/group-commit.ts';
+import type { ExpiringEdge } from './store.ts';
 
 /** Pending requests looked at per pass. */
 const MAX_REQUESTS = 5_000;
@@ -102,37 +104,86 @@ export async function remindAndEscalate(ctx: AppContext, now: Date): Promise<num
 
 const within = (minutes: number) => `within ${durationInWords(minutes)}`;
 
+/** Expiring edges read and warned of per transaction, with a yield to the event loop between two. */
+const EXPIRY_SLICE = 100;
+
+/** When the expiry warnings last ran to their end, per context (cleared when a batch is lost: the next pass reads everything again). */
+const expiryScanned = new WeakMap<AppContext, number>();
+const watchingLoss = new WeakSet<AppContext>();
+
+/**
+ * The windows of expiry instants a pass at `now` reads. The first pass in a process (or after the clock
+ * went back, or a lost batch) reads every edge ending within the widest warning. Later ones read only
+ * what crossed a warning since the last pass: for each warning w, the edges ending in (last + w, now + w].
+ * Nothing is missed: a warning is due when its moment (the end minus w) has come, and it is sent only
+ * when that moment came after the edge got its expiry — so after any write to the edge that a pass
+ * could not have seen. Overlapping windows are merged, so no edge is read twice in one pass.
+ */
+export function expiryWindows(warnings: readonly number[], now: number, last: number | undefined): Array<[number, number]> {
+  const widest = Math.max(...warnings) * 60_000;
+  if (last === undefined || last > now) return [[now, now + widest]];
+  const windows = warnings
+    .map((minutes): [number, number] => [Math.max(now, last + minutes * 60_000), now + minutes * 60_000])
+    .filter(([from, to]) => from < to)
+    .sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const window of windows) {
+    const previous = merged.at(-1);
+    if (previous && window[0] <= previous[1]) previous[1] = Math.max(previous[1], window[1]);
+    else merged.push([...window]);
+  }
+  return merged;
+}
+
 /**
  * Warns holders before their access ends, at the warnings of GATEHOUSE_EXPIRY_WARNING_MINUTES: once
  * the end is a warning's length away, the closest such warning is queued once — and only when that
  * moment came after the access got its expiry (granted, extended, moved to another level). So a
  * 4-hour grant hears the hour's warning alone and a 1-day grant no day's warning at its start; each
- * warning says the time really left when it is sent (render.ts).
+ * warning says the time really left when it is sent (render.ts). The edges are read in slices of
+ * EXPIRY_SLICE, each warned of in its own transaction with a yield between two, and only those whose
+ * warning came due since the last pass (expiryWindows): the event loop belongs to the requests.
  */
-export function warnExpiring(ctx: AppContext, now: Date): number {
+export async function warnExpiring(ctx: AppContext, now: Date): Promise<number> {
   const warnings = [...ctx.config.expiryWarningMinutes].sort((a, b) => a - b);
-  const widest = warnings.at(-1);
-  if (widest === undefined) return 0;
+  if (warnings.length === 0) return 0;
+  if (!watchingLoss.has(ctx)) {
+    watchingLoss.add(ctx);
+    forgetOnLoss(ctx.db, () => expiryScanned.delete(ctx));
+  }
+  const { notifications } = ctx.stores;
   let queued = 0;
-  ctx.db.transaction(() => {
-    for (const edge of ctx.stores.notifications.expiringBetween(now, new Date(now.getTime() + widest * 60_000))) {
-      const ends = Date.parse(edge.expiration_date);
-      const warning = warnings.find((minutes) => ends - now.getTime() <= minutes * 60_000)!;
-      // The warning's moment was already past when this expiry was set: it would tell of less time than the grant's own.
-      if (ends - warning * 60_000 <= Date.parse(edge.expiry_set_at)) continue;
-      const key = `expiring:${edge.item_type}:${edge.item_id}:${edge.access_level_remote_id}:${edge.expiration_date}:${warning}`;
-      // A point read on the unique key spares the writes of notices already queued in an earlier pass.
-      if (ctx.stores.notifications.has(`${key}:user:${edge.user_id}`)) continue;
-      const { expiry_set_at: _, ...data } = edge;
-      const id = tellUser(ctx, edge.user_id, {
-        type: 'ACCESS_EXPIRING',
-        key,
-        reason: `you hold this access and it ends ${within(warning)}`,
-        data,
-      }, now);
-      if (id !== null) queued += 1;
+  let sliced = false;
+  for (const [from, to] of expiryWindows(warnings, now.getTime(), expiryScanned.get(ctx))) {
+    let after: ExpiringEdge | undefined;
+    for (;;) {
+      if (sliced) await new Promise((resolve) => setImmediate(resolve));
+      sliced = true;
+      const edges = notifications.expiringBetween(new Date(from), new Date(to), after, EXPIRY_SLICE);
+      ctx.db.transaction(() => {
+        for (const edge of edges) {
+          const ends = Date.parse(edge.expiration_date);
+          const warning = warnings.find((minutes) => ends - now.getTime() <= minutes * 60_000)!;
+          // The warning's moment was already past when this expiry was set: it would tell of less time than the grant's own.
+          if (ends - warning * 60_000 <= Date.parse(edge.expiry_set_at)) continue;
+          const key = `expiring:${edge.item_type}:${edge.item_id}:${edge.access_level_remote_id}:${edge.expiration_date}:${warning}`;
+          // A point read on the unique key spares the writes of notices already queued in an earlier pass.
+          if (notifications.has(`${key}:user:${edge.user_id}`)) continue;
+          const { expiry_set_at: _, edge_seq: __, ...data } = edge;
+          const id = tellUser(ctx, edge.user_id, {
+            type: 'ACCESS_EXPIRING',
+            key,
+            reason: `you hold this access and it ends ${within(warning)}`,
+            data,
+          }, now);
+          if (id !== null) queued += 1;
+        }
+      }).immediate();
+      if (edges.length < EXPIRY_SLICE) break;
+      after = edges.at(-1);
     }
-  }).immediate();
+  }
+  expiryScanned.set(ctx, now.getTime());
   return queued;
 }
 
@@ -238,7 +289,7 @@ export async function tick(ctx: AppContext, now: Date): Promise<{ late: number; 
   if (last === undefined || now.getTime() - last >= SCAN_EVERY_MS || now.getTime() < last) {
     lastScan.set(ctx, now.getTime());
     late = await remindAndEscalate(ctx, now);
-    expiring = warnExpiring(ctx, now);
+    expiring = await warnExpiring(ctx, now);
     reviewDeadlines = remindReviewDeadlines(ctx, now);
   }
   return { late, expiring, reviewDeadlines, digests: sendDigests(ctx, now) };

@@ -89,18 +89,23 @@ export function createNotificationStore(db: Db) {
      ON CONFLICT (user_id) DO UPDATE SET channel = excluded.channel, daily_digest = excluded.daily_digest, updated_at = excluded.updated_at`,
   );
   // Users whose own access ends within the window: the holders told before expiry (direct edges only:
-  // access held through a group ends when the group's membership does, which is this same list).
-  const expiring = db.prepare<{ from: string; to: string }, ExpiringEdge>(
-    `SELECT 'resource' AS item_type, ru.resource_id AS item_id, r.name AS item_name, ru.user_id, ru.access_level_remote_id, ru.access_level_name, ru.expiration_date,
-            coalesce(ru.updated_at, ru.created_at) AS expiry_set_at
-       FROM resource_users ru JOIN resources r ON r.id = ru.resource_id
-      WHERE ru.expiration_date > @from AND ru.expiration_date <= @to
+  // access held through a group ends when the group's membership does, which is this same list). Read
+  // in slices, soonest first, after the last row of the slice before (expiration_date, seq, item_type):
+  // each arm walks its expiry index, (expiration_date, seq), from there and the merge stops at the limit.
+  // (Many edges may share one expiry instant — a bulk grant —, so the order within one is the index's,
+  // never a sort of all of them for every slice.)
+  const expiringArm = (type: 'group' | 'resource', edges: string, items: string, itemColumn: string) =>
+    `SELECT '${type}' AS item_type, e.seq AS edge_seq, e.${itemColumn} AS item_id, x.name AS item_name, e.user_id, e.access_level_remote_id,
+            e.access_level_name, e.expiration_date, coalesce(e.updated_at, e.created_at) AS expiry_set_at
+       FROM ${edges} e JOIN ${items} x ON x.id = e.${itemColumn}
+      WHERE e.expiration_date > @from AND e.expiration_date <= @to
+        AND (e.expiration_date, e.seq) >= (@afterDate, @afterSeq)
+        AND NOT (e.expiration_date = @afterDate AND e.seq = @afterSeq AND '${type}' <= @afterType)`;
+  const expiring = db.prepare<{ from: string; to: string; afterDate: string; afterType: string; afterSeq: number; limit: number }, ExpiringEdge>(
+    `${expiringArm('group', 'group_users', 'groups', 'group_id')}
      UNION ALL
-     SELECT 'group', gu.group_id, g.name, gu.user_id, gu.access_level_remote_id, gu.access_level_name, gu.expiration_date,
-            coalesce(gu.updated_at, gu.created_at)
-       FROM group_users gu JOIN groups g ON g.id = gu.group_id
-      WHERE gu.expiration_date > @from AND gu.expiration_date <= @to
-     ORDER BY 7, 4`,
+     ${expiringArm('resource', 'resource_users', 'resources', 'resource_id')}
+     ORDER BY 8, 2, 1 LIMIT @limit`,
   );
 
   // One more ended item in an offboarding notice not yet sent: listed while the list is short, always counted.
@@ -165,8 +170,16 @@ export function createNotificationStore(db: Db) {
       forgetSignatures.run({ before: forgetBefore.toISOString() });
       return rememberSignature.run({ signature, at: at.toISOString() }).changes === 1;
     },
-    /** Direct user edges whose expiry falls in (from, to], soonest first. */
-    expiringBetween: (from: Date, to: Date) => expiring.all({ from: from.toISOString(), to: to.toISOString() }),
+    /**
+     * Up to `limit` direct user edges whose expiry falls in (from, to], soonest first, after `after` (the
+     * last edge of the slice before; none for the first): a long window is read a slice at a time.
+     */
+    expiringBetween(from: Date, to: Date, after: ExpiringEdge | undefined, limit: number): ExpiringEdge[] {
+      const bounds = { from: from.toISOString(), to: to.toISOString(), limit };
+      return expiring.all(after === undefined
+        ? { ...bounds, afterDate: bounds.from, afterType: '', afterSeq: 0 }
+        : { ...bounds, afterDate: after.expiration_date, afterType: after.item_type, afterSeq: after.edge_seq });
+    },
   };
 }
 
@@ -180,5 +193,7 @@ export interface ExpiringEdge {
   expiration_date: string;
   /** When the edge got this expiry (granted, extended, moved to another level): warnings are for thresholds after it. */
   expiry_set_at: string;
+  /** The edge's row (with item_type, the slices' order within one expiry instant). */
+  edge_seq: number;
 }
 

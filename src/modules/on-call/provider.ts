@@ -38,6 +38,12 @@ export class ProviderFailure extends Error {
   }
 }
 
+/**
+ * The provider refused our credential (401 or 403): the setting is wrong, not the provider down. Callers
+ * that can name the setting to a person who can fix it (an admin adding a schedule) answer 400 with it.
+ */
+export class CredentialRefused extends ProviderFailure {}
+
 /** What a call carries: the endpoint (built from the adapter's settings) and the service's stop signal. */
 export interface ProviderCall {
   endpoint: ProviderEndpoint;
@@ -75,7 +81,7 @@ export interface OnCallAdapter {
 export function checkedAnswer<S extends v.GenericSchema>(label: string, what: string, answer: ProviderAnswer, schema: S, missingIsNull = false): v.InferOutput<S> | null {
   if (!answer.answered) throw new ProviderFailure(`${label} (${what}): ${answer.error}`);
   if (answer.status === 404 && missingIsNull) return null;
-  if (answer.status === 401 || answer.status === 403) throw new ProviderFailure(`${label} refused the credential (${answer.status}) for ${what}: check its setting`);
+  if (answer.status === 401 || answer.status === 403) throw new CredentialRefused(`${label} refused the credential (${answer.status}) for ${what}: check its setting`);
   if (answer.status === 429) throw new ProviderFailure(`${label} is throttling us (429) for ${what}`, answer.retryAfterMs);
   if (answer.status < 200 || answer.status >= 300) throw new ProviderFailure(`${label} answered ${answer.status} for ${what}`);
   const parsed = v.safeParse(schema, answer.json);

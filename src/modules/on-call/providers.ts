@@ -28,6 +28,15 @@ export function checkOnCallAdapters(adapters: Partial<Record<OnCallProvider, OnC
 /** The environment variable of a Config key (for messages naming the setting to set). */
 const envOf = (key: string): string => (SETTINGS as Record<string, { env: string }>)[key]?.env ?? key;
 
+/** validation_failed naming `path` and the provider's credential setting, which the provider refused (401/403). */
+export function credentialRefused(provider: OnCallProvider, path = 'third_party_provider'): AppError {
+  const adapter = ON_CALL_ADAPTERS[provider];
+  const setting = envOf(adapter.settings.credential);
+  return new AppError('validation_failed', `${adapter.label} refused the credential in ${setting}: check the setting`, [
+    { path, message: `${adapter.label} refused the credential (${setting})` },
+  ]);
+}
+
 /** Whether the provider's credential is set. */
 export function providerReady(ctx: AppContext, provider: OnCallProvider): boolean {
   const credential = ctx.config[ON_CALL_ADAPTERS[provider].settings.credential];

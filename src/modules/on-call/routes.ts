@@ -44,7 +44,8 @@ export const onCallRoutes = defineRoutes('on-call-schedules', {
     role: 'admin', items: { group_id: 'group' },
     summary: 'Set a group\'s on-call schedules',
     description: 'The ids given, each once, replace the list. Answers the ids now set. From the next sync the group\'s members follow the schedules: '
-      + 'whoever is on call holds it until their shift ends (docs/on-call.md).',
+      + 'whoever is on call holds it until their shift ends (docs/on-call.md). Refused (`conflict`, naming `on_call_schedule_ids`) while the group is linked to '
+      + 'a configuration template that sets other schedules (`member_oncall_schedule_ids`); the template\'s own list is accepted.',
     body: SetGroupSchedulesBody,
     responses: { 200: uuidList },
   },

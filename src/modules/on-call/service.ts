@@ -5,10 +5,11 @@
 import type { AppContext } from '../../context.ts';
 import { AppError, invalidField, notFound } from '../../http/errors.ts';
 import type { Actor, SubEvent } from '../events/store.ts';
-import { ON_CALL_ADAPTERS, providerCall } from './providers.ts';
-import { ProviderFailure, type IncidentState, type OnCallProvider } from './provider.ts';
+import { credentialRefused, ON_CALL_ADAPTERS, providerCall } from './providers.ts';
+import { CredentialRefused, ProviderFailure, type IncidentState, type OnCallProvider } from './provider.ts';
 import { toApiSchedule } from './mappers.ts';
 import { onCallAt } from './rotation.ts';
+import { sameJson } from '../../lib/same-json.ts';
 import { followersOf, nextSyncAt } from './sync.ts';
 import type { OnCallNow, OnCallSchedule } from './responses.ts';
 
@@ -27,8 +28,9 @@ function refuseRecorded(ctx: AppContext, provider: OnCallProvider, remoteId: str
 /**
  * POST /v1/on-call-schedules: asks the provider for the schedule, then records it with the provider's name
  * and ON_CALL_SCHEDULES_CREATED. Throws validation_failed naming `third_party_provider` when the provider is
- * not set up (and the setting to set), validation_failed naming `remote_id` when the provider has no such
- * schedule, unavailable (503) when the provider cannot be asked, conflict when it is already recorded.
+ * not set up or refuses its credential (401/403; the message names the setting), validation_failed naming
+ * `remote_id` when the provider has no such schedule, unavailable (503) when the provider cannot be asked
+ * (unreachable, 5xx, throttling, an answer its document does not allow), conflict when it is already recorded.
  * Nothing is stored unless all went well.
  */
 export async function createSchedule(ctx: AppContext, actor: Actor, input: { third_party_provider: OnCallProvider; remote_id: string }): Promise<OnCallSchedule> {
@@ -40,6 +42,7 @@ export async function createSchedule(ctx: AppContext, actor: Actor, input: { thi
   try {
     found = await adapter.schedule(call, input.remote_id);
   } catch (err) {
+    if (err instanceof CredentialRefused) throw credentialRefused(provider);
     if (err instanceof ProviderFailure) throw unavailable(`${adapter.label} could not be asked about schedule ${input.remote_id}: ${err.message}`, 'remote_id');
     throw err;
   }
@@ -80,9 +83,26 @@ function replaceLinks(ctx: AppContext, actor: Actor, groupId: string, before: st
 }
 
 /**
+ * While a group is linked to a configuration template, its schedules are the template's
+ * member_oncall_schedule_ids and change only through it (as its visibility and other templated fields
+ * do, docs/configuration-templates.md): a different list → conflict naming `on_call_schedule_ids`; the
+ * same list (a client sending back what it read) passes.
+ */
+function refuseTemplated(ctx: AppContext, groupId: string, ids: readonly string[]): void {
+  const templateId = ctx.stores.groups.getRow(groupId)?.configuration_template_id ?? null;
+  if (templateId === null) return;
+  const templated = ctx.stores.configurationTemplates.get(templateId)?.member_oncall_schedule_ids.map((id) => id.toLowerCase());
+  if (templated === undefined || sameJson(templated, ids)) return;
+  throw new AppError('conflict', `the on-call schedules of group ${groupId} are set by configuration template ${templateId}; change the template, or unlink the group first`, [
+    { path: 'on_call_schedule_ids', message: `is set by configuration template ${templateId}` },
+  ]);
+}
+
+/**
  * PUT /v1/groups/{group_id}/on-call-schedules: the ids given, each once, become the group's schedules;
  * returns them. The group's members follow them from the next sync. Throws validation_failed naming
- * `on_call_schedule_ids.N` for an id listed twice, not_found naming the group or `on_call_schedule_ids.N`.
+ * `on_call_schedule_ids.N` for an id listed twice, not_found naming the group or `on_call_schedule_ids.N`,
+ * conflict naming `on_call_schedule_ids` while a configuration template sets other schedules.
  */
 export function setGroupSchedules(ctx: AppContext, actor: Actor, groupId: string, ids: string[]): string[] {
   ids.forEach((id, index) => {
@@ -90,6 +110,7 @@ export function setGroupSchedules(ctx: AppContext, actor: Actor, groupId: string
   });
   return ctx.db.transaction(() => {
     if (!ctx.stores.groups.exists(groupId)) throw notFound('group', groupId, 'group_id');
+    refuseTemplated(ctx, groupId, ids);
     ids.forEach((id, index) => {
       if (!ctx.stores.onCall.exists(id)) throw notFound('on-call schedule', id, `on_call_schedule_ids.${index}`);
     });

@@ -9,6 +9,6 @@ export function registerQueryRoutes(router: ApiRouter<typeof queryRoutes>, ctx: 
     const input = await req.body();
     const viewer = viewerOf(ctx, req.caller);
     // Access filters walk the graph: the query runs on a read worker, within the request budget (docs/read-workers.md).
-    return ok(await ctx.reads.answer('queries.run', { input, viewer }, req.caller.userId, viewer?.now ?? ctx.clock.now()));
+    return ok(await ctx.reads.answer('queries.run', { input, viewer }, req.caller.userId, viewer?.now ?? ctx.clock.now(), () => req.http.socket.destroyed));
   });
 }

@@ -30,7 +30,7 @@ export function registerRequestRoutes(router: ApiRouter<typeof requestRoutes>, c
     const caller = { userId: req.caller.userId, role: req.caller.role };
     // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
     if (query.page_size <= INLINE_PAGE_SIZE) return ok(listRequests(ctx, query, caller, ctx.clock.now()));
-    return ok(await ctx.reads.answer('requests.list', { query, caller }, req.caller.userId, ctx.clock.now()));
+    return ok(await ctx.reads.answer('requests.list', { query, caller }, req.caller.userId, ctx.clock.now(), () => req.http.socket.destroyed));
   });
 
   router.on('GET /v1/requests/counts', (req) => ok(requestCounts(ctx, req.caller, ctx.clock.now())));

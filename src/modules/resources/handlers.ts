@@ -4,8 +4,7 @@ import { notFound } from '../../http/errors.ts';
 import { done, ok, type ApiRouter } from '../../http/router.ts';
 import { createResource, deleteResource, updateResources } from './service.ts';
 import { viewerOf } from '../visibility/service.ts';
-import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
-import { listResources } from './list.ts';
+import { resourcePage } from './pages.ts';
 import type { resourceRoutes } from './routes.ts';
 
 export function registerResourceRoutes(router: ApiRouter<typeof resourceRoutes>, ctx: AppContext): void {
@@ -15,10 +14,9 @@ export function registerResourceRoutes(router: ApiRouter<typeof resourceRoutes>,
 
   router.on('GET /v1/resources', async (req) => {
     const query = req.query();
-    const viewer = viewerOf(ctx, req.caller);
-    // A big page is built on a read worker (docs/read-workers.md); a small one costs less than the trip.
-    if (query.page_size <= INLINE_PAGE_SIZE) return ok(listResources(ctx, query, viewer));
-    return ok(await ctx.reads.answer('resources.list', { query, viewer }, req.caller.userId, ctx.clock.now()));
+    // Kept between reads; else a big page is built on a read worker (docs/read-workers.md), a small one
+    // here (it costs less than the trip).
+    return ok(await resourcePage(ctx, query, viewerOf(ctx, req.caller), req.caller.userId, () => req.http.socket.destroyed));
   });
 
   router.on('PUT /v1/resources', async (req) => {

@@ -3,6 +3,7 @@ import { requestSettingsToApi } from '../request-settings/mappers.ts';
 import type { Resource } from './responses.ts';
 import { requestSettingsFromRow, type RequestSettings, type RequestSettingsRow } from '../request-settings/columns.ts';
 import type { TicketPropagationConfiguration } from '../request-settings/responses.ts';
+import { DEFAULT_ACCESS_LEVEL, type AccessLevel } from '../items/levels.ts';
 
 export interface ResourceRow extends RequestSettingsRow {
   seq: number;
@@ -76,14 +77,6 @@ export function toApiResource(row: ResourceApiRow): ApiResource {
     access_levels: [DEFAULT_ACCESS_LEVEL, ...(JSON.parse(row.access_levels_json) as AccessLevel[])],
   };
 }
-
-export interface AccessLevel {
-  access_level_name: string;
-  access_level_remote_id: string;
-}
-
-/** The default access level every resource offers. */
-export const DEFAULT_ACCESS_LEVEL: AccessLevel = { access_level_name: '', access_level_remote_id: '' };
 
 /** A row as the state the service reads and writes: JSON columns parsed, 0/1 as booleans, the request settings whole. */
 export function stateFromRow(row: ResourceRow): ResourceState {

@@ -1,12 +1,13 @@
 // Resources, their tree (parent → children) and the access levels each offers: the only SQL for them.
 import { casefold } from '../../lib/casefold.ts';
 import type { Db } from '../../db/open.ts';
-import { Kept, keptJson, keyedBy, type Watch } from '../../db/kept.ts';
+import { Kept, KeptPages, anyWrite, keptJson, keyedBy, type Watch } from '../../db/kept.ts';
 import type { JsonText } from '../../http/json-text.ts';
 import { newId } from '../../lib/ids.ts';
 import { DEFAULT_REQUEST_SETTINGS, requestSettingsColumns } from '../request-settings/columns.ts';
 import { VIEWER_GROUPS_CTE, viewerParams, visibleToViewer, type Viewer } from '../visibility/sql.ts';
-import { DEFAULT_ACCESS_LEVEL, toApiResource, type AccessLevel, type ResourceRow, type ResourceState, type ResourceApiRow } from './mappers.ts';
+import { toApiResource, type ResourceRow, type ResourceState, type ResourceApiRow } from './mappers.ts';
+import { DEFAULT_ACCESS_LEVEL, type AccessLevel } from '../items/levels.ts';
 import type { Resource } from './responses.ts';
 
 export interface ResourceFilter {
@@ -80,12 +81,39 @@ const ANSWER_SOURCES: Watch[] = [
   ...keyedBy('resource_access_levels', 'resource_id'),
 ];
 
+/**
+ * What a page of GET /v1/resources is built from (pageSql below, RELATED_COLUMNS, visibleToViewer), and
+ * which pages each write makes stale. Pages are kept by whose view they are ('admin', or a member's id)
+ * and query. Any resource, access level or tag link can move any page (a row in or out, an ancestor or
+ * descendant list): everything. A member's page is filtered by what they see: their own memberships,
+ * grants and owner listings drop their pages; nesting, groups' grants, owners and visibility groups
+ * anyone's. Time is the caller's (resources/pages.ts: a member's pages hold until their visible set's
+ * first expiry).
+ */
+const PAGE_SOURCES: Watch[] = [
+  ...anyWrite('resources'),
+  ...anyWrite('resource_access_levels'),
+  ...anyWrite('tag_resources'),
+  ...keyedBy('group_users', 'user_id'),
+  ...keyedBy('resource_users', 'user_id'),
+  ...keyedBy('owner_users', 'user_id'),
+  ...anyWrite('group_groups'),
+  ...anyWrite('group_resources'),
+  ...anyWrite('owners'),
+  ...anyWrite('resource_visibility_groups'),
+];
+
+/** Pages kept: a 200-row page is ~320 KB, so ~9 of them in 3 MB (a view up to a quarter of that: two such pages); up to 16 queries per view. */
+const KEPT_PAGES = { entries: 1_000, bytes: 3 * 2 ** 20, pagesPerKey: 16 };
+
 /** How many resources' answers are kept, and their bytes: ~1.5 KB each, so ~30 MB at most. */
 const KEPT_ANSWERS = { entries: 20_000, bytes: 32 * 2 ** 20 };
 
 export function createResourceStore(db: Db) {
   // GET /v1/resources/{id}'s bytes per resource, built once per version of what they are built from (db/kept.ts).
   const answers = new Kept<Uint8Array>(db, 'resource_answers', ANSWER_SOURCES, KEPT_ANSWERS);
+  // GET /v1/resources' pages, whole, per view and query (resources/pages.ts).
+  const pages = new KeptPages(db, 'resource_pages', PAGE_SOURCES, KEPT_PAGES);
   const insert = db.prepare<Columns & { id: string; at: string }>(
     `INSERT INTO resources (id, ${COLUMN_NAMES.join(', ')}, created_at, updated_at)
      VALUES (@id, ${COLUMN_NAMES.map((c) => `@${c}`).join(', ')}, @at, @at)`,
@@ -183,6 +211,8 @@ export function createResourceStore(db: Db) {
     },
     /** How many answers are kept (the bench and the tests read it). */
     keptAnswers: () => answers.size,
+    /** GET /v1/resources' pages kept between reads (resources/pages.ts). */
+    keptPages: pages,
     /** Inserts a resource and returns its id. */
     create(state: ResourceState, at: Date): string {
       const id = newId();

@@ -25,6 +25,15 @@ export function canSee(ctx: AppContext, caller: Pick<Caller, 'userId' | 'role'>,
 }
 
 /**
+ * Until when a list filtered for `viewer` (visibleToViewer) holds as far as their visibility goes: the
+ * first expiry among the edges their visible set was read through (null: none expires); undefined when
+ * nothing read now may be kept (inside a transaction). Lists kept between reads use it (resources/pages.ts).
+ */
+export function visibleSetHorizon(ctx: AppContext, viewer: Viewer): string | null | undefined {
+  return ctx.stores.visibility.horizon(viewer);
+}
+
+/**
  * For filtering a list of items the caller reached through something they see: whether they see
  * each one. Admins see every listed item without a lookup; each item is judged once.
  */

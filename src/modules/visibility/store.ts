@@ -201,6 +201,14 @@ export function createVisibilityStore(db: Db) {
       const item = itemSide(kind, id);
       return item !== undefined && decide(kind, id, item, side, viewer.userId);
     },
+    /**
+     * Until when what `viewer` sees holds, time alone moving: the first expiry among the edges their
+     * visible set was read through (null: none expires). Undefined when it may not be kept (inside a
+     * transaction, on a read-only connection): then nothing read through it may be kept either.
+     */
+    horizon(viewer: Viewer): string | null | undefined {
+      return viewerSide(viewer.userId, viewer.now.toISOString())?.until;
+    },
     /** visibleToViewer's statement itself, nothing kept: what `sees` must always agree with (the tests compare them). */
     seesFresh(kind: VisibleKind, id: string, viewer: Viewer): boolean {
       return kinds[kind].sees!.get({ id, ...viewerParams(viewer) }) !== undefined;
