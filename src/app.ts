@@ -13,6 +13,7 @@ import { clientAddressOf } from './http/client-address.ts';
 import { AppError, toAppError } from './http/errors.ts';
 import { protocolOf, type Lent, type Protocol, type ProtocolServer } from './http/protocol.ts';
 import { ApiRouter, RouteTable, sendJson } from './http/router.ts';
+import { indexRoutes } from './http/route-index.ts';
 import type { GatehouseRequest } from './http/types.ts';
 import { SERVICE, V1 } from './http/v1.ts';
 import type { OperationGroup } from './openapi/operations.ts';
@@ -135,16 +136,16 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), declared: 
     req.startedAt = process.hrtime.bigint();
     res.setHeader('X-Request-Id', req.requestId);
     res.on('finish', () => {
-      ctx.log.info('request', {
-        method: req.method,
+      ctx.log.request(
+        req.method,
         // A request refused before its route (401, 429) is logged under the route it was headed for.
-        path: req.routeTemplate ?? routes.templateFor(req.method, req.path) ?? '(no route)',
-        status: res.statusCode,
-        duration_ms: Number(process.hrtime.bigint() - req.startedAt) / 1e6,
-        request_id: req.requestId,
-        ip: req.clientIp,
-        token_label: req.caller?.tokenLabel ?? null,
-      });
+        req.routeTemplate ?? routes.templateFor(req.method, req.path) ?? '(no route)',
+        res.statusCode,
+        Number(process.hrtime.bigint() - req.startedAt) / 1e6,
+        req.requestId,
+        req.clientIp,
+        req.caller?.tokenLabel ?? null,
+      );
     });
     next();
   });
@@ -163,5 +164,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), declared: 
     router.finish();
   }
 
+  // Polka's search tests every route in turn; the index tests only those the path's first segments allow.
+  indexRoutes(app);
   return app;
 }

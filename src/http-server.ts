@@ -7,7 +7,7 @@ import { createApp, protocolFor } from './app.ts';
 import { AppError, type ErrorCode } from './http/errors.ts';
 import { ConnectionTable } from './http/connections.ts';
 import type { AppContext } from './context.ts';
-import { holdUntilDurable, startGroupCommit } from './db/group-commit.ts';
+import { heldResponses, holdUntilDurable, startGroupCommit } from './db/group-commit.ts';
 
 export interface ClosedServer {
   /** Requests still unanswered when the grace period ran out; their connections were cut. */
@@ -183,6 +183,34 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
   // there: a client that left does not stop its handler, which may still need a read worker and the database.
   let handling = 0;
   let handled: (() => void) | undefined;
+  const answered = () => {
+    handling -= 1;
+    if (handling === 0) handled?.();
+  };
+  /**
+   * A response held until its batch is durable (heldResponses), which counts as answered once its
+   * handler ends it or gives it up (destroy) — not when its client leaves: that handler runs on.
+   */
+  class ServedResponse extends heldResponses(commits) {
+    /** Whether this response is one the app took and has not answered yet. */
+    handling = false;
+
+    override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+      this.settle();
+      return super.end(chunk as never, encoding as never, callback as never);
+    }
+
+    override destroy(error?: Error): this {
+      this.settle();
+      return super.destroy(error);
+    }
+
+    settle(): void {
+      if (!this.handling) return;
+      this.handling = false;
+      answered();
+    }
+  }
   // Polka's handler takes (req, res, next?) and fills in the Polka request fields itself.
   const server = createServer(
     {
@@ -195,6 +223,7 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       maxHeaderSize: NODE_HEADER_BYTES,
       // Checked below, so the answer is in the one error shape (Node's own is a bare 400).
       requireHostHeader: false,
+      ServerResponse: ServedResponse as unknown as typeof ServerResponse,
     },
     (req, res) => {
       // Answered at accept (over its address's share): what it sends now is read and discarded.
@@ -204,12 +233,9 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       else if (!isOriginForm(req)) refuseAndClose(req, res, 400, 'validation_failed', 'the request target must be a path starting with /');
       else if (req.headers.host === undefined && req.httpVersionMinor === 1) refuseAndClose(req, res, 400, 'validation_failed', 'an HTTP/1.1 request must carry a Host header');
       else {
-        holdUntilDurable(res, commits);
+        holdUntilDurable(res);
+        (res as ServedResponse).handling = true;
         handling += 1;
-        whenAnswered(res, () => {
-          handling -= 1;
-          if (handling === 0) handled?.();
-        });
         handler(req, res);
       }
     },
@@ -291,31 +317,4 @@ export function startServer(ctx: AppContext): Promise<RunningServer> {
       resolve({ server, port, url: `http://${host}:${port}/v1`, inFlight: () => inFlight, commitNow: commits.flush, close });
     });
   });
-}
-
-/**
- * Calls `answered` once, when the handler of `res`'s request has answered it (end) or given it up
- * (destroy), or when it has been finished: whichever comes first. A client leaving does not count: its
- * handler runs on.
- */
-function whenAnswered(res: ServerResponse, answered: () => void): void {
-  let once = false;
-  const settle = () => {
-    if (once) return;
-    once = true;
-    res.end = end;
-    res.destroy = destroy;
-    answered();
-  };
-  const end = res.end;
-  const destroy = res.destroy;
-  res.end = function (this: ServerResponse, ...args: unknown[]) {
-    settle();
-    return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
-  } as ServerResponse['end'];
-  res.destroy = function (this: ServerResponse, error?: Error) {
-    settle();
-    return destroy.call(this, error);
-  };
-  res.once('finish', settle);
 }

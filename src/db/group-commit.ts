@@ -15,7 +15,7 @@
 // What must not act on a batch before it is durable: work that tells the outside world what it read
 // (the outbox's handlers, event-stream deliveries) calls commitPendingWrites(db) first, so a lost batch
 // can never have been emailed, posted to Slack, propagated to a connector or streamed.
-import type { ServerResponse } from 'node:http';
+import { ServerResponse } from 'node:http';
 import type { Db } from './open.ts';
 
 export interface GroupCommit {
@@ -180,37 +180,69 @@ export function startGroupCommit(db: Db, options: GroupCommitOptions = {}): Grou
   return commits;
 }
 
+type Call = [method: 'write' | 'end', chunk: unknown, encoding: unknown, callback: unknown];
+
 /**
- * Holds `res`'s output (write and end, in order) while a batch is open, and sends it once the batch is
- * durable; when the batch is lost, the connection is cut instead (the client learns nothing false).
+ * The response class of a server whose answers wait for group commit: a response marked
+ * `holdsUntilDurable` has its output (write and end, in order) held while a batch is open and sent once the batch is durable; when the batch is lost, the
+ * connection is cut instead (the client learns nothing false). As methods of a class (createServer's
+ * `ServerResponse` option) rather than closures put on each response: nothing is allocated for an
+ * answer written while no batch is open, the common case for reads.
  */
-export function holdUntilDurable(res: ServerResponse, commits: GroupCommit): void {
-  const write = res.write;
-  const end = res.end;
-  let held: Array<() => void> | null = null;
-  const release = () => {
-    const calls = held ?? [];
-    held = null;
-    for (const call of calls) call();
-  };
-  const through = (method: (...args: never[]) => unknown, args: unknown[]): void => {
-    const call = () => void (method as (...a: unknown[]) => unknown).apply(res, args);
-    if (held) held.push(call);
-    else if (!commits.pending()) call();
-    else {
-      held = [call];
-      commits.whenDurable(release, () => {
-        held = null;
-        res.destroy();
-      });
+export function heldResponses(commits: GroupCommit): typeof ServerResponse {
+  class HeldResponse extends ServerResponse {
+    /** Set for a response to hold (what the app answers); answers written before the app sees a request are not held. */
+    holdsUntilDurable = false;
+    #held: Call[] | null = null;
+
+    override write(chunk: unknown, encoding?: unknown, callback?: unknown): boolean {
+      this.#through('write', chunk, encoding, callback);
+      return true;
     }
-  };
-  res.write = function (this: ServerResponse, ...args: unknown[]) {
-    through(write, args);
-    return true;
-  } as ServerResponse['write'];
-  res.end = function (this: ServerResponse, ...args: unknown[]) {
-    through(end, args);
-    return this;
-  } as ServerResponse['end'];
+
+    override end(chunk?: unknown, encoding?: unknown, callback?: unknown): this {
+      this.#through('end', chunk, encoding, callback);
+      return this;
+    }
+
+    #through(method: Call[0], chunk: unknown, encoding: unknown, callback: unknown): void {
+      if (this.#held) this.#held.push([method, chunk, encoding, callback]);
+      else if (!this.holdsUntilDurable || !commits.pending()) this.#send(method, chunk, encoding, callback);
+      else {
+        this.#held = [[method, chunk, encoding, callback]];
+        commits.whenDurable(() => this.#release(), () => {
+          this.#held = null;
+          this.destroy();
+        });
+      }
+    }
+
+    #release(): void {
+      const calls = this.#held ?? [];
+      this.#held = null;
+      for (const [method, chunk, encoding, callback] of calls) this.#send(method, chunk, encoding, callback);
+    }
+
+    #send(method: Call[0], chunk: unknown, encoding: unknown, callback: unknown): void {
+      const send = ServerResponse.prototype[method] as (this: ServerResponse, ...args: unknown[]) => unknown;
+      send.call(this, chunk, encoding, callback);
+    }
+  }
+  HELD_CLASSES.add(HeldResponse);
+  // Node's own type is generic in its request type; this class serves any (createServer's option's type).
+  return HeldResponse as unknown as typeof ServerResponse;
+}
+
+/** The classes heldResponses made, to check that a response to hold is one of theirs. */
+const HELD_CLASSES = new WeakSet<object>();
+
+/**
+ * Holds `res`'s output while a batch is open and sends it once the batch is durable, or cuts the
+ * connection when it is lost. `res` must come from a server given heldResponses' class.
+ */
+export function holdUntilDurable(res: ServerResponse): void {
+  let proto: object | null = Object.getPrototypeOf(res);
+  while (proto !== null && !HELD_CLASSES.has(proto.constructor)) proto = Object.getPrototypeOf(proto);
+  if (proto === null) throw new Error('holdUntilDurable: the server must be created with heldResponses(commits) as its ServerResponse');
+  (res as ServerResponse & { holdsUntilDurable: boolean }).holdsUntilDurable = true;
 }

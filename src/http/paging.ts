@@ -76,7 +76,25 @@ export class Pager {
    */
   pageJson<R, T>(list: string, query: PageQuery, rows: Iterable<R>, keyOf: (row: R) => CursorKey, toItem: (row: R) => T): JsonText<Page<T>> {
     const { texts, last, more } = cutPageText(rows, query.page_size, this.maxBytes, toItem);
-    const next = more ? this.#codec.encode(list, keyOf(last!)) : null;
+    return this.#pageText(list, query, texts, more ? keyOf(last!) : null);
+  }
+
+  /**
+   * pageJson for rows that come with their item's JSON text already made (`textOf`: kept between
+   * requests, e.g. an event's, which never changes): nothing is serialised, the texts are joined.
+   */
+  pageOfTexts<R, T>(list: string, query: PageQuery, rows: Iterable<R>, keyOf: (row: R) => CursorKey, textOf: (row: R) => string): JsonText<Page<T>> {
+    const texts: string[] = [];
+    const { last, more } = cutRows(rows, query.page_size, this.maxBytes, (row) => {
+      const text = textOf(row);
+      return { text, keep: () => texts.push(text) };
+    });
+    return this.#pageText(list, query, texts, more ? keyOf(last!) : null);
+  }
+
+  /** A page's JSON text around its items' texts, with the cursor of `nextKey` (null: the last page). */
+  #pageText<T>(list: string, query: PageQuery, texts: string[], nextKey: CursorKey | null): JsonText<Page<T>> {
+    const next = nextKey !== null ? this.#codec.encode(list, nextKey) : null;
     return new JsonText<Page<T>>(`{"results":[${texts.join(',')}],"next":${JSON.stringify(next)},"previous":${JSON.stringify(query.cursor ?? null)}}`);
   }
 }

@@ -71,7 +71,8 @@ export function protocolOf(protocols: readonly Protocol[], path: string, fallbac
   let best: Protocol | undefined;
   for (const protocol of protocols) {
     const prefix = protocol.prefix.toLowerCase();
-    const owns = prefix === '/' || lower === prefix || lower.startsWith(`${prefix}/`);
+    // `prefix/…` without making that string on every request.
+    const owns = prefix === '/' || lower === prefix || (lower.startsWith(prefix) && lower.charCodeAt(prefix.length) === 47);
     if (owns && (best === undefined || prefix.length > best.prefix.length)) best = protocol;
   }
   return best ?? fallback;

@@ -19,7 +19,6 @@ import { putEdge } from '../../src/modules/access/service.ts';
 import { approveRequest } from '../../src/modules/requests/decide.ts';
 import { createRequest } from '../../src/modules/requests/service.ts';
 import { toApiRequest } from '../../src/modules/requests/mappers.ts';
-import { toApiEvent } from '../../src/modules/events/mappers.ts';
 import { toApiResource } from '../../src/modules/resources/mappers.ts';
 import type { Caller } from '../../src/http/types.ts';
 
@@ -61,7 +60,7 @@ function answer(method: string, path: string, query: URLSearchParams, caller: Ca
   if (method === 'GET' && (m = USER_GROUPS.exec(path))) return holdingsOfUserPage(ctx, 'group', m[1]!, { page_size: 200 }, caller);
   if (method === 'GET' && path === '/v1/events') {
     const pageQuery = { page_size: 200, cursor: undefined };
-    return ctx.pager.page('events', pageQuery, events.list({ objectId: query.get('object_filter')! }, null, 201), (row) => row.seq, toApiEvent);
+    return ctx.pager.pageOfTexts('events', pageQuery, events.list({ objectId: query.get('object_filter')! }, null, 201), (row) => row.seq, (row) => row.text);
   }
   if (method === 'PUT' && (m = GROUP_USER.exec(path))) {
     return putEdge(ctx, caller, 'group_user', m[2]!, m[1]!, undefined, edgeExpiry(ctx.clock.now(), (body as { duration_minutes: number }).duration_minutes));

@@ -54,6 +54,8 @@ function capturingLogger(lines: LogLine[]): Logger {
   return {
     info: (msg, fields) => void lines.push({ level: 'info', msg, ...fields }),
     error: (msg, fields) => void lines.push({ level: 'error', msg, ...fields }),
+    request: (method, path, status, duration_ms, request_id, ip, token_label) =>
+      void lines.push({ level: 'info', msg: 'request', method, path, status, duration_ms, request_id, ip, token_label }),
   };
 }
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { commitPendingWrites, holdUntilDurable, insideTransaction, startGroupCommit, type GroupCommit } from '../../src/db/group-commit.ts';
+import { commitPendingWrites, heldResponses, holdUntilDurable, insideTransaction, startGroupCommit, type GroupCommit } from '../../src/db/group-commit.ts';
 import { openDatabase, type Db } from '../../src/db/open.ts';
 
 describe('group commit', () => {
@@ -104,8 +104,8 @@ describe('group commit', () => {
     before(async () => {
       const insert = db.prepare('INSERT INTO notes (text) VALUES (?)');
       const write = db.transaction((text: string) => insert.run(text));
-      server = createServer((req, res) => {
-        holdUntilDurable(res, commits);
+      server = createServer({ ServerResponse: heldResponses(commits) }, (req, res) => {
+        holdUntilDurable(res);
         const text = decodeURIComponent(req.url!.slice(1));
         if (req.method === 'POST') write(text);
         if (text.startsWith('lose')) db.prepare('ROLLBACK').run(); // as SQLite does on SQLITE_FULL or an I/O error

@@ -2,8 +2,8 @@
 import type { AppContext } from '../../context.ts';
 import { notFound } from '../../http/errors.ts';
 import { ok, type ApiRouter } from '../../http/router.ts';
-import type { EventFilter } from './store.ts';
-import { toApiEvent } from './mappers.ts';
+import type { EventFilter, EventText } from './store.ts';
+import type { ApiEvent } from './mappers.ts';
 import type { eventRoutes } from './routes.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,7 +34,7 @@ export function registerEventRoutes(router: ApiRouter<typeof eventRoutes>, ctx: 
     }
     const before = ctx.pager.afterSeq('events', query);
     const rows = events.list(filter, before, query.page_size + 1);
-    return ok(ctx.pager.page('events', query, rows, (row) => row.seq, toApiEvent));
+    return ok(ctx.pager.pageOfTexts<EventText, ApiEvent>('events', query, rows, (row) => row.seq, (row) => row.text));
   });
 
   router.on('GET /v1/events/{event_id}', (req) => {

@@ -1,5 +1,6 @@
 // The audit trail: appending events (always inside the caller's transaction) and reading them back.
 import { insideTransaction } from '../../db/group-commit.ts';
+import { Kept, type Watch } from '../../db/kept.ts';
 import type { Db } from '../../db/open.ts';
 import type { Caller } from '../../http/types.ts';
 import type { Clock } from '../../lib/clock.ts';
@@ -44,7 +45,26 @@ const FILTER_SQL: Record<keyof EventFilter, string> = {
 };
 const FILTER_KEYS = Object.keys(FILTER_SQL) as (keyof EventFilter)[];
 
+/**
+ * An event's API JSON is kept by seq (db/kept.ts): the trail is append-only, so only a row rewritten
+ * (the chain's rehash) or deleted (a cascade) could make a kept one stale, and those writes drop it.
+ */
+const KEPT_EVENT_SOURCES: Watch[] = [
+  { table: 'events', on: 'UPDATE', keys: ['OLD.seq'] },
+  { table: 'events', on: 'DELETE', keys: ['OLD.seq'] },
+];
+/** Events' texts kept: ~300 bytes each, so ~6 MB at most. */
+const KEPT_EVENTS = { entries: 20_000, bytes: 8 * 2 ** 20 };
+
+/** A listed event: its seq (the cursor's key) and its API JSON. */
+export interface EventText {
+  seq: number;
+  text: string;
+}
+
 export function createEventStore(db: Db, clock: Clock) {
+  const texts = new Kept<string>(db, 'event_texts', KEPT_EVENT_SOURCES, KEPT_EVENTS);
+  const bySeq = db.prepare<[number], EventRow>('SELECT * FROM events WHERE seq = ?');
   // Columns in HASHED_FIELDS order (src/lib/event-chain.ts), then the hash: one array feeds both.
   const insertEvent = db.prepare<[...HashedValues, string]>(
     `INSERT INTO events (prev_hash, seq, id, event_type, actor_user_id, actor_name, actor_email, actor_ip_address,
@@ -62,7 +82,7 @@ export function createEventStore(db: Db, clock: Clock) {
   const after = db.prepare<{ position: number; limit: number }, EventRow>(
     'SELECT * FROM events WHERE seq > @position ORDER BY seq LIMIT @limit',
   );
-  const listStatements = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, EventRow>>>();
+  const listStatements = new Map<string, ReturnType<typeof db.prepare<Record<string, unknown>, number>>>();
 
   function listStatement(filter: EventFilter) {
     const used = FILTER_KEYS.filter((key) => filter[key] !== undefined);
@@ -72,12 +92,17 @@ export function createEventStore(db: Db, clock: Clock) {
       // With an object filter the page is read from that object's own entries, newest first, and stops
       // after `limit`: a join on event_objects' key (object_id, event_seq). As `seq IN (SELECT …)` SQLite
       // read every event of the object (thousands for a busy user) before the first row of the page.
-      const sql = filter.objectId !== undefined
-        ? `SELECT e.* FROM event_objects o JOIN events e ON e.seq = o.event_seq
-            WHERE ${['o.event_seq < @before', ...used.map((k) => FILTER_SQL[k])].join(' AND ')}
-            ORDER BY o.event_seq DESC LIMIT @limit`
-        : `SELECT * FROM events WHERE ${['seq < @before', ...used.map((k) => FILTER_SQL[k])].join(' AND ')} ORDER BY seq DESC LIMIT @limit`;
-      statement = db.prepare<Record<string, unknown>, EventRow>(sql);
+      // Only the seqs: each event's text is kept (or read by seq once). With the object filter alone the
+      // statement reads event_objects' key and nothing else.
+      const others = used.filter((k) => k !== 'objectId');
+      const sql = filter.objectId === undefined
+        ? `SELECT seq FROM events WHERE ${['seq < @before', ...used.map((k) => FILTER_SQL[k])].join(' AND ')} ORDER BY seq DESC LIMIT @limit`
+        : others.length === 0
+          ? `SELECT o.event_seq AS seq FROM event_objects o WHERE o.object_id = @objectId AND o.event_seq < @before ORDER BY o.event_seq DESC LIMIT @limit`
+          : `SELECT o.event_seq AS seq FROM event_objects o JOIN events e ON e.seq = o.event_seq
+              WHERE ${['o.event_seq < @before', ...used.map((k) => FILTER_SQL[k])].join(' AND ')}
+              ORDER BY o.event_seq DESC LIMIT @limit`;
+      statement = db.prepare<Record<string, unknown>, number>(sql).pluck();
       listStatements.set(key, statement);
     }
     return statement;
@@ -139,11 +164,23 @@ export function createEventStore(db: Db, clock: Clock) {
       return after.all({ position, limit }).map((row) => ({ seq: row.seq, event: toApiEvent(row) }));
     },
 
-    /** Newest first; `before` is the seq of the last event already served (null for the first page). */
-    list(filter: EventFilter, before: number | null, limit: number): EventRow[] {
+    /**
+     * Newest first, each as its API JSON; `before` is the seq of the last event already served (null for
+     * the first page). Read lazily: the page stops reading where it is cut.
+     */
+    *list(filter: EventFilter, before: number | null, limit: number): Generator<EventText> {
       const params: Record<string, unknown> = { before: before ?? Number.MAX_SAFE_INTEGER, limit };
       for (const key of FILTER_KEYS) if (filter[key] !== undefined) params[key] = filter[key];
-      return listStatement(filter).all(params);
+      for (const seq of listStatement(filter).all(params)) {
+        const key = String(seq);
+        let text = texts.get(key);
+        if (text === undefined) {
+          const row = bySeq.get(seq);
+          if (row === undefined) continue;
+          text = texts.keep(key, JSON.stringify(toApiEvent(row)), 2 * key.length + 100);
+        }
+        yield { seq, text };
+      }
     },
   };
 }

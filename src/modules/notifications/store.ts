@@ -90,19 +90,22 @@ export function createNotificationStore(db: Db) {
   );
   // Users whose own access ends within the window: the holders told before expiry (direct edges only:
   // access held through a group ends when the group's membership does, which is this same list). Read
-  // in slices, soonest first, after the last row of the slice before (expiration_date, item_type, seq):
-  // each arm walks its expiry index from there and the merge stops at the limit.
+  // in slices, soonest first, after the last row of the slice before (expiration_date, seq, item_type):
+  // each arm walks its expiry index, (expiration_date, seq), from there and the merge stops at the limit.
+  // (Many edges may share one expiry instant — a bulk grant —, so the order within one is the index's,
+  // never a sort of all of them for every slice.)
   const expiringArm = (type: 'group' | 'resource', edges: string, items: string, itemColumn: string) =>
     `SELECT '${type}' AS item_type, e.seq AS edge_seq, e.${itemColumn} AS item_id, x.name AS item_name, e.user_id, e.access_level_remote_id,
             e.access_level_name, e.expiration_date, coalesce(e.updated_at, e.created_at) AS expiry_set_at
        FROM ${edges} e JOIN ${items} x ON x.id = e.${itemColumn}
-      WHERE e.expiration_date >= @afterDate AND e.expiration_date > @from AND e.expiration_date <= @to
-        AND (e.expiration_date > @afterDate OR '${type}' > @afterType OR ('${type}' = @afterType AND e.seq > @afterSeq))`;
+      WHERE e.expiration_date > @from AND e.expiration_date <= @to
+        AND (e.expiration_date, e.seq) >= (@afterDate, @afterSeq)
+        AND NOT (e.expiration_date = @afterDate AND e.seq = @afterSeq AND '${type}' <= @afterType)`;
   const expiring = db.prepare<{ from: string; to: string; afterDate: string; afterType: string; afterSeq: number; limit: number }, ExpiringEdge>(
     `${expiringArm('group', 'group_users', 'groups', 'group_id')}
      UNION ALL
      ${expiringArm('resource', 'resource_users', 'resources', 'resource_id')}
-     ORDER BY 8, 1, 2 LIMIT @limit`,
+     ORDER BY 8, 2, 1 LIMIT @limit`,
   );
 
   // One more ended item in an offboarding notice not yet sent: listed while the list is short, always counted.

@@ -1,5 +1,5 @@
 // Token secrets: how they are made, found and compared. No SQL and no HTTP here.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const TOKEN_PREFIX = 'gth_';
 /** Rows are found by this many leading characters; the hash comparison decides. */
@@ -11,6 +11,9 @@ export function newTokenSecret(): string {
 }
 
 export const hashSecret = (secret: string): Buffer => createHash('sha256').update(secret, 'utf8').digest();
+
+/** hashSecret's digest as base64 text, in one call (no Hash object): the token cache's key, per request. */
+export const hashSecretKey = (secret: string): string => hash('sha256', secret, 'base64');
 
 export const lookupOf = (secret: string): string => secret.slice(0, LOOKUP_LENGTH);
 

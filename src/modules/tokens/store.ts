@@ -1,7 +1,8 @@
 // API tokens: the only SQL that touches them.
 import type { Db } from '../../db/open.ts';
 import { newId } from '../../lib/ids.ts';
-import { hashSecret, lookupOf, previewOf, secretMatches } from './secret.ts';
+import { hashSecret, hashSecretKey, lookupOf, previewOf, secretMatches } from './secret.ts';
+import { checkExternalCommits, onExternalCommit } from '../../db/kept.ts';
 import type { OrganizationRole } from '../users/roles.ts';
 import { toApiToken, type ApiToken, type TokenRow, type AccessLevel, type TokenScope } from './mappers.ts';
 
@@ -95,9 +96,11 @@ export function createTokenStore(db: Db) {
   // every request. Only tokens that exist are kept: a wrong guess costs the lookup every time.
   const cached = new Map<string, TokenHolder>();
   const forget = () => cached.clear();
-  const dataVersion = db.prepare<[], number>('PRAGMA data_version').pluck();
-  let seenVersion = dataVersion.get();
-  if (!db.readonly) onTokenHoldersChanged(db, forget);
+  if (!db.readonly) {
+    onTokenHoldersChanged(db, forget);
+    // The look at PRAGMA data_version is shared with the answers kept (db/kept.ts): once per request.
+    onExternalCommit(db, forget);
+  }
 
   function lookUp(secret: string): TokenHolder | undefined {
     for (const row of candidates.all(lookupOf(secret))) {
@@ -135,12 +138,8 @@ export function createTokenStore(db: Db) {
      */
     findBySecret(secret: string): TokenHolder | undefined {
       if (db.readonly) return lookUp(secret);
-      const version = dataVersion.get();
-      if (version !== seenVersion) {
-        seenVersion = version;
-        cached.clear();
-      }
-      const key = hashSecret(secret).toString('base64');
+      checkExternalCommits(db);
+      const key = hashSecretKey(secret);
       const hit = cached.get(key);
       if (hit) return hit;
       const holder = lookUp(secret);
