@@ -134,6 +134,34 @@ function typecheckBesideTests() {
 }
 const typechecks = options.typecheck ? typecheckBesideTests() : [];
 
+/**
+ * The single executable, built by build.mjs once for the run when a chosen file spawns Gatehouse
+ * (test/service/helpers/gatehouse-process.ts, which runs it by default): a spawned `serve` from the
+ * sources through tsx cost about 0.85 s of CPU before it listened, the executable about 0.15 s, and the
+ * suite spawns some 30 (docs/contributing.md, "Tests"). The build runs beside the first test files
+ * (the spawning ones come late in their groups, and wait for it if they come sooner); the groups learn
+ * the path from GATEHOUSE_TEST_EXECUTABLE, and `<path>.failed` holds build.mjs's output if it failed.
+ * The temp dir goes when the run ends.
+ */
+function buildExecutable() {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-exe-'));
+  const out = join(dir, 'gatehouse');
+  const child = spawn(process.execPath, [join(root, 'build.mjs'), '--out', out], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => (output += chunk));
+  child.on('close', (code, signal) => {
+    if (code !== 0) writeFileSync(`${out}.failed`, `exit ${code ?? signal}\n${output}`);
+  });
+  process.on('exit', () => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  process.env.GATEHOUSE_TEST_EXECUTABLE = out;
+}
+const spawnsGatehouse = (file) => /helpers\/(gatehouse-process|litestream)\.ts'/.test(readFileSync(join(root, file), 'utf8'));
+if (process.env.GATEHOUSE_TEST_EXECUTABLE === undefined && files.some(spawnsGatehouse)) buildExecutable();
+
 /** Prints the type check's verdict; true when it passed (or did not run). */
 async function typecheckPassed() {
   let passed = true;

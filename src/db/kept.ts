@@ -107,14 +107,61 @@ export interface KeptLimits {
 }
 
 /**
+ * Every answer kept on one connection, all kinds together, in bytes as `keep` counts them (each kind has
+ * its own bound too; past this total the least recently used answer of any kind goes first). The service
+ * holds ~120 MB at rest (its executable's pages, heap, SQLite caches) and up to ~100 MB more under load
+ * (a read worker, the young generation, the old one's growth): 32 MB kept keeps it under issue 42's
+ * 250 MB (docs/performance.md, "Memory").
+ */
+export const KEPT_TOTAL_BYTES = 32 * 2 ** 20;
+
+/**
+ * What keeping one answer costs beyond the bytes its kind counts: the map entry and its key, the value's
+ * objects (a byte array is two objects and a backing store with malloc's header), measured at ~0.8 KB of
+ * V8 heap and ~1.2 KB of RSS for a kept Uint8Array (docs/performance.md, "Memory"). Counted for every
+ * entry, so many small answers cannot hold several times their stated bound.
+ */
+export const KEPT_ENTRY_BYTES = 1024;
+
+/** The total shared by the kinds kept on one connection. */
+interface Shared {
+  total: number;
+  bytes: number;
+  kinds: Set<Kept<unknown>>;
+}
+const SHARED = new WeakMap<Db, Shared>();
+function sharedOf(db: Db): Shared {
+  let shared = SHARED.get(db);
+  if (!shared) SHARED.set(db, (shared = { total: KEPT_TOTAL_BYTES, bytes: 0, kinds: new Set() }));
+  return shared;
+}
+
+/** Bytes kept on `db`, all kinds together, and their bound. */
+export function keptTotal(db: Db): { bytes: number; total: number } {
+  const { bytes, total } = sharedOf(db);
+  return { bytes, total };
+}
+
+/** Sets the bound of everything kept on `db` (tests: a small one), dropping the least recently used past it. */
+export function setKeptTotal(db: Db, total: number): void {
+  const shared = sharedOf(db);
+  shared.total = total;
+  Kept.fitShared(shared);
+}
+
+/** Recency of use across every kind on every connection: the least recently used answer has the smallest. */
+let useTick = 0;
+
+/**
  * Answers kept by key, bounded in entries and bytes (the least recently used go first), dropped by the
  * writes `watches` name (see the file's header for why none is ever stale).
  */
 export class Kept<V> {
   readonly #db: Db;
   readonly #limits: KeptLimits;
-  readonly #entries = new Map<string, { value: V; bytes: number }>();
+  readonly #entries = new Map<string, { value: V; bytes: number; used: number }>();
   readonly #enabled: boolean;
+  readonly #shared: Shared;
   #bytes = 0;
   #version = 0;
 
@@ -122,7 +169,9 @@ export class Kept<V> {
     this.#db = db;
     this.#limits = limits;
     this.#enabled = !db.readonly;
+    this.#shared = sharedOf(db);
     if (!this.#enabled) return;
+    this.#shared.kinds.add(this as Kept<unknown>);
     listen(db, name, watches, (key) => {
       // Any write it watches moves the version, whatever it drops: an answer built elsewhere meanwhile
       // (a read worker's) may show the state before it (keepSince).
@@ -143,6 +192,7 @@ export class Kept<V> {
     // Most recently used last: eviction takes the first.
     this.#entries.delete(key);
     this.#entries.set(key, entry);
+    entry.used = ++useTick;
     return entry.value;
   }
 
@@ -151,17 +201,34 @@ export class Kept<V> {
     return this.#enabled && !insideTransaction(this.#db);
   }
 
-  /** Keeps `value` (counted as `bytes`) for `key` when mayKeep(); returns it. */
+  /** Keeps `value` (counted as `bytes`, plus KEPT_ENTRY_BYTES) for `key` when mayKeep(); returns it. */
   keep(key: string, value: V, bytes: number): V {
-    if (!this.mayKeep() || bytes > this.#limits.bytes) return value;
+    const cost = bytes + KEPT_ENTRY_BYTES;
+    if (!this.mayKeep() || cost > this.#limits.bytes || cost > this.#shared.total) return value;
     this.drop(key);
-    this.#entries.set(key, { value, bytes });
-    this.#bytes += bytes;
+    this.#entries.set(key, { value, bytes: cost, used: ++useTick });
+    this.#bytes += cost;
+    this.#shared.bytes += cost;
     while (this.#entries.size > this.#limits.entries || this.#bytes > this.#limits.bytes) {
       const oldest = this.#entries.keys().next().value!;
       this.drop(oldest);
     }
+    Kept.fitShared(this.#shared);
     return value;
+  }
+
+  /** Drops the least recently used answers of any kind until the connection's total holds. */
+  static fitShared(shared: Shared): void {
+    while (shared.bytes > shared.total) {
+      let from: Kept<unknown> | undefined;
+      let oldest = Infinity;
+      for (const kind of shared.kinds) {
+        const first = kind.#entries.values().next();
+        if (!first.done && first.value.used < oldest) [from, oldest] = [kind, first.value.used];
+      }
+      if (from === undefined) return;
+      from.drop(from.#entries.keys().next().value!);
+    }
   }
 
   /** Forgets the answer for `key`. */
@@ -170,10 +237,12 @@ export class Kept<V> {
     if (entry === undefined) return;
     this.#entries.delete(key);
     this.#bytes -= entry.bytes;
+    this.#shared.bytes -= entry.bytes;
   }
 
   /** Forgets every answer. */
   clear(): void {
+    this.#shared.bytes -= this.#bytes;
     this.#version += 1;
     this.#entries.clear();
     this.#bytes = 0;
@@ -308,7 +377,7 @@ export function keptJson<T>(kept: Kept<Uint8Array>, key: string, build: () => T 
     if (answer === undefined) return undefined;
     // Its own buffer (not a slice of Node's shared pool, which a kept answer would pin).
     bytes = ENCODER.encode(JSON.stringify(answer));
-    kept.keep(key, bytes, bytes.byteLength + 100);
+    kept.keep(key, bytes, bytes.byteLength);
   }
   return JsonText.shared(bytes);
 }

@@ -46,6 +46,12 @@ export const WORKER_HEAP_MB = 64;
 export const WORKER_YOUNG_MB = 16;
 /** SQLite page cache of each read worker's connection, in KiB. */
 export const WORKER_CACHE_KIB = 4096;
+/**
+ * A worker with nothing to run for this long is stopped (the next heavy read starts one again): an idle
+ * worker holds 30–60 MB of RSS (its V8 heap, grown by the last big page, and its SQLite cache), which a
+ * service answering only light reads and writes should not carry (docs/performance.md, "Memory").
+ */
+export const WORKER_IDLE_MS = 30_000;
 
 /**
  * Heavy reads one caller may have running or queued at once; more answer 429 (Retry-After). Within
@@ -76,6 +82,8 @@ interface Pending {
 interface Slot {
   worker: Worker;
   current: Pending | null;
+  /** When it last finished a task (or started), for idle retirement (performance.now()). */
+  idleSince: number;
 }
 
 /** Where a worker's code comes from: the executable's embedded bundle, or the sources under tsx. */
@@ -113,6 +121,8 @@ export class ReadPool {
   #stopped = false;
   #unsentBytes = 0;
   readonly #source: ReturnType<typeof workerSource>;
+  #idleTimer: NodeJS.Timeout | null = null;
+  #retired = 0;
 
   constructor(ctx: AppContext) {
     this.#ctx = ctx;
@@ -213,9 +223,49 @@ export class ReadPool {
     while (this.#slots.length < this.#size) this.#spawn();
   }
 
+  /** Workers running now (started on demand; stopped again when idle). */
+  get running(): number {
+    return this.#slots.length;
+  }
+
+  /** Workers stopped for being idle, since the pool was made. */
+  get retired(): number {
+    return this.#retired;
+  }
+
+  /**
+   * Stops every worker that has had nothing to run for at least `idleMs` (the timer calls it with
+   * WORKER_IDLE_MS; tests with 0). A busy worker is never touched; the next heavy read starts a new one.
+   */
+  retireIdle(idleMs = WORKER_IDLE_MS): void {
+    const now = performance.now();
+    for (const slot of [...this.#slots]) {
+      if (slot.current !== null || now - slot.idleSince < idleMs) continue;
+      this.#slots.splice(this.#slots.indexOf(slot), 1);
+      this.#retired += 1;
+      // Its exit is not a loss: the slot is gone already, and it had nothing to answer.
+      void slot.worker.terminate();
+    }
+    this.#scheduleRetirement();
+  }
+
+  /** Looks again for idle workers once the first running one could have been idle for WORKER_IDLE_MS. */
+  #scheduleRetirement(): void {
+    if (this.#idleTimer !== null || this.#stopped || this.#slots.length === 0) return;
+    const oldest = Math.min(...this.#slots.map((slot) => (slot.current === null ? slot.idleSince : Infinity)));
+    const wait = Number.isFinite(oldest) ? Math.max(0, oldest + WORKER_IDLE_MS - performance.now()) : WORKER_IDLE_MS;
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = null;
+      this.retireIdle();
+    }, wait + 10);
+    this.#idleTimer.unref();
+  }
+
   /** Stops the workers (each closes its connection); tasks still queued fail with unavailable. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    if (this.#idleTimer !== null) clearTimeout(this.#idleTimer);
+    this.#idleTimer = null;
     for (const queue of this.#queues.values()) for (const pending of queue) pending.reject(new AppError('unavailable', 'the service is shutting down'));
     this.#queues.clear();
     this.#queued = 0;
@@ -297,11 +347,12 @@ export class ReadPool {
     });
     // An idle worker must not keep a finished process (a test, a CLI verb) alive.
     worker.unref();
-    const slot: Slot = { worker, current: null };
+    const slot: Slot = { worker, current: null, idleSince: performance.now() };
     worker.on('message', (message: ResultMessage) => {
       const pending = slot.current;
       if (!pending || pending.message.id !== message.id) return;
       slot.current = null;
+      slot.idleSince = performance.now();
       if (message.ok) pending.resolve(message.value);
       else if (message.error) pending.reject(new AppError(message.error.code, message.error.message, message.error.details));
       else pending.reject(new Error(`read worker: ${message.text}`));
@@ -325,6 +376,7 @@ export class ReadPool {
     });
     worker.on('exit', (code) => lost(`exit ${code}`));
     this.#slots.push(slot);
+    this.#scheduleRetirement();
     return slot;
   }
 }

@@ -57,6 +57,11 @@ abstract class StandIn {
   outage: number | 'hang' | null = null;
   /** Each answer waits this long first (real time; keep it far under the service's 10 s bound). */
   slowMs = 0;
+  /**
+   * While set, only the calls naming this remote id (in the path or a query value) are slow: a sync reads
+   * every schedule followed, and the others' calls, slowed too, made one test wait seconds for nothing.
+   */
+  slowOnly: string | null = null;
   private seq = 0;
   private readonly hanging = new Set<ServerResponse>();
   protected server!: Server;
@@ -110,7 +115,8 @@ abstract class StandIn {
       this.hanging.add(res);
       return;
     }
-    if (this.slowMs > 0) await new Promise((resolve) => setTimeout(resolve, this.slowMs));
+    const named = (id: string) => url.pathname.split('/').includes(id) || [...url.searchParams.values()].includes(id);
+    if (this.slowMs > 0 && (this.slowOnly === null || named(this.slowOnly))) await new Promise((resolve) => setTimeout(resolve, this.slowMs));
     // Throttled: Retry-After in seconds, as both providers send it.
     if (this.outage === 429) return this.send(res, null, 429, { message: 'Too Many Requests' }, { 'retry-after': '120' });
     if (this.outage !== null) return this.send(res, null, this.outage, { message: 'Service Unavailable' });

@@ -69,6 +69,16 @@ describe('kept answers: no read after a write sees the old answer', () => {
     assert.ok(answered.status >= 200 && answered.status < 300, `${answered.status}: ${JSON.stringify(answered.body)}`);
     return answered.body as any;
   };
+  /** Runs `sql` with `params` from a second connection on the file, as another process would, and commits it. */
+  const elsewhere = (sql: string, ...params: string[]) => async () => {
+    const other = new Database(app.dbFile);
+    try {
+      other.pragma('busy_timeout = 60000');
+      other.prepare(sql).run(...params);
+    } finally {
+      other.close();
+    }
+  };
   const limit = (kind: 'resources' | 'groups' | 'bundles', id: string, groupIds: string[]) =>
     ok(app.api.put(`/${kind}/${id}/visibility`, { visibility: 'LIMITED', visibility_group_ids: groupIds }));
 
@@ -152,15 +162,7 @@ describe('kept answers: no read after a write sees the old answer', () => {
 
     it('shows a write committed by another connection (a second process on the file)', async () => {
       const { resource_id: id } = await createResource(app.api);
-      await changes('resource', id, async () => {
-        const other = new Database(app.dbFile);
-        try {
-          other.pragma('busy_timeout = 60000');
-          other.prepare('UPDATE resources SET description = ? WHERE id = ?').run(unique('from elsewhere'), id);
-        } finally {
-          other.close();
-        }
-      });
+      await changes('resource', id, elsewhere('UPDATE resources SET description = ? WHERE id = ?', unique('from elsewhere'), id));
     });
 
     it('never shows a write its own request rolled back (a bulk update refused whole)', async () => {
@@ -392,15 +394,7 @@ describe('kept answers: no read after a write sees the old answer', () => {
         app.ctx.db.transaction(() => connectors.setRemote('resource', id, unique('remote'), unique('Remote name'), app.clock.now())).immediate());
       await pageChanges({ app_id: appId }, async () =>
         app.ctx.db.transaction(() => replaceAccessLevels(app.ctx, 'resource', id, [{ access_level_remote_id: unique('level'), access_level_name: 'Synced' }], 'access_levels')).immediate());
-      await pageChanges({ app_id: appId }, async () => {
-        const other = new Database(app.dbFile);
-        try {
-          other.pragma('busy_timeout = 60000');
-          other.prepare('UPDATE resources SET description = ? WHERE id = ?').run(unique('from elsewhere'), id);
-        } finally {
-          other.close();
-        }
-      });
+      await pageChanges({ app_id: appId }, async () => elsewhere('UPDATE resources SET description = ? WHERE id = ?', unique('from elsewhere'), id)());
     });
 
     it("follows what a member sees: the item's visibility, a membership added, removed, nested, granted, pushed by SCIM", async () => {
@@ -647,17 +641,9 @@ describe('kept answers: no read after a write sees the old answer', () => {
       const renameGroup = async () => void (await ok(app.api.put('/groups', { groups: [{ group_id: group, name: unique('renamed'), description: unique('words') }] })));
       await holdersChange(members, readers, renameGroup);
       await holdersChange(groups, selfReaders, renameGroup);
-      const elsewhere = async () => {
-        const other = new Database(app.dbFile);
-        try {
-          other.pragma('busy_timeout = 60000');
-          other.prepare('UPDATE users SET full_name = ? WHERE id = ?').run(unique('From elsewhere'), someone.user_id);
-        } finally {
-          other.close();
-        }
-      };
-      await holdersChange(members, readers, elsewhere);
-      await holdersChange(groups, selfReaders, elsewhere);
+      const renamedElsewhere = async () => elsewhere('UPDATE users SET full_name = ? WHERE id = ?', unique('From elsewhere'), someone.user_id)();
+      await holdersChange(members, readers, renamedElsewhere);
+      await holdersChange(groups, selfReaders, renamedElsewhere);
       // SCIM: a member pushed into the group, and one deprovisioned (every edge of theirs ends).
       const scim = await scimClientFor(app);
       const pushedGroup = (await scim.post('/Groups', { schemas: [GROUP_SCHEMA], displayName: unique('Pushed'), members: [] })).body.id as string;

@@ -533,8 +533,11 @@ describe('on-call schedules', () => {
     const remote = pd.addSchedule('Slow');
     pd.shift(remote, pi, clock.now().toISOString(), new Date(clock.now().getTime() + HOUR).toISOString());
     const { schedule, group } = await followed(remote);
-    pd.slowMs = 300;
-    await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]).finally(() => (pd.slowMs = 0));
+    // Its calls answer slowly (the other schedules the sync reads answer at once).
+    [pd.slowMs, pd.slowOnly] = [300, remote];
+    const slowCalls = pd.calls.length;
+    await syncOnCall(app.ctx, clock.now(), undefined, [schedule.on_call_schedule_id]).finally(() => ([pd.slowMs, pd.slowOnly] = [0, null]));
+    assert.ok(pd.calls.slice(slowCalls).some((c) => c.path === `/schedules/${remote}` || c.query.getAll('schedule_ids[]').includes(remote)), 'the slow schedule was read');
     assert.deepEqual((await members(group.group_id)).map((m) => m.user_id), [ivy.user_id]);
     const before = (await app.api.get(`/on-call-schedules/${schedule.on_call_schedule_id}/on-call`)).body;
 

@@ -11,7 +11,7 @@ import { SETTINGS } from '../../src/config.ts';
 import { ADMIN_TOKEN, startTestApp } from '../helpers/app.ts';
 import { cli } from '../helpers/cli.ts';
 import { NO_SUCH_ID } from '../helpers/fixtures.ts';
-import { runGatehouse } from './helpers/gatehouse-process.ts';
+import { FROM_SOURCES, runGatehouse } from './helpers/gatehouse-process.ts';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -67,7 +67,7 @@ describe('cli', () => {
   });
 
   it('runs as the real entry, src/main.ts: its exit status and streams are the ones runCli gave', async () => {
-    const [help, mistake] = await Promise.all([runGatehouse(['help']), runGatehouse(['token'])]);
+    const [help, mistake] = await Promise.all([runGatehouse(['help'], { command: FROM_SOURCES }), runGatehouse(['token'], { command: FROM_SOURCES })]);
     assert.equal(help.code, 0, help.stderr);
     assert.equal(help.stdout, (await cli(['help'])).stdout);
     assert.equal(mistake.code, 2);

@@ -1,5 +1,6 @@
-// The single executable: built by build.mjs into a temp dir, copied ALONE into an empty directory,
-// run with an empty environment (as `env -i` runs it): no Node, no node_modules, no sources beside it.
+// The single executable: built by build.mjs (once per run, by test/run.mjs: the one every spawned
+// service runs; see gatehouseExecutable), copied ALONE into an empty directory, run with an empty
+// environment (as `env -i` runs it): no Node, no node_modules, no sources beside it.
 import assert from 'node:assert/strict';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { MIGRATIONS } from '../../src/db/migrations.ts';
 import { ApiClient } from '../helpers/client.ts';
 import { assertMatchesDocument } from '../helpers/api-document.ts';
-import { ROOT, runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
+import { gatehouseExecutable, ROOT, runGatehouse, ServiceProcess } from './helpers/gatehouse-process.ts';
 import { LITESTREAM, NO_LITESTREAM, writeConfig } from './helpers/litestream.ts';
 
 /** The runtime build.mjs embeds: the one pinned in package.json, which also runs `npm test` (one runtime). */
@@ -18,12 +19,10 @@ describe('single executable', { skip: (process.platform !== 'linux' || process.a
   let work: string;
   let built: string;
   // Bundling and injecting take seconds on a quiet machine; a loaded one may take far longer, so the
-  // build gets its own bound, outside any test's.
+  // wait for the build (which fails naming build.mjs's output) gets its own bound, outside any test's.
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'gatehouse-exe-'));
-    built = join(work, 'build', 'gatehouse');
-    const build = await runGatehouse(['--out', built], { command: [process.execPath, join(ROOT, 'build.mjs')] });
-    assert.equal(build.code, 0, `build failed:\n${build.stdout}\n${build.stderr}`);
+    built = await gatehouseExecutable();
   }, { timeout: 20 * 60_000 });
   after(() => rmSync(work, { recursive: true, force: true }));
 

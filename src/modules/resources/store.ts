@@ -106,8 +106,8 @@ const PAGE_SOURCES: Watch[] = [
 /** Pages kept: a 200-row page is ~320 KB, so ~9 of them in 3 MB (a view up to a quarter of that: two such pages); up to 16 queries per view. */
 const KEPT_PAGES = { entries: 1_000, bytes: 3 * 2 ** 20, pagesPerKey: 16 };
 
-/** How many resources' answers are kept, and their bytes: ~1.5 KB each, so ~30 MB at most. */
-const KEPT_ANSWERS = { entries: 20_000, bytes: 32 * 2 ** 20 };
+/** How many resources' answers are kept, and their bytes: ~1.5 KB each and ~1 KB to keep one (db/kept.ts), so ~8,000 at most; all kinds together share KEPT_TOTAL_BYTES. */
+const KEPT_ANSWERS = { entries: 20_000, bytes: 20 * 2 ** 20 };
 
 export function createResourceStore(db: Db) {
   // GET /v1/resources/{id}'s bytes per resource, built once per version of what they are built from (db/kept.ts).

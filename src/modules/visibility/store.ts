@@ -93,9 +93,12 @@ const VIEWER_SIDE_SOURCES: Watch[] = [
   ...anyWrite('owners'),
 ];
 
-/** Items' sides kept (~200 bytes each), and viewers' sides (a few KB each, HELD_KEPT answers included): ~20 MB together at most. */
-const KEPT_ITEM_SIDES = { entries: 50_000, bytes: 8 * 2 ** 20 };
-const KEPT_VIEWER_SIDES = { entries: 5_000, bytes: 12 * 2 ** 20 };
+/**
+ * Items' sides kept (~200 bytes each and ~1 KB to keep one, db/kept.ts: ~5,000), and viewers' sides (up to
+ * ~100 KB each with their HELD_KEPT answers): 14 MB together at most, within KEPT_TOTAL_BYTES for every kind.
+ */
+const KEPT_ITEM_SIDES = { entries: 50_000, bytes: 6 * 2 ** 20 };
+const KEPT_VIEWER_SIDES = { entries: 5_000, bytes: 8 * 2 ** 20 };
 
 export function createVisibilityStore(db: Db) {
   const kinds = {

@@ -1,9 +1,12 @@
-// Runs Gatehouse as a real child process — through tsx from the sources, or a built executable —
-// and reads what it prints: the admin token banner, and the JSON log lines.
+// Runs Gatehouse as a real child process — the executable build.mjs makes from these sources, or the
+// sources themselves through tsx — and reads what it prints: the admin token banner, and the JSON log lines.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PATIENCE_MS } from '../../helpers/wait.ts';
+import { PATIENCE_MS, until } from '../../helpers/wait.ts';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
@@ -15,8 +18,42 @@ export const FROM_SOURCES: readonly string[] = [
   fileURLToPath(new URL('../../../src/main.ts', import.meta.url)),
 ];
 
+/** How long the executable's build may take before a test waiting for it fails (bundling and injecting take seconds quietly). */
+const BUILD_PATIENCE_MS = 20 * 60_000;
+
+let building: Promise<string> | undefined;
+/**
+ * The single executable `node build.mjs` makes from these sources: the product as it ships (the bundles
+ * of src/main.ts and the read worker, the console, the SQLite addon, the pinned runtime). A spawned
+ * `serve` or verb runs it by default: it answers after about 0.15 s of CPU, where the sources through
+ * tsx take about 0.85 s (docs/contributing.md, "Tests"). test/run.mjs builds it once per run, beside
+ * the first test files, and names it in GATEHOUSE_TEST_EXECUTABLE: this waits for that build to end
+ * (`<file>.failed` holds its output if it failed). Without the variable (a file run by `node --test`
+ * alone) the process builds its own, once, into a temp dir.
+ */
+export function gatehouseExecutable(): Promise<string> {
+  building ??= (async () => {
+    const named = process.env.GATEHOUSE_TEST_EXECUTABLE;
+    if (named) {
+      await until(() => existsSync(named) || existsSync(`${named}.failed`), `the executable's build (test/run.mjs) into ${named}`, BUILD_PATIENCE_MS);
+      if (!existsSync(named)) throw new Error(`node build.mjs failed:\n${readFileSync(`${named}.failed`, 'utf8')}`);
+      return named;
+    }
+    const dir = mkdtempSync(join(tmpdir(), 'gatehouse-exe-'));
+    process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const out = join(dir, 'gatehouse');
+    const build = await runGatehouse(['--out', out], { command: [process.execPath, join(ROOT, 'build.mjs')] });
+    if (build.code !== 0) throw new Error(`node build.mjs failed (${build.code ?? build.signal}):\n${build.stdout}\n${build.stderr}`);
+    return out;
+  })();
+  return building;
+}
+
 export interface RunOptions {
-  /** The command before the CLI arguments; FROM_SOURCES unless given (e.g. ['./gatehouse']). */
+  /**
+   * The command before the CLI arguments: the built executable unless given (gatehouseExecutable(); e.g.
+   * FROM_SOURCES, or ['./gatehouse'] in a directory of its own).
+   */
   command?: readonly string[];
   cwd?: string;
   /** The child's whole environment (nothing is inherited when given); the parent's otherwise. */
@@ -32,8 +69,8 @@ export interface Finished {
   stderr: string;
 }
 
-function start(args: readonly string[], options: RunOptions): ChildProcess {
-  const argv = [...(options.command ?? FROM_SOURCES), ...args];
+async function start(args: readonly string[], options: RunOptions): Promise<ChildProcess> {
+  const argv = [...(options.command ?? [await gatehouseExecutable()]), ...args];
   const [cmd, ...rest] = options.wrap ? options.wrap(argv) : argv;
   return spawn(cmd!, rest, {
     cwd: options.cwd ?? ROOT,
@@ -44,7 +81,7 @@ function start(args: readonly string[], options: RunOptions): ChildProcess {
 
 /** Runs a CLI verb to completion. */
 export async function runGatehouse(args: readonly string[], options: RunOptions = {}): Promise<Finished> {
-  const child = start(args, options);
+  const child = await start(args, options);
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -89,7 +126,7 @@ export class ServiceProcess {
    * instead of hanging the suite.
    */
   static async start(args: readonly string[], options: RunOptions = {}): Promise<ServiceProcess> {
-    const service = new ServiceProcess(start(['serve', ...args], options));
+    const service = new ServiceProcess(await start(['serve', ...args], options));
     let timer: NodeJS.Timeout | undefined;
     try {
       const listening = await Promise.race([
