@@ -33,18 +33,43 @@ export function findPostgres(): { bin: string } | { reason: string } {
 }
 
 
-export async function startPostgres(bin: string): Promise<PostgresServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
-  const data = join(dir, 'data');
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) {
+/** A temp dir the server's user owns (as root, the `postgres` user). */
+function serverDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (process.getuid?.() === 0) {
     const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim());
     chownSync(dir, uid, gid);
   }
-  const run = (file: string, args: string[]) =>
-    execFileSync(asRoot ? 'runuser' : join(bin, file), asRoot ? ['-u', 'postgres', '--', join(bin, file), ...args] : args, { stdio: 'pipe', cwd: dir });
-  run('initdb', ['-D', data, '-U', 'gatehouse', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  return dir;
+}
+
+/** Runs one of the server's programs (as root, as the `postgres` user). */
+function runAsServer(bin: string, dir: string, file: string, args: string[]): Buffer {
+  const asRoot = process.getuid?.() === 0;
+  return execFileSync(asRoot ? 'runuser' : join(bin, file), asRoot ? ['-u', 'postgres', '--', join(bin, file), ...args] : args, { stdio: 'pipe', cwd: dir });
+}
+
+let template: string | undefined;
+/**
+ * A cluster's data directory fresh from initdb, made once per process and copied for each server: a
+ * copy (`cp -a`, owner and modes kept) is the same files, for about half of initdb's CPU and a third of
+ * its time on the loaded 2-core machine (0.5 s against 1.0 s of CPU, 2.3 s against 5.7 s).
+ */
+function initializedTemplate(bin: string): string {
+  if (template !== undefined) return template;
+  const dir = serverDir('gatehouse-pg-template-');
+  process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+  runAsServer(bin, dir, 'initdb', ['-D', join(dir, 'data'), '-U', 'gatehouse', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  return (template = join(dir, 'data'));
+}
+
+export async function startPostgres(bin: string): Promise<PostgresServer> {
+  const source = initializedTemplate(bin);
+  const dir = serverDir('gatehouse-pg-');
+  const data = join(dir, 'data');
+  execFileSync('cp', ['-a', source, data]);
+  const run = (file: string, args: string[]) => runAsServer(bin, dir, file, args);
   let port = 0;
   const start = () => run('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`, '-l', join(dir, 'log'), '-w', '-t', '60', 'start']);
   const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '60', 'stop']);
