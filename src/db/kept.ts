@@ -201,10 +201,16 @@ export class Kept<V> {
     return this.#enabled && !insideTransaction(this.#db);
   }
 
+  /** Whether an answer counted as `bytes` is within the bounds at all (keep refuses a bigger one). */
+  fits(bytes: number): boolean {
+    const cost = bytes + KEPT_ENTRY_BYTES;
+    return cost <= this.#limits.bytes && cost <= this.#shared.total;
+  }
+
   /** Keeps `value` (counted as `bytes`, plus KEPT_ENTRY_BYTES) for `key` when mayKeep(); returns it. */
   keep(key: string, value: V, bytes: number): V {
     const cost = bytes + KEPT_ENTRY_BYTES;
-    if (!this.mayKeep() || cost > this.#limits.bytes || cost > this.#shared.total) return value;
+    if (!this.mayKeep() || !this.fits(bytes)) return value;
     this.drop(key);
     this.#entries.set(key, { value, bytes: cost, used: ++useTick });
     this.#bytes += cost;
@@ -327,16 +333,21 @@ export class KeptPages {
   }
 
   /**
-   * Keeps `bytes` (its own buffer: never one that is freed once sent) as the page for (`key`, `query`),
-   * holding in [at, until), when what it was read from may be kept: now (mayKeep), or since `since`
-   * (a read worker's answer). Returns whether it was kept.
+   * Keeps a copy of `text` (its own buffer: never one that is freed once sent) as the page for (`key`,
+   * `query`), holding in [at, until), when what it was read from may be kept: now (mayKeep), or since
+   * `since` (a read worker's answer). Returns the kept bytes, or undefined when it was not kept: then no
+   * copy was made (a page too big to keep, copied anyway, was garbage outside V8's heap that waited for
+   * a collection — tens of MB under a stream of big pages; docs/performance.md, "Memory").
    */
-  keep(key: string, query: string, bytes: Uint8Array, at: string, until: string | null, since?: { version: number; clean: boolean }): boolean {
-    if (until !== null && until <= at) return false;
+  keep(key: string, query: string, text: string | Uint8Array, at: string, until: string | null, since?: { version: number; clean: boolean }): Uint8Array | undefined {
+    if (until !== null && until <= at) return undefined;
     // Looked up first: the lookup sees another connection's commit (dropping everything, moving the version).
     const kept = this.#kept.get(key);
-    if (since ? !this.#kept.unchangedSince(since) : !this.#kept.mayKeep()) return false;
+    if (since ? !this.#kept.unchangedSince(since) : !this.#kept.mayKeep()) return undefined;
+    if (typeof text !== 'string' && !this.#kept.fits(text.byteLength + PAGE_OVERHEAD + query.length)) return undefined;
+    const bytes = ownBytes(text);
     const cost = bytes.byteLength + PAGE_OVERHEAD + query.length;
+    if (!this.#kept.fits(cost)) return undefined;
     // A new set each time (a keep that is refused leaves the kept one as it was, its count right).
     const pages = new Map(kept?.pages);
     let total = (kept?.bytes ?? 0) + cost;
@@ -350,7 +361,7 @@ export class KeptPages {
     pages.set(query, { bytes, at, until });
     const set: PageSet = { pages, bytes: total };
     this.#kept.keep(key, set, set.bytes);
-    return true;
+    return bytes;
   }
 
   /** How many keys and bytes are kept (the tests and the bench read it). */

@@ -60,7 +60,7 @@ function answer(method: string, path: string, query: URLSearchParams, caller: Ca
   if (method === 'GET' && (m = USER_GROUPS.exec(path))) return holdingsOfUserPage(ctx, 'group', m[1]!, { page_size: 200 }, caller);
   if (method === 'GET' && path === '/v1/events') {
     const pageQuery = { page_size: 200, cursor: undefined };
-    return ctx.pager.pageOfTexts('events', pageQuery, events.list({ objectId: query.get('object_filter')! }, null, 201), (row) => row.seq, (row) => row.text);
+    return ctx.pager.pageOfBytes('events', pageQuery, events.list({ objectId: query.get('object_filter')! }, null, 201), (row) => row.seq, (row) => row.bytes);
   }
   if (method === 'PUT' && (m = GROUP_USER.exec(path))) {
     return putEdge(ctx, caller, 'group_user', m[2]!, m[1]!, undefined, edgeExpiry(ctx.clock.now(), (body as { duration_minutes: number }).duration_minutes));

@@ -505,17 +505,17 @@ describe('kept answers: no read after a write sees the old answer', () => {
       const at = app.clock.now().toISOString();
       const page = (name: string) => new TextEncoder().encode(name);
       // Asked while nothing is pending, answered with nothing written since: kept.
-      assert.equal(pages.keep('admin', 'quiet', page('quiet'), at, null, pages.mark()), true);
+      assert.deepEqual(pages.keep('admin', 'quiet', page('quiet'), at, null, pages.mark()), page('quiet'));
       assert.deepEqual(pages.get('admin', 'quiet', at), page('quiet'));
       // Asked while a batch holds a write the worker cannot see (it reads committed data only): not kept.
       app.ctx.db.transaction(() => resources.update(id, { ...stateFromRow(resources.getRow(id)!), name: unique('pending') }, app.clock.now())).immediate();
       const asked = pages.mark();
       commitPendingWrites(app.ctx.db);
-      assert.equal(pages.keep('admin', 'pending', page('pending'), at, null, asked), false);
+      assert.equal(pages.keep('admin', 'pending', page('pending'), at, null, asked), undefined);
       // Asked with nothing pending, then a watched write before the answer arrives: not kept.
       const before = pages.mark();
       await ok(app.api.put('/resources', { resources: [{ resource_id: id, name: unique('meanwhile') }] }));
-      assert.equal(pages.keep('admin', 'meanwhile', page('meanwhile'), at, null, before), false);
+      assert.equal(pages.keep('admin', 'meanwhile', page('meanwhile'), at, null, before), undefined);
       assert.equal(pages.get('admin', 'pending', at), undefined);
       assert.equal(pages.get('admin', 'meanwhile', at), undefined);
     });

@@ -74,4 +74,18 @@ describe('kept answers: one bound for every kind together', () => {
     await read('resource', resources[2]!);
     assert.equal(keptResources(), 1);
   });
+
+  it('copies a page only when it keeps it: one past the bounds is refused as it is, uncopied', async () => {
+    const pages = app.ctx.stores.resources.keptPages;
+    const at = app.clock.now().toISOString();
+    const before = pages.size;
+    assert.equal(pages.keep('admin', 'too big', new Uint8Array(16 * 2 ** 20), at, null), undefined);
+    assert.deepEqual(pages.size, before);
+    // A page that fits is kept as a copy of its own: the worker's buffer, freed once sent, is not it.
+    const sent = new TextEncoder().encode('{"results":[]}');
+    const kept = pages.keep('admin', 'fits', sent, at, null);
+    assert.ok(kept !== undefined && kept !== sent && kept.buffer !== sent.buffer);
+    (sent.buffer as ArrayBuffer & { transfer(length: number): ArrayBuffer }).transfer(0);
+    assert.equal(new TextDecoder().decode(pages.get('admin', 'fits', at)), '{"results":[]}');
+  });
 });

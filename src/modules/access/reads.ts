@@ -5,7 +5,7 @@ import type { GroupUser, ResourceAccessUser } from './responses.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import type { Page } from '../../http/paging.ts';
 import { JsonText } from '../../http/json-text.ts';
-import { ownBytes, type KeptPages } from '../../db/kept.ts';
+import type { KeptPages } from '../../db/kept.ts';
 import { NEVER } from './edges.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
@@ -74,8 +74,8 @@ function keptPage<T>(pages: KeptPages, key: string, query: PageQuery, now: Date,
   if (kept !== undefined) return JsonText.shared(kept);
   const { page, until } = build();
   if (!pages.mayKeep()) return page;
-  const bytes = ownBytes(page.text);
-  return pages.keep(key, asked, bytes, at, until) ? JsonText.shared(bytes) : page;
+  const bytes = pages.keep(key, asked, page.text, at, until);
+  return bytes ? JsonText.shared(bytes) : page;
 }
 
 /**

@@ -34,7 +34,7 @@ export function registerEventRoutes(router: ApiRouter<typeof eventRoutes>, ctx: 
     }
     const before = ctx.pager.afterSeq('events', query);
     const rows = events.list(filter, before, query.page_size + 1);
-    return ok(ctx.pager.pageOfTexts<EventText, ApiEvent>('events', query, rows, (row) => row.seq, (row) => row.text));
+    return ok(ctx.pager.pageOfBytes<EventText, ApiEvent>('events', query, rows, (row) => row.seq, (row) => row.bytes));
   });
 
   router.on('GET /v1/events/{event_id}', (req) => {

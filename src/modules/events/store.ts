@@ -53,17 +53,19 @@ const KEPT_EVENT_SOURCES: Watch[] = [
   { table: 'events', on: 'UPDATE', keys: ['OLD.seq'] },
   { table: 'events', on: 'DELETE', keys: ['OLD.seq'] },
 ];
-/** Events' texts kept: ~300 bytes each, so ~6 MB at most. */
+/** Events' JSON kept: ~300 bytes each, so ~6 MB at most. */
 const KEPT_EVENTS = { entries: 20_000, bytes: 8 * 2 ** 20 };
 
-/** A listed event: its seq (the cursor's key) and its API JSON. */
+/** A listed event: its seq (the cursor's key) and its API JSON as UTF-8 bytes (shared: never to be written to). */
 export interface EventText {
   seq: number;
-  text: string;
+  bytes: Uint8Array;
 }
 
+const ENCODER = new TextEncoder();
+
 export function createEventStore(db: Db, clock: Clock) {
-  const texts = new Kept<string>(db, 'event_texts', KEPT_EVENT_SOURCES, KEPT_EVENTS);
+  const texts = new Kept<Uint8Array>(db, 'event_texts', KEPT_EVENT_SOURCES, KEPT_EVENTS);
   const bySeq = db.prepare<[number], EventRow>('SELECT * FROM events WHERE seq = ?');
   // Columns in HASHED_FIELDS order (src/lib/event-chain.ts), then the hash: one array feeds both.
   const insertEvent = db.prepare<[...HashedValues, string]>(
@@ -165,7 +167,7 @@ export function createEventStore(db: Db, clock: Clock) {
     },
 
     /**
-     * Newest first, each as its API JSON; `before` is the seq of the last event already served (null for
+     * Newest first, each as its API JSON's bytes; `before` is the seq of the last event already served (null for
      * the first page). Read lazily: the page stops reading where it is cut.
      */
     *list(filter: EventFilter, before: number | null, limit: number): Generator<EventText> {
@@ -173,13 +175,15 @@ export function createEventStore(db: Db, clock: Clock) {
       for (const key of FILTER_KEYS) if (filter[key] !== undefined) params[key] = filter[key];
       for (const seq of listStatement(filter).all(params)) {
         const key = String(seq);
-        let text = texts.get(key);
-        if (text === undefined) {
+        let bytes = texts.get(key);
+        if (bytes === undefined) {
           const row = bySeq.get(seq);
           if (row === undefined) continue;
-          text = texts.keep(key, JSON.stringify(toApiEvent(row)), 2 * key.length + 100);
+          // Its own buffer (not a slice of Node's shared pool, which a kept answer would pin).
+          const encoded = ENCODER.encode(JSON.stringify(toApiEvent(row)));
+          bytes = texts.keep(key, encoded, encoded.byteLength + 100);
         }
-        yield { seq, text };
+        yield { seq, bytes };
       }
     },
   };

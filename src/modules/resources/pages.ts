@@ -1,7 +1,6 @@
 // GET /v1/resources' pages kept between reads (db/kept.ts KeptPages, by view and query): a page read
 // again is sent as its kept bytes, on the main thread, with no statement and no read worker.
 import type { AppContext } from '../../context.ts';
-import { ownBytes } from '../../db/kept.ts';
 import { JsonText } from '../../http/json-text.ts';
 import type { Page } from '../../http/paging.ts';
 import { INLINE_PAGE_SIZE } from '../../reads/budget.ts';
@@ -29,13 +28,12 @@ export async function resourcePage(ctx: AppContext, query: ListResourcesInput, v
   if (query.page_size <= INLINE_PAGE_SIZE) {
     const page = listResources(ctx, query, viewer);
     if (until === undefined || !pages.mayKeep()) return page;
-    const bytes = ownBytes(page.text);
-    pages.keep(view, asked, bytes, at, until);
-    return JsonText.shared(bytes);
+    const bytes = pages.keep(view, asked, page.text, at, until);
+    return bytes ? JsonText.shared(bytes) : page;
   }
   // Marked before the worker reads: its answer is kept only if nothing it could have missed was written meanwhile.
   const mark = pages.mark();
   const page = await ctx.reads.answer('resources.list', { query, viewer }, owner, now, gone);
-  if (until !== undefined) pages.keep(view, asked, ownBytes(page.text), at, until, mark);
+  if (until !== undefined) pages.keep(view, asked, page.text, at, until, mark);
   return page;
 }
