@@ -344,17 +344,20 @@ export class KeptPages {
     // Looked up first: the lookup sees another connection's commit (dropping everything, moving the version).
     const kept = this.#kept.get(key);
     if (since ? !this.#kept.unchangedSince(since) : !this.#kept.mayKeep()) return undefined;
-    if (typeof text !== 'string' && !this.#kept.fits(text.byteLength + PAGE_OVERHEAD + query.length)) return undefined;
+    // A page past a view's share (a quarter of the bytes) is not kept, nor copied: a 1,000-row page kept
+    // alone, replaced by the next, left each copy as garbage outside V8's heap until a collection.
+    const share = this.#limits.bytes / 4;
+    if (typeof text !== 'string' && text.byteLength + PAGE_OVERHEAD + query.length > share) return undefined;
     const bytes = ownBytes(text);
     const cost = bytes.byteLength + PAGE_OVERHEAD + query.length;
-    if (!this.#kept.fits(cost)) return undefined;
+    if (cost > share || !this.#kept.fits(cost)) return undefined;
     // A new set each time (a keep that is refused leaves the kept one as it was, its count right).
     const pages = new Map(kept?.pages);
     let total = (kept?.bytes ?? 0) + cost;
     const old = pages.get(query);
     if (old) total -= old.bytes.byteLength + PAGE_OVERHEAD + query.length;
     // A key past its page count or its share of the bytes starts over (its pages are one view: none is worth more than another).
-    if ((!old && pages.size >= this.#limits.pagesPerKey) || total > this.#limits.bytes / 4) {
+    if ((!old && pages.size >= this.#limits.pagesPerKey) || total > share) {
       pages.clear();
       total = cost;
     }
