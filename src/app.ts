@@ -14,6 +14,7 @@ import { AppError, toAppError } from './http/errors.ts';
 import { protocolOf, type Lent, type Protocol, type ProtocolServer } from './http/protocol.ts';
 import { ApiRouter, RouteTable, sendJson } from './http/router.ts';
 import { indexRoutes } from './http/route-index.ts';
+import { dispatchWithoutPromises } from './http/dispatch.ts';
 import type { GatehouseRequest } from './http/types.ts';
 import { SERVICE, V1 } from './http/v1.ts';
 import type { OperationGroup } from './openapi/operations.ts';
@@ -166,5 +167,7 @@ export function createApp(ctx: AppContext, routes = new RouteTable(), declared: 
 
   // Polka's search tests every route in turn; the index tests only those the path's first segments allow.
   indexRoutes(app);
+  // And its chain of middleware walked without two promises per step (src/http/dispatch.ts).
+  dispatchWithoutPromises(app);
   return app;
 }

@@ -86,6 +86,8 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
   it('a failing sync is said on the group\'s page, and it changes nobody\'s membership', async () => {
     pd.outage = 503;
     const page = await signedIn('admin@gatehouse.local', 1280);
+    // The page's clock is the test's to move (Playwright's clock; time still flows by itself): see below.
+    await page.clock.install();
     await open(page, `/console/groups/${group.group_id}`);
     const section = page.getByRole('region', { name: 'On call' });
     await section.getByRole('button', { name: 'Sync Payments primary now' }).click();
@@ -97,6 +99,9 @@ describe('on-call schedules in the console', { skip: noBrowser }, () => {
     pd.outage = null;
     clock.advance(HOUR);
     await syncOnCall(app.ctx, clock.now());
+    // Its next look, due within the console's longest wait (15 s, console/ui.tsx), comes now instead of
+    // being sat out in real time.
+    await page.clock.fastForward(15_000);
     await section.getByText(/The last sync failed/).waitFor({ state: 'detached', ...WAIT });
     assert.equal(await page.evaluate<boolean>('window.__notReloaded === true'), true, 'the page was not reloaded');
     await page.context().close();
