@@ -166,7 +166,10 @@ async function soak(child: ChildProcess, url: string, seconds: number, every: nu
   const instance = autocannon({ url, connections: CONNECTIONS, duration: seconds, requests: requests() }, () => finished());
   instance.on('response', (_client: unknown, status: number) => {
     answered += 1;
-    if (status >= 300) bad += 1;
+    if (status >= 300) {
+      bad += 1;
+      nonOkByStatus.set(status, (nonOkByStatus.get(status) ?? 0) + 1);
+    }
   });
   let cpu = cpuMs(pid);
   let at = Date.now();
@@ -186,6 +189,8 @@ async function soak(child: ChildProcess, url: string, seconds: number, every: nu
   return intervals;
 }
 
+/** Every non-2xx answer of the whole run by status, printed at the end: a shed read (503), a refused write (409) and a bug (500) mean different things. */
+const nonOkByStatus = new Map<number, number>();
 console.log(`soak: ${SECONDS} s, ${CONNECTIONS} connections, reported every ${INTERVAL} s; ${EXE}`);
 console.log(`${'interval'.padEnd(12)} ${'req/s'.padStart(7)} ${'µs/req'.padStart(7)} ${'RSS MB'.padStart(7)} ${'WAL MB'.padStart(7)} ${'non2xx'.padStart(6)}`);
 const first = await start();
@@ -211,5 +216,6 @@ if (intervals.length >= 3 && restarted) {
   console.log(`last interval / a fresh process on the grown database: throughput ${(last.rps / restarted.rps).toFixed(2)}, CPU per request ${(last.cpuUs / restarted.cpuUs).toFixed(2)} (near 1: nothing builds up in the process)`);
   console.log(`RSS: second interval ${early!.rss.toFixed(0)} MB, last ${last.rss.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${INTERVAL} s idle ${idleRss.toFixed(0)} MB; after a restart ${restarted.rss.toFixed(0)} MB`);
 }
+console.log(`non-2xx answers by status: ${[...nonOkByStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(', ') || 'none'}`);
 console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(1)).join(' ')} (absolute figures move with it; the ratios much less)`);
 rmSync(workDir, { recursive: true, force: true });
