@@ -367,6 +367,22 @@ export class KeptPages {
     return bytes;
   }
 
+  /**
+   * The page kept for (`key`, `query`) that holds at `now`, else the one `build` makes, kept when it may
+   * be (`until` undefined: what it was read through may not be kept, e.g. inside a transaction).
+   * `query` is the schema's output: its entries in the schema's order, so equal queries make one key.
+   */
+  answer<T>(key: string, query: object, now: Date, build: () => { page: JsonText<T>; until: string | null | undefined }): JsonText<T> {
+    const at = now.toISOString();
+    const asked = JSON.stringify(query);
+    const kept = this.get(key, asked, at);
+    if (kept !== undefined) return JsonText.shared(kept);
+    const { page, until } = build();
+    if (until === undefined || !this.mayKeep()) return page;
+    const bytes = this.keep(key, asked, page.text, at, until);
+    return bytes ? JsonText.shared(bytes) : page;
+  }
+
   /** How many keys and bytes are kept (the tests and the bench read it). */
   get size(): { entries: number; bytes: number } {
     return this.#kept.size;

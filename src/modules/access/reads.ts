@@ -4,8 +4,7 @@ import type { AppContext } from '../../context.ts';
 import type { GroupUser, ResourceAccessUser } from './responses.ts';
 import type { PageQuery } from '../../http/common-schemas.ts';
 import type { Page } from '../../http/paging.ts';
-import { JsonText } from '../../http/json-text.ts';
-import type { KeptPages } from '../../db/kept.ts';
+import type { JsonText } from '../../http/json-text.ts';
 import { NEVER } from './edges.ts';
 import { invalidField } from '../../http/errors.ts';
 import type { Caller } from '../../http/types.ts';
@@ -65,19 +64,6 @@ function firstEnd(rows: readonly HoldingRow[]): string | null {
   return first;
 }
 
-/** The page kept in `pages` for (`key`, `asked`) at `at`, or the one `build` makes at `now`, kept when it may be. */
-function keptPage<T>(pages: KeptPages, key: string, query: PageQuery, now: Date, build: () => { page: JsonText<T>; until: string | null }): JsonText<T> {
-  const at = now.toISOString();
-  // The query as the schema gave it (its entries in the schema's order): equal queries, one key.
-  const asked = JSON.stringify(query);
-  const kept = pages.get(key, asked, at);
-  if (kept !== undefined) return JsonText.shared(kept);
-  const { page, until } = build();
-  if (!pages.mayKeep()) return page;
-  const bytes = pages.keep(key, asked, page.text, at, until);
-  return bytes ? JsonText.shared(bytes) : page;
-}
-
 /**
  * GET /v1/groups/{group_id}/users: holdersPage of the group, kept per group and query until a write
  * changes what it was built from (the holdings store's GROUP_MEMBER_PAGE_SOURCES) or one of its holdings
@@ -85,7 +71,7 @@ function keptPage<T>(pages: KeptPages, key: string, query: PageQuery, now: Date,
  */
 export function groupMembersPage(ctx: AppContext, groupId: string, query: PageQuery): JsonText<Page<GroupUser>> {
   const now = ctx.clock.now();
-  return keptPage(ctx.stores.holdings.keptGroupMembers, groupId, query, now, () => holders(ctx, 'group', groupId, query, now));
+  return ctx.stores.holdings.keptGroupMembers.answer(groupId, query, now, () => holders(ctx, 'group', groupId, query, now));
 }
 
 /**
@@ -125,7 +111,7 @@ function holdings<T extends ItemType>(ctx: AppContext, type: T, userId: string, 
 export function userGroupsPage(ctx: AppContext, userId: string, query: PageQuery, caller: Caller): JsonText<Page<GroupUser>> {
   const now = ctx.clock.now();
   if (!seesAllHoldingsOf(ctx, caller, userId)) return holdings(ctx, 'group', userId, query, caller, now).page;
-  return keptPage(ctx.stores.holdings.keptUserGroups, userId, query, now, () => holdings(ctx, 'group', userId, query, null, now));
+  return ctx.stores.holdings.keptUserGroups.answer(userId, query, now, () => holdings(ctx, 'group', userId, query, null, now));
 }
 
 /** Every level at which the user holds the resource, as ResourceUser objects (direct or through groups). */

@@ -18,19 +18,15 @@ import type { Resource } from './responses.ts';
 export async function resourcePage(ctx: AppContext, query: ListResourcesInput, viewer: Viewer | null, owner: string, gone?: () => boolean): Promise<JsonText<Page<Resource>>> {
   const pages = ctx.stores.resources.keptPages;
   const now = viewer?.now ?? ctx.clock.now();
-  const at = now.toISOString();
   const view = viewer === null ? 'admin' : viewer.userId;
+  const horizon = () => (viewer === null ? null : visibleSetHorizon(ctx, viewer));
+  if (query.page_size <= INLINE_PAGE_SIZE) return pages.answer(view, query, now, () => ({ page: listResources(ctx, query, viewer), until: horizon() }));
+  const at = now.toISOString();
   // The query as the schema gave it (its entries in the schema's order): equal queries, one key.
   const asked = JSON.stringify(query);
   const kept = pages.get(view, asked, at);
   if (kept !== undefined) return JsonText.shared(kept);
-  const until = viewer === null ? null : visibleSetHorizon(ctx, viewer);
-  if (query.page_size <= INLINE_PAGE_SIZE) {
-    const page = listResources(ctx, query, viewer);
-    if (until === undefined || !pages.mayKeep()) return page;
-    const bytes = pages.keep(view, asked, page.text, at, until);
-    return bytes ? JsonText.shared(bytes) : page;
-  }
+  const until = horizon();
   // Marked before the worker reads: its answer is kept only if nothing it could have missed was written meanwhile.
   const mark = pages.mark();
   const page = await ctx.reads.answer('resources.list', { query, viewer }, owner, now, gone);
