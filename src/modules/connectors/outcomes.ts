@@ -39,7 +39,11 @@ const MISSING = [
   new RegExp(String.raw`\b${SUBJECT}(?:\s+(?:with\s+id\s+)?['"\u201c]?[\w@.:+/-]+['"\u201d]?)?\s+(?:was\s+|is\s+)?(?:not\s+found|does\s+not\s+exist|doesn't\s+exist|not\s+exist|is\s+missing|missing|unknown)\b`, 'g'),
   new RegExp(String.raw`\b(?:no\s+such|unknown|missing|cannot\s+find|can't\s+find|could\s+not\s+find|couldn't\s+find|failed\s+to\s+find)\s+(?:the\s+|a\s+)?${SUBJECT}\b`, 'g'),
 ];
-const isUserWord = (word: string) => new RegExp(String.raw`^${USER_WORD}$`).test(word);
+/** Made once: a 404's message is read against them on every failed call. */
+const USER_ONLY = new RegExp(String.raw`^${USER_WORD}$`);
+const NAMES_USER = new RegExp(String.raw`\b${USER_WORD}\b`);
+const NAMES_ITEM = new RegExp(String.raw`\b${ITEM_WORD}\b`);
+const isUserWord = (word: string) => USER_ONLY.test(word);
 
 /**
  * What a 404 says is missing: the user, the resource or group, or it cannot tell ('unknown'). The spec's
@@ -51,8 +55,8 @@ const isUserWord = (word: string) => new RegExp(String.raw`^${USER_WORD}$`).test
  */
 export function notFoundSubject(result: CallResult): 'user' | 'item' | 'unknown' {
   const message = String(((result.answered ? result.json : undefined) as { message?: unknown } | undefined)?.message ?? '').toLowerCase().slice(0, 500);
-  const namesUser = new RegExp(String.raw`\b${USER_WORD}\b`).test(message);
-  const namesItem = new RegExp(String.raw`\b${ITEM_WORD}\b`).test(message);
+  const namesUser = NAMES_USER.test(message);
+  const namesItem = NAMES_ITEM.test(message);
   if (namesUser !== namesItem) return namesUser ? 'user' : 'item';
   if (!namesUser) return 'unknown';
   const missing = new Set(MISSING.flatMap((pattern) => [...message.matchAll(pattern)].map((match) => (isUserWord(match[1]!) ? 'user' : 'item'))));
